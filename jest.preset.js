@@ -1,0 +1,26 @@
+// Shared Jest settings: swc for speed, tsconfig path aliases mapped once here.
+const path = require('node:path');
+const { compilerOptions } = require('./tsconfig.base.json');
+
+const moduleNameMapper = {};
+for (const [alias, [target]] of Object.entries(compilerOptions.paths)) {
+  moduleNameMapper[`^${alias.replace(/[/.]/g, '\\$&')}$`] = path.join(__dirname, target);
+}
+
+module.exports = {
+  testEnvironment: 'node',
+  transform: {
+    '^.+\\.(t|j)s$': [
+      '@swc/jest',
+      {
+        jsc: { parser: { syntax: 'typescript' }, target: 'es2022' },
+        module: { type: 'commonjs' },
+        sourceMaps: 'inline',
+      },
+    ],
+  },
+  moduleFileExtensions: ['ts', 'js', 'json'],
+  moduleNameMapper,
+  testMatch: ['**/?(*.)+(spec).ts'],
+  testTimeout: 30000,
+};

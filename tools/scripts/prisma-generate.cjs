@@ -1,0 +1,1 @@
+console.log("prisma generate: not set up yet");
