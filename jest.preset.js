@@ -14,7 +14,7 @@ module.exports = {
       '@swc/jest',
       {
         jsc: { parser: { syntax: 'typescript' }, target: 'es2022' },
-        module: { type: 'commonjs' },
+        module: { type: 'commonjs', ignoreDynamic: true },
         sourceMaps: 'inline',
       },
     ],

@@ -1,1 +1,12 @@
-export {};
+export * from './common.schema';
+export * from './agent-guidance';
+export * from './quote-api/catalog.schema';
+export * from './quote-api/quote.schema';
+export * from './quote-api/coverage-gap.schema';
+export * from './quote-api/checkout.schema';
+export * from './quote-api/purchase.schema';
+export * from './embed/embed-quote.schema';
+export * from './embed/embed-options.schema';
+export * from './events/widget-events.schema';
+export * from './webhook/policy-issued.schema';
+export * from './openapi/quote-api.openapi';

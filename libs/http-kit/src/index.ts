@@ -1,1 +1,9 @@
-export {};
+export * from './app-error';
+export * from './validate';
+export * from './request-id';
+export * from './logger';
+export * from './error-handler';
+export * from './health';
+export * from './config';
+export * from './server';
+export * from './rate-limit';

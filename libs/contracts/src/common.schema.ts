@@ -1,0 +1,81 @@
+import { z } from 'zod';
+
+/** A calendar date `YYYY-MM-DD` that exists (2026-02-30 is rejected). */
+export const IsoDateSchema = z.iso.date().meta({ description: 'Calendar date, YYYY-MM-DD.', example: '2027-01-12' });
+
+export const TierSchema = z.enum(['basic', 'standard', 'premium']).meta({ id: 'Tier' });
+export type Tier = z.infer<typeof TierSchema>;
+
+export const AvailabilityModeSchema = z.enum(['full', 'deposit', 'inquiry', 'admin_only']).meta({
+  id: 'AvailabilityMode',
+  description:
+    'How a plan can be bought. full: buy now for the whole premium. deposit: buy now; meant for trips where only the ' +
+    'deposit has been paid. inquiry: price is indicative and an underwriter confirms it; cannot be bought online. ' +
+    'admin_only: sold by the provider only; hidden unless include_disabled=true.',
+});
+export type AvailabilityMode = z.infer<typeof AvailabilityModeSchema>;
+
+export const ConfidenceSchema = z.enum(['high', 'medium', 'low']).meta({ id: 'Confidence' });
+export type Confidence = z.infer<typeof ConfidenceSchema>;
+
+/** ISO 3166-1 alpha-2, normalized to upper case. */
+export const CountryCodeSchema = z
+  .string()
+  .trim()
+  .regex(/^[A-Za-z]{2}$/, 'must be a two-letter ISO 3166-1 country code')
+  .transform((s) => s.toUpperCase())
+  .meta({ description: 'ISO 3166-1 alpha-2 country code, e.g. US, GB, DE.', example: 'US' });
+
+/** US state / region code, normalized to upper case. */
+export const StateCodeSchema = z
+  .string()
+  .trim()
+  .regex(/^[A-Za-z]{2}$/, 'must be a two-letter state code')
+  .transform((s) => s.toUpperCase())
+  .meta({ description: 'Two-letter US state code (required when residence is US).', example: 'CA' });
+
+export const CurrencySchema = z
+  .string()
+  .trim()
+  .regex(/^[A-Za-z]{3}$/, 'must be an ISO 4217 code')
+  .transform((s) => s.toUpperCase())
+  .meta({ description: 'ISO 4217 currency code.', example: 'USD' });
+
+/** Integer minor units (cents). */
+export const CentsSchema = z.number().int().nonnegative().meta({ description: 'Integer minor units (cents).' });
+
+/** Error codes of the quoting API (`/api/v1`). Stable: clients may switch on them. */
+export const ApiErrorCodeSchema = z
+  .enum([
+    'invalid_request',
+    'invalid_json',
+    'payload_too_large',
+    'not_found',
+    'plan_not_found',
+    'quote_not_found',
+    'unknown_destination',
+    'invalid_plan',
+    'session_mismatch',
+    'quote_expired',
+    'quote_not_purchasable',
+    'already_purchased',
+    'rate_limited',
+    'internal_error',
+  ])
+  .meta({ id: 'ApiErrorCode' });
+export type ApiErrorCode = z.infer<typeof ApiErrorCodeSchema>;
+
+export const ApiErrorDetailSchema = z.object({
+  path: z.string().meta({ description: 'Dotted path of the offending field, e.g. travelerAges.1', example: 'startDate' }),
+  message: z.string(),
+});
+
+export const ApiErrorSchema = z
+  .object({
+    error: z.string().meta({ description: 'Human-readable message; safe to show to a user.' }),
+    code: ApiErrorCodeSchema,
+    details: z.array(ApiErrorDetailSchema).optional().meta({ description: 'Per-field problems, for 400 responses.' }),
+    requestId: z.string().optional().meta({ description: 'Echo of the X-Request-Id response header.' }),
+  })
+  .meta({ id: 'Error', description: 'Error body of every non-2xx /api/v1 response (except 402, see /purchase).' });
+export type ApiError = z.infer<typeof ApiErrorSchema>;

@@ -1,0 +1,47 @@
+import { z } from 'zod';
+import { IsoDateSchema } from '../common.schema';
+
+/** The only 400 body for bad input on POST /api/embed/quote (SERVICE-SPEC §7). */
+export const EMBED_INVALID_FIELDS_ERROR = 'Missing or invalid required fields';
+export const EMBED_QUOTE_CREATION_FAILED = 'Quote could not be created';
+export const EMBED_QUOTE_ID_REQUIRED = 'quoteId required';
+export const EMBED_DEFAULT_QUOTE_NAME = 'Embedded quote';
+
+/**
+ * Body of POST /api/embed/quote. Types are checked strictly (a wrong type on any field is a 400); derived values
+ * (durationDays from dates, zero-filled ages, ages from dates of birth, the default name) are applied by the
+ * embed-api service, not here, because they need the departure date.
+ */
+export const EmbedQuoteRequestSchema = z
+  .object({
+    destination: z.string().trim().min(1).max(100),
+    tripCost: z.number().finite().nonnegative().max(10_000_000).meta({
+      description: 'Total trip cost in whole dollars for all travelers (not per traveler, not cents).',
+    }),
+    travelers: z.number().int().min(1).max(20),
+    residence: z.string().trim().min(2).max(56),
+    email: z.email().max(254),
+    startDate: IsoDateSchema.optional(),
+    endDate: IsoDateSchema.optional(),
+    durationDays: z.number().finite().optional(),
+    currency: z.string().trim().regex(/^[A-Za-z]{3}$/).optional(),
+    otherCountries: z.array(z.string().trim().max(100)).max(20).optional(),
+    travelerAges: z.array(z.number().int().min(0).max(120)).max(20).optional(),
+    travelerDobs: z.array(IsoDateSchema).max(20).optional(),
+    state: z.string().trim().max(56).optional(),
+    name: z.string().max(200).optional(),
+    phone: z.string().trim().max(40).optional(),
+  })
+  .meta({ id: 'EmbedQuoteRequest' });
+export type EmbedQuoteRequest = z.infer<typeof EmbedQuoteRequestSchema>;
+
+export const EmbedQuoteResultSchema = z
+  .object({
+    quoteId: z.string(),
+    quoteNumber: z.string().regex(/^EXP-[0-9A-Z]{4}$/),
+    instantQuoteEligible: z.boolean(),
+  })
+  .meta({ id: 'EmbedQuoteResult' });
+export type EmbedQuoteResult = z.infer<typeof EmbedQuoteResultSchema>;
+
+export const EmbedErrorBodySchema = z.object({ error: z.string() }).meta({ id: 'EmbedError' });

@@ -1,0 +1,55 @@
+import { buildQuoteApiOpenApi, QUOTE_API_VERSION } from './quote-api.openapi';
+import { QUOTE_DISCLAIMER } from '../agent-guidance';
+
+describe('quote API OpenAPI document', () => {
+  const doc = buildQuoteApiOpenApi({ serverUrl: 'http://localhost:3001' });
+
+  it('is a valid OpenAPI 3.1 document', async () => {
+    const { Validator } = await import('@seriousme/openapi-schema-validator');
+    const validator = new Validator();
+    const result = await validator.validate(JSON.parse(JSON.stringify(doc)));
+    expect(result.errors).toBeUndefined();
+    expect(result.valid).toBe(true);
+    expect(validator.version).toBe('3.1');
+  });
+
+  it('is checked by a validator that rejects a broken document', async () => {
+    const { Validator } = await import('@seriousme/openapi-schema-validator');
+    const broken = JSON.parse(JSON.stringify(doc));
+    broken.paths['/api/v1/quotes'].post.responses = { ok: 'no' };
+    expect((await new Validator().validate(broken)).valid).toBe(false);
+  });
+
+  it('carries version 1.0.0 and only /api/v1 paths', () => {
+    expect(doc.info.version).toBe('1.0.0');
+    expect(QUOTE_API_VERSION).toBe('1.0.0');
+    expect(Object.keys(doc.paths ?? {}).sort()).toEqual([
+      '/api/v1/checkout',
+      '/api/v1/coverage-gap',
+      '/api/v1/destinations',
+      '/api/v1/products',
+      '/api/v1/products/{planId}',
+      '/api/v1/purchase',
+      '/api/v1/quotes',
+    ]);
+  });
+
+  it('tells an agent the rules of SERVICE-SPEC §1', () => {
+    const text = doc.info.description ?? '';
+    expect(text).toMatch(/destination.*departure date.*travelers.*trip cost.*residence/s);
+    for (const d of ['Antarctica 14', 'Arctic 10', 'African Safari 12', 'Galápagos 10']) expect(text).toContain(d);
+    expect(text).toMatch(/70 and over cost significantly more/);
+    expect(text).toMatch(/recommended plan first/);
+    expect(text).toContain(QUOTE_DISCLAIMER);
+    expect(doc.paths?.['/api/v1/quotes']?.post?.description).toContain(QUOTE_DISCLAIMER);
+  });
+
+  it('documents every status of the spec for each operation', () => {
+    const statuses = (path: string, method: 'get' | 'post') =>
+      Object.keys((doc.paths?.[path] as Record<string, { responses: object }>)[method]!.responses);
+    expect(statuses('/api/v1/products/{planId}', 'get')).toEqual(expect.arrayContaining(['200', '404']));
+    expect(statuses('/api/v1/quotes', 'post')).toEqual(expect.arrayContaining(['200', '400']));
+    expect(statuses('/api/v1/purchase', 'post')).toEqual(expect.arrayContaining(['200', '400', '402', '404']));
+    expect(statuses('/api/v1/checkout', 'post')).toEqual(expect.arrayContaining(['200']));
+  });
+});

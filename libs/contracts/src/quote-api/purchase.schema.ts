@@ -1,0 +1,37 @@
+import { z } from 'zod';
+
+export const PurchaseRequestSchema = z
+  .object({
+    quoteId: z.string().trim().min(1).max(100).meta({ description: 'From the quote.' }),
+    planId: z.string().trim().min(1).max(100).meta({ description: "From the quote's plans array." }),
+  })
+  .meta({ id: 'PurchaseRequest' });
+export type PurchaseRequest = z.infer<typeof PurchaseRequestSchema>;
+
+export const PurchaseReceiptSchema = z
+  .object({
+    status: z.enum(['purchased', 'already_paid']),
+    quoteId: z.string(),
+    quoteNumber: z.string(),
+    planId: z.string().optional(),
+    planName: z.string(),
+    amountCharged: z.number().meta({ description: 'USD, 2 decimals.' }),
+    amountChargedCents: z.number().int().optional(),
+    currency: z.string(),
+    paymentReference: z.string().optional(),
+    nextSteps: z.string(),
+  })
+  .meta({ id: 'PurchaseReceipt' });
+export type PurchaseReceipt = z.infer<typeof PurchaseReceiptSchema>;
+
+/** RFC 9457 problem details used on 402 (and 400 method-unsupported) of /purchase (MPP). */
+export const PaymentProblemSchema = z
+  .object({
+    type: z.string().meta({ example: 'https://paymentauth.org/problems/payment-required' }),
+    title: z.string(),
+    status: z.number().int(),
+    detail: z.string().optional(),
+    challengeId: z.string().optional(),
+  })
+  .meta({ id: 'PaymentProblem' });
+export type PaymentProblem = z.infer<typeof PaymentProblemSchema>;

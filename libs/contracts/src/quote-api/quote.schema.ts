@@ -1,0 +1,115 @@
+import { z } from 'zod';
+import { ConfidenceSchema, CountryCodeSchema, CurrencySchema, IsoDateSchema, StateCodeSchema } from '../common.schema';
+
+export const QuoteRequestSchema = z
+  .object({
+    destination: z.string().trim().min(1).max(100).meta({
+      description: 'Destination name or slug: Antarctica, Arctic, Svalbard, Galápagos, African Safari.',
+      example: 'Antarctica',
+    }),
+    startDate: IsoDateSchema.meta({ description: 'Departure date, YYYY-MM-DD.' }),
+    durationDays: z.number().int().min(1).max(365).meta({
+      description:
+        'Trip duration in days. If the user gave none, send the default (Antarctica 14, Arctic 10, African Safari 12, ' +
+        'Galápagos 10, Svalbard 8) and tell the user.',
+      example: 14,
+    }),
+    tripCost: z.number().nonnegative().max(10_000_000).meta({
+      description: 'Total trip cost in USD for ALL travelers together (not per traveler).',
+      example: 24000,
+    }),
+    travelers: z.number().int().min(1).max(20),
+    travelerAges: z.array(z.number().int().min(0).max(120)).min(1).max(20).meta({
+      description: 'Age of each traveler at departure, one per traveler. Ages 70+ cost significantly more.',
+      example: [62, 71],
+    }),
+    residence: CountryCodeSchema,
+    state: StateCodeSchema.optional(),
+    operator: z.string().trim().max(200).optional().meta({ description: 'Tour operator name, if known.' }),
+    currency: CurrencySchema.optional().default('USD').meta({ description: 'Default USD; only USD is priced today.' }),
+    depositPaidDate: IsoDateSchema.optional().meta({
+      description: 'Date of the first trip deposit. Cancel-for-any-reason cover needs purchase within 21 days of it.',
+    }),
+    email: z.email().max(254).optional(),
+  })
+  .superRefine((q, ctx) => {
+    if (q.travelerAges.length !== q.travelers) {
+      ctx.addIssue({
+        code: 'custom',
+        path: ['travelerAges'],
+        message: `expected ${q.travelers} ages (one per traveler), got ${q.travelerAges.length}`,
+      });
+    }
+    if (q.residence === 'US' && !q.state) {
+      ctx.addIssue({ code: 'custom', path: ['state'], message: 'state is required when residence is US' });
+    }
+    if (q.currency !== 'USD') {
+      ctx.addIssue({ code: 'custom', path: ['currency'], message: 'only USD is supported' });
+    }
+  })
+  .meta({ id: 'QuoteRequest' });
+export type QuoteRequest = z.infer<typeof QuoteRequestSchema>;
+export type QuoteRequestInput = z.input<typeof QuoteRequestSchema>;
+
+export const TripSummarySchema = z
+  .object({
+    destination: z.object({ slug: z.string(), name: z.string() }),
+    startDate: z.string(),
+    endDate: z.string(),
+    durationDays: z.number().int(),
+    durationDefaulted: z.boolean().meta({ description: 'True when the server assumed the destination default.' }),
+    travelers: z.number().int(),
+    travelerAges: z.array(z.number().int()),
+    tripCost: z.number().meta({ description: 'Total trip cost, USD.' }),
+    tripCostCents: z.number().int(),
+    currency: z.string(),
+    residence: z.string(),
+    state: z.string().nullable(),
+    operator: z.string().nullable(),
+  })
+  .meta({ id: 'TripSummary' });
+export type TripSummary = z.infer<typeof TripSummarySchema>;
+
+export const QuotePlanSchema = z
+  .object({
+    planId: z.string().meta({ description: 'Pass to POST /api/v1/checkout or /purchase.' }),
+    planName: z.string(),
+    brand: z.string().optional(),
+    tier: z.string().optional(),
+    estimatedPremium: z.number().meta({ description: 'Total premium for all travelers, USD (2 decimals).' }),
+    estimatedPremiumCents: z.number().int(),
+    premiumPerTraveler: z.number().meta({ description: 'Average premium per traveler, USD.' }),
+    travelerPremiumsCents: z.array(z.number().int()).meta({
+      description: 'Premium of each traveler, in the order of travelerAges; sums exactly to estimatedPremiumCents.',
+    }),
+    currency: z.string(),
+    confidence: ConfidenceSchema,
+    medicalLimit: z.number().nullable(),
+    evacuationLimit: z.number().nullable().optional(),
+    deductible: z.number().nullable(),
+    isRecommended: z.boolean(),
+    availabilityMode: z.string().optional(),
+    cfarEligible: z.boolean().optional(),
+    notes: z.string().nullable(),
+  })
+  .meta({ id: 'QuotePlan' });
+export type QuotePlan = z.infer<typeof QuotePlanSchema>;
+
+export const QuoteResponseSchema = z
+  .object({
+    quoteId: z.string(),
+    quoteNumber: z.string().meta({ description: 'Human-readable reference, EXP-XXXX.', example: 'EXP-7K3M' }),
+    sessionId: z.string().meta({ description: 'Input to POST /api/v1/checkout.' }),
+    status: z.string().optional(),
+    expiresAt: z.string().optional().meta({ description: 'Estimates are valid until this instant (RFC 3339).' }),
+    tripSummary: TripSummarySchema,
+    recommendedPlan: z.string().meta({ description: 'planName of the recommended plan (plans[0]); empty when none.' }),
+    recommendedPlanId: z.string().nullable().optional(),
+    plans: z.array(QuotePlanSchema).meta({ description: 'Eligible plans, the recommended one first.' }),
+    ineligiblePlans: z
+      .array(z.object({ planId: z.string(), planName: z.string(), reasons: z.array(z.string()) }))
+      .optional(),
+    disclaimer: z.string().meta({ description: 'Relay this to the user, always.' }),
+  })
+  .meta({ id: 'QuoteResponse' });
+export type QuoteResponse = z.infer<typeof QuoteResponseSchema>;

@@ -1,0 +1,92 @@
+import express from 'express';
+import request from 'supertest';
+import { z } from 'zod';
+import pino from 'pino';
+import { AppError, clientRateLimit, errorHandler, healthRoutes, notFound, parseOrThrow, requestId, parseConfig, ConfigError } from './index';
+
+const silent = pino({ level: 'silent' });
+
+function app(ready = async () => undefined) {
+  const a = express();
+  a.use(requestId());
+  a.use(express.json({ limit: '1kb' }));
+  a.use(healthRoutes({ ready }));
+  a.post('/echo', (req, res) => {
+    const body = parseOrThrow(z.object({ name: z.string(), age: z.number().int() }), req.body);
+    res.json(body);
+  });
+  a.get('/boom', () => {
+    throw new Error('secret internals');
+  });
+  a.get('/gone', () => {
+    throw new AppError(410, 'quote_expired', 'The quote has expired');
+  });
+  a.use(notFound());
+  a.use(errorHandler(silent));
+  return a;
+}
+
+describe('http-kit', () => {
+  it('names missing fields in a 400 body with details', async () => {
+    const res = await request(app()).post('/echo').send({ age: 3 });
+    expect(res.status).toBe(400);
+    expect(res.body).toMatchObject({ code: 'invalid_request', error: 'Missing required field: name' });
+    expect(res.body.details).toEqual([{ path: 'name', message: 'is required' }]);
+  });
+
+  it('answers 400 invalid_json for unparseable bodies and 413 for oversized ones', async () => {
+    const bad = await request(app()).post('/echo').set('Content-Type', 'application/json').send('{"name":');
+    expect(bad.status).toBe(400);
+    expect(bad.body.code).toBe('invalid_json');
+    const big = await request(app()).post('/echo').send({ name: 'x'.repeat(2000), age: 1 });
+    expect(big.status).toBe(413);
+    expect(big.body.code).toBe('payload_too_large');
+  });
+
+  it('hides internals of unexpected errors behind a 500', async () => {
+    const res = await request(app()).get('/boom');
+    expect(res.status).toBe(500);
+    expect(res.body).toMatchObject({ code: 'internal_error', error: 'Internal server error' });
+    expect(JSON.stringify(res.body)).not.toMatch(/secret internals|at /);
+  });
+
+  it('renders AppError with its status and a 404 for unknown routes', async () => {
+    expect((await request(app()).get('/gone')).status).toBe(410);
+    const res = await request(app()).get('/nope');
+    expect(res.status).toBe(404);
+    expect(res.body.code).toBe('not_found');
+  });
+
+  it('echoes a safe X-Request-Id and replaces an unsafe one', async () => {
+    const ok = await request(app()).get('/healthz').set('X-Request-Id', 'abc-123');
+    expect(ok.headers['x-request-id']).toBe('abc-123');
+    const unsafe = await request(app()).get('/healthz').set('X-Request-Id', 'a b;'.repeat(50));
+    expect(unsafe.headers['x-request-id']).toMatch(/^[0-9a-f-]{36}$/);
+  });
+
+  it('reports readiness from its dependency', async () => {
+    expect((await request(app()).get('/readyz')).status).toBe(200);
+    const down = await request(app(async () => Promise.reject(new Error('db down')))).get('/readyz');
+    expect(down.status).toBe(503);
+  });
+
+  it('limits a client and says when to retry', async () => {
+    let hits = 0;
+    const a = express();
+    a.use(clientRateLimit({ consume: async () => ({ allowed: ++hits <= 2, retryAfterSec: 17, remaining: 2 - hits }) }, 2));
+    a.get('/', (_req, res) => res.json({ ok: true }));
+    a.use(errorHandler(silent));
+    expect((await request(a).get('/')).headers['ratelimit-limit']).toBe('2');
+    await request(a).get('/');
+    const limited = await request(a).get('/');
+    expect(limited.status).toBe(429);
+    expect(limited.headers['retry-after']).toBe('17');
+    expect(limited.body.code).toBe('rate_limited');
+  });
+
+  it('parses configuration or lists every problem', () => {
+    const schema = z.object({ PORT: z.coerce.number().int() });
+    expect(parseConfig(schema, { PORT: '3001' }).PORT).toBe(3001);
+    expect(() => parseConfig(schema, { PORT: 'x' })).toThrow(ConfigError);
+  });
+});

@@ -1,0 +1,26 @@
+import type { RequestHandler } from 'express';
+import { AppError } from './app-error';
+
+/** Port: anything that counts hits per id in a fixed window (in memory or Redis). */
+export interface HitCounter {
+  consume(id: string): Promise<{ allowed: boolean; retryAfterSec: number; remaining: number }>;
+}
+
+/**
+ * Per-client limit for public APIs. The client is the caller's IP as Express sees it (configure `trust proxy`
+ * behind a load balancer). Adds `RateLimit-Limit` / `RateLimit-Remaining`; 429 carries `Retry-After`.
+ */
+export function clientRateLimit(counter: HitCounter, limit: number): RequestHandler {
+  return async (req, res, next) => {
+    try {
+      const verdict = await counter.consume(req.ip ?? 'unknown');
+      res.setHeader('RateLimit-Limit', String(limit));
+      res.setHeader('RateLimit-Remaining', String(Math.max(0, verdict.remaining)));
+      if (verdict.allowed) return next();
+      res.setHeader('Retry-After', String(verdict.retryAfterSec));
+      next(new AppError(429, 'rate_limited', `Too many requests; retry in ${verdict.retryAfterSec} s`));
+    } catch (err) {
+      next(err);
+    }
+  };
+}
