@@ -1,1 +1,56 @@
-export {};
+export {
+  type KeyMode,
+  type ParsedPublishableKey,
+  type RandomBytes,
+  PUBLISHABLE_KEY_BYTES,
+  PUBLISHABLE_KEY_PREFIX,
+  mintPublishableKey,
+  parsePublishableKey,
+  redactKey,
+} from './publishable-key';
+export {
+  type MintedSecretKey,
+  SECRET_KEY_BYTES,
+  SECRET_KEY_PREFIX,
+  hashSecretKey,
+  isSecretKeyFormat,
+  mintSecretKey,
+  secretKeyMatchesHash,
+} from './secret-key';
+export { normalizeOrigin, normalizeOrigins } from './origin';
+export {
+  type CachedKeyResolver,
+  type CachedKeyResolverOptions,
+  type Clock,
+  type KeyRecord,
+  type OperatorStatus,
+  type PublishableKeyStore,
+  type ResolveKey,
+  type ResolvedKey,
+  createCachedKeyResolver,
+  verifyKeyRecord,
+} from './key-resolver';
+export {
+  type RateLimitResult,
+  type RateLimiter,
+  type RateLimiterOptions,
+  createRateLimiter,
+  toRetryAfterSec,
+} from './rate-limiter';
+export {
+  CORS_ALLOW_HEADERS,
+  CORS_ALLOW_METHODS,
+  PREFLIGHT_MAX_AGE_SEC,
+  PUBLISHABLE_KEY_HEADER,
+  sendBareForbidden,
+  sendBareUnauthorized,
+  stripCorsHeaders,
+} from './cors';
+export {
+  type EmbedContext,
+  type EmbedGateOptions,
+  createEmbedGate,
+  createPreflightHandler,
+  getEmbedContext,
+} from './embed-gate';
+export type { Logger } from './logger';

@@ -1,0 +1,44 @@
+import type { Response } from 'express';
+
+export const PUBLISHABLE_KEY_HEADER = 'X-SVC-Publishable-Key';
+export const CORS_ALLOW_METHODS = 'GET, POST, OPTIONS';
+export const CORS_ALLOW_HEADERS = `Content-Type, ${PUBLISHABLE_KEY_HEADER}`;
+export const PREFLIGHT_MAX_AGE_SEC = 86400;
+
+/**
+ * The spec's CORS headers for one matched origin. Never `*`, never Access-Control-Allow-Credentials: the key is the
+ * credential and cookies are ignored.
+ */
+export function setCorsHeaders(res: Response, origin: string): void {
+  res.vary('Origin');
+  res.setHeader('Access-Control-Allow-Origin', origin);
+  res.setHeader('Access-Control-Allow-Methods', CORS_ALLOW_METHODS);
+  res.setHeader('Access-Control-Allow-Headers', CORS_ALLOW_HEADERS);
+}
+
+/** Removes every Access-Control-* header (e.g. set by the gate or an app-wide middleware); keeps `Vary: Origin`. */
+export function stripCorsHeaders(res: Response): void {
+  for (const name of res.getHeaderNames()) {
+    if (name.toLowerCase().startsWith('access-control-')) res.removeHeader(name);
+  }
+  res.vary('Origin');
+}
+
+/** Bare-string bodies of the gate's 401/403/429. */
+export function sendPlain(res: Response, status: number, body: string): void {
+  res.status(status).type('text/plain; charset=utf-8').send(body);
+}
+
+/**
+ * 403 `Forbidden` without any CORS header, so the browser cannot read it. Routes use it for the options
+ * existence-oracle case after the gate has already set CORS headers.
+ */
+export function sendBareForbidden(res: Response): void {
+  stripCorsHeaders(res);
+  sendPlain(res, 403, 'Forbidden');
+}
+
+export function sendBareUnauthorized(res: Response): void {
+  stripCorsHeaders(res);
+  sendPlain(res, 401, 'Unauthorized');
+}

@@ -1,0 +1,203 @@
+import { normalizeOrigins } from './origin';
+import { type KeyMode, parsePublishableKey } from './publishable-key';
+
+export type OperatorStatus = 'pending' | 'active' | 'suspended';
+
+/** What the key store (the db, behind the embed-api app) returns for a publishable key. */
+export interface KeyRecord {
+  keyId: string;
+  operatorId: string;
+  mode: KeyMode;
+  /** Any non-null value means revoked, effective immediately (scheduled retirement uses `expiresAt`). */
+  revokedAt: Date | null;
+  /** Rotation grace: the key works strictly before this instant. */
+  expiresAt: Date | null;
+  operator: { status: OperatorStatus; embeddingEnabled: boolean };
+  allowedOrigins: readonly string[];
+}
+
+/** The port the embed-api app implements over the database. */
+export interface PublishableKeyStore {
+  loadKey(key: string): Promise<KeyRecord | null>;
+}
+
+export interface ResolvedKey {
+  keyId: string;
+  operatorId: string;
+  mode: KeyMode;
+  /** Normalized `scheme://host[:port]` origins. */
+  allowedOrigins: readonly string[];
+}
+
+export type ResolveKey = (key: string) => Promise<ResolvedKey | null>;
+
+export interface Clock {
+  /** Epoch milliseconds. */
+  now(): number;
+}
+
+const systemClock: Clock = { now: () => Date.now() };
+
+/**
+ * The spec's validity rule (§5.5): unrevoked, not past its rotation-grace expiry, operator active, and for live keys
+ * embedding enabled. Test keys work before live approval. `pending` is NOT active: an operator still being onboarded
+ * gets 401 for every key until the provider activates it.
+ */
+export function verifyKeyRecord(record: KeyRecord, now: number | Date): ResolvedKey | null {
+  return isKeyRecordValid(record, typeof now === 'number' ? now : now.getTime()) ? toResolvedKey(record) : null;
+}
+
+function isKeyRecordValid(record: KeyRecord, nowMs: number): boolean {
+  if (record.revokedAt !== null) return false;
+  if (record.expiresAt !== null && nowMs >= record.expiresAt.getTime()) return false;
+  if (record.operator.status !== 'active') return false;
+  return record.mode === 'test' || record.operator.embeddingEnabled;
+}
+
+function toResolvedKey(record: KeyRecord): ResolvedKey {
+  return Object.freeze({
+    keyId: record.keyId,
+    operatorId: record.operatorId,
+    mode: record.mode,
+    allowedOrigins: Object.freeze(normalizeOrigins(record.allowedOrigins)),
+  });
+}
+
+export interface CachedKeyResolverOptions {
+  /** How long a store answer (found or not found) is reused. Revocation takes effect within this bound. */
+  ttlMs?: number;
+  /** Bound on cached known keys (least recently used evicted first). */
+  maxEntries?: number;
+  /** Separate bound on cached unknown keys, so a flood of random keys cannot evict the real ones. */
+  maxNegativeEntries?: number;
+  clock?: Clock;
+}
+
+export interface CachedKeyResolver {
+  /** Resolves a presented key to a valid key, or null (unknown, malformed, revoked, expired, inactive...). */
+  resolve: ResolveKey;
+  /** Drops one key from this process's cache (other replicas still honour their ttl). */
+  invalidate(key: string): void;
+  clear(): void;
+  /** Number of cached verdicts (positive + negative). */
+  size(): number;
+}
+
+interface CacheEntry {
+  record: KeyRecord | null;
+  /** Precomputed once per load so the hot path does no origin parsing. */
+  resolved: ResolvedKey | null;
+  expiresAtMs: number;
+}
+
+/**
+ * Key lookups for the hot path. Store answers are cached for `ttlMs`, found and not-found alike; the validity rule
+ * itself is re-evaluated on every hit, so a rotation-grace expiry is exact while revocation, suspension and
+ * embedding changes in the store become visible within `ttlMs`. Concurrent lookups of one key share one store call.
+ * Store errors are never cached and propagate to the caller.
+ */
+export function createCachedKeyResolver(
+  store: PublishableKeyStore,
+  options: CachedKeyResolverOptions = {},
+): CachedKeyResolver {
+  const ttlMs = options.ttlMs ?? 5000;
+  const clock = options.clock ?? systemClock;
+  const positive = createLru<CacheEntry>(options.maxEntries ?? 10_000);
+  const negative = createLru<CacheEntry>(options.maxNegativeEntries ?? 10_000);
+  const inFlight = new Map<string, Promise<CacheEntry>>();
+
+  function cached(key: string, now: number): CacheEntry | undefined {
+    const entry = positive.get(key) ?? negative.get(key);
+    if (entry && entry.expiresAtMs > now) return entry;
+    if (entry) invalidate(key);
+    return undefined;
+  }
+
+  function load(key: string): Promise<CacheEntry> {
+    const pending = inFlight.get(key);
+    if (pending) return pending;
+    const promise = store
+      .loadKey(key)
+      .then((record) => {
+        const entry: CacheEntry = {
+          record,
+          resolved: record ? toResolvedKey(record) : null,
+          expiresAtMs: clock.now() + ttlMs,
+        };
+        if (inFlight.get(key) === promise) remember(key, entry);
+        return entry;
+      })
+      .finally(() => {
+        if (inFlight.get(key) === promise) inFlight.delete(key);
+      });
+    inFlight.set(key, promise);
+    return promise;
+  }
+
+  function remember(key: string, entry: CacheEntry): void {
+    if (entry.record) positive.set(key, entry);
+    else negative.set(key, entry);
+  }
+
+  function invalidate(key: string): void {
+    positive.delete(key);
+    negative.delete(key);
+    inFlight.delete(key);
+  }
+
+  async function resolve(key: string): Promise<ResolvedKey | null> {
+    const parsed = parsePublishableKey(key);
+    if (!parsed) return null;
+    const entry = cached(key, clock.now()) ?? (await load(key));
+    const { record, resolved } = entry;
+    // A store row whose mode disagrees with the key's own prefix is corrupt data, never a valid key.
+    if (!record || record.mode !== parsed.mode) return null;
+    return isKeyRecordValid(record, clock.now()) ? resolved : null;
+  }
+
+  return {
+    resolve,
+    invalidate,
+    clear: () => {
+      positive.clear();
+      negative.clear();
+      inFlight.clear();
+    },
+    size: () => positive.size() + negative.size(),
+  };
+}
+
+interface Lru<V> {
+  get(key: string): V | undefined;
+  set(key: string, value: V): void;
+  delete(key: string): void;
+  clear(): void;
+  size(): number;
+}
+
+/** Map iteration order is insertion order, so re-inserting on read makes the first key the least recently used. */
+function createLru<V>(maxEntries: number): Lru<V> {
+  if (!Number.isInteger(maxEntries) || maxEntries < 1) throw new Error('maxEntries must be a positive integer');
+  const map = new Map<string, V>();
+  return {
+    get(key) {
+      const value = map.get(key);
+      if (value === undefined) return undefined;
+      map.delete(key);
+      map.set(key, value);
+      return value;
+    },
+    set(key, value) {
+      map.delete(key);
+      map.set(key, value);
+      while (map.size > maxEntries) {
+        const oldest = map.keys().next();
+        if (oldest.done) break;
+        map.delete(oldest.value);
+      }
+    },
+    delete: (key) => void map.delete(key),
+    clear: () => map.clear(),
+    size: () => map.size,
+  };
+}

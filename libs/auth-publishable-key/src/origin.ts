@@ -1,0 +1,41 @@
+/** Longer than any sane origin; keeps pathological headers away from the URL parser. */
+const MAX_ORIGIN_LENGTH = 2048;
+
+/**
+ * The exact `scheme://host[:port]` form used both for stored allowed origins and for matching a request's Origin.
+ * Lower-case, default ports dropped, IDN as punycode (what the WHATWG URL parser produces, i.e. what browsers send).
+ * Only http/https. Anything with userinfo, a path, a query or a fragment is rejected rather than trimmed, so an
+ * operator never believes a path-scoped entry restricts anything. A lone trailing `/` is tolerated because people
+ * paste origins that way. The opaque origin `null` (sandboxed frames, file:) is never an origin we can allow.
+ */
+export function normalizeOrigin(input: unknown): string | null {
+  if (typeof input !== 'string') return null;
+  const raw = input.trim();
+  if (raw === '' || raw.length > MAX_ORIGIN_LENGTH || raw.toLowerCase() === 'null') return null;
+  // `*` would parse as a hostname character; no wildcard support, and no Origin a browser sends contains one.
+  if (/[?#@*\\\s]/.test(raw)) return null;
+  const url = parseUrl(raw);
+  if (!url) return null;
+  if (url.protocol !== 'http:' && url.protocol !== 'https:') return null;
+  if (url.username || url.password || url.search || url.hash || url.pathname !== '/') return null;
+  if (!url.hostname) return null;
+  return `${url.protocol}//${url.host}`;
+}
+
+/** Normalizes a list, dropping invalid entries and duplicates. */
+export function normalizeOrigins(inputs: readonly unknown[]): string[] {
+  const out = new Set<string>();
+  for (const input of inputs) {
+    const origin = normalizeOrigin(input);
+    if (origin) out.add(origin);
+  }
+  return [...out];
+}
+
+function parseUrl(raw: string): URL | null {
+  try {
+    return new URL(raw);
+  } catch {
+    return null;
+  }
+}
