@@ -1,1 +1,36 @@
-export {};
+export {
+  PaymentProcessorError,
+  WebhookSignatureError,
+  type ConfirmPaymentInput,
+  type ConfirmPaymentResult,
+  type CreatePaymentInput,
+  type CreatePaymentResult,
+  type OtherProcessorEvent,
+  type PaymentChannel,
+  type PaymentFailure,
+  type PaymentMetadata,
+  type PaymentMode,
+  type PaymentProcessor,
+  type PaymentProcessorErrorCode,
+  type PaymentProcessorEvent,
+  type PaymentStatus,
+  type ProcessorEvent,
+  type SettleSharedPaymentTokenInput,
+  type SettleSharedPaymentTokenResult,
+  type WebhookSignatureErrorReason,
+} from './processor';
+export { normalizeStripeEvent, toPaymentStatus, type StripeEventLike, type StripeIntentLike } from './stripe-format';
+export { SPT_API_VERSION, createStripeProcessor, type StripeProcessor, type StripeProcessorOptions } from './stripe/stripe-processor';
+export {
+  createSimulatedProcessor,
+  type SimulatedProcessor,
+  type SimulatedProcessorOptions,
+} from './simulated/simulated-processor';
+export {
+  createInMemorySimulatedPaymentStore,
+  type SimulatedPaymentRecord,
+  type SimulatedPaymentStore,
+} from './simulated/simulated-store';
+export type { EventDeliveryResult, FetchLike } from './simulated/event-delivery';
+export { TEST_CARDS, TEST_SPT_PREFIXES } from './magic-test-values';
+export * from './mpp';

@@ -1,1 +1,14 @@
-export {};
+export {
+  DEFAULT_TOLERANCE_SEC,
+  computeSignature,
+  parseSignatureHeader,
+  signPayload,
+  verifySignature,
+} from './webhook-signature';
+export type {
+  ParsedSignatureHeader,
+  RawBody,
+  VerifyFailureReason,
+  VerifyResult,
+  VerifySignatureInput,
+} from './webhook-signature';

@@ -1,0 +1,79 @@
+/**
+ * Magic test cards, payment methods and Shared Payment Tokens understood by the simulated processor and the
+ * offline fake Stripe server. Card numbers and `pm_card_*` ids are Stripe's own test values
+ * (https://docs.stripe.com/testing), so a flow tested here behaves the same against Stripe test mode.
+ */
+
+export type TestOutcome =
+  | { kind: 'succeed' }
+  | { kind: 'requires_action' }
+  | { kind: 'decline'; code: string; declineCode?: string; message: string };
+
+const DECLINED: TestOutcome = {
+  kind: 'decline',
+  code: 'card_declined',
+  declineCode: 'generic_decline',
+  message: 'Your card was declined.',
+};
+const INSUFFICIENT: TestOutcome = {
+  kind: 'decline',
+  code: 'card_declined',
+  declineCode: 'insufficient_funds',
+  message: 'Your card has insufficient funds.',
+};
+const PROCESSING_ERROR: TestOutcome = {
+  kind: 'decline',
+  code: 'processing_error',
+  message: 'An error occurred while processing your card. Try again in a little bit.',
+};
+const SUCCEED: TestOutcome = { kind: 'succeed' };
+const ACTION: TestOutcome = { kind: 'requires_action' };
+
+export const TEST_CARDS = {
+  success: '4242424242424242',
+  decline: '4000000000000002',
+  insufficientFunds: '4000000000009995',
+  processingError: '4000000000000119',
+  requiresAction: '4000002500003155',
+} as const;
+
+const CARD_OUTCOMES: Record<string, TestOutcome> = {
+  [TEST_CARDS.success]: SUCCEED,
+  '5555555555554444': SUCCEED,
+  [TEST_CARDS.decline]: DECLINED,
+  [TEST_CARDS.insufficientFunds]: INSUFFICIENT,
+  [TEST_CARDS.processingError]: PROCESSING_ERROR,
+  [TEST_CARDS.requiresAction]: ACTION,
+};
+
+const PAYMENT_METHOD_OUTCOMES: Record<string, TestOutcome> = {
+  pm_card_visa: SUCCEED,
+  pm_card_mastercard: SUCCEED,
+  pm_card_chargeDeclined: DECLINED,
+  pm_card_chargeDeclinedInsufficientFunds: INSUFFICIENT,
+  pm_card_chargeDeclinedProcessingError: PROCESSING_ERROR,
+  pm_card_authenticationRequired: ACTION,
+};
+
+/** Card number (spaces and dashes allowed) or `pm_card_*` id; undefined when it is not a magic value. */
+export function outcomeForPaymentMethod(paymentMethod: string): TestOutcome | undefined {
+  const digits = paymentMethod.replace(/[\s-]/g, '');
+  return CARD_OUTCOMES[digits] ?? PAYMENT_METHOD_OUTCOMES[paymentMethod.trim()];
+}
+
+export const TEST_SPT_PREFIXES = {
+  success: 'spt_test_success',
+  decline: 'spt_test_decline',
+  insufficientFunds: 'spt_test_insufficient',
+  requiresAction: 'spt_test_requires_action',
+  anyTest: 'spt_test_',
+} as const;
+
+/** Specific prefixes first; any other `spt_test_…` succeeds; anything else is not a test token. */
+export function outcomeForSpt(spt: string): TestOutcome | undefined {
+  if (spt.startsWith(TEST_SPT_PREFIXES.decline)) return DECLINED;
+  if (spt.startsWith(TEST_SPT_PREFIXES.insufficientFunds)) return INSUFFICIENT;
+  if (spt.startsWith(TEST_SPT_PREFIXES.requiresAction)) return ACTION;
+  if (spt.startsWith(TEST_SPT_PREFIXES.anyTest)) return SUCCEED;
+  return undefined;
+}

@@ -1,0 +1,279 @@
+import { createHash, randomBytes } from 'node:crypto';
+import { outcomeForPaymentMethod, outcomeForSpt, type TestOutcome } from '../magic-test-values';
+import {
+  PaymentProcessorError,
+  assertValidAmount,
+  cleanMetadata,
+  type ConfirmPaymentInput,
+  type ConfirmPaymentResult,
+  type PaymentFailure,
+  type PaymentMode,
+  type PaymentProcessor,
+  type SettleSharedPaymentTokenResult,
+} from '../processor';
+import { parseSignedStripeEvent, toSecretList } from '../signed-event';
+import { buildIntentEvent, toPaymentStatus, type StripeIntentLike } from '../stripe-format';
+import { deliverEvent, type EventDeliveryResult, type FetchLike } from './event-delivery';
+import {
+  createInMemorySimulatedPaymentStore,
+  type SimulatedPaymentRecord,
+  type SimulatedPaymentStore,
+} from './simulated-store';
+
+export interface SimulatedProcessorOptions {
+  /** The dispatcher's processor-webhook intake; every terminal result is POSTed there. */
+  webhookUrl: string;
+  /** Signs `Stripe-Signature` (one v1 per secret) and verifies in parseWebhookEvent. */
+  webhookSecret: string | readonly string[];
+  clock?: { now(): Date };
+  /** Opaque unique suffixes for ids; random by default. Ids never encode anything secret. */
+  ids?: () => string;
+  fetch?: FetchLike;
+  store?: SimulatedPaymentStore;
+  delivery?: {
+    /** true (default): calls return after the event was delivered (or given up). false: fire and forget; see idle(). */
+    awaitDelivery?: boolean;
+    maxAttempts?: number;
+    backoffMs?: number;
+    sleep?: (ms: number) => Promise<void>;
+    onResult?: (result: EventDeliveryResult) => void;
+  };
+  webhookToleranceSec?: number;
+}
+
+export interface SimulatedProcessor extends PaymentProcessor {
+  readonly name: 'simulated';
+  /** Answers a pending 3-D Secure challenge (`requires_action`), as the cardholder would. */
+  completeAction(input: { paymentId: string; mode: PaymentMode; approve: boolean }): Promise<ConfirmPaymentResult>;
+  /** Resolves when every event delivery started so far has finished; returns their results. */
+  idle(): Promise<EventDeliveryResult[]>;
+}
+
+const NON_TEST_CARD: TestOutcome = {
+  kind: 'decline',
+  code: 'card_declined',
+  declineCode: 'test_mode_live_card',
+  message: 'Your card was declined. Your request was in test mode, but used a non test card.',
+};
+const AUTH_FAILED: TestOutcome = {
+  kind: 'decline',
+  code: 'payment_intent_authentication_failure',
+  message: 'The provided PaymentMethod has failed authentication.',
+};
+
+/** Behaves like Stripe test mode without a network: intents, magic cards/SPTs, signed Stripe-format events. */
+export function createSimulatedProcessor(options: SimulatedProcessorOptions): SimulatedProcessor {
+  const secrets = toSecretList(options.webhookSecret);
+  if (secrets.length === 0) throw new PaymentProcessorError('mode_not_configured', 'a webhook secret is required');
+  const store = options.store ?? createInMemorySimulatedPaymentStore();
+  const nowSec = () => Math.floor((options.clock?.now() ?? new Date()).getTime() / 1000);
+  const newSuffix = options.ids ?? (() => randomBytes(12).toString('hex'));
+  const deliveries = createDeliveries(options, secrets, nowSec);
+
+  const load = async (paymentId: string, mode: PaymentMode) => {
+    const record = await store.get(paymentId);
+    // As at Stripe, a test key cannot see live objects and vice versa.
+    if (!record || record.mode !== mode) {
+      throw new PaymentProcessorError('payment_not_found', `No such payment_intent: '${paymentId}'`);
+    }
+    return record;
+  };
+
+  /** Applies an outcome with an optimistic lock, then reports a terminal result to the intake. */
+  const settle = async (record: SimulatedPaymentRecord, outcome: TestOutcome) => {
+    const intent = applyOutcome(record.intent, outcome);
+    const saved = await store.update({ ...record, intent, version: record.version + 1 }, record.version);
+    if (!saved) {
+      throw new PaymentProcessorError('payment_intent_unexpected_state', 'the payment changed concurrently');
+    }
+    if (outcome.kind !== 'requires_action') await deliveries.report(intent, `evt_sim_${newSuffix()}`);
+    return intent;
+  };
+
+  const newRecord = (input: {
+    amountCents: number;
+    currency: string;
+    mode: PaymentMode;
+    metadata: Record<string, string>;
+    idempotencyKey: string;
+    fingerprintOf: unknown;
+    status: StripeIntentLike['status'];
+  }): SimulatedPaymentRecord => {
+    const id = `pi_sim_${newSuffix()}`;
+    return {
+      intent: {
+        id,
+        object: 'payment_intent',
+        amount: input.amountCents,
+        currency: input.currency.toLowerCase(),
+        status: input.status,
+        livemode: input.mode === 'live',
+        metadata: input.metadata,
+        last_payment_error: null,
+        client_secret: `${id}_secret_${newSuffix()}`,
+        created: nowSec(),
+      },
+      mode: input.mode,
+      idempotencyKey: `${input.mode}:${input.idempotencyKey}`,
+      requestFingerprint: fingerprint(input.fingerprintOf),
+      version: 0,
+    };
+  };
+
+  const insertOnce = async (record: SimulatedPaymentRecord) => {
+    const result = await store.insert(record);
+    if (!result.inserted && result.record.requestFingerprint !== record.requestFingerprint) {
+      throw new PaymentProcessorError(
+        'idempotency_error',
+        'Keys for idempotent requests can only be used with the same parameters they were first used with.',
+      );
+    }
+    return result;
+  };
+
+  return {
+    name: 'simulated',
+
+    async createPayment(input) {
+      assertValidAmount(input.amountCents, input.currency);
+      const metadata = cleanMetadata(input.metadata);
+      const { record } = await insertOnce(
+        newRecord({ ...input, metadata, fingerprintOf: [input.amountCents, input.currency.toLowerCase(), metadata], status: 'requires_payment_method' }),
+      );
+      return { paymentId: record.intent.id, clientSecret: record.intent.client_secret ?? '', status: statusOf(record.intent) };
+    },
+
+    async confirmPayment(input: ConfirmPaymentInput) {
+      const record = await load(input.paymentId, input.mode);
+      if (!['requires_payment_method', 'requires_confirmation'].includes(record.intent.status)) {
+        throw new PaymentProcessorError(
+          'payment_intent_unexpected_state',
+          `This PaymentIntent's status is ${record.intent.status}.`,
+        );
+      }
+      const intent = await settle(record, outcomeForPaymentMethod(input.paymentMethod) ?? NON_TEST_CARD);
+      return resultOf(intent);
+    },
+
+    async completeAction(input) {
+      const record = await load(input.paymentId, input.mode);
+      if (record.intent.status !== 'requires_action') {
+        throw new PaymentProcessorError('payment_intent_unexpected_state', `This PaymentIntent's status is ${record.intent.status}.`);
+      }
+      return resultOf(await settle(record, input.approve ? { kind: 'succeed' } : AUTH_FAILED));
+    },
+
+    async settleSharedPaymentToken(input): Promise<SettleSharedPaymentTokenResult> {
+      assertValidAmount(input.amountCents, input.currency);
+      const outcome = outcomeForSpt(input.spt);
+      if (!outcome) return rejectedToken('shared_payment_granted_token_invalid', 'No such shared payment token.');
+
+      const metadata = { ...cleanMetadata(input.metadata), challenge_id: input.challengeId };
+      const { record, inserted } = await insertOnce(
+        newRecord({
+          ...input,
+          metadata,
+          idempotencyKey: `mpp_${input.challengeId}_${input.spt}`,
+          fingerprintOf: [input.amountCents, input.currency.toLowerCase(), metadata],
+          // Visible to a concurrent replay while the outcome is applied: not succeeded, so not served.
+          status: 'processing',
+        }),
+      );
+      if (!inserted) return { ...resultOf(record.intent), replayed: true };
+
+      if (!(await store.claimToken(input.spt, record.intent.id))) {
+        const used = applyOutcome(record.intent, { kind: 'decline', code: 'shared_payment_granted_token_used', message: 'This shared payment token was already used.' });
+        await store.update({ ...record, intent: used, version: record.version + 1 }, record.version);
+        return { ...resultOf(used), replayed: false };
+      }
+      return { ...resultOf(await settle(record, outcome)), replayed: false };
+    },
+
+    parseWebhookEvent(rawBody, signatureHeader) {
+      return parseSignedStripeEvent(rawBody, signatureHeader, {
+        secrets,
+        toleranceSec: options.webhookToleranceSec,
+        nowSec: nowSec(),
+      });
+    },
+
+    idle: () => deliveries.idle(),
+  };
+}
+
+function createDeliveries(options: SimulatedProcessorOptions, secrets: string[], nowSec: () => number) {
+  const config = options.delivery ?? {};
+  const inFlight = new Set<Promise<EventDeliveryResult>>();
+  const finished: EventDeliveryResult[] = [];
+  const fetchImpl: FetchLike = options.fetch ?? ((url, init) => fetch(url, init));
+  const sleep = config.sleep ?? ((ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms)));
+
+  return {
+    async report(intent: StripeIntentLike, eventId: string): Promise<void> {
+      const type = intent.status === 'succeeded' ? 'payment_intent.succeeded' : 'payment_intent.payment_failed';
+      const event = buildIntentEvent({ id: eventId, type, createdSec: nowSec(), intent });
+      const delivery = deliverEvent(event, {
+        url: options.webhookUrl,
+        secrets,
+        fetch: fetchImpl,
+        nowSec,
+        maxAttempts: config.maxAttempts ?? 4,
+        backoffMs: config.backoffMs ?? 250,
+        sleep,
+      }).then((result) => {
+        inFlight.delete(delivery);
+        finished.push(result);
+        config.onResult?.(result);
+        return result;
+      });
+      inFlight.add(delivery);
+      if (config.awaitDelivery ?? true) await delivery;
+    },
+    async idle(): Promise<EventDeliveryResult[]> {
+      while (inFlight.size > 0) await Promise.all([...inFlight]);
+      return finished.splice(0, finished.length);
+    },
+  };
+}
+
+function applyOutcome(intent: StripeIntentLike, outcome: TestOutcome): StripeIntentLike {
+  if (outcome.kind === 'succeed') return { ...intent, status: 'succeeded', last_payment_error: null };
+  if (outcome.kind === 'requires_action') return { ...intent, status: 'requires_action' };
+  // Stripe puts a declined intent back to requires_payment_method so another card can be tried.
+  return {
+    ...intent,
+    status: 'requires_payment_method',
+    last_payment_error: {
+      type: 'card_error',
+      code: outcome.code,
+      ...(outcome.declineCode ? { decline_code: outcome.declineCode } : {}),
+      message: outcome.message,
+    },
+  };
+}
+
+function statusOf(intent: StripeIntentLike) {
+  return toPaymentStatus(intent.status, intent.last_payment_error);
+}
+
+function resultOf(intent: StripeIntentLike): ConfirmPaymentResult {
+  return { paymentId: intent.id, status: statusOf(intent), ...failureOf(intent) };
+}
+
+function failureOf(intent: StripeIntentLike): PaymentFailure {
+  const error = intent.last_payment_error;
+  if (!error || intent.status === 'succeeded') return {};
+  return {
+    ...(error.code ? { failureCode: error.code } : {}),
+    ...(error.decline_code ? { declineCode: error.decline_code } : {}),
+    ...(error.message ? { failureMessage: error.message } : {}),
+  };
+}
+
+function rejectedToken(code: string, message: string): SettleSharedPaymentTokenResult {
+  return { paymentId: null, status: 'failed', replayed: false, failureCode: code, failureMessage: message };
+}
+
+function fingerprint(value: unknown): string {
+  return createHash('sha256').update(JSON.stringify(value)).digest('hex');
+}

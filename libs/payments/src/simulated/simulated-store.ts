@@ -1,0 +1,62 @@
+import type { PaymentMode } from '../processor';
+import type { StripeIntentLike } from '../stripe-format';
+
+export interface SimulatedPaymentRecord {
+  intent: StripeIntentLike;
+  mode: PaymentMode;
+  idempotencyKey: string;
+  /** Hash of the creating request: reusing a key with other parameters is an error, as at Stripe. */
+  requestFingerprint: string;
+  /** Optimistic-lock counter, incremented by every update. */
+  version: number;
+}
+
+/**
+ * Where the simulated processor keeps its payment intents. One process: the in-memory default. Several
+ * processes sharing one simulated "Stripe" (quote-api + embed-api as separate deployments): implement this
+ * port on shared storage (a table or Redis keys) and hand the same implementation to each process.
+ * Every method must be atomic on its own; the processor needs nothing more.
+ */
+export interface SimulatedPaymentStore {
+  /** Stores the record unless its idempotencyKey is taken; then returns the record stored under that key. */
+  insert(record: SimulatedPaymentRecord): Promise<{ record: SimulatedPaymentRecord; inserted: boolean }>;
+  get(paymentId: string): Promise<SimulatedPaymentRecord | undefined>;
+  /** Replaces the record only if the stored version is still `expectedVersion`; false otherwise. */
+  update(next: SimulatedPaymentRecord, expectedVersion: number): Promise<boolean>;
+  /** Marks a single-use token (an SPT) as spent; false when it already was. */
+  claimToken(token: string, paymentId: string): Promise<boolean>;
+}
+
+export function createInMemorySimulatedPaymentStore(): SimulatedPaymentStore {
+  const byId = new Map<string, SimulatedPaymentRecord>();
+  const idByKey = new Map<string, string>();
+  const tokens = new Map<string, string>();
+  // Copies in and out so callers cannot mutate stored state behind the store's back, as with a real database.
+  const copy = (record: SimulatedPaymentRecord) => structuredClone(record);
+
+  return {
+    async insert(record) {
+      const existingId = idByKey.get(record.idempotencyKey);
+      const existing = existingId === undefined ? undefined : byId.get(existingId);
+      if (existing) return { record: copy(existing), inserted: false };
+      byId.set(record.intent.id, copy(record));
+      idByKey.set(record.idempotencyKey, record.intent.id);
+      return { record: copy(record), inserted: true };
+    },
+    async get(paymentId) {
+      const found = byId.get(paymentId);
+      return found ? copy(found) : undefined;
+    },
+    async update(next, expectedVersion) {
+      const current = byId.get(next.intent.id);
+      if (!current || current.version !== expectedVersion) return false;
+      byId.set(next.intent.id, copy(next));
+      return true;
+    },
+    async claimToken(token, paymentId) {
+      if (tokens.has(token)) return false;
+      tokens.set(token, paymentId);
+      return true;
+    },
+  };
+}
