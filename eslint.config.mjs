@@ -1,5 +1,20 @@
 import nx from '@nx/eslint-plugin';
 
+export const depConstraints = [
+  { sourceTag: 'type:app', onlyDependOnLibsWithTags: ['type:lib'] },
+  { sourceTag: 'type:tool', onlyDependOnLibsWithTags: ['type:lib', 'type:app'] },
+  { sourceTag: 'scope:pricing', onlyDependOnLibsWithTags: [] },
+  { sourceTag: 'scope:contracts', onlyDependOnLibsWithTags: [] },
+  { sourceTag: 'scope:db', onlyDependOnLibsWithTags: ['scope:contracts', 'scope:pricing'] },
+  { sourceTag: 'scope:auth', onlyDependOnLibsWithTags: ['scope:contracts'] },
+  { sourceTag: 'scope:signature', onlyDependOnLibsWithTags: [] },
+  { sourceTag: 'scope:payments', onlyDependOnLibsWithTags: ['scope:contracts', 'scope:signature'] },
+  { sourceTag: 'scope:http', onlyDependOnLibsWithTags: ['scope:contracts'] },
+  { sourceTag: 'scope:operators', onlyDependOnLibsWithTags: ['scope:contracts', 'scope:db', 'scope:auth'] },
+  { sourceTag: 'scope:quoting', onlyDependOnLibsWithTags: ['scope:contracts', 'scope:pricing', 'scope:db'] },
+  { sourceTag: 'platform:browser', onlyDependOnLibsWithTags: ['platform:universal'] }
+];
+
 export default [
   ...nx.configs['flat/base'],
   ...nx.configs['flat/typescript'],
@@ -12,18 +27,7 @@ export default [
         {
           enforceBuildableLibDependency: true,
           allow: [],
-          depConstraints: [
-            { sourceTag: 'type:app', onlyDependOnLibsWithTags: ['type:lib'] },
-            { sourceTag: 'type:tool', onlyDependOnLibsWithTags: ['type:lib', 'type:app'] },
-            { sourceTag: 'scope:pricing', onlyDependOnLibsWithTags: [] },
-            { sourceTag: 'scope:contracts', onlyDependOnLibsWithTags: [] },
-            { sourceTag: 'scope:db', onlyDependOnLibsWithTags: ['scope:contracts', 'scope:pricing'] },
-            { sourceTag: 'scope:auth', onlyDependOnLibsWithTags: ['scope:contracts'] },
-            { sourceTag: 'scope:signature', onlyDependOnLibsWithTags: [] },
-            { sourceTag: 'scope:payments', onlyDependOnLibsWithTags: ['scope:contracts', 'scope:signature'] },
-            { sourceTag: 'scope:http', onlyDependOnLibsWithTags: ['scope:contracts'] },
-            { sourceTag: 'platform:browser', onlyDependOnLibsWithTags: ['platform:universal'] }
-          ],
+          depConstraints,
           banTransitiveDependencies: false
         },
       ],

@@ -1,1 +1,30 @@
-export {};
+import Redis from 'ioredis';
+import { createDatabase } from '@expedition/db';
+import { ConfigError, createLogger, listen, onShutdownSignal } from '@expedition/http-kit';
+import { bundledMigrationsDir, prepareDatabase } from '@expedition/quoting';
+import { composeQuoteApi } from './compose';
+import { loadConfig } from './config';
+
+async function main(): Promise<void> {
+  const config = loadConfig();
+  const logger = createLogger({ name: 'quote-api', level: config.logLevel });
+  const db = await createDatabase({ databaseUrl: config.databaseUrl, dataDir: config.dataDir });
+  // Every replica may run this at start: migrations take an advisory lock, the catalog sync is idempotent.
+  const prepared = await prepareDatabase(db, { migrationsDir: bundledMigrationsDir(__dirname) });
+  logger.info({ db: db.kind, migrationsApplied: prepared.applied, plans: prepared.plans }, 'database ready');
+  const redis = config.redisUrl ? new Redis(config.redisUrl, { maxRetriesPerRequest: 1 }) : undefined;
+
+  const server = await listen(composeQuoteApi({ config, db, logger, redis }), { port: config.port, host: config.host });
+  logger.info({ url: server.url, publicUrl: config.publicUrl, redis: Boolean(redis) }, 'quote-api listening');
+
+  onShutdownSignal(logger, async () => {
+    await server.close();
+    redis?.disconnect();
+    await db.close();
+  });
+}
+
+main().catch((err) => {
+  console.error(err instanceof ConfigError ? err.message : err);
+  process.exit(1);
+});

@@ -35,11 +35,14 @@ export const CoverageGapResponseSchema = z
       issuer: z.string().optional(),
       benefits: z
         .object({
-          tripCancellationUsd: z.number(),
-          tripCancellationBasis: z.string().optional(),
+          tripCancellation: z.object({
+            limitUsd: z.number(),
+            basis: z.enum(['per_person', 'per_trip']),
+            perTripMaxUsd: z.number().nullable(),
+          }),
           emergencyMedicalUsd: z.number(),
           evacuationUsd: z.number(),
-          notes: z.string().optional(),
+          notes: z.array(z.string()),
         })
         .optional(),
       source: z.string().optional(),
@@ -48,10 +51,12 @@ export const CoverageGapResponseSchema = z
     tripCost: z.object({
       amountUsd: z.number().nullable(),
       range: TripCostRangeSchema.nullable(),
-      assumedUsd: z.number().nullable(),
+      assumedUsd: z.number(),
+      basis: z.enum(['exact', 'range', 'default']).meta({ description: 'Where assumedUsd comes from.' }),
     }),
+    travelers: z.number().int(),
     requirements: z.object({
-      tripCancellationUsd: z.number().nullable(),
+      tripCancellationUsd: z.number(),
       emergencyMedicalUsd: z.number(),
       evacuationUsd: z.number(),
     }),

@@ -45,10 +45,10 @@ export const AGE_BANDS = [
   { minAge: 18, maxAge: 49, factor: 1.0 },
   { minAge: 50, maxAge: 59, factor: 1.3 },
   { minAge: 60, maxAge: 69, factor: 1.65 },
-  /** 70+: claim costs rise steeply (spec rule 3). */
-  { minAge: 70, maxAge: 74, factor: 2.1 },
-  { minAge: 75, maxAge: 79, factor: 2.6 },
-  { minAge: 80, maxAge: 130, factor: 3.4 },
+  /** 70+: claim costs rise steeply (spec rule 3): the step at 70 is the largest of the table (×1.45 over 60–69). */
+  { minAge: 70, maxAge: 74, factor: 2.4 },
+  { minAge: 75, maxAge: 79, factor: 2.9 },
+  { minAge: 80, maxAge: 130, factor: 3.6 },
 ] as const;
 
 /**

@@ -1,0 +1,64 @@
+import type { Destination as DestinationDto, PlanDetails, PlanSummary } from '@expedition/contracts';
+import type { Destination, Plan } from '@expedition/domain-pricing';
+
+export function toDestinationDto(d: Destination): DestinationDto {
+  return {
+    name: d.name,
+    slug: d.slug,
+    description: d.description,
+    region: d.region,
+    defaultDurationDays: d.defaultDurationDays,
+  };
+}
+
+export function toPlanSummary(plan: Plan, isRecommended?: boolean): PlanSummary {
+  return {
+    id: plan.id,
+    planId: plan.id,
+    name: plan.name,
+    planName: plan.name,
+    brand: plan.brand,
+    carrier: plan.carrier,
+    tier: plan.tier,
+    description: plan.description,
+    features: [...plan.features],
+    basePrice: plan.basePrice,
+    countriesCovered: [...plan.countriesCovered],
+    evacuationCoverage: plan.evacuationCoverage,
+    medicalExpenseLimit: plan.medicalExpenseLimit,
+    tripCancellationLimit: plan.tripCancellationLimit,
+    deductible: plan.deductible,
+    ...(isRecommended === undefined ? {} : { isRecommended }),
+    availabilityMode: plan.availabilityMode,
+    highlights: [...plan.highlights],
+  };
+}
+
+export function toPlanDetails(plan: Plan): PlanDetails {
+  const { eligibility: e, coverage: c } = plan;
+  return {
+    planId: plan.id,
+    planName: plan.name,
+    carrier: plan.carrier,
+    tier: plan.tier,
+    brand: plan.brand,
+    availabilityMode: plan.availabilityMode,
+    destinations: [...plan.destinations],
+    coverage: {
+      medicalExpenseLimit: c.medicalExpenseLimit,
+      evacuationCoverage: c.evacuationCoverage,
+      tripCancellation: c.tripCancellation,
+      deductible: c.deductible,
+      cancelReason: c.cancelReason,
+    },
+    eligibility: {
+      residenceType: e.residenceType,
+      minAge: e.minAge,
+      maxAge: e.maxAge,
+      maxTripDuration: e.maxTripDuration,
+      maxTravelers: e.maxTravelers,
+    },
+    highlights: [...plan.highlights],
+    policyTermsUrl: plan.policyTermsUrl,
+  };
+}

@@ -1,0 +1,86 @@
+import { randomBytes } from 'node:crypto';
+import type { Response } from 'express';
+import type { CheckoutService } from './checkout.service';
+
+type View = Awaited<ReturnType<CheckoutService['view']>>;
+
+const ESCAPES: Record<string, string> = { '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' };
+export const escapeHtml = (s: string) => s.replace(/[&<>"']/g, (c) => ESCAPES[c] ?? c);
+const money = (cents: number, currency: string) =>
+  new Intl.NumberFormat('en-US', { style: 'currency', currency }).format(cents / 100);
+const day = (d: Date | null) => (d ? d.toISOString().slice(0, 10) : 'not given');
+
+function layout(title: string, body: string, nonce: string, script = ''): string {
+  return `<!doctype html>
+<html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1">
+<meta name="robots" content="noindex"><title>${escapeHtml(title)}</title>
+<style nonce="${nonce}">
+body{font:16px/1.5 system-ui,sans-serif;margin:0;background:#f4f7fa;color:#14212b}
+main{max-width:40rem;margin:2rem auto;background:#fff;border-radius:12px;padding:2rem;box-shadow:0 1px 4px #0002}
+h1{font-size:1.4rem;margin-top:0}dl{display:grid;grid-template-columns:max-content 1fr;gap:.3rem 1rem}
+dt{color:#52606d}dd{margin:0}.premium{font-size:1.6rem;font-weight:600}.notice{background:#fff8e1;padding:1rem;border-radius:8px}
+.summary{white-space:pre-wrap;background:#f4f7fa;padding:1rem;border-radius:8px}.muted{color:#52606d;font-size:.9rem}
+</style></head><body><main>${body}</main>${script}</body></html>`;
+}
+
+/** Renders the page behind a checkout link. The token is a bearer secret: no caching, no referrer, no framing. */
+export function renderCheckoutPage(res: Response, view: View): void {
+  const nonce = randomBytes(16).toString('base64');
+  res.setHeader(
+    'Content-Security-Policy',
+    `default-src 'none'; style-src 'nonce-${nonce}'; script-src 'nonce-${nonce}'; form-action 'self'; frame-ancestors 'none'; base-uri 'none'`,
+  );
+  res.setHeader('Cache-Control', 'no-store');
+  res.setHeader('Referrer-Policy', 'no-referrer');
+  res.setHeader('X-Content-Type-Options', 'nosniff');
+  res.type('html');
+
+  if (view.state === 'unknown') {
+    res.status(404).send(
+      layout(
+        'Checkout link not found',
+        `<h1>This checkout link is not valid</h1><p>Check that the whole link was copied, or ask your assistant for a new one.</p>`,
+        nonce,
+      ),
+    );
+    return;
+  }
+  const { session } = view;
+  const { quote, plan } = session;
+  const reference = `<p class="muted">Quote ${escapeHtml(quote.quoteNumber)}</p>`;
+  if (view.state === 'expired') {
+    res.status(410).send(
+      layout(
+        'Checkout link expired',
+        `<h1>This checkout link has expired</h1>${reference}<p>Checkout links work for 30 minutes. Ask your assistant for a new link; your quote is kept.</p>`,
+        nonce,
+      ),
+    );
+    return;
+  }
+  if (view.state === 'paid') {
+    res.status(200).send(
+      layout('Already paid', `<h1>This policy is already paid</h1>${reference}<p>Your policy documents are on their way by email. Nothing more to do.</p>`, nonce),
+    );
+    return;
+  }
+
+  const guests = session.guestNames.length ? session.guestNames.map(escapeHtml).join(', ') : `${quote.travelers} traveler(s)`;
+  const body = `
+<h1>Complete your expedition insurance</h1>${reference}
+<dl>
+<dt>Plan</dt><dd>${escapeHtml(plan.name)} <span class="muted">(${escapeHtml(plan.brand)}, ${escapeHtml(plan.tier)})</span></dd>
+<dt>Destination</dt><dd>${escapeHtml(quote.destinationSlug)}</dd>
+<dt>Dates</dt><dd>${day(quote.startDate)} → ${day(quote.endDate)} (${quote.durationDays} days)</dd>
+<dt>Travelers</dt><dd>${guests}; ages ${quote.travelerAges.join(', ')}</dd>
+<dt>Trip cost</dt><dd>${money(quote.tripCostCents, quote.currency)}</dd>
+<dt>Premium</dt><dd class="premium">${money(session.premiumCents, session.currency)}</dd>
+</dl>
+${session.agentSummary ? `<h2>Summary from your assistant</h2><p class="summary">${escapeHtml(session.agentSummary)}</p>` : ''}
+<p class="notice">This link expires in <strong id="left" data-expires="${session.expiresAt.toISOString()}">${Math.ceil(view.msLeft / 60000)} minutes</strong>.</p>
+<p class="notice" id="pay">Online payment is not yet enabled for this link. A representative will contact you to complete the purchase.</p>
+<p class="muted">Prices are estimates until confirmed by the policy documents; they are not a binding contract.</p>`;
+  const script = `<script nonce="${nonce}">(function(){var el=document.getElementById('left');var end=Date.parse(el.dataset.expires);
+function tick(){var s=Math.max(0,Math.round((end-Date.now())/1000));el.textContent=s>0?Math.floor(s/60)+' min '+(s%60)+' s':'now: this link has expired';if(s>0)setTimeout(tick,1000);}tick();})();</script>`;
+  res.status(200).send(layout('Checkout', body, nonce, script));
+}

@@ -1,0 +1,4 @@
+// Public face of the quote-api app for composition roots (main.ts, the all-in-one launcher, e2e tests).
+export { createApp, type QuoteApiDeps } from './app';
+export { composeQuoteApi, type QuoteApiRuntime } from './compose';
+export { loadConfig as loadQuoteApiConfig, type QuoteApiConfig } from './config';

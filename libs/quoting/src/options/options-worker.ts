@@ -1,0 +1,259 @@
+import { Prisma, type PrismaClient } from '@expedition/db';
+import { type Clock, systemClock } from '../clock';
+import { instantQuoteEligibility } from './instant-eligibility';
+import { optionRowsFromEstimates } from './option-rows';
+
+/** The slice of a pino logger the worker uses. */
+export interface WorkerLogger {
+  debug(obj: Record<string, unknown>, msg: string): void;
+  info(obj: Record<string, unknown>, msg: string): void;
+  warn(obj: Record<string, unknown>, msg: string): void;
+  error(obj: Record<string, unknown>, msg: string): void;
+}
+
+export interface OptionsWorkerOptions {
+  prisma: PrismaClient;
+  clock?: Clock;
+  logger?: WorkerLogger;
+  /** Quotes claimed per round. */
+  batchSize?: number;
+  /** How long a claim lasts; a worker that dies mid-generation releases its quotes when the lease lapses. */
+  leaseMs?: number;
+  /** Claims per quote before it is marked `failed` (a claim that crashed counts as an attempt). */
+  maxAttempts?: number;
+  /** Idle wait between rounds when there was nothing (or little) to do. */
+  pollIntervalMs?: number;
+  /** Delay before attempt n+1 after attempt n failed. */
+  retryDelayMs?: (attempt: number) => number;
+  /** Quote sources whose options are generated; quote-api quotes (`api`) are not offered as embed options. */
+  sources?: readonly ('api' | 'embed' | 'acp')[];
+}
+
+export type OptionsOutcome = 'ready' | 'not_eligible' | 'retry' | 'failed' | 'skipped';
+
+export interface OptionsRunSummary {
+  claimed: number;
+  outcomes: Record<OptionsOutcome, number>;
+  /** quoteId -> what this worker did with it (tests and logs). */
+  byQuote: Map<string, OptionsOutcome>;
+}
+
+export interface OptionsWorker {
+  /** Starts the polling loop (idempotent). Never called by createApp: composition roots own it. */
+  start(): void;
+  /** Stops polling and waits for the round in flight to finish. */
+  stop(): Promise<void>;
+  /** Asks a started worker to run a round now (e.g. right after a quote was created); a no-op when stopped. */
+  kick(): void;
+  /** One round: claim up to `batchSize` due quotes and process them. Safe to call concurrently from many workers. */
+  runOnce(): Promise<OptionsRunSummary>;
+}
+
+interface Claim {
+  id: string;
+  attempts: number;
+}
+
+class LostRace extends Error {
+  constructor() {
+    super('options already produced by another worker');
+  }
+}
+
+const DEFAULTS = { batchSize: 10, leaseMs: 30_000, maxAttempts: 5, pollIntervalMs: 1_000 };
+
+/**
+ * Generates bindable options for pending quotes, asynchronously, on any number of replicas.
+ *
+ * Claim: one statement (`UPDATE … WHERE id IN (SELECT … FOR UPDATE SKIP LOCKED)`) sets a lease
+ * (`options_locked_until`) and bumps `options_attempts`, so two workers never hold the same quote at once while the
+ * lease runs. Produce: in ONE transaction, write the QuoteOption rows and flip `options_status` pending -> ready
+ * with a conditional update; if another worker got there first (lease lapsed mid-generation), the unique
+ * (quote_id, plan_id) index or the conditional flip aborts the loser's transaction, so options are never duplicated
+ * and a quote becomes ready exactly once. Failures are retried after a backoff until `maxAttempts`, then `failed`.
+ * Eligibility is re-checked here, so a quote whose status update after creation was lost is still handled right.
+ */
+export function createOptionsWorker(options: OptionsWorkerOptions): OptionsWorker {
+  const { prisma } = options;
+  const clock = options.clock ?? systemClock;
+  const batchSize = options.batchSize ?? DEFAULTS.batchSize;
+  const leaseMs = options.leaseMs ?? DEFAULTS.leaseMs;
+  const maxAttempts = options.maxAttempts ?? DEFAULTS.maxAttempts;
+  const pollIntervalMs = options.pollIntervalMs ?? DEFAULTS.pollIntervalMs;
+  const retryDelayMs = options.retryDelayMs ?? ((attempt: number) => Math.min(60_000, 1_000 * 2 ** (attempt - 1)));
+  const sources = options.sources ?? ['embed'];
+  const log = options.logger;
+
+  async function claim(): Promise<Claim[]> {
+    const now = clock.now();
+    const leaseUntil = new Date(now.getTime() + leaseMs);
+    // Timestamps travel as ISO text and are converted in SQL: Prisma stores DateTime as UTC `timestamp(3)`.
+    return prisma.$queryRaw<Claim[]>`
+      UPDATE quotes AS q
+         SET options_locked_until = (${leaseUntil.toISOString()}::timestamptz AT TIME ZONE 'UTC'),
+             options_attempts = q.options_attempts + 1
+        FROM (SELECT id FROM quotes
+               WHERE options_status = 'pending'
+                 AND source::text IN (${Prisma.join([...sources])})
+                 AND (options_locked_until IS NULL
+                      OR options_locked_until <= (${now.toISOString()}::timestamptz AT TIME ZONE 'UTC'))
+               ORDER BY created_at
+               LIMIT ${batchSize}::int
+               FOR UPDATE SKIP LOCKED) AS due
+       WHERE q.id = due.id
+   RETURNING q.id AS id, q.options_attempts AS attempts`;
+  }
+
+  async function produce(claimed: Claim): Promise<OptionsOutcome> {
+    return prisma.$transaction(async (tx) => {
+      const quote = await tx.quote.findUnique({
+        where: { id: claimed.id },
+        select: {
+          id: true,
+          optionsStatus: true,
+          startDate: true,
+          estimates: {
+            orderBy: { rank: 'asc' },
+            select: { planId: true, premiumCents: true, currency: true, rank: true, isRecommended: true, confidence: true },
+          },
+        },
+      });
+      if (!quote || quote.optionsStatus !== 'pending') return 'skipped';
+      if (claimed.attempts > maxAttempts) {
+        await markFailed(tx, claimed.id, `gave up after ${maxAttempts} attempts`);
+        return 'failed';
+      }
+      if (!instantQuoteEligibility(quote).eligible) {
+        await flip(tx, claimed.id, { optionsStatus: 'not_eligible', instantQuoteEligible: false });
+        return 'not_eligible';
+      }
+      await tx.quoteOption.createMany({ data: optionRowsFromEstimates(quote.id, quote.estimates) });
+      await flip(tx, claimed.id, { optionsStatus: 'ready', instantQuoteEligible: true, optionsError: null });
+      return 'ready';
+    });
+  }
+
+  async function handle(claimed: Claim): Promise<OptionsOutcome> {
+    try {
+      return await produce(claimed);
+    } catch (err) {
+      if (err instanceof LostRace || isUniqueViolation(err)) {
+        log?.debug({ quoteId: claimed.id }, 'options: another worker produced them first');
+        return 'skipped';
+      }
+      return recordFailure(claimed, err);
+    }
+  }
+
+  async function recordFailure(claimed: Claim, err: unknown): Promise<OptionsOutcome> {
+    const message = err instanceof Error ? err.message.slice(0, 500) : String(err);
+    const giveUp = claimed.attempts >= maxAttempts;
+    const retryAt = new Date(clock.now().getTime() + retryDelayMs(claimed.attempts));
+    log?.[giveUp ? 'error' : 'warn']({ quoteId: claimed.id, attempt: claimed.attempts, err }, 'options generation failed');
+    try {
+      await prisma.quote.updateMany({
+        where: { id: claimed.id, optionsStatus: 'pending' },
+        data: giveUp
+          ? { optionsStatus: 'failed', optionsError: message, optionsLockedUntil: null }
+          : { optionsError: message, optionsLockedUntil: retryAt },
+      });
+    } catch (updateErr) {
+      // The lease still expires on its own; the next claim retries.
+      log?.warn({ quoteId: claimed.id, err: updateErr }, 'options: could not record the failure');
+    }
+    return giveUp ? 'failed' : 'retry';
+  }
+
+  async function runOnce(): Promise<OptionsRunSummary> {
+    const claims = await claim();
+    const summary: OptionsRunSummary = {
+      claimed: claims.length,
+      outcomes: { ready: 0, not_eligible: 0, retry: 0, failed: 0, skipped: 0 },
+      byQuote: new Map(),
+    };
+    for (const claimed of claims) {
+      const outcome = await handle({ id: claimed.id, attempts: Number(claimed.attempts) });
+      summary.outcomes[outcome] += 1;
+      summary.byQuote.set(claimed.id, outcome);
+    }
+    if (claims.length > 0) log?.debug({ ...summary.outcomes, claimed: claims.length }, 'options round');
+    return summary;
+  }
+
+  return { runOnce, ...createLoop(runOnce, { batchSize, pollIntervalMs, log }) };
+}
+
+type Tx = Prisma.TransactionClient;
+
+async function flip(tx: Tx, quoteId: string, data: Prisma.QuoteUpdateManyMutationInput): Promise<void> {
+  const { count } = await tx.quote.updateMany({
+    where: { id: quoteId, optionsStatus: 'pending' },
+    data: { ...data, optionsLockedUntil: null },
+  });
+  if (count !== 1) throw new LostRace();
+}
+
+async function markFailed(tx: Tx, quoteId: string, message: string): Promise<void> {
+  await flip(tx, quoteId, { optionsStatus: 'failed', optionsError: message });
+}
+
+function isUniqueViolation(err: unknown): boolean {
+  return err instanceof Prisma.PrismaClientKnownRequestError && err.code === 'P2002';
+}
+
+/** start/stop/kick around `runOnce`: back-to-back rounds while there is a backlog, else wait for a kick or the poll. */
+function createLoop(
+  runOnce: () => Promise<OptionsRunSummary>,
+  settings: { batchSize: number; pollIntervalMs: number; log?: WorkerLogger },
+): Pick<OptionsWorker, 'start' | 'stop' | 'kick'> {
+  let running = false;
+  let kicked = false;
+  let loop: Promise<void> | null = null;
+  let wake: (() => void) | null = null;
+
+  function idle(): Promise<void> {
+    return new Promise((resolve) => {
+      const timer = setTimeout(done, settings.pollIntervalMs);
+      function done() {
+        clearTimeout(timer);
+        wake = null;
+        resolve();
+      }
+      wake = done;
+    });
+  }
+
+  async function run(): Promise<void> {
+    while (running) {
+      let backlog = false;
+      kicked = false;
+      try {
+        backlog = (await runOnce()).claimed >= settings.batchSize;
+      } catch (err) {
+        settings.log?.warn({ err }, 'options worker: round failed (database unavailable?)');
+      }
+      if (!running) break;
+      if (backlog || kicked) continue;
+      await idle();
+    }
+  }
+
+  return {
+    start() {
+      if (running) return;
+      running = true;
+      loop = run();
+    },
+    async stop() {
+      running = false;
+      wake?.();
+      await loop;
+      loop = null;
+    },
+    kick() {
+      if (!running) return;
+      kicked = true;
+      wake?.();
+    },
+  };
+}

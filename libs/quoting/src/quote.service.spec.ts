@@ -1,0 +1,71 @@
+import { createTestDatabase } from '@expedition/db/testing';
+import type { Database } from '@expedition/db';
+import { listPlans } from '@expedition/domain-pricing';
+import { QUOTE_NUMBER_ALPHABET, isUuid, randomQuoteNumber, randomToken } from './identifiers';
+import { createQuoteService, syncCatalog } from './quote.service';
+import { CATALOG_VERSION, prepareDatabase } from './prepare-database';
+
+let db: Database;
+beforeAll(async () => {
+  db = await createTestDatabase();
+  await syncCatalog(db.prisma, CATALOG_VERSION);
+});
+afterAll(() => db.close());
+
+const clock = { now: () => new Date('2026-11-21T12:00:00Z') };
+const trip = {
+  source: 'api' as const,
+  destination: 'Arctic',
+  startDate: '2027-07-01',
+  durationDays: 10,
+  tripCostCents: 1_500_000,
+  travelers: 1,
+  travelerAges: [40],
+  residence: 'GB',
+};
+
+describe('identifiers', () => {
+  it('mints EXP-XXXX numbers from the unambiguous alphabet', () => {
+    for (let i = 0; i < 200; i++) expect(randomQuoteNumber()).toMatch(/^EXP-[23456789ABCDEFGHJKMNPQRSTVWXYZ]{4}$/);
+    expect(QUOTE_NUMBER_ALPHABET).not.toMatch(/[01ILOU]/);
+    expect(randomToken('cs')).toMatch(/^cs_[A-Za-z0-9_-]{43}$/);
+    expect(isUuid('7d1f2c3a-1111-4222-8333-944455556666')).toBe(true);
+    expect(isUuid("1' OR 1=1")).toBe(false);
+  });
+});
+
+describe('createQuoteService', () => {
+  it('stores the quote and one estimate per eligible plan, recommended first', async () => {
+    const { quote, estimates, pricing } = await createQuoteService({ prisma: db.prisma, clock }).create(trip);
+    expect(estimates.map((e) => e.planId)).toEqual(pricing.estimates.map((e) => e.planId));
+    expect(estimates[0]!.isRecommended).toBe(true);
+    expect(quote).toMatchObject({ destinationSlug: 'arctic', durationDays: 10, status: 'quoted', mode: 'test' });
+    expect(quote.expiresAt!.toISOString()).toBe('2026-12-21T12:00:00.000Z');
+    expect(quote.endDate!.toISOString().slice(0, 10)).toBe('2027-07-11');
+  });
+
+  it('retries with a fresh quote number when one is taken', async () => {
+    const numbers = ['EXP-AAAA', 'EXP-AAAA', 'EXP-BBBB'];
+    const quotes = createQuoteService({ prisma: db.prisma, clock, newQuoteNumber: () => numbers.shift()! });
+    const first = await quotes.create(trip);
+    const second = await quotes.create(trip);
+    expect([first.quote.quoteNumber, second.quote.quoteNumber]).toEqual(['EXP-AAAA', 'EXP-BBBB']);
+  });
+
+  it('writes nothing when pricing refuses the input', async () => {
+    const before = await db.prisma.quote.count();
+    await expect(createQuoteService({ prisma: db.prisma, clock }).create({ ...trip, destination: 'Mars' })).rejects.toMatchObject({
+      code: 'unknown_destination',
+    });
+    expect(await db.prisma.quote.count()).toBe(before);
+  });
+});
+
+describe('syncCatalog / prepareDatabase', () => {
+  it('keeps one Plan row per catalog plan and is idempotent', async () => {
+    await syncCatalog(db.prisma, CATALOG_VERSION);
+    const result = await prepareDatabase(db);
+    expect(result.applied).toEqual([]);
+    expect(await db.prisma.plan.count()).toBe(listPlans({ includeDisabled: true }).length);
+  });
+});

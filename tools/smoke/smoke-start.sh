@@ -1,0 +1,68 @@
+#!/usr/bin/env bash
+# Smoke run of `npm start` on embedded defaults (PGlite, no PostgreSQL/Redis): starts it on a fresh DATA_DIR,
+# calls the main routes a newcomer would try, stops it with SIGTERM, then restarts to prove data survives.
+set -euo pipefail
+cd "$(dirname "$0")/../.."
+
+DATA_DIR="$(mktemp -d)"
+LOG="$DATA_DIR/start.log"
+export DATA_DIR
+unset DATABASE_URL REDIS_URL
+QUOTE="http://127.0.0.1:${QUOTE_API_PORT:-3001}"
+pid=""
+
+fail() { echo "SMOKE FAILED: $*"; echo "--- launcher output:"; cat "$LOG" || true; [ -n "$pid" ] && kill "$pid" 2>/dev/null; exit 1; }
+
+start() {
+  npm start >"$LOG" 2>&1 &
+  pid=$!
+  for _ in $(seq 1 120); do
+    curl -fsS "$QUOTE/readyz" >/dev/null 2>&1 && return 0
+    kill -0 "$pid" 2>/dev/null || fail "launcher exited early"
+    sleep 0.5
+  done
+  fail "not ready after 60 s"
+}
+
+stop() {
+  kill -TERM "$pid"
+  for _ in $(seq 1 40); do kill -0 "$pid" 2>/dev/null || { wait "$pid" || true; pid=""; return 0; }; sleep 0.25; done
+  fail "did not stop within 10 s of SIGTERM"
+}
+
+json() { node -e "let s='';process.stdin.on('data',d=>s+=d).on('end',()=>{const v=JSON.parse(s);console.log(eval('v'+process.argv[1]))})" "$1"; }
+
+start
+grep -q "quote-api" "$LOG" || fail "startup banner does not list quote-api"
+
+curl -fsS "$QUOTE/api/v1/destinations" | json '.destinations.length' | grep -qx 5 || fail "destinations"
+curl -fsS "$QUOTE/api/v1/products?destination=antarctica" | json '.plansCount' | grep -qE '^[1-9]' || fail "products"
+curl -fsS "$QUOTE/api/v1/openapi.json" | json '.info.version' | grep -qx '1.0.0' || fail "openapi"
+
+year=$(( $(date -u +%Y) + 1 ))
+quote=$(curl -fsS -X POST "$QUOTE/api/v1/quotes" -H 'Content-Type: application/json' \
+  -d "{\"destination\":\"Antarctica\",\"startDate\":\"$year-01-10\",\"durationDays\":14,\"tripCost\":24000,\"travelers\":2,\"travelerAges\":[45,72],\"residence\":\"US\",\"state\":\"CA\"}") || fail "quote"
+echo "$quote" | json '.plans[0].isRecommended' | grep -qx true || fail "recommended plan first"
+quote_id=$(echo "$quote" | json '.quoteId')
+session_id=$(echo "$quote" | json '.sessionId')
+plan_id=$(echo "$quote" | json '.plans[0].planId')
+
+curl -fsS -X POST "$QUOTE/api/v1/coverage-gap" -H 'Content-Type: application/json' \
+  -d '{"destination":"antarctica","creditCardName":"Chase Sapphire Reserve","tripCost":24000}' | json '.gaps.length' | grep -qE '^[0-9]' || fail "coverage gap"
+
+status=$(curl -s -o /dev/null -w '%{http_code}' -X POST "$QUOTE/api/v1/quotes" -H 'Content-Type: application/json' -d '{}')
+[ "$status" = 400 ] || fail "empty quote body gave $status, want 400"
+
+checkout=$(curl -fsS -X POST "$QUOTE/api/v1/checkout" -H 'Content-Type: application/json' \
+  -d "{\"quoteId\":\"$quote_id\",\"planId\":\"$plan_id\",\"sessionId\":\"$session_id\",\"agentSummary\":\"smoke test\"}") || fail "checkout"
+url=$(echo "$checkout" | json '.checkoutUrl')
+curl -fsS "$url" | grep -q "smoke test" || fail "checkout page"
+
+stop
+start
+curl -fsS -X POST "$QUOTE/api/v1/checkout" -H 'Content-Type: application/json' \
+  -d "{\"quoteId\":\"$quote_id\",\"planId\":\"$plan_id\",\"sessionId\":\"$session_id\"}" >/dev/null || fail "quote did not survive a restart"
+stop
+
+rm -rf "$DATA_DIR"
+echo "smoke: npm start OK (quote-api routes, checkout page, graceful stop, data kept across restart)"
