@@ -1,0 +1,37 @@
+export {
+  type OperatorErrorCode,
+  OperatorError,
+  isOperatorError,
+} from './lib/operator-error';
+export {
+  type KeyModeValue,
+  type OperatorStatusValue,
+  KEY_MODES,
+  MAX_COMMISSION_BPS,
+  MAX_GRACE_SECONDS,
+  OPERATOR_STATUSES,
+} from './lib/inputs';
+export type { KeyState, OperatorView, PublishableKeyView, SecretKeyView } from './lib/views';
+export {
+  type Clock,
+  type MintedSecret,
+  type NewOperator,
+  type OperatorService,
+  type OperatorServiceDeps,
+  type RotatedKey,
+  type WebhookSettings,
+  type WebhookUpdate,
+  WEBHOOK_SECRET_BYTES,
+  WEBHOOK_SECRET_PREFIX,
+  createOperatorService,
+} from './lib/operator.service';
+export {
+  type DemoOperatorInfo,
+  type EnsureDemoOperatorOptions,
+  DEMO_COMMISSION_BPS,
+  DEMO_OPERATOR_FILE,
+  DEMO_OPERATOR_NAME,
+  demoOperatorFilePath,
+  ensureDemoOperator,
+  readDemoOperatorFile,
+} from './lib/demo-operator';

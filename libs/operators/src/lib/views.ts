@@ -1,0 +1,99 @@
+import type { Operator, PublishableKey, SecretKey } from '@expedition/db';
+import type { KeyModeValue, OperatorStatusValue } from './inputs';
+
+/** An operator as the platform team sees it. The webhook secret is never part of it: it is shown once, when set. */
+export interface OperatorView {
+  id: string;
+  name: string;
+  status: OperatorStatusValue;
+  embeddingEnabled: boolean;
+  commissionRateBps: number;
+  webhookUrl: string | null;
+  webhookSecretSet: boolean;
+  integrationTier: number;
+  contactEmail: string | null;
+  websiteUrl: string | null;
+  createdAt: Date;
+  updatedAt: Date;
+}
+
+/**
+ * `active`: usable (subject to the operator's status and, for live keys, embedding); `expiring`: rotated, usable
+ * until `expiresAt`; `expired`/`revoked`: refused by the embed gate.
+ */
+export type KeyState = 'active' | 'expiring' | 'expired' | 'revoked';
+
+/** Publishable keys are public by design (spec §5.4), so the full key is part of the view. */
+export interface PublishableKeyView {
+  id: string;
+  operatorId: string;
+  key: string;
+  mode: KeyModeValue;
+  label: string | null;
+  state: KeyState;
+  createdAt: Date;
+  revokedAt: Date | null;
+  expiresAt: Date | null;
+  lastUsedAt: Date | null;
+}
+
+/** Only the display prefix of a secret key is ever readable after minting. */
+export interface SecretKeyView {
+  id: string;
+  operatorId: string;
+  mode: KeyModeValue;
+  prefix: string;
+  createdAt: Date;
+  revokedAt: Date | null;
+  lastUsedAt: Date | null;
+}
+
+export function toOperatorView(row: Operator): OperatorView {
+  return {
+    id: row.id,
+    name: row.name,
+    status: row.status,
+    embeddingEnabled: row.embeddingEnabled,
+    commissionRateBps: row.commissionRateBps,
+    webhookUrl: row.webhookUrl,
+    webhookSecretSet: row.webhookSecret !== null,
+    integrationTier: row.integrationTier,
+    contactEmail: row.contactEmail,
+    websiteUrl: row.websiteUrl,
+    createdAt: row.createdAt,
+    updatedAt: row.updatedAt,
+  };
+}
+
+export function keyState(row: Pick<PublishableKey, 'revokedAt' | 'expiresAt'>, now: Date): KeyState {
+  if (row.revokedAt !== null) return 'revoked';
+  if (row.expiresAt === null) return 'active';
+  return now.getTime() < row.expiresAt.getTime() ? 'expiring' : 'expired';
+}
+
+export function toKeyView(row: PublishableKey, now: Date): PublishableKeyView {
+  return {
+    id: row.id,
+    operatorId: row.operatorId,
+    key: row.key,
+    mode: row.mode,
+    label: row.label,
+    state: keyState(row, now),
+    createdAt: row.createdAt,
+    revokedAt: row.revokedAt,
+    expiresAt: row.expiresAt,
+    lastUsedAt: row.lastUsedAt,
+  };
+}
+
+export function toSecretKeyView(row: SecretKey): SecretKeyView {
+  return {
+    id: row.id,
+    operatorId: row.operatorId,
+    mode: row.mode,
+    prefix: row.prefix,
+    createdAt: row.createdAt,
+    revokedAt: row.revokedAt,
+    lastUsedAt: row.lastUsedAt,
+  };
+}

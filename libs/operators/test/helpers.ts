@@ -1,0 +1,44 @@
+import { type KeyRecord, verifyKeyRecord } from '@expedition/auth-publishable-key';
+import type { PrismaClient } from '@expedition/db';
+
+/** A clock tests can move. */
+export function testClock(start = '2026-11-21T10:00:00Z') {
+  let now = new Date(start).getTime();
+  return {
+    now: () => new Date(now),
+    advance(ms: number) {
+      now += ms;
+    },
+  };
+}
+
+/** Deterministic randomness: a different, recognisable byte pattern on every call. */
+export function countingRandomBytes() {
+  let call = 0;
+  return (size: number): Uint8Array => {
+    call += 1;
+    return Uint8Array.from({ length: size }, (_, i) => (call * 31 + i) % 256);
+  };
+}
+
+/**
+ * Whether the embed gate would accept this key at `now`: the stored rows run through the auth lib's own validity
+ * rule (verifyKeyRecord), so these tests prove what the gate will see, not what this lib believes.
+ */
+export async function gateAccepts(prisma: PrismaClient, key: string, now: Date): Promise<boolean> {
+  const row = await prisma.publishableKey.findUnique({
+    where: { key },
+    include: { operator: { include: { allowedOrigins: true } } },
+  });
+  if (!row) return false;
+  const record: KeyRecord = {
+    keyId: row.id,
+    operatorId: row.operatorId,
+    mode: row.mode,
+    revokedAt: row.revokedAt,
+    expiresAt: row.expiresAt,
+    operator: { status: row.operator.status, embeddingEnabled: row.operator.embeddingEnabled },
+    allowedOrigins: row.operator.allowedOrigins.map((o) => o.origin),
+  };
+  return verifyKeyRecord(record, now) !== null;
+}

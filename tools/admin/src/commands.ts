@@ -1,0 +1,324 @@
+import type { ParseArgsConfig } from 'node:util';
+import {
+  type KeyModeValue,
+  type OperatorService,
+  type OperatorStatusValue,
+  type DemoOperatorInfo,
+  demoOperatorFilePath,
+} from '@expedition/operators';
+import {
+  formatFields,
+  formatKey,
+  formatKeyTable,
+  formatList,
+  formatOperator,
+  formatOperatorTable,
+  formatSecretKeyTable,
+} from './format';
+
+/** A mistake in how the command was typed (exit 2), as opposed to a refusal by the service (exit 1). */
+export class UsageError extends Error {
+  override readonly name = 'UsageError';
+}
+
+export type Options = Record<string, string | boolean | undefined>;
+
+export interface CommandContext {
+  service: OperatorService;
+  args: string[];
+  options: Options;
+  ensureDemo(options: { demoOrigin?: string; webhookUrl?: string }): Promise<DemoOperatorInfo>;
+  dataDir: string;
+}
+
+/** `data` is what --json prints; `text` is for people. */
+export interface CommandOutput {
+  data: unknown;
+  text: string;
+}
+
+export interface Command {
+  name: string;
+  args: string[];
+  usage: string;
+  summary: string;
+  options: NonNullable<ParseArgsConfig['options']>;
+  /** Options that must be present (checked before the database is opened). */
+  required?: string[];
+  /** Options that must be whole numbers. */
+  integers?: string[];
+  run(ctx: CommandContext): Promise<CommandOutput>;
+}
+
+const str = { type: 'string' } as const;
+
+function arg(ctx: CommandContext, index: number): string {
+  return ctx.args[index] ?? '';
+}
+
+function opt(ctx: CommandContext, name: string): string | undefined {
+  const value = ctx.options[name];
+  return typeof value === 'string' ? value : undefined;
+}
+
+function int(ctx: CommandContext, name: string): number | undefined {
+  const value = opt(ctx, name);
+  return value === undefined ? undefined : Number(value);
+}
+
+const operatorOutput = (title: string) => (op: Awaited<ReturnType<OperatorService['getOperator']>>) => ({
+  data: op,
+  text: `${title}\n${formatOperator(op)}`,
+});
+
+function setStatus(name: string, status: OperatorStatusValue, summary: string): Command {
+  return {
+    name,
+    args: ['operatorId'],
+    usage: `${name} <operatorId>`,
+    summary,
+    options: {},
+    run: async (ctx) => operatorOutput(`Operator is now ${status}.`)(await ctx.service.setStatus(arg(ctx, 0), status)),
+  };
+}
+
+function setEmbedding(name: string, enabled: boolean, summary: string): Command {
+  return {
+    name,
+    args: ['operatorId'],
+    usage: `${name} <operatorId>`,
+    summary,
+    options: {},
+    run: async (ctx) =>
+      operatorOutput(`Embedding ${enabled ? 'enabled (live keys now work)' : 'disabled (live keys refused)'}.`)(
+        await ctx.service.setEmbeddingEnabled(arg(ctx, 0), enabled),
+      ),
+  };
+}
+
+export const COMMANDS: readonly Command[] = [
+  {
+    name: 'operator:create',
+    args: [],
+    usage:
+      'operator:create --name <name> [--email <email>] [--website <url>] [--commission-bps <n>] [--status pending|active|suspended]',
+    summary: 'Create an operator (pending unless --status active)',
+    options: { name: str, email: str, website: str, 'commission-bps': str, status: str },
+    required: ['name'],
+    integers: ['commission-bps'],
+    run: async (ctx) =>
+      operatorOutput('Created operator.')(
+        await ctx.service.createOperator({
+          name: opt(ctx, 'name') ?? '',
+          contactEmail: opt(ctx, 'email'),
+          websiteUrl: opt(ctx, 'website'),
+          commissionRateBps: int(ctx, 'commission-bps'),
+          status: opt(ctx, 'status') as OperatorStatusValue | undefined,
+        }),
+      ),
+  },
+  {
+    name: 'operator:list',
+    args: [],
+    usage: 'operator:list',
+    summary: 'List operators',
+    options: {},
+    run: async (ctx) => {
+      const ops = await ctx.service.listOperators();
+      return { data: ops, text: formatOperatorTable(ops) };
+    },
+  },
+  {
+    name: 'operator:show',
+    args: ['operatorId'],
+    usage: 'operator:show <operatorId>',
+    summary: 'Show an operator with its keys and allowed origins',
+    options: {},
+    run: async (ctx) => {
+      const id = arg(ctx, 0);
+      const operator = await ctx.service.getOperator(id);
+      const [keys, secretKeys, allowedOrigins] = await Promise.all([
+        ctx.service.listKeys(id),
+        ctx.service.listSecretKeys(id),
+        ctx.service.listAllowedOrigins(id),
+      ]);
+      const text = [
+        formatOperator(operator),
+        '',
+        'Allowed origins:',
+        formatList(allowedOrigins, '  (none: add one with origin:add)'),
+        '',
+        'Publishable keys:',
+        formatKeyTable(keys),
+        '',
+        'Secret keys:',
+        formatSecretKeyTable(secretKeys),
+      ].join('\n');
+      return { data: { operator, keys, secretKeys, allowedOrigins }, text };
+    },
+  },
+  setStatus('operator:activate', 'active', 'Activate an operator (its keys start working)'),
+  setStatus('operator:suspend', 'suspended', 'Suspend an operator (all its keys stop working)'),
+  setEmbedding('operator:enable-embedding', true, 'Approve live embedding (live keys work)'),
+  setEmbedding('operator:disable-embedding', false, 'Withdraw live embedding (live keys refused)'),
+  {
+    name: 'operator:set-commission',
+    args: ['operatorId'],
+    usage: 'operator:set-commission <operatorId> --bps <0..10000>',
+    summary: 'Set the commission rate in basis points (1000 = 10 %)',
+    options: { bps: str },
+    required: ['bps'],
+    integers: ['bps'],
+    run: async (ctx) =>
+      operatorOutput('Commission updated.')(await ctx.service.setCommissionRate(arg(ctx, 0), int(ctx, 'bps') ?? NaN)),
+  },
+  {
+    name: 'operator:set-webhook',
+    args: ['operatorId'],
+    usage: 'operator:set-webhook <operatorId> --url <https url> [--secret <secret>]',
+    summary: 'Set the policy.issued webhook URL and secret (generated when omitted; shown once)',
+    options: { url: str, secret: str },
+    required: ['url'],
+    run: async (ctx) => {
+      const update = await ctx.service.setWebhook(arg(ctx, 0), { url: opt(ctx, 'url') ?? '', secret: opt(ctx, 'secret') });
+      const secretLine = update.secretGenerated
+        ? `Webhook secret (shown once; give it to the operator now): ${update.webhookSecret}`
+        : 'Webhook secret: the one you passed with --secret.';
+      return { data: update, text: `Webhook set.\n${formatOperator(update.operator)}\n\n${secretLine}` };
+    },
+  },
+  {
+    name: 'operator:clear-webhook',
+    args: ['operatorId'],
+    usage: 'operator:clear-webhook <operatorId>',
+    summary: 'Remove the webhook URL and secret',
+    options: {},
+    run: async (ctx) => operatorOutput('Webhook cleared.')(await ctx.service.clearWebhook(arg(ctx, 0))),
+  },
+  {
+    name: 'key:create',
+    args: ['operatorId'],
+    usage: 'key:create <operatorId> --mode test|live [--label <label>]',
+    summary: 'Mint a publishable key',
+    options: { mode: str, label: str },
+    required: ['mode'],
+    run: async (ctx) => {
+      const key = await ctx.service.mintPublishableKey(arg(ctx, 0), opt(ctx, 'mode') as KeyModeValue, opt(ctx, 'label'));
+      return { data: key, text: `Created ${key.mode} publishable key.\n${formatKey(key)}` };
+    },
+  },
+  {
+    name: 'key:list',
+    args: ['operatorId'],
+    usage: 'key:list <operatorId>',
+    summary: "List an operator's publishable keys",
+    options: {},
+    run: async (ctx) => {
+      const keys = await ctx.service.listKeys(arg(ctx, 0));
+      return { data: keys, text: formatKeyTable(keys) };
+    },
+  },
+  {
+    name: 'key:revoke',
+    args: ['keyOrId'],
+    usage: 'key:revoke <key or key id>',
+    summary: 'Revoke a publishable key now',
+    options: {},
+    run: async (ctx) => {
+      const key = await ctx.service.revokeKey(arg(ctx, 0));
+      return {
+        data: key,
+        text: `Revoked.\n${formatKey(key)}\n\nRunning embed-api processes stop accepting it within their key cache TTL (5 s).`,
+      };
+    },
+  },
+  {
+    name: 'key:rotate',
+    args: ['keyOrId'],
+    usage: 'key:rotate <key or key id> [--grace-seconds <n>]',
+    summary: 'Mint a replacement; the old key works for the grace period (or is revoked now)',
+    options: { 'grace-seconds': str },
+    integers: ['grace-seconds'],
+    run: async (ctx) => {
+      const rotated = await ctx.service.rotateKey(arg(ctx, 0), { graceSeconds: int(ctx, 'grace-seconds') });
+      const old = rotated.oldKey.expiresAt
+        ? `The old key keeps working until ${rotated.oldKey.expiresAt.toISOString()}.`
+        : 'The old key is revoked now.';
+      return { data: rotated, text: `New key:\n${formatKey(rotated.newKey)}\n\n${old}` };
+    },
+  },
+  {
+    name: 'secret-key:create',
+    args: ['operatorId'],
+    usage: 'secret-key:create <operatorId> --mode test|live',
+    summary: 'Mint a secret key (shown once; only its hash is stored)',
+    options: { mode: str },
+    required: ['mode'],
+    run: async (ctx) => {
+      const minted = await ctx.service.mintSecretKey(arg(ctx, 0), opt(ctx, 'mode') as KeyModeValue);
+      const text = [
+        `Created ${minted.secretKey.mode} secret key (shown once; it cannot be recovered):`,
+        `  ${minted.key}`,
+        formatFields([
+          ['id', minted.secretKey.id],
+          ['prefix', minted.secretKey.prefix],
+        ]),
+      ].join('\n');
+      return { data: minted, text };
+    },
+  },
+  {
+    name: 'origin:add',
+    args: ['operatorId', 'origin'],
+    usage: 'origin:add <operatorId> <origin>',
+    summary: 'Allow an origin (scheme://host[:port]) for the embed API',
+    options: {},
+    run: async (ctx) => {
+      const result = await ctx.service.addAllowedOrigin(arg(ctx, 0), arg(ctx, 1));
+      return { data: result, text: result.added ? `Added ${result.origin}.` : `${result.origin} was already allowed.` };
+    },
+  },
+  {
+    name: 'origin:remove',
+    args: ['operatorId', 'origin'],
+    usage: 'origin:remove <operatorId> <origin>',
+    summary: 'Remove an allowed origin',
+    options: {},
+    run: async (ctx) => {
+      const result = await ctx.service.removeAllowedOrigin(arg(ctx, 0), arg(ctx, 1));
+      return { data: result, text: result.removed ? `Removed ${result.origin}.` : `${result.origin} was not in the list.` };
+    },
+  },
+  {
+    name: 'origin:list',
+    args: ['operatorId'],
+    usage: 'origin:list <operatorId>',
+    summary: "List an operator's allowed origins",
+    options: {},
+    run: async (ctx) => {
+      const origins = await ctx.service.listAllowedOrigins(arg(ctx, 0));
+      return { data: origins, text: formatList(origins, 'No allowed origins.') };
+    },
+  },
+  {
+    name: 'demo:ensure',
+    args: [],
+    usage: 'demo:ensure [--demo-origin <origin>] [--webhook-url <url>]',
+    summary: 'Create or refresh the demo operator and DATA_DIR/demo-operator.json (what npm start does)',
+    options: { 'demo-origin': str, 'webhook-url': str },
+    run: async (ctx) => {
+      const info = await ctx.ensureDemo({ demoOrigin: opt(ctx, 'demo-origin'), webhookUrl: opt(ctx, 'webhook-url') });
+      const text = [
+        `Demo operator ready; written to ${demoOperatorFilePath(ctx.dataDir)} (mode 0600).`,
+        formatFields([
+          ['operator', `${info.name} (${info.operatorId})`],
+          ['publishable key', info.publishableKey],
+          ['allowed origins', info.allowedOrigins.join(', ')],
+          ['webhook url', info.webhookUrl],
+          ['webhook secret', info.webhookSecret],
+        ]),
+      ].join('\n');
+      return { data: info, text };
+    },
+  },
+];

@@ -1,0 +1,202 @@
+import { parseArgs } from 'node:util';
+import type { RandomBytes } from '@expedition/auth-publishable-key';
+import type { Database } from '@expedition/db';
+import { type Clock, createOperatorService, ensureDemoOperator, isOperatorError } from '@expedition/operators';
+import { COMMANDS, type Command, type CommandContext, type CommandOutput, type Options, UsageError } from './commands';
+
+export interface AdminDeps {
+  /** Opens the database; the runner closes it when the command is done. */
+  openDatabase(): Promise<Database>;
+  /** Migrations + catalog (prepareDatabase from @expedition/quoting in main.ts). */
+  prepareDatabase(db: Database): Promise<unknown>;
+  /** Where PGlite lives and demo-operator.json is written. */
+  dataDir: string;
+  /** True when DATABASE_URL points at PostgreSQL (changes the advice on open failures). */
+  usingDatabaseUrl: boolean;
+  /** Defaults for demo:ensure. */
+  demoOrigin: string;
+  demoWebhookUrl: string;
+  clock?: Clock;
+  randomBytes?: RandomBytes;
+}
+
+export interface AdminResult {
+  /** 0 ok, 1 refused or failed, 2 usage error. */
+  exitCode: 0 | 1 | 2;
+  stdout: string;
+  stderr: string;
+}
+
+export const PROGRAM = 'npm run admin --';
+
+/**
+ * The whole CLI as a function: argv in, exit code and output out, no process access. main.ts only wires it to
+ * process.argv/env and the terminal, so tests run every path in-process against a test database.
+ */
+export async function runAdmin(argv: readonly string[], deps: AdminDeps): Promise<AdminResult> {
+  const json = argv.includes('--json');
+  try {
+    const parsed = parseCommandLine(argv);
+    if ('help' in parsed) return ok(parsed.help);
+    const output = await withDatabase(deps, (db) => parsed.command.run(context(db, deps, parsed)));
+    return ok(json ? JSON.stringify(output.data, null, 2) : output.text);
+  } catch (error) {
+    return failure(error, json);
+  }
+}
+
+interface ParsedCommand {
+  command: Command;
+  args: string[];
+  options: Options;
+}
+
+function parseCommandLine(argv: readonly string[]): ParsedCommand | { help: string } {
+  const [name, ...rest] = argv;
+  if (name === undefined || name === 'help' || name === '--help' || name === '-h') {
+    const topic = name === 'help' ? rest.find((a) => !a.startsWith('-')) : undefined;
+    return { help: topic ? commandHelp(findCommand(topic)) : helpText() };
+  }
+  const command = findCommand(name);
+  const { values, positionals } = parseCommandArgs(command, rest);
+  if (values['help']) return { help: commandHelp(command) };
+  if (positionals.length !== command.args.length) {
+    throw new UsageError(
+      `${command.name} expects ${command.args.length === 0 ? 'no arguments' : command.args.map((a) => `<${a}>`).join(' ')}` +
+        ` (got ${positionals.length})\nusage: ${PROGRAM} ${command.usage}`,
+    );
+  }
+  checkOptions(command, values);
+  return { command, args: positionals, options: values };
+}
+
+function findCommand(name: string): Command {
+  const command = COMMANDS.find((c) => c.name === name);
+  if (!command) throw new UsageError(`unknown command "${name}"; run \`${PROGRAM} help\` for the list`);
+  return command;
+}
+
+function parseCommandArgs(command: Command, rest: string[]): { values: Options; positionals: string[] } {
+  try {
+    return parseArgs({
+      args: rest,
+      options: { ...command.options, json: { type: 'boolean' }, help: { type: 'boolean', short: 'h' } },
+      allowPositionals: true,
+      strict: true,
+    });
+  } catch (error) {
+    // parseArgs' messages ("Unknown option '--x'...") are fine for people; add the usage line.
+    throw new UsageError(`${(error as Error).message}\nusage: ${PROGRAM} ${command.usage}`);
+  }
+}
+
+function checkOptions(command: Command, values: Options): void {
+  for (const name of command.required ?? []) {
+    if (typeof values[name] !== 'string' || values[name] === '') {
+      throw new UsageError(`${command.name} needs --${name}\nusage: ${PROGRAM} ${command.usage}`);
+    }
+  }
+  for (const name of command.integers ?? []) {
+    const value = values[name];
+    if (typeof value === 'string' && !/^-?\d+$/.test(value.trim())) {
+      throw new UsageError(`--${name} must be a whole number (got "${value}")`);
+    }
+  }
+}
+
+function context(db: Database, deps: AdminDeps, parsed: ParsedCommand): CommandContext {
+  const service = createOperatorService({ prisma: db.prisma, clock: deps.clock, randomBytes: deps.randomBytes });
+  return {
+    service,
+    args: parsed.args,
+    options: parsed.options,
+    dataDir: deps.dataDir,
+    ensureDemo: (options) =>
+      ensureDemoOperator({
+        prisma: db.prisma,
+        dataDir: deps.dataDir,
+        demoOrigin: options.demoOrigin ?? deps.demoOrigin,
+        webhookUrl: options.webhookUrl ?? deps.demoWebhookUrl,
+        clock: deps.clock,
+        randomBytes: deps.randomBytes,
+      }),
+  };
+}
+
+/** Failures to open or prepare the database, told apart from the command's own errors. */
+class DatabaseUnavailable extends Error {}
+
+async function withDatabase(deps: AdminDeps, run: (db: Database) => Promise<CommandOutput>): Promise<CommandOutput> {
+  let db: Database;
+  try {
+    db = await deps.openDatabase();
+  } catch (error) {
+    throw new DatabaseUnavailable(describeOpenFailure(error, deps));
+  }
+  try {
+    try {
+      await deps.prepareDatabase(db);
+    } catch (error) {
+      throw new DatabaseUnavailable(`could not prepare the database: ${messageOf(error)}`);
+    }
+    return await run(db);
+  } finally {
+    await db.close().catch(() => undefined);
+  }
+}
+
+// createDatabase refuses a PGlite directory another live process holds (`<dataDir>/pglite.pid`); say what to do.
+const PGLITE_IN_USE = /in use by process (\d+)/;
+
+function describeOpenFailure(error: unknown, deps: AdminDeps): string {
+  const message = messageOf(error);
+  const busy = PGLITE_IN_USE.exec(message);
+  if (busy && !deps.usingDatabaseUrl) {
+    return (
+      `the database in ${deps.dataDir} is in use by another process (pid ${busy[1]}), probably \`npm start\`.\n` +
+      'PGlite allows one process at a time: stop `npm start` and run this again, or run both against PostgreSQL ' +
+      '(set DATABASE_URL for npm start and for this command).'
+    );
+  }
+  return `could not open the database: ${message}`;
+}
+
+function helpText(): string {
+  const width = Math.max(...COMMANDS.map((c) => c.name.length));
+  return [
+    `Expedition admin CLI (platform team). Usage: ${PROGRAM} <command> [options] [--json]`,
+    '',
+    'Commands:',
+    ...COMMANDS.map((c) => `  ${c.name.padEnd(width)}  ${c.summary}`),
+    `  ${'help'.padEnd(width)}  This list; \`help <command>\` for one command's usage`,
+    '',
+    'Options for every command: --json (machine-readable output), --help.',
+    'Database: DATABASE_URL (PostgreSQL) if set, else PGlite under DATA_DIR (default .data), which must not be open',
+    'in `npm start` at the same time. Exit codes: 0 ok, 1 refused or failed, 2 usage error.',
+  ].join('\n');
+}
+
+function commandHelp(command: Command): string {
+  return `usage: ${PROGRAM} ${command.usage} [--json]\n\n${command.summary}.`;
+}
+
+function errorCode(error: unknown): string {
+  if (error instanceof UsageError) return 'usage';
+  if (error instanceof DatabaseUnavailable) return 'database_unavailable';
+  return isOperatorError(error) ? error.code : 'error';
+}
+
+function ok(stdout: string): AdminResult {
+  return { exitCode: 0, stdout: `${stdout}\n`, stderr: '' };
+}
+
+function failure(error: unknown, json: boolean): AdminResult {
+  const exitCode = error instanceof UsageError ? 2 : 1;
+  const message = messageOf(error);
+  const stderr = json ? JSON.stringify({ error: { code: errorCode(error), message } }) : `error: ${message}`;
+  return { exitCode, stdout: '', stderr: `${stderr}\n` };
+}
+
+function messageOf(error: unknown): string {
+  return error instanceof Error ? error.message : String(error);
+}
