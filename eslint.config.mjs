@@ -11,6 +11,7 @@ export const depConstraints = [
   { sourceTag: 'scope:payments', onlyDependOnLibsWithTags: ['scope:contracts', 'scope:signature'] },
   { sourceTag: 'scope:http', onlyDependOnLibsWithTags: ['scope:contracts'] },
   { sourceTag: 'scope:operators', onlyDependOnLibsWithTags: ['scope:contracts', 'scope:db', 'scope:auth'] },
+  { sourceTag: 'scope:fulfillment', onlyDependOnLibsWithTags: ['scope:contracts', 'scope:pricing', 'scope:db', 'scope:payments', 'scope:quoting'] },
   { sourceTag: 'scope:quoting', onlyDependOnLibsWithTags: ['scope:contracts', 'scope:pricing', 'scope:db'] },
   { sourceTag: 'platform:browser', onlyDependOnLibsWithTags: ['platform:universal'] }
 ];

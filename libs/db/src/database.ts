@@ -156,6 +156,26 @@ async function createPGliteDatabase(dataDir: string): Promise<Database> {
  * PGlite serves a single connection: only one process may open a given dataDir.
  */
 export async function createDatabase(options: CreateDatabaseOptions = {}): Promise<Database> {
-  if (options.databaseUrl) return createPostgresDatabase(options.databaseUrl, options);
+  if (options.databaseUrl) {
+    const { url, schema } = splitSchemaParam(options.databaseUrl);
+    return createPostgresDatabase(url, { ...options, schema: options.schema ?? schema });
+  }
   return createPGliteDatabase(options.dataDir ?? '.data');
+}
+
+/**
+ * Accepts Prisma's URL convention `…/db?schema=name` (the pg driver must not see the parameter); an explicit
+ * `schema` option wins.
+ */
+export function splitSchemaParam(databaseUrl: string): { url: string; schema?: string } {
+  let parsed: URL;
+  try {
+    parsed = new URL(databaseUrl);
+  } catch {
+    return { url: databaseUrl };
+  }
+  const schema = parsed.searchParams.get('schema');
+  if (!schema) return { url: databaseUrl };
+  parsed.searchParams.delete('schema');
+  return { url: parsed.toString(), schema };
 }

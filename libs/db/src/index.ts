@@ -35,7 +35,7 @@ export {
   UserRole,
 } from './generated/prisma/enums';
 
-export { createDatabase, databaseFromPGlite } from './database';
+export { createDatabase, databaseFromPGlite, splitSchemaParam } from './database';
 export type { Database, DatabaseKind, CreateDatabaseOptions } from './database';
 export { pgClientExecutor, pgliteExecutor, pgPoolConnections, pgliteConnections } from './executor';
 export type { SqlExecutor, WithConnection } from './executor';

@@ -1,3 +1,4 @@
+import { splitSchemaParam } from '../src/database';
 import { isUniqueViolation, type Database } from '../src/index';
 import { createTestDatabase, describeWithPostgres } from '../src/testing';
 import { seedOperator, seedPlan, seedQuote } from './fixtures';
@@ -112,3 +113,13 @@ function crudSuite(kind: 'postgres' | 'pglite') {
 
 describe('CRUD on PGlite', () => crudSuite('pglite'));
 describeWithPostgres()('CRUD on PostgreSQL', () => crudSuite('postgres'));
+
+describe('splitSchemaParam', () => {
+  it("takes Prisma's ?schema= out of a PostgreSQL URL", () => {
+    expect(splitSchemaParam('postgresql://u@h:5432/db?schema=t_x&sslmode=disable')).toEqual({
+      url: 'postgresql://u@h:5432/db?sslmode=disable',
+      schema: 't_x',
+    });
+    expect(splitSchemaParam('postgresql://u@h:5432/db')).toEqual({ url: 'postgresql://u@h:5432/db' });
+  });
+});

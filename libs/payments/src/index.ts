@@ -34,3 +34,10 @@ export {
 export type { EventDeliveryResult, FetchLike } from './simulated/event-delivery';
 export { TEST_CARDS, TEST_SPT_PREFIXES } from './magic-test-values';
 export * from './mpp';
+export {
+  DEFAULT_DISPATCHER_INTAKE_URL,
+  DEV_SIMULATED_WEBHOOK_SECRET,
+  createPaymentProcessor,
+  paymentsSettingsFromEnv,
+  type PaymentsSettings,
+} from './processor-settings';

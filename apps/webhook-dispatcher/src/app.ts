@@ -1,0 +1,49 @@
+import express, { type Express } from 'express';
+import type { PrismaClient } from '@expedition/db';
+import { errorHandler, healthRoutes, httpLogger, notFound, requestId, type Logger } from '@expedition/http-kit';
+import type { Clock } from '@expedition/quoting';
+import { createPaymentIntake } from '@expedition/fulfillment';
+import { processorEventsRouter } from './intake/processor-events.router';
+import type { ProcessorEventSource } from './processor';
+
+export interface DispatcherDeps {
+  prisma: PrismaClient;
+  ready: () => Promise<void>;
+  logger: Logger;
+  clock: Clock;
+  /** Verifies and parses processor events (simulated or Stripe adapter). */
+  processor: ProcessorEventSource;
+  newPolicyNumber?: (now: Date) => string;
+  newWebhookEventId?: () => string;
+}
+
+/**
+ * The dispatcher's HTTP face: processor-event intake and health. No side effects: delivery workers are separate
+ * start/stop objects (see createDeliveryWorkers), started by main.ts or the launcher.
+ */
+export function createApp(deps: DispatcherDeps): Express {
+  const app = express();
+  app.disable('x-powered-by');
+  app.set('etag', false);
+
+  const intake = createPaymentIntake({
+    prisma: deps.prisma,
+    clock: deps.clock,
+    logger: deps.logger,
+    processorName: deps.processor.name,
+    newPolicyNumber: deps.newPolicyNumber,
+    newWebhookEventId: deps.newWebhookEventId,
+  });
+
+  app.use(requestId());
+  app.use(httpLogger(deps.logger));
+  app.use(healthRoutes({ ready: deps.ready }));
+  app.get('/', (_req, res) => {
+    res.json({ service: 'webhook-dispatcher', intake: '/processor/events' });
+  });
+  // Mounted before any JSON parser (there is none in this app), so the intake sees the raw bytes.
+  app.use(processorEventsRouter({ processor: deps.processor, intake }));
+  app.use(notFound());
+  app.use(errorHandler(deps.logger));
+  return app;
+}

@@ -1,0 +1,51 @@
+import { ConfigError } from '@expedition/http-kit';
+import { DEFAULT_RETRY_DELAYS_MS, DEV_SIMULATED_PROCESSOR_WEBHOOK_SECRET, loadConfig, splitDatabaseUrl } from './config';
+
+describe('loadConfig', () => {
+  it('has embedded-mode defaults: port 3005, simulated processor with the dev secret, 2 workers, 30 s / 5 min', () => {
+    const config = loadConfig({});
+    expect(config.port).toBe(3005);
+    expect(config.payments.provider).toBe('simulated');
+    expect(config.payments.simulatedWebhookSecrets).toEqual([DEV_SIMULATED_PROCESSOR_WEBHOOK_SECRET]);
+    expect(config.delivery).toEqual({
+      workers: 2,
+      batchSize: 10,
+      pollIntervalMs: 1_000,
+      timeoutMs: 10_000,
+      leaseMs: 40_000,
+      retryDelaysMs: [...DEFAULT_RETRY_DELAYS_MS],
+    });
+    expect(DEFAULT_RETRY_DELAYS_MS).toEqual([30_000, 300_000]);
+  });
+
+  it('reads the delivery settings and keeps the lease longer than the timeout', () => {
+    const config = loadConfig({
+      WEBHOOK_RETRY_DELAYS_MS: '50, 100',
+      WEBHOOK_TIMEOUT_MS: '2000',
+      WEBHOOK_LEASE_MS: '500',
+      WEBHOOK_WORKERS: '4',
+      WEBHOOK_POLL_INTERVAL_MS: '25',
+      SIMULATED_PROCESSOR_WEBHOOK_SECRET: 'whsec_new,whsec_old',
+    });
+    expect(config.delivery).toMatchObject({ retryDelaysMs: [50, 100], timeoutMs: 2_000, leaseMs: 3_000, workers: 4, pollIntervalMs: 25 });
+    expect(config.payments.simulatedWebhookSecrets).toEqual(['whsec_new', 'whsec_old']);
+  });
+
+  it('rejects bad values and a Stripe provider without its secrets', () => {
+    expect(() => loadConfig({ WEBHOOK_RETRY_DELAYS_MS: 'soon' })).toThrow(ConfigError);
+    expect(() => loadConfig({ PAYMENTS_PROVIDER: 'stripe' })).toThrow(/STRIPE_TEST_SECRET_KEY/);
+    expect(loadConfig({ PAYMENTS_PROVIDER: 'stripe', STRIPE_TEST_SECRET_KEY: 'sk_test_x', STRIPE_WEBHOOK_SECRET: 'whsec_x' }).payments.stripe)
+      .toMatchObject({ testSecretKey: 'sk_test_x', webhookSecrets: ['whsec_x'] });
+  });
+});
+
+describe('splitDatabaseUrl', () => {
+  it('moves a Prisma-style ?schema= out of the URL', () => {
+    expect(splitDatabaseUrl('postgresql://postgres@127.0.0.1:5432/test?schema=w_abc&sslmode=disable')).toEqual({
+      databaseUrl: 'postgresql://postgres@127.0.0.1:5432/test?sslmode=disable',
+      databaseSchema: 'w_abc',
+    });
+    expect(splitDatabaseUrl('postgresql://db/app')).toEqual({ databaseUrl: 'postgresql://db/app' });
+    expect(splitDatabaseUrl(undefined)).toEqual({});
+  });
+});

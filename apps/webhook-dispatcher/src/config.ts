@@ -1,0 +1,85 @@
+import { z } from 'zod';
+import { ConfigError, emptyToUndefined, parseConfig } from '@expedition/http-kit';
+import { DEV_SIMULATED_WEBHOOK_SECRET, paymentsSettingsFromEnv, type PaymentsSettings } from '@expedition/payments';
+
+const optional = <T extends z.ZodType>(schema: T) => z.preprocess(emptyToUndefined, schema.optional());
+
+/** Kept for callers of the old name: the simulated processor's published dev secret (not a secret). */
+export const DEV_SIMULATED_PROCESSOR_WEBHOOK_SECRET = DEV_SIMULATED_WEBHOOK_SECRET;
+
+/** Default pause between delivery attempts: 30 s after the 1st failure, 5 min after the 2nd (3 attempts in total). */
+export const DEFAULT_RETRY_DELAYS_MS = [30_000, 300_000] as const;
+
+const list = (value: string | undefined) =>
+  (value ?? '')
+    .split(',')
+    .map((s) => s.trim())
+    .filter((s) => s !== '');
+
+const DelayList = z
+  .string()
+  .transform(list)
+  .pipe(z.array(z.coerce.number<string>().int().nonnegative()).min(1, 'at least one delay'));
+
+const ConfigSchema = z
+  .object({
+    LOG_LEVEL: optional(z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'])).default('info'),
+    HOST: optional(z.string()).default('0.0.0.0'),
+    DISPATCHER_PORT: optional(z.coerce.number().int().min(0).max(65535)).default(3005),
+    DATABASE_URL: optional(z.string()),
+    DATA_DIR: optional(z.string()).default('.data'),
+    WEBHOOK_RETRY_DELAYS_MS: optional(DelayList),
+    WEBHOOK_TIMEOUT_MS: optional(z.coerce.number().int().positive()).default(10_000),
+    WEBHOOK_LEASE_MS: optional(z.coerce.number().int().positive()),
+    WEBHOOK_WORKERS: optional(z.coerce.number().int().min(0).max(64)).default(2),
+    WEBHOOK_BATCH_SIZE: optional(z.coerce.number().int().min(1).max(500)).default(10),
+    WEBHOOK_POLL_INTERVAL_MS: optional(z.coerce.number().int().positive()).default(1_000),
+  })
+  .transform((env) => {
+    const timeoutMs = env.WEBHOOK_TIMEOUT_MS;
+    return {
+      logLevel: env.LOG_LEVEL,
+      host: env.HOST,
+      port: env.DISPATCHER_PORT,
+      ...splitDatabaseUrl(env.DATABASE_URL),
+      dataDir: env.DATA_DIR,
+      delivery: {
+        workers: env.WEBHOOK_WORKERS,
+        batchSize: env.WEBHOOK_BATCH_SIZE,
+        pollIntervalMs: env.WEBHOOK_POLL_INTERVAL_MS,
+        timeoutMs,
+        // The lease must outlive a whole attempt, or a second worker could re-send a row that is still in flight.
+        leaseMs: Math.max(env.WEBHOOK_LEASE_MS ?? timeoutMs + 30_000, timeoutMs + 1_000),
+        retryDelaysMs: env.WEBHOOK_RETRY_DELAYS_MS ?? [...DEFAULT_RETRY_DELAYS_MS],
+      },
+    };
+  });
+
+export type DispatcherConfig = z.infer<typeof ConfigSchema> & { payments: PaymentsSettings };
+
+/**
+ * `DATABASE_URL` may name a schema the Prisma way (`…/db?schema=t_abc`); createDatabase takes it as an option
+ * (it pins search_path and Prisma's schema), and the pg driver must not see the parameter.
+ */
+export function splitDatabaseUrl(url: string | undefined): { databaseUrl?: string; databaseSchema?: string } {
+  if (!url) return {};
+  let parsed: URL;
+  try {
+    parsed = new URL(url);
+  } catch {
+    return { databaseUrl: url };
+  }
+  const schema = parsed.searchParams.get('schema');
+  if (!schema) return { databaseUrl: url };
+  parsed.searchParams.delete('schema');
+  return { databaseUrl: parsed.toString(), databaseSchema: schema };
+}
+
+export function loadConfig(env: NodeJS.ProcessEnv = process.env): DispatcherConfig {
+  const base = parseConfig(ConfigSchema, env);
+  try {
+    return Object.freeze({ ...base, payments: paymentsSettingsFromEnv(env) });
+  } catch (err) {
+    throw new ConfigError([(err as Error).message]);
+  }
+}

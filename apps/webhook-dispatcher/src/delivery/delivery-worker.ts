@@ -1,0 +1,174 @@
+import type { Logger } from 'pino';
+import type { PrismaClient } from '@expedition/db';
+import type { Clock } from '@expedition/quoting';
+import { claimDueWebhookEvents, recordAttempt, type ClaimedWebhookEvent, type Outcome } from './outbox.repository';
+import { nextAttemptAt, WEBHOOK_MAX_ATTEMPTS } from './retry-schedule';
+import { sendWebhook, type FetchLike, type SendResult } from './webhook-sender';
+
+interface WebhookTarget {
+  webhookUrl: string | null;
+  webhookSecret: string | null;
+}
+
+export interface DeliverySettings {
+  /** Pauses between attempts (see retry-schedule.ts); default 30 s, 5 min. */
+  retryDelaysMs: readonly number[];
+  /** Per-request timeout. */
+  timeoutMs: number;
+  /** How long a claimed row stays invisible to other workers; must exceed timeoutMs. */
+  leaseMs: number;
+  /** Rows claimed (and sent concurrently) per round. */
+  batchSize: number;
+  /** Sleep between rounds when there was nothing (or not a full batch) to do. */
+  pollIntervalMs: number;
+}
+
+export interface DeliveryWorkerDeps extends DeliverySettings {
+  prisma: PrismaClient;
+  logger: Logger;
+  clock: Clock;
+  fetch?: FetchLike;
+}
+
+export interface DeliveryWorker {
+  start(): void;
+  /** Stops claiming and resolves once the round in flight has finished and been recorded. */
+  stop(): Promise<void>;
+  /** One round: claim due rows, send them, record the outcomes. Returns how many rows were claimed. */
+  runOnce(): Promise<number>;
+}
+
+/**
+ * Delivers `policy.issued` outbox rows. Any number of these may run in one process and in many replicas: rows are
+ * claimed in the database (FOR UPDATE SKIP LOCKED + a lease), never in memory.
+ */
+export function createDeliveryWorker(deps: DeliveryWorkerDeps): DeliveryWorker {
+  if (deps.leaseMs <= deps.timeoutMs) throw new RangeError('leaseMs must be longer than timeoutMs');
+  let running = false;
+  let loop: Promise<void> | null = null;
+  let wake: (() => void) | null = null;
+
+  async function runOnce(): Promise<number> {
+    const claimed = await claimDueWebhookEvents(deps.prisma, {
+      now: deps.clock.now(),
+      leaseMs: deps.leaseMs,
+      limit: deps.batchSize,
+    });
+    if (claimed.length === 0) return 0;
+    // The operators' CURRENT url and secret, read at send time: a rotation or a fixed URL applies to queued retries.
+    const operators = await deps.prisma.operator.findMany({
+      where: { id: { in: [...new Set(claimed.map((row) => row.operatorId))] } },
+      select: { id: true, webhookUrl: true, webhookSecret: true },
+    });
+    const targets = new Map(operators.map((o) => [o.id, o]));
+    await Promise.all(claimed.map((row) => deliver(row, targets.get(row.operatorId))));
+    return claimed.length;
+  }
+
+  async function deliver(row: ClaimedWebhookEvent, target: WebhookTarget | undefined): Promise<void> {
+    const startedAt = deps.clock.now();
+    const result = await attempt(row, target, startedAt);
+    const outcome = outcomeOf(row, result);
+    try {
+      const recorded = await recordAttempt(
+        deps.prisma,
+        row,
+        { attempt: row.attempt, startedAt, durationMs: result.durationMs, statusCode: result.statusCode, error: result.error },
+        outcome,
+        deps.clock.now(),
+      );
+      if (!recorded) deps.logger.warn({ eventId: row.eventId, attempt: row.attempt }, 'lease lost before recording; another worker owns the row');
+    } catch (err) {
+      // The lease stays; when it lapses the row is re-sent under the same attempt number (at least once, no loss).
+      deps.logger.error({ err, eventId: row.eventId, attempt: row.attempt }, 'could not record webhook attempt');
+    }
+    logAttempt(row, result, outcome);
+  }
+
+  async function attempt(row: ClaimedWebhookEvent, operator: WebhookTarget | undefined, startedAt: Date): Promise<SendResult> {
+    if (!operator?.webhookUrl) return { statusCode: null, error: 'no webhook URL configured', durationMs: 0 };
+    if (!operator.webhookSecret) return { statusCode: null, error: 'no webhook secret configured', durationMs: 0 };
+    return sendWebhook({
+      url: operator.webhookUrl,
+      secret: operator.webhookSecret,
+      eventId: row.eventId,
+      // jsonb returns keys in one canonical order, so every attempt sends the same bytes.
+      body: JSON.stringify(row.payload),
+      timestampSec: Math.floor(startedAt.getTime() / 1000),
+      timeoutMs: deps.timeoutMs,
+      fetch: deps.fetch,
+    });
+  }
+
+  function outcomeOf(row: ClaimedWebhookEvent, result: SendResult): Outcome {
+    const now = deps.clock.now();
+    if (result.error === null) return { kind: 'delivered', at: now };
+    const next = nextAttemptAt(row.attempt, now, deps.retryDelaysMs, WEBHOOK_MAX_ATTEMPTS);
+    return next ? { kind: 'retry', at: next, error: result.error } : { kind: 'failed', error: result.error };
+  }
+
+  function logAttempt(row: ClaimedWebhookEvent, result: SendResult, outcome: Outcome): void {
+    const fields = { eventId: row.eventId, attempt: row.attempt, statusCode: result.statusCode, durationMs: result.durationMs, outcome: outcome.kind };
+    if (outcome.kind === 'failed') deps.logger.warn({ ...fields, error: result.error }, 'webhook delivery failed for good');
+    else if (outcome.kind === 'retry') deps.logger.info({ ...fields, error: result.error, nextAttemptAt: outcome.at }, 'webhook attempt failed; will retry');
+    else deps.logger.debug(fields, 'webhook delivered');
+  }
+
+  async function run(): Promise<void> {
+    while (running) {
+      let claimed = 0;
+      try {
+        claimed = await runOnce();
+      } catch (err) {
+        deps.logger.error({ err }, 'webhook claim round failed');
+      }
+      // A full batch suggests more is due: go again at once; otherwise poll.
+      if (running && claimed < deps.batchSize) await pause(deps.pollIntervalMs);
+    }
+  }
+
+  function pause(ms: number): Promise<void> {
+    return new Promise((resolve) => {
+      const timer = setTimeout(done, ms);
+      function done() {
+        clearTimeout(timer);
+        wake = null;
+        resolve();
+      }
+      wake = done;
+    });
+  }
+
+  return {
+    start() {
+      if (running) return;
+      running = true;
+      loop = run();
+    },
+    async stop() {
+      running = false;
+      wake?.();
+      await loop;
+      loop = null;
+    },
+    runOnce,
+  };
+}
+
+export interface DeliveryWorkers {
+  readonly workers: readonly DeliveryWorker[];
+  start(): void;
+  stop(): Promise<void>;
+}
+
+/** `count` independent workers (WEBHOOK_WORKERS); they coordinate only through the database. */
+export function createDeliveryWorkers(count: number, deps: DeliveryWorkerDeps): DeliveryWorkers {
+  const workers = Array.from({ length: count }, (_, i) => createDeliveryWorker({ ...deps, logger: deps.logger.child({ worker: i + 1 }) }));
+  return {
+    workers,
+    start: () => workers.forEach((w) => w.start()),
+    stop: async () => {
+      await Promise.all(workers.map((w) => w.stop()));
+    },
+  };
+}

@@ -1,0 +1,37 @@
+import express, { Router } from 'express';
+import { AppError } from '@expedition/http-kit';
+import { WebhookSignatureError } from '@expedition/payments';
+import type { ProcessorEventSource } from '../processor';
+import type { PaymentIntake } from '@expedition/fulfillment';
+
+export const PROCESSOR_EVENT_BODY_LIMIT = '1mb';
+
+/** The intake path, plus aliases: a Stripe endpoint's conventional name and the payments README's example URL. */
+export const PROCESSOR_EVENT_PATHS = ['/processor/events', '/stripe/webhook', '/webhooks/processor'];
+
+/**
+ * `POST /processor/events` (aliases above). The body stays raw bytes: the signature covers exactly what
+ * was sent, so nothing may parse it first. A bad or stale signature is a 400 before anything is written.
+ */
+export function processorEventsRouter(deps: { processor: ProcessorEventSource; intake: PaymentIntake }): Router {
+  const router = Router();
+  router.post(
+    PROCESSOR_EVENT_PATHS,
+    express.raw({ type: '*/*', limit: PROCESSOR_EVENT_BODY_LIMIT }),
+    async (req, res) => {
+      const rawBody = Buffer.isBuffer(req.body) ? req.body : Buffer.alloc(0);
+      let event;
+      try {
+        event = deps.processor.parseWebhookEvent(rawBody, req.get('stripe-signature'));
+      } catch (err) {
+        if (!(err instanceof WebhookSignatureError)) throw err;
+        throw new AppError(400, 'invalid_request', 'Webhook signature verification failed', [
+          { path: 'Stripe-Signature', message: err.reason },
+        ]);
+      }
+      const outcome = await deps.intake.handle(event);
+      res.json({ received: true, ...(outcome.kind === 'duplicate' ? { duplicate: true } : {}) });
+    },
+  );
+  return router;
+}

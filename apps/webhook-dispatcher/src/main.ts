@@ -1,0 +1,32 @@
+import { createDatabase } from '@expedition/db';
+import { ConfigError, createLogger, listen, onShutdownSignal } from '@expedition/http-kit';
+import { prepareDatabase } from '@expedition/quoting';
+import { composeWebhookDispatcher } from './compose';
+import { loadConfig } from './config';
+
+async function main(): Promise<void> {
+  const config = loadConfig();
+  const logger = createLogger({ name: 'webhook-dispatcher', level: config.logLevel });
+  const db = await createDatabase({ databaseUrl: config.databaseUrl, dataDir: config.dataDir, schema: config.databaseSchema });
+  const prepared = await prepareDatabase(db);
+  logger.info({ db: db.kind, migrationsApplied: prepared.applied, plans: prepared.plans }, 'database ready');
+
+  const { app, workers } = composeWebhookDispatcher({ config, db, logger });
+  const server = await listen(app, { port: config.port, host: config.host });
+  workers.start();
+  logger.info(
+    { url: server.url, provider: config.payments.provider, workers: config.delivery.workers, retryDelaysMs: config.delivery.retryDelaysMs },
+    'webhook-dispatcher listening',
+  );
+
+  onShutdownSignal(logger, async () => {
+    await server.close();
+    await workers.stop();
+    await db.close();
+  });
+}
+
+main().catch((err) => {
+  console.error(err instanceof ConfigError ? err.message : err);
+  process.exit(1);
+});

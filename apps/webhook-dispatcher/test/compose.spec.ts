@@ -1,0 +1,30 @@
+import request from 'supertest';
+import { composeWebhookDispatcher, loadDispatcherConfig } from '../src';
+import { signEvent, silentLogger } from './harness';
+import { createTestDatabase } from '@expedition/db/testing';
+import type { Database } from '@expedition/db';
+
+let db: Database;
+beforeAll(async () => {
+  db = await createTestDatabase();
+});
+afterAll(() => db.close());
+
+describe('composeWebhookDispatcher', () => {
+  it('builds the app with the configured processor, and workers that start and stop', async () => {
+    const config = loadDispatcherConfig({ SIMULATED_PROCESSOR_WEBHOOK_SECRET: 'whsec_compose', WEBHOOK_WORKERS: '3', WEBHOOK_POLL_INTERVAL_MS: '10' });
+    const { app, workers } = composeWebhookDispatcher({ config, db, logger: silentLogger });
+
+    expect((await request(app).get('/readyz')).status).toBe(200);
+    const other = { id: 'evt_compose_1', object: 'event', type: 'charge.updated', created: Math.floor(Date.now() / 1000), livemode: false, data: { object: {} } };
+    const good = signEvent(other, Math.floor(Date.now() / 1000), 'whsec_compose');
+    const bad = signEvent(other, Math.floor(Date.now() / 1000), 'whsec_other');
+    const post = (s: typeof good) => request(app).post('/processor/events').set('Stripe-Signature', s.header).send(s.body);
+    expect((await post(bad)).status).toBe(400);
+    expect((await post(good)).status).toBe(200);
+
+    expect(workers.workers).toHaveLength(3);
+    workers.start();
+    await workers.stop();
+  });
+});

@@ -1,0 +1,96 @@
+import { spawn, type ChildProcess } from 'node:child_process';
+import path from 'node:path';
+import type { Database } from '@expedition/db';
+import { describeWithPostgres } from '@expedition/db/testing';
+import { systemClock } from '@expedition/quoting';
+import { verifySignature } from '@expedition/webhook-signature';
+import { createOperator, createSharedSchema, enqueueWebhook, OPERATOR_SECRET, startReceiver, waitFor, type Receiver, type SharedSchema } from './harness';
+
+const REPO_ROOT = path.resolve(__dirname, '../../..');
+const TIMEOUT_MS = 5_000;
+const LEASE_MS = 6_000;
+
+/** The real dispatcher (src/main.ts) in its own process, on the shared schema; PGlite cannot be shared like this. */
+function startDispatcher(databaseUrl: string): ChildProcess {
+  // node --import tsx (not the tsx CLI, which forks a grandchild that SIGKILL would orphan).
+  const child = spawn(process.execPath, ['--import', 'tsx', 'apps/webhook-dispatcher/src/main.ts'], {
+    cwd: REPO_ROOT,
+    env: {
+      ...process.env,
+      NODE_OPTIONS: '',
+      TSX_TSCONFIG_PATH: 'tools/tsconfig.json',
+      DATABASE_URL: databaseUrl,
+      DISPATCHER_PORT: '0',
+      HOST: '127.0.0.1',
+      LOG_LEVEL: 'error',
+      WEBHOOK_WORKERS: '1',
+      WEBHOOK_TIMEOUT_MS: String(TIMEOUT_MS),
+      WEBHOOK_LEASE_MS: String(LEASE_MS),
+      WEBHOOK_POLL_INTERVAL_MS: '100',
+      WEBHOOK_RETRY_DELAYS_MS: '100,100',
+    },
+    stdio: ['ignore', 'ignore', 'pipe'],
+  });
+  child.stderr?.on('data', (chunk: Buffer) => process.stderr.write(`[dispatcher ${child.pid}] ${chunk.toString()}`));
+  return child;
+}
+
+function killed(child: ChildProcess): Promise<void> {
+  if (child.exitCode !== null || child.signalCode !== null) return Promise.resolve();
+  return new Promise((resolve) => child.once('exit', () => resolve()));
+}
+
+describeWithPostgres()('dispatcher process killed mid-delivery', () => {
+  let shared: SharedSchema;
+  let db: Database;
+  let receiver: Receiver;
+  const children: ChildProcess[] = [];
+
+  beforeAll(async () => {
+    shared = await createSharedSchema();
+    db = await shared.open();
+    // The first request never gets an answer: the dispatcher is killed while it waits.
+    receiver = await startReceiver((n) => (n === 1 ? 'hang' : 200));
+  });
+  afterAll(async () => {
+    for (const child of children) {
+      child.kill('SIGKILL');
+      await killed(child);
+    }
+    await receiver?.close();
+    await db?.close();
+    await shared?.drop();
+  });
+
+  it('delivers the event after a restart, once the lease lapses, with the same eventId and body', async () => {
+    const operator = await createOperator(db.prisma, { webhookUrl: receiver.url });
+    const row = await enqueueWebhook(db.prisma, operator.id, systemClock.now());
+
+    const first = startDispatcher(shared.databaseUrl);
+    children.push(first);
+    await receiver.arrived(1);
+    first.kill('SIGKILL');
+    await killed(first);
+
+    // Reserved but never recorded: attempt 1 is leased, nothing in the attempt log, not lost.
+    const orphaned = await db.prisma.webhookEvent.findUniqueOrThrow({ where: { id: row.id } });
+    expect(orphaned).toMatchObject({ status: 'pending', attempts: 1 });
+    expect(orphaned.lockedUntil).not.toBeNull();
+    expect(await db.prisma.webhookAttempt.count({ where: { webhookEventId: row.id } })).toBe(0);
+
+    const second = startDispatcher(shared.databaseUrl);
+    children.push(second);
+    const delivered = await waitFor(async () => {
+      const current = await db.prisma.webhookEvent.findUniqueOrThrow({ where: { id: row.id } });
+      return current.status === 'delivered' ? current : null;
+    }, 100);
+
+    expect(delivered.attempts).toBe(1); // the abandoned attempt was re-made under its own number
+    const attempts = await db.prisma.webhookAttempt.findMany({ where: { webhookEventId: row.id } });
+    expect(attempts.map((a) => [a.attemptNumber, a.statusCode])).toEqual([[1, 200]]);
+    expect(receiver.requests.map((r) => r.eventId)).toEqual([row.eventId, row.eventId]);
+    expect(receiver.requests[0]!.body.equals(receiver.requests[1]!.body)).toBe(true);
+    const last = receiver.requests[1]!;
+    expect(verifySignature({ rawBody: last.body, header: last.headers['x-svc-signature'] as string, secrets: [OPERATOR_SECRET] }).ok).toBe(true);
+  }, 90_000);
+});

@@ -1,0 +1,266 @@
+import { createSimulatedProcessor, TEST_CARDS } from '@expedition/payments';
+import { listen, type RunningServer } from '@expedition/http-kit';
+import { PolicyIssuedPayloadSchema, WEBHOOK_MAX_ATTEMPTS } from '@expedition/contracts';
+import { verifySignature } from '@expedition/webhook-signature';
+import { createApp } from '../src/app';
+import { claimDueWebhookEvents } from '../src/delivery/outbox.repository';
+import { WEBHOOK_USER_AGENT } from '../src/delivery/webhook-sender';
+import {
+  appDeps,
+  createHarness,
+  createOperator,
+  createQuote,
+  deadUrl,
+  enqueueWebhook,
+  OPERATOR_SECRET,
+  startReceiver,
+  testWorker,
+  waitFor,
+  type Harness,
+  type Receiver,
+} from './harness';
+
+let h: Harness;
+let receiver: Receiver;
+beforeAll(async () => {
+  h = await createHarness();
+  receiver = await startReceiver();
+});
+afterAll(async () => {
+  await receiver.close();
+  await h.close();
+});
+
+const SEC = 1_000;
+const MIN = 60 * SEC;
+
+/** What an operator's server does: verify over the raw bytes, then dedupe on eventId. */
+function verifyAt(req: Receiver['requests'][number], nowSec: number, secrets: string[] = [OPERATOR_SECRET]) {
+  return verifySignature({ rawBody: req.body, header: req.headers['x-svc-signature'] as string | undefined, secrets, nowSec });
+}
+
+async function freshEvent(reply: Parameters<Receiver['setReply']>[0], url?: string) {
+  // Each test starts with an empty outbox: rows left pending by an earlier test would be claimed too.
+  await h.prisma.webhookEvent.deleteMany({});
+  receiver.setReply(reply);
+  receiver.requests.length = 0;
+  const operator = await createOperator(h.prisma, { webhookUrl: url ?? receiver.url });
+  const row = await enqueueWebhook(h.prisma, operator.id, h.clock.now());
+  return { operator, row };
+}
+
+const attemptsOf = (id: string) => h.prisma.webhookAttempt.findMany({ where: { webhookEventId: id }, orderBy: { attemptNumber: 'asc' } });
+const rowOf = (id: string) => h.prisma.webhookEvent.findUniqueOrThrow({ where: { id } });
+
+describe('delivery of policy.issued', () => {
+  it('POSTs the stored body, signed with X-SVC-Signature, and marks it delivered', async () => {
+    const { row } = await freshEvent(() => 200);
+    const worker = testWorker(h.prisma, h.clock);
+
+    expect(await worker.runOnce()).toBe(1);
+
+    expect(receiver.requests).toHaveLength(1);
+    const req = receiver.requests[0]!;
+    expect(verifyAt(req, h.clock.nowSec())).toEqual({ ok: true, timestamp: h.clock.nowSec() });
+    expect(verifyAt(req, h.clock.nowSec(), ['whsec_wrong']).ok).toBe(false);
+    expect(req.headers['content-type']).toBe('application/json');
+    expect(req.headers['user-agent']).toBe(WEBHOOK_USER_AGENT);
+    expect(JSON.parse(req.body.toString('utf8'))).toEqual(row.payload);
+    expect(req.eventId).toBe(row.eventId);
+    expect(await rowOf(row.id)).toMatchObject({ status: 'delivered', attempts: 1, lockedUntil: null, lastError: null, deliveredAt: h.clock.now() });
+    const attempts = await attemptsOf(row.id);
+    expect(attempts.map((a) => [a.attemptNumber, a.statusCode, a.error])).toEqual([[1, 200, null]]);
+    expect(attempts[0]!.durationMs).toBeGreaterThanOrEqual(0);
+  });
+
+  it('retries on the schedule after 500, 500, then 200: 3 attempts, same eventId and same bytes', async () => {
+    const { row } = await freshEvent((n) => (n <= 2 ? 500 : 200));
+    const worker = testWorker(h.prisma, h.clock, { retryDelaysMs: [30 * SEC, 5 * MIN] });
+
+    expect(await worker.runOnce()).toBe(1);
+    expect(await rowOf(row.id)).toMatchObject({ status: 'pending', attempts: 1, lastError: 'HTTP 500' });
+    expect((await rowOf(row.id)).nextAttemptAt).toEqual(new Date(h.clock.now().getTime() + 30 * SEC));
+
+    h.clock.advance(29 * SEC);
+    expect(await worker.runOnce()).toBe(0); // not due yet
+    h.clock.advance(1 * SEC);
+    expect(await worker.runOnce()).toBe(1);
+    expect((await rowOf(row.id)).nextAttemptAt).toEqual(new Date(h.clock.now().getTime() + 5 * MIN));
+    h.clock.advance(5 * MIN);
+    expect(await worker.runOnce()).toBe(1);
+
+    expect(await rowOf(row.id)).toMatchObject({ status: 'delivered', attempts: 3, lastError: null });
+    expect((await attemptsOf(row.id)).map((a) => [a.attemptNumber, a.statusCode])).toEqual([
+      [1, 500],
+      [2, 500],
+      [3, 200],
+    ]);
+    expect(receiver.requests).toHaveLength(3);
+    expect(new Set(receiver.requests.map((r) => r.eventId))).toEqual(new Set([row.eventId]));
+    expect(new Set(receiver.requests.map((r) => r.body.toString('hex'))).size).toBe(1);
+    // Each attempt is signed afresh, so the signature timestamps move with the clock.
+    expect(new Set(receiver.requests.map((r) => r.headers['x-svc-signature'])).size).toBe(3);
+  });
+
+  it('gives up after exactly 3 attempts when the receiver always fails, and keeps the row visible as failed', async () => {
+    const { row } = await freshEvent(() => 500);
+    const worker = testWorker(h.prisma, h.clock, { retryDelaysMs: [30 * SEC, 5 * MIN] });
+
+    for (let i = 0; i < 6; i++) {
+      await worker.runOnce();
+      h.clock.advance(10 * MIN);
+    }
+
+    expect(receiver.requests).toHaveLength(WEBHOOK_MAX_ATTEMPTS);
+    expect(await rowOf(row.id)).toMatchObject({ status: 'failed', attempts: 3, lastError: 'HTTP 500', lockedUntil: null });
+    expect((await attemptsOf(row.id)).map((a) => a.attemptNumber)).toEqual([1, 2, 3]);
+  });
+
+  it('counts refused connections as failed attempts: exactly 3, then failed', async () => {
+    const { row } = await freshEvent(() => 200, await deadUrl());
+    const worker = testWorker(h.prisma, h.clock);
+
+    for (let i = 0; i < 5; i++) {
+      await worker.runOnce();
+      h.clock.advance(10 * MIN);
+    }
+
+    const stored = await rowOf(row.id);
+    expect(stored).toMatchObject({ status: 'failed', attempts: 3 });
+    expect(stored.lastError).toMatch(/^connection failed: ECONNREFUSED/);
+    const attempts = await attemptsOf(row.id);
+    expect(attempts).toHaveLength(3);
+    expect(attempts.every((a) => a.statusCode === null && /ECONNREFUSED/.test(a.error ?? ''))).toBe(true);
+  });
+
+  it('treats a receiver slower than the timeout as a failed attempt', async () => {
+    const { row } = await freshEvent(() => ({ status: 200, delayMs: 2_000 }));
+    const worker = testWorker(h.prisma, h.clock, { timeoutMs: 100, leaseMs: 5_000 });
+
+    await worker.runOnce();
+
+    expect(await rowOf(row.id)).toMatchObject({ status: 'pending', attempts: 1, lastError: 'timeout after 100 ms' });
+  });
+
+  it("uses the operator's current URL and secret at send time (rotation applies to retries)", async () => {
+    const { operator, row } = await freshEvent((n) => (n === 1 ? 503 : 200));
+    const worker = testWorker(h.prisma, h.clock);
+    await worker.runOnce();
+    await h.prisma.operator.update({ where: { id: operator.id }, data: { webhookSecret: 'whsec_rotated' } });
+    h.clock.advance(30 * SEC);
+
+    await worker.runOnce();
+
+    expect(receiver.requests).toHaveLength(2);
+    expect(verifyAt(receiver.requests[1]!, h.clock.nowSec(), ['whsec_rotated']).ok).toBe(true);
+    expect(verifyAt(receiver.requests[1]!, h.clock.nowSec(), [OPERATOR_SECRET]).ok).toBe(false);
+    expect((await rowOf(row.id)).status).toBe('delivered');
+  });
+
+  it('records an attempt without a request when the operator has no webhook URL any more', async () => {
+    const { operator, row } = await freshEvent(() => 200);
+    await h.prisma.operator.update({ where: { id: operator.id }, data: { webhookUrl: null } });
+
+    await testWorker(h.prisma, h.clock).runOnce();
+
+    expect(receiver.requests).toHaveLength(0);
+    expect(await rowOf(row.id)).toMatchObject({ status: 'pending', attempts: 1, lastError: 'no webhook URL configured' });
+  });
+});
+
+describe('crash safety (worker lost between sending and recording)', () => {
+  it('re-sends an abandoned attempt under the same attempt number once the lease lapses', async () => {
+    const { row } = await freshEvent(() => 200);
+    // A worker claims the row and dies before recording anything.
+    const [claimed] = await claimDueWebhookEvents(h.prisma, { now: h.clock.now(), leaseMs: 10_000, limit: 10 });
+    expect(claimed).toMatchObject({ id: row.id, attempt: 1 });
+    const worker = testWorker(h.prisma, h.clock, { leaseMs: 10_000 });
+
+    expect(await worker.runOnce()).toBe(0); // still leased
+    h.clock.advance(10_001);
+    expect(await worker.runOnce()).toBe(1);
+
+    expect(await rowOf(row.id)).toMatchObject({ status: 'delivered', attempts: 1 });
+    expect((await attemptsOf(row.id)).map((a) => [a.attemptNumber, a.statusCode])).toEqual([[1, 200]]);
+    expect(receiver.requests.map((r) => r.eventId)).toEqual([row.eventId]);
+  });
+
+  it('never exceeds 3 attempts and never drops the event when the crash hits the third attempt', async () => {
+    const { row } = await freshEvent((n) => (n <= 2 ? 500 : 200));
+    const worker = testWorker(h.prisma, h.clock, { retryDelaysMs: [1, 1], leaseMs: 10_000 });
+    await worker.runOnce();
+    h.clock.advance(10);
+    await worker.runOnce();
+    h.clock.advance(10);
+    const [claimed] = await claimDueWebhookEvents(h.prisma, { now: h.clock.now(), leaseMs: 10_000, limit: 10 });
+    expect(claimed?.attempt).toBe(3); // reserved, then the worker "crashes"
+
+    h.clock.advance(10_001);
+    await worker.runOnce();
+
+    expect(await rowOf(row.id)).toMatchObject({ status: 'delivered', attempts: 3 });
+    expect((await attemptsOf(row.id)).map((a) => [a.attemptNumber, a.statusCode])).toEqual([
+      [1, 500],
+      [2, 500],
+      [3, 200],
+    ]);
+  });
+
+  it('drops the late outcome of a worker whose lease was taken over (the new holder records it)', async () => {
+    const { row } = await freshEvent(() => 200);
+    const slow = testWorker(h.prisma, h.clock, { leaseMs: 10_000 });
+    receiver.setReply(() => ({ status: 200, delayMs: 300 }));
+    const slowRound = slow.runOnce();
+    await receiver.arrived(1);
+    h.clock.advance(10_001); // the slow worker's lease lapses while its request is in flight
+    await testWorker(h.prisma, h.clock).runOnce();
+    await slowRound;
+
+    expect(receiver.requests.map((r) => r.eventId)).toEqual([row.eventId, row.eventId]);
+    expect(await rowOf(row.id)).toMatchObject({ status: 'delivered', attempts: 1 });
+    expect(await attemptsOf(row.id)).toHaveLength(1);
+  });
+});
+
+describe('end to end with the simulated processor', () => {
+  let server: RunningServer;
+  afterAll(() => server?.close());
+
+  it('card payment → signed processor event → policy → policy.issued received and verified', async () => {
+    server = await listen(createApp(appDeps(h.db, h.clock)), { port: 0, host: '127.0.0.1' });
+    const processor = createSimulatedProcessor({
+      webhookUrl: `${server.url}/processor/events`,
+      webhookSecret: 'whsec_test_dispatcher_intake',
+      clock: h.clock,
+    });
+    receiver.setReply(() => 200);
+    receiver.requests.length = 0;
+    const operator = await createOperator(h.prisma, { webhookUrl: receiver.url, commissionRateBps: 1_000 });
+    const { quote, planId, premiumCents } = await createQuote(h.prisma, h.clock, operator.id);
+
+    const declined = await processor.createPayment({
+      amountCents: premiumCents,
+      currency: 'USD',
+      mode: 'test',
+      idempotencyKey: `pay_${quote.id}`,
+      metadata: { quoteId: quote.id, planId, operatorId: operator.id, channel: 'embed' },
+    });
+    await processor.confirmPayment({ paymentId: declined.paymentId, mode: 'test', paymentMethod: TEST_CARDS.decline });
+    expect((await h.prisma.payment.findUniqueOrThrow({ where: { processorPaymentId: declined.paymentId } })).status).toBe('failed');
+    expect(await h.prisma.policy.count({ where: { quoteId: quote.id } })).toBe(0);
+
+    await processor.confirmPayment({ paymentId: declined.paymentId, mode: 'test', paymentMethod: TEST_CARDS.success });
+    expect((await processor.idle()).every((r) => r.delivered)).toBe(true);
+
+    const worker = testWorker(h.prisma, h.clock);
+    worker.start();
+    await receiver.arrived(1);
+    await worker.stop();
+
+    const req = receiver.requests[0]!;
+    expect(verifyAt(req, h.clock.nowSec()).ok).toBe(true);
+    const body = PolicyIssuedPayloadSchema.parse(JSON.parse(req.body.toString('utf8')));
+    expect(body).toMatchObject({ quoteId: quote.id, operatorId: operator.id, premiumCents, commissionCents: Math.floor(premiumCents / 10) });
+    await waitFor(async () => (await h.prisma.webhookEvent.findUnique({ where: { eventId: body.eventId } }))?.status === 'delivered');
+  });
+});

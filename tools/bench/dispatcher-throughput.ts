@@ -1,0 +1,227 @@
+/**
+ * Webhook-dispatcher benchmark (loopback only, bounded):
+ *   npx tsx --tsconfig tools/tsconfig.json tools/bench/dispatcher-throughput.ts
+ * Env: BENCH_EVENTS (default 2000, max 10000), BENCH_LIVE_EVENTS (default 500), BENCH_POLL_MS (default 20).
+ *
+ * 1. Intake: N signed Stripe-format payment events through the real HTTP intake (purchase, policy, commission and
+ *    the policy.issued outbox row per event), workers stopped.
+ * 2. Drain: two delivery workers deliver the N outbox rows to a loopback receiver → deliveries per second.
+ *    Baseline in the same run: the same N bodies POSTed bare (no database, no signing) to the same receiver with the
+ *    same concurrency (workers × batch size) → posts per second; the ratio is what the outbox machinery costs.
+ * 3. Live: M more events through the intake while the workers run → latency from the processor event POST to the
+ *    arrival at the receiver, p50/p99.
+ * Uses a throwaway database (a temporary PostgreSQL schema when reachable, else in-memory PGlite).
+ */
+import { createServer, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import pino from 'pino';
+// The bench drives the real app through its public index.ts, as the launcher does (the lint rule also flags the launcher).
+// eslint-disable-next-line @nx/enforce-module-boundaries
+import { createApp, createDeliveryWorkers } from '@expedition/app-webhook-dispatcher';
+import { createTestDatabase } from '@expedition/db/testing';
+import { listen } from '@expedition/http-kit';
+import { createSimulatedProcessor } from '@expedition/payments';
+import { CATALOG_VERSION, createQuoteService, syncCatalog, systemClock } from '@expedition/quoting';
+import { signPayload } from '@expedition/webhook-signature';
+
+const N = Math.min(Number(process.env['BENCH_EVENTS'] ?? 2000), 10_000);
+const LIVE = Math.min(Number(process.env['BENCH_LIVE_EVENTS'] ?? 500), 10_000);
+const POLL_MS = Number(process.env['BENCH_POLL_MS'] ?? 20);
+const WORKERS = 2;
+const BATCH = 10;
+const INTAKE_CONCURRENCY = 8;
+const PROCESSOR_SECRET = 'whsec_bench_processor';
+const logger = pino({ level: 'silent' });
+
+interface Receiver {
+  url: string;
+  arrivals: Map<string, number>;
+  waitFor(count: number): Promise<void>;
+  reset(): void;
+  close(): Promise<void>;
+}
+
+async function startReceiver(): Promise<Receiver> {
+  const arrivals = new Map<string, number>();
+  let waiter: { count: number; resolve: () => void } | null = null;
+  const server: Server = createServer((req, res) => {
+    const chunks: Buffer[] = [];
+    req.on('data', (c: Buffer) => chunks.push(c));
+    req.on('end', () => {
+      const at = performance.now();
+      const body = JSON.parse(Buffer.concat(chunks).toString('utf8')) as { quoteId?: string; eventId?: string };
+      const key = body.quoteId ?? body.eventId ?? String(arrivals.size);
+      if (!arrivals.has(key)) arrivals.set(key, at);
+      res.statusCode = 200;
+      res.end('ok');
+      if (waiter && arrivals.size >= waiter.count) waiter.resolve();
+    });
+  });
+  server.keepAliveTimeout = 65_000;
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const { port } = server.address() as AddressInfo;
+  return {
+    url: `http://127.0.0.1:${port}/hooks`,
+    arrivals,
+    waitFor: (count) =>
+      arrivals.size >= count ? Promise.resolve() : new Promise<void>((resolve) => (waiter = { count, resolve })),
+    reset: () => arrivals.clear(),
+    close: () => new Promise<void>((resolve) => {
+      server.closeAllConnections();
+      server.close(() => resolve());
+    }),
+  };
+}
+
+/** Runs `task` over `items` with at most `concurrency` in flight. */
+async function pool<T>(items: readonly T[], concurrency: number, task: (item: T) => Promise<void>): Promise<void> {
+  let next = 0;
+  const lane = async () => {
+    while (next < items.length) await task(items[next++]!);
+  };
+  await Promise.all(Array.from({ length: Math.min(concurrency, items.length) }, lane));
+}
+
+function percentile(sorted: number[], p: number): number {
+  return sorted[Math.min(sorted.length - 1, Math.ceil((p / 100) * sorted.length) - 1)] ?? NaN;
+}
+
+function paymentEvent(quoteId: string, planId: string, operatorId: string, amount: number, i: number) {
+  const created = Math.floor(Date.now() / 1000);
+  return {
+    id: `evt_bench_${i}_${quoteId}`,
+    object: 'event',
+    type: 'payment_intent.succeeded',
+    api_version: null,
+    created,
+    livemode: false,
+    data: {
+      object: {
+        id: `pi_bench_${i}_${quoteId}`,
+        object: 'payment_intent',
+        amount,
+        currency: 'usd',
+        status: 'succeeded',
+        livemode: false,
+        metadata: { quoteId, planId, operatorId, channel: 'embed' },
+        last_payment_error: null,
+        created,
+      },
+    },
+  };
+}
+
+async function main(): Promise<void> {
+  const db = await createTestDatabase();
+  const receiver = await startReceiver();
+  const processor = createSimulatedProcessor({ webhookUrl: 'http://127.0.0.1:9/unused', webhookSecret: PROCESSOR_SECRET });
+  const server = await listen(
+    createApp({ prisma: db.prisma, ready: () => db.ping(), logger, clock: systemClock, processor }),
+    { port: 0, host: '127.0.0.1' },
+  );
+  const workers = createDeliveryWorkers(WORKERS, {
+    prisma: db.prisma,
+    logger,
+    clock: systemClock,
+    retryDelaysMs: [30_000, 300_000],
+    timeoutMs: 10_000,
+    leaseMs: 40_000,
+    batchSize: BATCH,
+    pollIntervalMs: POLL_MS,
+  });
+
+  try {
+    await syncCatalog(db.prisma, CATALOG_VERSION);
+    const operator = await db.prisma.operator.create({
+      data: { name: 'Bench operator', status: 'active', commissionRateBps: 1_250, webhookUrl: receiver.url, webhookSecret: 'whsec_bench_operator' },
+    });
+    const quotes = createQuoteService({ prisma: db.prisma, clock: systemClock });
+    const start = new Date(Date.now() + 60 * 86_400_000).toISOString().slice(0, 10);
+    const makeEvents = async (count: number, offset: number) => {
+      const events: { quoteId: string; body: string }[] = [];
+      await pool(Array.from({ length: count }, (_, i) => i + offset), 4, async (i) => {
+        const { quote, estimates } = await quotes.create({
+          source: 'embed', operatorId: operator.id, destination: 'Antarctica', startDate: start, durationDays: 14,
+          tripCostCents: 2_400_000, travelers: 2, travelerAges: [45, 52], residence: 'GB',
+        });
+        const estimate = estimates[0]!;
+        events.push({ quoteId: quote.id, body: JSON.stringify(paymentEvent(quote.id, estimate.planId, operator.id, estimate.premiumCents, i)) });
+      });
+      return events;
+    };
+    const postToIntake = async (body: string) => {
+      const res = await fetch(`${server.url}/processor/events`, {
+        method: 'POST',
+        headers: { 'Content-Type': 'application/json', 'Stripe-Signature': signPayload(body, PROCESSOR_SECRET, Math.floor(Date.now() / 1000)) },
+        body,
+      });
+      await res.arrayBuffer();
+      if (res.status !== 200) throw new Error(`intake answered ${res.status}`);
+    };
+
+    process.stdout.write(`preparing ${N + LIVE} quotes on ${db.kind}…\n`);
+    const drainEvents = await makeEvents(N, 0);
+    const liveEvents = await makeEvents(LIVE, N);
+
+    // 1. Intake, workers stopped.
+    let t = performance.now();
+    await pool(drainEvents, INTAKE_CONCURRENCY, (e) => postToIntake(e.body));
+    const intakeSec = (performance.now() - t) / 1000;
+    const outboxRows = await db.prisma.webhookEvent.count({ where: { status: 'pending' } });
+    if (outboxRows !== N) throw new Error(`expected ${N} outbox rows, found ${outboxRows}`);
+
+    // 2. Drain with two workers.
+    receiver.reset();
+    t = performance.now();
+    workers.start();
+    await receiver.waitFor(N);
+    const drainSec = (performance.now() - t) / 1000;
+    await workers.stop();
+    const bodies = (await db.prisma.webhookEvent.findMany({ select: { payload: true } })).map((r) => JSON.stringify(r.payload));
+
+    // Baseline: the same bodies, bare POSTs, same receiver, same concurrency.
+    receiver.reset();
+    t = performance.now();
+    await pool(bodies, WORKERS * BATCH, async (body) => {
+      const res = await fetch(receiver.url, { method: 'POST', headers: { 'Content-Type': 'application/json' }, body });
+      await res.arrayBuffer();
+    });
+    const baselineSec = (performance.now() - t) / 1000;
+
+    // 3. Live latency: processor event POST → arrival at the receiver, workers running.
+    receiver.reset();
+    const sentAt = new Map<string, number>();
+    workers.start();
+    await pool(liveEvents, INTAKE_CONCURRENCY, async (e) => {
+      sentAt.set(e.quoteId, performance.now());
+      await postToIntake(e.body);
+    });
+    await receiver.waitFor(LIVE);
+    await workers.stop();
+    const latencies = liveEvents.map((e) => receiver.arrivals.get(e.quoteId)! - sentAt.get(e.quoteId)!).sort((a, b) => a - b);
+
+    const drainRate = N / drainSec;
+    const baselineRate = bodies.length / baselineSec;
+    const lines = [
+      '',
+      `webhook-dispatcher benchmark — ${db.kind}, loopback receiver, ${WORKERS} workers × batch ${BATCH}, poll ${POLL_MS} ms`,
+      `  intake (signed event → payment, purchase, policy, commission, outbox): ${N} events in ${intakeSec.toFixed(2)} s = ${(N / intakeSec).toFixed(0)} events/s (concurrency ${INTAKE_CONCURRENCY})`,
+      `  delivery drain (claim SKIP LOCKED, sign, POST, record):                ${N} in ${drainSec.toFixed(2)} s = ${drainRate.toFixed(0)} deliveries/s`,
+      `  baseline: bare HTTP POST of the same bodies (concurrency ${WORKERS * BATCH}):         ${bodies.length} in ${baselineSec.toFixed(2)} s = ${baselineRate.toFixed(0)} posts/s`,
+      `  ratio dispatcher / baseline: ${(drainRate / baselineRate).toFixed(3)}`,
+      `  live event → delivery latency (${LIVE} events): p50 ${percentile(latencies, 50).toFixed(1)} ms, p99 ${percentile(latencies, 99).toFixed(1)} ms, max ${latencies[latencies.length - 1]!.toFixed(1)} ms`,
+      '',
+    ];
+    process.stdout.write(lines.join('\n'));
+  } finally {
+    await workers.stop();
+    await server.close(1_000);
+    await receiver.close();
+    await db.close();
+  }
+}
+
+main().catch((err) => {
+  console.error(err);
+  process.exit(1);
+});
