@@ -1,0 +1,79 @@
+import express, { type Express } from 'express';
+import {
+  createEmbedGate,
+  createPreflightHandler,
+  type RateLimiter,
+  type ResolveKey,
+} from '@expedition/auth-publishable-key';
+import type { PrismaClient } from '@expedition/db';
+import { errorHandler, healthRoutes, httpLogger, notFound, requestId, type Logger } from '@expedition/http-kit';
+import type { Clock } from '@expedition/quoting';
+import { noStore } from './http/embed-responses';
+import { EMBED_OPTIONS_PATH, EMBED_QUOTE_PATH } from './limits';
+import { embedOptionsRouter } from './options/embed-options.router';
+import { createReadyOptionsCache } from './options/ready-options-cache';
+import { embedQuoteRouter } from './quotes/embed-quote.router';
+import { createEmbedQuoteService } from './quotes/embed-quote.service';
+
+export interface EmbedApiDeps {
+  prisma: PrismaClient;
+  ready: () => Promise<void>;
+  logger: Logger;
+  clock: Clock;
+  /** Publishable key -> valid key or null (the cached Prisma store in production). */
+  resolveKey: ResolveKey;
+  /** One budget per key, shared by both routes (60 per minute; Redis-backed when replicas share it). */
+  rateLimiter: RateLimiter;
+  /** The widget iframe's origin(s): accepted for every valid key. */
+  firstPartyOrigins: readonly string[];
+  /** The provider dashboard (portal) origin(s): accepted for test keys only. */
+  testDashboardOrigins: readonly string[];
+  /** Express `trust proxy` setting. */
+  trustProxy?: string;
+  /** Called after an instant-eligible quote is stored (the composition root kicks the options worker). */
+  onQuoteCreated?: (quoteId: string) => void;
+  /** Ready payloads cached per process (they never change once ready). */
+  readyOptionsCacheSize?: number;
+}
+
+/** Builds the embed-api Express app. No side effects: no listening, no timers, no connections, no worker. */
+export function createApp(deps: EmbedApiDeps): Express {
+  const app = express();
+  app.disable('x-powered-by');
+  app.set('etag', false);
+  if (deps.trustProxy) app.set('trust proxy', deps.trustProxy);
+
+  const gateOptions = {
+    resolveKey: deps.resolveKey,
+    rateLimiter: deps.rateLimiter,
+    firstPartyOrigins: deps.firstPartyOrigins,
+    testDashboardOrigins: deps.testDashboardOrigins,
+    logger: deps.logger,
+  };
+  // Two gates over one resolver and ONE limiter: the budget is shared; only the options route reads `?pk`.
+  const quoteGate = createEmbedGate({ ...gateOptions, allowQueryKey: () => false });
+  const optionsGate = createEmbedGate({ ...gateOptions, allowQueryKey: () => true });
+  const quotes = createEmbedQuoteService({ prisma: deps.prisma, clock: deps.clock, onQuoteCreated: deps.onQuoteCreated });
+
+  app.use(requestId());
+  app.use(httpLogger(deps.logger));
+  app.use(healthRoutes({ ready: deps.ready }));
+  app.get('/', (_req, res) => {
+    res.json({ service: 'embed-api', routes: [`POST ${EMBED_QUOTE_PATH}`, `GET ${EMBED_OPTIONS_PATH}`] });
+  });
+
+  app.use('/api/embed', noStore());
+  app.options([EMBED_QUOTE_PATH, EMBED_OPTIONS_PATH], createPreflightHandler());
+  app.use(embedQuoteRouter({ gate: quoteGate, quotes, logger: deps.logger }));
+  app.use(
+    embedOptionsRouter({
+      gate: optionsGate,
+      prisma: deps.prisma,
+      cache: createReadyOptionsCache(deps.readyOptionsCacheSize),
+    }),
+  );
+
+  app.use(notFound());
+  app.use(errorHandler(deps.logger));
+  return app;
+}

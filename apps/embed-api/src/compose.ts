@@ -1,0 +1,57 @@
+import type { Express } from 'express';
+import type Redis from 'ioredis';
+import { createRateLimiter, type CachedKeyResolver } from '@expedition/auth-publishable-key';
+import type { Database } from '@expedition/db';
+import type { Logger } from '@expedition/http-kit';
+import { createOptionsWorker, systemClock, type Clock, type OptionsWorker } from '@expedition/quoting';
+import { createApp } from './app';
+import type { EmbedApiConfig } from './config';
+import { createKeyResolver } from './keys/prisma-key-store';
+import { EMBED_RATE_LIMIT } from './limits';
+
+export interface EmbedApiRuntime {
+  config: EmbedApiConfig;
+  db: Database;
+  logger: Logger;
+  /** When set, the per-key budget is shared by every replica. */
+  redis?: Redis;
+  clock?: Clock;
+}
+
+export interface EmbedApi {
+  app: Express;
+  /** Not started: the composition root calls `start()` after listening and awaits `stop()` on shutdown. */
+  optionsWorker: OptionsWorker;
+  /** The key cache (e.g. `invalidate(key)` after an in-process revocation). */
+  keys: CachedKeyResolver;
+}
+
+/** Wires config and shared resources into the app and its options worker. Used by main.ts and the launcher. */
+export function composeEmbedApi(runtime: EmbedApiRuntime): EmbedApi {
+  const { config, db, logger } = runtime;
+  const clock = runtime.clock ?? systemClock;
+  const optionsWorker = createOptionsWorker({
+    prisma: db.prisma,
+    clock,
+    logger: logger.child({ component: 'options-worker' }),
+    pollIntervalMs: config.optionsPollMs,
+  });
+  const keys = createKeyResolver(db.prisma, {
+    ttlMs: config.keyCacheTtlMs,
+    clock: { now: () => clock.now().getTime() },
+  });
+  const app = createApp({
+    prisma: db.prisma,
+    ready: () => db.ping(),
+    logger,
+    clock,
+    resolveKey: keys.resolve,
+    rateLimiter: createRateLimiter({ redis: runtime.redis, ...EMBED_RATE_LIMIT, logger }),
+    firstPartyOrigins: config.firstPartyOrigins,
+    testDashboardOrigins: config.testDashboardOrigins,
+    trustProxy: config.trustProxy,
+    // Makes the demo feel instant; correctness never depends on it (the worker also polls).
+    onQuoteCreated: () => optionsWorker.kick(),
+  });
+  return { app, optionsWorker, keys };
+}

@@ -1,0 +1,80 @@
+import { z } from 'zod';
+import { normalizeOrigin } from '@expedition/auth-publishable-key';
+import { emptyToUndefined, parseConfig } from '@expedition/http-kit';
+
+const optional = <T extends z.ZodType>(schema: T) => z.preprocess(emptyToUndefined, schema.optional());
+
+/** A comma-separated list of origins, each normalized to `scheme://host[:port]`; an invalid entry is a config error. */
+const OriginList = z
+  .string()
+  .transform((s, ctx) =>
+    s
+      .split(',')
+      .map((item) => item.trim())
+      .filter((item) => item !== '')
+      .map((item) => {
+        const origin = normalizeOrigin(item);
+        if (!origin) ctx.addIssue({ code: 'custom', message: `not an http(s) origin: ${item}` });
+        return origin ?? '';
+      }),
+  );
+
+const ConfigSchema = z
+  .object({
+    LOG_LEVEL: optional(z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'])).default('info'),
+    HOST: optional(z.string()).default('0.0.0.0'),
+    EMBED_API_PORT: optional(z.coerce.number().int().min(0).max(65535)).default(3002),
+    EMBED_URL: optional(z.url()),
+    WIDGET_PORT: optional(z.coerce.number().int().min(0).max(65535)).default(3003),
+    WIDGET_URL: optional(z.url()),
+    PORTAL_PORT: optional(z.coerce.number().int().min(0).max(65535)).default(3004),
+    PORTAL_URL: optional(z.url()),
+    /** Extra first-party origins (accepted for every valid key), e.g. a CDN host of the widget iframe. */
+    EMBED_FIRST_PARTY_ORIGINS: optional(OriginList),
+    /** Extra provider dashboard origins (accepted for test keys only). */
+    EMBED_TEST_DASHBOARD_ORIGINS: optional(OriginList),
+    /** Revocation / suspension / embedding changes reach every replica within this bound. */
+    EMBED_KEY_CACHE_TTL_MS: optional(z.coerce.number().int().min(0).max(60_000)).default(5_000),
+    /** Idle wait of the options worker between rounds (it is also kicked right after each quote). */
+    EMBED_OPTIONS_POLL_MS: optional(z.coerce.number().int().min(50).max(60_000)).default(1_000),
+    DATABASE_URL: optional(z.string()),
+    DATA_DIR: optional(z.string()).default('.data'),
+    REDIS_URL: optional(z.string()),
+    TRUST_PROXY: optional(z.string()),
+  })
+  .transform((env, ctx) => {
+    const widgetUrl = env.WIDGET_URL ?? `http://localhost:${env.WIDGET_PORT}`;
+    const portalUrl = env.PORTAL_URL ?? `http://localhost:${env.PORTAL_PORT}`;
+    const widgetOrigin = originOf(widgetUrl, 'WIDGET_URL', ctx);
+    const portalOrigin = originOf(portalUrl, 'PORTAL_URL', ctx);
+    return {
+      logLevel: env.LOG_LEVEL,
+      host: env.HOST,
+      port: env.EMBED_API_PORT,
+      publicUrl: (env.EMBED_URL ?? `http://localhost:${env.EMBED_API_PORT}`).replace(/\/$/, ''),
+      firstPartyOrigins: unique([widgetOrigin, ...(env.EMBED_FIRST_PARTY_ORIGINS ?? [])]),
+      testDashboardOrigins: unique([portalOrigin, ...(env.EMBED_TEST_DASHBOARD_ORIGINS ?? [])]),
+      keyCacheTtlMs: env.EMBED_KEY_CACHE_TTL_MS,
+      optionsPollMs: env.EMBED_OPTIONS_POLL_MS,
+      databaseUrl: env.DATABASE_URL,
+      dataDir: env.DATA_DIR,
+      redisUrl: env.REDIS_URL,
+      trustProxy: env.TRUST_PROXY,
+    };
+  });
+
+function originOf(url: string, name: string, ctx: z.RefinementCtx): string {
+  const origin = normalizeOrigin(new URL(url).origin);
+  if (!origin) ctx.addIssue({ code: 'custom', path: [name], message: `${name} must be an http(s) URL` });
+  return origin ?? '';
+}
+
+function unique(origins: string[]): string[] {
+  return [...new Set(origins.filter((o) => o !== ''))];
+}
+
+export type EmbedApiConfig = z.infer<typeof ConfigSchema>;
+
+export function loadConfig(env: NodeJS.ProcessEnv = process.env): EmbedApiConfig {
+  return parseConfig(ConfigSchema, env);
+}

@@ -1,0 +1,33 @@
+import express, { type RequestHandler, type Response } from 'express';
+import { EMBED_INVALID_FIELDS_ERROR } from '@expedition/contracts';
+import { EMBED_MAX_BODY_BYTES } from '../limits';
+
+/** 400 bodies of the embed routes are `{ "error": "…" }`; the gate has already set the CORS headers. */
+export function sendEmbedError(res: Response, message: string): void {
+  res.status(400).json({ error: message });
+}
+
+/** Embed responses are per key and per quote: no shared cache may keep them. */
+export function noStore(): RequestHandler {
+  return (_req, res, next) => {
+    res.setHeader('Cache-Control', 'no-store');
+    next();
+  };
+}
+
+const parseJson = express.json({ limit: EMBED_MAX_BODY_BYTES, strict: true, type: () => true });
+
+/**
+ * JSON body parsing mounted BEHIND the gate, so an unparseable, non-object or oversized body is answered with the
+ * route's own 400 `{ "error": "Missing or invalid required fields" }` and the CORS headers the gate set, never with a
+ * bare error before the key and origin were checked. Any content type is read as JSON (the spec says all bodies are
+ * JSON); a missing body leaves `req.body` undefined, which the schema then rejects.
+ */
+export function jsonBodyOr400(): RequestHandler {
+  return (req, res, next) => {
+    parseJson(req, res, (err?: unknown) => {
+      if (err) return sendEmbedError(res, EMBED_INVALID_FIELDS_ERROR);
+      next();
+    });
+  };
+}

@@ -1,0 +1,6 @@
+// Public face of the embed-api app for composition roots (main.ts, the all-in-one launcher, benchmarks, e2e tests).
+export { createApp, type EmbedApiDeps } from './app';
+export { composeEmbedApi, type EmbedApi, type EmbedApiRuntime } from './compose';
+export { loadConfig as loadEmbedApiConfig, type EmbedApiConfig } from './config';
+export { createKeyResolver, createPrismaKeyStore, DEFAULT_KEY_CACHE_TTL_MS } from './keys/prisma-key-store';
+export { EMBED_MAX_BODY_BYTES, EMBED_OPTIONS_PATH, EMBED_QUOTE_PATH, EMBED_RATE_LIMIT } from './limits';

@@ -1,0 +1,8 @@
+/** SERVICE-SPEC §8: one budget per publishable key, shared by both embed routes. Not configurable: it is contract. */
+export const EMBED_RATE_LIMIT = { points: 60, durationSec: 60, keyPrefix: 'embed-rl' } as const;
+
+/** A quote body is a handful of short fields; 16 KiB leaves ample room and keeps parsing cheap. */
+export const EMBED_MAX_BODY_BYTES = 16 * 1024;
+
+export const EMBED_QUOTE_PATH = '/api/embed/quote';
+export const EMBED_OPTIONS_PATH = '/api/embed/options';

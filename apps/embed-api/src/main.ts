@@ -1,0 +1,42 @@
+import Redis from 'ioredis';
+import { createDatabase } from '@expedition/db';
+import { ConfigError, createLogger, listen, onShutdownSignal } from '@expedition/http-kit';
+import { prepareDatabase } from '@expedition/quoting';
+import { composeEmbedApi } from './compose';
+import { loadConfig } from './config';
+
+async function main(): Promise<void> {
+  const config = loadConfig();
+  const logger = createLogger({ name: 'embed-api', level: config.logLevel });
+  const db = await createDatabase({ databaseUrl: config.databaseUrl, dataDir: config.dataDir });
+  const prepared = await prepareDatabase(db);
+  logger.info({ db: db.kind, migrationsApplied: prepared.applied, plans: prepared.plans }, 'database ready');
+  const redis = config.redisUrl ? new Redis(config.redisUrl, { maxRetriesPerRequest: 1 }) : undefined;
+
+  const embed = composeEmbedApi({ config, db, logger, redis });
+  const server = await listen(embed.app, { port: config.port, host: config.host });
+  embed.optionsWorker.start();
+  logger.info(
+    {
+      url: server.url,
+      publicUrl: config.publicUrl,
+      redis: Boolean(redis),
+      firstPartyOrigins: config.firstPartyOrigins,
+      testDashboardOrigins: config.testDashboardOrigins,
+      keyCacheTtlMs: config.keyCacheTtlMs,
+    },
+    'embed-api listening',
+  );
+
+  onShutdownSignal(logger, async () => {
+    await server.close();
+    await embed.optionsWorker.stop();
+    redis?.disconnect();
+    await db.close();
+  });
+}
+
+main().catch((err) => {
+  console.error(err instanceof ConfigError ? err.message : err);
+  process.exit(1);
+});

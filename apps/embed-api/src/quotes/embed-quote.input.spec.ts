@@ -1,0 +1,72 @@
+import { ageOn, EmbedInputError, resolveDurationDays, resolveTravelerAges, toNewQuote } from './embed-quote.input';
+
+describe('resolveDurationDays', () => {
+  it('keeps a positive value', () => {
+    expect(resolveDurationDays({ durationDays: 9, startDate: '2027-01-01', endDate: '2027-01-30' })).toBe(9);
+  });
+  it.each([undefined, 0, -3])('computes whole days between the dates when durationDays is %p', (durationDays) => {
+    expect(resolveDurationDays({ durationDays, startDate: '2027-02-25', endDate: '2027-03-05' })).toBe(8);
+  });
+  it('is 0 ("not given") without both dates, or when the end precedes the start', () => {
+    expect(resolveDurationDays({ startDate: '2027-01-01' })).toBe(0);
+    expect(resolveDurationDays({ endDate: '2027-01-01' })).toBe(0);
+    expect(resolveDurationDays({ durationDays: -1 })).toBe(0);
+    expect(resolveDurationDays({ startDate: '2027-01-10', endDate: '2027-01-01' })).toBe(0);
+  });
+});
+
+describe('resolveTravelerAges', () => {
+  it('zero-fills to `travelers` when omitted', () => {
+    expect(resolveTravelerAges({ travelers: 3 }, '2027-01-10')).toEqual([0, 0, 0]);
+  });
+  it('keeps explicit ages, fills zeros from dates of birth at the reference day', () => {
+    expect(resolveTravelerAges({ travelers: 3, travelerAges: [30, 0, 0], travelerDobs: ['1990-01-01', '1957-01-10'] }, '2027-01-10')).toEqual([30, 70, 0]);
+  });
+  it('passes a wrong-length age list through for the engine to refuse', () => {
+    expect(resolveTravelerAges({ travelers: 2, travelerAges: [30] }, '2027-01-10')).toEqual([30]);
+  });
+  it('refuses more dates of birth than travelers', () => {
+    expect(() => resolveTravelerAges({ travelers: 1, travelerDobs: ['1990-01-01', '1991-01-01'] }, '2027-01-10')).toThrow(EmbedInputError);
+  });
+});
+
+describe('ageOn', () => {
+  it('counts completed years', () => {
+    expect(ageOn('1980-01-11', '2027-01-10')).toBe(46);
+    expect(ageOn('1980-01-10', '2027-01-10')).toBe(47);
+    expect(ageOn('2027-01-10', '2027-01-10')).toBe(0);
+  });
+  it('lets a 29 February birthday count from 1 March in common years', () => {
+    expect(ageOn('2000-02-29', '2027-02-28')).toBe(26);
+    expect(ageOn('2000-02-29', '2027-03-01')).toBe(27);
+    expect(ageOn('2000-02-29', '2028-02-29')).toBe(28);
+  });
+  it('refuses a date of birth after the reference day', () => {
+    expect(() => ageOn('2027-01-11', '2027-01-10', 1)).toThrow("traveler 2's date of birth is after departure");
+  });
+});
+
+describe('toNewQuote', () => {
+  const base = { destination: 'Arctic', tripCost: 1234.5, travelers: 1, residence: ' de ', email: 'a@b.co' };
+  it('attributes to the operator and mode, converts dollars to cents and applies defaults', () => {
+    expect(toNewQuote(base, { operatorId: 'op', mode: 'live' }, '2026-11-21')).toMatchObject({
+      source: 'embed',
+      operatorId: 'op',
+      mode: 'live',
+      tripCostCents: 123_450,
+      residence: 'DE',
+      durationDays: 0,
+      travelerAges: [0],
+      name: 'Embedded quote',
+      state: null,
+      phone: null,
+      otherCountries: [],
+    });
+  });
+  it('refuses a non-USD currency (only USD is priced)', () => {
+    expect(() => toNewQuote({ ...base, currency: 'eur' }, { operatorId: 'op', mode: 'test' }, '2026-11-21')).toThrow(
+      'only USD trip costs can be priced',
+    );
+    expect(toNewQuote({ ...base, currency: 'usd' }, { operatorId: 'op', mode: 'test' }, '2026-11-21').currency).toBe('USD');
+  });
+});

@@ -1,0 +1,98 @@
+import { EMBED_DEFAULT_QUOTE_NAME, type EmbedQuoteRequest } from '@expedition/contracts';
+import { dollarsToCents } from '@expedition/domain-pricing';
+import type { NewQuote } from '@expedition/quoting';
+
+const MS_PER_DAY = 86_400_000;
+
+/** An input the spec's rules cannot turn into a quote; answered 400 `{ error: message }` like a pricing error. */
+export class EmbedInputError extends Error {
+  override readonly name = 'EmbedInputError';
+}
+
+export interface Attribution {
+  operatorId: string;
+  mode: 'test' | 'live';
+}
+
+/**
+ * The spec's field rules for POST /api/embed/quote (SERVICE-SPEC §4), applied to an already type-checked body.
+ * `today` is the server's `YYYY-MM-DD` (UTC), used for ages from dates of birth when there is no departure date.
+ */
+export function toNewQuote(body: EmbedQuoteRequest, who: Attribution, today: string): NewQuote {
+  const currency = body.currency?.toUpperCase();
+  // The quote service stores the currency without handing it to the engine, which prices USD only.
+  if (currency !== undefined && currency !== 'USD') throw new EmbedInputError('only USD trip costs can be priced');
+  return {
+    source: 'embed',
+    operatorId: who.operatorId,
+    mode: who.mode,
+    destination: body.destination,
+    startDate: body.startDate ?? null,
+    endDate: body.endDate ?? null,
+    durationDays: resolveDurationDays(body),
+    tripCostCents: dollarsToCents(body.tripCost),
+    currency,
+    travelers: body.travelers,
+    travelerAges: resolveTravelerAges(body, body.startDate ?? today),
+    residence: body.residence.trim().toUpperCase(),
+    state: blankToNull(body.state)?.toUpperCase() ?? null,
+    email: body.email,
+    name: blankToNull(body.name) ?? EMBED_DEFAULT_QUOTE_NAME,
+    phone: blankToNull(body.phone),
+    otherCountries: body.otherCountries ?? [],
+  };
+}
+
+/**
+ * `durationDays` as given when positive; when missing or ≤ 0 and both dates are present, the whole days between
+ * them; otherwise 0. 0 means "not given" to the pricing engine: it prices the destination's typical length
+ * (Antarctica 14, Arctic 10, Safari 12, Galápagos 10 …), stores that length with `durationDefaulted = true` and
+ * lowers the confidence one step. An end date before the start date computes as negative and is treated as 0 too.
+ */
+export function resolveDurationDays(body: Pick<EmbedQuoteRequest, 'durationDays' | 'startDate' | 'endDate'>): number {
+  if (body.durationDays !== undefined && body.durationDays > 0) return body.durationDays;
+  if (!body.startDate || !body.endDate) return 0;
+  return Math.max(0, daysBetween(body.startDate, body.endDate));
+}
+
+/**
+ * One age per traveler. An explicit non-zero `travelerAges[i]` wins; otherwise `travelerDobs[i]` resolved to the age
+ * at departure (`referenceDay`: the start date, else today); otherwise 0, which the engine reads as "unknown" (it
+ * prices an assumed age and lowers the confidence, so the quote is not instant-eligible). When `travelerAges` is
+ * given with the wrong length it is passed through unchanged and the engine refuses it with its own message.
+ * Caveat: an infant under one year resolves to 0, i.e. "unknown", because 0 is the spec's unknown marker.
+ */
+export function resolveTravelerAges(
+  body: Pick<EmbedQuoteRequest, 'travelers' | 'travelerAges' | 'travelerDobs'>,
+  referenceDay: string,
+): number[] {
+  const dobs = body.travelerDobs ?? [];
+  if (dobs.length > body.travelers) {
+    throw new EmbedInputError(`travelerDobs has ${dobs.length} entries for ${body.travelers} travelers`);
+  }
+  if (body.travelerAges && body.travelerAges.length !== body.travelers) return [...body.travelerAges];
+  return Array.from({ length: body.travelers }, (_, i) => {
+    const given = body.travelerAges?.[i] ?? 0;
+    if (given > 0) return given;
+    const dob = dobs[i];
+    return dob ? ageOn(dob, referenceDay, i) : 0;
+  });
+}
+
+/** Completed years between a date of birth and a day (a 29 February birthday counts from 1 March in other years). */
+export function ageOn(dob: string, day: string, index = 0): number {
+  const [by, bm, bd] = dob.split('-').map(Number) as [number, number, number];
+  const [y, m, d] = day.split('-').map(Number) as [number, number, number];
+  if (dob > day) throw new EmbedInputError(`travelerDobs: traveler ${index + 1}'s date of birth is after departure`);
+  const hadBirthday = m > bm || (m === bm && d >= bd);
+  return y - by - (hadBirthday ? 0 : 1);
+}
+
+function daysBetween(from: string, to: string): number {
+  return Math.round((Date.parse(`${to}T00:00:00Z`) - Date.parse(`${from}T00:00:00Z`)) / MS_PER_DAY);
+}
+
+function blankToNull(value: string | undefined): string | null {
+  const trimmed = value?.trim();
+  return trimmed ? trimmed : null;
+}

@@ -1,0 +1,40 @@
+import { Router, type RequestHandler } from 'express';
+import { EMBED_INVALID_FIELDS_ERROR, EMBED_QUOTE_CREATION_FAILED, EmbedQuoteRequestSchema } from '@expedition/contracts';
+import { getEmbedContext } from '@expedition/auth-publishable-key';
+import { isPricingError } from '@expedition/domain-pricing';
+import type { Logger } from '@expedition/http-kit';
+import { jsonBodyOr400, sendEmbedError } from '../http/embed-responses';
+import { EMBED_QUOTE_PATH } from '../limits';
+import { EmbedInputError } from './embed-quote.input';
+import type { EmbedQuoteService } from './embed-quote.service';
+
+/** POST /api/embed/quote (SERVICE-SPEC §4, §7). The gate runs first; the body is parsed only after it. */
+export function embedQuoteRouter(deps: { gate: RequestHandler; quotes: EmbedQuoteService; logger: Logger }): Router {
+  const router = Router();
+
+  router.post(EMBED_QUOTE_PATH, deps.gate, jsonBodyOr400(), async (req, res) => {
+    const context = getEmbedContext(req);
+    const parsed = EmbedQuoteRequestSchema.safeParse(req.body);
+    if (!parsed.success) return sendEmbedError(res, EMBED_INVALID_FIELDS_ERROR);
+    try {
+      const result = await deps.quotes.create(parsed.data, { operatorId: context.operatorId, mode: context.mode });
+      req.log?.info({ keyId: context.keyId, quoteId: result.quoteId, eligible: result.instantQuoteEligible }, 'embed quote created');
+      res.json(result);
+    } catch (err) {
+      sendEmbedError(res, creationFailure(err, deps.logger, context.keyId));
+    }
+  });
+
+  return router;
+}
+
+/**
+ * Every downstream failure is the spec's 400 `{ error: <reason> }`: the domain's own message for input it refuses
+ * (unknown destination, past start date, wrong number of ages…), else the generic message; internal messages
+ * (database errors) are logged, never returned.
+ */
+function creationFailure(err: unknown, logger: Logger, keyId: string): string {
+  if (isPricingError(err) || err instanceof EmbedInputError) return err.message;
+  logger.error({ err, keyId }, 'embed quote could not be created');
+  return EMBED_QUOTE_CREATION_FAILED;
+}

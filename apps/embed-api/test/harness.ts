@@ -1,0 +1,178 @@
+import { spawnSync } from 'node:child_process';
+import pino from 'pino';
+import type { Express } from 'express';
+import type { Response } from 'supertest';
+import {
+  createRateLimiter,
+  mintPublishableKey,
+  type CachedKeyResolver,
+  type RateLimiter,
+} from '@expedition/auth-publishable-key';
+import type { Database, PrismaClient } from '@expedition/db';
+import { createTestDatabase } from '@expedition/db/testing';
+import { CATALOG_VERSION, createOptionsWorker, syncCatalog, type OptionsWorker } from '@expedition/quoting';
+import { createApp, type EmbedApiDeps } from '../src/app';
+import { createKeyResolver } from '../src/keys/prisma-key-store';
+
+/** A clock tests can move. */
+export function testClock(start = '2026-11-21T10:00:00Z') {
+  let now = new Date(start).getTime();
+  return {
+    now: () => new Date(now),
+    advance(ms: number) {
+      now += ms;
+    },
+  };
+}
+export type TestClock = ReturnType<typeof testClock>;
+
+/** The widget iframe (first-party), the portal (test dashboard) and an operator's own site. */
+export const WIDGET_ORIGIN = 'http://widget.test:3003';
+export const PORTAL_ORIGIN = 'http://portal.test:3004';
+export const SITE_ORIGIN = 'https://tours.example';
+export const OTHER_SITE_ORIGIN = 'https://elsewhere.example';
+
+export interface Harness {
+  app: Express;
+  db: Database;
+  prisma: PrismaClient;
+  clock: TestClock;
+  keys: CachedKeyResolver;
+  worker: OptionsWorker;
+  close(): Promise<void>;
+}
+
+export interface HarnessOptions {
+  /** Defaults to a generous in-memory limiter so matrix suites never trip it; rate-limit suites pass the real one. */
+  rateLimiter?: RateLimiter;
+  keyCacheTtlMs?: number;
+  deps?: Partial<EmbedApiDeps>;
+  /** Reuse a database (two app instances on one database). */
+  db?: Database;
+}
+
+/** One isolated database per test file (its own PostgreSQL schema, or PGlite when PostgreSQL is absent). */
+export async function createHarness(options: HarnessOptions = {}): Promise<Harness> {
+  const db = options.db ?? (await createTestDatabase());
+  if (!options.db) await syncCatalog(db.prisma, CATALOG_VERSION);
+  const clock = testClock();
+  const keys = createKeyResolver(db.prisma, {
+    ttlMs: options.keyCacheTtlMs ?? 5_000,
+    clock: { now: () => clock.now().getTime() },
+  });
+  const app = createApp({
+    prisma: db.prisma,
+    ready: () => db.ping(),
+    logger: pino({ level: 'silent' }),
+    clock,
+    resolveKey: keys.resolve,
+    rateLimiter: options.rateLimiter ?? createRateLimiter({ points: 100_000, durationSec: 60 }),
+    firstPartyOrigins: [WIDGET_ORIGIN],
+    testDashboardOrigins: [PORTAL_ORIGIN],
+    ...options.deps,
+  });
+  const worker = createOptionsWorker({ prisma: db.prisma, clock });
+  return { app, db, prisma: db.prisma, clock, keys, worker, close: () => (options.db ? Promise.resolve() : db.close()) };
+}
+
+// ---- rows, created through Prisma in the test's own database ------------------------------------------------
+
+export interface SeedOperator {
+  status?: 'pending' | 'active' | 'suspended';
+  embeddingEnabled?: boolean;
+  origins?: string[];
+  name?: string;
+}
+
+export async function seedOperator(prisma: PrismaClient, seed: SeedOperator = {}): Promise<string> {
+  const operator = await prisma.operator.create({
+    data: {
+      name: seed.name ?? 'Polar Voyages',
+      status: seed.status ?? 'active',
+      embeddingEnabled: seed.embeddingEnabled ?? false,
+      allowedOrigins: { create: (seed.origins ?? [SITE_ORIGIN]).map((origin) => ({ origin })) },
+    },
+  });
+  return operator.id;
+}
+
+export async function seedKey(
+  prisma: PrismaClient,
+  operatorId: string,
+  mode: 'test' | 'live' = 'test',
+  extra: { revokedAt?: Date; expiresAt?: Date } = {},
+): Promise<string> {
+  const key = mintPublishableKey(mode);
+  await prisma.publishableKey.create({ data: { operatorId, key, mode, ...extra } });
+  return key;
+}
+
+/** An active operator with embedding enabled, its site origin, and one key of each mode. */
+export async function seedTenant(prisma: PrismaClient, seed: SeedOperator = {}) {
+  const operatorId = await seedOperator(prisma, { embeddingEnabled: true, ...seed });
+  return {
+    operatorId,
+    testKey: await seedKey(prisma, operatorId, 'test'),
+    liveKey: await seedKey(prisma, operatorId, 'live'),
+  };
+}
+
+/** A complete body: every age known, both dates → instant-eligible. */
+export const fullQuote = {
+  destination: 'Antarctica',
+  tripCost: 24000,
+  travelers: 2,
+  residence: 'GB',
+  email: 'traveler@example.com',
+  startDate: '2027-01-10',
+  endDate: '2027-01-24',
+  travelerAges: [45, 52],
+};
+
+// ---- CORS assertions -------------------------------------------------------------------------------------------
+
+export function accessControlHeaders(res: Response): string[] {
+  return Object.keys(res.headers).filter((h) => h.startsWith('access-control-'));
+}
+
+export function varyHasOrigin(res: Response): boolean {
+  return String(res.headers['vary'] ?? '')
+    .split(',')
+    .some((v) => v.trim().toLowerCase() === 'origin');
+}
+
+/** The spec's CORS headers for exactly this origin; never `*`, never credentials; `Vary: Origin`. */
+export function expectCors(res: Response, origin: string): void {
+  expect(res.headers['access-control-allow-origin']).toBe(origin);
+  expect(res.headers['access-control-allow-methods']).toBe('GET, POST, OPTIONS');
+  expect(res.headers['access-control-allow-headers']).toBe('Content-Type, X-SVC-Publishable-Key');
+  expect(res.headers['access-control-allow-credentials']).toBeUndefined();
+  expect(varyHasOrigin(res)).toBe(true);
+}
+
+export function expectNoCors(res: Response): void {
+  expect(accessControlHeaders(res)).toEqual([]);
+  expect(varyHasOrigin(res)).toBe(true);
+}
+
+// ---- Redis ---------------------------------------------------------------------------------------------------
+
+export const REDIS_URL = process.env['REDIS_URL'] || 'redis://127.0.0.1:6379';
+
+/** Synchronous probe, so a suite can be skipped (or, with REQUIRE_SERVICES=1, fail) at definition time. */
+export function redisReachable(url: string = REDIS_URL): boolean {
+  const { hostname, port } = new URL(url);
+  const script = `
+    const s = require('node:net').connect(${Number(port) || 6379}, ${JSON.stringify(hostname || '127.0.0.1')});
+    s.setTimeout(1000, () => process.exit(1));
+    s.on('error', () => process.exit(1));
+    s.on('connect', () => s.write('PING\\r\\n'));
+    s.on('data', (d) => process.exit(String(d).startsWith('+PONG') ? 0 : 1));`;
+  return spawnSync(process.execPath, ['-e', script], { timeout: 3000 }).status === 0;
+}
+
+export function describeWithRedis(): jest.Describe {
+  if (redisReachable()) return describe;
+  if (process.env['REQUIRE_SERVICES'] === '1') throw new Error(`REQUIRE_SERVICES=1 but Redis is unreachable at ${REDIS_URL}`);
+  return describe.skip;
+}
