@@ -2,7 +2,7 @@ import express from 'express';
 import request from 'supertest';
 import { z } from 'zod';
 import pino from 'pino';
-import { AppError, clientRateLimit, errorHandler, healthRoutes, notFound, parseOrThrow, requestId, parseConfig, ConfigError } from './index';
+import { AppError, clientRateLimit, errorHandler, healthRoutes, httpLogger, notFound, parseOrThrow, requestId, parseConfig, ConfigError } from './index';
 
 const silent = pino({ level: 'silent' });
 
@@ -88,5 +88,25 @@ describe('http-kit', () => {
     const schema = z.object({ PORT: z.coerce.number().int() });
     expect(parseConfig(schema, { PORT: '3001' }).PORT).toBe(3001);
     expect(() => parseConfig(schema, { PORT: 'x' })).toThrow(ConfigError);
+  });
+});
+
+describe('httpLogger', () => {
+  it('writes one line per request with id, path without query, status and duration, and offers req.log', async () => {
+    const lines: Record<string, unknown>[] = [];
+    const logger = pino({ level: 'info' }, { write: (l: string) => lines.push(JSON.parse(l)) });
+    const a = express();
+    a.use(requestId());
+    a.use(httpLogger(logger));
+    a.get('/x', (req, res) => {
+      req.log?.info({ extra: 1 }, 'inside');
+      res.status(404).json({});
+    });
+    await request(a).get('/x?pk=pk_op_test_secretish').set('X-Request-Id', 'r-1');
+    const done = lines.find((l) => l['msg'] === 'request completed')!;
+    expect(done).toMatchObject({ reqId: 'r-1', method: 'GET', path: '/x', status: 404, level: 40 });
+    expect(typeof done['ms']).toBe('number');
+    expect(lines.find((l) => l['msg'] === 'inside')).toMatchObject({ reqId: 'r-1', extra: 1 });
+    expect(JSON.stringify(lines)).not.toContain('secretish');
   });
 });

@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import type { RequestHandler } from 'express';
-import 'pino-http'; // declares IncomingMessage.id
+import './logger'; // declares IncomingMessage.id
 
 const SAFE_ID = /^[A-Za-z0-9._:-]{1,128}$/;
 
