@@ -9,9 +9,17 @@ import type { PrismaClient } from '@expedition/db';
 import { errorHandler, healthRoutes, httpLogger, notFound, requestId, type Logger } from '@expedition/http-kit';
 import type { Clock } from '@expedition/quoting';
 import { noStore } from './http/embed-responses';
-import { EMBED_OPTIONS_PATH, EMBED_QUOTE_PATH } from './limits';
+import {
+  EMBED_OPTIONS_PATH,
+  EMBED_PAYMENTS_AUTHENTICATE_PATH,
+  EMBED_PAYMENTS_CONFIRM_PATH,
+  EMBED_PAYMENTS_PATH,
+  EMBED_QUOTE_PATH,
+} from './limits';
 import { embedOptionsRouter } from './options/embed-options.router';
 import { createReadyOptionsCache } from './options/ready-options-cache';
+import { createEmbedPaymentService, type EmbedPaymentsOptions } from './payments/embed-payment.service';
+import { embedPaymentsRouter } from './payments/embed-payments.router';
 import { embedQuoteRouter } from './quotes/embed-quote.router';
 import { createEmbedQuoteService } from './quotes/embed-quote.service';
 
@@ -34,6 +42,8 @@ export interface EmbedApiDeps {
   onQuoteCreated?: (quoteId: string) => void;
   /** Ready payloads cached per process (they never change once ready). */
   readyOptionsCacheSize?: number;
+  /** Tier 3 payment routes (the processor, Stripe.js publishable keys); absent → those routes are not mounted. */
+  payments?: EmbedPaymentsOptions;
 }
 
 /** Builds the embed-api Express app. No side effects: no listening, no timers, no connections, no worker. */
@@ -50,20 +60,28 @@ export function createApp(deps: EmbedApiDeps): Express {
     testDashboardOrigins: deps.testDashboardOrigins,
     logger: deps.logger,
   };
-  // Two gates over one resolver and ONE limiter: the budget is shared; only the options route reads `?pk`.
+  // Gates over one resolver and ONE limiter: the budget is shared by every route; only the options route reads `?pk`.
   const quoteGate = createEmbedGate({ ...gateOptions, allowQueryKey: () => false });
   const optionsGate = createEmbedGate({ ...gateOptions, allowQueryKey: () => true });
+  const paymentsGate = createEmbedGate({ ...gateOptions, allowQueryKey: () => false });
+  const payments = deps.payments
+    ? createEmbedPaymentService({ ...deps.payments, prisma: deps.prisma, clock: deps.clock, logger: deps.logger })
+    : undefined;
+  const paymentPaths = payments ? [EMBED_PAYMENTS_PATH, EMBED_PAYMENTS_CONFIRM_PATH, EMBED_PAYMENTS_AUTHENTICATE_PATH] : [];
   const quotes = createEmbedQuoteService({ prisma: deps.prisma, clock: deps.clock, onQuoteCreated: deps.onQuoteCreated });
 
   app.use(requestId());
   app.use(httpLogger(deps.logger));
   app.use(healthRoutes({ ready: deps.ready }));
   app.get('/', (_req, res) => {
-    res.json({ service: 'embed-api', routes: [`POST ${EMBED_QUOTE_PATH}`, `GET ${EMBED_OPTIONS_PATH}`] });
+    res.json({
+      service: 'embed-api',
+      routes: [`POST ${EMBED_QUOTE_PATH}`, `GET ${EMBED_OPTIONS_PATH}`, ...paymentPaths.map((p) => `POST ${p}`)],
+    });
   });
 
   app.use('/api/embed', noStore());
-  app.options([EMBED_QUOTE_PATH, EMBED_OPTIONS_PATH], createPreflightHandler());
+  app.options([EMBED_QUOTE_PATH, EMBED_OPTIONS_PATH, ...paymentPaths], createPreflightHandler());
   app.use(embedQuoteRouter({ gate: quoteGate, quotes, logger: deps.logger }));
   app.use(
     embedOptionsRouter({
@@ -72,6 +90,7 @@ export function createApp(deps: EmbedApiDeps): Express {
       cache: createReadyOptionsCache(deps.readyOptionsCacheSize),
     }),
   );
+  if (payments) app.use(embedPaymentsRouter({ gate: paymentsGate, payments }));
 
   app.use(notFound());
   app.use(errorHandler(deps.logger));

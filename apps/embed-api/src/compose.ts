@@ -3,6 +3,7 @@ import type Redis from 'ioredis';
 import { createRateLimiter, type CachedKeyResolver } from '@expedition/auth-publishable-key';
 import type { Database } from '@expedition/db';
 import type { Logger } from '@expedition/http-kit';
+import { createPaymentProcessor, type PaymentProcessor } from '@expedition/payments';
 import { createOptionsWorker, systemClock, type Clock, type OptionsWorker } from '@expedition/quoting';
 import { createApp } from './app';
 import type { EmbedApiConfig } from './config';
@@ -16,6 +17,11 @@ export interface EmbedApiRuntime {
   /** When set, the per-key budget is shared by every replica. */
   redis?: Redis;
   clock?: Clock;
+  /**
+   * Defaults to the processor the config names. The all-in-one launcher passes the ONE simulated processor (or one
+   * built on the shared simulated store) so intents are visible to every app of the process.
+   */
+  processor?: PaymentProcessor;
 }
 
 export interface EmbedApi {
@@ -36,6 +42,7 @@ export function composeEmbedApi(runtime: EmbedApiRuntime): EmbedApi {
     logger: logger.child({ component: 'options-worker' }),
     pollIntervalMs: config.optionsPollMs,
   });
+  const processor = runtime.processor ?? createPaymentProcessor(config.payments, { clock });
   const keys = createKeyResolver(db.prisma, {
     ttlMs: config.keyCacheTtlMs,
     clock: { now: () => clock.now().getTime() },
@@ -52,6 +59,13 @@ export function composeEmbedApi(runtime: EmbedApiRuntime): EmbedApi {
     trustProxy: config.trustProxy,
     // Makes the demo feel instant; correctness never depends on it (the worker also polls).
     onQuoteCreated: () => optionsWorker.kick(),
+    payments: {
+      processor,
+      stripePublishableKeys: {
+        test: config.payments.stripe?.testPublishableKey,
+        live: config.payments.stripe?.livePublishableKey,
+      },
+    },
   });
   return { app, optionsWorker, keys };
 }

@@ -31,3 +31,34 @@ describe('embed-api config', () => {
     expect(() => loadConfig({ EMBED_KEY_CACHE_TTL_MS: 'soon' })).toThrow(ConfigError);
   });
 });
+
+describe('embed-api config: payments', () => {
+  it('defaults to the simulated processor posting to the dispatcher intake', () => {
+    const { payments } = loadConfig({});
+    expect(payments).toMatchObject({ provider: 'simulated', simulatedWebhookUrl: 'http://localhost:3005/processor/events' });
+    expect(payments.stripe).toBeUndefined();
+  });
+
+  it('reads Stripe keys, including the publishable key of each mode for Stripe.js', () => {
+    const { payments } = loadConfig({
+      PAYMENTS_PROVIDER: 'stripe',
+      STRIPE_TEST_SECRET_KEY: 'sk_test_1',
+      STRIPE_WEBHOOK_SECRET: 'whsec_1',
+      STRIPE_TEST_PUBLISHABLE_KEY: 'pk_test_1',
+      STRIPE_LIVE_PUBLISHABLE_KEY: 'pk_live_1',
+    });
+    expect(payments.provider).toBe('stripe');
+    expect(payments.stripe).toMatchObject({ testPublishableKey: 'pk_test_1', livePublishableKey: 'pk_live_1' });
+  });
+
+  it('wraps payment setting errors in ConfigError', () => {
+    expect(() => loadConfig({ PAYMENTS_PROVIDER: 'paypal' })).toThrow(ConfigError);
+    expect(() => loadConfig({ PAYMENTS_PROVIDER: 'stripe' })).toThrow(ConfigError);
+  });
+
+  it('refuses a publishable slot holding anything but a publishable key of that mode (it is sent to browsers)', () => {
+    const stripe = { PAYMENTS_PROVIDER: 'stripe', STRIPE_TEST_SECRET_KEY: 'sk_test_1', STRIPE_WEBHOOK_SECRET: 'whsec_1' };
+    expect(() => loadConfig({ ...stripe, STRIPE_TEST_PUBLISHABLE_KEY: 'sk_test_1' })).toThrow(/STRIPE_TEST_PUBLISHABLE_KEY/);
+    expect(() => loadConfig({ ...stripe, STRIPE_LIVE_PUBLISHABLE_KEY: 'pk_test_1' })).toThrow(/STRIPE_LIVE_PUBLISHABLE_KEY/);
+  });
+});

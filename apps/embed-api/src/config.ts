@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { normalizeOrigin } from '@expedition/auth-publishable-key';
-import { emptyToUndefined, parseConfig } from '@expedition/http-kit';
+import { ConfigError, emptyToUndefined, parseConfig } from '@expedition/http-kit';
+import { paymentsSettingsFromEnv, type PaymentsSettings } from '@expedition/payments';
 
 const optional = <T extends z.ZodType>(schema: T) => z.preprocess(emptyToUndefined, schema.optional());
 
@@ -73,8 +74,27 @@ function unique(origins: string[]): string[] {
   return [...new Set(origins.filter((o) => o !== ''))];
 }
 
-export type EmbedApiConfig = z.infer<typeof ConfigSchema>;
+/** `payments`: PAYMENTS_PROVIDER and friends, read by the payments lib exactly as quote-api reads them. */
+export type EmbedApiConfig = z.infer<typeof ConfigSchema> & { payments: PaymentsSettings };
 
 export function loadConfig(env: NodeJS.ProcessEnv = process.env): EmbedApiConfig {
-  return parseConfig(ConfigSchema, env);
+  const base = parseConfig(ConfigSchema, env);
+  let payments: PaymentsSettings;
+  try {
+    payments = paymentsSettingsFromEnv(env);
+  } catch (err) {
+    throw new ConfigError([(err as Error).message]);
+  }
+  const problems = publishableKeyProblems(payments);
+  if (problems.length > 0) throw new ConfigError(problems);
+  return Object.freeze({ ...base, payments });
+}
+
+/** A Stripe secret key in a publishable slot would be handed to every browser: refuse anything but `pk_<mode>_`. */
+function publishableKeyProblems(payments: PaymentsSettings): string[] {
+  const slots = [
+    ['STRIPE_TEST_PUBLISHABLE_KEY', payments.stripe?.testPublishableKey, 'pk_test_'],
+    ['STRIPE_LIVE_PUBLISHABLE_KEY', payments.stripe?.livePublishableKey, 'pk_live_'],
+  ] as const;
+  return slots.flatMap(([name, value, prefix]) => (value && !value.startsWith(prefix) ? [`${name}: must start with ${prefix}`] : []));
 }

@@ -3,4 +3,13 @@ export { createApp, type EmbedApiDeps } from './app';
 export { composeEmbedApi, type EmbedApi, type EmbedApiRuntime } from './compose';
 export { loadConfig as loadEmbedApiConfig, type EmbedApiConfig } from './config';
 export { createKeyResolver, createPrismaKeyStore, DEFAULT_KEY_CACHE_TTL_MS } from './keys/prisma-key-store';
-export { EMBED_MAX_BODY_BYTES, EMBED_OPTIONS_PATH, EMBED_QUOTE_PATH, EMBED_RATE_LIMIT } from './limits';
+export {
+  EMBED_MAX_BODY_BYTES,
+  EMBED_OPTIONS_PATH,
+  EMBED_PAYMENTS_AUTHENTICATE_PATH,
+  EMBED_PAYMENTS_CONFIRM_PATH,
+  EMBED_PAYMENTS_PATH,
+  EMBED_QUOTE_PATH,
+  EMBED_RATE_LIMIT,
+} from './limits';
+export type { EmbedPaymentsOptions } from './payments/embed-payment.service';

@@ -6,3 +6,7 @@ export const EMBED_MAX_BODY_BYTES = 16 * 1024;
 
 export const EMBED_QUOTE_PATH = '/api/embed/quote';
 export const EMBED_OPTIONS_PATH = '/api/embed/options';
+/** Tier 3 (in-iframe checkout): additive routes behind the same gate and budget. */
+export const EMBED_PAYMENTS_PATH = '/api/embed/payments';
+export const EMBED_PAYMENTS_CONFIRM_PATH = '/api/embed/payments/confirm';
+export const EMBED_PAYMENTS_AUTHENTICATE_PATH = '/api/embed/payments/authenticate';

@@ -24,6 +24,7 @@ async function main(): Promise<void> {
       firstPartyOrigins: config.firstPartyOrigins,
       testDashboardOrigins: config.testDashboardOrigins,
       keyCacheTtlMs: config.keyCacheTtlMs,
+      paymentsProvider: config.payments.provider,
     },
     'embed-api listening',
   );

@@ -11,7 +11,9 @@ import {
 import type { Database, PrismaClient } from '@expedition/db';
 import { createTestDatabase } from '@expedition/db/testing';
 import { CATALOG_VERSION, createOptionsWorker, syncCatalog, type OptionsWorker } from '@expedition/quoting';
+import { createSimulatedProcessor, type SimulatedProcessor } from '@expedition/payments';
 import { createApp, type EmbedApiDeps } from '../src/app';
+import type { EmbedPaymentsOptions } from '../src/payments/embed-payment.service';
 import { createKeyResolver } from '../src/keys/prisma-key-store';
 
 /** A clock tests can move. */
@@ -49,6 +51,8 @@ export interface HarnessOptions {
   deps?: Partial<EmbedApiDeps>;
   /** Reuse a database (two app instances on one database). */
   db?: Database;
+  /** Mounts the Tier 3 payment routes with what this returns (it gets the harness clock). */
+  payments?: (clock: TestClock) => EmbedPaymentsOptions;
 }
 
 /** One isolated database per test file (its own PostgreSQL schema, or PGlite when PostgreSQL is absent). */
@@ -69,10 +73,40 @@ export async function createHarness(options: HarnessOptions = {}): Promise<Harne
     rateLimiter: options.rateLimiter ?? createRateLimiter({ points: 100_000, durationSec: 60 }),
     firstPartyOrigins: [WIDGET_ORIGIN],
     testDashboardOrigins: [PORTAL_ORIGIN],
+    ...(options.payments ? { payments: options.payments(clock) } : {}),
     ...options.deps,
   });
   const worker = createOptionsWorker({ prisma: db.prisma, clock });
   return { app, db, prisma: db.prisma, clock, keys, worker, close: () => (options.db ? Promise.resolve() : db.close()) };
+}
+
+// ---- payments ----------------------------------------------------------------------------------------------------
+
+export const SIMULATED_WEBHOOK_SECRET = 'whsec_embed_api_test';
+export const INTAKE_URL = 'http://dispatcher.test/processor/events';
+
+export interface CapturedEvent {
+  url: string;
+  headers: Record<string, string>;
+  body: string;
+}
+
+/**
+ * The simulated processor with its event delivery captured instead of POSTed: tests read what the dispatcher's intake
+ * would have received (and can feed it to a real intake themselves).
+ */
+export function capturingProcessor(clock: { now(): Date }): { processor: SimulatedProcessor; events: CapturedEvent[] } {
+  const events: CapturedEvent[] = [];
+  const processor = createSimulatedProcessor({
+    webhookUrl: INTAKE_URL,
+    webhookSecret: SIMULATED_WEBHOOK_SECRET,
+    clock,
+    fetch: async (url, init) => {
+      events.push({ url, headers: init.headers, body: init.body });
+      return { status: 200 };
+    },
+  });
+  return { processor, events };
 }
 
 // ---- rows, created through Prisma in the test's own database ------------------------------------------------

@@ -10,3 +10,4 @@ export * from './embed/embed-options.schema';
 export * from './events/widget-events.schema';
 export * from './webhook/policy-issued.schema';
 export * from './openapi/quote-api.openapi';
+export * from './embed/embed-payment.schema';
