@@ -1,61 +1,105 @@
 /**
  * `npm start`: every app in ONE process on its own port, sharing one database (PGlite under DATA_DIR unless
- * DATABASE_URL is set), in-memory rate limits and the simulated payment processor. A composition root like each
- * app's main.ts; nothing here is used in production.
+ * DATABASE_URL is set), in-memory rate limits and the simulated payment processor, plus the demo operator's site.
+ * A composition root like each app's main.ts; nothing here runs in production.
  */
 import { createDatabase } from '@expedition/db';
 import { createLogger, listen, onShutdownSignal, type RunningServer } from '@expedition/http-kit';
+import { ensureDemoOperator } from '@expedition/operators';
 import { prepareDatabase } from '@expedition/quoting';
 import { composeQuoteApi, loadQuoteApiConfig } from '@expedition/app-quote-api';
+import { composeEmbedApi, loadEmbedApiConfig } from '@expedition/app-embed-api';
+import { composeWebhookDispatcher, loadDispatcherConfig } from '@expedition/app-webhook-dispatcher';
+import { createDemoSite, DEMO_WEBHOOK_PATH } from '../demo-site/demo-site';
 
-const env = process.env;
+const env = { ...process.env };
 const dataDir = env.DATA_DIR || '.data';
+const port = (name: string, fallback: number) => Number(env[name] || fallback);
+const demoPort = port('DEMO_PORT', 4200);
+const demoUrl = env.DEMO_URL || `http://localhost:${demoPort}`;
+// The simulated processor reports payments to the dispatcher of THIS process unless told otherwise.
+env.SIMULATED_PROCESSOR_WEBHOOK_URL ||= `http://localhost:${port('DISPATCHER_PORT', 3005)}/processor/events`;
+
+interface Started {
+  name: string;
+  server: RunningServer;
+  note: string;
+}
 
 async function main(): Promise<void> {
-  const started = Date.now();
+  const startedAt = Date.now();
   const logger = createLogger({ name: 'launcher', level: env.LOG_LEVEL || 'warn' });
   const db = await createDatabase({ databaseUrl: env.DATABASE_URL || undefined, dataDir });
   const prepared = await prepareDatabase(db);
-
-  const servers: { name: string; server: RunningServer; note: string }[] = [];
-  const quoteConfig = loadQuoteApiConfig(env);
-  servers.push({
-    name: 'quote-api',
-    note: 'AI agents: /api/v1 (OpenAPI at /api/v1/openapi.json)',
-    server: await listen(composeQuoteApi({ config: quoteConfig, db, logger: logger.child({ app: 'quote-api' }) }), {
-      port: quoteConfig.port,
-      host: quoteConfig.host,
-    }),
+  const demo = await ensureDemoOperator({
+    prisma: db.prisma,
+    dataDir,
+    demoOrigin: demoUrl,
+    webhookUrl: `${demoUrl}${DEMO_WEBHOOK_PATH}`,
   });
 
-  const quoteUrl = servers.find((s) => s.name === 'quote-api')?.server.url;
+  const servers: Started[] = [];
+  const start = async (name: string, note: string, app: Parameters<typeof listen>[0], config: { port: number; host: string }) => {
+    servers.push({ name, note, server: await listen(app, { port: config.port, host: config.host }) });
+  };
+
+  const quoteConfig = loadQuoteApiConfig(env);
+  await start('quote-api', 'AI agents: /api/v1 (OpenAPI at /api/v1/openapi.json)',
+    composeQuoteApi({ config: quoteConfig, db, logger: logger.child({ app: 'quote-api' }) }), quoteConfig);
+
+  const embedConfig = loadEmbedApiConfig(env);
+  const embed = composeEmbedApi({ config: embedConfig, db, logger: logger.child({ app: 'embed-api' }) });
+  await start('embed-api', 'operators\' pages: /api/embed/quote, /api/embed/options', embed.app, embedConfig);
+
+  const dispatcherConfig = loadDispatcherConfig(env);
+  const dispatcher = composeWebhookDispatcher({ config: dispatcherConfig, db, logger: logger.child({ app: 'webhook-dispatcher' }) });
+  await start('webhook-dispatcher', 'processor events → policies → signed policy.issued', dispatcher.app, dispatcherConfig);
+
+  const site = createDemoSite({
+    embedUrl: embedConfig.publicUrl,
+    publishableKey: demo.publishableKey,
+    webhookSecret: demo.webhookSecret,
+    operatorName: demo.name,
+    logger: logger.child({ app: 'demo-site' }),
+  });
+  await start('demo operator site', 'a tour seller\'s page using the embed API; receives policy.issued', site.app, {
+    port: demoPort,
+    host: env.HOST || '0.0.0.0',
+  });
+
+  embed.optionsWorker.start();
+  dispatcher.workers.start();
+
+  const url = (name: string) => servers.find((s) => s.name === name)?.server.url ?? '';
   const where = db.kind === 'pglite' ? `PGlite in ${dataDir}/pglite` : 'PostgreSQL (DATABASE_URL)';
   const lines = [
     '',
-    'Expedition insurance platform — all apps in one process (embedded mode)',
+    'Expedition insurance platform — every app in one process (embedded mode)',
     `  database   ${where}; ${prepared.applied.length} migration(s) applied now; ${prepared.plans} plans in the catalog`,
-    `  payments   simulated test mode (no real money moves)`,
+    `  payments   ${quoteConfig.payments.provider === 'simulated' ? 'simulated test mode (no real money moves; card 4242 4242 4242 4242 succeeds)' : 'Stripe'}`,
+    `  limits     in memory${env.REDIS_URL ? ' (REDIS_URL is ignored by the launcher)' : ''}`,
     '',
-    ...servers.map((s) => `  ${s.name.padEnd(18)} ${s.server.url.padEnd(24)} ${s.note}`),
+    ...servers.map((s) => `  ${s.name.padEnd(20)} ${s.server.url.padEnd(24)} ${s.note}`),
     '',
-    'Try:',
-    `  curl ${quoteUrl}/api/v1/destinations`,
-    `  curl -X POST ${quoteUrl}/api/v1/quotes -H 'Content-Type: application/json' \\`,
-    `    -d '{"destination":"Antarctica","startDate":"${nextYear()}-01-10","durationDays":14,"tripCost":24000,"travelers":2,"travelerAges":[45,72],"residence":"US","state":"CA"}'`,
+    `Demo operator "${demo.name}" (${dataDir}/demo-operator.json)`,
+    `  publishable key  ${demo.publishableKey}   allowed origins ${demo.allowedOrigins.join(', ')}`,
+    `  open ${url('demo operator site')} to quote, buy with a test card and watch policy.issued arrive`,
     '',
-    `Ready in ${((Date.now() - started) / 1000).toFixed(1)} s. Ctrl+C stops everything; data stays in ${dataDir}/.`,
+    'Try the quoting API:',
+    `  curl ${url('quote-api')}/api/v1/destinations`,
+    `  curl -X POST ${url('quote-api')}/api/v1/quotes -H 'Content-Type: application/json' \\`,
+    `    -d '{"destination":"Antarctica","startDate":"${new Date().getUTCFullYear() + 1}-01-10","durationDays":14,"tripCost":24000,"travelers":2,"travelerAges":[45,72],"residence":"US","state":"CA"}'`,
+    '',
+    `Ready in ${((Date.now() - startedAt) / 1000).toFixed(1)} s. Ctrl+C stops everything; data stays in ${dataDir}/.`,
     '',
   ];
   process.stdout.write(lines.join('\n'));
 
   onShutdownSignal(logger, async () => {
     await Promise.all(servers.map((s) => s.server.close(5_000)));
+    await Promise.all([embed.optionsWorker.stop(), dispatcher.workers.stop()]);
     await db.close();
   });
-}
-
-function nextYear(): number {
-  return new Date().getUTCFullYear() + 1;
 }
 
 main().catch((err) => {

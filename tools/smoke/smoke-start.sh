@@ -14,6 +14,8 @@ pid=""
 fail() { echo "SMOKE FAILED: $*"; echo "--- launcher output:"; cat "$LOG" || true; [ -n "$pid" ] && kill "$pid" 2>/dev/null; exit 1; }
 
 start() {
+  # A stale server on the port would answer for us and hide a broken start.
+  if curl -fsS "$QUOTE/healthz" >/dev/null 2>&1; then fail "something already listens on $QUOTE; stop it first"; fi
   npm start >"$LOG" 2>&1 &
   pid=$!
   for _ in $(seq 1 120); do

@@ -1,4 +1,4 @@
-import express, { type Express, type RequestHandler } from 'express';
+import express, { type Express } from 'express';
 import { buildQuoteApiOpenApi, QUOTE_API_LIMITS } from '@expedition/contracts';
 import type { PrismaClient } from '@expedition/db';
 import {
@@ -11,11 +11,14 @@ import {
   type HitCounter,
   type Logger,
 } from '@expedition/http-kit';
+import type { PaymentProcessor } from '@expedition/payments';
 import { createQuoteService, type Clock } from '@expedition/quoting';
 import { catalogRouter } from './catalog/catalog.router';
 import { checkoutApiRouter, checkoutPageRouter } from './checkout/checkout.router';
 import { createCheckoutService } from './checkout/checkout.service';
 import { coverageRouter } from './coverage/coverage.router';
+import { purchaseRouter } from './purchase/purchase.router';
+import { createPurchaseService, type MppSettings, type RecordPayment } from './purchase/purchase.service';
 import { quoteRouter } from './quotes/quote.router';
 
 export interface QuoteApiDeps {
@@ -30,8 +33,12 @@ export interface QuoteApiDeps {
   rateLimitPerMinute?: number;
   /** Express `trust proxy` setting, so the client IP is right behind a load balancer. */
   trustProxy?: string;
-  /** Extra /api/v1 routes mounted after the built-in ones (the payments module adds /purchase). */
-  extraApiRoutes?: RequestHandler[];
+  payments: {
+    processor: PaymentProcessor;
+    /** Turns a succeeded payment into purchase + policy + commission + outbox (idempotent on the payment id). */
+    recordPayment: RecordPayment;
+    mpp: MppSettings;
+  };
 }
 
 /** Builds the quote-api Express app. No side effects: no listening, no timers, no connections opened. */
@@ -42,7 +49,14 @@ export function createApp(deps: QuoteApiDeps): Express {
   if (deps.trustProxy) app.set('trust proxy', deps.trustProxy);
 
   const quotes = createQuoteService({ prisma: deps.prisma, clock: deps.clock });
-  const checkout = createCheckoutService({ prisma: deps.prisma, clock: deps.clock, publicUrl: deps.publicUrl });
+  const { processor, recordPayment, mpp } = deps.payments;
+  const checkout = createCheckoutService({
+    prisma: deps.prisma,
+    clock: deps.clock,
+    publicUrl: deps.publicUrl,
+    payments: { processor, recordPayment },
+  });
+  const purchases = createPurchaseService({ prisma: deps.prisma, clock: deps.clock, processor, recordPayment, mpp, logger: deps.logger });
   const openapi = JSON.stringify(buildQuoteApiOpenApi({ serverUrl: deps.publicUrl }));
 
   app.use(requestId());
@@ -60,13 +74,13 @@ export function createApp(deps: QuoteApiDeps): Express {
   api.use(clientRateLimit(deps.rateLimiter, deps.rateLimitPerMinute ?? QUOTE_API_LIMITS.requestsPerMinutePerClient));
   api.use(express.json({ limit: QUOTE_API_LIMITS.maxJsonBodyBytes, strict: true }));
   api.use(catalogRouter());
-  api.use(quoteRouter({ quotes }));
+  api.use(quoteRouter({ quotes, prisma: deps.prisma }));
   api.use(coverageRouter());
   api.use(checkoutApiRouter({ checkout }));
-  for (const route of deps.extraApiRoutes ?? []) api.use(route);
+  api.use(purchaseRouter({ purchases }));
   app.use('/api/v1', api);
 
-  app.use(checkoutPageRouter({ checkout }));
+  app.use(checkoutPageRouter({ checkout, payable: true, testMode: processor.name === 'simulated' }));
   app.use(notFound());
   app.use(errorHandler(deps.logger));
   return app;

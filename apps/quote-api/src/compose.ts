@@ -4,8 +4,11 @@ import { createRateLimiter } from '@expedition/auth-publishable-key';
 import type { Database } from '@expedition/db';
 import type { Logger } from '@expedition/http-kit';
 import { systemClock, type Clock } from '@expedition/quoting';
+import { createPaymentIntake } from '@expedition/fulfillment';
+import { createPaymentProcessor, type PaymentProcessor } from '@expedition/payments';
 import { createApp } from './app';
-import type { QuoteApiConfig } from './config';
+import { DEV_MPP_SECRET, type QuoteApiConfig } from './config';
+import { createRecordPayment } from './purchase/record-payment';
 
 export interface QuoteApiRuntime {
   config: QuoteApiConfig;
@@ -14,16 +17,21 @@ export interface QuoteApiRuntime {
   /** When set, rate limits are shared by every replica. */
   redis?: Redis;
   clock?: Clock;
+  /** Defaults to the processor the config names (simulated in embedded mode). */
+  processor?: PaymentProcessor;
 }
 
 /** Wires config and shared resources into the app. Used by main.ts and by the all-in-one launcher. */
 export function composeQuoteApi(runtime: QuoteApiRuntime): Express {
   const { config, db, logger } = runtime;
+  const clock = runtime.clock ?? systemClock;
+  const processor = runtime.processor ?? createPaymentProcessor(config.payments, { clock });
+  const intake = createPaymentIntake({ prisma: db.prisma, clock, logger, processorName: processor.name });
   return createApp({
     prisma: db.prisma,
     ready: () => db.ping(),
     logger,
-    clock: runtime.clock ?? systemClock,
+    clock,
     publicUrl: config.publicUrl,
     rateLimiter: createRateLimiter({
       redis: runtime.redis,
@@ -34,5 +42,16 @@ export function composeQuoteApi(runtime: QuoteApiRuntime): Express {
     }),
     rateLimitPerMinute: config.rateLimitPerMinute,
     trustProxy: config.trustProxy,
+    payments: {
+      processor,
+      recordPayment: createRecordPayment(intake),
+      mpp: {
+        secrets: [config.mpp.secret ?? DEV_MPP_SECRET, ...(config.mpp.previousSecret ? [config.mpp.previousSecret] : [])],
+        realm: new URL(config.publicUrl).host,
+        networkId: config.mpp.networkId,
+        paymentMethodTypes: ['card'],
+        challengeTtlMs: config.mpp.challengeTtlMs,
+      },
+    },
   });
 }

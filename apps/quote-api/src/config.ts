@@ -1,5 +1,12 @@
 import { z } from 'zod';
-import { emptyToUndefined, parseConfig } from '@expedition/http-kit';
+import { ConfigError, emptyToUndefined, parseConfig } from '@expedition/http-kit';
+import { MIN_CHALLENGE_SECRET_BYTES, paymentsSettingsFromEnv } from '@expedition/payments';
+
+/**
+ * Signs MPP challenges in simulated (test) mode when MPP_SECRET_KEY is unset. Published on purpose: simulated mode
+ * moves no money. With PAYMENTS_PROVIDER=stripe, MPP_SECRET_KEY is required (and shared by every replica).
+ */
+export const DEV_MPP_SECRET = 'mpp-simulated-dev-secret-not-for-production-0001';
 
 const optional = <T extends z.ZodType>(schema: T) => z.preprocess(emptyToUndefined, schema.optional());
 
@@ -14,6 +21,10 @@ const ConfigSchema = z
     REDIS_URL: optional(z.string()),
     TRUST_PROXY: optional(z.string()),
     QUOTE_API_RATE_LIMIT_PER_MINUTE: optional(z.coerce.number().int().positive()).default(120),
+    MPP_SECRET_KEY: optional(z.string().min(MIN_CHALLENGE_SECRET_BYTES, `at least ${MIN_CHALLENGE_SECRET_BYTES} characters`)),
+    MPP_PREVIOUS_SECRET_KEY: optional(z.string().min(MIN_CHALLENGE_SECRET_BYTES)),
+    MPP_NETWORK_ID: optional(z.string()).default('profile_simulated_expedition'),
+    MPP_CHALLENGE_TTL_SECONDS: optional(z.coerce.number().int().min(30).max(3600)).default(300),
   })
   .transform((env) => ({
     logLevel: env.LOG_LEVEL,
@@ -25,10 +36,26 @@ const ConfigSchema = z
     redisUrl: env.REDIS_URL,
     trustProxy: env.TRUST_PROXY,
     rateLimitPerMinute: env.QUOTE_API_RATE_LIMIT_PER_MINUTE,
+    mpp: {
+      secret: env.MPP_SECRET_KEY,
+      previousSecret: env.MPP_PREVIOUS_SECRET_KEY,
+      networkId: env.MPP_NETWORK_ID,
+      challengeTtlMs: env.MPP_CHALLENGE_TTL_SECONDS * 1000,
+    },
   }));
 
-export type QuoteApiConfig = z.infer<typeof ConfigSchema>;
+export type QuoteApiConfig = z.infer<typeof ConfigSchema> & { payments: ReturnType<typeof paymentsSettingsFromEnv> };
 
 export function loadConfig(env: NodeJS.ProcessEnv = process.env): QuoteApiConfig {
-  return parseConfig(ConfigSchema, env);
+  const base = parseConfig(ConfigSchema, env);
+  let payments: ReturnType<typeof paymentsSettingsFromEnv>;
+  try {
+    payments = paymentsSettingsFromEnv(env);
+  } catch (err) {
+    throw new ConfigError([(err as Error).message]);
+  }
+  if (payments.provider === 'stripe' && !base.mpp.secret) {
+    throw new ConfigError(['MPP_SECRET_KEY: required when PAYMENTS_PROVIDER=stripe']);
+  }
+  return Object.freeze({ ...base, payments });
 }

@@ -4,7 +4,10 @@ import { createRateLimiter } from '@expedition/auth-publishable-key';
 import type { Database } from '@expedition/db';
 import { createTestDatabase } from '@expedition/db/testing';
 import { CATALOG_VERSION, syncCatalog } from '@expedition/quoting';
+import { createPaymentIntake } from '@expedition/fulfillment';
+import { createSimulatedProcessor, type PaymentProcessor } from '@expedition/payments';
 import { createApp, type QuoteApiDeps } from '../src/app';
+import { createRecordPayment } from '../src/purchase/record-payment';
 
 /** A clock tests can move. */
 export function testClock(start = '2026-11-21T10:00:00Z') {
@@ -23,7 +26,24 @@ export interface Harness {
   app: Express;
   db: Database;
   clock: ReturnType<typeof testClock>;
+  processor: PaymentProcessor;
   close(): Promise<void>;
+}
+
+export const MPP_TEST_SECRET = 'quote-api-test-mpp-secret-0123456789abcdef';
+export const MPP_NETWORK_ID = 'profile_test_expedition';
+
+/**
+ * The simulated processor, with its event delivery to the dispatcher stubbed out (answered 200): the synchronous
+ * record path under test does the recording, as it would if the dispatcher were slow or down.
+ */
+export function testProcessor(clock: { now(): Date }) {
+  return createSimulatedProcessor({
+    webhookUrl: 'http://127.0.0.1:9/processor/events',
+    webhookSecret: 'whsec_test',
+    clock,
+    fetch: async () => new Response('{}', { status: 200 }),
+  });
 }
 
 /** One isolated database per test file (its own PostgreSQL schema, or PGlite when PostgreSQL is absent). */
@@ -31,16 +51,30 @@ export async function createHarness(overrides: Partial<QuoteApiDeps> = {}): Prom
   const db = await createTestDatabase();
   await syncCatalog(db.prisma, CATALOG_VERSION);
   const clock = testClock();
+  const logger = pino({ level: 'silent' });
+  const processor = overrides.payments?.processor ?? testProcessor(clock);
+  const intake = createPaymentIntake({ prisma: db.prisma, clock, logger, processorName: processor.name });
   const app = createApp({
     prisma: db.prisma,
     ready: () => db.ping(),
-    logger: pino({ level: 'silent' }),
+    logger,
     clock,
     publicUrl: PUBLIC_URL,
     rateLimiter: createRateLimiter({ points: 10_000, durationSec: 60 }),
+    payments: {
+      processor,
+      recordPayment: createRecordPayment(intake),
+      mpp: {
+        secrets: [MPP_TEST_SECRET],
+        realm: 'quote.test',
+        networkId: MPP_NETWORK_ID,
+        paymentMethodTypes: ['card'],
+        challengeTtlMs: 5 * 60 * 1000,
+      },
+    },
     ...overrides,
   });
-  return { app, db, clock, close: () => db.close() };
+  return { app, db, clock, processor, close: () => db.close() };
 }
 
 /** A valid quote body, 2 travelers to Antarctica, departing after the test clock's today. */

@@ -124,3 +124,18 @@ describe('POST /api/v1/quotes', () => {
     expect(cfar[0].notes).toMatch(/any.reason/i);
   });
 });
+
+describe('POST /api/v1/quotes operator attribution', () => {
+  it('attributes the quote to an active operator named exactly (case-insensitive), else keeps the name as text', async () => {
+    const op = await h.db.prisma.operator.create({ data: { name: 'Polar Horizons Expeditions', status: 'active' } });
+    await h.db.prisma.operator.create({ data: { name: 'Dormant Voyages', status: 'suspended' } });
+    const named = await request(h.app).post('/api/v1/quotes').send({ ...antarcticaQuote, operator: ' polar horizons expeditions ' });
+    const suspended = await request(h.app).post('/api/v1/quotes').send({ ...antarcticaQuote, operator: 'Dormant Voyages' });
+    const unknown = await request(h.app).post('/api/v1/quotes').send({ ...antarcticaQuote, operator: 'Someone Else' });
+    const row = (id: string) => h.db.prisma.quote.findUniqueOrThrow({ where: { id } });
+    expect((await row(named.body.quoteId)).operatorId).toBe(op.id);
+    expect((await row(suspended.body.quoteId)).operatorId).toBeNull();
+    expect(await row(unknown.body.quoteId)).toMatchObject({ operatorId: null, operatorName: 'Someone Else' });
+    expect(unknown.body.tripSummary.operator).toBe('Someone Else');
+  });
+});

@@ -102,6 +102,8 @@ export function createQuoteService(deps: QuoteServiceDeps) {
               phone: input.phone ?? null,
               operatorName: input.operatorName ?? null,
               recommendedPlanId: pricing.recommendedPlanId,
+              // Only embed quotes get bindable options (produced by the options worker); others never will.
+              optionsStatus: input.source === 'embed' ? 'pending' : 'not_eligible',
               expiresAt,
             },
           });

@@ -19,12 +19,35 @@ body{font:16px/1.5 system-ui,sans-serif;margin:0;background:#f4f7fa;color:#14212
 main{max-width:40rem;margin:2rem auto;background:#fff;border-radius:12px;padding:2rem;box-shadow:0 1px 4px #0002}
 h1{font-size:1.4rem;margin-top:0}dl{display:grid;grid-template-columns:max-content 1fr;gap:.3rem 1rem}
 dt{color:#52606d}dd{margin:0}.premium{font-size:1.6rem;font-weight:600}.notice{background:#fff8e1;padding:1rem;border-radius:8px}
+.error{background:#fdecea;color:#8a1c12;padding:1rem;border-radius:8px}
+form{display:grid;gap:.6rem;margin:1.2rem 0}input{font:inherit;padding:.6rem;border:1px solid #b8c4ce;border-radius:6px}
+button{font:inherit;font-weight:600;padding:.7rem;border:0;border-radius:6px;background:#0b5cad;color:#fff;cursor:pointer}
 .summary{white-space:pre-wrap;background:#f4f7fa;padding:1rem;border-radius:8px}.muted{color:#52606d;font-size:.9rem}
 </style></head><body><main>${body}</main>${script}</body></html>`;
 }
 
+function payForm(token: string, testMode: boolean): string {
+  const hint = testMode
+    ? `<p class="muted">Test mode: no money moves. Use 4242 4242 4242 4242 (succeeds), 4000 0000 0000 0002 (declined) or 4000 0000 0000 9995 (insufficient funds), any future expiry and any CVC.</p>`
+    : '';
+  return `<form method="post" action="/checkout/${escapeHtml(token)}/pay" autocomplete="off">
+<label for="card">Card number</label><input id="card" name="cardNumber" inputmode="numeric" autocomplete="cc-number" required maxlength="23">
+<label for="exp">Expiry (MM/YY)</label><input id="exp" name="expiry" autocomplete="cc-exp" required maxlength="7">
+<label for="cvc">CVC</label><input id="cvc" name="cvc" inputmode="numeric" autocomplete="cc-csc" required maxlength="4">
+<button type="submit">Pay and issue my policy</button></form>${hint}`;
+}
+
 /** Renders the page behind a checkout link. The token is a bearer secret: no caching, no referrer, no framing. */
-export function renderCheckoutPage(res: Response, view: View): void {
+export interface PageOptions {
+  /** Shown above the form after a failed attempt. */
+  error?: string;
+  /** Whether the card form is offered (a processor is configured). */
+  payable?: boolean;
+  /** Simulated mode: list the magic test cards. */
+  testMode?: boolean;
+}
+
+export function renderCheckoutPage(res: Response, view: View, options: PageOptions = {}): void {
   const nonce = randomBytes(16).toString('base64');
   res.setHeader(
     'Content-Security-Policy',
@@ -78,9 +101,10 @@ export function renderCheckoutPage(res: Response, view: View): void {
 </dl>
 ${session.agentSummary ? `<h2>Summary from your assistant</h2><p class="summary">${escapeHtml(session.agentSummary)}</p>` : ''}
 <p class="notice">This link expires in <strong id="left" data-expires="${session.expiresAt.toISOString()}">${Math.ceil(view.msLeft / 60000)} minutes</strong>.</p>
-<p class="notice" id="pay">Online payment is not yet enabled for this link. A representative will contact you to complete the purchase.</p>
+${options.error ? `<p class="error" role="alert">${escapeHtml(options.error)}</p>` : ''}
+${options.payable ? payForm(session.token, options.testMode ?? false) : '<p class="notice">Online payment is not enabled for this link. A representative will contact you to complete the purchase.</p>'}
 <p class="muted">Prices are estimates until confirmed by the policy documents; they are not a binding contract.</p>`;
   const script = `<script nonce="${nonce}">(function(){var el=document.getElementById('left');var end=Date.parse(el.dataset.expires);
 function tick(){var s=Math.max(0,Math.round((end-Date.now())/1000));el.textContent=s>0?Math.floor(s/60)+' min '+(s%60)+' s':'now: this link has expired';if(s>0)setTimeout(tick,1000);}tick();})();</script>`;
-  res.status(200).send(layout('Checkout', body, nonce, script));
+  res.status(options.error ? 402 : 200).send(layout('Checkout', body, nonce, script));
 }

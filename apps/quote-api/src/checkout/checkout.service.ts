@@ -3,18 +3,40 @@ import { CHECKOUT_LINK_TTL_MS, type CheckoutRequest } from '@expedition/contract
 import type { PrismaClient } from '@expedition/db';
 import { getPlan } from '@expedition/domain-pricing';
 import { AppError } from '@expedition/http-kit';
+import { PaymentProcessorError, type PaymentProcessor, type SimulatedProcessor } from '@expedition/payments';
 import { isUuid, randomToken, type Clock } from '@expedition/quoting';
+import type { RecordPayment } from '../purchase/purchase.service';
 
 export interface CheckoutServiceDeps {
   prisma: PrismaClient;
   clock: Clock;
   publicUrl: string;
+  /** Takes the payment behind the link; absent means the page only shows the summary. */
+  payments?: { processor: PaymentProcessor; recordPayment: RecordPayment };
 }
+
+export type PayResult =
+  | { outcome: 'paid' }
+  | { outcome: 'failed'; message: string }
+  | { outcome: 'unavailable'; message: string };
 
 function sameSecret(a: string, b: string): boolean {
   const x = Buffer.from(a);
   const y = Buffer.from(b);
   return x.length === y.length && timingSafeEqual(x, y);
+}
+
+/**
+ * This page cannot show a 3-D Secure step. Left in requires_action, the link's one PaymentIntent would refuse every
+ * other card (the processor only confirms an intent that requires a payment method), so the link could never be
+ * paid. Where the processor lets us answer the authentication (simulated mode), fail it, as a cardholder who
+ * abandons 3-D Secure would; the intent then takes another card.
+ */
+async function abandonAuthentication(processor: PaymentProcessor, paymentId: string, mode: 'test' | 'live') {
+  const simulated = processor as Partial<Pick<SimulatedProcessor, 'completeAction'>>;
+  if (processor.name === 'simulated' && typeof simulated.completeAction === 'function') {
+    await simulated.completeAction({ paymentId, mode, approve: false });
+  }
 }
 
 export function createCheckoutService(deps: CheckoutServiceDeps) {
@@ -77,16 +99,74 @@ export function createCheckoutService(deps: CheckoutServiceDeps) {
     if (!/^cs_[A-Za-z0-9_-]{20,80}$/.test(token)) return { state: 'unknown' as const };
     const session = await deps.prisma.checkoutSession.findUnique({
       where: { token },
-      include: { quote: true, plan: true },
+      include: { quote: { include: { purchase: { select: { id: true } } } }, plan: true },
     });
     if (!session) return { state: 'unknown' as const };
-    if (session.status === 'paid') return { state: 'paid' as const, session };
+    // Paid through this link, or the quote was bought another way (another link, machine payment).
+    if (session.status === 'paid' || session.quote.purchase) return { state: 'paid' as const, session };
     const msLeft = session.expiresAt.getTime() - deps.clock.now().getTime();
     if (session.status === 'expired' || msLeft <= 0) return { state: 'expired' as const, session };
     return { state: 'open' as const, session, msLeft };
   }
 
-  return { open, view };
+  /**
+   * Pays an open link with a card (simulated mode: the processor's magic test cards). One PaymentIntent per link
+   * (its idempotency key is the session id), so a second tab or a double click can never charge twice; a declined
+   * card leaves the link open for another try.
+   */
+  async function pay(token: string, paymentMethod: string): Promise<PayResult> {
+    const current = await view(token);
+    if (current.state !== 'open') return current.state === 'paid' ? { outcome: 'paid' } : { outcome: 'unavailable', message: 'This link can no longer be paid.' };
+    if (!deps.payments) return { outcome: 'unavailable', message: 'Online payment is not enabled.' };
+    const { session } = current;
+    const { quote } = session;
+    const { processor, recordPayment } = deps.payments;
+    const metadata = {
+      quoteId: quote.id,
+      planId: session.planId,
+      channel: 'checkout_link' as const,
+      checkoutSessionId: session.id,
+      ...(quote.operatorId ? { operatorId: quote.operatorId } : {}),
+    };
+    try {
+      const created = await processor.createPayment({
+        amountCents: session.premiumCents,
+        currency: session.currency.toLowerCase(),
+        mode: quote.mode,
+        idempotencyKey: `checkout_${session.id}`,
+        metadata,
+      });
+      const confirmed = await processor.confirmPayment({ paymentId: created.paymentId, mode: quote.mode, paymentMethod });
+      if (confirmed.status === 'succeeded') {
+        await recordPayment({
+          paymentId: confirmed.paymentId,
+          amountCents: session.premiumCents,
+          currency: session.currency,
+          mode: quote.mode,
+          quoteId: quote.id,
+          planId: session.planId,
+          operatorId: quote.operatorId,
+          channel: 'checkout_link',
+          checkoutSessionId: session.id,
+        });
+        return { outcome: 'paid' };
+      }
+      if (confirmed.status === 'requires_action') {
+        await abandonAuthentication(processor, confirmed.paymentId, quote.mode);
+        return { outcome: 'failed', message: 'Your bank asks for extra authentication (3-D Secure), which this test checkout cannot show. Use another card.' };
+      }
+      return { outcome: 'failed', message: confirmed.failureMessage ?? 'The payment did not go through. Try another card.' };
+    } catch (err) {
+      if (err instanceof PaymentProcessorError && err.code === 'payment_intent_unexpected_state') {
+        // The intent already succeeded (another tab): the link is paid once the processor event lands.
+        return (await view(token)).state === 'paid' ? { outcome: 'paid' } : { outcome: 'failed', message: 'This payment is already being processed.' };
+      }
+      if (err instanceof PaymentProcessorError) return { outcome: 'unavailable', message: 'The payment service is unavailable. Try again in a minute.' };
+      throw err;
+    }
+  }
+
+  return { open, view, pay };
 }
 
 export type CheckoutService = ReturnType<typeof createCheckoutService>;

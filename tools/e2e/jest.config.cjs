@@ -1,0 +1,1 @@
+module.exports = { ...require('../../jest.preset.js'), displayName: 'e2e', rootDir: __dirname, testTimeout: 120000 };

@@ -1,0 +1,87 @@
+import { spawn, type ChildProcess } from 'node:child_process';
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+
+const root = path.resolve(__dirname, '../..');
+
+export interface Launched {
+  urls: { quote: string; embed: string; dispatcher: string; demo: string };
+  demo: { operatorId: string; name: string; publishableKey: string; webhookSecret: string };
+  output: () => string;
+  stop(): Promise<number | null>;
+}
+
+/**
+ * Starts the real all-in-one launcher (what `npm start` runs) in a child process on its own ports and a fresh
+ * DATA_DIR (PGlite), with short webhook retry delays, and waits until every app answers.
+ */
+export async function launch(basePort: number): Promise<Launched> {
+  const dataDir = mkdtempSync(path.join(tmpdir(), 'expedition-e2e-'));
+  const ports = { quote: basePort + 1, embed: basePort + 2, dispatcher: basePort + 5, demo: basePort + 200 };
+  const url = (p: number) => `http://localhost:${p}`;
+  const env: NodeJS.ProcessEnv = {
+    ...process.env,
+    DATA_DIR: dataDir,
+    QUOTE_API_PORT: String(ports.quote),
+    EMBED_API_PORT: String(ports.embed),
+    DISPATCHER_PORT: String(ports.dispatcher),
+    DEMO_PORT: String(ports.demo),
+    WIDGET_PORT: String(basePort + 3),
+    PORTAL_PORT: String(basePort + 4),
+    LOG_LEVEL: 'warn',
+    WEBHOOK_POLL_INTERVAL_MS: '100',
+    WEBHOOK_RETRY_DELAYS_MS: '200,200',
+    NODE_OPTIONS: '',
+  };
+  delete env.DATABASE_URL;
+  delete env.REDIS_URL;
+  delete env.SIMULATED_PROCESSOR_WEBHOOK_URL;
+
+  let output = '';
+  const child: ChildProcess = spawn(
+    process.execPath,
+    [path.join(root, 'node_modules/tsx/dist/cli.mjs'), '--tsconfig', 'tools/tsconfig.json', 'tools/launcher/main.ts'],
+    { cwd: root, env, stdio: ['ignore', 'pipe', 'pipe'] },
+  );
+  child.stdout?.on('data', (d) => (output += d));
+  child.stderr?.on('data', (d) => (output += d));
+  const exited = new Promise<number | null>((resolve) => child.once('exit', (code) => resolve(code)));
+
+  const deadline = Date.now() + 90_000;
+  for (const p of Object.values(ports)) {
+    for (;;) {
+      if (child.exitCode !== null) throw new Error(`launcher exited early:\n${output}`);
+      if (Date.now() > deadline) throw new Error(`launcher not ready in 90 s:\n${output}`);
+      const ok = await fetch(`${url(p)}/healthz`).then((r) => r.ok, () => false);
+      if (ok) break;
+      await new Promise((r) => setTimeout(r, 250));
+    }
+  }
+  const demo = JSON.parse(readFileSync(path.join(dataDir, 'demo-operator.json'), 'utf8'));
+  return {
+    urls: { quote: url(ports.quote), embed: url(ports.embed), dispatcher: url(ports.dispatcher), demo: url(ports.demo) },
+    demo,
+    output: () => output,
+    async stop() {
+      child.kill('SIGTERM');
+      const code = await exited;
+      rmSync(dataDir, { recursive: true, force: true });
+      return code;
+    },
+  };
+}
+
+/** Polls the demo operator's receiver until a verified policy.issued for the quote has arrived. */
+export async function waitForPolicyIssued(demoUrl: string, quoteId: string, timeoutMs = 20_000) {
+  const deadline = Date.now() + timeoutMs;
+  for (;;) {
+    const { events } = (await (await fetch(`${demoUrl}/webhooks/received`)).json()) as {
+      events: { eventId: string; deliveries: number; payload: Record<string, unknown> }[];
+    };
+    const found = events.find((e) => e.payload['quoteId'] === quoteId);
+    if (found) return found;
+    if (Date.now() > deadline) throw new Error(`no policy.issued for ${quoteId} within ${timeoutMs} ms`);
+    await new Promise((r) => setTimeout(r, 200));
+  }
+}
