@@ -14,7 +14,7 @@ import {
 import type { PaymentProcessor } from '@expedition/payments';
 import { createQuoteService, type Clock } from '@expedition/quoting';
 import { catalogRouter } from './catalog/catalog.router';
-import { checkoutApiRouter, checkoutPageRouter } from './checkout/checkout.router';
+import { checkoutApiRouter, checkoutPageRouter, type CheckoutUi } from './checkout/checkout.router';
 import { createCheckoutService } from './checkout/checkout.service';
 import { coverageRouter } from './coverage/coverage.router';
 import { purchaseRouter } from './purchase/purchase.router';
@@ -38,6 +38,8 @@ export interface QuoteApiDeps {
     /** Turns a succeeded payment into purchase + policy + commission + outbox (idempotent on the payment id). */
     recordPayment: RecordPayment;
     mpp: MppSettings;
+    /** Stripe mode: publishable keys for the checkout page's Payment Element. */
+    stripePublishableKeys?: { test?: string; live?: string };
   };
 }
 
@@ -80,7 +82,11 @@ export function createApp(deps: QuoteApiDeps): Express {
   api.use(purchaseRouter({ purchases }));
   app.use('/api/v1', api);
 
-  app.use(checkoutPageRouter({ checkout, payable: true, testMode: processor.name === 'simulated' }));
+  const ui: CheckoutUi =
+    processor.name === 'stripe'
+      ? { kind: 'stripe', publishableKeys: deps.payments.stripePublishableKeys ?? {} }
+      : { kind: 'card-form', testMode: true };
+  app.use(checkoutPageRouter({ checkout, ui }));
   app.use(notFound());
   app.use(errorHandler(deps.logger));
   return app;

@@ -52,6 +52,10 @@ export function composeQuoteApi(runtime: QuoteApiRuntime): Express {
         paymentMethodTypes: ['card'],
         challengeTtlMs: config.mpp.challengeTtlMs,
       },
+      stripePublishableKeys: {
+        test: config.payments.stripe?.testPublishableKey,
+        live: config.payments.stripe?.livePublishableKey,
+      },
     },
   });
 }

@@ -45,13 +45,36 @@ export interface PageOptions {
   payable?: boolean;
   /** Simulated mode: list the magic test cards. */
   testMode?: boolean;
+  /** Stripe mode: the processor's Payment Element instead of our card form. */
+  stripe?: { publishableKey: string; clientSecret: string };
+  /** Back from the processor's redirect with a successful status: the policy is being issued. */
+  processing?: boolean;
+}
+
+const STRIPE_JS = 'https://js.stripe.com/v3/';
+
+function stripeForm(nonce: string, stripe: { publishableKey: string; clientSecret: string }) {
+  const config = JSON.stringify(stripe).replace(/</g, '\\u003c');
+  const body = `<form id="stripe-form"><div id="payment-element"></div><button type="submit">Pay and issue my policy</button>
+<p class="error" id="stripe-error" hidden></p></form>`;
+  const script = `<script nonce="${nonce}" src="${STRIPE_JS}"></script>
+<script nonce="${nonce}">(function(){var c=${config};var stripe=Stripe(c.publishableKey);
+var elements=stripe.elements({clientSecret:c.clientSecret});elements.create('payment').mount('#payment-element');
+document.getElementById('stripe-form').addEventListener('submit',function(e){e.preventDefault();
+stripe.confirmPayment({elements:elements,confirmParams:{return_url:location.origin+location.pathname}}).then(function(r){
+if(r.error){var el=document.getElementById('stripe-error');el.textContent=r.error.message;el.hidden=false;}});});})();</script>`;
+  return { body, script };
 }
 
 export function renderCheckoutPage(res: Response, view: View, options: PageOptions = {}): void {
   const nonce = randomBytes(16).toString('base64');
+  // Stripe's Payment Element loads its script and iframes from Stripe and talks to its API; nothing else is allowed.
+  const stripeCsp = options.stripe
+    ? ` https://js.stripe.com; frame-src https://js.stripe.com https://hooks.stripe.com; connect-src https://api.stripe.com`
+    : '';
   res.setHeader(
     'Content-Security-Policy',
-    `default-src 'none'; style-src 'nonce-${nonce}'; script-src 'nonce-${nonce}'; form-action 'self'; frame-ancestors 'none'; base-uri 'none'`,
+    `default-src 'none'; style-src 'nonce-${nonce}'; script-src 'nonce-${nonce}'${stripeCsp}; img-src 'self' data:; form-action 'self'; frame-ancestors 'none'; base-uri 'none'`,
   );
   res.setHeader('Cache-Control', 'no-store');
   res.setHeader('Referrer-Policy', 'no-referrer');
@@ -88,6 +111,14 @@ export function renderCheckoutPage(res: Response, view: View, options: PageOptio
     return;
   }
 
+  const stripe = options.stripe && !options.processing ? stripeForm(nonce, options.stripe) : null;
+  const paymentSection = options.processing
+    ? '<p class="notice" id="processing">Payment received. Your policy is being issued; this page updates by itself.</p>'
+    : stripe
+      ? stripe.body
+      : options.payable
+        ? payForm(session.token, options.testMode ?? false)
+        : '<p class="notice">Online payment is not enabled for this link. A representative will contact you to complete the purchase.</p>';
   const guests = session.guestNames.length ? session.guestNames.map(escapeHtml).join(', ') : `${quote.travelers} traveler(s)`;
   const body = `
 <h1>Complete your expedition insurance</h1>${reference}
@@ -102,9 +133,10 @@ export function renderCheckoutPage(res: Response, view: View, options: PageOptio
 ${session.agentSummary ? `<h2>Summary from your assistant</h2><p class="summary">${escapeHtml(session.agentSummary)}</p>` : ''}
 <p class="notice">This link expires in <strong id="left" data-expires="${session.expiresAt.toISOString()}">${Math.ceil(view.msLeft / 60000)} minutes</strong>.</p>
 ${options.error ? `<p class="error" role="alert">${escapeHtml(options.error)}</p>` : ''}
-${options.payable ? payForm(session.token, options.testMode ?? false) : '<p class="notice">Online payment is not enabled for this link. A representative will contact you to complete the purchase.</p>'}
+${paymentSection}
 <p class="muted">Prices are estimates until confirmed by the policy documents; they are not a binding contract.</p>`;
   const script = `<script nonce="${nonce}">(function(){var el=document.getElementById('left');var end=Date.parse(el.dataset.expires);
 function tick(){var s=Math.max(0,Math.round((end-Date.now())/1000));el.textContent=s>0?Math.floor(s/60)+' min '+(s%60)+' s':'now: this link has expired';if(s>0)setTimeout(tick,1000);}tick();})();</script>`;
-  res.status(options.error ? 402 : 200).send(layout('Checkout', body, nonce, script));
+  const refresh = options.processing ? `<script nonce="${nonce}">setTimeout(function(){location.reload()},3000);</script>` : '';
+  res.status(options.error ? 402 : 200).send(layout('Checkout', body, nonce, script + (stripe?.script ?? '') + refresh));
 }

@@ -13,15 +13,27 @@ export function checkoutApiRouter(deps: { checkout: CheckoutService }): Router {
   return router;
 }
 
-export function checkoutPageRouter(deps: { checkout: CheckoutService; payable: boolean; testMode: boolean }): Router {
+/** How the page takes payment: our card form (simulated processor) or Stripe's Payment Element. */
+export type CheckoutUi = { kind: 'card-form'; testMode: boolean } | { kind: 'stripe'; publishableKeys: { test?: string; live?: string } };
+
+export function checkoutPageRouter(deps: { checkout: CheckoutService; ui: CheckoutUi }): Router {
   const router = Router();
-  const page = { payable: deps.payable, testMode: deps.testMode };
+  const page = { payable: deps.ui.kind === 'card-form', testMode: deps.ui.kind === 'card-form' && deps.ui.testMode };
   router.get('/checkout/:token', async (req, res) => {
-    renderCheckoutPage(res, await deps.checkout.view(req.params.token), page);
+    const view = await deps.checkout.view(req.params.token);
+    if (view.state !== 'open' || deps.ui.kind !== 'stripe') return renderCheckoutPage(res, view, page);
+    // Back from Stripe's redirect: the webhook is on its way; show progress rather than a second form.
+    if (req.query['redirect_status'] === 'succeeded') return renderCheckoutPage(res, view, { ...page, processing: true });
+    const hosted = await deps.checkout.hostedPayment(req.params.token);
+    const publishableKey = hosted ? deps.ui.publishableKeys[hosted.mode] : undefined;
+    renderCheckoutPage(res, view, hosted && publishableKey ? { ...page, stripe: { publishableKey, clientSecret: hosted.clientSecret } } : page);
   });
   // A plain HTML form (works without JavaScript); the card number is never logged or stored.
   router.post('/checkout/:token/pay', express.urlencoded({ extended: false, limit: '4kb' }), async (req, res) => {
     const token = req.params.token;
+    if (deps.ui.kind !== 'card-form') {
+      return renderCheckoutPage(res, await deps.checkout.view(token), { ...page, error: 'Pay with the secure form on this page.' });
+    }
     const cardNumber = typeof req.body?.cardNumber === 'string' ? req.body.cardNumber : '';
     const result = await deps.checkout.pay(token, cardNumber);
     if (result.outcome === 'paid') return res.redirect(303, `/checkout/${encodeURIComponent(token)}`);

@@ -114,28 +114,45 @@ export function createCheckoutService(deps: CheckoutServiceDeps) {
    * (its idempotency key is the session id), so a second tab or a double click can never charge twice; a declined
    * card leaves the link open for another try.
    */
+  /** One PaymentIntent per link: its idempotency key is the session id. */
+  function startPayment(session: OpenSession) {
+    const { quote } = session;
+    return deps.payments!.processor.createPayment({
+      amountCents: session.premiumCents,
+      currency: session.currency.toLowerCase(),
+      mode: quote.mode,
+      idempotencyKey: `checkout_${session.id}`,
+      metadata: {
+        quoteId: quote.id,
+        planId: session.planId,
+        channel: 'checkout_link',
+        checkoutSessionId: session.id,
+        ...(quote.operatorId ? { operatorId: quote.operatorId } : {}),
+      },
+    });
+  }
+
+  /**
+   * For the processor's own payment UI (Stripe's Payment Element): the client secret of the link's PaymentIntent.
+   * The browser confirms it with Stripe; Stripe's `payment_intent.succeeded` webhook reaches the dispatcher, which
+   * issues the policy and marks the link paid.
+   */
+  async function hostedPayment(token: string): Promise<{ clientSecret: string; mode: 'test' | 'live' } | null> {
+    const current = await view(token);
+    if (current.state !== 'open' || !deps.payments) return null;
+    const created = await startPayment(current.session);
+    return { clientSecret: created.clientSecret, mode: current.session.quote.mode };
+  }
+
   async function pay(token: string, paymentMethod: string): Promise<PayResult> {
     const current = await view(token);
     if (current.state !== 'open') return current.state === 'paid' ? { outcome: 'paid' } : { outcome: 'unavailable', message: 'This link can no longer be paid.' };
     if (!deps.payments) return { outcome: 'unavailable', message: 'Online payment is not enabled.' };
     const { session } = current;
-    const { quote } = session;
     const { processor, recordPayment } = deps.payments;
-    const metadata = {
-      quoteId: quote.id,
-      planId: session.planId,
-      channel: 'checkout_link' as const,
-      checkoutSessionId: session.id,
-      ...(quote.operatorId ? { operatorId: quote.operatorId } : {}),
-    };
+    const { quote } = session;
     try {
-      const created = await processor.createPayment({
-        amountCents: session.premiumCents,
-        currency: session.currency.toLowerCase(),
-        mode: quote.mode,
-        idempotencyKey: `checkout_${session.id}`,
-        metadata,
-      });
+      const created = await startPayment(session);
       const confirmed = await processor.confirmPayment({ paymentId: created.paymentId, mode: quote.mode, paymentMethod });
       if (confirmed.status === 'succeeded') {
         await recordPayment({
@@ -166,7 +183,8 @@ export function createCheckoutService(deps: CheckoutServiceDeps) {
     }
   }
 
-  return { open, view, pay };
+  return { open, view, pay, hostedPayment };
 }
 
 export type CheckoutService = ReturnType<typeof createCheckoutService>;
+type OpenSession = Extract<Awaited<ReturnType<CheckoutService['view']>>, { state: 'open' }>['session'];
