@@ -12,7 +12,7 @@ export const depConstraints = [
   { sourceTag: 'scope:http', onlyDependOnLibsWithTags: ['scope:contracts'] },
   { sourceTag: 'scope:operators', onlyDependOnLibsWithTags: ['scope:contracts', 'scope:db', 'scope:auth'] },
   { sourceTag: 'scope:fulfillment', onlyDependOnLibsWithTags: ['scope:contracts', 'scope:pricing', 'scope:db', 'scope:payments', 'scope:quoting'] },
-  { sourceTag: 'scope:quoting', onlyDependOnLibsWithTags: ['scope:contracts', 'scope:pricing', 'scope:db'] },
+  { sourceTag: 'scope:quoting', onlyDependOnLibsWithTags: ['scope:contracts', 'scope:pricing', 'scope:db', 'scope:http'] },
   { sourceTag: 'platform:browser', onlyDependOnLibsWithTags: ['platform:universal'] }
 ];
 

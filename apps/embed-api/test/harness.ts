@@ -9,7 +9,7 @@ import {
   type RateLimiter,
 } from '@expedition/auth-publishable-key';
 import type { Database, PrismaClient } from '@expedition/db';
-import { createTestDatabase } from '@expedition/db/testing';
+import { createTestDatabase, createTestClock, type TestClock } from '@expedition/db/testing';
 import { CATALOG_VERSION, createOptionsWorker, syncCatalog, type OptionsWorker } from '@expedition/quoting';
 import { createSimulatedProcessor, type SimulatedProcessor } from '@expedition/payments';
 import { createApp, type EmbedApiDeps } from '../src/app';
@@ -17,16 +17,8 @@ import type { EmbedPaymentsOptions } from '../src/payments/embed-payment.service
 import { createKeyResolver } from '../src/keys/prisma-key-store';
 
 /** A clock tests can move. */
-export function testClock(start = '2026-11-21T10:00:00Z') {
-  let now = new Date(start).getTime();
-  return {
-    now: () => new Date(now),
-    advance(ms: number) {
-      now += ms;
-    },
-  };
-}
-export type TestClock = ReturnType<typeof testClock>;
+export const testClock = createTestClock;
+export type { TestClock };
 
 /** The widget iframe (first-party), the portal (test dashboard) and an operator's own site. */
 export const WIDGET_ORIGIN = 'http://widget.test:3003';

@@ -2,7 +2,7 @@ import pino from 'pino';
 import type { Express } from 'express';
 import { createRateLimiter } from '@expedition/auth-publishable-key';
 import type { Database } from '@expedition/db';
-import { createTestDatabase } from '@expedition/db/testing';
+import { createTestDatabase, createTestClock } from '@expedition/db/testing';
 import { CATALOG_VERSION, syncCatalog } from '@expedition/quoting';
 import { createPaymentIntake } from '@expedition/fulfillment';
 import { createSimulatedProcessor, type PaymentProcessor } from '@expedition/payments';
@@ -10,15 +10,7 @@ import { createApp, type QuoteApiDeps } from '../src/app';
 import { createRecordPayment } from '../src/purchase/record-payment';
 
 /** A clock tests can move. */
-export function testClock(start = '2026-11-21T10:00:00Z') {
-  let now = new Date(start).getTime();
-  return {
-    now: () => new Date(now),
-    advance(ms: number) {
-      now += ms;
-    },
-  };
-}
+export const testClock = createTestClock;
 
 export const PUBLIC_URL = 'http://quote.test';
 

@@ -4,7 +4,7 @@ import type { AddressInfo } from 'node:net';
 import pino from 'pino';
 import type { Express } from 'express';
 import { applyMigrations, createDatabase, type Database, type PrismaClient } from '@expedition/db';
-import { createTestDatabase, testDatabaseUrl } from '@expedition/db/testing';
+import { createTestDatabase, testDatabaseUrl, createTestClock, type TestClock } from '@expedition/db/testing';
 import { createSimulatedProcessor } from '@expedition/payments';
 import { CATALOG_VERSION, createQuoteService, syncCatalog, type Clock } from '@expedition/quoting';
 import { signPayload } from '@expedition/webhook-signature';
@@ -14,17 +14,8 @@ import { createDeliveryWorker, type DeliveryWorkerDeps } from '../src/delivery/d
 export const silentLogger = pino({ level: 'silent' });
 
 /** A clock tests can move. */
-export function testClock(start = '2026-11-21T10:00:00Z') {
-  let now = new Date(start).getTime();
-  return {
-    now: () => new Date(now),
-    advance(ms: number) {
-      now += ms;
-    },
-    nowSec: () => Math.floor(now / 1000),
-  };
-}
-export type TestClock = ReturnType<typeof testClock>;
+export const testClock = createTestClock;
+export type { TestClock };
 
 export const PROCESSOR_SECRET = 'whsec_test_dispatcher_intake';
 export const OPERATOR_SECRET = 'whsec_operator_receiver_secret';

@@ -7,3 +7,4 @@ export * from './health';
 export * from './config';
 export * from './server';
 export * from './rate-limit';
+export * from './polling-loop';

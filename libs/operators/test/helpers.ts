@@ -1,16 +1,9 @@
+import { createTestClock } from '@expedition/db/testing';
 import { type KeyRecord, verifyKeyRecord } from '@expedition/auth-publishable-key';
 import type { PrismaClient } from '@expedition/db';
 
 /** A clock tests can move. */
-export function testClock(start = '2026-11-21T10:00:00Z') {
-  let now = new Date(start).getTime();
-  return {
-    now: () => new Date(now),
-    advance(ms: number) {
-      now += ms;
-    },
-  };
-}
+export const testClock = createTestClock;
 
 /** Deterministic randomness: a different, recognisable byte pattern on every call. */
 export function countingRandomBytes() {

@@ -156,32 +156,19 @@ function isUniqueViolation(err: unknown, field: string): boolean {
 export async function syncCatalog(prisma: PrismaClient, catalogVersion: string): Promise<number> {
   const plans = listPlans({ includeDisabled: true });
   await prisma.$transaction(
-    plans.map((p) =>
-      prisma.plan.upsert({
-        where: { id: p.id },
-        create: {
-          id: p.id,
-          name: p.name,
-          carrier: p.carrier,
-          brand: p.brand,
-          tier: p.tier,
-          destinations: [...p.destinations],
-          availabilityMode: p.availabilityMode,
-          enabled: p.enabled,
-          catalogVersion,
-        },
-        update: {
-          name: p.name,
-          carrier: p.carrier,
-          brand: p.brand,
-          tier: p.tier,
-          destinations: [...p.destinations],
-          availabilityMode: p.availabilityMode,
-          enabled: p.enabled,
-          catalogVersion,
-        },
-      }),
-    ),
+    plans.map((p) => {
+      const row = {
+        name: p.name,
+        carrier: p.carrier,
+        brand: p.brand,
+        tier: p.tier,
+        destinations: [...p.destinations],
+        availabilityMode: p.availabilityMode,
+        enabled: p.enabled,
+        catalogVersion,
+      };
+      return prisma.plan.upsert({ where: { id: p.id }, create: { id: p.id, ...row }, update: row });
+    }),
   );
   return plans.length;
 }

@@ -1,3 +1,4 @@
+import { createPollingLoop } from '@expedition/http-kit';
 import type { Logger } from 'pino';
 import type { PrismaClient } from '@expedition/db';
 import type { Clock } from '@expedition/quoting';
@@ -44,9 +45,6 @@ export interface DeliveryWorker {
  */
 export function createDeliveryWorker(deps: DeliveryWorkerDeps): DeliveryWorker {
   if (deps.leaseMs <= deps.timeoutMs) throw new RangeError('leaseMs must be longer than timeoutMs');
-  let running = false;
-  let loop: Promise<void> | null = null;
-  let wake: (() => void) | null = null;
 
   async function runOnce(): Promise<number> {
     const claimed = await claimDueWebhookEvents(deps.prisma, {
@@ -114,43 +112,15 @@ export function createDeliveryWorker(deps: DeliveryWorkerDeps): DeliveryWorker {
     else deps.logger.debug(fields, 'webhook delivered');
   }
 
-  async function run(): Promise<void> {
-    while (running) {
-      let claimed = 0;
-      try {
-        claimed = await runOnce();
-      } catch (err) {
-        deps.logger.error({ err }, 'webhook claim round failed');
-      }
-      // A full batch suggests more is due: go again at once; otherwise poll.
-      if (running && claimed < deps.batchSize) await pause(deps.pollIntervalMs);
-    }
-  }
-
-  function pause(ms: number): Promise<void> {
-    return new Promise((resolve) => {
-      const timer = setTimeout(done, ms);
-      function done() {
-        clearTimeout(timer);
-        wake = null;
-        resolve();
-      }
-      wake = done;
-    });
-  }
+  // A full batch suggests more is due: go again at once; otherwise poll.
+  const loop = createPollingLoop(async () => ({ backlog: (await runOnce()) >= deps.batchSize }), {
+    pollIntervalMs: deps.pollIntervalMs,
+    onError: (err) => deps.logger.error({ err }, 'webhook claim round failed'),
+  });
 
   return {
-    start() {
-      if (running) return;
-      running = true;
-      loop = run();
-    },
-    async stop() {
-      running = false;
-      wake?.();
-      await loop;
-      loop = null;
-    },
+    start: loop.start,
+    stop: loop.stop,
     runOnce,
   };
 }

@@ -1,3 +1,4 @@
+import { createPollingLoop } from '@expedition/http-kit';
 import { Prisma, type PrismaClient } from '@expedition/db';
 import { type Clock, systemClock } from '../clock';
 import { instantQuoteEligibility } from './instant-eligibility';
@@ -180,7 +181,11 @@ export function createOptionsWorker(options: OptionsWorkerOptions): OptionsWorke
     return summary;
   }
 
-  return { runOnce, ...createLoop(runOnce, { batchSize, pollIntervalMs, log }) };
+  const loop = createPollingLoop(async () => ({ backlog: (await runOnce()).claimed >= batchSize }), {
+    pollIntervalMs,
+    onError: (err) => log?.warn({ err }, 'options worker: round failed (database unavailable?)'),
+  });
+  return { runOnce, start: loop.start, stop: loop.stop, kick: loop.kick };
 }
 
 type Tx = Prisma.TransactionClient;
@@ -199,61 +204,4 @@ async function markFailed(tx: Tx, quoteId: string, message: string): Promise<voi
 
 function isUniqueViolation(err: unknown): boolean {
   return err instanceof Prisma.PrismaClientKnownRequestError && err.code === 'P2002';
-}
-
-/** start/stop/kick around `runOnce`: back-to-back rounds while there is a backlog, else wait for a kick or the poll. */
-function createLoop(
-  runOnce: () => Promise<OptionsRunSummary>,
-  settings: { batchSize: number; pollIntervalMs: number; log?: WorkerLogger },
-): Pick<OptionsWorker, 'start' | 'stop' | 'kick'> {
-  let running = false;
-  let kicked = false;
-  let loop: Promise<void> | null = null;
-  let wake: (() => void) | null = null;
-
-  function idle(): Promise<void> {
-    return new Promise((resolve) => {
-      const timer = setTimeout(done, settings.pollIntervalMs);
-      function done() {
-        clearTimeout(timer);
-        wake = null;
-        resolve();
-      }
-      wake = done;
-    });
-  }
-
-  async function run(): Promise<void> {
-    while (running) {
-      let backlog = false;
-      kicked = false;
-      try {
-        backlog = (await runOnce()).claimed >= settings.batchSize;
-      } catch (err) {
-        settings.log?.warn({ err }, 'options worker: round failed (database unavailable?)');
-      }
-      if (!running) break;
-      if (backlog || kicked) continue;
-      await idle();
-    }
-  }
-
-  return {
-    start() {
-      if (running) return;
-      running = true;
-      loop = run();
-    },
-    async stop() {
-      running = false;
-      wake?.();
-      await loop;
-      loop = null;
-    },
-    kick() {
-      if (!running) return;
-      kicked = true;
-      wake?.();
-    },
-  };
 }
