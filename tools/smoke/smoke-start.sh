@@ -9,6 +9,12 @@ LOG="$DATA_DIR/start.log"
 export DATA_DIR
 unset DATABASE_URL REDIS_URL
 QUOTE="http://127.0.0.1:${QUOTE_API_PORT:-3001}"
+EMBED="http://127.0.0.1:${EMBED_API_PORT:-3002}"
+DEMO="http://127.0.0.1:${DEMO_PORT:-4200}"
+# Run exactly the `start` script of package.json, but as our own child (not under npm, which does not pass SIGTERM
+# on to its child): SIGTERM then reaches tsx, which relays it to the launcher — the graceful stop we test.
+START_CMD="$(node -p 'require("./package.json").scripts.start')"
+export PATH="$PWD/node_modules/.bin:$PATH"
 pid=""
 
 fail() { echo "SMOKE FAILED: $*"; echo "--- launcher output:"; cat "$LOG" || true; [ -n "$pid" ] && kill "$pid" 2>/dev/null; exit 1; }
@@ -16,7 +22,7 @@ fail() { echo "SMOKE FAILED: $*"; echo "--- launcher output:"; cat "$LOG" || tru
 start() {
   # A stale server on the port would answer for us and hide a broken start.
   if curl -fsS "$QUOTE/healthz" >/dev/null 2>&1; then fail "something already listens on $QUOTE; stop it first"; fi
-  npm start >"$LOG" 2>&1 &
+  bash -c "exec $START_CMD" >"$LOG" 2>&1 &
   pid=$!
   for _ in $(seq 1 120); do
     curl -fsS "$QUOTE/readyz" >/dev/null 2>&1 && return 0
@@ -28,14 +34,31 @@ start() {
 
 stop() {
   kill -TERM "$pid"
-  for _ in $(seq 1 40); do kill -0 "$pid" 2>/dev/null || { wait "$pid" || true; pid=""; return 0; }; sleep 0.25; done
+  for _ in $(seq 1 40); do
+    if ! kill -0 "$pid" 2>/dev/null; then
+      code=0; wait "$pid" || code=$?
+      pid=""
+      [ "$code" = 0 ] || fail "launcher exited with $code after SIGTERM (want 0)"
+      curl -fsS "$QUOTE/healthz" >/dev/null 2>&1 && fail "a server still answers after the launcher stopped"
+      return 0
+    fi
+    sleep 0.25
+  done
   fail "did not stop within 10 s of SIGTERM"
 }
 
 json() { node -e "let s='';process.stdin.on('data',d=>s+=d).on('end',()=>{const v=JSON.parse(s);console.log(eval('v'+process.argv[1]))})" "$1"; }
 
 start
-grep -q "quote-api" "$LOG" || fail "startup banner does not list quote-api"
+for app in quote-api embed-api webhook-dispatcher "demo operator site"; do
+  grep -q "$app" "$LOG" || fail "startup banner does not list $app"
+done
+curl -fsS "$DEMO/" | grep -q "X-SVC-Publishable-Key" || fail "demo operator page"
+key=$(node -p "require('$DATA_DIR/demo-operator.json').publishableKey")
+embed_status=$(curl -s -o /dev/null -w '%{http_code}' -X POST "$EMBED/api/embed/quote" -H "Origin: http://localhost:${DEMO_PORT:-4200}" \
+  -H "X-SVC-Publishable-Key: $key" -H 'Content-Type: application/json' \
+  -d '{"destination":"arctic","tripCost":9000,"travelers":1,"residence":"GB","email":"smoke@example.com"}')
+[ "$embed_status" = 200 ] || fail "embed quote with the demo key gave $embed_status, want 200"
 
 curl -fsS "$QUOTE/api/v1/destinations" | json '.destinations.length' | grep -qx 5 || fail "destinations"
 curl -fsS "$QUOTE/api/v1/products?destination=antarctica" | json '.plansCount' | grep -qE '^[1-9]' || fail "products"
@@ -67,4 +90,4 @@ curl -fsS -X POST "$QUOTE/api/v1/checkout" -H 'Content-Type: application/json' \
 stop
 
 rm -rf "$DATA_DIR"
-echo "smoke: npm start OK (quote-api routes, checkout page, graceful stop, data kept across restart)"
+echo "smoke: npm start OK (every app up, quote-api routes, embed quote with the demo key, checkout page, graceful stop with exit 0, data kept across restart)"
