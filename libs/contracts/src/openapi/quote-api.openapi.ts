@@ -167,10 +167,19 @@ export function buildQuoteApiOpenApi(options: { serverUrl?: string } = {}) {
               description: 'Purchased (or already paid).',
               headers: z.object({
                 'Payment-Receipt': z.string().meta({ description: 'base64url JSON receipt (MPP).' }),
+                'Cache-Control': z.string().meta({ description: 'private' }),
               }),
               ...json(PurchaseReceiptSchema),
             },
-            '400': error('Missing fields or a plan that is not among the quote\'s plans.'),
+            '400': {
+              description:
+                "Missing fields, a plan that is not among the quote's plans (`invalid_plan`), an inquiry plan, or " +
+                '(as RFC 9457 problem+json) a credential for a method or intent we do not offer (`method-unsupported`).',
+              content: {
+                'application/json': { schema: ApiErrorSchema },
+                'application/problem+json': { schema: PaymentProblemSchema },
+              },
+            },
             '402': {
               ...problem('Payment required, or the credential was rejected; a fresh challenge is attached.'),
               headers: z.object({
@@ -179,7 +188,10 @@ export function buildQuoteApiOpenApi(options: { serverUrl?: string } = {}) {
               }),
             },
             '404': error('No quote with that id.'),
+            '410': error('The quote has expired (`quote_expired`); create a new quote.'),
+            '422': error('The Idempotency-Key was already used with a different body.'),
             '429': rateLimited,
+            '503': error('The payment processor is unavailable; retry after Retry-After seconds. Nothing was charged.'),
           },
         },
       },
