@@ -1,7 +1,7 @@
 import Redis from 'ioredis';
 import { createDatabase } from '@expedition/db';
 import { ConfigError, createLogger, listen, onShutdownSignal } from '@expedition/http-kit';
-import { prepareDatabase } from '@expedition/quoting';
+import { bundledMigrationsDir, prepareDatabase } from '@expedition/quoting';
 import { composeEmbedApi } from './compose';
 import { loadConfig } from './config';
 
@@ -9,7 +9,7 @@ async function main(): Promise<void> {
   const config = loadConfig();
   const logger = createLogger({ name: 'embed-api', level: config.logLevel });
   const db = await createDatabase({ databaseUrl: config.databaseUrl, dataDir: config.dataDir });
-  const prepared = await prepareDatabase(db);
+  const prepared = await prepareDatabase(db, { migrationsDir: bundledMigrationsDir(__dirname) });
   logger.info({ db: db.kind, migrationsApplied: prepared.applied, plans: prepared.plans }, 'database ready');
   const redis = config.redisUrl ? new Redis(config.redisUrl, { maxRetriesPerRequest: 1 }) : undefined;
 

@@ -1,6 +1,6 @@
 import { createDatabase } from '@expedition/db';
 import { ConfigError, createLogger, listen, onShutdownSignal } from '@expedition/http-kit';
-import { prepareDatabase } from '@expedition/quoting';
+import { bundledMigrationsDir, prepareDatabase } from '@expedition/quoting';
 import { composeWebhookDispatcher } from './compose';
 import { loadConfig } from './config';
 
@@ -8,7 +8,7 @@ async function main(): Promise<void> {
   const config = loadConfig();
   const logger = createLogger({ name: 'webhook-dispatcher', level: config.logLevel });
   const db = await createDatabase({ databaseUrl: config.databaseUrl, dataDir: config.dataDir, schema: config.databaseSchema });
-  const prepared = await prepareDatabase(db);
+  const prepared = await prepareDatabase(db, { migrationsDir: bundledMigrationsDir(__dirname) });
   logger.info({ db: db.kind, migrationsApplied: prepared.applied, plans: prepared.plans }, 'database ready');
 
   const { app, workers } = composeWebhookDispatcher({ config, db, logger });
