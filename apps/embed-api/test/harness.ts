@@ -183,7 +183,7 @@ export function expectNoCors(res: Response): void {
 
 // ---- Redis ---------------------------------------------------------------------------------------------------
 
-export const REDIS_URL = process.env['REDIS_URL'] || 'redis://127.0.0.1:6379';
+export const REDIS_URL = process.env['TEST_REDIS_URL'] || 'redis://127.0.0.1:6379';
 
 /** Synchronous probe, so a suite can be skipped (or, with REQUIRE_SERVICES=1, fail) at definition time. */
 export function redisReachable(url: string = REDIS_URL): boolean {

@@ -3,7 +3,7 @@ import { randomUUID } from 'node:crypto';
 import { Redis } from 'ioredis';
 import { createRateLimiter } from './index';
 
-const REDIS_URL = process.env['REDIS_URL'] ?? 'redis://127.0.0.1:6379';
+const REDIS_URL = process.env['TEST_REDIS_URL'] ?? 'redis://127.0.0.1:6379';
 const required = process.env['REQUIRE_SERVICES'] === '1';
 
 /** Synchronous reachability probe, so the suite can be skipped (not silently passed) at definition time. */
