@@ -3,23 +3,41 @@
  * vs a bare Express route returning the same JSON, measured in the same run with the same settings. Also measures
  * the full embed-api app (request id + access log + gate + route) and a poll that reads the database.
  *
- *   npx tsx tools/bench/embed-options.ts            (BENCH_DURATION_SEC=10 BENCH_CONNECTIONS=10 by default)
+ *   npm run bench:embed        (BENCH_DURATION_SEC=5 BENCH_ROUNDS=3 BENCH_CONNECTIONS=20 by default)
+ *
+ * Load generator: wrk when it is installed (`apt-get install wrk`), else autocannon (BENCH_TOOL=autocannon forces
+ * it). On a 2-core machine the load generator shares the CPU with the servers; autocannon, itself a JavaScript
+ * process, saturates first and the figures then measure per-request latency on an idle server rather than
+ * throughput. wrk leaves the servers as the bottleneck, which is what a throughput ratio is about.
  *
  * The servers run in a child process (so the load generator does not share their event loop), on 127.0.0.1 only,
  * over a throwaway test database; everything is stopped at the end or after a hard deadline.
  * This file imports no @expedition/* alias: `tsx` at the repo root has no tsconfig with the paths, so the child is
  * started with TSX_TSCONFIG_PATH pointing at tsconfig.base.json.
  */
-import { spawn } from 'node:child_process';
+import { execFile, execFileSync, spawn } from 'node:child_process';
 import path from 'node:path';
 import readline from 'node:readline';
 import autocannon from 'autocannon';
 
 const root = path.resolve(__dirname, '..', '..');
-const durationSec = Number(process.env['BENCH_DURATION_SEC'] || 10);
-const connections = Number(process.env['BENCH_CONNECTIONS'] || 10);
+const durationSec = Number(process.env['BENCH_DURATION_SEC'] || 5);
+/** Targets are measured in alternation, round after round, and each figure is the median: drift hits all alike. */
+const rounds = Number(process.env['BENCH_ROUNDS'] || 3);
+const connections = Number(process.env['BENCH_CONNECTIONS'] || 20);
+const tool = process.env['BENCH_TOOL'] === 'autocannon' || !hasWrk() ? 'autocannon' : 'wrk';
+
+function hasWrk(): boolean {
+  try {
+    execFileSync('wrk', ['--version'], { stdio: 'ignore' });
+    return true;
+  } catch (err) {
+    // wrk prints its version and exits 1; only a missing binary throws ENOENT.
+    return (err as NodeJS.ErrnoException).code !== 'ENOENT';
+  }
+}
 const warmupSec = Math.min(3, durationSec);
-const deadlineMs = (warmupSec * 4 + durationSec * 4 + 90) * 1000;
+const deadlineMs = (warmupSec * 4 + durationSec * 4 * rounds + 90) * 1000;
 
 interface Targets {
   db: string;
@@ -55,9 +73,12 @@ async function main(): Promise<void> {
 
   try {
     const targets = await readTargets(child);
-    console.log(`servers ready (database: ${targets.db}, payload ${targets.bodyBytes} bytes); ${connections} connections, ${durationSec} s per target\n`);
+    console.log(
+      `servers ready (database: ${targets.db}, payload ${targets.bodyBytes} bytes); ${connections} connections, ` +
+        `${rounds} alternating rounds of ${durationSec} s per target, medians; load generator: ${tool}\n`,
+    );
     const run = (url: string, seconds: number) =>
-      autocannon({ url, connections, duration: seconds, headers: targets.headers, pipelining: 1, timeout: 10 });
+      tool === 'wrk' ? runWrk(url, seconds, targets.headers) : runAutocannon(url, seconds, targets.headers);
 
     const plan = [
       ['bare express route', targets.bareUrl],
@@ -69,19 +90,11 @@ async function main(): Promise<void> {
     for (const [, url] of plan) await run(url, warmupSec);
     console.log('done');
 
-    const results: Measured[] = [];
-    for (const [name, url] of plan) {
-      const r = await run(url, durationSec);
-      results.push({
-        name,
-        rps: r.requests.average,
-        p50: r.latency.p50,
-        p99: r.latency.p99,
-        requests: r.requests.total,
-        failures: r.non2xx + r.errors + r.timeouts,
-      });
+    const samples = new Map<string, Measured[]>(plan.map(([name]) => [name, []]));
+    for (let round = 0; round < rounds; round++) {
+      for (const [name, url] of plan) samples.get(name)!.push({ name, ...(await run(url, durationSec)) });
     }
-    report(results);
+    report(plan.map(([name]) => medianOf(samples.get(name)!)));
   } finally {
     child.stdin?.end();
     child.kill('SIGTERM');
@@ -102,6 +115,54 @@ function readTargets(child: ReturnType<typeof spawn>): Promise<Targets> {
     });
     child.once('exit', (code) => reject(new Error(`server process exited early (code ${code})`)));
   });
+}
+
+type Sample = Omit<Measured, 'name'>;
+
+async function runAutocannon(url: string, seconds: number, headers: Record<string, string>): Promise<Sample> {
+  const r = await autocannon({ url, connections, duration: seconds, headers, pipelining: 1, timeout: 10 });
+  return {
+    rps: r.requests.average,
+    p50: r.latency.p50,
+    p99: r.latency.p99,
+    requests: r.requests.total,
+    failures: r.non2xx + r.errors + r.timeouts,
+  };
+}
+
+/** wrk with one thread (the servers keep the other core); parses its --latency report. */
+function runWrk(url: string, seconds: number, headers: Record<string, string>): Promise<Sample> {
+  const args = ['-t1', `-c${connections}`, `-d${seconds}s`, '--latency', '--timeout', '10s'];
+  for (const [name, value] of Object.entries(headers)) args.push('-H', `${name}: ${value}`);
+  return new Promise((resolve, reject) => {
+    execFile('wrk', [...args, url], (err, stdout) => {
+      if (err) return reject(err);
+      const ms = (label: string) => {
+        const m = new RegExp(`${label}\\s+([\\d.]+)(us|ms|s)`).exec(stdout);
+        if (!m) return NaN;
+        const value = Number(m[1]);
+        return m[2] === 'us' ? value / 1000 : m[2] === 's' ? value * 1000 : value;
+      };
+      const number = (re: RegExp) => Number(re.exec(stdout)?.[1] ?? NaN);
+      const errors = /Socket errors: connect (\d+), read (\d+), write (\d+), timeout (\d+)/.exec(stdout);
+      resolve({
+        rps: number(/Requests\/sec:\s+([\d.]+)/),
+        p50: ms('50%'),
+        p99: ms('99%'),
+        requests: number(/(\d+) requests in/),
+        failures:
+          (number(/Non-2xx or 3xx responses: (\d+)/) || 0) +
+          (errors ? errors.slice(1).reduce((sum, n) => sum + Number(n), 0) : 0),
+      });
+    });
+  });
+}
+
+/** The median round by throughput (its latencies come with it); failures are summed over all rounds. */
+function medianOf(samples: Measured[]): Measured {
+  const sorted = [...samples].sort((a, b) => a.rps - b.rps);
+  const median = sorted[Math.floor(sorted.length / 2)]!;
+  return { ...median, failures: samples.reduce((sum, s) => sum + s.failures, 0) };
 }
 
 function report(results: Measured[]): void {
