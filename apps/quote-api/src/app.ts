@@ -31,6 +31,8 @@ export interface QuoteApiDeps {
   /** Per-client counter for /api/v1 (in memory, or Redis when replicas share limits). */
   rateLimiter: HitCounter;
   rateLimitPerMinute?: number;
+  /** Payment mode of quotes created here: `live` charges real money (Stripe live keys). Default test. */
+  mode?: 'test' | 'live';
   /** Express `trust proxy` setting, so the client IP is right behind a load balancer. */
   trustProxy?: string;
   payments: {
@@ -76,7 +78,7 @@ export function createApp(deps: QuoteApiDeps): Express {
   api.use(clientRateLimit(deps.rateLimiter, deps.rateLimitPerMinute ?? QUOTE_API_LIMITS.requestsPerMinutePerClient));
   api.use(express.json({ limit: QUOTE_API_LIMITS.maxJsonBodyBytes, strict: true }));
   api.use(catalogRouter());
-  api.use(quoteRouter({ quotes, prisma: deps.prisma }));
+  api.use(quoteRouter({ quotes, prisma: deps.prisma, mode: deps.mode ?? 'test' }));
   api.use(coverageRouter());
   api.use(checkoutApiRouter({ checkout }));
   api.use(purchaseRouter({ purchases }));

@@ -42,6 +42,7 @@ export function composeQuoteApi(runtime: QuoteApiRuntime): Express {
     }),
     rateLimitPerMinute: config.rateLimitPerMinute,
     trustProxy: config.trustProxy,
+    mode: config.mode,
     payments: {
       processor,
       recordPayment: createRecordPayment(intake),

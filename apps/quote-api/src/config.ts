@@ -21,6 +21,7 @@ const ConfigSchema = z
     REDIS_URL: optional(z.string()),
     TRUST_PROXY: optional(z.string()),
     QUOTE_API_RATE_LIMIT_PER_MINUTE: optional(z.coerce.number().int().positive()).default(120),
+    QUOTE_API_MODE: optional(z.enum(['test', 'live'])).default('test'),
     MPP_SECRET_KEY: optional(z.string().min(MIN_CHALLENGE_SECRET_BYTES, `at least ${MIN_CHALLENGE_SECRET_BYTES} characters`)),
     MPP_PREVIOUS_SECRET_KEY: optional(z.string().min(MIN_CHALLENGE_SECRET_BYTES)),
     MPP_NETWORK_ID: optional(z.string()).default('profile_simulated_expedition'),
@@ -36,6 +37,8 @@ const ConfigSchema = z
     redisUrl: env.REDIS_URL,
     trustProxy: env.TRUST_PROXY,
     rateLimitPerMinute: env.QUOTE_API_RATE_LIMIT_PER_MINUTE,
+    /** The payment mode of quotes created through /api/v1 (checkout links and MPP charge in it). */
+    mode: env.QUOTE_API_MODE,
     mpp: {
       secret: env.MPP_SECRET_KEY,
       previousSecret: env.MPP_PREVIOUS_SECRET_KEY,
@@ -53,6 +56,9 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): QuoteApiConfig
     payments = paymentsSettingsFromEnv(env);
   } catch (err) {
     throw new ConfigError([(err as Error).message]);
+  }
+  if (base.mode === 'live' && (payments.provider !== 'stripe' || !payments.stripe?.liveSecretKey)) {
+    throw new ConfigError(['QUOTE_API_MODE=live needs PAYMENTS_PROVIDER=stripe and STRIPE_LIVE_SECRET_KEY']);
   }
   if (payments.provider === 'stripe' && !base.mpp.secret) {
     throw new ConfigError(['MPP_SECRET_KEY: required when PAYMENTS_PROVIDER=stripe']);

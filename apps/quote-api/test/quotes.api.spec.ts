@@ -1,5 +1,6 @@
 import request from 'supertest';
 import { QUOTE_DISCLAIMER, QuoteResponseSchema } from '@expedition/contracts';
+import { loadQuoteApiConfig } from '../src/index';
 import { antarcticaQuote, createHarness, type Harness } from './harness';
 
 let h: Harness;
@@ -137,5 +138,26 @@ describe('POST /api/v1/quotes operator attribution', () => {
     expect((await row(suspended.body.quoteId)).operatorId).toBeNull();
     expect(await row(unknown.body.quoteId)).toMatchObject({ operatorId: null, operatorName: 'Someone Else' });
     expect(unknown.body.tripSummary.operator).toBe('Someone Else');
+  });
+});
+
+describe('payment mode of /api/v1 quotes', () => {
+  it('creates test-mode quotes by default and live ones when the app runs in live mode', async () => {
+    const test = await request(h.app).post('/api/v1/quotes').send(antarcticaQuote);
+    expect((await h.db.prisma.quote.findUniqueOrThrow({ where: { id: test.body.quoteId } })).mode).toBe('test');
+    const live = await createHarness({ mode: 'live' });
+    const res = await request(live.app).post('/api/v1/quotes').send(antarcticaQuote);
+    expect((await live.db.prisma.quote.findUniqueOrThrow({ where: { id: res.body.quoteId } })).mode).toBe('live');
+    await live.close();
+  });
+
+  it('refuses QUOTE_API_MODE=live without Stripe live keys', () => {
+    expect(() => loadQuoteApiConfig({ QUOTE_API_MODE: 'live' })).toThrow(/STRIPE_LIVE_SECRET_KEY/);
+    expect(
+      loadQuoteApiConfig({
+        QUOTE_API_MODE: 'live', PAYMENTS_PROVIDER: 'stripe', STRIPE_TEST_SECRET_KEY: 'sk_test_x', STRIPE_LIVE_SECRET_KEY: 'sk_live_x',
+        STRIPE_WEBHOOK_SECRET: 'whsec_x', MPP_SECRET_KEY: 'x'.repeat(40),
+      }).mode,
+    ).toBe('live');
   });
 });

@@ -7,7 +7,7 @@ import type { QuoteService } from '@expedition/quoting';
 import { toQuoteResponse } from './quote.mapper';
 import { rethrowPricingError } from '../pricing-errors';
 
-export function quoteRouter(deps: { quotes: QuoteService; prisma: PrismaClient }): Router {
+export function quoteRouter(deps: { quotes: QuoteService; prisma: PrismaClient; mode: 'test' | 'live' }): Router {
   const router = Router();
 
   /**
@@ -29,6 +29,7 @@ export function quoteRouter(deps: { quotes: QuoteService; prisma: PrismaClient }
     const created = await deps.quotes
       .create({
         source: 'api',
+        mode: deps.mode,
         operatorId: await operatorNamed(body.operator),
         destination: body.destination,
         startDate: body.startDate,
