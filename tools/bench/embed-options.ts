@@ -3,7 +3,7 @@
  * vs a bare Express route returning the same JSON, measured in the same run with the same settings. Also measures
  * the full embed-api app (request id + access log + gate + route) and a poll that reads the database.
  *
- *   npm run bench:embed        (BENCH_DURATION_SEC=5 BENCH_ROUNDS=3 BENCH_CONNECTIONS=20 by default)
+ *   npm run bench:embed        (BENCH_DURATION_SEC=5 BENCH_ROUNDS=5 BENCH_CONNECTIONS=20 by default)
  *
  * Load generator: wrk when it is installed (`apt-get install wrk`), else autocannon (BENCH_TOOL=autocannon forces
  * it). On a 2-core machine the load generator shares the CPU with the servers; autocannon, itself a JavaScript
@@ -23,7 +23,7 @@ import autocannon from 'autocannon';
 const root = path.resolve(__dirname, '..', '..');
 const durationSec = Number(process.env['BENCH_DURATION_SEC'] || 5);
 /** Targets are measured in alternation, round after round, and each figure is the median: drift hits all alike. */
-const rounds = Number(process.env['BENCH_ROUNDS'] || 3);
+const rounds = Number(process.env['BENCH_ROUNDS'] || 5);
 const connections = Number(process.env['BENCH_CONNECTIONS'] || 20);
 const tool = process.env['BENCH_TOOL'] === 'autocannon' || !hasWrk() ? 'autocannon' : 'wrk';
 
