@@ -16,7 +16,7 @@ import { createQuoteService, type Clock } from '@expedition/quoting';
 import { catalogRouter } from './catalog/catalog.router';
 import { checkoutApiRouter, checkoutPageRouter, type CheckoutUi } from './checkout/checkout.router';
 import { createCheckoutService } from './checkout/checkout.service';
-import { coverageRouter } from './coverage/coverage.router';
+import { coverageGapRouter } from './coverage-gap/coverage-gap.router';
 import { purchaseRouter } from './purchase/purchase.router';
 import { createPurchaseService, type MppSettings, type RecordPayment } from './purchase/purchase.service';
 import { quoteRouter } from './quotes/quote.router';
@@ -79,7 +79,7 @@ export function createApp(deps: QuoteApiDeps): Express {
   api.use(express.json({ limit: QUOTE_API_LIMITS.maxJsonBodyBytes, strict: true }));
   api.use(catalogRouter());
   api.use(quoteRouter({ quotes, prisma: deps.prisma, mode: deps.mode ?? 'test' }));
-  api.use(coverageRouter());
+  api.use(coverageGapRouter());
   api.use(checkoutApiRouter({ checkout }));
   api.use(purchaseRouter({ purchases }));
   app.use('/api/v1', api);

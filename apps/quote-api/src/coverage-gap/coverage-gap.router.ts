@@ -4,7 +4,7 @@ import { analyzeCoverageGap, dollarsToCents } from '@expedition/domain-pricing';
 import { parseOrThrow } from '@expedition/http-kit';
 import { rethrowPricingError } from '../pricing-errors';
 
-export function coverageRouter(): Router {
+export function coverageGapRouter(): Router {
   const router = Router();
   router.post('/coverage-gap', (req, res) => {
     const body = parseOrThrow(CoverageGapRequestSchema, req.body);
