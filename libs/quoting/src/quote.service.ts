@@ -107,7 +107,8 @@ export function createQuoteService(deps: QuoteServiceDeps) {
               expiresAt,
             },
           });
-          await tx.quoteEstimate.createMany({
+          // One statement writes and returns the rows (RETURNING): no second read on the quote-creation path.
+          const inserted = await tx.quoteEstimate.createManyAndReturn({
             data: pricing.estimates.map((e, rank) => ({
               quoteId: quote.id,
               planId: e.planId,
@@ -121,7 +122,7 @@ export function createQuoteService(deps: QuoteServiceDeps) {
               cfarEligible: e.cfarEligible,
             })),
           });
-          const estimates = await tx.quoteEstimate.findMany({ where: { quoteId: quote.id }, orderBy: { rank: 'asc' } });
+          const estimates = inserted.sort((a, b) => a.rank - b.rank);
           return { quote, estimates, pricing };
         });
       } catch (err) {
