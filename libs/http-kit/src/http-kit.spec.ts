@@ -2,7 +2,7 @@ import express from 'express';
 import request from 'supertest';
 import { z } from 'zod';
 import pino from 'pino';
-import { AppError, clientRateLimit, errorHandler, healthRoutes, httpLogger, notFound, parseOrThrow, requestId, parseConfig, ConfigError } from './index';
+import { AppError, clientRateLimit, errorHandler, healthRoutes, httpLogger, notFound, parseOrThrow, requestId, parseConfig, ConfigError, redactPath } from './index';
 
 const silent = pino({ level: 'silent' });
 
@@ -108,5 +108,39 @@ describe('httpLogger', () => {
     expect(typeof done['ms']).toBe('number');
     expect(lines.find((l) => l['msg'] === 'inside')).toMatchObject({ reqId: 'r-1', extra: 1 });
     expect(JSON.stringify(lines)).not.toContain('secretish');
+  });
+
+  it('never writes a checkout-link token (or another bearer token in the path) to the log line', async () => {
+    const lines: Record<string, unknown>[] = [];
+    const logger = pino({ level: 'info' }, { write: (l: string) => lines.push(JSON.parse(l)) });
+    const a = express();
+    a.use(requestId());
+    a.use(httpLogger(logger));
+    a.get('/checkout/:token', (_req, res) => res.send('page'));
+    a.post('/checkout/:token/pay', (_req, res) => res.status(303).end());
+    const token = 'cs_Zq8vJ2kP0tLw3yNb5xRc7dFh9gMs1aUe4iOo6pQr';
+
+    await request(a).get(`/checkout/${token}`);
+    await request(a).post(`/checkout/${token}/pay`);
+    await request(a).get(`/checkout/${encodeURIComponent(token).replace('cs_', 'cs%5F')}`);
+
+    const paths = lines.filter((l) => l['msg'] === 'request completed').map((l) => l['path']);
+    expect(paths).toEqual(['/checkout/cs_[redacted]', '/checkout/cs_[redacted]/pay', '/checkout/cs_[redacted]']);
+    expect(JSON.stringify(lines)).not.toContain(token.slice(3));
+  });
+});
+
+describe('redactPath', () => {
+  it.each([
+    ['/checkout/cs_abc123', '/checkout/cs_[redacted]'],
+    ['/checkout/cs_abc123/pay?x=1', '/checkout/cs_[redacted]/pay'],
+    ['/v1/keys/sk_op_test_0123abcd', '/v1/keys/sk_[redacted]'],
+    ['/hooks/whsec_0123', '/hooks/whsec_[redacted]'],
+    ['/pay/pi_123_secret_456', '/pay/[redacted]'],
+    ['/api/embed/options?quoteId=q&pk=pk_op_test_abc', '/api/embed/options'],
+    ['/api/v1/products/meridian-expedition-standard', '/api/v1/products/meridian-expedition-standard'],
+    ['/widget/pk_op_test_abc', '/widget/pk_op_test_abc'],
+  ])('%s is logged as %s', (url, logged) => {
+    expect(redactPath(url)).toBe(logged);
   });
 });

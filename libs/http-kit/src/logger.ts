@@ -33,8 +33,38 @@ declare module 'http' {
 }
 
 /**
+ * Path segments that are bearer credentials: whoever holds the URL holds the power (a checkout link `cs_…` pays a
+ * quote), so log readers must not get them. Prefixes of our tokens and Stripe's: checkout links, secret keys,
+ * webhook secrets, shared payment tokens, and client secrets (`pi_…_secret_…`).
+ */
+const BEARER_SEGMENT = /^(cs|sk|rk|whsec|spt)_/i;
+const CLIENT_SECRET_SEGMENT = /_secret_/i;
+
+/** The path as logged: no query string, and every bearer-token segment replaced by `<prefix>_[redacted]`. */
+export function redactPath(url: string): string {
+  const path = url.split('?')[0] ?? '';
+  return path
+    .split('/')
+    .map((segment) => {
+      const decoded = safeDecode(segment);
+      if (CLIENT_SECRET_SEGMENT.test(decoded)) return '[redacted]';
+      const bearer = BEARER_SEGMENT.exec(decoded);
+      return bearer ? `${bearer[1]}_[redacted]` : segment;
+    })
+    .join('/');
+}
+
+function safeDecode(segment: string): string {
+  try {
+    return decodeURIComponent(segment);
+  } catch {
+    return segment;
+  }
+}
+
+/**
  * One structured line per request when it finishes: request id, method, path (never the query string: it can carry
- * a publishable key), status and duration. 5xx log at error, 4xx at warn. Cheap on the hot path: no per-request
+ * a publishable key; bearer tokens in the path redacted, see redactPath), status and duration. 5xx log at error, 4xx at warn. Cheap on the hot path: no per-request
  * child logger unless a handler asks for `req.log`.
  */
 export function httpLogger(logger: Logger): RequestHandler {
@@ -51,7 +81,7 @@ export function httpLogger(logger: Logger): RequestHandler {
       if (!logger.isLevelEnabled(level)) return;
       const ms = Number(process.hrtime.bigint() - started) / 1e6;
       logger[level](
-        { reqId: req.id, method: req.method, path: req.originalUrl.split('?')[0], status, ms: Math.round(ms * 10) / 10 },
+        { reqId: req.id, method: req.method, path: redactPath(req.originalUrl), status, ms: Math.round(ms * 10) / 10 },
         'request completed',
       );
     });
