@@ -1,4 +1,6 @@
 export * from './common.schema';
+export * from './trip-dates';
+export * from './storable-json';
 export * from './agent-guidance';
 export * from './quote-api/catalog.schema';
 export * from './quote-api/quote.schema';

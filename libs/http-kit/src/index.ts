@@ -1,5 +1,6 @@
 export * from './app-error';
 export * from './validate';
+export * from './storable-body';
 export * from './request-id';
 export * from './logger';
 export * from './error-handler';

@@ -13,6 +13,8 @@ import { CheckoutRequestSchema, CheckoutResponseSchema } from '../quote-api/chec
 import { CoverageGapRequestSchema, CoverageGapResponseSchema } from '../quote-api/coverage-gap.schema';
 import { PaymentProblemSchema, PurchaseReceiptSchema, PurchaseRequestSchema } from '../quote-api/purchase.schema';
 import { QuoteRequestSchema, QuoteResponseSchema } from '../quote-api/quote.schema';
+import { JSON_MAX_DEPTH } from '../storable-json';
+import { TRIP_DATE_WINDOW } from '../trip-dates';
 
 export const QUOTE_API_VERSION = '1.0.0';
 
@@ -49,6 +51,9 @@ const description = [
     'minute (429 with Retry-After beyond that). JSON bodies are limited to 64 KiB (413 beyond that).',
   '- Money in request bodies and the USD figures in responses are dollars; fields ending in `Cents` are integer ' +
     'minor units. Ignore response fields you do not know: new optional fields are added without notice.',
+  `- Dates are UTC calendar days: a departure from today to ${TRIP_DATE_WINDOW.maxDaysAhead} days ahead, a deposit ` +
+    `date in the last ${TRIP_DATE_WINDOW.maxDepositDaysBack} days. Strings may not contain NUL or unpaired UTF-16 ` +
+    `surrogates, and JSON may nest at most ${JSON_MAX_DEPTH} levels (400 \`invalid_request\` naming the field).`,
   '- Errors: `{ "error": "<message>", "code": "<machine code>", "details": [{ "path", "message" }] }`, except the ' +
     '402 of /purchase, which is RFC 9457 problem details.',
 ].join('\n');

@@ -53,7 +53,7 @@ const booleanQuery = z
 
 export const ProductListQuerySchema = z
   .object({
-    destination: z.string().trim().min(1).optional().meta({ description: 'Destination slug.' }),
+    destination: z.string().trim().min(1).max(100).optional().meta({ description: 'Destination slug.' }),
     residence: CountryCodeSchema.optional().meta({ description: 'Country code; affects plan eligibility.' }),
     state: StateCodeSchema.optional().meta({ description: 'US state code; required if residence is US.' }),
     tier: TierSchema.optional(),

@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { ConfidenceSchema, CountryCodeSchema, CurrencySchema, IsoDateSchema, StateCodeSchema } from '../common.schema';
+import { TRIP_DATE_WINDOW, tripDateProblems } from '../trip-dates';
 
 export const QuoteRequestSchema = z
   .object({
@@ -7,8 +8,10 @@ export const QuoteRequestSchema = z
       description: 'Destination name or slug: Antarctica, Arctic, Svalbard, Galápagos, African Safari.',
       example: 'Antarctica',
     }),
-    startDate: IsoDateSchema.meta({ description: 'Departure date, YYYY-MM-DD.' }),
-    durationDays: z.number().int().min(1).max(365).meta({
+    startDate: IsoDateSchema.meta({
+      description: `Departure date, YYYY-MM-DD: from today (UTC) to ${TRIP_DATE_WINDOW.maxDaysAhead} days ahead.`,
+    }),
+    durationDays: z.number().int().min(1).max(TRIP_DATE_WINDOW.maxTripDays).meta({
       description:
         'Trip duration in days. If the user gave none, send the default (Antarctica 14, Arctic 10, African Safari 12, ' +
         'Galápagos 10, Svalbard 8) and tell the user.',
@@ -25,10 +28,16 @@ export const QuoteRequestSchema = z
     }),
     residence: CountryCodeSchema,
     state: StateCodeSchema.optional(),
-    operator: z.string().trim().max(200).optional().meta({ description: 'Tour operator name, if known.' }),
+    operator: z.string().trim().max(200).optional().meta({
+      description:
+        'Tour operator, if known: its name (shown in tripSummary, nothing more) or, to attribute the quote to a ' +
+        "registered operator (commission and policy webhook), that operator's id exactly as it was given to you.",
+    }),
     currency: CurrencySchema.optional().default('USD').meta({ description: 'Default USD; only USD is priced today.' }),
     depositPaidDate: IsoDateSchema.optional().meta({
-      description: 'Date of the first trip deposit. Cancel-for-any-reason cover needs purchase within 21 days of it.',
+      description:
+        'Date of the first trip deposit: not in the future, at most ' +
+        `${TRIP_DATE_WINDOW.maxDepositDaysBack} days back. Cancel-for-any-reason cover needs purchase within 21 days of it.`,
     }),
     email: z.email().max(254).optional(),
   })
@@ -50,6 +59,16 @@ export const QuoteRequestSchema = z
   .meta({ id: 'QuoteRequest' });
 export type QuoteRequest = z.infer<typeof QuoteRequestSchema>;
 export type QuoteRequestInput = z.input<typeof QuoteRequestSchema>;
+
+/**
+ * QuoteRequestSchema plus the date window (TRIP_DATE_WINDOW) as of `now`, the caller's clock: what POST /api/v1/quotes
+ * parses with. The window is not in QuoteRequestSchema itself because "today" must come from an injected clock.
+ */
+export function quoteRequestSchemaAt(now: Date) {
+  return QuoteRequestSchema.superRefine((q, ctx) => {
+    for (const { path, message } of tripDateProblems(q, now)) ctx.addIssue({ code: 'custom', path, message });
+  });
+}
 
 export const TripSummarySchema = z
   .object({
