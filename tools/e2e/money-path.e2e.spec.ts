@@ -33,7 +33,8 @@ async function apiQuote() {
       travelerAges: [45, 72],
       residence: 'US',
       state: 'CA',
-      operator: platform.demo.name,
+      // Attribution is by exact operator id; a name is display only.
+      operator: platform.demo.operatorId,
     }),
   );
   expect(res.status).toBe(200);

@@ -83,6 +83,7 @@ async function main(): Promise<void> {
     '',
     `Demo operator "${demo.name}" (${dataDir}/demo-operator.json)`,
     `  publishable key  ${demo.publishableKey}   allowed origins ${demo.allowedOrigins.join(', ')}`,
+    `  operator id      ${demo.operatorId}   (send it as "operator" in /api/v1 quotes to attribute them)`,
     `  open ${url('demo operator site')} to quote, buy with a test card and watch policy.issued arrive`,
     '',
     'Try the quoting API:',

@@ -7,6 +7,7 @@ import {
   healthRoutes,
   httpLogger,
   notFound,
+  refuseUnstorableJson,
   requestId,
   type HitCounter,
   type Logger,
@@ -77,8 +78,10 @@ export function createApp(deps: QuoteApiDeps): Express {
   const api = express.Router();
   api.use(clientRateLimit(deps.rateLimiter, deps.rateLimitPerMinute ?? QUOTE_API_LIMITS.requestsPerMinutePerClient));
   api.use(express.json({ limit: QUOTE_API_LIMITS.maxJsonBodyBytes, strict: true }));
+  // Before any route: a body PostgreSQL cannot store is refused whole, so nothing is half-written (issue 7 §3).
+  api.use(refuseUnstorableJson());
   api.use(catalogRouter());
-  api.use(quoteRouter({ quotes, prisma: deps.prisma, mode: deps.mode ?? 'test' }));
+  api.use(quoteRouter({ quotes, prisma: deps.prisma, clock: deps.clock, mode: deps.mode ?? 'test' }));
   api.use(coverageGapRouter());
   api.use(checkoutApiRouter({ checkout }));
   api.use(purchaseRouter({ purchases }));

@@ -127,14 +127,16 @@ describe('POST /api/v1/quotes', () => {
 });
 
 describe('POST /api/v1/quotes operator attribution', () => {
-  it('attributes the quote to an active operator named exactly (case-insensitive), else keeps the name as text', async () => {
+  it("attributes the quote to an active operator given by its id (exactly), else keeps the text as its name", async () => {
     const op = await h.db.prisma.operator.create({ data: { name: 'Polar Horizons Expeditions', status: 'active' } });
-    await h.db.prisma.operator.create({ data: { name: 'Dormant Voyages', status: 'suspended' } });
-    const named = await request(h.app).post('/api/v1/quotes').send({ ...antarcticaQuote, operator: ' polar horizons expeditions ' });
-    const suspended = await request(h.app).post('/api/v1/quotes').send({ ...antarcticaQuote, operator: 'Dormant Voyages' });
+    const dormant = await h.db.prisma.operator.create({ data: { name: 'Dormant Voyages', status: 'suspended' } });
+    const byId = await request(h.app).post('/api/v1/quotes').send({ ...antarcticaQuote, operator: ` ${op.id} ` });
+    const byName = await request(h.app).post('/api/v1/quotes').send({ ...antarcticaQuote, operator: 'Polar Horizons Expeditions' });
+    const suspended = await request(h.app).post('/api/v1/quotes').send({ ...antarcticaQuote, operator: dormant.id });
     const unknown = await request(h.app).post('/api/v1/quotes').send({ ...antarcticaQuote, operator: 'Someone Else' });
     const row = (id: string) => h.db.prisma.quote.findUniqueOrThrow({ where: { id } });
-    expect((await row(named.body.quoteId)).operatorId).toBe(op.id);
+    expect((await row(byId.body.quoteId)).operatorId).toBe(op.id);
+    expect((await row(byName.body.quoteId)).operatorId).toBeNull();
     expect((await row(suspended.body.quoteId)).operatorId).toBeNull();
     expect(await row(unknown.body.quoteId)).toMatchObject({ operatorId: null, operatorName: 'Someone Else' });
     expect(unknown.body.tripSummary.operator).toBe('Someone Else');

@@ -1,36 +1,34 @@
 import { Router } from 'express';
-import { QuoteRequestSchema } from '@expedition/contracts';
+import { quoteRequestSchemaAt } from '@expedition/contracts';
 import { dollarsToCents } from '@expedition/domain-pricing';
 import { parseOrThrow } from '@expedition/http-kit';
 import type { PrismaClient } from '@expedition/db';
-import type { QuoteService } from '@expedition/quoting';
+import { isUuid, type Clock, type QuoteService } from '@expedition/quoting';
 import { toQuoteResponse } from './quote.mapper';
 import { rethrowPricingError } from '../pricing-errors';
 
-export function quoteRouter(deps: { quotes: QuoteService; prisma: PrismaClient; mode: 'test' | 'live' }): Router {
+export function quoteRouter(deps: { quotes: QuoteService; prisma: PrismaClient; clock: Clock; mode: 'test' | 'live' }): Router {
   const router = Router();
 
   /**
-   * The spec's `operator` (the tour operator's name) attributes the quote to a registered, active operator when it
-   * names one exactly (case-insensitive): that operator then earns the commission and receives `policy.issued`.
-   * Any other name is kept as free text.
+   * The spec's `operator` attributes the quote to a registered, active operator only when it is that operator's id,
+   * compared exactly: that operator then earns the commission and receives `policy.issued`. Names are display only
+   * (kept as `operatorName`): matching them let `"%"` (an ILIKE wildcard) claim the demo operator's commission.
    */
-  async function operatorNamed(name: string | undefined): Promise<string | null> {
-    if (!name) return null;
-    const found = await deps.prisma.operator.findFirst({
-      where: { name: { equals: name.trim(), mode: 'insensitive' }, status: 'active' },
-      select: { id: true },
-    });
+  async function operatorWithId(operator: string | undefined): Promise<string | null> {
+    if (!operator || !isUuid(operator)) return null;
+    const found = await deps.prisma.operator.findFirst({ where: { id: operator, status: 'active' }, select: { id: true } });
     return found?.id ?? null;
   }
 
   router.post('/quotes', async (req, res) => {
-    const body = parseOrThrow(QuoteRequestSchema, req.body);
+    // The date window needs "today": the schema is built at the injected clock's instant.
+    const body = parseOrThrow(quoteRequestSchemaAt(deps.clock.now()), req.body);
     const created = await deps.quotes
       .create({
         source: 'api',
         mode: deps.mode,
-        operatorId: await operatorNamed(body.operator),
+        operatorId: await operatorWithId(body.operator),
         destination: body.destination,
         startDate: body.startDate,
         durationDays: body.durationDays,
