@@ -151,8 +151,25 @@ describe('POST /api/embed/quote: derived fields', () => {
     }
   });
 
-  it('keeps a positive durationDays as given', async () => {
-    expect(await created({ ...fullQuote, durationDays: 9 })).toMatchObject({ durationDays: 9, durationDefaulted: false });
+  it('keeps a positive durationDays as given without an end date, and stores the end date it priced', async () => {
+    const stored = await created({ ...fullQuote, endDate: undefined, durationDays: 9 });
+    expect(stored).toMatchObject({ durationDays: 9, durationDefaulted: false });
+    expect(stored.endDate?.toISOString().slice(0, 10)).toBe('2027-01-19');
+  });
+
+  it('accepts both dates with a durationDays that matches them, storing the dates as priced', async () => {
+    const stored = await created({ ...fullQuote, startDate: '2027-01-10', endDate: '2027-01-24', durationDays: 14 });
+    expect(stored).toMatchObject({ durationDays: 14, durationDefaulted: false, instantQuoteEligible: true });
+    expect(stored.startDate?.toISOString().slice(0, 10)).toBe('2027-01-10');
+    expect(stored.endDate?.toISOString().slice(0, 10)).toBe('2027-01-24');
+  });
+
+  it('accepts a departure from today (UTC, by the server clock) to 730 days ahead', async () => {
+    const today = await created({ ...fullQuote, startDate: '2026-11-21', endDate: '2026-11-28' });
+    expect(today).toMatchObject({ durationDays: 7 });
+    expect(today.startDate?.toISOString().slice(0, 10)).toBe('2026-11-21');
+    const last = await created({ ...fullQuote, startDate: '2028-11-20', endDate: '2029-11-20' });
+    expect(last).toMatchObject({ durationDays: 365 });
   });
 
   it('uses 0 ("not given": the destination default, lower confidence, not instant) without both dates', async () => {
@@ -161,8 +178,7 @@ describe('POST /api/embed/quote: derived fields', () => {
     expect(onlyStart.estimates.every((e) => e.confidence !== 'high')).toBe(true);
     const safari = await created({ ...fullQuote, destination: 'african-safari', startDate: undefined, endDate: undefined });
     expect(safari).toMatchObject({ durationDays: 12, durationDefaulted: true });
-    const backwards = await created({ ...fullQuote, startDate: '2027-01-10', endDate: '2027-01-01' });
-    expect(backwards).toMatchObject({ durationDays: 14, durationDefaulted: true });
+    expect(onlyStart.endDate?.toISOString().slice(0, 10)).toBe('2027-01-24');
   });
 
   it('zero-fills travelerAges to `travelers` when omitted (unknown ages: lower confidence, not instant)', async () => {
@@ -228,7 +244,19 @@ describe('POST /api/embed/quote: downstream failures → 400 { error: <reason> }
     [{ travelerAges: [45] }, 'travelerAges has 1 entries for 2 travelers'],
     [{ residence: 'Britain' }, 'residence must be an ISO 3166-1 alpha-2 country code such as US or GB'],
     [{ travelerAges: undefined, travelerDobs: ['1980-01-01', '1981-01-01', '1982-01-01'] }, 'travelerDobs has 3 entries for 2 travelers'],
-    [{ travelerAges: undefined, travelerDobs: ['2027-02-01'] }, "travelerDobs: traveler 1's date of birth is after departure"],
+    [{ travelerAges: undefined, travelerDobs: ['1980-01-01', '2027-02-01'] }, 'travelerDobs.1 is in the future'],
+    [{ travelerAges: undefined, travelerDobs: ['1980-01-01', '1905-11-21'] }, 'travelerDobs.1 gives an age over 120 today'],
+    // Date window (TRIP_DATE_WINDOW): departure from today to 730 days ahead, trip of 1 to 365 days.
+    [{ startDate: '9999-01-01', endDate: '9999-01-15' }, 'startDate must be at most 730 days after today'],
+    // The clock's today is 2026-11-21; 730 days later is 2028-11-20 (2028 is a leap year): one day past it.
+    [{ startDate: '2028-11-21', endDate: '2028-11-30' }, 'startDate must be at most 730 days after today'],
+    [{ startDate: '2027-01-10', endDate: '2027-01-01' }, 'endDate must be after startDate'],
+    [{ startDate: '2027-01-10', endDate: '2027-01-10' }, 'endDate must be after startDate'],
+    [{ startDate: '2027-01-10', endDate: '2028-01-11' }, 'endDate must be at most 365 days after startDate'],
+    [{ startDate: undefined, endDate: '9999-12-31' }, 'endDate must be 1 to 1095 days after today'],
+    [{ startDate: '2027-01-10', endDate: '2027-01-24', durationDays: 1 }, 'durationDays does not match startDate and endDate'],
+    [{ startDate: '2027-01-10', endDate: '2027-01-24', durationDays: 365 }, 'durationDays does not match startDate and endDate'],
+    [{ startDate: '2027-01-10', endDate: undefined, durationDays: 366 }, 'durationDays must be a whole number of days up to 365'],
   ])('%j → %s', async (patch, message) => {
     const before = await h.prisma.quote.count();
     const res = await post({ ...fullQuote, ...patch });

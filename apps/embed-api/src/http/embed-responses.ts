@@ -1,5 +1,5 @@
 import express, { type RequestHandler, type Response } from 'express';
-import { EMBED_INVALID_FIELDS_ERROR } from '@expedition/contracts';
+import { EMBED_INVALID_FIELDS_ERROR, findUnstorableJson } from '@expedition/contracts';
 import { EMBED_MAX_BODY_BYTES } from '../limits';
 
 /** 400 bodies of the embed routes are `{ "error": "…" }`; the gate has already set the CORS headers. */
@@ -21,12 +21,19 @@ const parseJson = express.json({ limit: EMBED_MAX_BODY_BYTES, strict: true, type
  * JSON body parsing mounted BEHIND the gate, so an unparseable, non-object or oversized body is answered with the
  * route's own 400 `{ "error": "Missing or invalid required fields" }` and the CORS headers the gate set, never with a
  * bare error before the key and origin were checked. Any content type is read as JSON (the spec says all bodies are
- * JSON); a missing body leaves `req.body` undefined, which the schema then rejects.
+ * JSON); a missing body leaves `req.body` undefined, which the schema then rejects. A body holding a string PostgreSQL
+ * cannot store (NUL, an unpaired surrogate) or nested deeper than JSON_MAX_DEPTH is that same 400: refused whole,
+ * before the route can write any of it.
  */
 export function jsonBodyOr400(): RequestHandler {
   return (req, res, next) => {
     parseJson(req, res, (err?: unknown) => {
       if (err) return sendEmbedError(res, EMBED_INVALID_FIELDS_ERROR);
+      const unstorable = findUnstorableJson(req.body);
+      if (unstorable) {
+        req.log?.info({ path: unstorable.path, reason: unstorable.message }, 'embed body refused');
+        return sendEmbedError(res, EMBED_INVALID_FIELDS_ERROR);
+      }
       next();
     });
   };

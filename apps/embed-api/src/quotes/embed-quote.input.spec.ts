@@ -1,17 +1,31 @@
-import { ageOn, EmbedInputError, resolveDurationDays, resolveTravelerAges, toNewQuote } from './embed-quote.input';
+import {
+  ageOn,
+  DURATION_MISMATCH_ERROR,
+  EmbedInputError,
+  resolveDurationDays,
+  resolveTravelerAges,
+  toNewQuote,
+} from './embed-quote.input';
 
 describe('resolveDurationDays', () => {
-  it('keeps a positive value', () => {
-    expect(resolveDurationDays({ durationDays: 9, startDate: '2027-01-01', endDate: '2027-01-30' })).toBe(9);
+  it('keeps a positive value without both dates', () => {
+    expect(resolveDurationDays({ durationDays: 9, startDate: '2027-01-01' })).toBe(9);
+    expect(resolveDurationDays({ durationDays: 9 })).toBe(9);
   });
-  it.each([undefined, 0, -3])('computes whole days between the dates when durationDays is %p', (durationDays) => {
+  it.each([undefined, 0, -3, 8])('computes whole days between the dates when durationDays is %p', (durationDays) => {
     expect(resolveDurationDays({ durationDays, startDate: '2027-02-25', endDate: '2027-03-05' })).toBe(8);
   });
-  it('is 0 ("not given") without both dates, or when the end precedes the start', () => {
+  it('refuses a positive durationDays that contradicts both dates', () => {
+    expect(() => resolveDurationDays({ durationDays: 9, startDate: '2027-01-01', endDate: '2027-01-30' })).toThrow(DURATION_MISMATCH_ERROR);
+  });
+  it('refuses an end date that is not after the start date', () => {
+    expect(() => resolveDurationDays({ startDate: '2027-01-10', endDate: '2027-01-01' })).toThrow('endDate must be after startDate');
+    expect(() => resolveDurationDays({ startDate: '2027-01-10', endDate: '2027-01-10' })).toThrow(EmbedInputError);
+  });
+  it('is 0 ("not given") without both dates and without a positive durationDays', () => {
     expect(resolveDurationDays({ startDate: '2027-01-01' })).toBe(0);
     expect(resolveDurationDays({ endDate: '2027-01-01' })).toBe(0);
     expect(resolveDurationDays({ durationDays: -1 })).toBe(0);
-    expect(resolveDurationDays({ startDate: '2027-01-10', endDate: '2027-01-01' })).toBe(0);
   });
 });
 
@@ -47,9 +61,10 @@ describe('ageOn', () => {
 });
 
 describe('toNewQuote', () => {
+  const NOW = new Date('2026-11-21T10:00:00Z');
   const base = { destination: 'Arctic', tripCost: 1234.5, travelers: 1, residence: ' de ', email: 'a@b.co' };
   it('attributes to the operator and mode, converts dollars to cents and applies defaults', () => {
-    expect(toNewQuote(base, { operatorId: 'op', mode: 'live' }, '2026-11-21')).toMatchObject({
+    expect(toNewQuote(base, { operatorId: 'op', mode: 'live' }, NOW)).toMatchObject({
       source: 'embed',
       operatorId: 'op',
       mode: 'live',
@@ -64,9 +79,16 @@ describe('toNewQuote', () => {
     });
   });
   it('refuses a non-USD currency (only USD is priced)', () => {
-    expect(() => toNewQuote({ ...base, currency: 'eur' }, { operatorId: 'op', mode: 'test' }, '2026-11-21')).toThrow(
+    expect(() => toNewQuote({ ...base, currency: 'eur' }, { operatorId: 'op', mode: 'test' }, NOW)).toThrow(
       'only USD trip costs can be priced',
     );
-    expect(toNewQuote({ ...base, currency: 'usd' }, { operatorId: 'op', mode: 'test' }, '2026-11-21').currency).toBe('USD');
+    expect(toNewQuote({ ...base, currency: 'usd' }, { operatorId: 'op', mode: 'test' }, NOW).currency).toBe('USD');
+  });
+  it('refuses a date outside the window as of its clock, naming the field', () => {
+    const who = { operatorId: 'op', mode: 'test' } as const;
+    expect(() => toNewQuote({ ...base, startDate: '9999-01-01' }, who, NOW)).toThrow('startDate must be at most 730 days after today');
+    expect(() => toNewQuote({ ...base, travelerDobs: ['2026-11-22'] }, who, NOW)).toThrow('travelerDobs.0 is in the future');
+    expect(toNewQuote({ ...base, startDate: '2026-11-22' }, who, NOW).startDate).toBe('2026-11-22');
+    expect(() => toNewQuote({ ...base, startDate: '2026-11-22' }, who, new Date('2026-11-23T00:00:00Z'))).toThrow('startDate is in the past');
   });
 });

@@ -1,8 +1,15 @@
-import { EMBED_DEFAULT_QUOTE_NAME, type EmbedQuoteRequest } from '@expedition/contracts';
+import {
+  daysBetween,
+  EMBED_DEFAULT_QUOTE_NAME,
+  tripDateProblems,
+  utcDay,
+  type EmbedQuoteRequest,
+} from '@expedition/contracts';
 import { dollarsToCents } from '@expedition/domain-pricing';
 import type { NewQuote } from '@expedition/quoting';
 
-const MS_PER_DAY = 86_400_000;
+/** The reason given when an explicit durationDays contradicts both dates (README "Decisions", embed). */
+export const DURATION_MISMATCH_ERROR = 'durationDays does not match startDate and endDate';
 
 /** An input the spec's rules cannot turn into a quote; answered 400 `{ error: message }` like a pricing error. */
 export class EmbedInputError extends Error {
@@ -16,9 +23,13 @@ export interface Attribution {
 
 /**
  * The spec's field rules for POST /api/embed/quote (SERVICE-SPEC §4), applied to an already type-checked body.
- * `today` is the server's `YYYY-MM-DD` (UTC), used for ages from dates of birth when there is no departure date.
+ * `now` is the server's clock: every date must lie in TRIP_DATE_WINDOW as of its UTC day, which is also the
+ * reference for ages from dates of birth when there is no departure date. A date outside the window is a downstream
+ * refusal (§7: 400 `{ error: "<field> <reason>" }`), not a wrong-typed field: the value is a well-formed date.
  */
-export function toNewQuote(body: EmbedQuoteRequest, who: Attribution, today: string): NewQuote {
+export function toNewQuote(body: EmbedQuoteRequest, who: Attribution, now: Date): NewQuote {
+  const [problem] = tripDateProblems(body, now);
+  if (problem) throw new EmbedInputError(`${problem.path.join('.')} ${problem.message}`);
   const currency = body.currency?.toUpperCase();
   // The quote service stores the currency without handing it to the engine, which prices USD only.
   if (currency !== undefined && currency !== 'USD') throw new EmbedInputError('only USD trip costs can be priced');
@@ -33,7 +44,7 @@ export function toNewQuote(body: EmbedQuoteRequest, who: Attribution, today: str
     tripCostCents: dollarsToCents(body.tripCost),
     currency,
     travelers: body.travelers,
-    travelerAges: resolveTravelerAges(body, body.startDate ?? today),
+    travelerAges: resolveTravelerAges(body, body.startDate ?? utcDay(now)),
     residence: body.residence.trim().toUpperCase(),
     state: blankToNull(body.state)?.toUpperCase() ?? null,
     email: body.email,
@@ -44,15 +55,20 @@ export function toNewQuote(body: EmbedQuoteRequest, who: Attribution, today: str
 }
 
 /**
- * `durationDays` as given when positive; when missing or ≤ 0 and both dates are present, the whole days between
- * them; otherwise 0. 0 means "not given" to the pricing engine: it prices the destination's typical length
- * (Antarctica 14, Arctic 10, Safari 12, Galápagos 10 …), stores that length with `durationDefaulted = true` and
- * lowers the confidence one step. An end date before the start date computes as negative and is treated as 0 too.
+ * When both dates are present they define the trip: the whole days between them, and an explicit positive
+ * `durationDays` that says otherwise is refused (priced as one length, insured for another). An end date not after
+ * the start date is refused too. Without both dates, `durationDays` as given when positive, else 0: "not given" to
+ * the pricing engine, which prices the destination's typical length (Antarctica 14, Arctic 10, Safari 12,
+ * Galápagos 10 …), stores it with `durationDefaulted = true` and lowers the confidence one step. The quote service
+ * stores `endDate` = `startDate` + the priced length when no end date is given, so a policy carries the priced dates.
  */
 export function resolveDurationDays(body: Pick<EmbedQuoteRequest, 'durationDays' | 'startDate' | 'endDate'>): number {
-  if (body.durationDays !== undefined && body.durationDays > 0) return body.durationDays;
-  if (!body.startDate || !body.endDate) return 0;
-  return Math.max(0, daysBetween(body.startDate, body.endDate));
+  const given = body.durationDays !== undefined && body.durationDays > 0 ? body.durationDays : undefined;
+  if (!body.startDate || !body.endDate) return given ?? 0;
+  const days = daysBetween(body.startDate, body.endDate);
+  if (days < 1) throw new EmbedInputError('endDate must be after startDate');
+  if (given !== undefined && given !== days) throw new EmbedInputError(DURATION_MISMATCH_ERROR);
+  return days;
 }
 
 /**
@@ -86,10 +102,6 @@ export function ageOn(dob: string, day: string, index = 0): number {
   if (dob > day) throw new EmbedInputError(`travelerDobs: traveler ${index + 1}'s date of birth is after departure`);
   const hadBirthday = m > bm || (m === bm && d >= bd);
   return y - by - (hadBirthday ? 0 : 1);
-}
-
-function daysBetween(from: string, to: string): number {
-  return Math.round((Date.parse(`${to}T00:00:00Z`) - Date.parse(`${from}T00:00:00Z`)) / MS_PER_DAY);
 }
 
 function blankToNull(value: string | undefined): string | null {

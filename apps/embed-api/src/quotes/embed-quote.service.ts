@@ -1,6 +1,6 @@
 import type { EmbedQuoteRequest, EmbedQuoteResult } from '@expedition/contracts';
 import type { PrismaClient } from '@expedition/db';
-import { createQuoteService, instantQuoteEligibility, isoDay, type Clock } from '@expedition/quoting';
+import { createQuoteService, instantQuoteEligibility, type Clock } from '@expedition/quoting';
 import { type Attribution, toNewQuote } from './embed-quote.input';
 
 export interface EmbedQuoteServiceDeps {
@@ -20,7 +20,7 @@ export function createEmbedQuoteService(deps: EmbedQuoteServiceDeps) {
   const quotes = createQuoteService({ prisma: deps.prisma, clock: deps.clock });
 
   async function create(body: EmbedQuoteRequest, who: Attribution): Promise<EmbedQuoteResult> {
-    const input = toNewQuote(body, who, isoDay(deps.clock.now()));
+    const input = toNewQuote(body, who, deps.clock.now());
     const { quote, estimates } = await quotes.create(input);
     const { eligible } = instantQuoteEligibility({ startDate: quote.startDate, estimates });
     await deps.prisma.quote.update({
