@@ -53,12 +53,22 @@ export function createDemoSite(options: DemoSiteOptions): { app: Express; receiv
   });
 
   app.get('/healthz', (_req, res) => res.json({ status: 'ok' }));
+  // The page links an inline icon; browsers that still ask for /favicon.ico get the same icon, not a 404.
+  app.get('/favicon.ico', (_req, res) => {
+    res.setHeader('Cache-Control', 'public, max-age=86400');
+    res.type('image/svg+xml').send(FAVICON_SVG);
+  });
   app.get('/', (_req, res) => {
     res.setHeader('Cache-Control', 'no-store');
     res.type('html').send(page(options));
   });
   return { app, received };
 }
+
+/** A small iceberg on blue: the demo operator's icon. */
+export const FAVICON_SVG =
+  '<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 32 32"><rect width="32" height="32" rx="6" fill="#0d3b5e"/>' +
+  '<path d="M6 22l6-12 4 5 3-4 7 11z" fill="#fff"/></svg>';
 
 const json = (value: unknown) => JSON.stringify(value).replace(/</g, '\\u003c');
 const escape = (s: string) => s.replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`);
@@ -67,6 +77,7 @@ function page(options: DemoSiteOptions): string {
   const config = { embedUrl: options.embedUrl, publishableKey: options.publishableKey };
   return `<!doctype html><html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width,initial-scale=1">
 <title>${escape(options.operatorName)} — Antarctic Peninsula Classic</title>
+<link rel="icon" type="image/svg+xml" href="data:image/svg+xml,${encodeURIComponent(FAVICON_SVG)}">
 <style>
 body{font:16px/1.5 system-ui,sans-serif;margin:0;color:#16242f;background:#eef3f7}
 header{background:#0d3b5e;color:#fff;padding:1.5rem 2rem}header small{opacity:.8}

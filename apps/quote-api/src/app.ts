@@ -1,5 +1,6 @@
 import express, { type Express } from 'express';
-import { buildQuoteApiOpenApi, QUOTE_API_LIMITS } from '@expedition/contracts';
+import { QUOTE_API_LIMITS } from '@expedition/contracts';
+import { buildQuoteApiOpenApi } from '@expedition/contracts/openapi';
 import type { PrismaClient } from '@expedition/db';
 import {
   clientRateLimit,

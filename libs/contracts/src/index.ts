@@ -11,5 +11,5 @@ export * from './embed/embed-quote.schema';
 export * from './embed/embed-options.schema';
 export * from './events/widget-events.schema';
 export * from './webhook/policy-issued.schema';
-export * from './openapi/quote-api.openapi';
+export * from './quote-api/quote-api.constants';
 export * from './embed/embed-payment.schema';

@@ -33,7 +33,7 @@ export interface WalletResult {
 }
 
 export const DEFAULT_API = 'http://localhost:3001';
-const PROGRAM = 'npx tsx --tsconfig tools/tsconfig.json tools/agent-wallet/main.ts';
+const PROGRAM = 'npm run wallet --';
 
 export const HELP = `Pays for a travel-insurance quote the way an agent's wallet would (MPP, method stripe, intent charge).
 

@@ -145,5 +145,6 @@ describe('agent wallet against a running quote-api', () => {
     const help = await runWallet(['--help'], { fetch: noFetch });
     expect(help).toMatchObject({ exitCode: 0, stderr: '' });
     expect(help.stdout).toContain('--spt');
+    expect(help.stdout).toContain('Usage: npm run wallet -- [options]');
   });
 });

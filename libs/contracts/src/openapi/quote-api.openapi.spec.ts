@@ -1,4 +1,5 @@
-import { buildQuoteApiOpenApi, QUOTE_API_VERSION } from './quote-api.openapi';
+import { QUOTE_API_VERSION } from '../quote-api/quote-api.constants';
+import { buildQuoteApiOpenApi } from './quote-api.openapi';
 import { QUOTE_DISCLAIMER } from '../agent-guidance';
 
 describe('quote API OpenAPI document', () => {
@@ -42,6 +43,17 @@ describe('quote API OpenAPI document', () => {
     expect(text).toMatch(/recommended plan first/);
     expect(text).toContain(QUOTE_DISCLAIMER);
     expect(doc.paths?.['/api/v1/quotes']?.post?.description).toContain(QUOTE_DISCLAIMER);
+  });
+
+  it('leaves out the safe-integer bounds zod writes on every integer, and keeps real bounds', () => {
+    expect(JSON.stringify(doc)).not.toContain('9007199254740991');
+    const schemas = doc.components?.schemas as Record<string, { properties: Record<string, object> }>;
+    expect(schemas['PaymentProblem']!.properties['status']).toEqual({
+      type: 'integer',
+      minimum: 400,
+      maximum: 599,
+      description: expect.any(String),
+    });
   });
 
   it('documents every status of the spec for each operation', () => {

@@ -12,17 +12,10 @@ import {
 import { CheckoutRequestSchema, CheckoutResponseSchema } from '../quote-api/checkout.schema';
 import { CoverageGapRequestSchema, CoverageGapResponseSchema } from '../quote-api/coverage-gap.schema';
 import { PaymentProblemSchema, PurchaseReceiptSchema, PurchaseRequestSchema } from '../quote-api/purchase.schema';
+import { QUOTE_API_LIMITS, QUOTE_API_VERSION } from '../quote-api/quote-api.constants';
 import { QuoteRequestSchema, QuoteResponseSchema } from '../quote-api/quote.schema';
 import { JSON_MAX_DEPTH } from '../storable-json';
 import { TRIP_DATE_WINDOW } from '../trip-dates';
-
-export const QUOTE_API_VERSION = '1.0.0';
-
-/** Limits of /api/v1 (SERVICE-SPEC §8 leaves them open; these are ours and stable). */
-export const QUOTE_API_LIMITS = {
-  requestsPerMinutePerClient: 120,
-  maxJsonBodyBytes: 64 * 1024,
-} as const;
 
 const json = <T extends z.ZodType>(schema: T) => ({ content: { 'application/json': { schema } } });
 const error = (description: string) => ({ description, ...json(ApiErrorSchema) });
@@ -201,5 +194,14 @@ export function buildQuoteApiOpenApi(options: { serverUrl?: string } = {}) {
         },
       },
     },
-  });
+  }, { override: dropSafeIntegerBounds });
+}
+
+/**
+ * zod writes the safe-integer range (±9007199254740991) as `minimum`/`maximum` of every integer; it tells a client
+ * nothing and reads like a real limit, so the document leaves those bounds out. Real bounds (e.g. `minimum: 0`) stay.
+ */
+function dropSafeIntegerBounds({ jsonSchema }: { jsonSchema: { minimum?: unknown; maximum?: unknown } }): void {
+  if (jsonSchema.minimum === Number.MIN_SAFE_INTEGER) delete jsonSchema.minimum;
+  if (jsonSchema.maximum === Number.MAX_SAFE_INTEGER) delete jsonSchema.maximum;
 }

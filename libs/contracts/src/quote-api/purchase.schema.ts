@@ -29,7 +29,7 @@ export const PaymentProblemSchema = z
   .object({
     type: z.string().meta({ example: 'https://paymentauth.org/problems/payment-required' }),
     title: z.string(),
-    status: z.number().int(),
+    status: z.number().int().min(400).max(599).meta({ description: 'HTTP status of this response: 402, or 400.' }),
     detail: z.string().optional(),
     challengeId: z.string().optional(),
   })

@@ -1,0 +1,8 @@
+// The tools project's own specs (repository checks, demo site); admin, agent-wallet and e2e are projects of their own.
+module.exports = {
+  ...require('../jest.preset.js'),
+  displayName: 'tools',
+  rootDir: __dirname,
+  roots: ['<rootDir>/demo-site'],
+  testTimeout: 180000,
+};
