@@ -3,6 +3,7 @@
  * behaviour lives in runAdmin (src/run-admin.ts), which tests drive in-process.
  */
 import { createDatabase } from '@expedition/db';
+import { resolveWebhookSecretKeys } from '@expedition/operators';
 import { prepareDatabase } from '@expedition/quoting';
 import { runAdmin } from './src/run-admin';
 import { demoDefaults } from './src/demo-defaults';
@@ -16,6 +17,8 @@ runAdmin(process.argv.slice(2), {
   prepareDatabase,
   dataDir,
   usingDatabaseUrl: databaseUrl !== undefined,
+  webhookSecretKeys: () =>
+    resolveWebhookSecretKeys({ configured: env['WEBHOOK_SECRET_KEYS'], embedded: databaseUrl === undefined, dataDir }),
   ...demoDefaults(env),
 })
   .then((result) => {

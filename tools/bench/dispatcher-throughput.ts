@@ -23,6 +23,8 @@ import { listen } from '@expedition/http-kit';
 import { createSimulatedProcessor } from '@expedition/payments';
 import { CATALOG_VERSION, createQuoteService, syncCatalog, systemClock } from '@expedition/quoting';
 import { signPayload } from '@expedition/webhook-signature';
+import { createSecretBox } from '@expedition/operators';
+import { randomBytes } from 'node:crypto';
 
 const N = Math.min(Number(process.env['BENCH_EVENTS'] ?? 2000), 10_000);
 const LIVE = Math.min(Number(process.env['BENCH_LIVE_EVENTS'] ?? 500), 10_000);
@@ -119,6 +121,8 @@ async function main(): Promise<void> {
     createApp({ prisma: db.prisma, ready: () => db.ping(), logger, clock: systemClock, processor }),
     { port: 0, host: '127.0.0.1' },
   );
+  // Stored sealed, as in production: every delivery pays for opening the operator's secret.
+  const secretBox = createSecretBox([{ kid: 'bench', key: randomBytes(32) }]);
   const workers = createDeliveryWorkers(WORKERS, {
     prisma: db.prisma,
     logger,
@@ -128,12 +132,17 @@ async function main(): Promise<void> {
     leaseMs: 40_000,
     batchSize: BATCH,
     pollIntervalMs: POLL_MS,
+    secretBox,
   });
 
   try {
     await syncCatalog(db.prisma, CATALOG_VERSION);
     const operator = await db.prisma.operator.create({
-      data: { name: 'Bench operator', status: 'active', commissionRateBps: 1_250, webhookUrl: receiver.url, webhookSecret: 'whsec_bench_operator' },
+      data: { name: 'Bench operator', status: 'active', commissionRateBps: 1_250, webhookUrl: receiver.url },
+    });
+    await db.prisma.operator.update({
+      where: { id: operator.id },
+      data: { webhookSecret: secretBox.seal('whsec_bench_operator', operator.id) },
     });
     const quotes = createQuoteService({ prisma: db.prisma, clock: systemClock });
     const start = new Date(Date.now() + 60 * 86_400_000).toISOString().slice(0, 10);

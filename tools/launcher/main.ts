@@ -5,7 +5,7 @@
  */
 import { createDatabase } from '@expedition/db';
 import { createLogger, listen, onShutdownSignal, type RunningServer } from '@expedition/http-kit';
-import { ensureDemoOperator } from '@expedition/operators';
+import { createSecretBox, ensureDemoOperator, resolveWebhookSecretKeys } from '@expedition/operators';
 import { prepareDatabase } from '@expedition/quoting';
 import { composeQuoteApi, loadQuoteApiConfig } from '@expedition/app-quote-api';
 import { composeEmbedApi, loadEmbedApiConfig } from '@expedition/app-embed-api';
@@ -31,11 +31,14 @@ async function main(): Promise<void> {
   const logger = createLogger({ name: 'launcher', level: env.LOG_LEVEL || 'warn' });
   const db = await createDatabase({ databaseUrl: env.DATABASE_URL || undefined, dataDir });
   const prepared = await prepareDatabase(db);
+  // Seals operators' webhook secrets at rest: WEBHOOK_SECRET_KEYS, or a key generated into DATA_DIR on first start.
+  const webhookSecretKeys = resolveWebhookSecretKeys({ configured: env.WEBHOOK_SECRET_KEYS, embedded: !env.DATABASE_URL, dataDir });
   const demo = await ensureDemoOperator({
     prisma: db.prisma,
     dataDir,
     demoOrigin: demoUrl,
     webhookUrl: `${demoUrl}${DEMO_WEBHOOK_PATH}`,
+    secretBox: createSecretBox(webhookSecretKeys),
   });
 
   const servers: Started[] = [];
@@ -52,7 +55,12 @@ async function main(): Promise<void> {
   await start('embed-api', 'operators\' pages: /api/embed/quote, /api/embed/options', embed.app, embedConfig);
 
   const dispatcherConfig = loadDispatcherConfig(env);
-  const dispatcher = composeWebhookDispatcher({ config: dispatcherConfig, db, logger: logger.child({ app: 'webhook-dispatcher' }) });
+  const dispatcher = composeWebhookDispatcher({
+    config: dispatcherConfig,
+    db,
+    logger: logger.child({ app: 'webhook-dispatcher' }),
+    webhookSecretKeys,
+  });
   await start('webhook-dispatcher', 'processor events → policies → signed policy.issued', dispatcher.app, dispatcherConfig);
 
   const site = createDemoSite({

@@ -7,6 +7,7 @@ import type { DispatcherConfig } from './config';
 import { createDeliveryWorkers, type DeliveryWorkers } from './delivery/delivery-worker';
 import type { FetchLike } from './delivery/webhook-sender';
 import { createProcessorEventSource, type ProcessorEventSource } from './processor';
+import { createSecretBox, resolveWebhookSecretKeys, type Keyring, type SecretBox } from '@expedition/operators';
 
 export interface DispatcherRuntime {
   config: DispatcherConfig;
@@ -16,6 +17,8 @@ export interface DispatcherRuntime {
   /** Defaults to the adapter named by PAYMENTS_PROVIDER; the launcher may pass the processor it already built. */
   processor?: ProcessorEventSource;
   fetch?: FetchLike;
+  /** Defaults to WEBHOOK_SECRET_KEYS, or DATA_DIR/webhook-secret-keys in embedded mode (resolveWebhookSecretKeys). */
+  webhookSecretKeys?: Keyring;
 }
 
 export interface ComposedDispatcher {
@@ -36,7 +39,28 @@ export function composeWebhookDispatcher(runtime: DispatcherRuntime): ComposedDi
     logger: logger.child({ component: 'webhook-delivery' }),
     clock,
     fetch: runtime.fetch,
+    secretBox: webhookSecretBox(runtime),
     ...config.delivery,
   });
   return { app, workers };
+}
+
+/**
+ * Opens operators' sealed webhook secrets for the delivery workers: the keyring from WEBHOOK_SECRET_KEYS, or in
+ * embedded mode DATA_DIR/webhook-secret-keys (created on first start). An intake-only replica (WEBHOOK_WORKERS=0)
+ * signs nothing and needs no keyring.
+ */
+function webhookSecretBox(runtime: DispatcherRuntime): Pick<SecretBox, 'open'> {
+  const { config } = runtime;
+  if (config.delivery.workers === 0 && !runtime.webhookSecretKeys) {
+    return {
+      open: () => {
+        throw new Error('this replica has no delivery workers and no webhook secret keyring');
+      },
+    };
+  }
+  const keyring =
+    runtime.webhookSecretKeys ??
+    resolveWebhookSecretKeys({ configured: config.webhookSecretKeys, embedded: !config.databaseUrl, dataDir: config.dataDir });
+  return createSecretBox(keyring);
 }

@@ -39,6 +39,29 @@ describe('loadConfig', () => {
   });
 });
 
+describe('WEBHOOK_SECRET_KEYS', () => {
+  const key = (kid: string, fill: number) => `${kid}:${Buffer.alloc(32, fill).toString('base64')}`;
+
+  it('is optional in embedded mode (main.ts then uses DATA_DIR/webhook-secret-keys) and parsed when given', () => {
+    expect(loadConfig({}).webhookSecretKeys).toBeUndefined();
+    const config = loadConfig({ WEBHOOK_SECRET_KEYS: `${key('k2', 2)},${key('k1', 1)}` });
+    expect(config.webhookSecretKeys?.map((k) => k.kid)).toEqual(['k2', 'k1']);
+  });
+
+  it('is required with DATABASE_URL, except on an intake-only replica, with one clear line', () => {
+    const deployed = { DATABASE_URL: 'postgresql://db/app' };
+    expect(() => loadConfig(deployed)).toThrow(/WEBHOOK_SECRET_KEYS: required with DATABASE_URL/);
+    expect(loadConfig({ ...deployed, WEBHOOK_WORKERS: '0' }).webhookSecretKeys).toBeUndefined();
+    expect(loadConfig({ ...deployed, WEBHOOK_SECRET_KEYS: key('k1', 1) }).webhookSecretKeys).toHaveLength(1);
+  });
+
+  it('refuses a malformed keyring without echoing key material', () => {
+    const short = `k1:${Buffer.alloc(16, 7).toString('base64')}`;
+    expect(() => loadConfig({ WEBHOOK_SECRET_KEYS: short })).toThrow(/WEBHOOK_SECRET_KEYS: key "k1" is 16 bytes, not 32/);
+    expect(() => loadConfig({ WEBHOOK_SECRET_KEYS: short })).not.toThrow(short.slice(3));
+  });
+});
+
 describe('splitDatabaseUrl', () => {
   it('moves a Prisma-style ?schema= out of the URL', () => {
     expect(splitDatabaseUrl('postgresql://postgres@127.0.0.1:5432/test?schema=w_abc&sslmode=disable')).toEqual({

@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { ConfigError, emptyToUndefined, parseConfig } from '@expedition/http-kit';
 import { DEV_SIMULATED_WEBHOOK_SECRET, paymentsSettingsFromEnv, type PaymentsSettings } from '@expedition/payments';
+import { MISSING_WEBHOOK_SECRET_KEYS, parseWebhookSecretKeys, WebhookSecretKeysError } from '@expedition/operators';
 
 const optional = <T extends z.ZodType>(schema: T) => z.preprocess(emptyToUndefined, schema.optional());
 
@@ -21,6 +22,17 @@ const DelayList = z
   .transform(list)
   .pipe(z.array(z.coerce.number<string>().int().nonnegative()).min(1, 'at least one delay'));
 
+/** `kid:base64(32 bytes)`, comma-separated; the first seals, all open (libs/operators, webhook-secret-keys.ts). */
+const Keyring = z.string().transform((value, ctx) => {
+  try {
+    return parseWebhookSecretKeys(value);
+  } catch (err) {
+    if (!(err instanceof WebhookSecretKeysError)) throw err;
+    ctx.addIssue({ code: 'custom', message: err.problem });
+    return z.NEVER;
+  }
+});
+
 const ConfigSchema = z
   .object({
     LOG_LEVEL: optional(z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'])).default('info'),
@@ -34,6 +46,12 @@ const ConfigSchema = z
     WEBHOOK_WORKERS: optional(z.coerce.number().int().min(0).max(64)).default(2),
     WEBHOOK_BATCH_SIZE: optional(z.coerce.number().int().min(1).max(500)).default(10),
     WEBHOOK_POLL_INTERVAL_MS: optional(z.coerce.number().int().positive()).default(1_000),
+    WEBHOOK_SECRET_KEYS: optional(Keyring),
+  })
+  // Deployed delivery workers open operators' sealed secrets; an intake-only replica (WEBHOOK_WORKERS=0) never does.
+  .refine((env) => !env.DATABASE_URL || env.WEBHOOK_WORKERS === 0 || env.WEBHOOK_SECRET_KEYS, {
+    path: ['WEBHOOK_SECRET_KEYS'],
+    message: MISSING_WEBHOOK_SECRET_KEYS,
   })
   .transform((env) => {
     const timeoutMs = env.WEBHOOK_TIMEOUT_MS;
@@ -43,6 +61,8 @@ const ConfigSchema = z
       port: env.DISPATCHER_PORT,
       ...splitDatabaseUrl(env.DATABASE_URL),
       dataDir: env.DATA_DIR,
+      /** Unset in embedded mode: main.ts then uses DATA_DIR/webhook-secret-keys (resolveWebhookSecretKeys). */
+      webhookSecretKeys: env.WEBHOOK_SECRET_KEYS,
       delivery: {
         workers: env.WEBHOOK_WORKERS,
         batchSize: env.WEBHOOK_BATCH_SIZE,

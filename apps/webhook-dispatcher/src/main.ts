@@ -1,6 +1,7 @@
 import { createDatabase } from '@expedition/db';
 import { ConfigError, createLogger, listen, onShutdownSignal } from '@expedition/http-kit';
 import { bundledMigrationsDir, prepareDatabase } from '@expedition/quoting';
+import { WebhookSecretKeysError } from '@expedition/operators';
 import { composeWebhookDispatcher } from './compose';
 import { loadConfig } from './config';
 
@@ -27,6 +28,7 @@ async function main(): Promise<void> {
 }
 
 main().catch((err) => {
-  console.error(err instanceof ConfigError ? err.message : err);
+  // Configuration problems are one clear message, not a stack trace.
+  console.error(err instanceof ConfigError || err instanceof WebhookSecretKeysError ? err.message : err);
   process.exit(1);
 });

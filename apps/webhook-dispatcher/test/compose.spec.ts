@@ -1,6 +1,6 @@
 import request from 'supertest';
 import { composeWebhookDispatcher, loadDispatcherConfig } from '../src';
-import { signEvent, silentLogger } from './harness';
+import { signEvent, silentLogger, TEST_WEBHOOK_KEY_A } from './harness';
 import { createTestDatabase } from '@expedition/db/testing';
 import type { Database } from '@expedition/db';
 
@@ -12,7 +12,12 @@ afterAll(() => db.close());
 
 describe('composeWebhookDispatcher', () => {
   it('builds the app with the configured processor, and workers that start and stop', async () => {
-    const config = loadDispatcherConfig({ SIMULATED_PROCESSOR_WEBHOOK_SECRET: 'whsec_compose', WEBHOOK_WORKERS: '3', WEBHOOK_POLL_INTERVAL_MS: '10' });
+    const config = loadDispatcherConfig({
+      SIMULATED_PROCESSOR_WEBHOOK_SECRET: 'whsec_compose',
+      WEBHOOK_WORKERS: '3',
+      WEBHOOK_POLL_INTERVAL_MS: '10',
+      WEBHOOK_SECRET_KEYS: TEST_WEBHOOK_KEY_A,
+    });
     const { app, workers } = composeWebhookDispatcher({ config, db, logger: silentLogger });
 
     expect((await request(app).get('/readyz')).status).toBe(200);

@@ -4,7 +4,7 @@ import type { Database } from '@expedition/db';
 import { describeWithPostgres } from '@expedition/db/testing';
 import { systemClock } from '@expedition/quoting';
 import { verifySignature } from '@expedition/webhook-signature';
-import { createOperator, createSharedSchema, enqueueWebhook, OPERATOR_SECRET, startReceiver, waitFor, type Receiver, type SharedSchema } from './harness';
+import { createOperator, createSharedSchema, enqueueWebhook, OPERATOR_SECRET, startReceiver, TEST_WEBHOOK_KEY_A, waitFor, type Receiver, type SharedSchema } from './harness';
 
 const REPO_ROOT = path.resolve(__dirname, '../../..');
 const TIMEOUT_MS = 5_000;
@@ -28,6 +28,7 @@ function startDispatcher(databaseUrl: string): ChildProcess {
       WEBHOOK_LEASE_MS: String(LEASE_MS),
       WEBHOOK_POLL_INTERVAL_MS: '100',
       WEBHOOK_RETRY_DELAYS_MS: '100,100',
+      WEBHOOK_SECRET_KEYS: TEST_WEBHOOK_KEY_A,
     },
     stdio: ['ignore', 'ignore', 'pipe'],
   });

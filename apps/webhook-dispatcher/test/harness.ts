@@ -8,6 +8,7 @@ import { createTestDatabase, testDatabaseUrl, createTestClock, type TestClock } 
 import { createSimulatedProcessor } from '@expedition/payments';
 import { CATALOG_VERSION, createQuoteService, syncCatalog, type Clock } from '@expedition/quoting';
 import { signPayload } from '@expedition/webhook-signature';
+import { createSecretBox, parseWebhookSecretKeys } from '@expedition/operators';
 import { createApp, type DispatcherDeps } from '../src/app';
 import { createDeliveryWorker, type DeliveryWorkerDeps } from '../src/delivery/delivery-worker';
 
@@ -19,6 +20,12 @@ export type { TestClock };
 
 export const PROCESSOR_SECRET = 'whsec_test_dispatcher_intake';
 export const OPERATOR_SECRET = 'whsec_operator_receiver_secret';
+
+/** WEBHOOK_SECRET_KEYS of the tests (fixed keys `a` and `b`; never use them anywhere else). */
+export const TEST_WEBHOOK_KEY_A = `a:${Buffer.alloc(32, 0xa1).toString('base64')}`;
+export const TEST_WEBHOOK_KEY_B = `b:${Buffer.alloc(32, 0xb2).toString('base64')}`;
+export const testSecretBox = (keys = TEST_WEBHOOK_KEY_A) => createSecretBox(parseWebhookSecretKeys(keys));
+export const TEST_SECRET_BOX = testSecretBox();
 
 export interface Harness {
   app: Express;
@@ -58,6 +65,7 @@ export function testWorker(prisma: PrismaClient, clock: Clock, overrides: Partia
     leaseMs: 10_000,
     batchSize: 10,
     pollIntervalMs: 20,
+    secretBox: TEST_SECRET_BOX,
     ...overrides,
   });
 }

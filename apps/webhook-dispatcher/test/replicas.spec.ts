@@ -13,9 +13,10 @@ import {
   type Receiver,
   type SharedSchema,
   type TestClock,
+  TEST_SECRET_BOX,
 } from './harness';
 
-const settings = { retryDelaysMs: [30_000], timeoutMs: 5_000, leaseMs: 60_000, batchSize: 4, pollIntervalMs: 10 };
+const settings = { retryDelaysMs: [30_000], timeoutMs: 5_000, leaseMs: 60_000, batchSize: 4, pollIntervalMs: 10, secretBox: TEST_SECRET_BOX };
 
 async function enqueue(prisma: PrismaClient, clock: TestClock, receiver: Receiver, count: number): Promise<string[]> {
   const operator = await createOperator(prisma, { webhookUrl: receiver.url });

@@ -4,9 +4,7 @@ export {
   isOperatorError,
 } from './lib/operator-error';
 export {
-  type KeyModeValue,
   type OperatorStatusValue,
-  KEY_MODES,
   MAX_COMMISSION_BPS,
   MAX_GRACE_SECONDS,
   OPERATOR_STATUSES,
@@ -18,6 +16,7 @@ export {
   type NewOperator,
   type OperatorService,
   type OperatorServiceDeps,
+  type RewrapReport,
   type RotatedKey,
   type WebhookSettings,
   type WebhookUpdate,
@@ -35,3 +34,23 @@ export {
   ensureDemoOperator,
   readDemoOperatorFile,
 } from './lib/demo-operator';
+export {
+  type Keyring,
+  type KeyEncryptionKey,
+  type SecretBox,
+  type SecretBoxErrorCode,
+  SEALED_PREFIX,
+  SecretBoxError,
+  createSecretBox,
+  isSealed,
+} from './lib/secret-box';
+export {
+  type ResolveWebhookSecretKeysOptions,
+  MISSING_WEBHOOK_SECRET_KEYS,
+  WEBHOOK_SECRET_KEYS_FILE,
+  WEBHOOK_SECRET_KEYS_VAR,
+  WebhookSecretKeysError,
+  parseWebhookSecretKeys,
+  resolveWebhookSecretKeys,
+  webhookSecretKeysFilePath,
+} from './lib/webhook-secret-keys';

@@ -11,7 +11,7 @@ import {
   demoOperatorFilePath,
   ensureDemoOperator,
 } from '../src';
-import { gateAccepts, testClock } from './helpers';
+import { gateAccepts, testClock, testSecretBox } from './helpers';
 
 const DEMO_ORIGIN = 'http://localhost:4200';
 const WEBHOOK_URL = 'http://localhost:4200/webhooks/expedition';
@@ -19,6 +19,7 @@ const WEBHOOK_URL = 'http://localhost:4200/webhooks/expedition';
 let db: Database;
 let dataDir: string;
 let clock: ReturnType<typeof testClock>;
+const secretBox = testSecretBox();
 
 beforeAll(async () => {
   db = await createTestDatabase();
@@ -45,6 +46,7 @@ function ensure(overrides: Partial<EnsureDemoOperatorOptions> = {}) {
     demoOrigin: DEMO_ORIGIN,
     webhookUrl: WEBHOOK_URL,
     clock,
+    secretBox,
     ...overrides,
   });
 }
@@ -75,8 +77,10 @@ describe('ensureDemoOperator', () => {
       // A new operator is not approved for live embedding; the demo's test key does not need it.
       embeddingEnabled: false,
       webhookUrl: WEBHOOK_URL,
-      webhookSecret: info.webhookSecret,
     });
+    // Sealed in the database; in plain only in the 0600 file the demo site reads.
+    expect(row.webhookSecret).not.toBe(info.webhookSecret);
+    expect(secretBox.open(row.webhookSecret!, info.operatorId)).toBe(info.webhookSecret);
     expect(await gateAccepts(db.prisma, info.publishableKey, clock.now())).toBe(true);
     expect(readFile()).toEqual(info);
   });
@@ -119,7 +123,7 @@ describe('ensureDemoOperator', () => {
 
   it('mints a fresh test key for the same operator when the filed key was revoked', async () => {
     const first = await ensure();
-    await createOperatorService({ prisma: db.prisma, clock }).revokeKey(first.publishableKey);
+    await createOperatorService({ prisma: db.prisma, clock, secretBox }).revokeKey(first.publishableKey);
 
     const second = await ensure();
 
@@ -142,6 +146,38 @@ describe('ensureDemoOperator', () => {
     expect(second.allowedOrigins).toEqual(
       expect.arrayContaining(['http://127.0.0.1:4300', 'http://localhost:4300', 'https://demo.example.com']),
     );
+  });
+
+  it('seals a legacy plain secret on the next run and keeps its value', async () => {
+    const first = await ensure();
+    await db.prisma.operator.update({ where: { id: first.operatorId }, data: { webhookSecret: 'whsec_legacy_plain_0123' } });
+
+    const second = await ensure();
+
+    expect(second.webhookSecret).toBe('whsec_legacy_plain_0123');
+    const stored = (await db.prisma.operator.findUniqueOrThrow({ where: { id: first.operatorId } })).webhookSecret!;
+    expect(secretBox.isCurrent(stored)).toBe(true);
+    expect(secretBox.open(stored, first.operatorId)).toBe('whsec_legacy_plain_0123');
+  });
+
+  it('moves the secret to a new current key after a rotation, same value', async () => {
+    const first = await ensure();
+    const rotated = testSecretBox('b', 'a');
+
+    const second = await ensure({ secretBox: rotated });
+
+    expect(second.webhookSecret).toBe(first.webhookSecret);
+    const stored = (await db.prisma.operator.findUniqueOrThrow({ where: { id: first.operatorId } })).webhookSecret!;
+    expect(stored.startsWith('sbx1.b.')).toBe(true);
+  });
+
+  it('issues a fresh secret when the keyring that sealed the old one is gone (the file follows)', async () => {
+    const first = await ensure();
+
+    const second = await ensure({ secretBox: testSecretBox('z') });
+
+    expect(second.webhookSecret).not.toBe(first.webhookSecret);
+    expect(readFile()).toEqual(second);
   });
 
   it('keeps portal credentials that a later step added to the file', async () => {

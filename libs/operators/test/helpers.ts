@@ -1,9 +1,18 @@
 import { createTestClock } from '@expedition/db/testing';
 import { type KeyRecord, verifyKeyRecord } from '@expedition/auth-publishable-key';
 import type { PrismaClient } from '@expedition/db';
+import { type Keyring, createSecretBox } from '../src';
 
 /** A clock tests can move. */
 export const testClock = createTestClock;
+
+/** A keyring of fixed test keys (never use these anywhere else); `keyring('b', 'a')` seals under b, opens both. */
+export function testKeyring(...kids: string[]): Keyring {
+  const ids = kids.length ? kids : ['a'];
+  return ids.map((kid) => ({ kid, key: Buffer.alloc(32, kid.charCodeAt(0)) })) as unknown as Keyring;
+}
+
+export const testSecretBox = (...kids: string[]) => createSecretBox(testKeyring(...kids));
 
 /** Deterministic randomness: a different, recognisable byte pattern on every call. */
 export function countingRandomBytes() {

@@ -1,12 +1,13 @@
 import { hashSecretKey, parsePublishableKey, secretKeyMatchesHash } from '@expedition/auth-publishable-key';
 import type { Database } from '@expedition/db';
 import { createTestDatabase } from '@expedition/db/testing';
-import { OperatorError, type OperatorService, createOperatorService } from '../src';
-import { countingRandomBytes, gateAccepts, testClock } from './helpers';
+import { OperatorError, type OperatorService, SecretBoxError, createOperatorService } from '../src';
+import { countingRandomBytes, gateAccepts, testClock, testSecretBox } from './helpers';
 
 let db: Database;
 let clock: ReturnType<typeof testClock>;
 let service: OperatorService;
+const secretBox = testSecretBox();
 
 beforeAll(async () => {
   db = await createTestDatabase();
@@ -19,7 +20,7 @@ afterAll(async () => {
 beforeEach(async () => {
   await db.prisma.operator.deleteMany();
   clock = testClock();
-  service = createOperatorService({ prisma: db.prisma, clock, randomBytes: countingRandomBytes() });
+  service = createOperatorService({ prisma: db.prisma, clock, randomBytes: countingRandomBytes(), secretBox });
 });
 
 async function expectOperatorError(promise: Promise<unknown>, code: OperatorError['code'], message?: RegExp) {
@@ -125,7 +126,7 @@ describe('status, embedding and commission', () => {
 });
 
 describe('webhook', () => {
-  it('generates a whsec_ secret of 32 random bytes, stores it and returns it once', async () => {
+  it('generates a whsec_ secret of 32 random bytes, stores it sealed and returns it once', async () => {
     const op = await activeOperator();
     const result = await service.setWebhook(op.id, { url: 'https://hooks.ice.example/expedition' });
 
@@ -135,7 +136,9 @@ describe('webhook', () => {
     expect(result.operator.webhookSecretSet).toBe(true);
     expect(JSON.stringify(result.operator)).not.toContain(result.webhookSecret);
     const row = await db.prisma.operator.findUniqueOrThrow({ where: { id: op.id } });
-    expect(row.webhookSecret).toBe(result.webhookSecret);
+    expect(row.webhookSecret).toMatch(/^sbx1\.a\./);
+    expect(row.webhookSecret).not.toContain(result.webhookSecret.slice(6));
+    expect(secretBox.open(row.webhookSecret!, op.id)).toBe(result.webhookSecret);
     expect(JSON.stringify(await service.getOperator(op.id))).not.toContain(result.webhookSecret);
   });
 
@@ -146,13 +149,16 @@ describe('webhook', () => {
     expect(a.webhookSecret).not.toBe(b.webhookSecret);
   });
 
-  it('stores a given secret as is', async () => {
+  it('stores a given secret sealed, for this operator only', async () => {
     const op = await activeOperator();
+    const other = await activeOperator('Other Tours');
     const result = await service.setWebhook(op.id, { url: 'https://h.example/x', secret: 'whsec_given_0123456789' });
     expect(result).toMatchObject({ webhookSecret: 'whsec_given_0123456789', secretGenerated: false });
-    expect((await db.prisma.operator.findUniqueOrThrow({ where: { id: op.id } })).webhookSecret).toBe(
-      'whsec_given_0123456789',
-    );
+    const stored = (await db.prisma.operator.findUniqueOrThrow({ where: { id: op.id } })).webhookSecret!;
+    expect(stored).not.toContain('whsec_given');
+    expect(secretBox.open(stored, op.id)).toBe('whsec_given_0123456789');
+    // Copied onto another operator's row, it does not open there.
+    expect(() => secretBox.open(stored, other.id)).toThrow(SecretBoxError);
   });
 
   it('allows plain http only for localhost and 127.0.0.1', async () => {
@@ -165,6 +171,47 @@ describe('webhook', () => {
     await expectOperatorError(service.setWebhook(op.id, { url: 'not a url' }), 'invalid_input');
     await expectOperatorError(service.setWebhook(op.id, { url: 'https://h.example/x', secret: 'short' }), 'invalid_input');
     expect((await service.getOperator(op.id)).webhookUrl).toBe('http://127.0.0.1:4200/webhooks');
+  });
+
+  it('rewrapWebhookSecrets moves every secret to the current key and seals legacy plain values', async () => {
+    const a = await activeOperator('Sealed under a');
+    const legacy = await activeOperator('Legacy plain');
+    const none = await activeOperator('No webhook');
+    const { webhookSecret } = await service.setWebhook(a.id, { url: 'https://h.example/a' });
+    await db.prisma.operator.update({ where: { id: legacy.id }, data: { webhookUrl: 'https://h.example/l', webhookSecret: 'whsec_legacy_0123456789' } });
+    const sealedUnderA = (await db.prisma.operator.findUniqueOrThrow({ where: { id: a.id } })).webhookSecret!;
+
+    // The keyring becomes [b, a]: b seals, a still opens.
+    const rotatedBox = testSecretBox('b', 'a');
+    const rotated = createOperatorService({ prisma: db.prisma, clock, secretBox: rotatedBox });
+    expect(rotatedBox.open(sealedUnderA, a.id)).toBe(webhookSecret);
+
+    const report = await rotated.rewrapWebhookSecrets();
+
+    expect(report).toEqual({ keyId: 'b', total: 2, rewrapped: 1, sealedLegacy: 1, alreadyCurrent: 0, changedMeanwhile: 0, failed: [] });
+    const rowA = (await db.prisma.operator.findUniqueOrThrow({ where: { id: a.id } })).webhookSecret!;
+    const rowLegacy = (await db.prisma.operator.findUniqueOrThrow({ where: { id: legacy.id } })).webhookSecret!;
+    expect(rowA.startsWith('sbx1.b.')).toBe(true);
+    // Only the data key was re-wrapped: the secret's iv and ciphertext are the ones sealed under a.
+    expect(rowA.split('.').slice(3)).toEqual(sealedUnderA.split('.').slice(3));
+    expect(testSecretBox('b').open(rowA, a.id)).toBe(webhookSecret);
+    expect(testSecretBox('b').open(rowLegacy, legacy.id)).toBe('whsec_legacy_0123456789');
+    expect((await db.prisma.operator.findUniqueOrThrow({ where: { id: none.id } })).webhookSecret).toBeNull();
+
+    // Run again: nothing left to do.
+    expect(await rotated.rewrapWebhookSecrets()).toMatchObject({ total: 2, rewrapped: 0, sealedLegacy: 0, alreadyCurrent: 2 });
+  });
+
+  it('rewrapWebhookSecrets reports, and leaves alone, a value the keyring cannot open', async () => {
+    const op = await activeOperator();
+    await service.setWebhook(op.id, { url: 'https://h.example/a' });
+    const before = (await db.prisma.operator.findUniqueOrThrow({ where: { id: op.id } })).webhookSecret!;
+
+    const report = await createOperatorService({ prisma: db.prisma, secretBox: testSecretBox('c') }).rewrapWebhookSecrets();
+
+    expect(report.failed).toEqual([{ operatorId: op.id, reason: expect.stringContaining('"a"') }]);
+    expect(report.failed[0]!.reason).not.toContain(before);
+    expect((await db.prisma.operator.findUniqueOrThrow({ where: { id: op.id } })).webhookSecret).toBe(before);
   });
 
   it('clearWebhook removes URL and secret', async () => {

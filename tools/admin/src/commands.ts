@@ -1,6 +1,6 @@
 import type { ParseArgsConfig } from 'node:util';
+import type { Mode } from '@expedition/contracts';
 import {
-  type KeyModeValue,
   type OperatorService,
   type OperatorStatusValue,
   type DemoOperatorInfo,
@@ -35,6 +35,8 @@ export interface CommandContext {
 export interface CommandOutput {
   data: unknown;
   text: string;
+  /** 1 when only part of the work could be done; the output says what was left. */
+  exitCode?: 1;
 }
 
 export interface Command {
@@ -196,6 +198,31 @@ export const COMMANDS: readonly Command[] = [
     run: async (ctx) => operatorOutput('Webhook cleared.')(await ctx.service.clearWebhook(arg(ctx, 0))),
   },
   {
+    name: 'secrets:rewrap',
+    args: [],
+    usage: 'secrets:rewrap',
+    summary: "Re-wrap every operator's webhook secret under the current WEBHOOK_SECRET_KEYS key (after a rotation)",
+    options: {},
+    run: async (ctx) => {
+      const report = await ctx.service.rewrapWebhookSecrets();
+      const text = [
+        `Webhook secrets now under key "${report.keyId}".`,
+        formatFields([
+          ['operators with a secret', String(report.total)],
+          ['re-wrapped', String(report.rewrapped)],
+          ['sealed (were plain)', String(report.sealedLegacy)],
+          ['already current', String(report.alreadyCurrent)],
+          ['changed meanwhile', String(report.changedMeanwhile)],
+        ]),
+        ...report.failed.map((f) => `  could not open the secret of ${f.operatorId}: ${f.reason}`),
+        report.failed.length
+          ? 'Those operators keep their stored value: add the key that sealed it to WEBHOOK_SECRET_KEYS, or set a new secret.'
+          : 'Old keys can be removed from WEBHOOK_SECRET_KEYS once every process runs with this keyring.',
+      ].join('\n');
+      return { data: report, text, ...(report.failed.length ? { exitCode: 1 as const } : {}) };
+    },
+  },
+  {
     name: 'key:create',
     args: ['operatorId'],
     usage: 'key:create <operatorId> --mode test|live [--label <label>]',
@@ -203,7 +230,7 @@ export const COMMANDS: readonly Command[] = [
     options: { mode: str, label: str },
     required: ['mode'],
     run: async (ctx) => {
-      const key = await ctx.service.mintPublishableKey(arg(ctx, 0), opt(ctx, 'mode') as KeyModeValue, opt(ctx, 'label'));
+      const key = await ctx.service.mintPublishableKey(arg(ctx, 0), opt(ctx, 'mode') as Mode, opt(ctx, 'label'));
       return { data: key, text: `Created ${key.mode} publishable key.\n${formatKey(key)}` };
     },
   },
@@ -255,7 +282,7 @@ export const COMMANDS: readonly Command[] = [
     options: { mode: str },
     required: ['mode'],
     run: async (ctx) => {
-      const minted = await ctx.service.mintSecretKey(arg(ctx, 0), opt(ctx, 'mode') as KeyModeValue);
+      const minted = await ctx.service.mintSecretKey(arg(ctx, 0), opt(ctx, 'mode') as Mode);
       const text = [
         `Created ${minted.secretKey.mode} secret key (shown once; it cannot be recovered):`,
         `  ${minted.key}`,

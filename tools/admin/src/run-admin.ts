@@ -1,7 +1,16 @@
 import { parseArgs } from 'node:util';
 import type { RandomBytes } from '@expedition/auth-publishable-key';
 import type { Database } from '@expedition/db';
-import { type Clock, createOperatorService, ensureDemoOperator, isOperatorError } from '@expedition/operators';
+import {
+  type Clock,
+  type Keyring,
+  type SecretBox,
+  WebhookSecretKeysError,
+  createOperatorService,
+  createSecretBox,
+  ensureDemoOperator,
+  isOperatorError,
+} from '@expedition/operators';
 import { COMMANDS, type Command, type CommandContext, type CommandOutput, type Options, UsageError } from './commands';
 
 export interface AdminDeps {
@@ -16,6 +25,11 @@ export interface AdminDeps {
   /** Defaults for demo:ensure. */
   demoOrigin: string;
   demoWebhookUrl: string;
+  /**
+   * The keyring sealing operators' webhook secrets (resolveWebhookSecretKeys in main.ts). Called only by commands
+   * that write or re-wrap a secret, so reading keys or origins works without WEBHOOK_SECRET_KEYS.
+   */
+  webhookSecretKeys(): Keyring;
   clock?: Clock;
   randomBytes?: RandomBytes;
 }
@@ -39,7 +53,8 @@ export async function runAdmin(argv: readonly string[], deps: AdminDeps): Promis
     const parsed = parseCommandLine(argv);
     if ('help' in parsed) return ok(parsed.help);
     const output = await withDatabase(deps, (db) => parsed.command.run(context(db, deps, parsed)));
-    return ok(json ? JSON.stringify(output.data, null, 2) : output.text);
+    const result = ok(json ? JSON.stringify(output.data, null, 2) : output.text);
+    return { ...result, exitCode: output.exitCode ?? 0 };
   } catch (error) {
     return failure(error, json);
   }
@@ -104,8 +119,24 @@ function checkOptions(command: Command, values: Options): void {
   }
 }
 
+/** A SecretBox that asks for the keyring on first use: a missing WEBHOOK_SECRET_KEYS fails only the commands needing it. */
+function lazySecretBox(keyring: () => Keyring): SecretBox {
+  let box: SecretBox | undefined;
+  const get = () => (box ??= createSecretBox(keyring()));
+  return {
+    get currentKeyId() {
+      return get().currentKeyId;
+    },
+    seal: (plain, context) => get().seal(plain, context),
+    open: (stored, context) => get().open(stored, context),
+    rewrap: (stored, context) => get().rewrap(stored, context),
+    isCurrent: (stored) => get().isCurrent(stored),
+  };
+}
+
 function context(db: Database, deps: AdminDeps, parsed: ParsedCommand): CommandContext {
-  const service = createOperatorService({ prisma: db.prisma, clock: deps.clock, randomBytes: deps.randomBytes });
+  const secretBox = lazySecretBox(() => deps.webhookSecretKeys());
+  const service = createOperatorService({ prisma: db.prisma, clock: deps.clock, randomBytes: deps.randomBytes, secretBox });
   return {
     service,
     args: parsed.args,
@@ -119,6 +150,7 @@ function context(db: Database, deps: AdminDeps, parsed: ParsedCommand): CommandC
         webhookUrl: options.webhookUrl ?? deps.demoWebhookUrl,
         clock: deps.clock,
         randomBytes: deps.randomBytes,
+        secretBox,
       }),
   };
 }
@@ -173,6 +205,8 @@ function helpText(): string {
     'Options for every command: --json (machine-readable output), --help.',
     'Database: DATABASE_URL (PostgreSQL) if set, else PGlite under DATA_DIR (default .data), which must not be open',
     'in `npm start` at the same time. Exit codes: 0 ok, 1 refused or failed, 2 usage error.',
+    'Webhook secrets are stored sealed with WEBHOOK_SECRET_KEYS (required with DATABASE_URL; without it, the key in',
+    'DATA_DIR/webhook-secret-keys, created on first use).',
   ].join('\n');
 }
 
@@ -183,6 +217,7 @@ function commandHelp(command: Command): string {
 function errorCode(error: unknown): string {
   if (error instanceof UsageError) return 'usage';
   if (error instanceof DatabaseUnavailable) return 'database_unavailable';
+  if (error instanceof WebhookSecretKeysError) return 'config';
   return isOperatorError(error) ? error.code : 'error';
 }
 

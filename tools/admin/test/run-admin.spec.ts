@@ -4,6 +4,7 @@ import path from 'node:path';
 import { hashSecretKey } from '@expedition/auth-publishable-key';
 import { type Database, createDatabase } from '@expedition/db';
 import { createTestDatabase } from '@expedition/db/testing';
+import { type Keyring, createSecretBox, resolveWebhookSecretKeys } from '@expedition/operators';
 import { prepareDatabase } from '@expedition/quoting';
 import { type AdminDeps, type AdminResult, runAdmin } from '../src/run-admin';
 import { COMMANDS } from '../src/commands';
@@ -12,6 +13,8 @@ let db: Database;
 let dataDir: string;
 let opened: number;
 const NOW = new Date('2026-11-21T10:00:00Z');
+const keyring = (...kids: string[]): Keyring => kids.map((kid) => ({ kid, key: Buffer.alloc(32, kid) })) as unknown as Keyring;
+const KEYS_A = keyring('a');
 
 beforeAll(async () => {
   db = await createTestDatabase();
@@ -43,6 +46,7 @@ function deps(overrides: Partial<AdminDeps> = {}): AdminDeps {
     usingDatabaseUrl: false,
     demoOrigin: 'http://localhost:4200',
     demoWebhookUrl: 'http://localhost:4200/webhooks/expedition',
+    webhookSecretKeys: () => KEYS_A,
     clock: { now: () => NOW },
     ...overrides,
   };
@@ -129,10 +133,60 @@ describe('admin CLI: commands', () => {
 
     const secret = /whsec_[0-9a-f]{64}/.exec(result.stdout)?.[0];
     expect(secret).toBeDefined();
-    expect((await db.prisma.operator.findUniqueOrThrow({ where: { id } })).webhookSecret).toBe(secret);
+    const stored = (await db.prisma.operator.findUniqueOrThrow({ where: { id } })).webhookSecret!;
+    expect(stored).not.toContain(secret!.slice(6));
+    expect(createSecretBox(KEYS_A).open(stored, id)).toBe(secret);
     const shown = await admin('operator:show', id);
     expect(shown.stdout).toMatch(/webhook secret:\s+set/);
     expect(shown.stdout).not.toContain(secret);
+  });
+
+  it('secrets:rewrap moves every webhook secret to the new current key after a rotation', async () => {
+    const id = await createOperator();
+    const legacy = await createOperator();
+    const { webhookSecret } = json<{ webhookSecret: string }>(
+      await admin('operator:set-webhook', id, '--url', 'https://hooks.ice.example/expedition', '--json'),
+    );
+    await db.prisma.operator.update({ where: { id: legacy }, data: { webhookSecret: 'whsec_legacy_plain_0123' } });
+
+    const rotated = keyring('b', 'a');
+    const result = await runAdmin(['secrets:rewrap'], deps({ webhookSecretKeys: () => rotated }));
+
+    expect(result).toMatchObject({ exitCode: 0, stderr: '' });
+    expect(result.stdout).toMatch(/now under key "b"/);
+    expect(result.stdout).toMatch(/re-wrapped:\s+1/);
+    expect(result.stdout).toMatch(/sealed \(were plain\):\s+1/);
+    const onlyB = createSecretBox(keyring('b'));
+    const row = async (opId: string) => (await db.prisma.operator.findUniqueOrThrow({ where: { id: opId } })).webhookSecret!;
+    expect(onlyB.open(await row(id), id)).toBe(webhookSecret);
+    expect(onlyB.open(await row(legacy), legacy)).toBe('whsec_legacy_plain_0123');
+    expect(result.stdout).not.toContain(webhookSecret);
+  });
+
+  it('secrets:rewrap exits 1 and names the operator whose secret no key opens', async () => {
+    const id = await createOperator();
+    await admin('operator:set-webhook', id, '--url', 'https://hooks.ice.example/expedition');
+
+    const result = await runAdmin(['secrets:rewrap', '--json'], deps({ webhookSecretKeys: () => keyring('c') }));
+
+    expect(result.exitCode).toBe(1);
+    expect(JSON.parse(result.stdout).failed).toEqual([{ operatorId: id, reason: expect.stringContaining('"a"') }]);
+  });
+
+  it('needs WEBHOOK_SECRET_KEYS with DATABASE_URL only for commands that write a secret, and says so in one line', async () => {
+    const id = await createOperator();
+    const deployed = deps({
+      usingDatabaseUrl: true,
+      webhookSecretKeys: () => resolveWebhookSecretKeys({ configured: undefined, embedded: false, dataDir }),
+    });
+
+    expect((await runAdmin(['key:list', id], deployed)).exitCode).toBe(0);
+    const refused = await runAdmin(['operator:set-webhook', id, '--url', 'https://hooks.ice.example/x'], deployed);
+    expect(refused.exitCode).toBe(1);
+    expect(refused.stderr).toMatch(/^error: WEBHOOK_SECRET_KEYS: required with DATABASE_URL[^\n]*\n$/);
+    expect((await db.prisma.operator.findUniqueOrThrow({ where: { id } })).webhookUrl).toBeNull();
+    const asJson = await runAdmin(['secrets:rewrap', '--json'], deployed);
+    expect(JSON.parse(asJson.stderr)).toMatchObject({ error: { code: 'config' } });
   });
 
   it('prints a secret key once and stores only its hash', async () => {

@@ -2,6 +2,7 @@ import { createPollingLoop } from '@expedition/http-kit';
 import type { Logger } from 'pino';
 import type { PrismaClient } from '@expedition/db';
 import type { Clock } from '@expedition/quoting';
+import type { SecretBox } from '@expedition/operators';
 import { claimDueWebhookEvents, recordAttempt, type ClaimedWebhookEvent, type Outcome } from './outbox.repository';
 import { nextAttemptAt, WEBHOOK_MAX_ATTEMPTS } from './retry-schedule';
 import { sendWebhook, type FetchLike, type SendResult } from './webhook-sender';
@@ -28,6 +29,8 @@ export interface DeliveryWorkerDeps extends DeliverySettings {
   prisma: PrismaClient;
   logger: Logger;
   clock: Clock;
+  /** Opens operators' sealed webhook secrets, only to sign (keyring from WEBHOOK_SECRET_KEYS). */
+  secretBox: Pick<SecretBox, 'open'>;
   fetch?: FetchLike;
 }
 
@@ -86,9 +89,11 @@ export function createDeliveryWorker(deps: DeliveryWorkerDeps): DeliveryWorker {
   async function attempt(row: ClaimedWebhookEvent, operator: WebhookTarget | undefined, startedAt: Date): Promise<SendResult> {
     if (!operator?.webhookUrl) return { statusCode: null, error: 'no webhook URL configured', durationMs: 0 };
     if (!operator.webhookSecret) return { statusCode: null, error: 'no webhook secret configured', durationMs: 0 };
+    const secret = openSecret(row, operator.webhookSecret);
+    if (secret.error !== null) return { statusCode: null, error: secret.error, durationMs: 0 };
     return sendWebhook({
       url: operator.webhookUrl,
-      secret: operator.webhookSecret,
+      secret: secret.plain,
       eventId: row.eventId,
       // jsonb returns keys in one canonical order, so every attempt sends the same bytes.
       body: JSON.stringify(row.payload),
@@ -96,6 +101,21 @@ export function createDeliveryWorker(deps: DeliveryWorkerDeps): DeliveryWorker {
       timeoutMs: deps.timeoutMs,
       fetch: deps.fetch,
     });
+  }
+
+  /**
+   * The plain secret, decrypted for this one signature and dropped after it. A value that cannot be opened (tampered,
+   * sealed under a key no longer in the keyring) is recorded as the attempt's error: nothing is signed with garbage,
+   * and the retry schedule gives the platform team time to restore the key.
+   */
+  function openSecret(row: ClaimedWebhookEvent, stored: string): { plain: string; error: null } | { plain: null; error: string } {
+    try {
+      return { plain: deps.secretBox.open(stored, row.operatorId), error: null };
+    } catch (err) {
+      const reason = err instanceof Error ? err.message : String(err);
+      deps.logger.error({ eventId: row.eventId, operatorId: row.operatorId, reason }, 'cannot open the operator\'s webhook secret');
+      return { plain: null, error: `webhook secret cannot be decrypted: ${reason}` };
+    }
   }
 
   function outcomeOf(row: ClaimedWebhookEvent, result: SendResult): Outcome {

@@ -4,6 +4,7 @@ import type { RandomBytes } from '@expedition/auth-publishable-key';
 import type { PrismaClient } from '@expedition/db';
 import { requireOrigin, requireWebhookUrl } from './inputs';
 import { type Clock, type OperatorService, createOperatorService } from './operator.service';
+import { type SecretBox, SecretBoxError } from './secret-box';
 
 export const DEMO_OPERATOR_NAME = 'Polar Horizons Expeditions (demo)';
 export const DEMO_OPERATOR_FILE = 'demo-operator.json';
@@ -33,6 +34,8 @@ export interface EnsureDemoOperatorOptions {
   extraOrigins?: readonly string[];
   clock?: Clock;
   randomBytes?: RandomBytes;
+  /** Seals the webhook secret in the database; the file keeps it in plain for the demo site's receiver. */
+  secretBox: SecretBox;
 }
 
 export function demoOperatorFilePath(dataDir: string): string {
@@ -56,7 +59,7 @@ export async function ensureDemoOperator(options: EnsureDemoOperatorOptions): Pr
   const operatorId = await findOrCreateOperator(options.prisma, service, previous);
   const publishableKey = await currentTestKey(service, operatorId, previous?.publishableKey);
   for (const origin of origins) await service.addAllowedOrigin(operatorId, origin);
-  const webhookSecret = await reconcileWebhook(options.prisma, service, operatorId, webhookUrl);
+  const webhookSecret = await reconcileWebhook(options, service, operatorId, webhookUrl);
   const operator = await service.getOperator(operatorId);
   const reused = previous?.operatorId === operatorId;
 
@@ -131,19 +134,35 @@ async function currentTestKey(service: OperatorService, operatorId: string, prev
 }
 
 async function reconcileWebhook(
-  prisma: PrismaClient,
+  options: Pick<EnsureDemoOperatorOptions, 'prisma' | 'secretBox'>,
   service: OperatorService,
   operatorId: string,
   webhookUrl: string,
 ): Promise<string> {
-  const row = await prisma.operator.findUniqueOrThrow({
+  const row = await options.prisma.operator.findUniqueOrThrow({
     where: { id: operatorId },
     select: { webhookUrl: true, webhookSecret: true },
   });
-  if (row.webhookUrl === webhookUrl && row.webhookSecret) return row.webhookSecret;
-  // Keep an existing secret when only the URL moved, so a receiver configured from the old file keeps verifying.
-  const update = await service.setWebhook(operatorId, { url: webhookUrl, secret: row.webhookSecret ?? undefined });
+  const stored = row.webhookSecret;
+  const current = stored === null ? null : openDemoSecret(options.secretBox, stored, operatorId);
+  if (row.webhookUrl === webhookUrl && current !== null && options.secretBox.isCurrent(stored!)) return current;
+  // Keep an existing secret when only the URL moved (or it is sealed again under the current key), so a receiver
+  // configured from the old file keeps verifying.
+  const update = await service.setWebhook(operatorId, { url: webhookUrl, secret: current ?? undefined });
   return update.webhookSecret;
+}
+
+/**
+ * The stored secret in plain, or null when this keyring cannot open it (DATA_DIR/webhook-secret-keys was deleted but
+ * the database kept): the demo then gets a fresh secret, harmless because its receiver reads it from the file.
+ */
+function openDemoSecret(box: SecretBox, stored: string, operatorId: string): string | null {
+  try {
+    return box.open(stored, operatorId);
+  } catch (error) {
+    if (error instanceof SecretBoxError) return null;
+    throw error;
+  }
 }
 
 function readDemoFile(file: string): Partial<DemoOperatorInfo> | null {

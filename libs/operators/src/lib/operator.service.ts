@@ -7,8 +7,9 @@ import {
 } from '@expedition/auth-publishable-key';
 import { type PrismaClient, isUniqueViolation } from '@expedition/db';
 import { conflict, invalidInput, notFound } from './operator-error';
+import { type SecretBox, SecretBoxError, isSealed } from './secret-box';
+import type { Mode } from '@expedition/contracts';
 import {
-  type KeyModeValue,
   type OperatorStatusValue,
   optionalEmail,
   optionalGraceSeconds,
@@ -43,6 +44,8 @@ export interface OperatorServiceDeps {
   clock?: Clock;
   /** Randomness for keys and webhook secrets; node:crypto by default. */
   randomBytes?: RandomBytes;
+  /** Seals webhook secrets before they are stored (keyring from WEBHOOK_SECRET_KEYS, see webhook-secret-keys.ts). */
+  secretBox: SecretBox;
 }
 
 export interface NewOperator {
@@ -77,6 +80,21 @@ export interface MintedSecret {
   secretKey: SecretKeyView;
   /** The full `sk_op_…` key: returned once, only its sha256 is stored. */
   key: string;
+}
+
+/** What `rewrapWebhookSecrets` did; `failed` lists values the keyring cannot open (no secret or key material). */
+export interface RewrapReport {
+  keyId: string;
+  /** Operators with a webhook secret. */
+  total: number;
+  /** Sealed under an older key, now under `keyId`. */
+  rewrapped: number;
+  /** Stored in plain before sealing existed, now sealed. */
+  sealedLegacy: number;
+  alreadyCurrent: number;
+  /** Changed by someone else while we worked (a new secret is sealed under the sealer's key); run again to check. */
+  changedMeanwhile: number;
+  failed: { operatorId: string; reason: string }[];
 }
 
 export const WEBHOOK_SECRET_PREFIX = 'whsec_';
@@ -156,8 +174,46 @@ export function createOperatorService(deps: OperatorServiceDeps) {
     const url = requireWebhookUrl(settings.url);
     const given = optionalWebhookSecret(settings.secret);
     const webhookSecret = given ?? generateWebhookSecret();
-    const operator = await updateOperator(operatorId, { webhookUrl: url, webhookSecret });
+    const { id } = await requireOperatorRow(operatorId);
+    // Sealed for this operator only: the plain secret leaves this function once, in the return value.
+    const sealed = deps.secretBox.seal(webhookSecret, id);
+    const operator = toOperatorView(await prisma.operator.update({ where: { id }, data: { webhookUrl: url, webhookSecret: sealed } }));
     return { operator, webhookSecret, secretGenerated: given === null };
+  }
+
+  /**
+   * Puts every stored webhook secret under the keyring's current key: data keys sealed under an older key are
+   * re-wrapped (the secrets' ciphertexts stay), legacy plain values are sealed. Each row is updated only if it still
+   * holds the value we read, so a concurrent setWebhook is never overwritten.
+   */
+  async function rewrapWebhookSecrets(): Promise<RewrapReport> {
+    const box = deps.secretBox;
+    const rows = await prisma.operator.findMany({
+      where: { webhookSecret: { not: null } },
+      select: { id: true, webhookSecret: true },
+      orderBy: [{ createdAt: 'asc' }, { id: 'asc' }],
+    });
+    const report: RewrapReport = { keyId: box.currentKeyId, total: rows.length, rewrapped: 0, sealedLegacy: 0, alreadyCurrent: 0, changedMeanwhile: 0, failed: [] };
+    for (const { id, webhookSecret: stored } of rows) {
+      if (stored === null) continue;
+      if (box.isCurrent(stored)) {
+        report.alreadyCurrent += 1;
+        continue;
+      }
+      let next: string;
+      try {
+        next = box.rewrap(stored, id);
+      } catch (error) {
+        if (!(error instanceof SecretBoxError)) throw error;
+        report.failed.push({ operatorId: id, reason: error.message });
+        continue;
+      }
+      const { count } = await prisma.operator.updateMany({ where: { id, webhookSecret: stored }, data: { webhookSecret: next } });
+      if (count !== 1) report.changedMeanwhile += 1;
+      else if (isSealed(stored)) report.rewrapped += 1;
+      else report.sealedLegacy += 1;
+    }
+    return report;
   }
 
   async function clearWebhook(operatorId: string): Promise<OperatorView> {
@@ -170,7 +226,7 @@ export function createOperatorService(deps: OperatorServiceDeps) {
     return WEBHOOK_SECRET_PREFIX + Buffer.from(bytes).toString('hex');
   }
 
-  async function mintPublishableKey(operatorId: string, mode: KeyModeValue, label?: string): Promise<PublishableKeyView> {
+  async function mintPublishableKey(operatorId: string, mode: Mode, label?: string): Promise<PublishableKeyView> {
     const keyMode = requireMode(mode);
     const keyLabel = optionalLabel(label);
     const operator = await requireOperatorRow(operatorId);
@@ -241,7 +297,7 @@ export function createOperatorService(deps: OperatorServiceDeps) {
     });
   }
 
-  async function mintSecretKey(operatorId: string, mode: KeyModeValue): Promise<MintedSecret> {
+  async function mintSecretKey(operatorId: string, mode: Mode): Promise<MintedSecret> {
     const keyMode = requireMode(mode);
     const operator = await requireOperatorRow(operatorId);
     const minted = mintSecretKeyString(keyMode, randomBytes);
@@ -304,6 +360,7 @@ export function createOperatorService(deps: OperatorServiceDeps) {
     setCommissionRate,
     setWebhook,
     clearWebhook,
+    rewrapWebhookSecrets,
     mintPublishableKey,
     listKeys,
     revokeKey,
