@@ -5,15 +5,23 @@ export const depConstraints = [
   { sourceTag: 'type:tool', onlyDependOnLibsWithTags: ['type:lib', 'type:app'] },
   { sourceTag: 'scope:pricing', onlyDependOnLibsWithTags: [] },
   { sourceTag: 'scope:contracts', onlyDependOnLibsWithTags: [] },
-  { sourceTag: 'scope:db', onlyDependOnLibsWithTags: ['scope:contracts', 'scope:pricing'] },
-  { sourceTag: 'scope:auth', onlyDependOnLibsWithTags: ['scope:contracts'] },
-  { sourceTag: 'scope:signature', onlyDependOnLibsWithTags: [] },
-  { sourceTag: 'scope:payments', onlyDependOnLibsWithTags: ['scope:contracts', 'scope:signature'] },
-  { sourceTag: 'scope:http', onlyDependOnLibsWithTags: ['scope:contracts'] },
-  { sourceTag: 'scope:operators', onlyDependOnLibsWithTags: ['scope:contracts', 'scope:db', 'scope:auth'] },
-  { sourceTag: 'scope:fulfillment', onlyDependOnLibsWithTags: ['scope:contracts', 'scope:pricing', 'scope:db', 'scope:payments', 'scope:quoting'] },
-  { sourceTag: 'scope:quoting', onlyDependOnLibsWithTags: ['scope:contracts', 'scope:pricing', 'scope:db', 'scope:http'] },
-  { sourceTag: 'platform:browser', onlyDependOnLibsWithTags: ['platform:universal'] }
+  // platform (clock, ids, logger type, polling loop, rate limiter, env schema pieces) is Node-only and depends on no
+  // project; every Node project may use it. domain-pricing and contracts stay universal and pure, so not them.
+  { sourceTag: 'scope:shared', onlyDependOnLibsWithTags: [] },
+  { sourceTag: 'scope:db', onlyDependOnLibsWithTags: ['scope:shared', 'scope:contracts'] },
+  { sourceTag: 'scope:auth', onlyDependOnLibsWithTags: ['scope:shared', 'scope:contracts'] },
+  { sourceTag: 'scope:signature', onlyDependOnLibsWithTags: ['scope:shared'] },
+  { sourceTag: 'scope:payments', onlyDependOnLibsWithTags: ['scope:shared', 'scope:contracts', 'scope:signature'] },
+  { sourceTag: 'scope:http', onlyDependOnLibsWithTags: ['scope:shared', 'scope:contracts'] },
+  { sourceTag: 'scope:operators', onlyDependOnLibsWithTags: ['scope:shared', 'scope:contracts', 'scope:db', 'scope:auth'] },
+  { sourceTag: 'scope:fulfillment', onlyDependOnLibsWithTags: ['scope:shared', 'scope:contracts', 'scope:pricing', 'scope:db', 'scope:payments', 'scope:quoting'] },
+  { sourceTag: 'scope:quoting', onlyDependOnLibsWithTags: ['scope:shared', 'scope:contracts', 'scope:pricing', 'scope:db', 'scope:http'] },
+  // Platforms: browser code (the widget loader and iframe, the portal UI) may use only universal libs (pure TS, no
+  // Node API: contracts, domain-pricing) and other browser libs; universal libs stay universal. Node-only libs
+  // (db, payments, http-kit, …) are tagged platform:node, so a browser project importing them is a lint error
+  // (tools/checks/platform-boundaries.spec.ts proves it on a throwaway browser project).
+  { sourceTag: 'platform:browser', onlyDependOnLibsWithTags: ['platform:universal', 'platform:browser'] },
+  { sourceTag: 'platform:universal', onlyDependOnLibsWithTags: ['platform:universal'] },
 ];
 
 export default [

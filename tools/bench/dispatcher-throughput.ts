@@ -21,7 +21,8 @@ import { createApp, createDeliveryWorkers } from '@expedition/app-webhook-dispat
 import { createTestDatabase } from '@expedition/db/testing';
 import { listen } from '@expedition/http-kit';
 import { createSimulatedProcessor } from '@expedition/payments';
-import { CATALOG_VERSION, createQuoteService, syncCatalog, systemClock } from '@expedition/quoting';
+import { systemClock } from '@expedition/platform';
+import { CATALOG_VERSION, createQuoteService, syncCatalog } from '@expedition/quoting';
 import { signPayload } from '@expedition/webhook-signature';
 import { createSecretBox } from '@expedition/operators';
 import { randomBytes } from 'node:crypto';

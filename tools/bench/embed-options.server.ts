@@ -6,10 +6,11 @@
  * Prints one JSON line describing the targets, then serves until SIGTERM.
  */
 import express from 'express';
-import { createEmbedGate, createRateLimiter, mintPublishableKey } from '@expedition/auth-publishable-key';
+import { createEmbedGate, mintPublishableKey } from '@expedition/auth-publishable-key';
 import { createTestDatabase } from '@expedition/db/testing';
 import { createLogger, listen } from '@expedition/http-kit';
-import { CATALOG_VERSION, createOptionsWorker, syncCatalog, systemClock } from '@expedition/quoting';
+import { createRateLimiter, systemClock } from '@expedition/platform';
+import { CATALOG_VERSION, createOptionsWorker, syncCatalog } from '@expedition/quoting';
 import { createApp, createKeyResolver } from '@expedition/app-embed-api';
 
 const ORIGIN = 'https://tours.example';

@@ -1,13 +1,8 @@
 import express, { type Express } from 'express';
-import {
-  createEmbedGate,
-  createPreflightHandler,
-  type RateLimiter,
-  type ResolveKey,
-} from '@expedition/auth-publishable-key';
+import { createEmbedGate, createPreflightHandler, type ResolveKey } from '@expedition/auth-publishable-key';
 import type { PrismaClient } from '@expedition/db';
-import { errorHandler, healthRoutes, httpLogger, notFound, requestId, type Logger } from '@expedition/http-kit';
-import type { Clock } from '@expedition/quoting';
+import { errorHandler, healthRoutes, httpLogger, notFound, requestId } from '@expedition/http-kit';
+import type { Clock, Logger, RateLimiter } from '@expedition/platform';
 import { noStore } from './http/embed-responses';
 import {
   EMBED_OPTIONS_PATH,

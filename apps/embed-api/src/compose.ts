@@ -1,10 +1,10 @@
 import type { Express } from 'express';
 import type Redis from 'ioredis';
-import { createRateLimiter, type CachedKeyResolver } from '@expedition/auth-publishable-key';
+import type { CachedKeyResolver } from '@expedition/auth-publishable-key';
 import type { Database } from '@expedition/db';
-import type { Logger } from '@expedition/http-kit';
 import { createPaymentProcessor, type PaymentProcessor } from '@expedition/payments';
-import { createOptionsWorker, systemClock, type Clock, type OptionsWorker } from '@expedition/quoting';
+import { createRateLimiter, systemClock, type Clock, type Logger } from '@expedition/platform';
+import { createOptionsWorker, type OptionsWorker } from '@expedition/quoting';
 import { createApp } from './app';
 import type { EmbedApiConfig } from './config';
 import { createKeyResolver } from './keys/prisma-key-store';
@@ -43,10 +43,7 @@ export function composeEmbedApi(runtime: EmbedApiRuntime): EmbedApi {
     pollIntervalMs: config.optionsPollMs,
   });
   const processor = runtime.processor ?? createPaymentProcessor(config.payments, { clock });
-  const keys = createKeyResolver(db.prisma, {
-    ttlMs: config.keyCacheTtlMs,
-    clock: { now: () => clock.now().getTime() },
-  });
+  const keys = createKeyResolver(db.prisma, { ttlMs: config.keyCacheTtlMs, clock });
   const app = createApp({
     prisma: db.prisma,
     ready: () => db.ping(),

@@ -2,14 +2,12 @@ import { spawnSync } from 'node:child_process';
 import pino from 'pino';
 import type { Express } from 'express';
 import type { Response } from 'supertest';
-import {
-  createRateLimiter,
-  mintPublishableKey,
-  type CachedKeyResolver,
-  type RateLimiter,
-} from '@expedition/auth-publishable-key';
+import { mintPublishableKey, type CachedKeyResolver } from '@expedition/auth-publishable-key';
+import type { Mode } from '@expedition/contracts';
 import type { Database, PrismaClient } from '@expedition/db';
-import { createTestDatabase, createTestClock, type TestClock } from '@expedition/db/testing';
+import { createTestDatabase } from '@expedition/db/testing';
+import { createRateLimiter, type RateLimiter } from '@expedition/platform';
+import { createTestClock, type TestClock } from '@expedition/platform/testing';
 import { CATALOG_VERSION, createOptionsWorker, syncCatalog, type OptionsWorker } from '@expedition/quoting';
 import { createSimulatedProcessor, type SimulatedProcessor } from '@expedition/payments';
 import { createApp, type EmbedApiDeps } from '../src/app';
@@ -52,10 +50,7 @@ export async function createHarness(options: HarnessOptions = {}): Promise<Harne
   const db = options.db ?? (await createTestDatabase());
   if (!options.db) await syncCatalog(db.prisma, CATALOG_VERSION);
   const clock = testClock();
-  const keys = createKeyResolver(db.prisma, {
-    ttlMs: options.keyCacheTtlMs ?? 5_000,
-    clock: { now: () => clock.now().getTime() },
-  });
+  const keys = createKeyResolver(db.prisma, { ttlMs: options.keyCacheTtlMs ?? 5_000, clock });
   const app = createApp({
     prisma: db.prisma,
     ready: () => db.ping(),
@@ -125,7 +120,7 @@ export async function seedOperator(prisma: PrismaClient, seed: SeedOperator = {}
 export async function seedKey(
   prisma: PrismaClient,
   operatorId: string,
-  mode: 'test' | 'live' = 'test',
+  mode: Mode = 'test',
   extra: { revokedAt?: Date; expiresAt?: Date } = {},
 ): Promise<string> {
   const key = mintPublishableKey(mode);

@@ -1,5 +1,5 @@
 import request from 'supertest';
-import { createRateLimiter } from '@expedition/auth-publishable-key';
+import { createRateLimiter } from '@expedition/platform';
 import type { EmbedOptionsReady } from '@expedition/contracts';
 import { TEST_CARDS } from '@expedition/payments';
 import { EMBED_RATE_LIMIT } from '../src/limits';

@@ -1,5 +1,5 @@
 import request from 'supertest';
-import { createRateLimiter } from '@expedition/auth-publishable-key';
+import { createRateLimiter } from '@expedition/platform';
 import { EMBED_RATE_LIMIT } from '../src/limits';
 import { createHarness, expectCors, fullQuote, OTHER_SITE_ORIGIN, seedTenant, SITE_ORIGIN, type Harness } from './harness';
 

@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { Redis } from 'ioredis';
 import request from 'supertest';
-import { createRateLimiter } from '@expedition/auth-publishable-key';
+import { createRateLimiter } from '@expedition/platform';
 import { EMBED_RATE_LIMIT } from '../src/limits';
 import {
   createHarness,

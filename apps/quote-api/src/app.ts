@@ -1,6 +1,7 @@
 import express, { type Express } from 'express';
 import { QUOTE_API_LIMITS } from '@expedition/contracts';
 import { buildQuoteApiOpenApi } from '@expedition/contracts/openapi';
+import type { Mode } from '@expedition/contracts';
 import type { PrismaClient } from '@expedition/db';
 import {
   clientRateLimit,
@@ -10,11 +11,10 @@ import {
   notFound,
   refuseUnstorableJson,
   requestId,
-  type HitCounter,
-  type Logger,
 } from '@expedition/http-kit';
 import type { PaymentProcessor } from '@expedition/payments';
-import { createQuoteService, type Clock } from '@expedition/quoting';
+import type { Clock, Logger, RateLimiter } from '@expedition/platform';
+import { createQuoteService } from '@expedition/quoting';
 import { catalogRouter } from './catalog/catalog.router';
 import { checkoutApiRouter, checkoutPageRouter, type CheckoutUi } from './checkout/checkout.router';
 import { createCheckoutService } from './checkout/checkout.service';
@@ -31,10 +31,10 @@ export interface QuoteApiDeps {
   /** Public base URL of this API (checkout links and the OpenAPI `servers` entry). */
   publicUrl: string;
   /** Per-client counter for /api/v1 (in memory, or Redis when replicas share limits). */
-  rateLimiter: HitCounter;
+  rateLimiter: RateLimiter;
   rateLimitPerMinute?: number;
   /** Payment mode of quotes created here: `live` charges real money (Stripe live keys). Default test. */
-  mode?: 'test' | 'live';
+  mode?: Mode;
   /** Express `trust proxy` setting, so the client IP is right behind a load balancer. */
   trustProxy?: string;
   payments: {

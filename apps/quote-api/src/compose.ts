@@ -1,9 +1,7 @@
 import type { Express } from 'express';
 import type Redis from 'ioredis';
-import { createRateLimiter } from '@expedition/auth-publishable-key';
 import type { Database } from '@expedition/db';
-import type { Logger } from '@expedition/http-kit';
-import { systemClock, type Clock } from '@expedition/quoting';
+import { createRateLimiter, systemClock, type Clock, type Logger } from '@expedition/platform';
 import { createPaymentIntake } from '@expedition/fulfillment';
 import { createPaymentProcessor, type PaymentProcessor } from '@expedition/payments';
 import { createApp } from './app';

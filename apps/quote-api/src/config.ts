@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { ModeSchema } from '@expedition/contracts';
 import { ConfigError, emptyToUndefined, parseConfig } from '@expedition/http-kit';
 import { MIN_CHALLENGE_SECRET_BYTES, paymentsSettingsFromEnv } from '@expedition/payments';
 
@@ -21,7 +22,7 @@ const ConfigSchema = z
     REDIS_URL: optional(z.string()),
     TRUST_PROXY: optional(z.string()),
     QUOTE_API_RATE_LIMIT_PER_MINUTE: optional(z.coerce.number().int().positive()).default(120),
-    QUOTE_API_MODE: optional(z.enum(['test', 'live'])).default('test'),
+    QUOTE_API_MODE: optional(ModeSchema).default('test'),
     MPP_SECRET_KEY: optional(z.string().min(MIN_CHALLENGE_SECRET_BYTES, `at least ${MIN_CHALLENGE_SECRET_BYTES} characters`)),
     MPP_PREVIOUS_SECRET_KEY: optional(z.string().min(MIN_CHALLENGE_SECRET_BYTES)),
     MPP_NETWORK_ID: optional(z.string()).default('profile_simulated_expedition'),

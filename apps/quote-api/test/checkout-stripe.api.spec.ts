@@ -1,6 +1,6 @@
 import pino from 'pino';
 import request from 'supertest';
-import { createRateLimiter } from '@expedition/auth-publishable-key';
+import { createRateLimiter } from '@expedition/platform';
 import { createPaymentIntake } from '@expedition/fulfillment';
 import { createStripeProcessor } from '@expedition/payments';
 import { startFakeStripeServer, type FakeStripeServer } from '@expedition/payments/testing';

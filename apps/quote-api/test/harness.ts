@@ -1,8 +1,9 @@
 import pino from 'pino';
 import type { Express } from 'express';
-import { createRateLimiter } from '@expedition/auth-publishable-key';
 import type { Database } from '@expedition/db';
-import { createTestDatabase, createTestClock } from '@expedition/db/testing';
+import { createTestDatabase } from '@expedition/db/testing';
+import { createRateLimiter } from '@expedition/platform';
+import { createTestClock } from '@expedition/platform/testing';
 import { CATALOG_VERSION, syncCatalog } from '@expedition/quoting';
 import { createPaymentIntake } from '@expedition/fulfillment';
 import { createSimulatedProcessor, type PaymentProcessor } from '@expedition/payments';

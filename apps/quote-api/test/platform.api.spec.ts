@@ -1,5 +1,5 @@
 import request from 'supertest';
-import { createRateLimiter } from '@expedition/auth-publishable-key';
+import { createRateLimiter } from '@expedition/platform';
 import { createHarness, type Harness } from './harness';
 
 let h: Harness;

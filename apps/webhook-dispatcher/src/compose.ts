@@ -1,7 +1,7 @@
 import type { Express } from 'express';
 import type { Database } from '@expedition/db';
 import type { Logger } from '@expedition/http-kit';
-import { systemClock, type Clock } from '@expedition/quoting';
+import { systemClock, type Clock } from '@expedition/platform';
 import { createApp } from './app';
 import type { DispatcherConfig } from './config';
 import { createDeliveryWorkers, type DeliveryWorkers } from './delivery/delivery-worker';

@@ -2,7 +2,7 @@ import { spawn, type ChildProcess } from 'node:child_process';
 import path from 'node:path';
 import type { Database } from '@expedition/db';
 import { describeWithPostgres } from '@expedition/db/testing';
-import { systemClock } from '@expedition/quoting';
+import { systemClock } from '@expedition/platform';
 import { verifySignature } from '@expedition/webhook-signature';
 import { createOperator, createSharedSchema, enqueueWebhook, OPERATOR_SECRET, startReceiver, TEST_WEBHOOK_KEY_A, waitFor, type Receiver, type SharedSchema } from './harness';
 

@@ -6,17 +6,17 @@ import {
   sendPlain,
   setCorsHeaders,
 } from './cors';
+import type { Mode } from '@expedition/contracts';
+import type { Logger, RateLimiter } from '@expedition/platform';
 import type { ResolveKey, ResolvedKey } from './key-resolver';
-import type { Logger } from './logger';
 import { normalizeOrigin } from './origin';
-import { type KeyMode, parsePublishableKey, redactKey } from './publishable-key';
-import type { RateLimiter } from './rate-limiter';
+import { parsePublishableKey, redactKey } from './publishable-key';
 import { isSecretKeyFormat } from './secret-key';
 
 export interface EmbedContext {
   keyId: string;
   operatorId: string;
-  mode: KeyMode;
+  mode: Mode;
   /** The normalized Origin that matched; it is also the Access-Control-Allow-Origin value. */
   origin: string;
 }
@@ -30,7 +30,7 @@ export interface EmbedGateOptions {
   testDashboardOrigins: readonly string[];
   /** True only where `?pk=` is an accepted fallback (GET /api/embed/options). */
   allowQueryKey: (req: Request) => boolean;
-  logger?: Logger;
+  logger?: Pick<Logger, 'warn' | 'debug'>;
 }
 
 const contexts = new WeakMap<Request, EmbedContext>();
@@ -51,7 +51,7 @@ export function getEmbedContext(req: Request): EmbedContext {
 export function createEmbedGate(options: EmbedGateOptions): RequestHandler {
   const firstParty = new Set(normalizeConfigured(options.firstPartyOrigins, 'firstPartyOrigins'));
   const dashboard = new Set(normalizeConfigured(options.testDashboardOrigins, 'testDashboardOrigins'));
-  const debug = (fields: Record<string, unknown>, msg: string) => options.logger?.debug?.(fields, msg);
+  const debug = (fields: Record<string, unknown>, msg: string) => options.logger?.debug(fields, msg);
 
   function originAllowed(key: ResolvedKey, origin: string): boolean {
     if (firstParty.has(origin) || key.allowedOrigins.includes(origin)) return true;

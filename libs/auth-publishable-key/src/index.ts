@@ -1,5 +1,4 @@
 export {
-  type KeyMode,
   type ParsedPublishableKey,
   type RandomBytes,
   PUBLISHABLE_KEY_BYTES,
@@ -21,7 +20,6 @@ export { normalizeOrigin, normalizeOrigins } from './origin';
 export {
   type CachedKeyResolver,
   type CachedKeyResolverOptions,
-  type Clock,
   type KeyRecord,
   type OperatorStatus,
   type PublishableKeyStore,
@@ -30,13 +28,6 @@ export {
   createCachedKeyResolver,
   verifyKeyRecord,
 } from './key-resolver';
-export {
-  type RateLimitResult,
-  type RateLimiter,
-  type RateLimiterOptions,
-  createRateLimiter,
-  toRetryAfterSec,
-} from './rate-limiter';
 export {
   CORS_ALLOW_HEADERS,
   CORS_ALLOW_METHODS,
@@ -53,4 +44,3 @@ export {
   createPreflightHandler,
   getEmbedContext,
 } from './embed-gate';
-export type { Logger } from './logger';

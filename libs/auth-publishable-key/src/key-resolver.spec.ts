@@ -49,7 +49,7 @@ describe('verifyKeyRecord', () => {
 describe('createCachedKeyResolver', () => {
   function setup(options: { ttlMs?: number; maxEntries?: number; maxNegativeEntries?: number } = {}) {
     const store = createFakeKeyStore();
-    const clock = { t: NOW, now: () => clock.t };
+    const clock = { t: NOW, now: () => new Date(clock.t) };
     const resolver = createCachedKeyResolver(store, { ...options, clock });
     const key = mintPublishableKey('test');
     store.put(key, keyRecord());

@@ -1,5 +1,7 @@
+import { systemClock, type Clock } from '@expedition/platform';
 import { normalizeOrigins } from './origin';
-import { type KeyMode, parsePublishableKey } from './publishable-key';
+import type { Mode } from '@expedition/contracts';
+import { parsePublishableKey } from './publishable-key';
 
 export type OperatorStatus = 'pending' | 'active' | 'suspended';
 
@@ -7,7 +9,7 @@ export type OperatorStatus = 'pending' | 'active' | 'suspended';
 export interface KeyRecord {
   keyId: string;
   operatorId: string;
-  mode: KeyMode;
+  mode: Mode;
   /** Any non-null value means revoked, effective immediately (scheduled retirement uses `expiresAt`). */
   revokedAt: Date | null;
   /** Rotation grace: the key works strictly before this instant. */
@@ -24,19 +26,12 @@ export interface PublishableKeyStore {
 export interface ResolvedKey {
   keyId: string;
   operatorId: string;
-  mode: KeyMode;
+  mode: Mode;
   /** Normalized `scheme://host[:port]` origins. */
   allowedOrigins: readonly string[];
 }
 
 export type ResolveKey = (key: string) => Promise<ResolvedKey | null>;
-
-export interface Clock {
-  /** Epoch milliseconds. */
-  now(): number;
-}
-
-const systemClock: Clock = { now: () => Date.now() };
 
 /**
  * The spec's validity rule (§5.5): unrevoked, not past its rotation-grace expiry, operator active, and for live keys
@@ -122,7 +117,7 @@ export function createCachedKeyResolver(
         const entry: CacheEntry = {
           record,
           resolved: record ? toResolvedKey(record) : null,
-          expiresAtMs: clock.now() + ttlMs,
+          expiresAtMs: clock.now().getTime() + ttlMs,
         };
         if (inFlight.get(key) === promise) remember(key, entry);
         return entry;
@@ -148,11 +143,11 @@ export function createCachedKeyResolver(
   async function resolve(key: string): Promise<ResolvedKey | null> {
     const parsed = parsePublishableKey(key);
     if (!parsed) return null;
-    const entry = cached(key, clock.now()) ?? (await load(key));
+    const entry = cached(key, clock.now().getTime()) ?? (await load(key));
     const { record, resolved } = entry;
     // A store row whose mode disagrees with the key's own prefix is corrupt data, never a valid key.
     if (!record || record.mode !== parsed.mode) return null;
-    return isKeyRecordValid(record, clock.now()) ? resolved : null;
+    return isKeyRecordValid(record, clock.now().getTime()) ? resolved : null;
   }
 
   return {

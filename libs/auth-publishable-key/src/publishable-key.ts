@@ -1,13 +1,12 @@
 import { randomBytes as cryptoRandomBytes } from 'node:crypto';
-
-export type KeyMode = 'test' | 'live';
+import type { Mode } from '@expedition/contracts';
 
 /** Source of randomness; injectable so tests can mint deterministic keys. */
 export type RandomBytes = (size: number) => Uint8Array;
 
 export interface ParsedPublishableKey {
   key: string;
-  mode: KeyMode;
+  mode: Mode;
 }
 
 export const PUBLISHABLE_KEY_PREFIX = { test: 'pk_op_test_', live: 'pk_op_' } as const;
@@ -18,7 +17,7 @@ export const PUBLISHABLE_KEY_BYTES = 24;
 const TEST_PK = /^pk_op_test_[0-9a-f]{48}$/;
 const LIVE_PK = /^pk_op_[0-9a-f]{48}$/;
 
-export function mintPublishableKey(mode: KeyMode, randomBytes: RandomBytes = cryptoRandomBytes): string {
+export function mintPublishableKey(mode: Mode, randomBytes: RandomBytes = cryptoRandomBytes): string {
   return PUBLISHABLE_KEY_PREFIX[mode] + randomHex(PUBLISHABLE_KEY_BYTES, randomBytes);
 }
 

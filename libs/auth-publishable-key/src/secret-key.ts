@@ -1,5 +1,6 @@
 import { createHash, randomBytes as cryptoRandomBytes, timingSafeEqual } from 'node:crypto';
-import { type KeyMode, type RandomBytes, randomHex } from './publishable-key';
+import type { Mode } from '@expedition/contracts';
+import { type RandomBytes, randomHex } from './publishable-key';
 
 export interface MintedSecretKey {
   /** The full key: shown to the operator once, never stored. */
@@ -18,7 +19,7 @@ export const SECRET_KEY_BYTES = 32;
 const SECRET_KEY = /^sk_op_(?:test_)?[0-9a-f]{64}$/;
 const DISPLAY_HEX_CHARS = 8;
 
-export function mintSecretKey(mode: KeyMode, randomBytes: RandomBytes = cryptoRandomBytes): MintedSecretKey {
+export function mintSecretKey(mode: Mode, randomBytes: RandomBytes = cryptoRandomBytes): MintedSecretKey {
   const body = randomHex(SECRET_KEY_BYTES, randomBytes);
   const key = SECRET_KEY_PREFIX[mode] + body;
   return { key, hash: hashSecretKey(key), prefix: `${SECRET_KEY_PREFIX[mode]}${body.slice(0, DISPLAY_HEX_CHARS)}…` };

@@ -4,15 +4,15 @@ import {
   createCachedKeyResolver,
   createEmbedGate,
   createPreflightHandler,
-  createRateLimiter,
   type EmbedGateOptions,
   getEmbedContext,
   type KeyRecord,
   mintPublishableKey,
   mintSecretKey,
-  type RateLimiter,
   sendBareForbidden,
 } from '../src';
+import type { Mode } from '@expedition/contracts';
+import { createRateLimiter, type RateLimiter } from '@expedition/platform';
 import { createFakeKeyStore, keyRecord } from './fake-key-store';
 
 const SHOP = 'https://shop.example.com';
@@ -24,7 +24,7 @@ type Overrides = Partial<Pick<EmbedGateOptions, 'rateLimiter' | 'logger'>> & { t
 
 function setup(overrides: Overrides = {}) {
   const store = createFakeKeyStore();
-  const clock = { t: START, now: () => clock.t };
+  const clock = { t: START, now: () => new Date(clock.t) };
   const resolver = createCachedKeyResolver(store, { clock, ttlMs: overrides.ttlMs ?? 5000 });
   const gate = createEmbedGate({
     resolveKey: resolver.resolve,
@@ -61,7 +61,7 @@ function setup(overrides: Overrides = {}) {
     res.status(503).json({ error: err.message });
   });
 
-  function addKey(mode: 'test' | 'live', overrides: Partial<KeyRecord> = {}): string {
+  function addKey(mode: Mode, overrides: Partial<KeyRecord> = {}): string {
     const key = mintPublishableKey(mode);
     store.put(key, keyRecord({ mode, allowedOrigins: [SHOP], ...overrides }));
     return key;
@@ -494,7 +494,7 @@ describe('embed gate: rate limit (429)', () => {
   it('lets requests through (fail open) and warns if the limiter itself throws', async () => {
     const warn = jest.fn();
     const broken: RateLimiter = { consume: async () => Promise.reject(new Error('limiter down')) };
-    const { quote, addKey } = setup({ rateLimiter: broken, logger: { warn } });
+    const { quote, addKey } = setup({ rateLimiter: broken, logger: { warn, debug: jest.fn() } });
     const res = await quote(addKey('test'));
     expect(res.status).toBe(200);
     expectCors(res, SHOP);

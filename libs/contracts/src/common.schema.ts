@@ -15,6 +15,13 @@ export const AvailabilityModeSchema = z.enum(['full', 'deposit', 'inquiry', 'adm
 });
 export type AvailabilityMode = z.infer<typeof AvailabilityModeSchema>;
 
+/**
+ * Payment mode of a publishable key, a quote and every payment made for it: `test` (simulated, or Stripe test keys)
+ * or `live` (real money). The one spelling of the pair for the whole platform.
+ */
+export const ModeSchema = z.enum(['test', 'live']);
+export type Mode = z.infer<typeof ModeSchema>;
+
 export const ConfidenceSchema = z.enum(['high', 'medium', 'low']).meta({ id: 'Confidence' });
 export type Confidence = z.infer<typeof ConfidenceSchema>;
 

@@ -180,15 +180,5 @@ export async function createTestDatabase(options: CreateTestDatabaseOptions = {}
   return createPGliteTestDatabase(migrations);
 }
 
-/** A clock tests can move (every app takes time as a dependency). */
-export function createTestClock(start = '2026-11-21T10:00:00Z') {
-  let now = new Date(start).getTime();
-  return {
-    now: () => new Date(now),
-    nowSec: () => Math.floor(now / 1000),
-    advance(ms: number) {
-      now += ms;
-    },
-  };
-}
-export type TestClock = ReturnType<typeof createTestClock>;
+/** @deprecated moved to @expedition/platform/testing */
+export { createTestClock, type TestClock } from '@expedition/platform/testing';

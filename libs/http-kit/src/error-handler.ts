@@ -1,5 +1,5 @@
 import type { ErrorRequestHandler, RequestHandler } from 'express';
-import type { Logger } from 'pino';
+import type { Logger } from '@expedition/platform';
 import { AppError } from './app-error';
 
 interface BodyParserError extends Error {

@@ -2,7 +2,7 @@ import express from 'express';
 import request from 'supertest';
 import { z } from 'zod';
 import pino from 'pino';
-import { AppError, clientRateLimit, errorHandler, healthRoutes, httpLogger, notFound, parseOrThrow, requestId, parseConfig, ConfigError, redactPath } from './index';
+import { AppError, clientRateLimit, errorHandler, healthRoutes, httpLogger, notFound, parseOrThrow, requestId, redactPath } from './index';
 
 const silent = pino({ level: 'silent' });
 
@@ -82,12 +82,6 @@ describe('http-kit', () => {
     expect(limited.status).toBe(429);
     expect(limited.headers['retry-after']).toBe('17');
     expect(limited.body.code).toBe('rate_limited');
-  });
-
-  it('parses configuration or lists every problem', () => {
-    const schema = z.object({ PORT: z.coerce.number().int() });
-    expect(parseConfig(schema, { PORT: '3001' }).PORT).toBe(3001);
-    expect(() => parseConfig(schema, { PORT: 'x' })).toThrow(ConfigError);
   });
 });
 

@@ -5,7 +5,8 @@ export * from './request-id';
 export * from './logger';
 export * from './error-handler';
 export * from './health';
-export * from './config';
 export * from './server';
 export * from './rate-limit';
-export * from './polling-loop';
+
+/** @deprecated moved to @expedition/platform */
+export { ConfigError, emptyToUndefined, parseConfig } from '@expedition/platform';

@@ -1,19 +1,15 @@
 import type { RequestHandler } from 'express';
+import type { RateLimiter } from '@expedition/platform';
 import { AppError } from './app-error';
-
-/** Port: anything that counts hits per id in a fixed window (in memory or Redis). */
-export interface HitCounter {
-  consume(id: string): Promise<{ allowed: boolean; retryAfterSec: number; remaining: number }>;
-}
 
 /**
  * Per-client limit for public APIs. The client is the caller's IP as Express sees it (configure `trust proxy`
  * behind a load balancer). Adds `RateLimit-Limit` / `RateLimit-Remaining`; 429 carries `Retry-After`.
  */
-export function clientRateLimit(counter: HitCounter, limit: number): RequestHandler {
+export function clientRateLimit(limiter: RateLimiter, limit: number): RequestHandler {
   return async (req, res, next) => {
     try {
-      const verdict = await counter.consume(req.ip ?? 'unknown');
+      const verdict = await limiter.consume(req.ip ?? 'unknown');
       res.setHeader('RateLimit-Limit', String(limit));
       res.setHeader('RateLimit-Remaining', String(Math.max(0, verdict.remaining)));
       if (verdict.allowed) return next();

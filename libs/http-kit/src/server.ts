@@ -1,7 +1,7 @@
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import type { Express } from 'express';
-import type { Logger } from 'pino';
+import type { Logger } from '@expedition/platform';
 
 export interface RunningServer {
   server: Server;

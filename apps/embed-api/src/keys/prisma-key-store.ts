@@ -1,12 +1,12 @@
 import {
   createCachedKeyResolver,
   type CachedKeyResolver,
-  type Clock,
   type KeyRecord,
   type OperatorStatus,
   type PublishableKeyStore,
 } from '@expedition/auth-publishable-key';
 import type { PrismaClient } from '@expedition/db';
+import type { Clock } from '@expedition/platform';
 
 interface KeyRow {
   key_id: string;

@@ -1,7 +1,5 @@
-import { createPollingLoop } from '@expedition/http-kit';
-import type { Logger } from 'pino';
 import type { PrismaClient } from '@expedition/db';
-import type { Clock } from '@expedition/quoting';
+import { createPollingLoop, type Clock, type Logger } from '@expedition/platform';
 import type { SecretBox } from '@expedition/operators';
 import { claimDueWebhookEvents, recordAttempt, type ClaimedWebhookEvent, type Outcome } from './outbox.repository';
 import { nextAttemptAt, WEBHOOK_MAX_ATTEMPTS } from './retry-schedule';

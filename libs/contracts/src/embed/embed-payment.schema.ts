@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { ModeSchema } from '../common.schema';
 
 /**
  * Tier 3 (in-iframe checkout) payment routes of the embed API. Additive to SERVICE-SPEC §4: same gate, same CORS,
@@ -34,7 +35,7 @@ export const EmbedPaymentStartResultSchema = z
     amountCents: z.number().int().positive().meta({ description: "The option's premium, minor units." }),
     currency: z.string(),
     provider: z.enum(['simulated', 'stripe']),
-    mode: z.enum(['test', 'live']),
+    mode: ModeSchema,
     /** Present with provider `stripe`: the publishable key of `mode` for Stripe.js. */
     stripePublishableKey: z.string().optional(),
   })

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { ModeSchema } from '../common.schema';
 
 /**
  * Body of the `policy.issued` webhook. Flat on purpose: `eventId`, `premiumCents` and `commissionCents` sit at the top
@@ -10,7 +11,7 @@ export const PolicyIssuedPayloadSchema = z
     eventId: z.string().meta({ description: 'Stable across retries; deduplicate on it.' }),
     type: z.literal('policy.issued'),
     createdAt: z.string().meta({ description: 'RFC 3339 instant the event was created.' }),
-    mode: z.enum(['test', 'live']),
+    mode: ModeSchema,
     operatorId: z.string(),
     policyId: z.string(),
     policyNumber: z.string(),

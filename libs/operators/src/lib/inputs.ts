@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { normalizeOrigin } from '@expedition/auth-publishable-key';
+import { ModeSchema, type Mode } from '@expedition/contracts';
 import { invalidInput } from './operator-error';
 
 // Plain checks at the service edge: every public function validates what it is given before touching the database,
@@ -8,8 +9,6 @@ import { invalidInput } from './operator-error';
 export const OPERATOR_STATUSES = ['pending', 'active', 'suspended'] as const;
 export type OperatorStatusValue = (typeof OPERATOR_STATUSES)[number];
 
-export const KEY_MODES = ['test', 'live'] as const;
-export type KeyModeValue = (typeof KEY_MODES)[number];
 
 export const MAX_COMMISSION_BPS = 10_000;
 /** A rotation grace longer than this is a forgotten key, not a grace period. */
@@ -55,11 +54,10 @@ export function requireStatus(value: unknown): OperatorStatusValue {
   return value as OperatorStatusValue;
 }
 
-export function requireMode(value: unknown): KeyModeValue {
-  if (!KEY_MODES.includes(value as KeyModeValue)) {
-    throw invalidInput(`mode must be "test" or "live" (got "${String(value)}")`);
-  }
-  return value as KeyModeValue;
+export function requireMode(value: unknown): Mode {
+  const parsed = ModeSchema.safeParse(value);
+  if (!parsed.success) throw invalidInput(`mode must be "test" or "live" (got "${String(value)}")`);
+  return parsed.data;
 }
 
 export function requireBoolean(value: unknown, field: string): boolean {

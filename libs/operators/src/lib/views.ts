@@ -1,5 +1,6 @@
+import type { Mode } from '@expedition/contracts';
 import type { Operator, PublishableKey, SecretKey } from '@expedition/db';
-import type { KeyModeValue, OperatorStatusValue } from './inputs';
+import type { OperatorStatusValue } from './inputs';
 
 /** An operator as the platform team sees it. The webhook secret is never part of it: it is shown once, when set. */
 export interface OperatorView {
@@ -28,7 +29,7 @@ export interface PublishableKeyView {
   id: string;
   operatorId: string;
   key: string;
-  mode: KeyModeValue;
+  mode: Mode;
   label: string | null;
   state: KeyState;
   createdAt: Date;
@@ -41,7 +42,7 @@ export interface PublishableKeyView {
 export interface SecretKeyView {
   id: string;
   operatorId: string;
-  mode: KeyModeValue;
+  mode: Mode;
   prefix: string;
   createdAt: Date;
   revokedAt: Date | null;

@@ -1,21 +1,12 @@
-import { createPollingLoop } from '@expedition/http-kit';
-import { Prisma, type PrismaClient } from '@expedition/db';
-import { type Clock, systemClock } from '../clock';
+import { isUniqueViolation, Prisma, type PrismaClient } from '@expedition/db';
+import { createPollingLoop, systemClock, type Clock, type Logger } from '@expedition/platform';
 import { instantQuoteEligibility } from './instant-eligibility';
 import { optionRowsFromEstimates } from './option-rows';
-
-/** The slice of a pino logger the worker uses. */
-export interface WorkerLogger {
-  debug(obj: Record<string, unknown>, msg: string): void;
-  info(obj: Record<string, unknown>, msg: string): void;
-  warn(obj: Record<string, unknown>, msg: string): void;
-  error(obj: Record<string, unknown>, msg: string): void;
-}
 
 export interface OptionsWorkerOptions {
   prisma: PrismaClient;
   clock?: Clock;
-  logger?: WorkerLogger;
+  logger?: Pick<Logger, 'debug' | 'warn' | 'error'>;
   /** Quotes claimed per round. */
   batchSize?: number;
   /** How long a claim lasts; a worker that dies mid-generation releases its quotes when the lease lapses. */
@@ -200,8 +191,4 @@ async function flip(tx: Tx, quoteId: string, data: Prisma.QuoteUpdateManyMutatio
 
 async function markFailed(tx: Tx, quoteId: string, message: string): Promise<void> {
   await flip(tx, quoteId, { optionsStatus: 'failed', optionsError: message });
-}
-
-function isUniqueViolation(err: unknown): boolean {
-  return err instanceof Prisma.PrismaClientKnownRequestError && err.code === 'P2002';
 }

@@ -24,7 +24,7 @@ if (!reachable && required) {
 }
 
 (reachable ? describe : describe.skip)('createRateLimiter against real Redis (two replicas)', () => {
-  const keyPrefix = `embed-rl-test-${process.pid}-${randomUUID()}`;
+  const keyPrefix = `rl-test-${process.pid}-${randomUUID()}`;
   const clients: Redis[] = [];
 
   async function client(): Promise<Redis> {

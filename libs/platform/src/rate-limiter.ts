@@ -25,27 +25,28 @@ export interface RateLimiterOptions {
   redis?: Redis;
   points?: number;
   durationSec?: number;
+  /** Namespace of the counters (in Redis: the key prefix). Give each limit its own. */
   keyPrefix?: string;
   /** A Redis call slower than this is abandoned and counted in memory instead. */
   redisTimeoutMs?: number;
-  logger?: Logger;
+  logger?: Pick<Logger, 'warn'>;
   /** Minimum gap between two "Redis unavailable" warnings. */
   warnEveryMs?: number;
 }
 
 /**
- * Fixed window per id (spec §8): the window starts at the id's first request and resets lazily, the next request
- * after the reset starts a fresh count. rate-limiter-flexible implements exactly that in Redis (SET NX EX + INCRBY in
- * one Lua script) and in memory.
+ * Fixed window per id (the embed budget of spec §8, quote-api's per-IP limit): the window starts at the id's first
+ * request and resets lazily, the next request after the reset starts a fresh count. rate-limiter-flexible implements
+ * exactly that in Redis (SET NX EX + INCRBY in one Lua script) and in memory.
  *
  * Redis trouble (not connected, erroring, or slower than `redisTimeoutMs`) degrades to an in-memory limiter with the
  * same budget, via rate-limiter-flexible's insuranceLimiter, with a throttled warning. During an outage the budget is
- * therefore enforced per replica (up to replicas x points per window) instead of failing every embed request.
+ * therefore enforced per replica (up to replicas x points per window) instead of failing every request.
  */
 export function createRateLimiter(options: RateLimiterOptions = {}): RateLimiter {
   const points = options.points ?? 60;
   const duration = options.durationSec ?? 60;
-  const keyPrefix = options.keyPrefix ?? 'embed-rl';
+  const keyPrefix = options.keyPrefix ?? 'rl';
   if (!Number.isInteger(points) || points < 1) throw new Error('points must be a positive integer');
   if (!Number.isInteger(duration) || duration < 1) throw new Error('durationSec must be a positive integer');
 

@@ -1,0 +1,21 @@
+/** Time comes in as a dependency so tests are deterministic (STYLE.md). The one clock of every service and lib. */
+export interface Clock {
+  now(): Date;
+}
+
+export const systemClock: Clock = { now: () => new Date() };
+
+/** `YYYY-MM-DD` of an instant, in UTC (quotes and policies are dated in UTC). */
+export function isoDay(instant: Date): string {
+  return instant.toISOString().slice(0, 10);
+}
+
+/** Whole seconds since the epoch (signature timestamps, Stripe's `created`). */
+export function epochSeconds(instant: Date): number {
+  return Math.floor(instant.getTime() / 1000);
+}
+
+/** The instant `ms` milliseconds after `instant` (negative for before). */
+export function addMs(instant: Date, ms: number): Date {
+  return new Date(instant.getTime() + ms);
+}

@@ -1,0 +1,65 @@
+import { z } from 'zod';
+import { ConfigError, envVar, parseConfig } from './env';
+
+describe('parseConfig', () => {
+  it('parses once and freezes the result', () => {
+    const config = parseConfig(z.object({ PORT: envVar.port(3001) }), { PORT: '3009' });
+    expect(config.PORT).toBe(3009);
+    expect(Object.isFrozen(config)).toBe(true);
+  });
+
+  it('names every bad variable in ONE line (printed without a stack trace)', () => {
+    const schema = z.object({ PORT: envVar.port(3001), LOG_LEVEL: envVar.logLevel() });
+    let error: unknown;
+    try {
+      parseConfig(schema, { PORT: 'x', LOG_LEVEL: 'loud' });
+    } catch (err) {
+      error = err;
+    }
+    expect(error).toBeInstanceOf(ConfigError);
+    const { message, problems } = error as ConfigError;
+    expect(message).not.toContain('\n');
+    expect(message).toMatch(/^Invalid configuration: PORT: .+; LOG_LEVEL: /);
+    expect(problems).toHaveLength(2);
+  });
+});
+
+describe('envVar', () => {
+  const schema = z.object({
+    LOG_LEVEL: envVar.logLevel(),
+    HOST: envVar.host(),
+    PORT: envVar.port(3001),
+    PUBLIC_URL: envVar.url(),
+    DATA_DIR: envVar.dataDir(),
+    DATABASE_URL: envVar.databaseUrl(),
+    REDIS_URL: envVar.redisUrl(),
+  });
+
+  it('treats unset and blank alike and applies the defaults', () => {
+    const expected = { LOG_LEVEL: 'info', HOST: '0.0.0.0', PORT: 3001, DATA_DIR: '.data' };
+    expect(parseConfig(schema, {})).toEqual(expected);
+    expect(parseConfig(schema, { LOG_LEVEL: ' ', PORT: '', DATABASE_URL: '', REDIS_URL: '' })).toEqual(expected);
+  });
+
+  it('accepts the usual forms', () => {
+    const config = parseConfig(schema, {
+      LOG_LEVEL: 'debug',
+      PORT: '0',
+      PUBLIC_URL: 'https://quotes.example.com',
+      DATABASE_URL: 'postgres://u@db:5432/app',
+      REDIS_URL: 'rediss://cache:6380',
+    });
+    expect(config).toMatchObject({ LOG_LEVEL: 'debug', PORT: 0, DATABASE_URL: 'postgres://u@db:5432/app' });
+  });
+
+  it.each([
+    ['PORT', '70000'],
+    ['PORT', '80.5'],
+    ['LOG_LEVEL', 'verbose'],
+    ['PUBLIC_URL', 'ftp://files.example.com'],
+    ['DATABASE_URL', 'mysql://db/app'],
+    ['REDIS_URL', 'localhost:6379'],
+  ])('refuses %s=%s and names it', (name, value) => {
+    expect(() => parseConfig(schema, { [name]: value })).toThrow(new RegExp(`Invalid configuration: ${name}: `));
+  });
+});

@@ -1,0 +1,83 @@
+import { z } from 'zod';
+import { LOG_LEVELS, type LogLevel } from './logger';
+
+/** The environment as a config module receives it (`process.env` in composition roots, a literal in tests). */
+export type Env = Readonly<Record<string, string | undefined>>;
+
+/**
+ * A bad configuration. The message is ONE line naming every offending variable, so a composition root prints
+ * `err.message` and exits without a stack trace.
+ */
+export class ConfigError extends Error {
+  constructor(readonly problems: readonly string[]) {
+    super(`Invalid configuration: ${problems.join('; ')}`);
+    this.name = 'ConfigError';
+  }
+}
+
+/**
+ * Parses environment variables once with a zod schema and freezes the result. Each app or tool calls this in its
+ * `config.ts` only; nothing else reads `process.env`.
+ */
+export function parseConfig<S extends z.ZodType>(schema: S, env: Env): Readonly<z.infer<S>> {
+  const result = schema.safeParse(env);
+  if (!result.success) {
+    throw new ConfigError(result.error.issues.map((i) => `${i.path.join('.') || '(env)'}: ${i.message}`));
+  }
+  return Object.freeze(result.data);
+}
+
+/** Empty strings in the environment mean "unset". */
+export function emptyToUndefined(value: unknown): unknown {
+  return typeof value === 'string' && value.trim() === '' ? undefined : value;
+}
+
+/** An optional variable: unset and blank both mean "not given". Chain `.default(…)` for a fallback. */
+export function optionalVar<T extends z.ZodType>(schema: T) {
+  return z.preprocess(emptyToUndefined, schema.optional());
+}
+
+export const PortSchema = z.coerce.number().int().min(0).max(65535);
+export const LogLevelSchema = z.enum(LOG_LEVELS);
+export const DatabaseUrlSchema = z
+  .string()
+  .trim()
+  .regex(/^postgres(?:ql)?:\/\//, 'must be a postgres:// or postgresql:// URL');
+export const RedisUrlSchema = z
+  .string()
+  .trim()
+  .regex(/^rediss?:\/\//, 'must be a redis:// or rediss:// URL');
+
+/**
+ * The variables every service reads the same way, as schema pieces to spread into an app's `z.object({ … })`:
+ * `PORT_NAME: envVar.port(3001)`, `LOG_LEVEL: envVar.logLevel()`, `DATABASE_URL: envVar.databaseUrl()` …
+ */
+export const envVar = {
+  /** LOG_LEVEL: one of pino's levels. */
+  logLevel: (fallback: LogLevel = 'info') => optionalVar(LogLevelSchema).default(fallback),
+  /** The interface to listen on. */
+  host: (fallback = '0.0.0.0') => optionalVar(z.string().trim()).default(fallback),
+  /** A TCP port, 0–65535 (0: any free port). */
+  port: (fallback: number) => optionalVar(PortSchema).default(fallback),
+  /** An absolute http(s) URL, e.g. a public base URL. */
+  url: () => optionalVar(z.url({ protocol: /^https?$/ })),
+  /** Where embedded mode keeps its PGlite database and the demo operator file. */
+  dataDir: (fallback = '.data') => optionalVar(z.string().trim()).default(fallback),
+  /** PostgreSQL; unset means PGlite under DATA_DIR. */
+  databaseUrl: () => optionalVar(DatabaseUrlSchema),
+  /** Redis for shared rate limits; unset means in-process counters. */
+  redisUrl: () => optionalVar(RedisUrlSchema),
+  /** Express's `trust proxy` setting, passed through. */
+  trustProxy: () => optionalVar(z.string().trim()),
+  /** A whole number within bounds. */
+  int: (bounds: { min?: number; max?: number } = {}) =>
+    optionalVar(
+      z.coerce
+        .number()
+        .int()
+        .min(bounds.min ?? Number.MIN_SAFE_INTEGER)
+        .max(bounds.max ?? Number.MAX_SAFE_INTEGER),
+    ),
+  /** A plain string (trimmed). */
+  string: () => optionalVar(z.string().trim()),
+} as const;

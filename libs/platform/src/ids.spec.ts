@@ -1,0 +1,14 @@
+import { isUuid, randomToken } from './ids';
+
+describe('ids and tokens', () => {
+  it('mints prefixed 32-byte base64url tokens', () => {
+    expect(randomToken('cs')).toMatch(/^cs_[A-Za-z0-9_-]{43}$/);
+    expect(randomToken('cs')).not.toBe(randomToken('cs'));
+  });
+
+  it('recognises UUIDs and nothing else', () => {
+    expect(isUuid('7d1f2c3a-1111-4222-8333-944455556666')).toBe(true);
+    expect(isUuid("1' OR 1=1")).toBe(false);
+    expect(isUuid('7d1f2c3a11114222833394445555666')).toBe(false);
+  });
+});

@@ -1,0 +1,27 @@
+/**
+ * @expedition/platform: what every Node service and lib needs and nothing else — the clock, ids and tokens, the
+ * logger type, the polling loop of background workers, the rate limiter, and the pieces of each app's env schema.
+ */
+export { type Clock, addMs, epochSeconds, isoDay, systemClock } from './clock';
+export { isUuid, randomToken } from './ids';
+export { LOG_LEVELS, type LogLevel, type Logger } from './logger';
+export { type PollingLoop, createPollingLoop } from './polling-loop';
+export {
+  type RateLimitResult,
+  type RateLimiter,
+  type RateLimiterOptions,
+  createRateLimiter,
+  toRetryAfterSec,
+} from './rate-limiter';
+export {
+  ConfigError,
+  DatabaseUrlSchema,
+  type Env,
+  LogLevelSchema,
+  PortSchema,
+  RedisUrlSchema,
+  emptyToUndefined,
+  envVar,
+  optionalVar,
+  parseConfig,
+} from './env';
