@@ -87,6 +87,8 @@ input,select,button{font:inherit;padding:.5rem;border:1px solid #b8c6d2;border-r
 .cards{display:grid;grid-template-columns:repeat(auto-fit,minmax(15rem,1fr));gap:1rem}.card{border:1px solid #cfdbe5;border-radius:10px;padding:1rem}
 .card.rec{border:2px solid #0b8a4a}.price{font-size:1.5rem;font-weight:700}.muted{color:#5b6b79;font-size:.9rem}.status{min-height:1.5rem}
 pre{background:#f4f7fa;padding:.8rem;border-radius:8px;overflow:auto;font-size:.8rem}
+[hidden]{display:none!important}.confirmation{grid-column:1/-1;border:2px solid #0b8a4a;border-radius:10px;padding:1rem 1.2rem;background:#f3fbf6}.confirmation h3{margin:.2rem 0 .6rem;color:#0b6b3a}
+.confirmation dl{display:grid;grid-template-columns:max-content 1fr;gap:.2rem 1rem}.confirmation dt{color:#5b6b79}.confirmation dd{margin:0}.confirmation dd:first-of-type,[data-policy-number]{white-space:nowrap}
 </style></head><body>
 <header><h1>${escape(options.operatorName)}</h1><small>Antarctic Peninsula Classic · 12 days from Ushuaia · from $14,900 per person</small></header>
 <main>
@@ -128,7 +130,7 @@ async function call(path, init) {
     const res = await fetch(CONFIG.embedUrl + path, init);
     if (res.status === 429) { await sleep(1000 * Number(res.headers.get('Retry-After') || 1)); continue; }
     const body = res.headers.get('content-type')?.includes('json') ? await res.json() : await res.text();
-    if (!res.ok) throw new Error(res.status + ' ' + (body.error || body));
+    if (!res.ok) throw Object.assign(new Error(res.status + ' ' + (body.error || body)), { status: res.status });
     return body;
   }
 }
@@ -169,19 +171,72 @@ function renderOptions(quoteId, ready) {
     const button = card.children[4], status = card.children[5];
     button.textContent = o.checkout.purchasable ? 'Buy with test card 4242' : 'Ask an advisor';
     button.disabled = !o.checkout.purchasable;
+    if (o.checkout.purchasable) button.dataset.buy = '1';
     button.onclick = () => buy(quoteId, o, status);
     $('options').appendChild(card);
   }
 }
 
+// One purchase per quote: every Buy button is disabled while a payment is in flight, and after a purchase the options
+// give way to the policy (the platform would refuse a second payment with 409 anyway).
+const setBuying = (busy) => document.querySelectorAll('#options button[data-buy]').forEach((b) => { b.disabled = busy; });
+const day = (iso) => iso ? new Intl.DateTimeFormat('en-GB', { day: 'numeric', month: 'short', year: 'numeric', timeZone: 'UTC' }).format(new Date(iso)) : '';
+
 async function buy(quoteId, option, status) {
+  setBuying(true);
   status.textContent = 'Paying…';
   try {
     const payment = await call('/api/embed/payments', { method: 'POST', headers, body: JSON.stringify({ quoteId, planId: option.planId }) });
     const result = await call('/api/embed/payments/confirm', { method: 'POST', headers,
       body: JSON.stringify({ paymentId: payment.paymentId, paymentMethod: '4242424242424242' }) });
-    status.textContent = result.status === 'succeeded' ? 'Paid ' + money(payment.amountCents, payment.currency) + '. Your policy is being issued.' : 'Payment ' + result.status;
-  } catch (err) { status.textContent = 'Payment failed: ' + err.message; }
+    if (result.status !== 'succeeded') { status.textContent = 'Payment ' + result.status + '. Nothing was charged; try again.'; setBuying(false); return; }
+    showPurchase(quoteId, 'Payment received', 'Paid ' + money(payment.amountCents, payment.currency) + ' for ' + option.name + '.');
+  } catch (err) {
+    if (err.status === 409) return showPurchase(quoteId, 'This trip is already insured', 'It was bought already; nothing more was charged.');
+    status.textContent = 'Payment failed: ' + err.message + '. Nothing was charged; try again.';
+    setBuying(false);
+  }
+}
+
+/** Replaces the options with the purchase, then with the policy once its policy.issued webhook has arrived here. */
+async function showPurchase(quoteId, title, detail) {
+  $('quote').hidden = true;
+  $('status').textContent = '';
+  const box = document.createElement('div');
+  box.className = 'confirmation';
+  box.id = 'confirmation';
+  box.innerHTML = '<h3></h3><p></p><p class="muted">Issuing your policy…</p>';
+  box.children[0].textContent = title;
+  box.children[1].textContent = detail;
+  $('options').replaceChildren(box);
+  for (let i = 0; i < 60; i++) {
+    const found = await policyFor(quoteId);
+    if (found) return showPolicy(box, found);
+    await sleep(1000);
+  }
+  box.children[2].textContent = 'Your policy number will follow by email.';
+}
+
+async function policyFor(quoteId) {
+  try {
+    const { events } = await (await fetch('/webhooks/received')).json();
+    const event = events.find((e) => e.payload.quoteId === quoteId);
+    return event ? event.payload : null;
+  } catch { return null; }
+}
+
+function showPolicy(box, p) {
+  box.innerHTML = '<h3>Policy issued — <span data-policy-number></span></h3><dl>' +
+    '<dt>Policy number</dt><dd></dd><dt>Plan</dt><dd></dd><dt>Premium paid</dt><dd></dd><dt>Dates</dt><dd></dd><dt>Travelers</dt><dd></dd></dl>' +
+    '<p class="muted"></p>';
+  box.querySelector('[data-policy-number]').textContent = p.policyNumber;
+  const dd = box.querySelectorAll('dd');
+  dd[0].textContent = p.policyNumber;
+  dd[1].textContent = p.planName;
+  dd[2].textContent = money(p.premiumCents, p.currency);
+  dd[3].textContent = day(p.startDate) + ' → ' + day(p.endDate);
+  dd[4].textContent = p.travelers + (p.travelers === 1 ? ' traveler' : ' travelers');
+  box.lastElementChild.textContent = 'The policy documents are emailed to the traveler. Quote ' + p.quoteNumber + (p.mode === 'test' ? ' · test mode: no money moved.' : '.');
 }
 
 async function refreshWebhooks() {

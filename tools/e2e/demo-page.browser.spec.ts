@@ -42,13 +42,53 @@ describeWithBrowser('demo operator page in Chromium', () => {
     expect(status).toMatch(/Quote EXP-[0-9A-Z]{4}: \d+ options/);
     const quoteNumber = /EXP-[0-9A-Z]{4}/.exec(status ?? '')![0];
 
+    const planName = await page.textContent('.card.rec h3');
     await page.locator('.card.rec button').click();
-    await page.waitForFunction(() => /Paid /.test(document.querySelector('.card.rec .status')?.textContent ?? ''), null, { timeout: 30_000 });
+    // After the purchase the page shows the policy and offers nothing more to buy.
+    await page.waitForSelector('#confirmation [data-policy-number]', { timeout: 30_000 });
     await page.waitForSelector('#webhooks pre', { timeout: 30_000 });
     const webhook = JSON.parse((await page.textContent('#webhooks pre')) ?? '{}');
     expect(webhook).toMatchObject({ type: 'policy.issued', quoteNumber, operatorId: platform.demo.operatorId });
     await waitForPolicyIssued(platform.urls.demo, webhook.quoteId);
+    expect(await page.textContent('#confirmation [data-policy-number]')).toBe(webhook.policyNumber);
+    const confirmation = (await page.textContent('#confirmation')) ?? '';
+    expect(confirmation).toContain(planName ?? '?');
+    expect(confirmation).toContain(new Intl.NumberFormat('en-US', { style: 'currency', currency: 'USD' }).format(webhook.premiumCents / 100));
+    expect(await page.locator('button', { hasText: /buy/i }).count()).toBe(0);
+    expect(await page.locator('#options .card').count()).toBe(0);
+    expect(await page.isVisible('#quote')).toBe(false);
     await page.screenshot({ path: path.join(tmpdir(), 'expedition-demo-page.png'), fullPage: true });
     expect(failures).toEqual([]);
   });
+
+  it('pays a checkout link with the test card and lands on the policy confirmation, not a form', async () => {
+    const quote = await postJson(`${platform.urls.quote}/api/v1/quotes`, {
+      destination: 'Antarctica', startDate: `${new Date().getUTCFullYear() + 1}-01-10`, durationDays: 14, tripCost: 24000,
+      travelers: 2, travelerAges: [45, 72], residence: 'US', state: 'CA',
+    });
+    const plan = quote.plans.find((p: { availabilityMode: string }) => p.availabilityMode === 'full');
+    const link = await postJson(`${platform.urls.quote}/api/v1/checkout`, { quoteId: quote.quoteId, planId: plan.planId, sessionId: quote.sessionId });
+    const page = await browser.newPage();
+    const failures: string[] = [];
+    page.on('pageerror', (e) => failures.push(e.message));
+
+    await page.goto(link.checkoutUrl);
+    await page.fill('#card', '4242 4242 4242 4242');
+    await page.fill('#exp', '12/30');
+    await page.fill('#cvc', '123');
+    await Promise.all([page.waitForNavigation(), page.click('button[type=submit]')]);
+
+    const policyNumber = await page.textContent('#policy-number');
+    expect(policyNumber).toMatch(/^POL-\d{4}-[0-9A-Z]{6}$/);
+    expect(await page.textContent('h1')).toBe(`Payment received — policy ${policyNumber}`);
+    expect(await page.textContent('main')).toContain(plan.planName);
+    expect(await page.locator('form, button').count()).toBe(0);
+    expect(failures).toEqual([]);
+  });
 });
+
+async function postJson(url: string, body: unknown): Promise<any> {
+  const res = await fetch(url, { method: 'POST', headers: { 'Content-Type': 'application/json' }, body: JSON.stringify(body) });
+  if (!res.ok) throw new Error(`${url}: ${res.status} ${await res.text()}`);
+  return res.json();
+}

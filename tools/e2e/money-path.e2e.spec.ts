@@ -75,10 +75,12 @@ describe('money path on npm start', () => {
       redirect: 'manual',
     });
     expect(paid.status).toBe(303);
-    expect(await (await fetch(checkoutUrl)).text()).toMatch(/already paid/);
+    const confirmation = await (await fetch(checkoutUrl)).text();
+    expect(confirmation).toMatch(/Payment received — policy <span id="policy-number" class="nowrap">POL-/);
 
     const received = await waitForPolicyIssued(platform.urls.demo, quote.quoteId);
     expectPolicyIssued(received.payload, quote, plan.estimatedPremiumCents);
+    expect(confirmation).toContain(`>${received.payload['policyNumber']}</span>`);
     expect(received.payload['planId']).toBe(plan.planId);
   });
 

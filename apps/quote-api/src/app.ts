@@ -18,6 +18,7 @@ import { createQuoteService } from '@expedition/quoting';
 import { catalogRouter } from './catalog/catalog.router';
 import { checkoutApiRouter, checkoutPageRouter, type CheckoutUi } from './checkout/checkout.router';
 import { createCheckoutService } from './checkout/checkout.service';
+import { createCheckoutReceiptRepository } from './checkout/checkout-receipt.repository';
 import { coverageGapRouter } from './coverage-gap/coverage-gap.router';
 import { purchaseRouter } from './purchase/purchase.router';
 import { createPurchaseService, type MppSettings, type RecordPayment } from './purchase/purchase.service';
@@ -92,7 +93,7 @@ export function createApp(deps: QuoteApiDeps): Express {
     processor.name === 'stripe'
       ? { kind: 'stripe', publishableKeys: deps.payments.stripePublishableKeys ?? {} }
       : { kind: 'card-form', testMode: true };
-  app.use(checkoutPageRouter({ checkout, ui }));
+  app.use(checkoutPageRouter({ checkout, ui, receipts: createCheckoutReceiptRepository(deps.prisma) }));
   app.use(notFound());
   app.use(errorHandler(deps.logger));
   return app;

@@ -69,7 +69,7 @@ describe('POST /checkout/{token}/pay', () => {
     expect(res.headers['location']).toBe(link);
     const page = await request(h.app).get(link);
     expect(page.status).toBe(200);
-    expect(page.text).toContain('already paid');
+    expect(page.text).toMatch(/Payment received — policy <span id="policy-number" class="nowrap">POL-\d{4}-[0-9A-Z]{6}<\/span>/);
     expect(page.text).not.toContain('name="cardNumber"');
 
     expect(await state(q.quoteId, link)).toEqual({ purchases: 1, policies: 1, session: 'paid' });
@@ -124,7 +124,7 @@ describe('POST /checkout/{token}/pay', () => {
     const second = await payWith(link, TEST_CARDS.success);
     expect(second.status).toBe(303);
     const page = await request(h.app).get(second.headers['location'] as string);
-    expect(page.text).toContain('already paid');
+    expect(page.text).toMatch(/Payment received — policy <span id="policy-number" class="nowrap">POL-\d{4}-[0-9A-Z]{6}<\/span>/);
 
     expect(calls).toEqual(chargesAfterFirst);
     expect(await state(q.quoteId, link)).toEqual({ purchases: 1, policies: 1, session: 'paid' });
@@ -188,12 +188,13 @@ describe('POST /checkout/{token}/pay', () => {
 
     const view = await request(h.app).get(second);
     expect(view.status).toBe(200);
-    expect(view.text).toContain('already paid');
+    expect(view.text).toContain('This trip is already insured');
+    expect(view.text).toContain('Nothing was charged on this link.');
     expect(view.text).not.toContain('name="cardNumber"');
 
     const attempt = await payWith(second, TEST_CARDS.success);
     expect(attempt.status).toBe(303);
-    expect((await request(h.app).get(attempt.headers['location'] as string)).text).toContain('already paid');
+    expect((await request(h.app).get(attempt.headers['location'] as string)).text).toContain('This trip is already insured');
     expect(calls).toEqual(chargesAfterFirst);
     expect(await h.db.prisma.purchase.count({ where: { quoteId: q.quoteId } })).toBe(1);
     expect(await h.db.prisma.payment.count({ where: { quoteId: q.quoteId } })).toBe(1);
@@ -213,7 +214,7 @@ describe('POST /checkout/{token}/pay', () => {
     expect(paid.status).toBe(200);
 
     const view = await request(h.app).get(link);
-    expect(view.text).toContain('already paid');
+    expect(view.text).toContain('This trip is already insured');
     expect((await payWith(link, TEST_CARDS.success)).status).toBe(303);
     expect(calls).toEqual({ create: 0, confirm: 0 });
   });

@@ -1,25 +1,30 @@
 import { randomBytes } from 'node:crypto';
 import type { Response } from 'express';
+import { findDestination } from '@expedition/domain-pricing';
 import type { CheckoutService } from './checkout.service';
 
 type View = Awaited<ReturnType<CheckoutService['view']>>;
 
 const ESCAPES: Record<string, string> = { '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' };
 export const escapeHtml = (s: string) => s.replace(/[&<>"']/g, (c) => ESCAPES[c] ?? c);
-const money = (cents: number, currency: string) =>
+export const money = (cents: number, currency: string) =>
   new Intl.NumberFormat('en-US', { style: 'currency', currency }).format(cents / 100);
-const day = (d: Date | null) => (d ? d.toISOString().slice(0, 10) : 'not given');
+const DAY = new Intl.DateTimeFormat('en-GB', { day: 'numeric', month: 'short', year: 'numeric', timeZone: 'UTC' });
+/** A date as people read it ("10 Jan 2027"), as HTML that never breaks inside the date. */
+export const day = (d: Date | null) => `<span class="nowrap">${d ? DAY.format(d) : 'not given'}</span>`;
 
-function layout(title: string, body: string, nonce: string, script = ''): string {
+/** `head`: extra elements for <head>, e.g. a meta refresh (the CSP allows no inline script for that). */
+export function layout(title: string, body: string, nonce: string, script = '', head = ''): string {
   return `<!doctype html>
 <html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1">
-<meta name="robots" content="noindex"><title>${escapeHtml(title)}</title>
+<meta name="robots" content="noindex"><link rel="icon" href="data:,">${head}<title>${escapeHtml(title)}</title>
 <style nonce="${nonce}">
 body{font:16px/1.5 system-ui,sans-serif;margin:0;background:#f4f7fa;color:#14212b}
 main{max-width:40rem;margin:2rem auto;background:#fff;border-radius:12px;padding:2rem;box-shadow:0 1px 4px #0002}
 h1{font-size:1.4rem;margin-top:0}dl{display:grid;grid-template-columns:max-content 1fr;gap:.3rem 1rem}
 dt{color:#52606d}dd{margin:0}.premium{font-size:1.6rem;font-weight:600}.notice{background:#fff8e1;padding:1rem;border-radius:8px}
 .error{background:#fdecea;color:#8a1c12;padding:1rem;border-radius:8px}
+.success{color:#0b6b3a}ul{padding-left:1.2rem}li{margin:.3rem 0}h2{font-size:1.1rem;margin:1.4rem 0 .4rem}.nowrap{white-space:nowrap}
 form{display:grid;gap:.6rem;margin:1.2rem 0}input{font:inherit;padding:.6rem;border:1px solid #b8c4ce;border-radius:6px}
 button{font:inherit;font-weight:600;padding:.7rem;border:0;border-radius:6px;background:#0b5cad;color:#fff;cursor:pointer}
 .summary{white-space:pre-wrap;background:#f4f7fa;padding:1rem;border-radius:8px}.muted{color:#52606d;font-size:.9rem}
@@ -30,11 +35,12 @@ function payForm(token: string, testMode: boolean): string {
   const hint = testMode
     ? `<p class="muted">Test mode: no money moves. Use 4242 4242 4242 4242 (succeeds), 4000 0000 0000 0002 (declined) or 4000 0000 0000 9995 (insufficient funds), any future expiry and any CVC.</p>`
     : '';
-  return `<form method="post" action="/checkout/${escapeHtml(token)}/pay" autocomplete="off">
+  // The test cards come before the form: the payer needs them to fill it in.
+  return `${hint}<form method="post" action="/checkout/${escapeHtml(token)}/pay" autocomplete="off">
 <label for="card">Card number</label><input id="card" name="cardNumber" inputmode="numeric" autocomplete="cc-number" required maxlength="23">
 <label for="exp">Expiry (MM/YY)</label><input id="exp" name="expiry" autocomplete="cc-exp" required maxlength="7">
 <label for="cvc">CVC</label><input id="cvc" name="cvc" inputmode="numeric" autocomplete="cc-csc" required maxlength="4">
-<button type="submit">Pay and issue my policy</button></form>${hint}`;
+<button type="submit">Pay and issue my policy</button></form>`;
 }
 
 /** Renders the page behind a checkout link. The token is a bearer secret: no caching, no referrer, no framing. */
@@ -66,12 +72,12 @@ if(r.error){var el=document.getElementById('stripe-error');el.textContent=r.erro
   return { body, script };
 }
 
-export function renderCheckoutPage(res: Response, view: View, options: PageOptions = {}): void {
+/**
+ * Security headers of every page behind a checkout link (the token is a bearer secret: no caching, no referrer, no
+ * framing, a strict CSP); returns the nonce of its inline style and scripts.
+ */
+export function startCheckoutPage(res: Response, stripeCsp = ''): string {
   const nonce = randomBytes(16).toString('base64');
-  // Stripe's Payment Element loads its script and iframes from Stripe and talks to its API; nothing else is allowed.
-  const stripeCsp = options.stripe
-    ? ` https://js.stripe.com; frame-src https://js.stripe.com https://hooks.stripe.com; connect-src https://api.stripe.com`
-    : '';
   res.setHeader(
     'Content-Security-Policy',
     `default-src 'none'; style-src 'nonce-${nonce}'; script-src 'nonce-${nonce}'${stripeCsp}; img-src 'self' data:; form-action 'self'; frame-ancestors 'none'; base-uri 'none'`,
@@ -80,6 +86,18 @@ export function renderCheckoutPage(res: Response, view: View, options: PageOptio
   res.setHeader('Referrer-Policy', 'no-referrer');
   res.setHeader('X-Content-Type-Options', 'nosniff');
   res.type('html');
+  return nonce;
+}
+
+/** Reloads the page after a few seconds without script: CSP governs scripts, not <meta http-equiv="refresh">. */
+export const refreshMeta = (seconds: number) => `<meta http-equiv="refresh" content="${seconds}">`;
+
+export function renderCheckoutPage(res: Response, view: View, options: PageOptions = {}): void {
+  // Stripe's Payment Element loads its script and iframes from Stripe and talks to its API; nothing else is allowed.
+  const stripeCsp = options.stripe
+    ? ` https://js.stripe.com; frame-src https://js.stripe.com https://hooks.stripe.com; connect-src https://api.stripe.com`
+    : '';
+  const nonce = startCheckoutPage(res, stripeCsp);
 
   if (view.state === 'unknown') {
     res.status(404).send(
@@ -124,7 +142,7 @@ export function renderCheckoutPage(res: Response, view: View, options: PageOptio
 <h1>Complete your expedition insurance</h1>${reference}
 <dl>
 <dt>Plan</dt><dd>${escapeHtml(plan.name)} <span class="muted">(${escapeHtml(plan.brand)}, ${escapeHtml(plan.tier)})</span></dd>
-<dt>Destination</dt><dd>${escapeHtml(quote.destinationSlug)}</dd>
+<dt>Destination</dt><dd>${escapeHtml(findDestination(quote.destinationSlug)?.name ?? quote.destinationSlug)}</dd>
 <dt>Dates</dt><dd>${day(quote.startDate)} → ${day(quote.endDate)} (${quote.durationDays} days)</dd>
 <dt>Travelers</dt><dd>${guests}; ages ${quote.travelerAges.join(', ')}</dd>
 <dt>Trip cost</dt><dd>${money(quote.tripCostCents, quote.currency)}</dd>
@@ -137,6 +155,6 @@ ${paymentSection}
 <p class="muted">Prices are estimates until confirmed by the policy documents; they are not a binding contract.</p>`;
   const script = `<script nonce="${nonce}">(function(){var el=document.getElementById('left');var end=Date.parse(el.dataset.expires);
 function tick(){var s=Math.max(0,Math.round((end-Date.now())/1000));el.textContent=s>0?Math.floor(s/60)+' min '+(s%60)+' s':'now: this link has expired';if(s>0)setTimeout(tick,1000);}tick();})();</script>`;
-  const refresh = options.processing ? `<script nonce="${nonce}">setTimeout(function(){location.reload()},3000);</script>` : '';
-  res.status(options.error ? 402 : 200).send(layout('Checkout', body, nonce, script + (stripe?.script ?? '') + refresh));
+  const head = options.processing ? refreshMeta(3) : '';
+  res.status(options.error ? 402 : 200).send(layout('Checkout', body, nonce, script + (stripe?.script ?? ''), head));
 }

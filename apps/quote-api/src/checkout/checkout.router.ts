@@ -3,6 +3,8 @@ import { CheckoutRequestSchema } from '@expedition/contracts';
 import { parseOrThrow } from '@expedition/http-kit';
 import type { CheckoutService } from './checkout.service';
 import { renderCheckoutPage } from './checkout.page';
+import type { CheckoutReceiptRepository } from './checkout-receipt.repository';
+import { renderCheckoutReceipt } from './checkout-receipt.page';
 
 export function checkoutApiRouter(deps: { checkout: CheckoutService }): Router {
   const router = Router();
@@ -16,11 +18,16 @@ export function checkoutApiRouter(deps: { checkout: CheckoutService }): Router {
 /** How the page takes payment: our card form (simulated processor) or Stripe's Payment Element. */
 export type CheckoutUi = { kind: 'card-form'; testMode: boolean } | { kind: 'stripe'; publishableKeys: { test?: string; live?: string } };
 
-export function checkoutPageRouter(deps: { checkout: CheckoutService; ui: CheckoutUi }): Router {
+export function checkoutPageRouter(deps: { checkout: CheckoutService; ui: CheckoutUi; receipts: CheckoutReceiptRepository }): Router {
   const router = Router();
   const page = { payable: deps.ui.kind === 'card-form', testMode: deps.ui.kind === 'card-form' && deps.ui.testMode };
   router.get('/checkout/:token', async (req, res) => {
     const view = await deps.checkout.view(req.params.token);
+    // Once money has moved, the link shows what it bought (or that the quote was bought elsewhere), never a form.
+    if (view.state === 'paid' || view.state === 'open') {
+      const receipt = await deps.receipts.forSession(view.session);
+      if (receipt.kind !== 'none') return renderCheckoutReceipt(res, receipt);
+    }
     if (view.state !== 'open' || deps.ui.kind !== 'stripe') return renderCheckoutPage(res, view, page);
     // Back from Stripe's redirect: the webhook is on its way; show progress rather than a second form.
     if (req.query['redirect_status'] === 'succeeded') return renderCheckoutPage(res, view, { ...page, processing: true });
