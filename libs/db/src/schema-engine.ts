@@ -4,6 +4,18 @@ import { pathToFileURL } from 'node:url';
 import type { SqlMigrationAwareDriverAdapterFactory } from '@prisma/driver-adapter-utils';
 import type { Migration } from './migrations';
 
+// Node has the WebAssembly global, but @types/node 20 does not declare it (TypeScript does so only in its DOM and
+// WebWorker libs, which Node projects do not load): the members used here.
+type WasmExports = Record<string, unknown>;
+type WasmImports = Record<string, unknown>;
+interface WasmModule {
+  readonly wasm: 'module';
+}
+declare const WebAssembly: {
+  compile(bytes: Uint8Array): Promise<WasmModule>;
+  instantiate(module: WasmModule, imports: Record<string, WasmImports>): Promise<{ exports: WasmExports }>;
+};
+
 // Minimal typing of @prisma/schema-engine-wasm (ESM-only, loaded at runtime; only what we call).
 export interface MigrationList {
   baseDir: string;
@@ -47,7 +59,7 @@ export interface SchemaEngine {
 }
 
 interface SchemaEngineModule {
-  __wbg_set_wasm(exports: WebAssembly.Exports): void;
+  __wbg_set_wasm(exports: WasmExports): void;
   SchemaEngine: { new: (options: unknown, log: (message: string) => void, adapter: object) => Promise<SchemaEngine> };
 }
 
@@ -64,7 +76,7 @@ export const MIGRATION_LOCK = [
 const importEsm = new Function('specifier', 'return import(specifier)') as (specifier: string) => Promise<unknown>;
 
 const SCHEMA_ENGINE_GLUE = ['@prisma', 'schema-engine-wasm', 'schema_engine_bg'].join('/');
-let compiled: Promise<WebAssembly.Module> | undefined;
+let compiled: Promise<WasmModule> | undefined;
 let instances = 0;
 
 interface LoadedEngine {
@@ -81,9 +93,9 @@ async function loadSchemaEngineModule(): Promise<LoadedEngine> {
   compiled ??= WebAssembly.compile(readFileSync(path.join(path.dirname(jsPath), 'schema_engine_bg.wasm')));
   instances += 1;
   const url = `${pathToFileURL(jsPath).href}?instance=${instances}`;
-  const bindings = (await importEsm(url)) as SchemaEngineModule & WebAssembly.ModuleImports;
+  const bindings = (await importEsm(url)) as SchemaEngineModule & WasmImports;
   const timers = new Set<ReturnType<typeof setTimeout>>();
-  const imports: WebAssembly.ModuleImports = { ...bindings };
+  const imports: WasmImports = { ...bindings };
   for (const name of Object.keys(bindings).filter((key) => key.startsWith('__wbg_setTimeout_'))) {
     imports[name] = (callback: () => void, ms: number) => {
       const timer = setTimeout(() => {
