@@ -22,5 +22,7 @@ module.exports = {
   moduleFileExtensions: ['ts', 'js', 'json'],
   moduleNameMapper,
   testMatch: ['**/?(*.)+(spec).ts'],
+  // One line per skipped suite (no service, no browser) after jest's summary: skips are never silent.
+  reporters: ['default', path.join(__dirname, 'tools', 'jest', 'skipped-suites-reporter.cjs')],
   testTimeout: 30000,
 };

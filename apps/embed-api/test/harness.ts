@@ -5,7 +5,7 @@ import type { Response } from 'supertest';
 import { mintPublishableKey, type CachedKeyResolver } from '@expedition/auth-publishable-key';
 import type { Mode } from '@expedition/contracts';
 import type { Database, PrismaClient } from '@expedition/db';
-import { createTestDatabase } from '@expedition/db/testing';
+import { createTestDatabase, noteSkippedSuite, redactUrl } from '@expedition/db/testing';
 import { createRateLimiter, type RateLimiter } from '@expedition/platform';
 import { createTestClock, type TestClock } from '@expedition/platform/testing';
 import { CATALOG_VERSION, createOptionsWorker, syncCatalog, type OptionsWorker } from '@expedition/quoting';
@@ -195,5 +195,6 @@ export function redisReachable(url: string = REDIS_URL): boolean {
 export function describeWithRedis(): jest.Describe {
   if (redisReachable()) return describe;
   if (process.env['REQUIRE_SERVICES'] === '1') throw new Error(`REQUIRE_SERVICES=1 but Redis is unreachable at ${REDIS_URL}`);
+  noteSkippedSuite(`Redis unreachable at ${redactUrl(REDIS_URL)} (set TEST_REDIS_URL)`);
   return describe.skip;
 }

@@ -81,7 +81,32 @@ export function isPostgresReachableSync(url: string = testDatabaseUrl()): boolea
 export function describeWithPostgres(url: string = testDatabaseUrl()): jest.Describe {
   if (isPostgresReachableSync(url)) return describe;
   if (servicesRequired()) throw new Error(`REQUIRE_SERVICES=1 but PostgreSQL is unreachable at ${url}`);
+  noteSkippedSuite(`PostgreSQL unreachable at ${redactUrl(url)} (set TEST_DATABASE_URL)`);
   return describe.skip;
+}
+
+/**
+ * Says why a suite of the running test file is skipped, so that no skip is silent: the workspace's jest reporter
+ * (tools/jest/skipped-suites-reporter.cjs, set in jest.preset.js) prints one `SKIPPED  <file> › <suite>: <reason>`
+ * line per skipped suite after the run. Call it wherever a suite is skipped for want of a service.
+ */
+export function noteSkippedSuite(reason: string): void {
+  const dir = process.env['EXPEDITION_SKIP_NOTES_DIR'];
+  const testPath = expect.getState().testPath;
+  if (!dir || !testPath || !existsSync(dir)) return;
+  const note = path.join(dir, `${process.pid}-${randomBytes(6).toString('hex')}.json`);
+  writeFileSync(note, JSON.stringify({ testPath, reason }));
+}
+
+/** A service URL without its password, for messages. */
+export function redactUrl(url: string): string {
+  try {
+    const parsed = new URL(url);
+    if (parsed.password) parsed.password = '***';
+    return parsed.toString();
+  } catch {
+    return url;
+  }
 }
 
 async function createPostgresTestDatabase(url: string, migrations: Migration[]): Promise<Database> {
