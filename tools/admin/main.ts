@@ -2,24 +2,32 @@
  * `npm run admin -- <command>`: the platform team's operator administration (no portal yet). Thin wrapper: every
  * behaviour lives in runAdmin (src/run-admin.ts), which tests drive in-process.
  */
-import { createDatabase } from '@expedition/db';
+import { createDatabase, prepareDatabase } from '@expedition/db';
+import { catalogSnapshot } from '@expedition/domain-pricing';
 import { resolveWebhookSecretKeys } from '@expedition/operators';
-import { prepareDatabase } from '@expedition/quoting';
 import { runAdmin } from './src/run-admin';
-import { demoDefaults } from './src/demo-defaults';
+import { loadAdminConfig } from './config';
+import { ConfigError } from '@expedition/platform';
 
-const env = process.env;
-const databaseUrl = env['DATABASE_URL'] || undefined;
-const dataDir = env['DATA_DIR'] || '.data';
+let config: ReturnType<typeof loadAdminConfig>;
+try {
+  config = loadAdminConfig();
+} catch (error) {
+  if (!(error instanceof ConfigError)) throw error;
+  process.stderr.write(`error: ${error.message}\n`);
+  process.exit(1);
+}
+const { databaseUrl, dataDir } = config;
 
 runAdmin(process.argv.slice(2), {
   openDatabase: () => createDatabase({ databaseUrl, dataDir }),
-  prepareDatabase,
+  prepareDatabase: (db) => prepareDatabase(db, { catalog: catalogSnapshot() }),
   dataDir,
   usingDatabaseUrl: databaseUrl !== undefined,
   webhookSecretKeys: () =>
-    resolveWebhookSecretKeys({ configured: env['WEBHOOK_SECRET_KEYS'], embedded: databaseUrl === undefined, dataDir }),
-  ...demoDefaults(env),
+    resolveWebhookSecretKeys({ configured: config.webhookSecretKeys, embedded: databaseUrl === undefined, dataDir }),
+  demoOrigin: config.demoOrigin,
+  demoWebhookUrl: config.demoWebhookUrl,
 })
   .then((result) => {
     process.stdout.write(result.stdout);

@@ -18,18 +18,20 @@ import pino from 'pino';
 // The bench drives the real app through its public index.ts, as the launcher does (the lint rule also flags the launcher).
 // eslint-disable-next-line @nx/enforce-module-boundaries
 import { createApp, createDeliveryWorkers } from '@expedition/app-webhook-dispatcher';
+import { syncCatalog } from '@expedition/db';
 import { createTestDatabase } from '@expedition/db/testing';
 import { listen } from '@expedition/http-kit';
 import { createSimulatedProcessor } from '@expedition/payments';
 import { systemClock } from '@expedition/platform';
-import { CATALOG_VERSION, createQuoteService, syncCatalog } from '@expedition/quoting';
+import { catalogSnapshot } from '@expedition/domain-pricing';
+import { createQuoteService } from '@expedition/quoting';
 import { signPayload } from '@expedition/webhook-signature';
 import { createSecretBox } from '@expedition/operators';
 import { randomBytes } from 'node:crypto';
 
-const N = Math.min(Number(process.env['BENCH_EVENTS'] ?? 2000), 10_000);
-const LIVE = Math.min(Number(process.env['BENCH_LIVE_EVENTS'] ?? 500), 10_000);
-const POLL_MS = Number(process.env['BENCH_POLL_MS'] ?? 20);
+import { loadBenchConfig } from './config';
+
+const { events: N, liveEvents: LIVE, pollMs: POLL_MS } = loadBenchConfig().dispatcher;
 const WORKERS = 2;
 const BATCH = 10;
 const INTAKE_CONCURRENCY = 8;
@@ -137,7 +139,7 @@ async function main(): Promise<void> {
   });
 
   try {
-    await syncCatalog(db.prisma, CATALOG_VERSION);
+    await syncCatalog(db.prisma, catalogSnapshot());
     const operator = await db.prisma.operator.create({
       data: { name: 'Bench operator', status: 'active', commissionRateBps: 1_250, webhookUrl: receiver.url },
     });

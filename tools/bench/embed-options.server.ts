@@ -7,24 +7,27 @@
  */
 import express from 'express';
 import { createEmbedGate, mintPublishableKey } from '@expedition/auth-publishable-key';
+import { syncCatalog } from '@expedition/db';
 import { createTestDatabase } from '@expedition/db/testing';
 import { createLogger, listen } from '@expedition/http-kit';
 import { createRateLimiter, systemClock } from '@expedition/platform';
-import { CATALOG_VERSION, createOptionsWorker, syncCatalog } from '@expedition/quoting';
+import { catalogSnapshot } from '@expedition/domain-pricing';
+import { createOptionsWorker } from '@expedition/quoting';
 import { createApp, createKeyResolver } from '@expedition/app-embed-api';
+import { loadBenchConfig } from './config';
 
 const ORIGIN = 'https://tours.example';
 
 async function main(): Promise<void> {
   const db = await createTestDatabase();
-  await syncCatalog(db.prisma, CATALOG_VERSION);
+  await syncCatalog(db.prisma, catalogSnapshot());
   const operator = await db.prisma.operator.create({
     data: { name: 'Bench Voyages', status: 'active', embeddingEnabled: true, allowedOrigins: { create: [{ origin: ORIGIN }] } },
   });
   const key = mintPublishableKey('test');
   await db.prisma.publishableKey.create({ data: { operatorId: operator.id, key, mode: 'test' } });
 
-  const logger = createLogger({ name: 'embed-api-bench', level: process.env['BENCH_LOG_LEVEL'] || 'warn' });
+  const logger = createLogger({ name: 'embed-api-bench', level: loadBenchConfig().embed.logLevel });
   const gateDeps = {
     resolveKey: createKeyResolver(db.prisma).resolve,
     // The production limiter implementation with a budget the benchmark cannot exhaust: at the contract's 60 per

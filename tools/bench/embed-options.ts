@@ -12,20 +12,20 @@
  *
  * The servers run in a child process (so the load generator does not share their event loop), on 127.0.0.1 only,
  * over a throwaway test database; everything is stopped at the end or after a hard deadline.
- * This file imports no @expedition/* alias: `tsx` at the repo root has no tsconfig with the paths, so the child is
- * started with TSX_TSCONFIG_PATH pointing at tsconfig.base.json.
+ * The child is started with `node --import tsx`, which does not see the --tsconfig this script was started with, so
+ * its environment (config.childEnv) points TSX_TSCONFIG_PATH at tsconfig.base.json for the @expedition/* aliases.
  */
 import { execFile, execFileSync, spawn } from 'node:child_process';
 import path from 'node:path';
 import readline from 'node:readline';
 import autocannon from 'autocannon';
+import { loadBenchConfig } from './config';
 
 const root = path.resolve(__dirname, '..', '..');
-const durationSec = Number(process.env['BENCH_DURATION_SEC'] || 5);
+const config = loadBenchConfig();
 /** Targets are measured in alternation, round after round, and each figure is the median: drift hits all alike. */
-const rounds = Number(process.env['BENCH_ROUNDS'] || 5);
-const connections = Number(process.env['BENCH_CONNECTIONS'] || 20);
-const tool = process.env['BENCH_TOOL'] === 'autocannon' || !hasWrk() ? 'autocannon' : 'wrk';
+const { durationSec, rounds, connections } = config.embed;
+const tool = config.embed.tool === 'autocannon' || !hasWrk() ? 'autocannon' : 'wrk';
 
 function hasWrk(): boolean {
   try {
@@ -61,7 +61,7 @@ interface Measured {
 async function main(): Promise<void> {
   const child = spawn(process.execPath, ['--import', 'tsx', path.join(__dirname, 'embed-options.server.ts')], {
     cwd: root,
-    env: { ...process.env, TSX_TSCONFIG_PATH: path.join(root, 'tsconfig.base.json') },
+    env: config.childEnv,
     stdio: ['pipe', 'pipe', 'inherit'],
   });
   const deadline = setTimeout(() => {

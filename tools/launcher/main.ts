@@ -3,10 +3,11 @@
  * DATABASE_URL is set), in-memory rate limits and the simulated payment processor, plus the demo operator's site.
  * A composition root like each app's main.ts; nothing here runs in production.
  */
-import { createDatabase } from '@expedition/db';
+import { createDatabase, prepareDatabase } from '@expedition/db';
+import { catalogSnapshot } from '@expedition/domain-pricing';
 import { createLogger, listen, onShutdownSignal, type RunningServer } from '@expedition/http-kit';
 import { createSecretBox, ensureDemoOperator, resolveWebhookSecretKeys } from '@expedition/operators';
-import { prepareDatabase } from '@expedition/quoting';
+import { createPaymentProcessor, installationSecret } from '@expedition/payments';
 import { composeQuoteApi, loadQuoteApiConfig } from '@expedition/app-quote-api';
 import { composeEmbedApi, loadEmbedApiConfig } from '@expedition/app-embed-api';
 import { composeWebhookDispatcher, loadDispatcherConfig } from '@expedition/app-webhook-dispatcher';
@@ -19,6 +20,9 @@ const demoPort = port('DEMO_PORT', 4200);
 const demoUrl = env.DEMO_URL || `http://localhost:${demoPort}`;
 // The simulated processor reports payments to the dispatcher of THIS process unless told otherwise.
 env.SIMULATED_PROCESSOR_WEBHOOK_URL ||= `http://localhost:${port('DISPATCHER_PORT', 3005)}/processor/events`;
+// One process is one installation, even on PostgreSQL: its simulated processor signs with a secret generated once
+// into DATA_DIR, never a published constant.
+if ((env.PAYMENTS_PROVIDER || 'simulated') === 'simulated') env.SIMULATED_PROCESSOR_WEBHOOK_SECRET ||= installationSecret(dataDir);
 
 interface Started {
   name: string;
@@ -30,7 +34,7 @@ async function main(): Promise<void> {
   const startedAt = Date.now();
   const logger = createLogger({ name: 'launcher', level: env.LOG_LEVEL || 'warn' });
   const db = await createDatabase({ databaseUrl: env.DATABASE_URL || undefined, dataDir });
-  const prepared = await prepareDatabase(db);
+  const prepared = await prepareDatabase(db, { catalog: catalogSnapshot() });
   // Seals operators' webhook secrets at rest: WEBHOOK_SECRET_KEYS, or a key generated into DATA_DIR on first start.
   const webhookSecretKeys = resolveWebhookSecretKeys({ configured: env.WEBHOOK_SECRET_KEYS, embedded: !env.DATABASE_URL, dataDir });
   const demo = await ensureDemoOperator({
@@ -47,11 +51,14 @@ async function main(): Promise<void> {
   };
 
   const quoteConfig = loadQuoteApiConfig(env);
+  // ONE processor for every app of the process: an intent created by one app (a checkout link) is the one another
+  // confirms or refunds (the dispatcher refunding a second charge).
+  const processor = createPaymentProcessor(quoteConfig.payments);
   await start('quote-api', 'AI agents: /api/v1 (OpenAPI at /api/v1/openapi.json)',
-    composeQuoteApi({ config: quoteConfig, db, logger: logger.child({ app: 'quote-api' }) }), quoteConfig);
+    composeQuoteApi({ config: quoteConfig, db, logger: logger.child({ app: 'quote-api' }), processor }), quoteConfig);
 
   const embedConfig = loadEmbedApiConfig(env);
-  const embed = composeEmbedApi({ config: embedConfig, db, logger: logger.child({ app: 'embed-api' }) });
+  const embed = composeEmbedApi({ config: embedConfig, db, logger: logger.child({ app: 'embed-api' }), processor });
   await start('embed-api', 'operators\' pages: /api/embed/quote, /api/embed/options', embed.app, embedConfig);
 
   const dispatcherConfig = loadDispatcherConfig(env);
@@ -60,6 +67,7 @@ async function main(): Promise<void> {
     db,
     logger: logger.child({ app: 'webhook-dispatcher' }),
     webhookSecretKeys,
+    processor,
   });
   await start('webhook-dispatcher', 'processor events → policies → signed policy.issued', dispatcher.app, dispatcherConfig);
 

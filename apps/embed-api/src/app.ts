@@ -55,10 +55,10 @@ export function createApp(deps: EmbedApiDeps): Express {
     testDashboardOrigins: deps.testDashboardOrigins,
     logger: deps.logger,
   };
-  // Gates over one resolver and ONE limiter: the budget is shared by every route; only the options route reads `?pk`.
-  const quoteGate = createEmbedGate({ ...gateOptions, allowQueryKey: () => false });
+  // Two gates over one resolver and ONE limiter, so the budget is shared by every route. They differ only in where
+  // the key may come from: the options route (a GET) also reads `?pk`, every POST route the header only.
+  const headerKeyGate = createEmbedGate({ ...gateOptions, allowQueryKey: () => false });
   const optionsGate = createEmbedGate({ ...gateOptions, allowQueryKey: () => true });
-  const paymentsGate = createEmbedGate({ ...gateOptions, allowQueryKey: () => false });
   const payments = deps.payments
     ? createEmbedPaymentService({ ...deps.payments, prisma: deps.prisma, clock: deps.clock, logger: deps.logger })
     : undefined;
@@ -77,7 +77,7 @@ export function createApp(deps: EmbedApiDeps): Express {
 
   app.use('/api/embed', noStore());
   app.options([EMBED_QUOTE_PATH, EMBED_OPTIONS_PATH, ...paymentPaths], createPreflightHandler());
-  app.use(embedQuoteRouter({ gate: quoteGate, quotes, logger: deps.logger }));
+  app.use(embedQuoteRouter({ gate: headerKeyGate, quotes, logger: deps.logger }));
   app.use(
     embedOptionsRouter({
       gate: optionsGate,
@@ -85,7 +85,7 @@ export function createApp(deps: EmbedApiDeps): Express {
       cache: createReadyOptionsCache(deps.readyOptionsCacheSize),
     }),
   );
-  if (payments) app.use(embedPaymentsRouter({ gate: paymentsGate, payments }));
+  if (payments) app.use(embedPaymentsRouter({ gate: headerKeyGate, payments }));
 
   app.use(notFound());
   app.use(errorHandler(deps.logger));

@@ -1,4 +1,4 @@
-import { ConfigError } from '@expedition/http-kit';
+import { ConfigError } from '@expedition/platform';
 import { loadConfig } from './config';
 
 describe('embed-api config', () => {
@@ -29,6 +29,12 @@ describe('embed-api config', () => {
   it('refuses an entry that is not an origin', () => {
     expect(() => loadConfig({ EMBED_FIRST_PARTY_ORIGINS: 'https://ok.example, https://bad.example/path' })).toThrow(ConfigError);
     expect(() => loadConfig({ EMBED_KEY_CACHE_TTL_MS: 'soon' })).toThrow(ConfigError);
+  });
+
+  it('names a bad common variable in one line', () => {
+    expect(() => loadConfig({ EMBED_API_PORT: '99999' })).toThrow(/^Invalid configuration: EMBED_API_PORT: [^\n]+$/);
+    expect(() => loadConfig({ DATABASE_URL: 'localhost:5432' })).toThrow(/DATABASE_URL: must be a postgres/);
+    expect(() => loadConfig({ REDIS_URL: '127.0.0.1:6379' })).toThrow(/REDIS_URL: must be a redis/);
   });
 });
 

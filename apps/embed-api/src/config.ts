@@ -1,9 +1,7 @@
 import { z } from 'zod';
 import { normalizeOrigin } from '@expedition/auth-publishable-key';
-import { ConfigError, emptyToUndefined, parseConfig } from '@expedition/http-kit';
+import { ConfigError, envVar, optionalVar, parseConfig, type Env } from '@expedition/platform';
 import { paymentsSettingsFromEnv, type PaymentsSettings } from '@expedition/payments';
-
-const optional = <T extends z.ZodType>(schema: T) => z.preprocess(emptyToUndefined, schema.optional());
 
 /** A comma-separated list of origins, each normalized to `scheme://host[:port]`; an invalid entry is a config error. */
 const OriginList = z
@@ -22,26 +20,26 @@ const OriginList = z
 
 const ConfigSchema = z
   .object({
-    LOG_LEVEL: optional(z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'])).default('info'),
-    HOST: optional(z.string()).default('0.0.0.0'),
-    EMBED_API_PORT: optional(z.coerce.number().int().min(0).max(65535)).default(3002),
-    EMBED_URL: optional(z.url()),
-    WIDGET_PORT: optional(z.coerce.number().int().min(0).max(65535)).default(3003),
-    WIDGET_URL: optional(z.url()),
-    PORTAL_PORT: optional(z.coerce.number().int().min(0).max(65535)).default(3004),
-    PORTAL_URL: optional(z.url()),
+    LOG_LEVEL: envVar.logLevel(),
+    HOST: envVar.host(),
+    EMBED_API_PORT: envVar.port(3002),
+    EMBED_URL: envVar.url(),
+    WIDGET_PORT: envVar.port(3003),
+    WIDGET_URL: envVar.url(),
+    PORTAL_PORT: envVar.port(3004),
+    PORTAL_URL: envVar.url(),
     /** Extra first-party origins (accepted for every valid key), e.g. a CDN host of the widget iframe. */
-    EMBED_FIRST_PARTY_ORIGINS: optional(OriginList),
+    EMBED_FIRST_PARTY_ORIGINS: optionalVar(OriginList),
     /** Extra provider dashboard origins (accepted for test keys only). */
-    EMBED_TEST_DASHBOARD_ORIGINS: optional(OriginList),
+    EMBED_TEST_DASHBOARD_ORIGINS: optionalVar(OriginList),
     /** Revocation / suspension / embedding changes reach every replica within this bound. */
-    EMBED_KEY_CACHE_TTL_MS: optional(z.coerce.number().int().min(0).max(60_000)).default(5_000),
+    EMBED_KEY_CACHE_TTL_MS: envVar.int({ min: 0, max: 60_000 }).default(5_000),
     /** Idle wait of the options worker between rounds (it is also kicked right after each quote). */
-    EMBED_OPTIONS_POLL_MS: optional(z.coerce.number().int().min(50).max(60_000)).default(1_000),
-    DATABASE_URL: optional(z.string()),
-    DATA_DIR: optional(z.string()).default('.data'),
-    REDIS_URL: optional(z.string()),
-    TRUST_PROXY: optional(z.string()),
+    EMBED_OPTIONS_POLL_MS: envVar.int({ min: 50, max: 60_000 }).default(1_000),
+    DATABASE_URL: envVar.databaseUrl(),
+    DATA_DIR: envVar.dataDir(),
+    REDIS_URL: envVar.redisUrl(),
+    TRUST_PROXY: envVar.trustProxy(),
   })
   .transform((env, ctx) => {
     const widgetUrl = env.WIDGET_URL ?? `http://localhost:${env.WIDGET_PORT}`;
@@ -77,7 +75,7 @@ function unique(origins: string[]): string[] {
 /** `payments`: PAYMENTS_PROVIDER and friends, read by the payments lib exactly as quote-api reads them. */
 export type EmbedApiConfig = z.infer<typeof ConfigSchema> & { payments: PaymentsSettings };
 
-export function loadConfig(env: NodeJS.ProcessEnv = process.env): EmbedApiConfig {
+export function loadConfig(env: Env = process.env): EmbedApiConfig {
   const base = parseConfig(ConfigSchema, env);
   let payments: PaymentsSettings;
   try {

@@ -1,8 +1,8 @@
 import pino from 'pino';
 import request from 'supertest';
-import type { Database } from '@expedition/db';
+import { syncCatalog, type Database } from '@expedition/db';
 import { createTestDatabase } from '@expedition/db/testing';
-import { CATALOG_VERSION, syncCatalog } from '@expedition/quoting';
+import { catalogSnapshot } from '@expedition/domain-pricing';
 import { composeEmbedApi } from '../src/compose';
 import { loadConfig } from '../src/config';
 import { capturingProcessor, fullQuote, seedTenant, testClock } from './harness';
@@ -10,7 +10,7 @@ import { capturingProcessor, fullQuote, seedTenant, testClock } from './harness'
 let db: Database;
 beforeAll(async () => {
   db = await createTestDatabase();
-  await syncCatalog(db.prisma, CATALOG_VERSION);
+  await syncCatalog(db.prisma, catalogSnapshot());
 });
 afterAll(() => db.close());
 

@@ -4,11 +4,12 @@ import type { Express } from 'express';
 import type { Response } from 'supertest';
 import { mintPublishableKey, type CachedKeyResolver } from '@expedition/auth-publishable-key';
 import type { Mode } from '@expedition/contracts';
-import type { Database, PrismaClient } from '@expedition/db';
+import { syncCatalog, type Database, type PrismaClient } from '@expedition/db';
 import { createTestDatabase, noteSkippedSuite, redactUrl } from '@expedition/db/testing';
 import { createRateLimiter, type RateLimiter } from '@expedition/platform';
 import { createTestClock, type TestClock } from '@expedition/platform/testing';
-import { CATALOG_VERSION, createOptionsWorker, syncCatalog, type OptionsWorker } from '@expedition/quoting';
+import { catalogSnapshot } from '@expedition/domain-pricing';
+import { createOptionsWorker, type OptionsWorker } from '@expedition/quoting';
 import { createSimulatedProcessor, type SimulatedProcessor } from '@expedition/payments';
 import { createApp, type EmbedApiDeps } from '../src/app';
 import type { EmbedPaymentsOptions } from '../src/payments/embed-payment.service';
@@ -48,7 +49,7 @@ export interface HarnessOptions {
 /** One isolated database per test file (its own PostgreSQL schema, or PGlite when PostgreSQL is absent). */
 export async function createHarness(options: HarnessOptions = {}): Promise<Harness> {
   const db = options.db ?? (await createTestDatabase());
-  if (!options.db) await syncCatalog(db.prisma, CATALOG_VERSION);
+  if (!options.db) await syncCatalog(db.prisma, catalogSnapshot());
   const clock = testClock();
   const keys = createKeyResolver(db.prisma, { ttlMs: options.keyCacheTtlMs ?? 5_000, clock });
   const app = createApp({

@@ -123,11 +123,14 @@ describe('options worker', () => {
     expect(await h.prisma.quoteOption.count({ where: { quoteId: id! } })).toBe(0);
   });
 
-  it('re-checks eligibility: a pending quote that is not instant-eligible becomes not_eligible', async () => {
+  it('never claims a quote that creation stored not instant-eligible (eligibility is decided once, at creation)', async () => {
     const [id] = await createQuotes(1, { ...fullQuote, travelerAges: undefined });
-    await h.prisma.quote.update({ where: { id: id! }, data: { optionsStatus: 'pending', instantQuoteEligible: true } });
-    expect((await worker().runOnce()).byQuote.get(id!)).toBe('not_eligible');
-    expect(await h.prisma.quote.findUniqueOrThrow({ where: { id: id! } })).toMatchObject({ optionsStatus: 'not_eligible', instantQuoteEligible: false });
+    expect(await h.prisma.quote.findUniqueOrThrow({ where: { id: id! } })).toMatchObject({
+      optionsStatus: 'not_eligible',
+      instantQuoteEligible: false,
+      optionsAttempts: 0,
+    });
+    expect((await worker().runOnce()).byQuote.has(id!)).toBe(false);
   });
 
   it('leaves quoting-API quotes alone (they are not embed options)', async () => {

@@ -6,7 +6,7 @@ import {
   type EmbedOption,
   type EmbedOptionsReady,
 } from '@expedition/contracts';
-import { createPaymentIntake } from '@expedition/fulfillment';
+import { createMoneyPath } from '@expedition/fulfillment';
 import { createStripeProcessor, type StripeProcessorOptions } from '@expedition/payments';
 import { startFakeStripeServer, type FakeStripeServer } from '@expedition/payments/testing';
 import { signPayload } from '@expedition/webhook-signature';
@@ -102,8 +102,8 @@ describe('POST /api/embed/payments with PAYMENTS_PROVIDER=stripe', () => {
 
     const body = JSON.stringify(fake.events.at(-1));
     const event = stripe().parseWebhookEvent(body, signPayload(body, [WHSEC], Math.floor(Date.now() / 1000)));
-    const intake = createPaymentIntake({ prisma: h.prisma, clock: h.clock, logger: pino({ level: 'silent' }), processorName: 'stripe' });
-    expect((await intake.handle(event)).kind).toBe('policy_issued');
+    const { fulfillment } = createMoneyPath({ prisma: h.prisma, clock: h.clock, logger: pino({ level: 'silent' }), processor: stripe() });
+    expect((await fulfillment.recordProcessorEvent(event)).kind).toBe('policy_issued');
     expect(await h.prisma.purchase.findUnique({ where: { quoteId } })).toMatchObject({
       processorPaymentId: paymentId,
       channel: 'embed',

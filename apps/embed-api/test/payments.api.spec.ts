@@ -4,7 +4,6 @@ import {
   EMBED_INVALID_FIELDS_ERROR,
   EMBED_PAYMENT_ALREADY_PURCHASED,
   EMBED_PAYMENT_MODE_MISMATCH,
-  EMBED_PAYMENT_NOT_AWAITING_AUTHENTICATION,
   EMBED_PAYMENT_NOT_CONFIRMABLE,
   EMBED_PAYMENT_OPTIONS_NOT_READY,
   EMBED_PAYMENT_PLAN_NOT_OFFERED,
@@ -15,7 +14,7 @@ import {
   type EmbedOption,
   type EmbedOptionsReady,
 } from '@expedition/contracts';
-import { createPaymentIntake } from '@expedition/fulfillment';
+import { createMoneyPath } from '@expedition/fulfillment';
 import { TEST_CARDS, type PaymentProcessorEvent } from '@expedition/payments';
 import {
   capturingProcessor,
@@ -73,7 +72,8 @@ async function readyQuote(key = mine.testKey, origin = SITE_ORIGIN) {
 }
 
 function intake() {
-  return createPaymentIntake({ prisma: h.prisma, clock: h.clock, logger: pino({ level: 'silent' }), processorName: 'simulated' });
+  const { fulfillment } = createMoneyPath({ prisma: h.prisma, clock: h.clock, logger: pino({ level: 'silent' }), processor: sim.processor });
+  return { handle: fulfillment.recordProcessorEvent };
 }
 
 /** What the dispatcher would do with the captured POST: verify the Stripe signature over the raw body, then parse. */
@@ -143,8 +143,9 @@ describe('POST /api/embed/payments → confirm → signed event → intake: the 
 
     const event = receivedEvent();
     expect(event).toMatchObject({ type: 'payment.succeeded', mode: 'test', paymentId, amountCents: option.premiumCents });
+    // The confirm route recorded the policy as the processor answered; the processor's own event changes nothing.
     const outcome = await intake().handle(event);
-    expect(outcome.kind).toBe('policy_issued');
+    expect(outcome.kind).toBe('already_recorded');
 
     const purchase = await h.prisma.purchase.findUnique({ where: { quoteId } });
     expect(purchase).toMatchObject({
@@ -209,7 +210,7 @@ describe('declines', () => {
     const again = await start({ quoteId, planId: option.planId });
     expect(again.body.paymentId).toBe(paymentId);
     expect((await confirm({ paymentId, paymentMethod: TEST_CARDS.success })).body.status).toBe('succeeded');
-    expect((await intake().handle(receivedEvent(1))).kind).toBe('policy_issued');
+    expect((await intake().handle(receivedEvent(1))).kind).toBe('already_recorded');
   });
 
   it('an unknown card number is a test-mode decline', async () => {
@@ -236,9 +237,10 @@ describe('declines', () => {
     expect(approved.body).toMatchObject({ paymentId, status: 'succeeded', quoteId });
     expect(receivedEvent()).toMatchObject({ type: 'payment.succeeded', paymentId });
 
+    // The policy was recorded by the authenticate call itself: a late second one finds the quote bought.
     const late = await authenticate({ paymentId, approve: true });
     expect(late.status).toBe(409);
-    expect(late.body).toEqual({ error: EMBED_PAYMENT_NOT_AWAITING_AUTHENTICATION });
+    expect(late.body).toEqual({ error: EMBED_PAYMENT_ALREADY_PURCHASED });
   });
 
   it('3-D Secure declined by the cardholder fails and leaves the intent open for another card', async () => {
@@ -419,7 +421,7 @@ describe('modes: the key selects the processor mode', () => {
     expect(raw.data.object.livemode).toBe(true);
     const event = receivedEvent();
     expect(event.mode).toBe('live');
-    expect((await intake().handle(event)).kind).toBe('policy_issued');
+    expect((await intake().handle(event)).kind).toBe('already_recorded');
     expect(await h.prisma.purchase.findUnique({ where: { quoteId } })).toMatchObject({ mode: 'live', channel: 'embed' });
   });
 

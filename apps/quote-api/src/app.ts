@@ -3,6 +3,7 @@ import { QUOTE_API_LIMITS } from '@expedition/contracts';
 import { buildQuoteApiOpenApi } from '@expedition/contracts/openapi';
 import type { Mode } from '@expedition/contracts';
 import type { PrismaClient } from '@expedition/db';
+import { listDestinations } from '@expedition/domain-pricing';
 import {
   clientRateLimit,
   errorHandler,
@@ -12,6 +13,7 @@ import {
   refuseUnstorableJson,
   requestId,
 } from '@expedition/http-kit';
+import { createMoneyPath, type MoneyPath } from '@expedition/fulfillment';
 import type { PaymentProcessor } from '@expedition/payments';
 import type { Clock, Logger, RateLimiter } from '@expedition/platform';
 import { createQuoteService } from '@expedition/quoting';
@@ -20,8 +22,10 @@ import { checkoutApiRouter, checkoutPageRouter, type CheckoutUi } from './checko
 import { createCheckoutService } from './checkout/checkout.service';
 import { createCheckoutReceiptRepository } from './checkout/checkout-receipt.repository';
 import { coverageGapRouter } from './coverage-gap/coverage-gap.router';
+import { createIdempotencyRepository } from './purchase/idempotency.repository';
+import { createMppChallengeRepository } from './purchase/mpp-challenge.repository';
 import { purchaseRouter } from './purchase/purchase.router';
-import { createPurchaseService, type MppSettings, type RecordPayment } from './purchase/purchase.service';
+import { createPurchaseService, type MppSettings } from './purchase/purchase.service';
 import { quoteRouter } from './quotes/quote.router';
 
 export interface QuoteApiDeps {
@@ -40,8 +44,8 @@ export interface QuoteApiDeps {
   trustProxy?: string;
   payments: {
     processor: PaymentProcessor;
-    /** Turns a succeeded payment into purchase + policy + commission + outbox (idempotent on the payment id). */
-    recordPayment: RecordPayment;
+    /** The per-quote payment claim, fulfillment and refunds; built from the deps when absent. */
+    moneyPath?: MoneyPath;
     mpp: MppSettings;
     /** Stripe mode: publishable keys for the checkout page's Payment Element. */
     stripePublishableKeys?: { test?: string; live?: string };
@@ -56,15 +60,26 @@ export function createApp(deps: QuoteApiDeps): Express {
   if (deps.trustProxy) app.set('trust proxy', deps.trustProxy);
 
   const quotes = createQuoteService({ prisma: deps.prisma, clock: deps.clock });
-  const { processor, recordPayment, mpp } = deps.payments;
+  const { processor, mpp } = deps.payments;
+  const moneyPath = deps.payments.moneyPath ?? createMoneyPath({ prisma: deps.prisma, clock: deps.clock, logger: deps.logger, processor });
   const checkout = createCheckoutService({
     prisma: deps.prisma,
     clock: deps.clock,
     publicUrl: deps.publicUrl,
-    payments: { processor, recordPayment },
+    payments: { processor, moneyPath },
   });
-  const purchases = createPurchaseService({ prisma: deps.prisma, clock: deps.clock, processor, recordPayment, mpp, logger: deps.logger });
-  const openapi = JSON.stringify(buildQuoteApiOpenApi({ serverUrl: deps.publicUrl }));
+  const purchases = createPurchaseService({
+    prisma: deps.prisma,
+    clock: deps.clock,
+    processor,
+    moneyPath,
+    challenges: createMppChallengeRepository({ prisma: deps.prisma, clock: deps.clock }),
+    mpp,
+    logger: deps.logger,
+  });
+  const idempotency = createIdempotencyRepository({ prisma: deps.prisma, clock: deps.clock });
+  // The agent rules quote the catalog (destinations, default durations): generated from it, never copied.
+  const openapi = JSON.stringify(buildQuoteApiOpenApi({ serverUrl: deps.publicUrl, catalog: { destinations: listDestinations() } }));
 
   app.use(requestId());
   app.use(httpLogger(deps.logger));
@@ -86,7 +101,7 @@ export function createApp(deps: QuoteApiDeps): Express {
   api.use(quoteRouter({ quotes, prisma: deps.prisma, clock: deps.clock, mode: deps.mode ?? 'test' }));
   api.use(coverageGapRouter());
   api.use(checkoutApiRouter({ checkout }));
-  api.use(purchaseRouter({ purchases }));
+  api.use(purchaseRouter({ purchases, idempotency }));
   app.use('/api/v1', api);
 
   const ui: CheckoutUi =

@@ -2,11 +2,9 @@ import type { Express } from 'express';
 import type Redis from 'ioredis';
 import type { Database } from '@expedition/db';
 import { createRateLimiter, systemClock, type Clock, type Logger } from '@expedition/platform';
-import { createPaymentIntake } from '@expedition/fulfillment';
 import { createPaymentProcessor, type PaymentProcessor } from '@expedition/payments';
 import { createApp } from './app';
 import { DEV_MPP_SECRET, type QuoteApiConfig } from './config';
-import { createRecordPayment } from './purchase/record-payment';
 
 export interface QuoteApiRuntime {
   config: QuoteApiConfig;
@@ -24,7 +22,6 @@ export function composeQuoteApi(runtime: QuoteApiRuntime): Express {
   const { config, db, logger } = runtime;
   const clock = runtime.clock ?? systemClock;
   const processor = runtime.processor ?? createPaymentProcessor(config.payments, { clock });
-  const intake = createPaymentIntake({ prisma: db.prisma, clock, logger, processorName: processor.name });
   return createApp({
     prisma: db.prisma,
     ready: () => db.ping(),
@@ -43,7 +40,6 @@ export function composeQuoteApi(runtime: QuoteApiRuntime): Express {
     mode: config.mode,
     payments: {
       processor,
-      recordPayment: createRecordPayment(intake),
       mpp: {
         secrets: [config.mpp.secret ?? DEV_MPP_SECRET, ...(config.mpp.previousSecret ? [config.mpp.previousSecret] : [])],
         realm: new URL(config.publicUrl).host,

@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { ModeSchema } from '@expedition/contracts';
-import { ConfigError, emptyToUndefined, parseConfig } from '@expedition/http-kit';
+import { ConfigError, envVar, optionalVar, parseConfig, type Env } from '@expedition/platform';
 import { MIN_CHALLENGE_SECRET_BYTES, paymentsSettingsFromEnv } from '@expedition/payments';
 
 /**
@@ -9,24 +9,22 @@ import { MIN_CHALLENGE_SECRET_BYTES, paymentsSettingsFromEnv } from '@expedition
  */
 export const DEV_MPP_SECRET = 'mpp-simulated-dev-secret-not-for-production-0001';
 
-const optional = <T extends z.ZodType>(schema: T) => z.preprocess(emptyToUndefined, schema.optional());
-
 const ConfigSchema = z
   .object({
-    LOG_LEVEL: optional(z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'])).default('info'),
-    HOST: optional(z.string()).default('0.0.0.0'),
-    QUOTE_API_PORT: optional(z.coerce.number().int().min(0).max(65535)).default(3001),
-    QUOTE_API_URL: optional(z.url()),
-    DATABASE_URL: optional(z.string()),
-    DATA_DIR: optional(z.string()).default('.data'),
-    REDIS_URL: optional(z.string()),
-    TRUST_PROXY: optional(z.string()),
-    QUOTE_API_RATE_LIMIT_PER_MINUTE: optional(z.coerce.number().int().positive()).default(120),
-    QUOTE_API_MODE: optional(ModeSchema).default('test'),
-    MPP_SECRET_KEY: optional(z.string().min(MIN_CHALLENGE_SECRET_BYTES, `at least ${MIN_CHALLENGE_SECRET_BYTES} characters`)),
-    MPP_PREVIOUS_SECRET_KEY: optional(z.string().min(MIN_CHALLENGE_SECRET_BYTES)),
-    MPP_NETWORK_ID: optional(z.string()).default('profile_simulated_expedition'),
-    MPP_CHALLENGE_TTL_SECONDS: optional(z.coerce.number().int().min(30).max(3600)).default(300),
+    LOG_LEVEL: envVar.logLevel(),
+    HOST: envVar.host(),
+    QUOTE_API_PORT: envVar.port(3001),
+    QUOTE_API_URL: envVar.url(),
+    DATABASE_URL: envVar.databaseUrl(),
+    DATA_DIR: envVar.dataDir(),
+    REDIS_URL: envVar.redisUrl(),
+    TRUST_PROXY: envVar.trustProxy(),
+    QUOTE_API_RATE_LIMIT_PER_MINUTE: envVar.int({ min: 1 }).default(120),
+    QUOTE_API_MODE: optionalVar(ModeSchema).default('test'),
+    MPP_SECRET_KEY: optionalVar(z.string().min(MIN_CHALLENGE_SECRET_BYTES, `at least ${MIN_CHALLENGE_SECRET_BYTES} characters`)),
+    MPP_PREVIOUS_SECRET_KEY: optionalVar(z.string().min(MIN_CHALLENGE_SECRET_BYTES)),
+    MPP_NETWORK_ID: envVar.string().default('profile_simulated_expedition'),
+    MPP_CHALLENGE_TTL_SECONDS: envVar.int({ min: 30, max: 3600 }).default(300),
   })
   .transform((env) => ({
     logLevel: env.LOG_LEVEL,
@@ -50,7 +48,7 @@ const ConfigSchema = z
 
 export type QuoteApiConfig = z.infer<typeof ConfigSchema> & { payments: ReturnType<typeof paymentsSettingsFromEnv> };
 
-export function loadConfig(env: NodeJS.ProcessEnv = process.env): QuoteApiConfig {
+export function loadConfig(env: Env = process.env): QuoteApiConfig {
   const base = parseConfig(ConfigSchema, env);
   let payments: ReturnType<typeof paymentsSettingsFromEnv>;
   try {

@@ -1,16 +1,18 @@
 import Redis from 'ioredis';
-import { createDatabase } from '@expedition/db';
-import { ConfigError, createLogger, listen, onShutdownSignal } from '@expedition/http-kit';
-import { bundledMigrationsDir, prepareDatabase } from '@expedition/quoting';
+import { bundledMigrationsDir, createDatabase, prepareDatabase } from '@expedition/db';
+import { catalogSnapshot } from '@expedition/domain-pricing';
+import { createLogger, listen, onShutdownSignal } from '@expedition/http-kit';
+import { ConfigError } from '@expedition/platform';
 import { composeQuoteApi } from './compose';
 import { loadConfig } from './config';
 
 async function main(): Promise<void> {
   const config = loadConfig();
   const logger = createLogger({ name: 'quote-api', level: config.logLevel });
+  for (const warning of config.payments.warnings) logger.warn(warning);
   const db = await createDatabase({ databaseUrl: config.databaseUrl, dataDir: config.dataDir });
   // Every replica may run this at start: migrations take an advisory lock, the catalog sync is idempotent.
-  const prepared = await prepareDatabase(db, { migrationsDir: bundledMigrationsDir(__dirname) });
+  const prepared = await prepareDatabase(db, { catalog: catalogSnapshot(), migrationsDir: bundledMigrationsDir(__dirname) });
   logger.info({ db: db.kind, migrationsApplied: prepared.applied, plans: prepared.plans }, 'database ready');
   const redis = config.redisUrl ? new Redis(config.redisUrl, { maxRetriesPerRequest: 1 }) : undefined;
 

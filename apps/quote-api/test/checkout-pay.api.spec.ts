@@ -1,3 +1,4 @@
+import { hashToken } from '@expedition/quoting';
 import request from 'supertest';
 import { formatAuthorizationPayment, parsePaymentChallenges, TEST_CARDS } from '@expedition/payments';
 import { antarcticaQuote, createHarness, type Harness } from './harness';
@@ -55,7 +56,7 @@ async function state(quoteId: string, link: string) {
   return {
     purchases: await prisma.purchase.count({ where: { quoteId } }),
     policies: await prisma.policy.count({ where: { quoteId } }),
-    session: (await prisma.checkoutSession.findUniqueOrThrow({ where: { token: tokenOf(link) } })).status,
+    session: (await prisma.checkoutSession.findUniqueOrThrow({ where: { tokenHash: hashToken(tokenOf(link)) } })).status,
   };
 }
 

@@ -1,11 +1,9 @@
 import pino from 'pino';
 import request from 'supertest';
 import { createRateLimiter } from '@expedition/platform';
-import { createPaymentIntake } from '@expedition/fulfillment';
 import { createStripeProcessor } from '@expedition/payments';
 import { startFakeStripeServer, type FakeStripeServer } from '@expedition/payments/testing';
 import { createApp } from '../src/app';
-import { createRecordPayment } from '../src/purchase/record-payment';
 import { antarcticaQuote, createHarness, MPP_NETWORK_ID, MPP_TEST_SECRET, type Harness } from './harness';
 
 /** PAYMENTS_PROVIDER=stripe: the checkout link shows Stripe's Payment Element (real adapter, offline fake Stripe). */
@@ -30,7 +28,6 @@ beforeAll(async () => {
     rateLimiter: createRateLimiter({ points: 1000, durationSec: 60 }),
     payments: {
       processor,
-      recordPayment: createRecordPayment(createPaymentIntake({ prisma: h.db.prisma, clock: h.clock, logger: pino({ level: 'silent' }), processorName: 'stripe' })),
       mpp: { secrets: [MPP_TEST_SECRET], realm: 'quote.test', networkId: MPP_NETWORK_ID, paymentMethodTypes: ['card'], challengeTtlMs: 300_000 },
       stripePublishableKeys: { test: 'pk_test_checkoutpage' },
     },

@@ -1,3 +1,4 @@
+import { hashToken } from '@expedition/quoting';
 import request from 'supertest';
 import { CheckoutResponseSchema } from '@expedition/contracts';
 import { antarcticaQuote, createHarness, PUBLIC_URL, type Harness } from './harness';
@@ -27,7 +28,7 @@ describe('POST /api/v1/checkout', () => {
     const body = CheckoutResponseSchema.parse(res.body);
     expect(body.checkoutUrl.startsWith(`${PUBLIC_URL}/checkout/cs_`)).toBe(true);
 
-    const session = await h.db.prisma.checkoutSession.findUniqueOrThrow({ where: { token: tokenOf(body.checkoutUrl) } });
+    const session = await h.db.prisma.checkoutSession.findUniqueOrThrow({ where: { tokenHash: hashToken(tokenOf(body.checkoutUrl)) } });
     expect(session.expiresAt.getTime() - h.clock.now().getTime()).toBe(30 * 60 * 1000);
     expect(session).toMatchObject({ quoteId: q.quoteId, planId: plan.planId, premiumCents: plan.estimatedPremiumCents, status: 'open' });
     expect((await h.db.prisma.quote.findUniqueOrThrow({ where: { id: q.quoteId } })).status).toBe('checkout_open');

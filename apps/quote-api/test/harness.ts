@@ -1,14 +1,12 @@
 import pino from 'pino';
 import type { Express } from 'express';
-import type { Database } from '@expedition/db';
+import { syncCatalog, type Database } from '@expedition/db';
 import { createTestDatabase } from '@expedition/db/testing';
 import { createRateLimiter } from '@expedition/platform';
 import { createTestClock } from '@expedition/platform/testing';
-import { CATALOG_VERSION, syncCatalog } from '@expedition/quoting';
-import { createPaymentIntake } from '@expedition/fulfillment';
+import { catalogSnapshot } from '@expedition/domain-pricing';
 import { createSimulatedProcessor, type PaymentProcessor } from '@expedition/payments';
 import { createApp, type QuoteApiDeps } from '../src/app';
-import { createRecordPayment } from '../src/purchase/record-payment';
 
 /** A clock tests can move. */
 export const testClock = createTestClock;
@@ -42,11 +40,10 @@ export function testProcessor(clock: { now(): Date }) {
 /** One isolated database per test file (its own PostgreSQL schema, or PGlite when PostgreSQL is absent). */
 export async function createHarness(overrides: Partial<QuoteApiDeps> = {}): Promise<Harness> {
   const db = await createTestDatabase();
-  await syncCatalog(db.prisma, CATALOG_VERSION);
+  await syncCatalog(db.prisma, catalogSnapshot());
   const clock = testClock();
   const logger = pino({ level: 'silent' });
   const processor = overrides.payments?.processor ?? testProcessor(clock);
-  const intake = createPaymentIntake({ prisma: db.prisma, clock, logger, processorName: processor.name });
   const app = createApp({
     prisma: db.prisma,
     ready: () => db.ping(),
@@ -56,7 +53,6 @@ export async function createHarness(overrides: Partial<QuoteApiDeps> = {}): Prom
     rateLimiter: createRateLimiter({ points: 10_000, durationSec: 60 }),
     payments: {
       processor,
-      recordPayment: createRecordPayment(intake),
       mpp: {
         secrets: [MPP_TEST_SECRET],
         realm: 'quote.test',

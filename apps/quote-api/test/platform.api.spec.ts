@@ -1,4 +1,5 @@
 import request from 'supertest';
+import { listDestinations } from '@expedition/domain-pricing';
 import { createRateLimiter } from '@expedition/platform';
 import { createHarness, type Harness } from './harness';
 
@@ -26,6 +27,12 @@ describe('health, OpenAPI, request ids and limits', () => {
     expect(res.body.openapi).toBe('3.1.0');
     expect(res.body.info.version).toBe('1.0.0');
     expect(res.body.servers[0].url).toBe('http://quote.test');
+  });
+
+  it("writes the catalog's destinations and default durations into the agent rules", async () => {
+    const { description } = (await request(h.app).get('/api/v1/openapi.json')).body.info;
+    for (const d of listDestinations()) expect(description).toContain(`${d.name} ${d.defaultDurationDays}`);
+    expect(description).toMatch(/Antarctica 14 days, Arctic 10, .*African Safari 12/);
   });
 
   it('sets X-Request-Id on every response and in error bodies', async () => {

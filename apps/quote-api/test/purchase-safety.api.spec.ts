@@ -86,11 +86,13 @@ describe('POST /api/v1/purchase: concurrency', () => {
 
     expect(settlements).toHaveLength(1);
     const statuses = responses.map((r) => r.status).sort();
-    expect(statuses).toEqual([200, 402]);
+    expect(statuses).toEqual([200, 409]);
     const paid = responses.find((r) => r.status === 200)!;
-    const refused = responses.find((r) => r.status === 402)!;
+    const refused = responses.find((r) => r.status === 409)!;
     expect(paid.body.status).toBe('purchased');
-    expect(refused.body.type).toBe('https://paymentauth.org/problems/invalid-challenge');
+    // The quote's payment claim refused the twin before the processor was called.
+    expect(refused.body.code).toBe('payment_in_progress');
+    expect(Number(refused.headers['retry-after'])).toBeGreaterThan(0);
     expect(await h.db.prisma.purchase.count({ where: { quoteId: q.quoteId } })).toBe(1);
     expect(await h.db.prisma.payment.count({ where: { quoteId: q.quoteId } })).toBe(1);
 
@@ -114,7 +116,7 @@ describe('POST /api/v1/purchase: concurrency', () => {
     );
 
     expect(settlements).toHaveLength(1);
-    expect(responses.map((r) => r.status).sort()).toEqual([200, 402]);
+    expect(responses.map((r) => r.status).sort()).toEqual([200, 409]);
     expect(await h.db.prisma.purchase.count({ where: { quoteId: q.quoteId } })).toBe(1);
     expect(await h.db.prisma.payment.count({ where: { quoteId: q.quoteId } })).toBe(1);
   });
@@ -133,8 +135,11 @@ describe('POST /api/v1/purchase: Idempotency-Key', () => {
     expect(original.body.status).toBe('purchased');
 
     const replayed = await purchase(body, { 'Idempotency-Key': key, Authorization: auth });
+    // A stored receipt is bound to the credential that paid: anyone else presenting the key learns nothing.
     const replayedWithoutCredential = await purchase(body, { 'Idempotency-Key': key });
-    for (const res of [replayed, replayedWithoutCredential]) {
+    expect(replayedWithoutCredential.status).toBe(422);
+    expect(replayedWithoutCredential.body.paymentReference).toBeUndefined();
+    for (const res of [replayed]) {
       expect(res.status).toBe(200);
       // The original answer, not a recomputed already_paid one.
       expect(res.body).toEqual(original.body);

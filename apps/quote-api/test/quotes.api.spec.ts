@@ -1,5 +1,6 @@
 import request from 'supertest';
 import { QUOTE_DISCLAIMER, QuoteResponseSchema } from '@expedition/contracts';
+import { hashToken } from '@expedition/quoting';
 import { loadQuoteApiConfig } from '../src/index';
 import { antarcticaQuote, createHarness, type Harness } from './harness';
 
@@ -37,7 +38,9 @@ describe('POST /api/v1/quotes', () => {
       where: { id: quote.quoteId },
       include: { estimates: { orderBy: { rank: 'asc' } } },
     });
-    expect(stored).toMatchObject({ source: 'api', quoteNumber: quote.quoteNumber, sessionId: quote.sessionId });
+    // The sessionId is a bearer secret: only its hash is stored.
+    expect(stored).toMatchObject({ source: 'api', quoteNumber: quote.quoteNumber, sessionIdHash: hashToken(quote.sessionId) });
+    expect(JSON.stringify(stored)).not.toContain(quote.sessionId);
     expect(stored.estimates.map((e) => e.planId)).toEqual(quote.plans.map((p) => p.planId));
     expect(stored.estimates[0]!.premiumCents).toBe(quote.plans[0]!.estimatedPremiumCents);
   });
@@ -97,6 +100,14 @@ describe('POST /api/v1/quotes', () => {
     const res = await request(h.app).post('/api/v1/quotes').send({ ...antarcticaQuote, destination: 'Mars' });
     expect(res.status).toBe(400);
     expect(res.body.code).toBe('unknown_destination');
+  });
+
+  it('answers 400 invalid_request naming currency for a currency other than USD (the pricing engine refuses it)', async () => {
+    const res = await request(h.app).post('/api/v1/quotes').send({ ...antarcticaQuote, currency: 'eur' });
+    expect(res.status).toBe(400);
+    expect(res.body).toMatchObject({ code: 'invalid_request', error: 'only USD trip costs can be priced' });
+    expect(res.body.details).toEqual([{ path: 'currency', message: 'only USD trip costs can be priced' }]);
+    expect(await h.db.prisma.quote.count({ where: { currency: { not: 'USD' } } })).toBe(0);
   });
 
   it('answers 400 for a departure in the past', async () => {

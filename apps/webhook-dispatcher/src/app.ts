@@ -2,7 +2,7 @@ import express, { type Express } from 'express';
 import type { PrismaClient } from '@expedition/db';
 import { errorHandler, healthRoutes, httpLogger, notFound, requestId, type Logger } from '@expedition/http-kit';
 import type { Clock } from '@expedition/platform';
-import { createPaymentIntake } from '@expedition/fulfillment';
+import { createMoneyPath, type MoneyPath } from '@expedition/fulfillment';
 import { processorEventsRouter } from './intake/processor-events.router';
 import type { ProcessorEventSource } from './processor';
 
@@ -11,8 +11,10 @@ export interface DispatcherDeps {
   ready: () => Promise<void>;
   logger: Logger;
   clock: Clock;
-  /** Verifies and parses processor events (simulated or Stripe adapter). */
+  /** Verifies and parses processor events, and refunds what cannot become a policy (simulated or Stripe adapter). */
   processor: ProcessorEventSource;
+  /** Built from the deps when absent; compose passes the one its refund worker also uses. */
+  moneyPath?: MoneyPath;
   newPolicyNumber?: (now: Date) => string;
   newWebhookEventId?: () => string;
 }
@@ -26,11 +28,11 @@ export function createApp(deps: DispatcherDeps): Express {
   app.disable('x-powered-by');
   app.set('etag', false);
 
-  const intake = createPaymentIntake({
+  const { fulfillment } = deps.moneyPath ?? createMoneyPath({
     prisma: deps.prisma,
     clock: deps.clock,
     logger: deps.logger,
-    processorName: deps.processor.name,
+    processor: deps.processor,
     newPolicyNumber: deps.newPolicyNumber,
     newWebhookEventId: deps.newWebhookEventId,
   });
@@ -42,7 +44,7 @@ export function createApp(deps: DispatcherDeps): Express {
     res.json({ service: 'webhook-dispatcher', intake: '/processor/events' });
   });
   // Mounted before any JSON parser (there is none in this app), so the intake sees the raw bytes.
-  app.use(processorEventsRouter({ processor: deps.processor, intake }));
+  app.use(processorEventsRouter({ processor: deps.processor, fulfillment }));
   app.use(notFound());
   app.use(errorHandler(deps.logger));
   return app;

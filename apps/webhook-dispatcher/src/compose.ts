@@ -4,7 +4,9 @@ import type { Logger } from '@expedition/http-kit';
 import { systemClock, type Clock } from '@expedition/platform';
 import { createApp } from './app';
 import type { DispatcherConfig } from './config';
+import { createMoneyPath } from '@expedition/fulfillment';
 import { createDeliveryWorkers, type DeliveryWorkers } from './delivery/delivery-worker';
+import { createRefundWorker } from './refunds/refund-worker';
 import type { FetchLike } from './delivery/webhook-sender';
 import { createProcessorEventSource, type ProcessorEventSource } from './processor';
 import { createSecretBox, resolveWebhookSecretKeys, type Keyring, type SecretBox } from '@expedition/operators';
@@ -24,7 +26,8 @@ export interface DispatcherRuntime {
 export interface ComposedDispatcher {
   /** Intake + health; listen on config.port. */
   app: Express;
-  /** WEBHOOK_WORKERS delivery workers; NOT started: call start() after listening and await stop() on shutdown. */
+  /** WEBHOOK_WORKERS delivery workers and the refund worker; NOT started: call start() after listening and await
+   * stop() on shutdown. */
   workers: DeliveryWorkers;
 }
 
@@ -33,8 +36,13 @@ export function composeWebhookDispatcher(runtime: DispatcherRuntime): ComposedDi
   const { config, db, logger } = runtime;
   const clock = runtime.clock ?? systemClock;
   const processor = runtime.processor ?? createProcessorEventSource(config.payments, clock);
-  const app = createApp({ prisma: db.prisma, ready: () => db.ping(), logger, clock, processor });
-  const workers = createDeliveryWorkers(config.delivery.workers, {
+  const moneyPath = createMoneyPath({ prisma: db.prisma, clock, logger, processor });
+  const app = createApp({ prisma: db.prisma, ready: () => db.ping(), logger, clock, processor, moneyPath });
+  const refundWorker = createRefundWorker(moneyPath.refunds, {
+    pollIntervalMs: config.delivery.pollIntervalMs * 5,
+    logger: logger.child({ component: 'refunds' }),
+  });
+  const delivery = createDeliveryWorkers(config.delivery.workers, {
     prisma: db.prisma,
     logger: logger.child({ component: 'webhook-delivery' }),
     clock,
@@ -42,6 +50,16 @@ export function composeWebhookDispatcher(runtime: DispatcherRuntime): ComposedDi
     secretBox: webhookSecretBox(runtime),
     ...config.delivery,
   });
+  const workers: DeliveryWorkers = {
+    workers: delivery.workers,
+    start: () => {
+      delivery.start();
+      refundWorker.start();
+    },
+    stop: async () => {
+      await Promise.all([delivery.stop(), refundWorker.stop()]);
+    },
+  };
   return { app, workers };
 }
 

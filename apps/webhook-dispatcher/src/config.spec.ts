@@ -1,12 +1,22 @@
 import { ConfigError } from '@expedition/http-kit';
-import { DEFAULT_RETRY_DELAYS_MS, DEV_SIMULATED_PROCESSOR_WEBHOOK_SECRET, loadConfig, splitDatabaseUrl } from './config';
+import { mkdtempSync, readFileSync, statSync } from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { DEFAULT_RETRY_DELAYS_MS, loadConfig, splitDatabaseUrl } from './config';
 
 describe('loadConfig', () => {
-  it('has embedded-mode defaults: port 3005, simulated processor with the dev secret, 2 workers, 30 s / 5 min', () => {
-    const config = loadConfig({});
+  it('has embedded-mode defaults: port 3005, simulated processor with a secret of this installation, 2 workers, 30 s / 5 min', () => {
+    const dataDir = mkdtempSync(path.join(os.tmpdir(), 'dispatcher-config-'));
+    const config = loadConfig({ DATA_DIR: dataDir });
     expect(config.port).toBe(3005);
     expect(config.payments.provider).toBe('simulated');
-    expect(config.payments.simulatedWebhookSecrets).toEqual([DEV_SIMULATED_PROCESSOR_WEBHOOK_SECRET]);
+    // Random per installation, generated once into DATA_DIR (owner-only), the same on every start.
+    const [secret] = config.payments.simulatedWebhookSecrets;
+    expect(secret).toMatch(/^whsec_sim_[A-Za-z0-9_-]{43}$/);
+    expect(readFileSync(path.join(dataDir, 'simulated-processor-secret'), 'utf8').trim()).toBe(secret);
+    expect(statSync(path.join(dataDir, 'simulated-processor-secret')).mode & 0o777).toBe(0o600);
+    expect(loadConfig({ DATA_DIR: dataDir }).payments.simulatedWebhookSecrets).toEqual([secret]);
+    expect(loadConfig({ DATA_DIR: mkdtempSync(path.join(os.tmpdir(), 'dispatcher-config-')) }).payments.simulatedWebhookSecrets).not.toEqual([secret]);
     expect(config.delivery).toEqual({
       workers: 2,
       batchSize: 10,
@@ -25,10 +35,10 @@ describe('loadConfig', () => {
       WEBHOOK_LEASE_MS: '500',
       WEBHOOK_WORKERS: '4',
       WEBHOOK_POLL_INTERVAL_MS: '25',
-      SIMULATED_PROCESSOR_WEBHOOK_SECRET: 'whsec_new,whsec_old',
+      SIMULATED_PROCESSOR_WEBHOOK_SECRET: 'whsec_new_0123456789abcdef0123456789abcdef,whsec_old_0123456789abcdef0123456789abcdef',
     });
     expect(config.delivery).toMatchObject({ retryDelaysMs: [50, 100], timeoutMs: 2_000, leaseMs: 3_000, workers: 4, pollIntervalMs: 25 });
-    expect(config.payments.simulatedWebhookSecrets).toEqual(['whsec_new', 'whsec_old']);
+    expect(config.payments.simulatedWebhookSecrets).toEqual(['whsec_new_0123456789abcdef0123456789abcdef', 'whsec_old_0123456789abcdef0123456789abcdef']);
   });
 
   it('rejects bad values and a Stripe provider without its secrets', () => {
@@ -49,7 +59,7 @@ describe('WEBHOOK_SECRET_KEYS', () => {
   });
 
   it('is required with DATABASE_URL, except on an intake-only replica, with one clear line', () => {
-    const deployed = { DATABASE_URL: 'postgresql://db/app' };
+    const deployed = { DATABASE_URL: 'postgresql://db/app', SIMULATED_PROCESSOR_WEBHOOK_SECRET: 'whsec_sim_0123456789abcdef0123456789abcdef' };
     expect(() => loadConfig(deployed)).toThrow(/WEBHOOK_SECRET_KEYS: required with DATABASE_URL/);
     expect(loadConfig({ ...deployed, WEBHOOK_WORKERS: '0' }).webhookSecretKeys).toBeUndefined();
     expect(loadConfig({ ...deployed, WEBHOOK_SECRET_KEYS: key('k1', 1) }).webhookSecretKeys).toHaveLength(1);

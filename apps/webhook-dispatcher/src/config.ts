@@ -1,12 +1,10 @@
 import { z } from 'zod';
 import { ConfigError, emptyToUndefined, parseConfig } from '@expedition/http-kit';
-import { DEV_SIMULATED_WEBHOOK_SECRET, paymentsSettingsFromEnv, type PaymentsSettings } from '@expedition/payments';
+import { paymentsSettingsFromEnv, type PaymentsSettings } from '@expedition/payments';
 import { MISSING_WEBHOOK_SECRET_KEYS, parseWebhookSecretKeys, WebhookSecretKeysError } from '@expedition/operators';
 
 const optional = <T extends z.ZodType>(schema: T) => z.preprocess(emptyToUndefined, schema.optional());
 
-/** Kept for callers of the old name: the simulated processor's published dev secret (not a secret). */
-export const DEV_SIMULATED_PROCESSOR_WEBHOOK_SECRET = DEV_SIMULATED_WEBHOOK_SECRET;
 
 /** Default pause between delivery attempts: 30 s after the 1st failure, 5 min after the 2nd (3 attempts in total). */
 export const DEFAULT_RETRY_DELAYS_MS = [30_000, 300_000] as const;

@@ -4,7 +4,6 @@ export { composeWebhookDispatcher, type ComposedDispatcher, type DispatcherRunti
 export {
   loadConfig as loadDispatcherConfig,
   DEFAULT_RETRY_DELAYS_MS,
-  DEV_SIMULATED_PROCESSOR_WEBHOOK_SECRET,
   type DispatcherConfig,
 } from './config';
 export {
@@ -15,4 +14,4 @@ export {
   type DeliveryWorkerDeps,
   type DeliveryWorkers,
 } from './delivery/delivery-worker';
-export { PROCESSOR_EVENTS_PATH, createProcessorEventSource, type ProcessorEventSource } from './processor';
+export { createProcessorEventSource, type ProcessorEventSource } from './processor';

@@ -1,6 +1,7 @@
-import { createDatabase } from '@expedition/db';
-import { ConfigError, createLogger, listen, onShutdownSignal } from '@expedition/http-kit';
-import { bundledMigrationsDir, prepareDatabase } from '@expedition/quoting';
+import { bundledMigrationsDir, createDatabase, prepareDatabase } from '@expedition/db';
+import { catalogSnapshot } from '@expedition/domain-pricing';
+import { createLogger, listen, onShutdownSignal } from '@expedition/http-kit';
+import { ConfigError } from '@expedition/platform';
 import { WebhookSecretKeysError } from '@expedition/operators';
 import { composeWebhookDispatcher } from './compose';
 import { loadConfig } from './config';
@@ -8,8 +9,9 @@ import { loadConfig } from './config';
 async function main(): Promise<void> {
   const config = loadConfig();
   const logger = createLogger({ name: 'webhook-dispatcher', level: config.logLevel });
+  for (const warning of config.payments.warnings) logger.warn(warning);
   const db = await createDatabase({ databaseUrl: config.databaseUrl, dataDir: config.dataDir, schema: config.databaseSchema });
-  const prepared = await prepareDatabase(db, { migrationsDir: bundledMigrationsDir(__dirname) });
+  const prepared = await prepareDatabase(db, { catalog: catalogSnapshot(), migrationsDir: bundledMigrationsDir(__dirname) });
   logger.info({ db: db.kind, migrationsApplied: prepared.applied, plans: prepared.plans }, 'database ready');
 
   const { app, workers } = composeWebhookDispatcher({ config, db, logger });

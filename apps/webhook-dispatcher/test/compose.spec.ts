@@ -13,7 +13,7 @@ afterAll(() => db.close());
 describe('composeWebhookDispatcher', () => {
   it('builds the app with the configured processor, and workers that start and stop', async () => {
     const config = loadDispatcherConfig({
-      SIMULATED_PROCESSOR_WEBHOOK_SECRET: 'whsec_compose',
+      SIMULATED_PROCESSOR_WEBHOOK_SECRET: 'whsec_compose_0123456789abcdef0123456789abcdef',
       WEBHOOK_WORKERS: '3',
       WEBHOOK_POLL_INTERVAL_MS: '10',
       WEBHOOK_SECRET_KEYS: TEST_WEBHOOK_KEY_A,
@@ -22,7 +22,7 @@ describe('composeWebhookDispatcher', () => {
 
     expect((await request(app).get('/readyz')).status).toBe(200);
     const other = { id: 'evt_compose_1', object: 'event', type: 'charge.updated', created: Math.floor(Date.now() / 1000), livemode: false, data: { object: {} } };
-    const good = signEvent(other, Math.floor(Date.now() / 1000), 'whsec_compose');
+    const good = signEvent(other, Math.floor(Date.now() / 1000), 'whsec_compose_0123456789abcdef0123456789abcdef');
     const bad = signEvent(other, Math.floor(Date.now() / 1000), 'whsec_other');
     const post = (s: typeof good) => request(app).post('/processor/events').set('Stripe-Signature', s.header).send(s.body);
     expect((await post(bad)).status).toBe(400);

@@ -20,6 +20,7 @@ function startDispatcher(databaseUrl: string): ChildProcess {
       NODE_OPTIONS: '',
       TSX_TSCONFIG_PATH: 'tools/tsconfig.json',
       DATABASE_URL: databaseUrl,
+      SIMULATED_PROCESSOR_WEBHOOK_SECRET: 'whsec_sim_crash_recovery_0123456789abcdef0123',
       DISPATCHER_PORT: '0',
       HOST: '127.0.0.1',
       LOG_LEVEL: 'error',

@@ -245,6 +245,10 @@ describe('end to end with the simulated processor', () => {
       idempotencyKey: `pay_${quote.id}`,
       metadata: { quoteId: quote.id, planId, operatorId: operator.id, channel: 'embed' },
     });
+    // What the app that starts a payment does: record it as ours, so the intake trusts the processor's events.
+    await h.prisma.payment.create({
+      data: { quoteId: quote.id, planId, operatorId: operator.id, mode: 'test', channel: 'embed', processor: 'simulated', processorPaymentId: declined.paymentId, amountCents: premiumCents, currency: 'USD' },
+    });
     await processor.confirmPayment({ paymentId: declined.paymentId, mode: 'test', paymentMethod: TEST_CARDS.decline });
     expect((await h.prisma.payment.findUniqueOrThrow({ where: { processorPaymentId: declined.paymentId } })).status).toBe('failed');
     expect(await h.prisma.policy.count({ where: { quoteId: quote.id } })).toBe(0);

@@ -3,11 +3,12 @@ import { createServer, type IncomingMessage, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import pino from 'pino';
 import type { Express } from 'express';
-import { applyMigrations, createDatabase, type Database, type PrismaClient } from '@expedition/db';
+import { applyMigrations, createDatabase, syncCatalog, type Database, type PrismaClient } from '@expedition/db';
 import { createTestDatabase, testDatabaseUrl } from '@expedition/db/testing';
 import { createTestClock, type TestClock } from '@expedition/platform/testing';
-import { createSimulatedProcessor } from '@expedition/payments';
-import { CATALOG_VERSION, createQuoteService, syncCatalog, type Clock } from '@expedition/quoting';
+import { createSimulatedProcessor, type RefundPaymentInput } from '@expedition/payments';
+import { catalogSnapshot } from '@expedition/domain-pricing';
+import { createQuoteService, type Clock } from '@expedition/quoting';
 import { signPayload } from '@expedition/webhook-signature';
 import { createSecretBox, parseWebhookSecretKeys } from '@expedition/operators';
 import { createApp, type DispatcherDeps } from '../src/app';
@@ -39,7 +40,7 @@ export interface Harness {
 /** One isolated database per test file (its own PostgreSQL schema, or PGlite when PostgreSQL is absent). */
 export async function createHarness(overrides: Partial<DispatcherDeps> = {}, clock: TestClock = testClock()): Promise<Harness> {
   const db = await createTestDatabase();
-  await syncCatalog(db.prisma, CATALOG_VERSION);
+  await syncCatalog(db.prisma, catalogSnapshot());
   const app = createApp(appDeps(db, clock, overrides));
   return { app, db, prisma: db.prisma, clock, close: () => db.close() };
 }
@@ -50,9 +51,22 @@ export function appDeps(db: Database, clock: Clock, overrides: Partial<Dispatche
     ready: () => db.ping(),
     logger: silentLogger,
     clock,
-    processor: createSimulatedProcessor({ webhookUrl: 'http://127.0.0.1:9/unused', webhookSecret: PROCESSOR_SECRET, clock }),
+    processor: refundRecordingProcessor(clock),
     ...overrides,
   };
+}
+
+/** Every refund the intake asked the processor for (the events under test are fabricated, so the processor does not
+ * know their payments: it records the request and answers succeeded, as Stripe would for a real charge). */
+export const refundCalls: RefundPaymentInput[] = [];
+
+export function refundRecordingProcessor(clock: Clock) {
+  const processor = createSimulatedProcessor({ webhookUrl: 'http://127.0.0.1:9/unused', webhookSecret: PROCESSOR_SECRET, clock });
+  processor.refundPayment = async (input) => {
+    refundCalls.push(input);
+    return { refundId: `re_test_${refundCalls.length}`, status: 'succeeded', amountCents: input.amountCents ?? 0 };
+  };
+  return processor;
 }
 
 /** Delivery worker with test-friendly settings (the real default schedule unless overridden). */
@@ -148,6 +162,37 @@ export function intentEvent(input: IntentEventInput, createdSec: number) {
       },
     },
   };
+}
+
+/**
+ * Stores the Payment row the app that started this payment would have written (checkout link, Tier 3): the intake
+ * trusts a processor event only for a payment of ours. Skipped when the quote does not exist or the row is there.
+ */
+export async function registerAsOurs(prisma: PrismaClient, event: object): Promise<void> {
+  const intent = (event as { data?: { object?: { object?: string; id?: string; amount?: number; currency?: string; livemode?: boolean; metadata?: Record<string, string> } } }).data?.object;
+  const meta = intent?.metadata ?? {};
+  if (intent?.object !== 'payment_intent' || !intent.id || !meta['quoteId'] || !meta['planId']) return;
+  if (!(await prisma.quote.findUnique({ where: { id: meta['quoteId'] }, select: { id: true } }))) return;
+  if (!(await prisma.plan.findUnique({ where: { id: meta['planId'] }, select: { id: true } }))) return;
+  const channel = (['checkout_link', 'mpp', 'embed', 'acp'] as const).find((c) => c === meta['channel']) ?? 'checkout_link';
+  await prisma.payment.createMany({
+    data: [
+      {
+        quoteId: meta['quoteId'],
+        planId: meta['planId'],
+        operatorId: meta['operatorId'] ?? null,
+        mode: intent.livemode ? 'live' : 'test',
+        channel,
+        processor: 'simulated',
+        processorPaymentId: intent.id,
+        amountCents: intent.amount ?? 0,
+        currency: (intent.currency ?? 'usd').toUpperCase(),
+        checkoutSessionId: meta['checkoutSessionId'] ?? null,
+        status: 'pending',
+      },
+    ],
+    skipDuplicates: true,
+  });
 }
 
 /** Raw body + Stripe-Signature header, signed at `timestampSec` (default: the clock's now). */
@@ -297,7 +342,7 @@ export async function createSharedSchema(): Promise<SharedSchema> {
   const open = () => createDatabase({ databaseUrl: url, schema, poolMax: 4 });
   const admin = await open();
   await applyMigrations(admin);
-  await syncCatalog(admin.prisma, CATALOG_VERSION);
+  await syncCatalog(admin.prisma, catalogSnapshot());
   const withSchema = new URL(url);
   withSchema.searchParams.set('schema', schema);
   return {

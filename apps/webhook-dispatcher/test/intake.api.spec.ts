@@ -1,6 +1,6 @@
 import request from 'supertest';
 import { PolicyIssuedPayloadSchema } from '@expedition/contracts';
-import { randomToken } from '@expedition/quoting';
+import { hashToken, randomToken } from '@expedition/quoting';
 import { createApp } from '../src/app';
 import { NO_WEBHOOK_URL_ERROR } from '@expedition/fulfillment';
 import {
@@ -10,6 +10,8 @@ import {
   createOperator,
   createQuote,
   intentEvent,
+  refundCalls,
+  registerAsOurs,
   signEvent,
   type Harness,
   type IntentEventInput,
@@ -21,7 +23,9 @@ beforeAll(async () => {
 });
 afterAll(() => h.close());
 
-function post(event: object, options: { timestampSec?: number; secret?: string; path?: string } = {}) {
+async function post(event: object, options: { timestampSec?: number; secret?: string; path?: string; ours?: boolean } = {}) {
+  // The intake trusts only payments we started: by default the test plays the app that started this one.
+  if (options.ours !== false) await registerAsOurs(h.prisma, event);
   const signed = signEvent(event, options.timestampSec ?? h.clock.nowSec(), options.secret);
   return request(h.app)
     .post(options.path ?? '/processor/events')
@@ -44,7 +48,7 @@ describe('POST /processor/events: payment succeeded', () => {
     const { operator, quote, planId, premiumCents, metadata } = await operatorQuote({ commissionRateBps: 1_250 });
     const session = await h.prisma.checkoutSession.create({
       data: {
-        token: randomToken('cs'),
+        tokenHash: hashToken(randomToken('cs')),
         quoteId: quote.id,
         planId,
         premiumCents,
@@ -144,6 +148,7 @@ describe('POST /processor/events: payment succeeded', () => {
     const evt = event({ amountCents: premiumCents, metadata });
     const signed = signEvent(evt, h.clock.nowSec());
     const send = () => request(app).post('/processor/events').set('Stripe-Signature', signed.header).set('Content-Type', 'application/json').send(signed.body);
+    await registerAsOurs(h.prisma, evt);
     const before = await countMoneyPath(h.prisma);
 
     expect((await send()).status).toBe(500);
@@ -193,7 +198,7 @@ describe('POST /processor/events: payment succeeded', () => {
     expect(await h.prisma.webhookEvent.count({ where: { payload: { path: ['quoteId'], equals: quote.id } } })).toBe(1);
   });
 
-  it('does not issue a second policy for a second payment of the same quote, and flags it for refund', async () => {
+  it('does not issue a second policy for a second payment of the same quote, and refunds it automatically', async () => {
     const { quote, premiumCents, metadata } = await operatorQuote();
     expect((await post(event({ amountCents: premiumCents, metadata }))).status).toBe(200);
     const second = event({ amountCents: premiumCents, metadata });
@@ -204,11 +209,15 @@ describe('POST /processor/events: payment succeeded', () => {
     expect(await h.prisma.commission.count({ where: { policy: { quoteId: quote.id } } })).toBe(1);
     expect(await h.prisma.webhookEvent.count({ where: { payload: { path: ['quoteId'], equals: quote.id } } })).toBe(1);
     const extra = await h.prisma.payment.findUniqueOrThrow({ where: { processorPaymentId: second.data.object.id } });
-    expect(extra).toMatchObject({ status: 'succeeded', failureCode: 'duplicate_payment' });
-    expect(extra.failureMessage).toMatch(/refund required/);
+    expect(extra).toMatchObject({ status: 'succeeded', refundStatus: 'succeeded', processorRefundId: expect.stringMatching(/^re_/) });
+    expect(extra.refundReason).toMatch(/^duplicate_payment: /);
+    expect(extra.refundedAt).not.toBeNull();
+    expect(refundCalls.filter((r) => r.paymentId === second.data.object.id)).toEqual([
+      expect.objectContaining({ mode: 'test', reason: 'duplicate', idempotencyKey: `refund_${second.data.object.id}` }),
+    ]);
   });
 
-  it('issues nothing when the amount paid differs from the quoted premium', async () => {
+  it('issues nothing when the amount paid differs from the quoted premium, and refunds it', async () => {
     const { quote, premiumCents, metadata } = await operatorQuote();
     const evt = event({ amountCents: premiumCents - 1, metadata });
 
@@ -217,7 +226,8 @@ describe('POST /processor/events: payment succeeded', () => {
     expect(await h.prisma.purchase.count({ where: { quoteId: quote.id } })).toBe(0);
     expect(await h.prisma.policy.count({ where: { quoteId: quote.id } })).toBe(0);
     const payment = await h.prisma.payment.findUniqueOrThrow({ where: { processorPaymentId: evt.data.object.id } });
-    expect(payment).toMatchObject({ status: 'succeeded', failureCode: 'amount_mismatch', amountCents: premiumCents - 1 });
+    expect(payment).toMatchObject({ status: 'succeeded', refundStatus: 'succeeded', amountCents: premiumCents - 1 });
+    expect(payment.refundReason).toMatch(/^amount_mismatch: /);
     expect((await h.prisma.quote.findUniqueOrThrow({ where: { id: quote.id } })).status).toBe('quoted');
   });
 
@@ -318,7 +328,7 @@ describe('POST /processor/events: what is rejected or ignored', () => {
     const evt = event({ amountCents: premiumCents, metadata });
     const before = await countMoneyPath(h.prisma);
 
-    const wrongSecret = await post(evt, { secret: 'whsec_someone_else' });
+    const wrongSecret = await post(evt, { secret: 'whsec_someone_else', ours: false });
     const signed = signEvent(evt, h.clock.nowSec());
     const tampered = await request(h.app)
       .post('/processor/events')
@@ -341,8 +351,8 @@ describe('POST /processor/events: what is rejected or ignored', () => {
     const evt = event({ amountCents: premiumCents, metadata });
     const before = await countMoneyPath(h.prisma);
 
-    const stale = await post(evt, { timestampSec: h.clock.nowSec() - 301 });
-    const future = await post(evt, { timestampSec: h.clock.nowSec() + 301 });
+    const stale = await post(evt, { timestampSec: h.clock.nowSec() - 301, ours: false });
+    const future = await post(evt, { timestampSec: h.clock.nowSec() + 301, ours: false });
 
     expect(stale.status).toBe(400);
     expect(stale.body.details[0].message).toBe('timestamp_out_of_tolerance');

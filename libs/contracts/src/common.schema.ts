@@ -66,6 +66,8 @@ export const ApiErrorCodeSchema = z
     'quote_expired',
     'quote_not_purchasable',
     'already_purchased',
+    'payment_in_progress',
+    'payment_refunded',
     'rate_limited',
     'internal_error',
   ])

@@ -15,6 +15,7 @@ export type {
   PaymentChallenge,
   IdempotencyRecord,
   Payment,
+  PaymentClaim,
   ProcessorEvent,
   Purchase,
   Policy,
@@ -31,6 +32,7 @@ export {
   CheckoutStatus,
   PaymentChannel,
   PaymentStatus,
+  RefundStatus,
   WebhookEventStatus,
   UserRole,
 } from './generated/prisma/enums';
@@ -57,3 +59,5 @@ export type {
   MigrationAuthoringOptions,
 } from './migration-authoring';
 export { isUniqueViolation } from './errors';
+export { syncCatalog, type CatalogPlanRow, type CatalogSnapshot } from './catalog-sync';
+export { bundledMigrationsDir, prepareDatabase } from './prepare-database';

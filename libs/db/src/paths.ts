@@ -17,11 +17,12 @@ function firstExisting(what: string, list: string[]): string {
   return found;
 }
 
-/** Migrations folder: explicit path, else `MIGRATIONS_DIR`, else libs/db/prisma/migrations found from source or cwd. */
+/**
+ * Migrations folder: the explicit path (a bundle's own folder, or a tool's MIGRATIONS_DIR from its config), else
+ * libs/db/prisma/migrations found from source or cwd. The lib reads no environment variable itself.
+ */
 export function resolveMigrationsDir(explicit?: string): string {
   if (explicit) return path.resolve(explicit);
-  const fromEnv = process.env['MIGRATIONS_DIR'];
-  if (fromEnv) return path.resolve(fromEnv);
   return firstExisting('migrations folder', candidates(path.join('prisma', 'migrations')));
 }
 

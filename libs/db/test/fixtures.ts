@@ -33,7 +33,7 @@ export async function seedQuote(prisma: PrismaClient, operatorId?: string) {
   return prisma.quote.create({
     data: {
       quoteNumber: unique('EXP'),
-      sessionId: unique('sess'),
+      sessionIdHash: unique('sess'),
       source: operatorId ? 'embed' : 'api',
       operatorId,
       destinationSlug: 'antarctica',
@@ -47,7 +47,6 @@ export async function seedQuote(prisma: PrismaClient, operatorId?: string) {
       travelerAges: [44, 46],
       residence: 'US',
       state: 'CA',
-      tripSummary: { ship: 'MV Example' },
     },
   });
 }

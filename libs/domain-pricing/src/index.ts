@@ -37,6 +37,8 @@ export {
 } from './lib/catalog/rates.table';
 export {
   BASE_PRICE_REFERENCE,
+  CATALOG_VERSION,
+  catalogSnapshot,
   findDestination,
   getPlan,
   isPubliclyListed,

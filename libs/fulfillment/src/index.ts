@@ -1,10 +1,16 @@
 export {
-  createPaymentIntake,
+  createFulfillment,
   NO_WEBHOOK_URL_ERROR,
-  type IntakeOutcome,
-  type PaymentIntake,
-  type PaymentIntakeDeps,
-  type RefundReason,
-} from './payment-intake.service';
+  type Fulfillment,
+  type FulfillmentDeps,
+  type FulfillmentOutcome,
+  type RefundCause,
+  type SucceededPayment,
+  type UntrustedReason,
+} from './fulfillment.service';
+export { createPaymentClaims, DEFAULT_CLAIM_LEASE_MS, type AcquireResult, type AttemptEnd, type HeldClaim, type PaymentClaims } from './payment-claims';
+export { createPaymentGuard, type AttemptClaim, type AttemptResult, type Guarded, type PaymentGuard, type PaymentGuardDeps } from './payment-guard';
+export { createRefunds, type RefundResult, type Refunds, type RefundsDeps } from './refunds';
+export { createMoneyPath, type MoneyPath, type MoneyPathDeps } from './money-path';
 export { computeCommissionCents } from './commission';
 export { randomPolicyNumber, randomWebhookEventId } from './identifiers';

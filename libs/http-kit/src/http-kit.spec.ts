@@ -98,10 +98,26 @@ describe('httpLogger', () => {
     });
     await request(a).get('/x?pk=pk_op_test_secretish').set('X-Request-Id', 'r-1');
     const done = lines.find((l) => l['msg'] === 'request completed')!;
-    expect(done).toMatchObject({ reqId: 'r-1', method: 'GET', path: '/x', status: 404, level: 40 });
+    expect(done).toMatchObject({ reqId: 'r-1', method: 'GET', path: '/x', status: 404, level: 30 });
     expect(typeof done['ms']).toBe('number');
     expect(lines.find((l) => l['msg'] === 'inside')).toMatchObject({ reqId: 'r-1', extra: 1 });
     expect(JSON.stringify(lines)).not.toContain('secretish');
+  });
+
+  it('logs expected refusals (4xx) at info and only 5xx at error, so a warn-level console shows real trouble only', async () => {
+    const lines: Record<string, unknown>[] = [];
+    const logger = pino({ level: 'warn' }, { write: (l: string) => lines.push(JSON.parse(l)) });
+    const a = express();
+    a.use(httpLogger(logger));
+    a.post('/purchase', (_req, res) => res.status(402).json({ type: 'payment-required' }));
+    a.post('/pay', (_req, res) => res.status(400).json({ error: 'Your card was declined' }));
+    a.get('/limited', (_req, res) => res.status(429).send('Too Many Requests'));
+    a.get('/down', (_req, res) => res.status(503).json({}));
+    await request(a).post('/purchase');
+    await request(a).post('/pay');
+    await request(a).get('/limited');
+    await request(a).get('/down');
+    expect(lines.map((l) => [l['path'], l['level']])).toEqual([['/down', 50]]);
   });
 
   it('never writes a checkout-link token (or another bearer token in the path) to the log line', async () => {

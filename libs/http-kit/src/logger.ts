@@ -66,8 +66,12 @@ function safeDecode(segment: string): string {
 
 /**
  * One structured line per request when it finishes: request id, method, path (never the query string: it can carry
- * a publishable key; bearer tokens in the path redacted, see redactPath), status and duration. 5xx log at error, 4xx at warn. Cheap on the hot path: no per-request
- * child logger unless a handler asks for `req.log`.
+ * a publishable key; bearer tokens in the path redacted, see redactPath), status and duration. Cheap on the hot path:
+ * no per-request child logger unless a handler asks for `req.log`.
+ *
+ * Levels: 5xx at error (real trouble); everything else at info, 4xx included. A 4xx is an answer the API meant to
+ * give (the MPP 402 challenge, a declined card, a 401 for a revoked key, a 429), so a console at `warn` — `npm start`'s
+ * — shows only what someone should look at.
  */
 export function httpLogger(logger: Logger): RequestHandler {
   return (req, res, next) => {
@@ -79,7 +83,7 @@ export function httpLogger(logger: Logger): RequestHandler {
     });
     res.once('finish', () => {
       const status = res.statusCode;
-      const level = status >= 500 ? 'error' : status >= 400 ? 'warn' : 'info';
+      const level = status >= 500 ? 'error' : 'info';
       if (!logger.isLevelEnabled(level)) return;
       const ms = Number(process.hrtime.bigint() - started) / 1e6;
       logger[level](

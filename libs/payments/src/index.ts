@@ -15,6 +15,11 @@ export {
   type PaymentProcessorEvent,
   type PaymentStatus,
   type ProcessorEvent,
+  type RefundPaymentInput,
+  type RefundPaymentResult,
+  type RefundReason,
+  type RetrievePaymentInput,
+  type RetrievedPayment,
   type SettleSharedPaymentTokenInput,
   type SettleSharedPaymentTokenResult,
   type WebhookSignatureErrorReason,
@@ -28,6 +33,8 @@ export {
 } from './simulated/simulated-processor';
 export {
   createInMemorySimulatedPaymentStore,
+  type InMemorySimulatedPaymentStore,
+  type SimulatedRefund,
   type SimulatedPaymentRecord,
   type SimulatedPaymentStore,
 } from './simulated/simulated-store';
@@ -36,8 +43,11 @@ export { TEST_CARDS, TEST_SPT_PREFIXES } from './magic-test-values';
 export * from './mpp';
 export {
   DEFAULT_DISPATCHER_INTAKE_URL,
-  DEV_SIMULATED_WEBHOOK_SECRET,
+  PaymentsConfigError,
+  PaymentsEnvSchema,
+  SIMULATED_SECRET_FILE,
   createPaymentProcessor,
+  installationSecret,
   paymentsSettingsFromEnv,
   type PaymentsSettings,
 } from './processor-settings';

@@ -1,19 +1,21 @@
+import { randomBytes } from 'node:crypto';
+import { chmodSync, existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import path from 'node:path';
+import { z } from 'zod';
 import type { PaymentProcessor } from './processor';
 import { createSimulatedProcessor } from './simulated/simulated-processor';
 import { createStripeProcessor } from './stripe/stripe-processor';
 
-/**
- * The simulated processor signs its events with this secret unless told otherwise. It is not a secret: simulated
- * mode moves no money and exists for `npm start`, tests and operators' integration work.
- */
-export const DEV_SIMULATED_WEBHOOK_SECRET = 'whsec_expedition_simulated_dev_only_not_a_secret';
 export const DEFAULT_DISPATCHER_INTAKE_URL = 'http://localhost:3005/processor/events';
+/** Where embedded mode keeps the simulated processor's signing secret (random per installation, mode 0600). */
+export const SIMULATED_SECRET_FILE = 'simulated-processor-secret';
+const MIN_SIMULATED_SECRET_CHARS = 32;
 
 export interface PaymentsSettings {
   provider: 'simulated' | 'stripe';
   /** Where the simulated processor posts its Stripe-format events (the dispatcher's intake). */
   simulatedWebhookUrl: string;
-  /** The first signs; all verify (a list during a rotation). */
+  /** The first signs; all verify (a list during a rotation). Never a published constant. */
   simulatedWebhookSecrets: string[];
   stripe?: {
     testSecretKey: string;
@@ -23,47 +25,114 @@ export interface PaymentsSettings {
     testPublishableKey?: string;
     livePublishableKey?: string;
   };
+  /** Said loudly at start (simulated payments outside embedded mode). */
+  warnings: string[];
 }
 
-const list = (value: string | undefined) =>
-  (value ?? '')
-    .split(',')
-    .map((s) => s.trim())
-    .filter(Boolean);
+const blankToUndefined = (value: unknown) => (typeof value === 'string' && value.trim() === '' ? undefined : value);
+const optional = <T extends z.ZodType>(schema: T) => z.preprocess(blankToUndefined, schema.optional());
+const SecretList = z
+  .string()
+  .transform((value) => value.split(',').map((s) => s.trim()).filter(Boolean))
+  .pipe(z.array(z.string()).min(1, 'at least one secret'));
+
+/** The payment variables every app shares (`PAYMENTS_PROVIDER` and friends), validated once, here. */
+export const PaymentsEnvSchema = z.object({
+  PAYMENTS_PROVIDER: optional(z.enum(['simulated', 'stripe'])).default('simulated'),
+  SIMULATED_PROCESSOR_WEBHOOK_URL: optional(z.url()),
+  SIMULATED_PROCESSOR_WEBHOOK_SECRET: optional(
+    SecretList.pipe(z.array(z.string().min(MIN_SIMULATED_SECRET_CHARS, `each secret needs at least ${MIN_SIMULATED_SECRET_CHARS} characters`))),
+  ),
+  STRIPE_TEST_SECRET_KEY: optional(z.string()),
+  STRIPE_LIVE_SECRET_KEY: optional(z.string()),
+  STRIPE_WEBHOOK_SECRET: optional(SecretList),
+  STRIPE_LIVE_WEBHOOK_SECRET: optional(SecretList),
+  STRIPE_TEST_PUBLISHABLE_KEY: optional(z.string()),
+  STRIPE_LIVE_PUBLISHABLE_KEY: optional(z.string()),
+  /** `production` refuses the simulated processor outright. */
+  NODE_ENV: optional(z.string()),
+  /** Set: the app runs deployed (PostgreSQL); unset: embedded (PGlite under DATA_DIR). */
+  DATABASE_URL: optional(z.string()),
+  DATA_DIR: optional(z.string()).default('.data'),
+});
+
+/** A configuration error with one line per problem, each naming its variable. */
+export class PaymentsConfigError extends Error {
+  override readonly name = 'PaymentsConfigError';
+  constructor(readonly problems: string[]) {
+    super(problems.join('\n'));
+  }
+}
 
 /**
- * Reads the payment settings every app shares from its environment (called from each app's config.ts):
- * `PAYMENTS_PROVIDER` (simulated | stripe), `SIMULATED_PROCESSOR_WEBHOOK_URL`, `SIMULATED_PROCESSOR_WEBHOOK_SECRET`,
- * `STRIPE_TEST_SECRET_KEY`, `STRIPE_LIVE_SECRET_KEY`, `STRIPE_WEBHOOK_SECRET`, `STRIPE_LIVE_WEBHOOK_SECRET`,
- * `STRIPE_TEST_PUBLISHABLE_KEY`, `STRIPE_LIVE_PUBLISHABLE_KEY`. Secrets may be comma-separated lists during a
- * rotation (the first one signs).
+ * Reads the payment settings every app shares (called from each app's config.ts). The simulated processor signs
+ * its events with a secret that is random per installation: from `SIMULATED_PROCESSOR_WEBHOOK_SECRET` when set
+ * (required when deployed, i.e. with DATABASE_URL), else generated once into `DATA_DIR/simulated-processor-secret`
+ * (embedded mode). With `PAYMENTS_PROVIDER=stripe` no simulated secret exists at all. `NODE_ENV=production` refuses
+ * the simulated processor.
  */
 export function paymentsSettingsFromEnv(env: Record<string, string | undefined>): PaymentsSettings {
-  const provider = (env['PAYMENTS_PROVIDER'] || 'simulated').trim();
-  if (provider !== 'simulated' && provider !== 'stripe') {
-    throw new Error(`PAYMENTS_PROVIDER must be "simulated" or "stripe", not "${provider}"`);
+  const parsed = PaymentsEnvSchema.safeParse(env);
+  if (!parsed.success) {
+    throw new PaymentsConfigError(parsed.error.issues.map((issue) => `${String(issue.path[0] ?? 'payments')}: ${issue.message}`));
   }
-  const settings: PaymentsSettings = {
-    provider,
-    simulatedWebhookUrl: env['SIMULATED_PROCESSOR_WEBHOOK_URL'] || DEFAULT_DISPATCHER_INTAKE_URL,
-    simulatedWebhookSecrets: list(env['SIMULATED_PROCESSOR_WEBHOOK_SECRET'] || DEV_SIMULATED_WEBHOOK_SECRET),
-  };
-  if (provider === 'stripe') {
-    const testSecretKey = env['STRIPE_TEST_SECRET_KEY'];
-    const webhookSecrets = list(env['STRIPE_WEBHOOK_SECRET']);
-    if (!testSecretKey || webhookSecrets.length === 0) {
-      throw new Error('PAYMENTS_PROVIDER=stripe needs STRIPE_TEST_SECRET_KEY and STRIPE_WEBHOOK_SECRET');
+  const e = parsed.data;
+  if (e.PAYMENTS_PROVIDER === 'stripe') {
+    if (!e.STRIPE_TEST_SECRET_KEY || !e.STRIPE_WEBHOOK_SECRET) {
+      throw new PaymentsConfigError(['PAYMENTS_PROVIDER=stripe needs STRIPE_TEST_SECRET_KEY and STRIPE_WEBHOOK_SECRET']);
     }
-    settings.stripe = {
-      testSecretKey,
-      liveSecretKey: env['STRIPE_LIVE_SECRET_KEY'] || undefined,
-      webhookSecrets,
-      liveWebhookSecrets: list(env['STRIPE_LIVE_WEBHOOK_SECRET']),
-      testPublishableKey: env['STRIPE_TEST_PUBLISHABLE_KEY'] || undefined,
-      livePublishableKey: env['STRIPE_LIVE_PUBLISHABLE_KEY'] || undefined,
+    return {
+      provider: 'stripe',
+      simulatedWebhookUrl: e.SIMULATED_PROCESSOR_WEBHOOK_URL ?? DEFAULT_DISPATCHER_INTAKE_URL,
+      simulatedWebhookSecrets: [],
+      stripe: {
+        testSecretKey: e.STRIPE_TEST_SECRET_KEY,
+        liveSecretKey: e.STRIPE_LIVE_SECRET_KEY,
+        webhookSecrets: e.STRIPE_WEBHOOK_SECRET,
+        liveWebhookSecrets: e.STRIPE_LIVE_WEBHOOK_SECRET ?? [],
+        testPublishableKey: e.STRIPE_TEST_PUBLISHABLE_KEY,
+        livePublishableKey: e.STRIPE_LIVE_PUBLISHABLE_KEY,
+      },
+      warnings: [],
     };
   }
-  return settings;
+  if (e.NODE_ENV === 'production') {
+    throw new PaymentsConfigError(['PAYMENTS_PROVIDER: the simulated processor is refused with NODE_ENV=production; set PAYMENTS_PROVIDER=stripe']);
+  }
+  const deployed = Boolean(e.DATABASE_URL);
+  if (deployed && !e.SIMULATED_PROCESSOR_WEBHOOK_SECRET) {
+    throw new PaymentsConfigError([
+      'SIMULATED_PROCESSOR_WEBHOOK_SECRET: required with PAYMENTS_PROVIDER=simulated outside embedded mode (the same random value, ≥ 32 characters, for every app)',
+    ]);
+  }
+  return {
+    provider: 'simulated',
+    simulatedWebhookUrl: e.SIMULATED_PROCESSOR_WEBHOOK_URL ?? DEFAULT_DISPATCHER_INTAKE_URL,
+    simulatedWebhookSecrets: e.SIMULATED_PROCESSOR_WEBHOOK_SECRET ?? [installationSecret(e.DATA_DIR)],
+    warnings: deployed
+      ? ['PAYMENTS_PROVIDER=simulated: payments are SIMULATED (no money moves, every policy is a test policy); use PAYMENTS_PROVIDER=stripe for real payments']
+      : [],
+  };
+}
+
+/** Read or create `DATA_DIR/simulated-processor-secret`: random per installation, readable by its owner only. */
+export function installationSecret(dataDir: string): string {
+  const file = path.join(dataDir, SIMULATED_SECRET_FILE);
+  if (existsSync(file)) {
+    const stored = readFileSync(file, 'utf8').trim();
+    if (stored.length >= MIN_SIMULATED_SECRET_CHARS) return stored;
+  }
+  mkdirSync(dataDir, { recursive: true });
+  const secret = `whsec_sim_${randomBytes(32).toString('base64url')}`;
+  try {
+    // `wx`: two processes starting at once agree on the first writer's secret.
+    writeFileSync(file, `${secret}\n`, { mode: 0o600, flag: 'wx' });
+    return secret;
+  } catch (err) {
+    if ((err as NodeJS.ErrnoException).code !== 'EEXIST') throw err;
+    chmodSync(file, 0o600);
+    return readFileSync(file, 'utf8').trim();
+  }
 }
 
 /** Builds the processor the settings name. Operators' test keys select test mode, live keys live mode (per call). */

@@ -50,6 +50,8 @@ export interface ConfirmPaymentInput {
   paymentMethod: string;
   /** Only needed by Stripe for redirect-based methods. */
   returnUrl?: string;
+  /** The payment claim's key (`confirm_<quoteId>_a<attempt>`): a crash-and-retry repeats, never re-charges. */
+  idempotencyKey?: string;
 }
 
 export interface ConfirmPaymentResult extends PaymentFailure {
@@ -64,7 +66,47 @@ export interface SettleSharedPaymentTokenInput {
   /** The Shared Payment Token from the MPP credential. Never log it. */
   spt: string;
   challengeId: string;
+  /**
+   * Keyed per quote and claim attempt (`mpp_<quoteId>_a<attempt>`), not per credential: after a crash the same
+   * attempt cannot be settled again with another token; the processor refuses (idempotency_error) instead.
+   */
+  idempotencyKey: string;
   metadata: PaymentMetadata;
+}
+
+export interface RetrievePaymentInput {
+  paymentId: string;
+  mode: PaymentMode;
+}
+
+/** What the processor knows of one payment now: how a claim taken over from a crashed holder learns its fate. */
+export interface RetrievedPayment {
+  paymentId: string;
+  status: PaymentStatus;
+  amountCents: number;
+  currency: string;
+  metadata: Record<string, string>;
+  /** Minor units already refunded. */
+  amountRefundedCents: number;
+}
+
+export type RefundReason = 'duplicate' | 'requested_by_customer' | 'fraudulent';
+
+export interface RefundPaymentInput {
+  paymentId: string;
+  mode: PaymentMode;
+  /** The whole amount when absent. */
+  amountCents?: number;
+  reason: RefundReason;
+  /** `refund_<paymentId>`: a refund retried after a crash is the same refund. */
+  idempotencyKey: string;
+  metadata?: Record<string, string>;
+}
+
+export interface RefundPaymentResult {
+  refundId: string;
+  status: 'succeeded' | 'pending' | 'failed';
+  amountCents: number;
 }
 
 export interface SettleSharedPaymentTokenResult extends PaymentFailure {
@@ -106,6 +148,9 @@ export interface PaymentProcessor {
   createPayment(input: CreatePaymentInput): Promise<CreatePaymentResult>;
   confirmPayment(input: ConfirmPaymentInput): Promise<ConfirmPaymentResult>;
   settleSharedPaymentToken(input: SettleSharedPaymentTokenInput): Promise<SettleSharedPaymentTokenResult>;
+  retrievePayment(input: RetrievePaymentInput): Promise<RetrievedPayment>;
+  /** Gives money back for a succeeded payment; idempotent on `idempotencyKey`. */
+  refundPayment(input: RefundPaymentInput): Promise<RefundPaymentResult>;
   /**
    * Verifies the signature over the raw bytes, then parses. `mode` restricts which endpoint secrets are tried;
    * without it every configured secret is tried. Throws WebhookSignatureError.

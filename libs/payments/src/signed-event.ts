@@ -1,3 +1,4 @@
+import { findUnstorableJson } from '@expedition/contracts';
 import { verifySignature } from '@expedition/webhook-signature';
 import { WebhookSignatureError, type ProcessorEvent } from './processor';
 import { normalizeStripeEvent } from './stripe-format';
@@ -29,6 +30,9 @@ export function parseSignedStripeEvent(
   } catch {
     throw new WebhookSignatureError('malformed_payload');
   }
+  // Signed is not the same as storable: a NUL, an unpaired surrogate or absurd nesting would make PostgreSQL refuse
+  // the row (a 500 and a retry storm). Stripe never sends such bodies; refuse them as malformed.
+  if (findUnstorableJson(parsed)) throw new WebhookSignatureError('malformed_payload');
   const event = normalizeStripeEvent(parsed);
   if (!event) throw new WebhookSignatureError('malformed_payload');
   return event;

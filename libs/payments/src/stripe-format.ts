@@ -79,8 +79,14 @@ const SESSION_TYPES: Record<string, 'payment.succeeded' | 'payment.failed'> = {
 };
 
 /** Maps a parsed Stripe event onto the port's small event type; unknown shapes become `other`. */
+/** Stripe's largest charge is 99,999,999 minor units; anything larger (or not a whole positive number) is malformed. */
+export const MAX_EVENT_AMOUNT_CENTS = 99_999_999;
+/** Ids are indexed columns: a bounded, plain shape (Stripe's are far shorter). */
+const PROCESSOR_ID = /^[A-Za-z0-9_-]{1,255}$/;
+
 export function normalizeStripeEvent(event: unknown): ProcessorEvent | undefined {
   if (!isRecord(event) || typeof event['id'] !== 'string' || typeof event['type'] !== 'string') return undefined;
+  if (!PROCESSOR_ID.test(event['id']) || event['type'].length > 255) return undefined;
   const base = {
     id: event['id'],
     sourceType: event['type'],
@@ -97,10 +103,16 @@ export function normalizeStripeEvent(event: unknown): ProcessorEvent | undefined
 
 type Base = { id: string; sourceType: string; mode: 'test' | 'live'; raw: unknown };
 
-function fromIntent(base: Base, type: 'payment.succeeded' | 'payment.failed', pi: Record<string, unknown>): ProcessorEvent {
+/** Where money enters: a plain id, a whole amount within what a processor can charge, an ISO currency. */
+function validPayment(id: string, amount: number, currency: string): boolean {
+  return PROCESSOR_ID.test(id) && Number.isSafeInteger(amount) && amount >= 0 && amount <= MAX_EVENT_AMOUNT_CENTS && /^[A-Za-z]{3}$/.test(currency);
+}
+
+function fromIntent(base: Base, type: 'payment.succeeded' | 'payment.failed', pi: Record<string, unknown>): ProcessorEvent | undefined {
   if (typeof pi['id'] !== 'string' || typeof pi['amount'] !== 'number' || typeof pi['currency'] !== 'string') {
     return { ...base, type: 'other' };
   }
+  if (!validPayment(pi['id'], pi['amount'], pi['currency'])) return undefined;
   const error = isRecord(pi['last_payment_error']) ? pi['last_payment_error'] : undefined;
   return {
     ...base,
@@ -113,7 +125,7 @@ function fromIntent(base: Base, type: 'payment.succeeded' | 'payment.failed', pi
   };
 }
 
-function fromSession(base: Base, type: 'payment.succeeded' | 'payment.failed', cs: Record<string, unknown>): ProcessorEvent {
+function fromSession(base: Base, type: 'payment.succeeded' | 'payment.failed', cs: Record<string, unknown>): ProcessorEvent | undefined {
   // `completed` also fires for async methods before the money arrives; only `paid` means paid.
   if (base.sourceType === 'checkout.session.completed' && cs['payment_status'] !== 'paid') {
     return { ...base, type: 'other' };
@@ -123,6 +135,7 @@ function fromSession(base: Base, type: 'payment.succeeded' | 'payment.failed', c
   if (typeof paymentId !== 'string' || typeof cs['amount_total'] !== 'number' || typeof cs['currency'] !== 'string') {
     return { ...base, type: 'other' };
   }
+  if (!validPayment(paymentId, cs['amount_total'], cs['currency'])) return undefined;
   return {
     ...base,
     type,

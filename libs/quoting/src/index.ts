@@ -1,7 +1,6 @@
 export * from './clock';
 export * from './identifiers';
 export * from './quote.service';
-export * from './prepare-database';
 export * from './options/instant-eligibility';
 export * from './options/option-rows';
 export * from './options/options-worker';

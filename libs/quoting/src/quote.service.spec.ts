@@ -1,14 +1,13 @@
 import { createTestDatabase } from '@expedition/db/testing';
-import type { Database } from '@expedition/db';
-import { listPlans } from '@expedition/domain-pricing';
+import { syncCatalog, type Database } from '@expedition/db';
+import { catalogSnapshot } from '@expedition/domain-pricing';
 import { QUOTE_NUMBER_ALPHABET, isUuid, randomQuoteNumber, randomToken } from './identifiers';
-import { createQuoteService, syncCatalog } from './quote.service';
-import { CATALOG_VERSION, prepareDatabase } from './prepare-database';
+import { createQuoteService } from './quote.service';
 
 let db: Database;
 beforeAll(async () => {
   db = await createTestDatabase();
-  await syncCatalog(db.prisma, CATALOG_VERSION);
+  await syncCatalog(db.prisma, catalogSnapshot());
 });
 afterAll(() => db.close());
 
@@ -59,13 +58,28 @@ describe('createQuoteService', () => {
     });
     expect(await db.prisma.quote.count()).toBe(before);
   });
-});
 
-describe('syncCatalog / prepareDatabase', () => {
-  it('keeps one Plan row per catalog plan and is idempotent', async () => {
-    await syncCatalog(db.prisma, CATALOG_VERSION);
-    const result = await prepareDatabase(db);
-    expect(result.applied).toEqual([]);
-    expect(await db.prisma.plan.count()).toBe(listPlans({ includeDisabled: true }).length);
+  it('decides instant eligibility in the one write: only an embed quote priced on complete data is queued', async () => {
+    const quotes = createQuoteService({ prisma: db.prisma, clock });
+    const embed = await quotes.create({ ...trip, source: 'embed' });
+    expect(embed.quote).toMatchObject({ instantQuoteEligible: true, optionsStatus: 'pending' });
+    const ageUnknown = await quotes.create({ ...trip, source: 'embed', travelerAges: [0] });
+    expect(ageUnknown.quote).toMatchObject({ instantQuoteEligible: false, optionsStatus: 'not_eligible' });
+    const noStart = await quotes.create({ ...trip, source: 'embed', startDate: null });
+    expect(noStart.quote).toMatchObject({ instantQuoteEligible: false, optionsStatus: 'not_eligible' });
+    const api = await quotes.create(trip);
+    expect(api.quote).toMatchObject({ instantQuoteEligible: false, optionsStatus: 'not_eligible' });
+  });
+
+  it('hands the currency to pricing: USD in any case is stored as USD, anything else is refused and nothing is written', async () => {
+    const quotes = createQuoteService({ prisma: db.prisma, clock });
+    expect((await quotes.create({ ...trip, currency: ' usd ' })).quote.currency).toBe('USD');
+    const before = await db.prisma.quote.count();
+    await expect(quotes.create({ ...trip, source: 'embed', currency: 'EUR' })).rejects.toMatchObject({
+      code: 'invalid_input',
+      field: 'currency',
+      message: 'only USD trip costs can be priced',
+    });
+    expect(await db.prisma.quote.count()).toBe(before);
   });
 });

@@ -1,8 +1,9 @@
-import { Prisma, type PrismaClient, type Quote, type QuoteEstimate } from '@expedition/db';
-import { listPlans, priceQuote, type PricedQuote } from '@expedition/domain-pricing';
-import type { Clock } from './clock';
-import { isoDay } from './clock';
-import { randomQuoteNumber, randomToken } from './identifiers';
+import type { Mode } from '@expedition/contracts';
+import { isUniqueViolation, type PrismaClient, type Quote, type QuoteEstimate } from '@expedition/db';
+import { priceQuote, type PricedQuote } from '@expedition/domain-pricing';
+import { isoDay, type Clock } from '@expedition/platform';
+import { instantQuoteEligibility, offersOptions } from './options/instant-eligibility';
+import { hashToken, randomQuoteNumber, randomToken } from './identifiers';
 
 /** Quotes are offered for this long (or until departure, whichever comes first). */
 export const QUOTE_VALIDITY_DAYS = 30;
@@ -11,13 +12,14 @@ const QUOTE_NUMBER_ATTEMPTS = 8;
 export interface NewQuote {
   source: 'api' | 'embed' | 'acp';
   operatorId?: string | null;
-  mode?: 'test' | 'live';
+  mode?: Mode;
   destination: string;
   startDate?: string | null;
   endDate?: string | null;
   durationDays?: number | null;
   tripCostCents: number;
-  currency?: string;
+  /** The trip cost's currency as given (default USD); pricing (domain-pricing) refuses what it cannot price. */
+  currency?: string | null;
   travelers: number;
   /** null or 0 entries are unknown ages. */
   travelerAges?: readonly (number | null)[];
@@ -33,6 +35,8 @@ export interface NewQuote {
 
 export interface CreatedQuote {
   quote: Quote;
+  /** The bearer secret that authorises checkout links for this quote; returned once, stored only as a hash. */
+  sessionId: string;
   estimates: QuoteEstimate[];
   pricing: PricedQuote;
 }
@@ -44,8 +48,11 @@ export interface QuoteServiceDeps {
 }
 
 /**
- * Prices a trip with the domain engine and stores the quote with its estimates in one transaction. Pricing errors
- * (unknown destination, impossible input) propagate as the domain's `PricingError`; callers map them.
+ * Prices a trip with the domain engine and stores the quote with its estimates in one transaction. The quote row is
+ * written once, complete: its currency is the one pricing accepted, and whether it is instant-eligible (and so
+ * queued for bindable options, `options_status` pending) is decided here, from the pricing, in the same statement.
+ * Pricing errors (unknown destination, a currency other than USD, impossible input) propagate as the domain's
+ * `PricingError`; callers map them.
  */
 export function createQuoteService(deps: QuoteServiceDeps) {
   const newQuoteNumber = deps.newQuoteNumber ?? randomQuoteNumber;
@@ -62,6 +69,7 @@ export function createQuoteService(deps: QuoteServiceDeps) {
       residence: input.residence,
       state: input.state ?? undefined,
       depositPaidDate: input.depositPaidDate ?? undefined,
+      currency: input.currency ?? null,
       today: isoDay(now),
     });
 
@@ -73,14 +81,18 @@ export function createQuoteService(deps: QuoteServiceDeps) {
         : null;
     const validUntil = new Date(now.getTime() + QUOTE_VALIDITY_DAYS * 86_400_000);
     const expiresAt = startDate && startDate > now && startDate < validUntil ? startDate : validUntil;
+    const instantQuoteEligible =
+      offersOptions(input.source) && instantQuoteEligibility({ startDate: pricing.startDate, estimates: pricing.estimates }).eligible;
 
     for (let attempt = 1; ; attempt++) {
       try {
+        // Handed to the caller once (it authorises a checkout link); only its hash is stored.
+        const sessionId = randomToken('qs');
         return await deps.prisma.$transaction(async (tx) => {
           const quote = await tx.quote.create({
             data: {
               quoteNumber: newQuoteNumber(),
-              sessionId: randomToken('qs'),
+              sessionIdHash: hashToken(sessionId),
               source: input.source,
               operatorId: input.operatorId ?? null,
               mode: input.mode ?? 'test',
@@ -91,7 +103,7 @@ export function createQuoteService(deps: QuoteServiceDeps) {
               durationDays: pricing.durationDays,
               durationDefaulted: pricing.durationDefaulted,
               tripCostCents: input.tripCostCents,
-              currency: input.currency ?? 'USD',
+              currency: pricing.currency,
               travelers: input.travelers,
               travelerAges: pricing.travelerAges.map((a) => a ?? 0),
               residence: input.residence,
@@ -102,8 +114,9 @@ export function createQuoteService(deps: QuoteServiceDeps) {
               phone: input.phone ?? null,
               operatorName: input.operatorName ?? null,
               recommendedPlanId: pricing.recommendedPlanId,
-              // Only embed quotes get bindable options (produced by the options worker); others never will.
-              optionsStatus: input.source === 'embed' ? 'pending' : 'not_eligible',
+              instantQuoteEligible,
+              // Pending quotes are what the options worker produces bindable options for; the others never get any.
+              optionsStatus: instantQuoteEligible ? 'pending' : 'not_eligible',
               expiresAt,
             },
           });
@@ -123,7 +136,7 @@ export function createQuoteService(deps: QuoteServiceDeps) {
             })),
           });
           const estimates = inserted.sort((a, b) => a.rank - b.rank);
-          return { quote, estimates, pricing };
+          return { quote, sessionId, estimates, pricing };
         });
       } catch (err) {
         if (attempt < QUOTE_NUMBER_ATTEMPTS && isUniqueViolation(err, 'quoteNumber')) continue;
@@ -143,33 +156,3 @@ export function createQuoteService(deps: QuoteServiceDeps) {
 }
 
 export type QuoteService = ReturnType<typeof createQuoteService>;
-
-function isUniqueViolation(err: unknown, field: string): boolean {
-  if (!(err instanceof Prisma.PrismaClientKnownRequestError) || err.code !== 'P2002') return false;
-  const target = JSON.stringify(err.meta ?? {});
-  return target.includes(field) || target.includes('quote_number');
-}
-
-/**
- * Keeps the `Plan` reference rows in step with the catalog in code, so estimates, purchases and policies have a
- * foreign key to what was sold. Idempotent and safe to run from several replicas at once.
- */
-export async function syncCatalog(prisma: PrismaClient, catalogVersion: string): Promise<number> {
-  const plans = listPlans({ includeDisabled: true });
-  await prisma.$transaction(
-    plans.map((p) => {
-      const row = {
-        name: p.name,
-        carrier: p.carrier,
-        brand: p.brand,
-        tier: p.tier,
-        destinations: [...p.destinations],
-        availabilityMode: p.availabilityMode,
-        enabled: p.enabled,
-        catalogVersion,
-      };
-      return prisma.plan.upsert({ where: { id: p.id }, create: { id: p.id, ...row }, update: row });
-    }),
-  );
-  return plans.length;
-}

@@ -5,7 +5,10 @@ export const DEMO_WEBHOOK_PATH = '/webhooks/expedition';
  * Where `demo:ensure` points the demo operator unless told otherwise: the launcher's demo site (DESIGN.md: port 4200,
  * DEMO_PORT), or DEMO_URL when the site is served elsewhere; DEMO_WEBHOOK_URL overrides the receiver.
  */
-export function demoDefaults(env: Record<string, string | undefined>): { demoOrigin: string; demoWebhookUrl: string } {
-  const demoOrigin = (env['DEMO_URL'] || `http://localhost:${env['DEMO_PORT'] || '4200'}`).replace(/\/+$/, '');
-  return { demoOrigin, demoWebhookUrl: env['DEMO_WEBHOOK_URL'] || `${demoOrigin}${DEMO_WEBHOOK_PATH}` };
+export function demoDefaults(given: { demoUrl?: string; demoPort: number; demoWebhookUrl?: string }): {
+  demoOrigin: string;
+  demoWebhookUrl: string;
+} {
+  const demoOrigin = (given.demoUrl ?? `http://localhost:${given.demoPort}`).replace(/\/+$/, '');
+  return { demoOrigin, demoWebhookUrl: given.demoWebhookUrl ?? `${demoOrigin}${DEMO_WEBHOOK_PATH}` };
 }

@@ -16,7 +16,7 @@ import { COMMANDS, type Command, type CommandContext, type CommandOutput, type O
 export interface AdminDeps {
   /** Opens the database; the runner closes it when the command is done. */
   openDatabase(): Promise<Database>;
-  /** Migrations + catalog (prepareDatabase from @expedition/quoting in main.ts). */
+  /** Migrations + catalog (prepareDatabase from @expedition/db in main.ts). */
   prepareDatabase(db: Database): Promise<unknown>;
   /** Where PGlite lives and demo-operator.json is written. */
   dataDir: string;

@@ -2,10 +2,10 @@ import { mkdtempSync, readFileSync, rmSync, statSync, writeFileSync } from 'node
 import os from 'node:os';
 import path from 'node:path';
 import { hashSecretKey } from '@expedition/auth-publishable-key';
-import { type Database, createDatabase } from '@expedition/db';
+import { type Database, createDatabase, prepareDatabase } from '@expedition/db';
+import { catalogSnapshot } from '@expedition/domain-pricing';
 import { createTestDatabase } from '@expedition/db/testing';
 import { type Keyring, createSecretBox, resolveWebhookSecretKeys } from '@expedition/operators';
-import { prepareDatabase } from '@expedition/quoting';
 import { type AdminDeps, type AdminResult, runAdmin } from '../src/run-admin';
 import { COMMANDS } from '../src/commands';
 
@@ -41,7 +41,7 @@ function deps(overrides: Partial<AdminDeps> = {}): AdminDeps {
       // The runner closes what it opens; the test database outlives each command.
       return { ...db, close: async () => undefined };
     },
-    prepareDatabase,
+    prepareDatabase: (db) => prepareDatabase(db, { catalog: catalogSnapshot() }),
     dataDir,
     usingDatabaseUrl: false,
     demoOrigin: 'http://localhost:4200',

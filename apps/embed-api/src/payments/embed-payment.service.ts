@@ -1,6 +1,7 @@
 import {
   EMBED_PAYMENT_ALREADY_PURCHASED,
   EMBED_PAYMENT_CONFIRM_FAILED,
+  EMBED_PAYMENT_IN_PROGRESS,
   EMBED_PAYMENT_MODE_MISMATCH,
   EMBED_PAYMENT_NOT_AWAITING_AUTHENTICATION,
   EMBED_PAYMENT_NOT_CONFIRMABLE,
@@ -14,8 +15,9 @@ import {
   type EmbedPaymentStartResult,
 } from '@expedition/contracts';
 import type { PrismaClient } from '@expedition/db';
+import { createMoneyPath, type AttemptEnd, type MoneyPath } from '@expedition/fulfillment';
 import { getPlan, isPurchasable } from '@expedition/domain-pricing';
-import type { Logger } from '@expedition/http-kit';
+import type { Logger } from '@expedition/platform';
 import {
   PaymentProcessorError,
   type ConfirmPaymentResult,
@@ -24,7 +26,7 @@ import {
   type PaymentProcessor,
   type SimulatedProcessor,
 } from '@expedition/payments';
-import { isUuid, type Clock } from '@expedition/quoting';
+import { isUuid, type Clock } from '@expedition/platform';
 import { PLACEHOLDER_QUOTE_ID } from '../options/embed-options.router';
 
 export interface EmbedPaymentsOptions {
@@ -37,6 +39,8 @@ export interface EmbedPaymentServiceDeps extends EmbedPaymentsOptions {
   prisma: PrismaClient;
   clock: Clock;
   logger: Logger;
+  /** The per-quote payment claim and fulfillment; built from the deps when absent. */
+  moneyPath?: Pick<MoneyPath, 'guard' | 'fulfillment'>;
 }
 
 /** Who pays: the presented key's operator and mode (the gate's context). */
@@ -68,6 +72,7 @@ const PLACEHOLDER_PAYMENT_ID = 'pi_embed_placeholder_never_issued';
  */
 export function createEmbedPaymentService(deps: EmbedPaymentServiceDeps) {
   const { prisma, processor, logger } = deps;
+  const moneyPath = deps.moneyPath ?? createMoneyPath({ prisma, clock: deps.clock, logger, processor });
 
   async function start(input: EmbedPaymentStartRequest, payer: Payer): Promise<PaymentOutcome<EmbedPaymentStartResult>> {
     const quoteId = isUuid(input.quoteId) ? input.quoteId : null;
@@ -153,8 +158,8 @@ export function createEmbedPaymentService(deps: EmbedPaymentServiceDeps) {
 
   /** Confirms an embed payment of the payer's operator with a magic test card (simulated processor only). */
   async function confirm(input: { paymentId: string; paymentMethod: string }, payer: Payer) {
-    return withOwnedPayment(input.paymentId, payer, (payment) =>
-      processor.confirmPayment({ paymentId: payment.processorPaymentId, mode: payer.mode, paymentMethod: input.paymentMethod }),
+    return withOwnedPayment(input.paymentId, payer, (payment, idempotencyKey) =>
+      processor.confirmPayment({ paymentId: payment.processorPaymentId, mode: payer.mode, paymentMethod: input.paymentMethod, idempotencyKey }),
     );
   }
 
@@ -174,7 +179,7 @@ export function createEmbedPaymentService(deps: EmbedPaymentServiceDeps) {
   async function withOwnedPayment(
     presentedId: string,
     payer: Payer,
-    act: (payment: { processorPaymentId: string }) => Promise<ConfirmPaymentResult>,
+    act: (payment: { processorPaymentId: string }, idempotencyKey: string) => Promise<ConfirmPaymentResult>,
     unexpectedStateError = EMBED_PAYMENT_NOT_CONFIRMABLE,
   ): Promise<PaymentOutcome<EmbedPaymentConfirmResult>> {
     const paymentId = PAYMENT_ID.test(presentedId) ? presentedId : null;
@@ -188,9 +193,29 @@ export function createEmbedPaymentService(deps: EmbedPaymentServiceDeps) {
     const purchase = await prisma.purchase.findUnique({ where: { quoteId: payment.quoteId }, select: { id: true } });
     if (purchase) return refused(409, EMBED_PAYMENT_ALREADY_PURCHASED);
 
+    // Money moves here: under the quote's payment claim, like every other channel.
     let result: ConfirmPaymentResult;
     try {
-      result = await act(payment);
+      const guarded = await moneyPath.guard.run(payment.quoteId, 'embed', async (claim) => {
+        if (!(await claim.name(payment.processorPaymentId))) return { end: 'none' as AttemptEnd, value: null };
+        const confirmed = await act(payment, claim.key('confirm'));
+        if (confirmed.status !== 'succeeded') {
+          return { end: (confirmed.status === 'processing' ? 'unknown' : 'none') as AttemptEnd, value: confirmed };
+        }
+        await moneyPath.fulfillment.recordSucceededPayment({
+          paymentId: payment.processorPaymentId,
+          amountCents: payment.amountCents,
+          currency: payment.currency,
+          mode: payment.mode,
+          quoteId: payment.quoteId,
+          planId: payment.planId,
+          channel: 'embed',
+        });
+        return { end: 'charged' as AttemptEnd, value: confirmed };
+      });
+      if (guarded.kind === 'paid') return refused(409, EMBED_PAYMENT_ALREADY_PURCHASED);
+      if (guarded.kind === 'busy' || !guarded.value) return refused(409, EMBED_PAYMENT_IN_PROGRESS);
+      result = guarded.value;
     } catch (err) {
       if (err instanceof PaymentProcessorError && err.code === 'payment_intent_unexpected_state') return refused(409, unexpectedStateError);
       logger.error({ err, paymentId, quoteId: payment.quoteId, keyId: payer.keyId }, 'embed payment could not be confirmed');

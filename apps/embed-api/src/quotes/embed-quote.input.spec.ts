@@ -78,11 +78,9 @@ describe('toNewQuote', () => {
       otherCountries: [],
     });
   });
-  it('refuses a non-USD currency (only USD is priced)', () => {
-    expect(() => toNewQuote({ ...base, currency: 'eur' }, { operatorId: 'op', mode: 'test' }, NOW)).toThrow(
-      'only USD trip costs can be priced',
-    );
-    expect(toNewQuote({ ...base, currency: 'usd' }, { operatorId: 'op', mode: 'test' }, NOW).currency).toBe('USD');
+  it('passes the currency through: pricing owns the USD rule (the API test checks the 400)', () => {
+    expect(toNewQuote({ ...base, currency: 'eur' }, { operatorId: 'op', mode: 'test' }, NOW).currency).toBe('eur');
+    expect(toNewQuote(base, { operatorId: 'op', mode: 'test' }, NOW).currency).toBeUndefined();
   });
   it('refuses a date outside the window as of its clock, naming the field', () => {
     const who = { operatorId: 'op', mode: 'test' } as const;

@@ -5,6 +5,7 @@ import {
   utcDay,
   type EmbedQuoteRequest,
 } from '@expedition/contracts';
+import type { Mode } from '@expedition/contracts';
 import { dollarsToCents } from '@expedition/domain-pricing';
 import type { NewQuote } from '@expedition/quoting';
 
@@ -18,7 +19,7 @@ export class EmbedInputError extends Error {
 
 export interface Attribution {
   operatorId: string;
-  mode: 'test' | 'live';
+  mode: Mode;
 }
 
 /**
@@ -30,9 +31,6 @@ export interface Attribution {
 export function toNewQuote(body: EmbedQuoteRequest, who: Attribution, now: Date): NewQuote {
   const [problem] = tripDateProblems(body, now);
   if (problem) throw new EmbedInputError(`${problem.path.join('.')} ${problem.message}`);
-  const currency = body.currency?.toUpperCase();
-  // The quote service stores the currency without handing it to the engine, which prices USD only.
-  if (currency !== undefined && currency !== 'USD') throw new EmbedInputError('only USD trip costs can be priced');
   return {
     source: 'embed',
     operatorId: who.operatorId,
@@ -42,7 +40,8 @@ export function toNewQuote(body: EmbedQuoteRequest, who: Attribution, now: Date)
     endDate: body.endDate ?? null,
     durationDays: resolveDurationDays(body),
     tripCostCents: dollarsToCents(body.tripCost),
-    currency,
+    // Pricing (domain-pricing) refuses a currency it cannot price, with the reason the route returns.
+    currency: body.currency,
     travelers: body.travelers,
     travelerAges: resolveTravelerAges(body, body.startDate ?? utcDay(now)),
     residence: body.residence.trim().toUpperCase(),
@@ -58,8 +57,8 @@ export function toNewQuote(body: EmbedQuoteRequest, who: Attribution, now: Date)
  * When both dates are present they define the trip: the whole days between them, and an explicit positive
  * `durationDays` that says otherwise is refused (priced as one length, insured for another). An end date not after
  * the start date is refused too. Without both dates, `durationDays` as given when positive, else 0: "not given" to
- * the pricing engine, which prices the destination's typical length (Antarctica 14, Arctic 10, Safari 12,
- * Galápagos 10 …), stores it with `durationDefaulted = true` and lowers the confidence one step. The quote service
+ * the pricing engine, which prices the destination's default length (`defaultDurationDays` of the catalog), stores
+ * it with `durationDefaulted = true` and lowers the confidence one step. The quote service
  * stores `endDate` = `startDate` + the priced length when no end date is given, so a policy carries the priced dates.
  */
 export function resolveDurationDays(body: Pick<EmbedQuoteRequest, 'durationDays' | 'startDate' | 'endDate'>): number {

@@ -31,12 +31,13 @@ button{font:inherit;font-weight:600;padding:.7rem;border:0;border-radius:6px;bac
 </style></head><body><main>${body}</main>${script}</body></html>`;
 }
 
-function payForm(token: string, testMode: boolean): string {
+/** Posts back to the page's own URL: the bearer token is not repeated in the document. */
+function payForm(testMode: boolean): string {
   const hint = testMode
     ? `<p class="muted">Test mode: no money moves. Use 4242 4242 4242 4242 (succeeds), 4000 0000 0000 0002 (declined) or 4000 0000 0000 9995 (insufficient funds), any future expiry and any CVC.</p>`
     : '';
   // The test cards come before the form: the payer needs them to fill it in.
-  return `${hint}<form method="post" action="/checkout/${escapeHtml(token)}/pay" autocomplete="off">
+  return `${hint}<form method="post" autocomplete="off">
 <label for="card">Card number</label><input id="card" name="cardNumber" inputmode="numeric" autocomplete="cc-number" required maxlength="23">
 <label for="exp">Expiry (MM/YY)</label><input id="exp" name="expiry" autocomplete="cc-exp" required maxlength="7">
 <label for="cvc">CVC</label><input id="cvc" name="cvc" inputmode="numeric" autocomplete="cc-csc" required maxlength="4">
@@ -135,7 +136,7 @@ export function renderCheckoutPage(res: Response, view: View, options: PageOptio
     : stripe
       ? stripe.body
       : options.payable
-        ? payForm(session.token, options.testMode ?? false)
+        ? payForm(options.testMode ?? false)
         : '<p class="notice">Online payment is not enabled for this link. A representative will contact you to complete the purchase.</p>';
   const guests = session.guestNames.length ? session.guestNames.map(escapeHtml).join(', ') : `${quote.travelers} traveler(s)`;
   const body = `

@@ -36,8 +36,8 @@ export function checkoutPageRouter(deps: { checkout: CheckoutService; ui: Checko
     renderCheckoutPage(res, view, hosted && publishableKey ? { ...page, stripe: { publishableKey, clientSecret: hosted.clientSecret } } : page);
   });
   // A plain HTML form (works without JavaScript); the card number is never logged or stored.
-  router.post('/checkout/:token/pay', express.urlencoded({ extended: false, limit: '4kb' }), async (req, res) => {
-    const token = req.params.token;
+  router.post(['/checkout/:token', '/checkout/:token/pay'], express.urlencoded({ extended: false, limit: '4kb' }), async (req, res) => {
+    const token = String(req.params['token']);
     if (deps.ui.kind !== 'card-form') {
       return renderCheckoutPage(res, await deps.checkout.view(token), { ...page, error: 'Pay with the secure form on this page.' });
     }

@@ -2,18 +2,21 @@ import { timingSafeEqual } from 'node:crypto';
 import { CHECKOUT_LINK_TTL_MS, type CheckoutRequest } from '@expedition/contracts';
 import type { PrismaClient } from '@expedition/db';
 import { getPlan } from '@expedition/domain-pricing';
+import type { MoneyPath } from '@expedition/fulfillment';
 import { AppError } from '@expedition/http-kit';
 import { PaymentProcessorError, type PaymentProcessor, type SimulatedProcessor } from '@expedition/payments';
-import { isUuid, randomToken, type Clock } from '@expedition/quoting';
-import type { RecordPayment } from '../purchase/purchase.service';
+import { isUuid, randomToken, type Clock } from '@expedition/platform';
+import { hashToken } from '@expedition/quoting';
 
 export interface CheckoutServiceDeps {
   prisma: PrismaClient;
   clock: Clock;
   publicUrl: string;
   /** Takes the payment behind the link; absent means the page only shows the summary. */
-  payments?: { processor: PaymentProcessor; recordPayment: RecordPayment };
+  payments?: { processor: PaymentProcessor; moneyPath: Pick<MoneyPath, 'guard' | 'fulfillment'> };
 }
+
+const BUSY = { outcome: 'failed', message: 'A payment for this trip is already being processed. Wait a moment, then reload this page.' } as const;
 
 export type PayResult =
   | { outcome: 'paid' }
@@ -50,7 +53,7 @@ export function createCheckoutService(deps: CheckoutServiceDeps) {
         })
       : null;
     if (!quote) throw AppError.notFound('quote_not_found', `No quote with id "${req.quoteId}"`);
-    if (!sameSecret(quote.sessionId, req.sessionId)) {
+    if (!sameSecret(quote.sessionIdHash, hashToken(req.sessionId))) {
       throw new AppError(403, 'session_mismatch', 'sessionId does not belong to this quote');
     }
     const estimate = quote.estimates.find((e) => e.planId === req.planId);
@@ -74,10 +77,12 @@ export function createCheckoutService(deps: CheckoutServiceDeps) {
     }
 
     const expiresAt = new Date(now.getTime() + CHECKOUT_LINK_TTL_MS);
-    const session = await deps.prisma.$transaction(async (tx) => {
+    // The bearer token lives only in the link; the database keeps its hash.
+    const token = randomToken('cs');
+    await deps.prisma.$transaction(async (tx) => {
       const created = await tx.checkoutSession.create({
         data: {
-          token: randomToken('cs'),
+          tokenHash: hashToken(token),
           quoteId: quote.id,
           planId: estimate.planId,
           premiumCents: estimate.premiumCents,
@@ -91,14 +96,14 @@ export function createCheckoutService(deps: CheckoutServiceDeps) {
       await tx.quote.updateMany({ where: { id: quote.id, status: 'quoted' }, data: { status: 'checkout_open' } });
       return created;
     });
-    return { checkoutUrl: `${deps.publicUrl}/checkout/${session.token}`, expiresAt: expiresAt.toISOString() };
+    return { checkoutUrl: `${deps.publicUrl}/checkout/${token}`, expiresAt: expiresAt.toISOString() };
   }
 
   /** What the checkout page shows for a token: unknown, expired, paid, or open with the time left. */
   async function view(token: string) {
     if (!/^cs_[A-Za-z0-9_-]{20,80}$/.test(token)) return { state: 'unknown' as const };
     const session = await deps.prisma.checkoutSession.findUnique({
-      where: { token },
+      where: { tokenHash: hashToken(token) },
       include: { quote: { include: { purchase: { select: { id: true } } } }, plan: true },
     });
     if (!session) return { state: 'unknown' as const };
@@ -110,14 +115,13 @@ export function createCheckoutService(deps: CheckoutServiceDeps) {
   }
 
   /**
-   * Pays an open link with a card (simulated mode: the processor's magic test cards). One PaymentIntent per link
-   * (its idempotency key is the session id), so a second tab or a double click can never charge twice; a declined
-   * card leaves the link open for another try.
+   * The link's one PaymentIntent (its idempotency key is the session id), recorded as ours before anyone can pay it:
+   * the dispatcher trusts a processor event only for a payment we stored.
    */
-  /** One PaymentIntent per link: its idempotency key is the session id. */
-  function startPayment(session: OpenSession) {
+  async function startPayment(session: OpenSession) {
     const { quote } = session;
-    return deps.payments!.processor.createPayment({
+    const { processor } = deps.payments!;
+    const created = await processor.createPayment({
       amountCents: session.premiumCents,
       currency: session.currency.toLowerCase(),
       mode: quote.mode,
@@ -130,12 +134,32 @@ export function createCheckoutService(deps: CheckoutServiceDeps) {
         ...(quote.operatorId ? { operatorId: quote.operatorId } : {}),
       },
     });
+    await deps.prisma.payment.createMany({
+      data: [
+        {
+          quoteId: quote.id,
+          planId: session.planId,
+          operatorId: quote.operatorId,
+          mode: quote.mode,
+          channel: 'checkout_link',
+          processor: processor.name,
+          processorPaymentId: created.paymentId,
+          amountCents: session.premiumCents,
+          currency: session.currency.toUpperCase(),
+          checkoutSessionId: session.id,
+          status: 'pending',
+        },
+      ],
+      skipDuplicates: true,
+    });
+    return created;
   }
 
   /**
    * For the processor's own payment UI (Stripe's Payment Element): the client secret of the link's PaymentIntent.
    * The browser confirms it with Stripe; Stripe's `payment_intent.succeeded` webhook reaches the dispatcher, which
-   * issues the policy and marks the link paid.
+   * issues the policy and marks the link paid. (A browser-confirmed payment cannot hold the quote's claim: if another
+   * channel paid meanwhile, the dispatcher refunds the second charge automatically.)
    */
   async function hostedPayment(token: string): Promise<{ clientSecret: string; mode: 'test' | 'live' } | null> {
     const current = await view(token);
@@ -144,39 +168,58 @@ export function createCheckoutService(deps: CheckoutServiceDeps) {
     return { clientSecret: created.clientSecret, mode: current.session.quote.mode };
   }
 
+  /**
+   * Pays an open link with a card (simulated mode: the processor's magic test cards), under the quote's payment
+   * claim: a second tab, another link of the same quote, or a machine payment at the same moment is refused before
+   * the processor is called. A declined card leaves the link open for another try.
+   */
   async function pay(token: string, paymentMethod: string): Promise<PayResult> {
     const current = await view(token);
     if (current.state !== 'open') return current.state === 'paid' ? { outcome: 'paid' } : { outcome: 'unavailable', message: 'This link can no longer be paid.' };
     if (!deps.payments) return { outcome: 'unavailable', message: 'Online payment is not enabled.' };
     const { session } = current;
-    const { processor, recordPayment } = deps.payments;
+    const { processor, moneyPath } = deps.payments;
     const { quote } = session;
     try {
-      const created = await startPayment(session);
-      const confirmed = await processor.confirmPayment({ paymentId: created.paymentId, mode: quote.mode, paymentMethod });
-      if (confirmed.status === 'succeeded') {
-        await recordPayment({
-          paymentId: confirmed.paymentId,
-          amountCents: session.premiumCents,
-          currency: session.currency,
+      const guarded = await moneyPath.guard.run(quote.id, 'checkout_link', async (claim) => {
+        const created = await startPayment(session);
+        if (!(await claim.name(created.paymentId))) return { end: 'none', value: BUSY };
+        const confirmed = await processor.confirmPayment({
+          paymentId: created.paymentId,
           mode: quote.mode,
-          quoteId: quote.id,
-          planId: session.planId,
-          operatorId: quote.operatorId,
-          channel: 'checkout_link',
-          checkoutSessionId: session.id,
+          paymentMethod,
+          idempotencyKey: claim.key('confirm'),
         });
-        return { outcome: 'paid' };
-      }
-      if (confirmed.status === 'requires_action') {
-        await abandonAuthentication(processor, confirmed.paymentId, quote.mode);
-        return { outcome: 'failed', message: 'Your bank asks for extra authentication (3-D Secure), which this test checkout cannot show. Use another card.' };
-      }
-      return { outcome: 'failed', message: confirmed.failureMessage ?? 'The payment did not go through. Try another card.' };
+        if (confirmed.status === 'succeeded') {
+          await moneyPath.fulfillment.recordSucceededPayment({
+            paymentId: confirmed.paymentId,
+            amountCents: session.premiumCents,
+            currency: session.currency,
+            mode: quote.mode,
+            quoteId: quote.id,
+            planId: session.planId,
+            channel: 'checkout_link',
+            checkoutSessionId: session.id,
+          });
+          return { end: 'charged', value: { outcome: 'paid' } as PayResult };
+        }
+        if (confirmed.status === 'requires_action') {
+          await abandonAuthentication(processor, confirmed.paymentId, quote.mode);
+          return {
+            end: 'none',
+            value: { outcome: 'failed', message: 'Your bank asks for extra authentication (3-D Secure), which this test checkout cannot show. Use another card.' } as PayResult,
+          };
+        }
+        if (confirmed.status === 'processing') return { end: 'unknown', value: BUSY };
+        return { end: 'none', value: { outcome: 'failed', message: confirmed.failureMessage ?? 'The payment did not go through. Try another card.' } as PayResult };
+      });
+      if (guarded.kind === 'paid') return { outcome: 'paid' };
+      if (guarded.kind === 'busy') return BUSY;
+      return guarded.value;
     } catch (err) {
       if (err instanceof PaymentProcessorError && err.code === 'payment_intent_unexpected_state') {
         // The intent already succeeded (another tab): the link is paid once the processor event lands.
-        return (await view(token)).state === 'paid' ? { outcome: 'paid' } : { outcome: 'failed', message: 'This payment is already being processed.' };
+        return (await view(token)).state === 'paid' ? { outcome: 'paid' } : BUSY;
       }
       if (err instanceof PaymentProcessorError) return { outcome: 'unavailable', message: 'The payment service is unavailable. Try again in a minute.' };
       throw err;

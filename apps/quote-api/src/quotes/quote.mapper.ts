@@ -5,7 +5,7 @@ import { getPlan, type PricedQuote } from '@expedition/domain-pricing';
 const usd = (cents: number) => Math.round(cents) / 100;
 const day = (d: Date | null) => (d ? d.toISOString().slice(0, 10) : '');
 
-export function toQuoteResponse(quote: Quote, pricing: PricedQuote): QuoteResponse {
+export function toQuoteResponse(quote: Quote, sessionId: string, pricing: PricedQuote): QuoteResponse {
   const plans = pricing.estimates.map((e) => ({
     planId: e.planId,
     planName: e.plan.name,
@@ -29,7 +29,7 @@ export function toQuoteResponse(quote: Quote, pricing: PricedQuote): QuoteRespon
   return {
     quoteId: quote.id,
     quoteNumber: quote.quoteNumber,
-    sessionId: quote.sessionId,
+    sessionId,
     status: quote.status,
     expiresAt: quote.expiresAt?.toISOString(),
     tripSummary: {

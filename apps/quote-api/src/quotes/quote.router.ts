@@ -43,7 +43,7 @@ export function quoteRouter(deps: { quotes: QuoteService; prisma: PrismaClient; 
         operatorName: body.operator,
       })
       .catch(rethrowPricingError);
-    res.json(toQuoteResponse(created.quote, created.pricing));
+    res.json(toQuoteResponse(created.quote, created.sessionId, created.pricing));
   });
 
   return router;

@@ -2,7 +2,7 @@ import express, { Router } from 'express';
 import { AppError } from '@expedition/http-kit';
 import { WebhookSignatureError } from '@expedition/payments';
 import type { ProcessorEventSource } from '../processor';
-import type { PaymentIntake } from '@expedition/fulfillment';
+import type { Fulfillment } from '@expedition/fulfillment';
 
 export const PROCESSOR_EVENT_BODY_LIMIT = '1mb';
 
@@ -13,7 +13,7 @@ export const PROCESSOR_EVENT_PATHS = ['/processor/events', '/stripe/webhook', '/
  * `POST /processor/events` (aliases above). The body stays raw bytes: the signature covers exactly what
  * was sent, so nothing may parse it first. A bad or stale signature is a 400 before anything is written.
  */
-export function processorEventsRouter(deps: { processor: ProcessorEventSource; intake: PaymentIntake }): Router {
+export function processorEventsRouter(deps: { processor: ProcessorEventSource; fulfillment: Pick<Fulfillment, 'recordProcessorEvent'> }): Router {
   const router = Router();
   router.post(
     PROCESSOR_EVENT_PATHS,
@@ -29,7 +29,8 @@ export function processorEventsRouter(deps: { processor: ProcessorEventSource; i
           { path: 'Stripe-Signature', message: err.reason },
         ]);
       }
-      const outcome = await deps.intake.handle(event);
+      // 200 for every recorded outcome (refused and ignored events included): the processor retrying cannot help.
+      const outcome = await deps.fulfillment.recordProcessorEvent(event);
       res.json({ received: true, ...(outcome.kind === 'duplicate' ? { duplicate: true } : {}) });
     },
   );

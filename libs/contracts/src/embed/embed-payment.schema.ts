@@ -13,6 +13,8 @@ export const EMBED_PAYMENT_PLAN_NOT_PURCHASABLE = 'This plan cannot be bought on
 export const EMBED_PAYMENT_QUOTE_EXPIRED = 'This quote has expired';
 export const EMBED_PAYMENT_MODE_MISMATCH = 'Pay a test quote with a test key and a live quote with a live key';
 export const EMBED_PAYMENT_ALREADY_PURCHASED = 'This quote is already purchased';
+/** 409: another payment of the same quote (another channel, another tab) holds its payment claim right now. */
+export const EMBED_PAYMENT_IN_PROGRESS = 'A payment for this quote is in progress; try again in a moment';
 export const EMBED_PAYMENT_UNAVAILABLE = 'Payment could not be started';
 export const EMBED_PAYMENT_NOT_CONFIRMABLE = 'This payment is already confirmed or awaiting authentication';
 export const EMBED_PAYMENT_CONFIRM_FAILED = 'Payment could not be confirmed';

@@ -43,5 +43,3 @@ export const EmbedQuoteResultSchema = z
   })
   .meta({ id: 'EmbedQuoteResult' });
 export type EmbedQuoteResult = z.infer<typeof EmbedQuoteResultSchema>;
-
-export const EmbedErrorBodySchema = z.object({ error: z.string() }).meta({ id: 'EmbedError' });

@@ -2,8 +2,16 @@ import { QUOTE_API_VERSION } from '../quote-api/quote-api.constants';
 import { buildQuoteApiOpenApi } from './quote-api.openapi';
 import { QUOTE_DISCLAIMER } from '../agent-guidance';
 
+// Made-up catalog facts: the text must be generated from what is passed in (the app passes domain-pricing's catalog).
+const catalog = {
+  destinations: [
+    { name: 'Antarctica', defaultDurationDays: 14 },
+    { name: 'Testland', defaultDurationDays: 7 },
+  ],
+};
+
 describe('quote API OpenAPI document', () => {
-  const doc = buildQuoteApiOpenApi({ serverUrl: 'http://localhost:3001' });
+  const doc = buildQuoteApiOpenApi({ serverUrl: 'http://localhost:3001', catalog });
 
   it('is a valid OpenAPI 3.1 document', async () => {
     const { Validator } = await import('@seriousme/openapi-schema-validator');
@@ -38,7 +46,8 @@ describe('quote API OpenAPI document', () => {
   it('tells an agent the rules of SERVICE-SPEC §1', () => {
     const text = doc.info.description ?? '';
     expect(text).toMatch(/destination.*departure date.*travelers.*trip cost.*residence/s);
-    for (const d of ['Antarctica 14', 'Arctic 10', 'African Safari 12', 'Galápagos 10']) expect(text).toContain(d);
+    expect(text).toContain('expeditions: Antarctica and Testland.');
+    expect(text).toContain('use the default: Antarctica 14 days, Testland 7 — and tell the user you assumed it.');
     expect(text).toMatch(/70 and over cost significantly more/);
     expect(text).toMatch(/recommended plan first/);
     expect(text).toContain(QUOTE_DISCLAIMER);

@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { createDocument } from 'zod-openapi';
-import { AGENT_RULES, QUOTE_DISCLAIMER } from '../agent-guidance';
+import { agentRules, describeDestinations, QUOTE_DISCLAIMER, type AgentCatalog } from '../agent-guidance';
 import { ApiErrorSchema } from '../common.schema';
 import {
   DestinationListSchema,
@@ -32,12 +32,12 @@ const rateLimited = {
 };
 const common = { '400': error('Invalid request: see `details`.'), '429': rateLimited };
 
-const description = [
-  'Quotes and sells travel insurance for polar and safari expeditions: Antarctica, Arctic, Svalbard, Galápagos and ' +
-    'African Safari. Designed to be called by AI agents on behalf of a traveler.',
+const describeApi = (catalog: AgentCatalog) => [
+  `Quotes and sells travel insurance for polar and safari expeditions: ${describeDestinations(catalog)}. Designed to ` +
+    'be called by AI agents on behalf of a traveler.',
   '',
   '## Rules for AI agents',
-  ...AGENT_RULES.map((rule, i) => `${i + 1}. ${rule}`),
+  ...agentRules(catalog).map((rule, i) => `${i + 1}. ${rule}`),
   '',
   '## Conventions',
   `- No authentication is needed. Each client may make ${QUOTE_API_LIMITS.requestsPerMinutePerClient} requests per ` +
@@ -51,13 +51,17 @@ const description = [
     '402 of /purchase, which is RFC 9457 problem details.',
 ].join('\n');
 
-export function buildQuoteApiOpenApi(options: { serverUrl?: string } = {}) {
+/**
+ * The document of /api/v1. `catalog` carries the facts the agent rules quote (destinations and their default
+ * durations): the app passes domain-pricing's catalog, so the text can never disagree with what is priced.
+ */
+export function buildQuoteApiOpenApi(options: { serverUrl?: string; catalog: AgentCatalog }) {
   return createDocument({
     openapi: '3.1.0',
     info: {
       title: 'Expedition Travel Insurance — Quoting API',
       version: QUOTE_API_VERSION,
-      description,
+      description: describeApi(options.catalog),
     },
     servers: options.serverUrl ? [{ url: options.serverUrl }] : undefined,
     tags: [
@@ -186,8 +190,16 @@ export function buildQuoteApiOpenApi(options: { serverUrl?: string } = {}) {
               }),
             },
             '404': error('No quote with that id.'),
+            '409': {
+              ...error(
+                'Another payment for this quote is in progress (`payment_in_progress`; retry after `Retry-After` seconds: ' +
+                  'the answer is then `already_paid` or a fresh challenge), or the payment could not become a policy and ' +
+                  'is refunded automatically (`payment_refunded`). Nothing is charged twice.',
+              ),
+              headers: z.object({ 'Retry-After': z.string().meta({ description: 'Whole seconds (payment_in_progress).' }) }),
+            },
             '410': error('The quote has expired (`quote_expired`); create a new quote.'),
-            '422': error('The Idempotency-Key was already used with a different body.'),
+            '422': error('The Idempotency-Key was already used with a different body or credential.'),
             '429': rateLimited,
             '503': error('The payment processor is unavailable; retry after Retry-After seconds. Nothing was charged.'),
           },

@@ -41,9 +41,13 @@ describe('QuoteRequestSchema', () => {
     expect(r.error?.issues[0]?.path).toEqual(['travelerAges']);
   });
 
-  it('rejects impossible dates and non-USD currencies', () => {
+  it('rejects impossible dates', () => {
     expect(QuoteRequestSchema.safeParse({ ...valid, startDate: '2027-02-30' }).success).toBe(false);
-    expect(QuoteRequestSchema.safeParse({ ...valid, currency: 'EUR' }).success).toBe(false);
+  });
+
+  it('checks the currency code only: which currencies can be priced is the pricing engine\'s rule', () => {
+    expect(QuoteRequestSchema.parse({ ...valid, currency: 'eur' }).currency).toBe('EUR');
+    expect(QuoteRequestSchema.safeParse({ ...valid, currency: 'euro' }).success).toBe(false);
   });
 });
 

@@ -5,7 +5,7 @@ import { TRIP_DATE_WINDOW, tripDateProblems } from '../trip-dates';
 export const QuoteRequestSchema = z
   .object({
     destination: z.string().trim().min(1).max(100).meta({
-      description: 'Destination name or slug: Antarctica, Arctic, Svalbard, Galápagos, African Safari.',
+      description: 'Destination name or slug, as listed by GET /api/v1/destinations.',
       example: 'Antarctica',
     }),
     startDate: IsoDateSchema.meta({
@@ -13,8 +13,8 @@ export const QuoteRequestSchema = z
     }),
     durationDays: z.number().int().min(1).max(TRIP_DATE_WINDOW.maxTripDays).meta({
       description:
-        'Trip duration in days. If the user gave none, send the default (Antarctica 14, Arctic 10, African Safari 12, ' +
-        'Galápagos 10, Svalbard 8) and tell the user.',
+        "Trip duration in days. If the user gave none, send the destination's default (its `defaultDurationDays`, " +
+        'also listed in the rules of the API description) and tell the user.',
       example: 14,
     }),
     tripCost: z.number().nonnegative().max(10_000_000).meta({
@@ -51,9 +51,6 @@ export const QuoteRequestSchema = z
     }
     if (q.residence === 'US' && !q.state) {
       ctx.addIssue({ code: 'custom', path: ['state'], message: 'state is required when residence is US' });
-    }
-    if (q.currency !== 'USD') {
-      ctx.addIssue({ code: 'custom', path: ['currency'], message: 'only USD is supported' });
     }
   })
   .meta({ id: 'QuoteRequest' });

@@ -182,7 +182,7 @@ describe('simulated processor: payment intents and magic cards', () => {
 
 describe('simulated processor: Shared Payment Tokens', () => {
   const settle = (p: ReturnType<typeof setup>['processor'], spt: string, challengeId = 'ch_1') =>
-    p.settleSharedPaymentToken({ amountCents: 5000, currency: 'usd', mode: 'test', spt, challengeId, metadata: { ...META, channel: 'mpp' } });
+    p.settleSharedPaymentToken({ amountCents: 5000, currency: 'usd', mode: 'test', spt, challengeId, idempotencyKey: `mpp_${challengeId}_${spt}`, metadata: { ...META, channel: 'mpp' } });
 
   it('settles spt_test_success… and reports it with the challenge id in metadata', async () => {
     const { processor, events } = setup();
@@ -392,5 +392,33 @@ describe('simulated processor: shared store (several processes)', () => {
     const { paymentId } = await create(quoteApi.processor);
     expect((await embedApi.processor.confirmPayment({ paymentId, mode: 'test', paymentMethod: '4242424242424242' })).status).toBe('succeeded');
     await expect(create(embedApi.processor)).resolves.toMatchObject({ paymentId });
+  });
+});
+
+describe('simulated processor: retrieve and refund', () => {
+  it('tells what became of a payment, then refunds it once per idempotency key', async () => {
+    const { processor } = setup();
+    const { paymentId } = await create(processor);
+    expect(await processor.retrievePayment({ paymentId, mode: 'test' })).toMatchObject({ status: 'pending', amountRefundedCents: 0 });
+    await expect(processor.refundPayment({ paymentId, mode: 'test', reason: 'duplicate', idempotencyKey: 'r1' })).rejects.toMatchObject({ code: 'invalid_request' });
+
+    await processor.confirmPayment({ paymentId, mode: 'test', paymentMethod: '4242424242424242' });
+    expect(await processor.retrievePayment({ paymentId, mode: 'test' })).toMatchObject({ status: 'succeeded', amountCents: 12345, metadata: { quoteId: 'q_1' } });
+
+    const refund = await processor.refundPayment({ paymentId, mode: 'test', reason: 'duplicate', idempotencyKey: 'r1' });
+    expect(refund).toEqual({ refundId: expect.stringMatching(/^re_sim_/), status: 'succeeded', amountCents: 12345 });
+    // The same key is the same refund (a retry after a crash); another key finds nothing left to refund.
+    expect(await processor.refundPayment({ paymentId, mode: 'test', reason: 'duplicate', idempotencyKey: 'r1' })).toEqual(refund);
+    await expect(processor.refundPayment({ paymentId, mode: 'test', reason: 'duplicate', idempotencyKey: 'r2' })).rejects.toMatchObject({ code: 'invalid_request' });
+    expect(await processor.retrievePayment({ paymentId, mode: 'test' })).toMatchObject({ amountRefundedCents: 12345 });
+  });
+
+  it('refuses to settle one idempotency key with another token (a crash-and-retry never charges twice)', async () => {
+    const store = createInMemorySimulatedPaymentStore();
+    const { processor } = setup({ store });
+    const input = { amountCents: 5000, currency: 'usd', mode: 'test' as const, challengeId: 'ch_1', idempotencyKey: 'mpp_q_1_a1', metadata: { ...META, channel: 'mpp' as const } };
+    expect((await processor.settleSharedPaymentToken({ ...input, spt: 'spt_test_success_a' })).status).toBe('succeeded');
+    await expect(processor.settleSharedPaymentToken({ ...input, challengeId: 'ch_2', spt: 'spt_test_success_b' })).rejects.toMatchObject({ code: 'idempotency_error' });
+    expect(store.all().filter((r) => r.intent.status === 'succeeded')).toHaveLength(1);
   });
 });

@@ -173,8 +173,7 @@ export function createSimulatedProcessor(options: SimulatedProcessorOptions): Si
         newRecord({
           ...input,
           metadata,
-          idempotencyKey: `mpp_${input.challengeId}_${input.spt}`,
-          fingerprintOf: [input.amountCents, input.currency.toLowerCase(), metadata],
+          fingerprintOf: [input.amountCents, input.currency.toLowerCase(), metadata, fingerprint(input.spt)],
           // Visible to a concurrent replay while the outcome is applied: not succeeded, so not served.
           status: 'processing',
         }),
@@ -187,6 +186,39 @@ export function createSimulatedProcessor(options: SimulatedProcessorOptions): Si
         return { ...resultOf(used), replayed: false };
       }
       return { ...resultOf(await settle(record, outcome)), replayed: false };
+    },
+
+    async retrievePayment(input) {
+      const record = await load(input.paymentId, input.mode);
+      return {
+        paymentId: record.intent.id,
+        status: statusOf(record.intent),
+        amountCents: record.intent.amount,
+        currency: record.intent.currency,
+        metadata: { ...record.intent.metadata },
+        amountRefundedCents: refundedOf(record),
+      };
+    },
+
+    async refundPayment(input) {
+      // Optimistic lock: two refunds racing on one intent cannot both pass the "not yet refunded" check.
+      for (;;) {
+        const record = await load(input.paymentId, input.mode);
+        const refunds = record.refunds ?? [];
+        const same = refunds.find((r) => r.idempotencyKey === input.idempotencyKey);
+        if (same) return { refundId: same.id, status: 'succeeded', amountCents: same.amount };
+        if (record.intent.status !== 'succeeded') {
+          throw new PaymentProcessorError('invalid_request', `PaymentIntent ${record.intent.id} has no successful charge to refund.`);
+        }
+        const amount = input.amountCents ?? record.intent.amount - refundedOf(record);
+        if (!Number.isSafeInteger(amount) || amount <= 0 || refundedOf(record) + amount > record.intent.amount) {
+          throw new PaymentProcessorError('invalid_request', `Charge for ${record.intent.id} has already been refunded.`);
+        }
+        const refund = { id: `re_sim_${newSuffix()}`, amount, reason: input.reason, idempotencyKey: input.idempotencyKey };
+        if (await store.update({ ...record, refunds: [...refunds, refund], version: record.version + 1 }, record.version)) {
+          return { refundId: refund.id, status: 'succeeded', amountCents: amount };
+        }
+      }
     },
 
     parseWebhookEvent(rawBody, signatureHeader) {
@@ -272,6 +304,10 @@ function failureOf(intent: StripeIntentLike): PaymentFailure {
 
 function rejectedToken(code: string, message: string): SettleSharedPaymentTokenResult {
   return { paymentId: null, status: 'failed', replayed: false, failureCode: code, failureMessage: message };
+}
+
+function refundedOf(record: SimulatedPaymentRecord): number {
+  return (record.refunds ?? []).reduce((sum, r) => sum + r.amount, 0);
 }
 
 function fingerprint(value: unknown): string {

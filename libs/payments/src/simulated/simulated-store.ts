@@ -9,6 +9,14 @@ export interface SimulatedPaymentRecord {
   requestFingerprint: string;
   /** Optimistic-lock counter, incremented by every update. */
   version: number;
+  refunds?: SimulatedRefund[];
+}
+
+export interface SimulatedRefund {
+  id: string;
+  amount: number;
+  reason: string;
+  idempotencyKey: string;
 }
 
 /**
@@ -27,7 +35,12 @@ export interface SimulatedPaymentStore {
   claimToken(token: string, paymentId: string): Promise<boolean>;
 }
 
-export function createInMemorySimulatedPaymentStore(): SimulatedPaymentStore {
+/** The in-memory store also lists what it holds, so tests can count charges and refunds "at the processor". */
+export interface InMemorySimulatedPaymentStore extends SimulatedPaymentStore {
+  all(): SimulatedPaymentRecord[];
+}
+
+export function createInMemorySimulatedPaymentStore(): InMemorySimulatedPaymentStore {
   const byId = new Map<string, SimulatedPaymentRecord>();
   const idByKey = new Map<string, string>();
   const tokens = new Map<string, string>();
@@ -52,6 +65,9 @@ export function createInMemorySimulatedPaymentStore(): SimulatedPaymentStore {
       if (!current || current.version !== expectedVersion) return false;
       byId.set(next.intent.id, copy(next));
       return true;
+    },
+    all() {
+      return [...byId.values()].map(copy);
     },
     async claimToken(token, paymentId) {
       if (tokens.has(token)) return false;

@@ -35,7 +35,7 @@ function processor(overrides: Partial<StripeProcessorOptions> = {}) {
 }
 
 const settle = (spt: string, challengeId = 'ch_1', mode: 'test' | 'live' = 'test') =>
-  processor().settleSharedPaymentToken({ amountCents: 1234, currency: 'USD', mode, spt, challengeId, metadata: META });
+  processor().settleSharedPaymentToken({ amountCents: 1234, currency: 'USD', mode, spt, challengeId, idempotencyKey: `mpp_${challengeId}_${spt}`, metadata: META });
 
 describe('Stripe adapter: configuration', () => {
   it('refuses a live key in the test slot and vice versa', () => {
@@ -232,5 +232,22 @@ describe('Stripe adapter: parseWebhookEvent', () => {
     const raw = JSON.stringify(event);
     const parsed = processor().parseWebhookEvent(raw, signPayload(raw, WHSEC, now));
     expect(parsed).toMatchObject({ type: 'payment.succeeded', id: event.id, metadata: { challenge_id: 'ch_1' } });
+  });
+});
+
+describe('Stripe adapter: retrieve and refund', () => {
+  it('retrieves the intent with what was refunded, and refunds with the idempotency key', async () => {
+    const settled = await processor().settleSharedPaymentToken({
+      amountCents: 2500, currency: 'usd', mode: 'test', spt: 'spt_test_success_refund', challengeId: 'ch_r', idempotencyKey: 'mpp_q_r_a1', metadata: META,
+    });
+    const paymentId = settled.paymentId!;
+    expect(await processor().retrievePayment({ paymentId, mode: 'test' })).toMatchObject({ status: 'succeeded', amountCents: 2500, amountRefundedCents: 0 });
+
+    const refund = await processor().refundPayment({ paymentId, mode: 'test', reason: 'duplicate', idempotencyKey: `refund_${paymentId}` });
+    expect(refund).toEqual({ refundId: expect.stringMatching(/^re_fake_/), status: 'succeeded', amountCents: 2500 });
+    expect(fake.requests.at(-1)).toMatchObject({ path: '/v1/refunds', idempotencyKey: `refund_${paymentId}`, body: { payment_intent: paymentId, reason: 'duplicate' } });
+    expect(await processor().refundPayment({ paymentId, mode: 'test', reason: 'duplicate', idempotencyKey: `refund_${paymentId}` })).toEqual(refund);
+    expect(fake.refunds(paymentId)).toHaveLength(1);
+    expect(await processor().retrievePayment({ paymentId, mode: 'test' })).toMatchObject({ amountRefundedCents: 2500 });
   });
 });

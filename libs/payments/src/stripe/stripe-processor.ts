@@ -81,10 +81,11 @@ export function createStripeProcessor(options: StripeProcessorOptions): StripePr
 
     async confirmPayment(input: ConfirmPaymentInput): Promise<ConfirmPaymentResult> {
       try {
-        const pi = await client(input.mode).paymentIntents.confirm(input.paymentId, {
-          payment_method: input.paymentMethod,
-          ...(input.returnUrl ? { return_url: input.returnUrl } : {}),
-        });
+        const pi = await client(input.mode).paymentIntents.confirm(
+          input.paymentId,
+          { payment_method: input.paymentMethod, ...(input.returnUrl ? { return_url: input.returnUrl } : {}) },
+          input.idempotencyKey ? { idempotencyKey: input.idempotencyKey } : undefined,
+        );
         return { paymentId: pi.id, status: toPaymentStatus(pi.status, pi.last_payment_error) };
       } catch (error) {
         const failure = declineOf(error, { tokenRejections: false });
@@ -113,6 +114,35 @@ export function createStripeProcessor(options: StripeProcessorOptions): StripePr
           ...failure,
         };
       }
+    },
+
+    async retrievePayment(input) {
+      const pi = await callStripe(() => client(input.mode).paymentIntents.retrieve(input.paymentId, { expand: ['latest_charge'] }));
+      const charge = typeof pi.latest_charge === 'object' && pi.latest_charge ? pi.latest_charge : null;
+      return {
+        paymentId: pi.id,
+        status: toPaymentStatus(pi.status, pi.last_payment_error),
+        amountCents: pi.amount,
+        currency: pi.currency,
+        metadata: { ...(pi.metadata ?? {}) },
+        amountRefundedCents: charge?.amount_refunded ?? 0,
+      };
+    },
+
+    async refundPayment(input) {
+      const refund = await callStripe(() =>
+        client(input.mode).refunds.create(
+          {
+            payment_intent: input.paymentId,
+            reason: input.reason,
+            ...(input.amountCents !== undefined ? { amount: input.amountCents } : {}),
+            ...(input.metadata ? { metadata: input.metadata } : {}),
+          },
+          { idempotencyKey: input.idempotencyKey },
+        ),
+      );
+      const status = refund.status === 'succeeded' ? 'succeeded' : refund.status === 'failed' || refund.status === 'canceled' ? 'failed' : 'pending';
+      return { refundId: refund.id, status, amountCents: refund.amount };
     },
 
     parseWebhookEvent(rawBody, signatureHeader, mode) {
@@ -144,7 +174,7 @@ function createWithSpt(stripe: Stripe, input: SettleSharedPaymentTokenInput, api
     metadata: { ...cleanMetadata(input.metadata), challenge_id: input.challengeId },
   };
   return stripe.paymentIntents.create(params as Stripe.PaymentIntentCreateParams, {
-    idempotencyKey: `mpp_${input.challengeId}_${input.spt}`,
+    idempotencyKey: input.idempotencyKey,
     apiVersion,
   });
 }

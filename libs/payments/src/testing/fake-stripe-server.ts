@@ -35,6 +35,8 @@ export interface FakeStripeServer {
   /** Stripe-format events for terminal results, oldest first. */
   readonly events: StripeEventLike[];
   paymentIntent(id: string): StripeIntentLike | undefined;
+  /** Refunds created for one PaymentIntent, oldest first. */
+  refunds(intentId: string): { id: string; amount: number; reason?: string; status: string }[];
   /** Finishes a `requires_action` intent as the cardholder's 3-D Secure answer would. */
   completeAction(id: string, approve: boolean): StripeIntentLike;
   /** While on, every request answers 500 api_error (to test outage handling). */
@@ -132,6 +134,28 @@ export async function startFakeStripeServer(options: { nowSec?: () => number } =
     return applyOutcome(intent, outcomeForPaymentMethod(pm) ?? { kind: 'succeed' });
   };
 
+  const refunds: { id: string; payment_intent: string; amount: number; reason?: string; status: 'succeeded' }[] = [];
+  const refundsOf = (intentId: string) => refunds.filter((r) => r.payment_intent === intentId);
+  const createRefund = (body: Record<string, unknown>): Reply => {
+    const intent = intents.get(String(body['payment_intent']));
+    if (!intent) return notFound(String(body['payment_intent']));
+    if (intent.status !== 'succeeded') return invalid('charge_not_refundable', 'This PaymentIntent has no successful charge.');
+    const refunded = refundsOf(intent.id).reduce((sum, r) => sum + r.amount, 0);
+    const amount = body['amount'] === undefined ? intent.amount - refunded : Number(body['amount']);
+    if (!Number.isSafeInteger(amount) || amount <= 0 || refunded + amount > intent.amount) {
+      return invalid('charge_already_refunded', 'Charge has already been refunded.');
+    }
+    const refund = {
+      id: nextId('re_fake'),
+      payment_intent: intent.id,
+      amount,
+      ...(typeof body['reason'] === 'string' ? { reason: body['reason'] } : {}),
+      status: 'succeeded' as const,
+    };
+    refunds.push(refund);
+    return { status: 200, body: { object: 'refund', ...refund } };
+  };
+
   const app = express();
   app.use(express.urlencoded({ extended: true }));
   app.use((req, res, next) => {
@@ -176,9 +200,15 @@ export async function startFakeStripeServer(options: { nowSec?: () => number } =
   app.post('/v1/payment_intents/:id/confirm', idempotent((req) => confirmIntent(String(req.params['id']), req.body ?? {})));
   app.get('/v1/payment_intents/:id', (req, res) => {
     const intent = intents.get(String(req.params['id']));
-    const reply = intent ? { status: 200, body: intent } : notFound(String(req.params['id']));
-    res.status(reply.status).json(reply.body);
+    if (!intent) {
+      const reply = notFound(String(req.params['id']));
+      return void res.status(reply.status).json(reply.body);
+    }
+    // `expand[]=latest_charge`: the charge with what was refunded of it.
+    const amountRefunded = refundsOf(intent.id).reduce((sum, r) => sum + r.amount, 0);
+    res.json({ ...intent, latest_charge: { id: `ch_for_${intent.id}`, object: 'charge', amount_refunded: amountRefunded } });
   });
+  app.post('/v1/refunds', idempotent((req) => createRefund(req.body ?? {})));
   app.use((req, res) => {
     res.status(404).json({ error: { type: 'invalid_request_error', message: `Unrecognized request URL (${req.method}: ${req.path}).` } });
   });
@@ -193,6 +223,7 @@ export async function startFakeStripeServer(options: { nowSec?: () => number } =
     requests,
     events,
     paymentIntent: (id) => intents.get(id),
+    refunds: (intentId) => refundsOf(intentId).map((r) => ({ ...r })),
     completeAction(id, approve) {
       const intent = intents.get(id);
       if (!intent || intent.status !== 'requires_action') throw new Error(`no intent awaiting action: ${id}`);

@@ -1,5 +1,13 @@
 import { getPlan, isPurchasable } from '@expedition/domain-pricing';
 
+/**
+ * Which quotes are offered as bindable options: the embed widget's. Quote-API quotes are priced for an agent, who
+ * buys through a checkout link or a machine payment, so they never get options.
+ */
+export function offersOptions(source: 'api' | 'embed' | 'acp'): boolean {
+  return source === 'embed';
+}
+
 /** The facts of a stored quote that decide whether instant (bindable) options can be produced for it. */
 export interface EligibilityFacts {
   startDate: Date | string | null;
@@ -25,7 +33,8 @@ export interface InstantEligibility {
  *    more for any assumed age), and the stored ages already have assumed values substituted, so the stored
  *    confidence is the durable record of "the data was complete".
  *
- * A quote that fails this stays `not_eligible`: nothing moves it on automatically today. The traveler can submit a
+ * Decided once, by quoting's create, in the statement that stores the quote. A quote that fails this stays
+ * `not_eligible`: nothing moves it on automatically today. The traveler can submit a
  * fuller quote (a new quote id); an underwriter/inquiry flow that completes the data is future work.
  */
 export function instantQuoteEligibility(facts: EligibilityFacts): InstantEligibility {

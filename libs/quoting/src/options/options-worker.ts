@@ -1,6 +1,5 @@
 import { isUniqueViolation, Prisma, type PrismaClient } from '@expedition/db';
 import { createPollingLoop, systemClock, type Clock, type Logger } from '@expedition/platform';
-import { instantQuoteEligibility } from './instant-eligibility';
 import { optionRowsFromEstimates } from './option-rows';
 
 export interface OptionsWorkerOptions {
@@ -17,11 +16,9 @@ export interface OptionsWorkerOptions {
   pollIntervalMs?: number;
   /** Delay before attempt n+1 after attempt n failed. */
   retryDelayMs?: (attempt: number) => number;
-  /** Quote sources whose options are generated; quote-api quotes (`api`) are not offered as embed options. */
-  sources?: readonly ('api' | 'embed' | 'acp')[];
 }
 
-export type OptionsOutcome = 'ready' | 'not_eligible' | 'retry' | 'failed' | 'skipped';
+export type OptionsOutcome = 'ready' | 'retry' | 'failed' | 'skipped';
 
 export interface OptionsRunSummary {
   claimed: number;
@@ -63,7 +60,8 @@ const DEFAULTS = { batchSize: 10, leaseMs: 30_000, maxAttempts: 5, pollIntervalM
  * with a conditional update; if another worker got there first (lease lapsed mid-generation), the unique
  * (quote_id, plan_id) index or the conditional flip aborts the loser's transaction, so options are never duplicated
  * and a quote becomes ready exactly once. Failures are retried after a backoff until `maxAttempts`, then `failed`.
- * Eligibility is re-checked here, so a quote whose status update after creation was lost is still handled right.
+ * Eligibility is not this worker's business: quoting's create writes a quote `pending` only when it is an
+ * instant-eligible embed quote, in the same statement that stores it, so every pending quote is one to produce.
  */
 export function createOptionsWorker(options: OptionsWorkerOptions): OptionsWorker {
   const { prisma } = options;
@@ -73,7 +71,6 @@ export function createOptionsWorker(options: OptionsWorkerOptions): OptionsWorke
   const maxAttempts = options.maxAttempts ?? DEFAULTS.maxAttempts;
   const pollIntervalMs = options.pollIntervalMs ?? DEFAULTS.pollIntervalMs;
   const retryDelayMs = options.retryDelayMs ?? ((attempt: number) => Math.min(60_000, 1_000 * 2 ** (attempt - 1)));
-  const sources = options.sources ?? ['embed'];
   const log = options.logger;
 
   async function claim(): Promise<Claim[]> {
@@ -86,7 +83,6 @@ export function createOptionsWorker(options: OptionsWorkerOptions): OptionsWorke
              options_attempts = q.options_attempts + 1
         FROM (SELECT id FROM quotes
                WHERE options_status = 'pending'
-                 AND source::text IN (${Prisma.join([...sources])})
                  AND (options_locked_until IS NULL
                       OR options_locked_until <= (${now.toISOString()}::timestamptz AT TIME ZONE 'UTC'))
                ORDER BY created_at
@@ -103,10 +99,9 @@ export function createOptionsWorker(options: OptionsWorkerOptions): OptionsWorke
         select: {
           id: true,
           optionsStatus: true,
-          startDate: true,
           estimates: {
             orderBy: { rank: 'asc' },
-            select: { planId: true, premiumCents: true, currency: true, rank: true, isRecommended: true, confidence: true },
+            select: { planId: true, premiumCents: true, currency: true, rank: true, isRecommended: true },
           },
         },
       });
@@ -115,12 +110,8 @@ export function createOptionsWorker(options: OptionsWorkerOptions): OptionsWorke
         await markFailed(tx, claimed.id, `gave up after ${maxAttempts} attempts`);
         return 'failed';
       }
-      if (!instantQuoteEligibility(quote).eligible) {
-        await flip(tx, claimed.id, { optionsStatus: 'not_eligible', instantQuoteEligible: false });
-        return 'not_eligible';
-      }
       await tx.quoteOption.createMany({ data: optionRowsFromEstimates(quote.id, quote.estimates) });
-      await flip(tx, claimed.id, { optionsStatus: 'ready', instantQuoteEligible: true, optionsError: null });
+      await flip(tx, claimed.id, { optionsStatus: 'ready', optionsError: null });
       return 'ready';
     });
   }
@@ -160,7 +151,7 @@ export function createOptionsWorker(options: OptionsWorkerOptions): OptionsWorke
     const claims = await claim();
     const summary: OptionsRunSummary = {
       claimed: claims.length,
-      outcomes: { ready: 0, not_eligible: 0, retry: 0, failed: 0, skipped: 0 },
+      outcomes: { ready: 0, retry: 0, failed: 0, skipped: 0 },
       byQuote: new Map(),
     };
     for (const claimed of claims) {

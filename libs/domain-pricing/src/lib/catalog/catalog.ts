@@ -67,6 +67,17 @@ export function allPlans(): readonly Plan[] {
   return PLANS;
 }
 
+/** Bumped whenever the plan catalog changes meaningfully; the database's Plan rows record it (catalogSnapshot). */
+export const CATALOG_VERSION = '2026-11-21';
+
+/**
+ * The catalog as the database mirrors it: its version and every plan, admin-only and retired ones too (a sold plan
+ * must keep its row). Composition roots hand it to `prepareDatabase` / `syncCatalog` of @expedition/db.
+ */
+export function catalogSnapshot(): { version: string; plans: readonly Plan[] } {
+  return { version: CATALOG_VERSION, plans: PLANS };
+}
+
 /** A plan by id, whatever its availability (admin-only and disabled plans too). */
 export function getPlan(id: string): Plan | undefined {
   return PLANS.find((p) => p.id === id);

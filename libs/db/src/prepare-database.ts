@@ -1,10 +1,8 @@
 import { existsSync } from 'node:fs';
 import path from 'node:path';
-import { applyMigrations, type Database } from '@expedition/db';
-import { syncCatalog } from './quote.service';
-
-/** Bumped whenever the plan catalog in domain-pricing changes meaningfully; stored on the Plan rows. */
-export const CATALOG_VERSION = '2026-11-21';
+import { syncCatalog, type CatalogSnapshot } from './catalog-sync';
+import type { Database } from './database';
+import { applyMigrations } from './migrations';
 
 /**
  * Brings a database to the current schema and catalog. Safe to run from every replica at start: migrations take an
@@ -12,16 +10,16 @@ export const CATALOG_VERSION = '2026-11-21';
  */
 export async function prepareDatabase(
   db: Database,
-  options: { migrationsDir?: string } = {},
+  options: { catalog: CatalogSnapshot; migrationsDir?: string },
 ): Promise<{ applied: string[]; plans: number }> {
   const { applied } = await applyMigrations(db, { migrationsDir: options.migrationsDir });
-  const plans = await syncCatalog(db.prisma, CATALOG_VERSION);
+  const plans = await syncCatalog(db.prisma, options.catalog);
   return { applied, plans };
 }
 
 /**
  * Where a deployable build keeps its migrations: `nx build` copies them next to the bundle (`<dist>/migrations`).
- * Running from source, this returns undefined and the db lib finds them in the repository.
+ * Running from source, this returns undefined and the migrations are found in the repository.
  */
 export function bundledMigrationsDir(mainDir: string): string | undefined {
   const dir = path.join(mainDir, 'migrations');

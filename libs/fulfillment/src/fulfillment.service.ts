@@ -1,0 +1,491 @@
+import type { Logger } from 'pino';
+import { PolicyIssuedPayloadSchema, type PolicyIssuedPayload } from '@expedition/contracts';
+import {
+  Prisma,
+  isUniqueViolation,
+  type Operator,
+  type Payment,
+  type PaymentChannel,
+  type PrismaClient,
+  type Purchase,
+  type Quote,
+} from '@expedition/db';
+import { findDestination } from '@expedition/domain-pricing';
+import type { PaymentMode, PaymentProcessorEvent, ProcessorEvent } from '@expedition/payments';
+import { isoDay, type Clock } from '@expedition/quoting';
+import { computeCommissionCents } from './commission';
+import { randomPolicyNumber, randomWebhookEventId } from './identifiers';
+import type { PaymentClaims } from './payment-claims';
+import type { Refunds } from './refunds';
+
+type Tx = Prisma.TransactionClient;
+
+/** A payment the processor just confirmed to one of our apps (MPP settlement, a card confirmed server-side). */
+export interface SucceededPayment {
+  paymentId: string;
+  amountCents: number;
+  currency: string;
+  /** The processor mode the money moved in. */
+  mode: PaymentMode;
+  quoteId: string;
+  planId: string;
+  channel: PaymentChannel;
+  checkoutSessionId?: string;
+  challengeId?: string;
+}
+
+/** Why money that arrived will not become a policy; each is refunded automatically. */
+export type RefundCause = 'duplicate_payment' | 'amount_mismatch' | 'plan_not_quoted' | 'mode_mismatch' | 'unfulfillable';
+
+export type UntrustedReason = 'untrusted_payment' | 'mode_mismatch' | 'payment_mismatch';
+
+export type FulfillmentOutcome =
+  | { kind: 'policy_issued'; purchase: Purchase; policyId: string; policyNumber: string; webhookEventId: string | null }
+  | { kind: 'already_recorded'; purchase: Purchase }
+  | { kind: 'refund_pending'; cause: RefundCause; paymentRowId: string; purchase: Purchase | null }
+  | { kind: 'payment_failed' }
+  | { kind: 'duplicate' }
+  | { kind: 'ignored'; reason: 'not_a_payment_event' | 'unknown_quote' | 'unknown_plan' | UntrustedReason };
+
+export interface FulfillmentDeps {
+  prisma: PrismaClient;
+  clock: Clock;
+  logger: Logger;
+  /** Stored on Payment.processor / ProcessorEvent.processor: 'simulated' | 'stripe'. */
+  processorName: string;
+  /** Executes the refunds this service decides on (right after commit; a sweep retries failures). */
+  refunds: Refunds;
+  /** Lets a reported failure of one claim attempt advance the quote's payment claim. */
+  claims?: Pick<PaymentClaims, 'attemptFailed'>;
+  newPolicyNumber?: (now: Date) => string;
+  newWebhookEventId?: () => string;
+}
+
+export const NO_WEBHOOK_URL_ERROR = 'no webhook URL configured';
+
+// Unique violations come from a racing writer (the app that started the payment, the other event of a Checkout
+// pair) or a policy-number collision; the whole transaction is simply re-run.
+const TRANSACTION_ATTEMPTS = 5;
+
+/**
+ * Turns succeeded payments into purchase, policy, commission and the `policy.issued` outbox row in ONE transaction
+ * (transactional outbox). Two entry points, one rule set:
+ * - `recordProcessorEvent`: a signature-checked processor event (the dispatcher's intake). Trusted only when it
+ *   reports a payment we started (a Payment row we stored, or an MPP challenge we issued and claimed), in the mode
+ *   of the quote, for the amount we asked.
+ * - `recordSucceededPayment`: our own app, right after the processor confirmed a payment to it.
+ * Money that arrives and cannot become a policy (a second charge of a paid quote, a wrong amount, an unfulfillable
+ * quote) is never only flagged: the payment is marked `refund_pending` and refunded through the payments port.
+ */
+export function createFulfillment(deps: FulfillmentDeps) {
+  const newPolicyNumber = deps.newPolicyNumber ?? randomPolicyNumber;
+  const newWebhookEventId = deps.newWebhookEventId ?? randomWebhookEventId;
+
+  async function recordProcessorEvent(event: ProcessorEvent): Promise<FulfillmentOutcome> {
+    const outcome = await inTransaction(
+      (tx) => eventInTransaction(tx, event),
+      event.type === 'payment.succeeded' ? () => unfulfillableEvent(event) : undefined,
+    );
+    logOutcome({ processorEventId: event.id, type: event.sourceType }, outcome);
+    await afterCommit(outcome);
+    return outcome;
+  }
+
+  async function recordSucceededPayment(payment: SucceededPayment): Promise<FulfillmentOutcome> {
+    const outcome = await inTransaction(
+      async (tx) => {
+        const ctx = await loadContext(tx, payment.quoteId, payment.planId);
+        if ('reason' in ctx) return { kind: 'ignored', reason: ctx.reason } as const;
+        return succeeded(tx, payment, ctx);
+      },
+      () => recordUnfulfillable(payment),
+    );
+    logOutcome({ paymentId: payment.paymentId, channel: payment.channel }, outcome);
+    await afterCommit(outcome);
+    return outcome;
+  }
+
+  async function inTransaction(
+    work: (tx: Tx) => Promise<FulfillmentOutcome>,
+    onUnfulfillable?: (err: unknown) => Promise<FulfillmentOutcome>,
+  ): Promise<FulfillmentOutcome> {
+    for (let attempt = 1; ; attempt++) {
+      try {
+        return await deps.prisma.$transaction(work, { timeout: 20_000 });
+      } catch (err) {
+        if (attempt < TRANSACTION_ATTEMPTS && isUniqueViolation(err)) continue;
+        // The data cannot be written (a value PostgreSQL or Prisma refuses). Money arrived all the same: record the
+        // payment for refund in a transaction of its own rather than lose it behind a 500.
+        if (onUnfulfillable && isDataError(err)) {
+          deps.logger.error({ err }, 'succeeded payment could not be fulfilled; refunding it');
+          return onUnfulfillable(err);
+        }
+        throw err;
+      }
+    }
+  }
+
+  async function eventInTransaction(tx: Tx, event: ProcessorEvent): Promise<FulfillmentOutcome> {
+    const now = deps.clock.now();
+    // ON CONFLICT DO NOTHING: a concurrent twin waits for our commit, then inserts nothing and reports a duplicate.
+    const inserted = await tx.processorEvent.createMany({
+      data: [
+        {
+          processor: deps.processorName,
+          processorEventId: event.id,
+          type: event.sourceType,
+          payload: storablePayload(event.raw),
+          receivedAt: now,
+          processedAt: now,
+        },
+      ],
+      skipDuplicates: true,
+    });
+    if (inserted.count === 0) return { kind: 'duplicate' };
+    if (event.type === 'other') return { kind: 'ignored', reason: 'not_a_payment_event' };
+
+    const trusted = await trustedPayment(tx, event);
+    if ('reason' in trusted) return { kind: 'ignored', reason: trusted.reason };
+    const ctx = await loadContext(tx, trusted.quoteId, trusted.planId);
+    if ('reason' in ctx) return { kind: 'ignored', reason: ctx.reason };
+
+    const facts: SucceededPayment = {
+      paymentId: event.paymentId,
+      amountCents: event.amountCents,
+      currency: event.currency,
+      mode: event.mode,
+      quoteId: trusted.quoteId,
+      planId: trusted.planId,
+      channel: trusted.channel,
+      ...(trusted.checkoutSessionId ? { checkoutSessionId: trusted.checkoutSessionId } : {}),
+      ...(trusted.challengeId ? { challengeId: trusted.challengeId } : {}),
+    };
+    if (event.type === 'payment.failed') return failed(tx, event, facts, ctx);
+    return succeeded(tx, facts, ctx);
+  }
+
+  /**
+   * Which payment of ours the event reports. Trust comes from our own records, never from the event's metadata: a
+   * Payment row we stored when we started it, or (MPP, settled in one processor call) a challenge of that quote we
+   * issued and claimed for exactly this plan and amount.
+   */
+  async function trustedPayment(tx: Tx, event: PaymentProcessorEvent): Promise<TrustedPayment | { reason: UntrustedReason }> {
+    const stored = await tx.payment.findUnique({ where: { processorPaymentId: event.paymentId } });
+    if (stored) {
+      const metaQuote = event.metadata['quoteId'];
+      if (metaQuote && metaQuote !== stored.quoteId) return untrusted(event, 'payment_mismatch', 'the event names another quote');
+      if (stored.mode !== event.mode) return untrusted(event, 'mode_mismatch', `payment started in ${stored.mode} mode`);
+      return {
+        quoteId: stored.quoteId,
+        planId: stored.planId,
+        channel: stored.channel,
+        checkoutSessionId: stored.checkoutSessionId,
+        challengeId: stored.challengeId,
+      };
+    }
+    const challengeId = event.metadata['challenge_id'] ?? event.metadata['challengeId'];
+    const quoteId = event.metadata['quoteId'];
+    if (challengeId && quoteId) {
+      const challenge = await tx.paymentChallenge.findFirst({
+        where: { id: challengeId, quoteId, usedAt: { not: null } },
+        select: { planId: true, amountCents: true, quote: { select: { mode: true } } },
+      });
+      if (challenge && challenge.amountCents === event.amountCents && challenge.planId === event.metadata['planId']) {
+        if (challenge.quote.mode !== event.mode) return untrusted(event, 'mode_mismatch', `quote is ${challenge.quote.mode}`);
+        return { quoteId, planId: challenge.planId, channel: 'mpp', checkoutSessionId: null, challengeId };
+      }
+    }
+    return untrusted(event, 'untrusted_payment', 'no payment of ours matches this event');
+  }
+
+  function untrusted(event: PaymentProcessorEvent, reason: UntrustedReason, detail: string) {
+    deps.logger.error(
+      { processorEventId: event.id, paymentId: event.paymentId, mode: event.mode, amountCents: event.amountCents, reason, detail },
+      'processor event refused: it does not match a payment we started',
+    );
+    return { reason };
+  }
+
+  async function failed(tx: Tx, event: PaymentProcessorEvent, facts: SucceededPayment, ctx: PaymentContext): Promise<FulfillmentOutcome> {
+    const failureMessage = [event.declineCode && `decline_code=${event.declineCode}`, event.failureMessage].filter(Boolean).join(': ');
+    await upsertPayment(tx, facts, ctx, {
+      status: 'failed',
+      failureCode: event.failureCode ?? 'payment_failed',
+      failureMessage: failureMessage || null,
+    });
+    const attempt = Number(event.metadata['claimAttempt']);
+    if (deps.claims && Number.isSafeInteger(attempt) && attempt > 0) await deps.claims.attemptFailed(facts.quoteId, attempt);
+    return { kind: 'payment_failed' };
+  }
+
+  async function succeeded(tx: Tx, facts: SucceededPayment, ctx: PaymentContext): Promise<FulfillmentOutcome> {
+    const payment = await upsertPayment(tx, facts, ctx, { status: 'succeeded', failureCode: null, failureMessage: null });
+    const { quote } = ctx;
+    const existing = await tx.purchase.findUnique({ where: { quoteId: quote.id } });
+    if (existing?.processorPaymentId === facts.paymentId) return { kind: 'already_recorded', purchase: existing };
+    if (existing) return markRefund(tx, payment, 'duplicate_payment', `quote already paid by ${existing.processorPaymentId}`, existing);
+    // Real money in the other mode than the quote's (a live charge for a test quote) never issues a policy.
+    if (facts.mode !== quote.mode) return markRefund(tx, payment, 'mode_mismatch', `paid in ${facts.mode} mode for a ${quote.mode} quote`, null);
+
+    const price = ctx.price;
+    if (price === null) return markRefund(tx, payment, 'plan_not_quoted', `plan ${ctx.planId} is not among the quote's plans`, null);
+    const currency = facts.currency.toUpperCase();
+    if (facts.amountCents !== price || currency !== quote.currency.toUpperCase()) {
+      return markRefund(tx, payment, 'amount_mismatch', `paid ${facts.amountCents} ${currency}, price ${price} ${quote.currency}`, null);
+    }
+    return issuePolicy(tx, { ...ctx, payment, premiumCents: price, currency, now: deps.clock.now() });
+  }
+
+  async function issuePolicy(tx: Tx, ctx: IssueContext): Promise<FulfillmentOutcome> {
+    const { quote, payment, now } = ctx;
+    const purchase = await tx.purchase.create({
+      data: {
+        quoteId: quote.id,
+        planId: ctx.planId,
+        paymentId: payment.id,
+        processorPaymentId: payment.processorPaymentId,
+        amountCents: ctx.premiumCents,
+        currency: ctx.currency,
+        channel: payment.channel,
+        mode: quote.mode,
+        operatorId: quote.operatorId,
+        createdAt: now,
+      },
+    });
+    const policy = await tx.policy.create({
+      data: {
+        policyNumber: newPolicyNumber(now),
+        purchaseId: purchase.id,
+        quoteId: quote.id,
+        planId: ctx.planId,
+        operatorId: quote.operatorId,
+        mode: quote.mode,
+        travelers: quote.travelers,
+        travelerAges: quote.travelerAges,
+        startDate: quote.startDate,
+        endDate: quote.endDate,
+        premiumCents: ctx.premiumCents,
+        currency: ctx.currency,
+        issuedAt: now,
+      },
+    });
+    await tx.quote.update({ where: { id: quote.id }, data: { status: 'purchased' } });
+    if (payment.checkoutSessionId) {
+      await tx.checkoutSession.updateMany({ where: { id: payment.checkoutSessionId, status: { not: 'paid' } }, data: { status: 'paid', paidAt: now } });
+    }
+    const issued = { kind: 'policy_issued' as const, purchase, policyId: policy.id, policyNumber: policy.policyNumber };
+
+    const { operator } = ctx;
+    if (!operator) return { ...issued, webhookEventId: null };
+    const commissionCents = computeCommissionCents(ctx.premiumCents, operator.commissionRateBps);
+    await tx.commission.create({
+      data: {
+        policyId: policy.id,
+        operatorId: operator.id,
+        rateBps: operator.commissionRateBps,
+        premiumCents: ctx.premiumCents,
+        commissionCents,
+        currency: ctx.currency,
+        createdAt: now,
+      },
+    });
+    const payload: PolicyIssuedPayload = PolicyIssuedPayloadSchema.parse({
+      eventId: newWebhookEventId(),
+      type: 'policy.issued',
+      createdAt: now.toISOString(),
+      mode: quote.mode,
+      operatorId: operator.id,
+      policyId: policy.id,
+      policyNumber: policy.policyNumber,
+      quoteId: quote.id,
+      quoteNumber: quote.quoteNumber,
+      planId: ctx.planId,
+      planName: ctx.planName,
+      destination: findDestination(quote.destinationSlug)?.name ?? quote.destinationSlug,
+      premiumCents: ctx.premiumCents,
+      commissionCents,
+      commissionRateBps: operator.commissionRateBps,
+      currency: ctx.currency,
+      travelers: quote.travelers,
+      startDate: quote.startDate ? isoDay(quote.startDate) : null,
+      endDate: quote.endDate ? isoDay(quote.endDate) : null,
+      issuedAt: policy.issuedAt.toISOString(),
+    });
+    // An operator without a webhook URL still gets policy and commission; the event is kept, visibly failed and
+    // never attempted, so it can be replayed once a URL is configured (set status back to pending).
+    const deliverable = Boolean(operator.webhookUrl);
+    await tx.webhookEvent.create({
+      data: {
+        eventId: payload.eventId,
+        type: payload.type,
+        operatorId: operator.id,
+        payload,
+        status: deliverable ? 'pending' : 'failed',
+        lastError: deliverable ? null : NO_WEBHOOK_URL_ERROR,
+        nextAttemptAt: now,
+        createdAt: now,
+      },
+    });
+    return { ...issued, webhookEventId: payload.eventId };
+  }
+
+  async function markRefund(tx: Tx, payment: Payment, cause: RefundCause, detail: string, purchase: Purchase | null): Promise<FulfillmentOutcome> {
+    await tx.payment.update({
+      where: { id: payment.id },
+      data: { refundStatus: payment.refundStatus ?? 'pending', refundReason: `${cause}: ${detail}` },
+    });
+    deps.logger.warn({ paymentId: payment.processorPaymentId, quoteId: payment.quoteId, cause, detail }, 'succeeded payment will not be fulfilled; refunding it');
+    return { kind: 'refund_pending', cause, paymentRowId: payment.id, purchase };
+  }
+
+  async function unfulfillableEvent(event: PaymentProcessorEvent): Promise<FulfillmentOutcome> {
+    const trusted = await deps.prisma.$transaction((tx) => trustedPayment(tx, event));
+    if ('reason' in trusted) return { kind: 'ignored', reason: trusted.reason };
+    return recordUnfulfillable(
+      { ...trusted, checkoutSessionId: trusted.checkoutSessionId ?? undefined, challengeId: trusted.challengeId ?? undefined, paymentId: event.paymentId, amountCents: event.amountCents, currency: event.currency, mode: event.mode },
+      event,
+    );
+  }
+
+  /** Outside the failed transaction: the payment row alone, marked for refund, so the money is never lost. */
+  async function recordUnfulfillable(payment: SucceededPayment, event?: ProcessorEvent): Promise<FulfillmentOutcome> {
+    return deps.prisma.$transaction(async (tx) => {
+      if (event) {
+        await tx.processorEvent.createMany({
+          data: [{ processor: deps.processorName, processorEventId: event.id, type: event.sourceType, payload: {}, receivedAt: deps.clock.now() }],
+          skipDuplicates: true,
+        });
+      }
+      const row = await tx.payment.upsert({
+        where: { processorPaymentId: payment.paymentId },
+        create: {
+          quoteId: payment.quoteId,
+          planId: payment.planId,
+          mode: payment.mode,
+          channel: payment.channel,
+          processor: deps.processorName,
+          processorPaymentId: payment.paymentId,
+          amountCents: payment.amountCents,
+          currency: payment.currency.toUpperCase(),
+          status: 'succeeded',
+        },
+        update: { status: 'succeeded' },
+      });
+      return markRefund(tx, row, 'unfulfillable', 'the quote could not be turned into a policy', null);
+    });
+  }
+
+  async function afterCommit(outcome: FulfillmentOutcome): Promise<void> {
+    if (outcome.kind !== 'refund_pending') return;
+    // Best effort now; the refund sweep retries whatever this could not finish.
+    await deps.refunds.refund(outcome.paymentRowId).catch((err: unknown) => {
+      deps.logger.error({ err, paymentRowId: outcome.paymentRowId }, 'refund attempt failed; the sweep will retry');
+    });
+  }
+
+  async function loadContext(tx: Tx, quoteId: string, planId: string): Promise<PaymentContext | { reason: 'unknown_quote' | 'unknown_plan' }> {
+    // Serializes everything that happens to one quote (two events for one payment, two payments for one quote).
+    const locked = await tx.$queryRaw<{ id: string }[]>`SELECT id FROM quotes WHERE id = ${quoteId} FOR UPDATE`;
+    if (locked.length === 0) return { reason: 'unknown_quote' };
+    const plan = await tx.plan.findUnique({ where: { id: planId } });
+    if (!plan) return { reason: 'unknown_plan' };
+    // Plain sequential queries: `include` makes Prisma run relation queries concurrently on the one transaction
+    // connection, which pg deprecates.
+    const quote = await tx.quote.findUniqueOrThrow({ where: { id: quoteId } });
+    const operator = quote.operatorId ? await tx.operator.findUnique({ where: { id: quote.operatorId } }) : null;
+    // The price is the bindable option's (embed) or else the estimate's; a checkout link or challenge fixed one of
+    // these when it was opened.
+    const option = await tx.quoteOption.findUnique({ where: { quoteId_planId: { quoteId, planId } }, select: { premiumCents: true } });
+    const estimate = option ? null : await tx.quoteEstimate.findUnique({ where: { quoteId_planId: { quoteId, planId } }, select: { premiumCents: true } });
+    return { quote, operator, planId, planName: plan.name, price: option?.premiumCents ?? estimate?.premiumCents ?? null };
+  }
+
+  async function upsertPayment(
+    tx: Tx,
+    facts: SucceededPayment,
+    ctx: PaymentContext,
+    outcome: { status: 'succeeded' | 'failed'; failureCode: string | null; failureMessage: string | null },
+  ): Promise<Payment> {
+    const amounts = { amountCents: facts.amountCents, currency: facts.currency.toUpperCase() };
+    const current = await tx.payment.findUnique({ where: { processorPaymentId: facts.paymentId } });
+    if (!current) {
+      return tx.payment.create({
+        data: {
+          quoteId: ctx.quote.id,
+          planId: ctx.planId,
+          operatorId: ctx.quote.operatorId,
+          mode: facts.mode,
+          channel: facts.channel,
+          processor: deps.processorName,
+          processorPaymentId: facts.paymentId,
+          checkoutSessionId: facts.checkoutSessionId ?? null,
+          challengeId: facts.challengeId ?? null,
+          ...amounts,
+          ...outcome,
+        },
+      });
+    }
+    // Events can arrive out of order: a late failure of an earlier attempt never undoes a success.
+    if (current.status === 'succeeded' && outcome.status !== 'succeeded') return current;
+    return tx.payment.update({
+      where: { id: current.id },
+      data: {
+        ...amounts,
+        ...outcome,
+        checkoutSessionId: current.checkoutSessionId ?? facts.checkoutSessionId ?? null,
+        challengeId: current.challengeId ?? facts.challengeId ?? null,
+      },
+    });
+  }
+
+  function logOutcome(fields: Record<string, unknown>, outcome: FulfillmentOutcome): void {
+    if (outcome.kind === 'ignored' && (outcome.reason === 'unknown_quote' || outcome.reason === 'unknown_plan')) {
+      deps.logger.error({ ...fields, outcome: outcome.kind, reason: outcome.reason }, 'payment for an unknown quote or plan');
+      return;
+    }
+    deps.logger.info({ ...fields, outcome: outcome.kind }, 'payment recorded');
+  }
+
+  return { recordProcessorEvent, recordSucceededPayment };
+}
+
+export type Fulfillment = ReturnType<typeof createFulfillment>;
+
+interface TrustedPayment {
+  quoteId: string;
+  planId: string;
+  channel: PaymentChannel;
+  checkoutSessionId: string | null;
+  challengeId: string | null;
+}
+
+interface PaymentContext {
+  quote: Quote;
+  operator: Operator | null;
+  planId: string;
+  planName: string;
+  /** What we asked for this plan on this quote; null when the plan was never priced for it. */
+  price: number | null;
+}
+
+interface IssueContext extends PaymentContext {
+  payment: Payment;
+  premiumCents: number;
+  currency: string;
+  now: Date;
+}
+
+/** Errors in the data itself (a value out of range, a string PostgreSQL refuses), as opposed to an outage. */
+function isDataError(err: unknown): boolean {
+  if (err instanceof Prisma.PrismaClientValidationError) return true;
+  if (err instanceof Prisma.PrismaClientKnownRequestError) return err.code !== 'P2002' && err.code !== 'P2034' && !err.code.startsWith('P1');
+  const message = err instanceof Error ? err.message : '';
+  return /out of range|invalid input|unsupported Unicode escape|22P05|22008|22003/i.test(message);
+}
+
+/** The raw event, minus the PaymentIntent's client secret (a browser credential we have no reason to keep). */
+function storablePayload(raw: unknown): Prisma.InputJsonValue {
+  const copy = JSON.parse(JSON.stringify(raw ?? {})) as { data?: { object?: Record<string, unknown> } };
+  if (copy.data?.object && 'client_secret' in copy.data.object) delete copy.data.object['client_secret'];
+  return copy as Prisma.InputJsonValue;
+}

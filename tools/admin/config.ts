@@ -1,0 +1,27 @@
+import { z } from 'zod';
+import { envVar, parseConfig, type Env } from '@expedition/platform';
+import { demoDefaults } from './src/demo-defaults';
+
+/** `npm run admin`: the one place its environment is read. */
+const AdminEnvSchema = z
+  .object({
+    DATABASE_URL: envVar.databaseUrl(),
+    DATA_DIR: envVar.dataDir(),
+    /** The keyring that seals operators' webhook secrets (embedded mode generates one under DATA_DIR). */
+    WEBHOOK_SECRET_KEYS: envVar.string(),
+    DEMO_PORT: envVar.port(4200),
+    DEMO_URL: envVar.url(),
+    DEMO_WEBHOOK_URL: envVar.url(),
+  })
+  .transform((env) => ({
+    databaseUrl: env.DATABASE_URL,
+    dataDir: env.DATA_DIR,
+    webhookSecretKeys: env.WEBHOOK_SECRET_KEYS,
+    ...demoDefaults({ demoUrl: env.DEMO_URL, demoPort: env.DEMO_PORT, demoWebhookUrl: env.DEMO_WEBHOOK_URL }),
+  }));
+
+export type AdminConfig = z.infer<typeof AdminEnvSchema>;
+
+export function loadAdminConfig(env: Env = process.env): Readonly<AdminConfig> {
+  return parseConfig(AdminEnvSchema, env);
+}
