@@ -46,6 +46,14 @@ async function main(): Promise<void> {
   });
 
   const servers: Started[] = [];
+  const workers: { stop(): Promise<void> }[] = [];
+  // Registered before the first port opens: a SIGTERM that arrives while the apps are still starting (a health
+  // check can already answer) stops what has started, gracefully, instead of killing the process.
+  onShutdownSignal(logger, async () => {
+    await Promise.all(servers.map((s) => s.server.close(5_000)));
+    await Promise.all(workers.map((w) => w.stop()));
+    await db.close();
+  });
   const start = async (name: string, note: string, app: Parameters<typeof listen>[0], config: { port: number; host: string }) => {
     servers.push({ name, note, server: await listen(app, { port: config.port, host: config.host }) });
   };
@@ -85,6 +93,7 @@ async function main(): Promise<void> {
 
   embed.optionsWorker.start();
   dispatcher.workers.start();
+  workers.push(embed.optionsWorker, dispatcher.workers);
 
   const url = (name: string) => servers.find((s) => s.name === name)?.server.url ?? '';
   const where = db.kind === 'pglite' ? `PGlite in ${dataDir}/pglite` : 'PostgreSQL (DATABASE_URL)';
@@ -112,11 +121,6 @@ async function main(): Promise<void> {
   ];
   process.stdout.write(lines.join('\n'));
 
-  onShutdownSignal(logger, async () => {
-    await Promise.all(servers.map((s) => s.server.close(5_000)));
-    await Promise.all([embed.optionsWorker.stop(), dispatcher.workers.stop()]);
-    await db.close();
-  });
 }
 
 main().catch((err) => {
