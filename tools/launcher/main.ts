@@ -7,22 +7,12 @@ import { createDatabase, prepareDatabase } from '@expedition/db';
 import { catalogSnapshot } from '@expedition/domain-pricing';
 import { createLogger, listen, onShutdownSignal, type RunningServer } from '@expedition/http-kit';
 import { createSecretBox, ensureDemoOperator, resolveWebhookSecretKeys } from '@expedition/operators';
-import { createPaymentProcessor, installationSecret } from '@expedition/payments';
-import { composeQuoteApi, loadQuoteApiConfig } from '@expedition/app-quote-api';
-import { composeEmbedApi, loadEmbedApiConfig } from '@expedition/app-embed-api';
-import { composeWebhookDispatcher, loadDispatcherConfig } from '@expedition/app-webhook-dispatcher';
+import { createPaymentProcessor } from '@expedition/payments';
+import { composeQuoteApi } from '@expedition/app-quote-api';
+import { composeEmbedApi } from '@expedition/app-embed-api';
+import { composeWebhookDispatcher } from '@expedition/app-webhook-dispatcher';
 import { createDemoSite, DEMO_WEBHOOK_PATH } from '../demo-site/demo-site';
-
-const env = { ...process.env };
-const dataDir = env.DATA_DIR || '.data';
-const port = (name: string, fallback: number) => Number(env[name] || fallback);
-const demoPort = port('DEMO_PORT', 4200);
-const demoUrl = env.DEMO_URL || `http://localhost:${demoPort}`;
-// The simulated processor reports payments to the dispatcher of THIS process unless told otherwise.
-env.SIMULATED_PROCESSOR_WEBHOOK_URL ||= `http://localhost:${port('DISPATCHER_PORT', 3005)}/processor/events`;
-// One process is one installation, even on PostgreSQL: its simulated processor signs with a secret generated once
-// into DATA_DIR, never a published constant.
-if ((env.PAYMENTS_PROVIDER || 'simulated') === 'simulated') env.SIMULATED_PROCESSOR_WEBHOOK_SECRET ||= installationSecret(dataDir);
+import { loadLauncherConfig } from './config';
 
 interface Started {
   name: string;
@@ -32,11 +22,19 @@ interface Started {
 
 async function main(): Promise<void> {
   const startedAt = Date.now();
-  const logger = createLogger({ name: 'launcher', level: env.LOG_LEVEL || 'warn' });
-  const db = await createDatabase({ databaseUrl: env.DATABASE_URL || undefined, dataDir });
+  // The one reading of the environment: the launcher's variables and every app's config, parsed once.
+  const config = loadLauncherConfig(process.env);
+  const { dataDir } = config;
+  const { url: demoUrl } = config.demo;
+  const logger = createLogger({ name: 'launcher', level: config.logLevel });
+  const db = await createDatabase({ databaseUrl: config.databaseUrl, dataDir });
   const prepared = await prepareDatabase(db, { catalog: catalogSnapshot() });
   // Seals operators' webhook secrets at rest: WEBHOOK_SECRET_KEYS, or a key generated into DATA_DIR on first start.
-  const webhookSecretKeys = resolveWebhookSecretKeys({ configured: env.WEBHOOK_SECRET_KEYS, embedded: !env.DATABASE_URL, dataDir });
+  const webhookSecretKeys = resolveWebhookSecretKeys({
+    configured: config.webhookSecretKeys,
+    embedded: config.databaseUrl === undefined,
+    dataDir,
+  });
   const demo = await ensureDemoOperator({
     prisma: db.prisma,
     dataDir,
@@ -58,18 +56,16 @@ async function main(): Promise<void> {
     servers.push({ name, note, server: await listen(app, { port: config.port, host: config.host }) });
   };
 
-  const quoteConfig = loadQuoteApiConfig(env);
+  const { quote: quoteConfig, embed: embedConfig, dispatcher: dispatcherConfig } = config.apps;
   // ONE processor for every app of the process: an intent created by one app (a checkout link) is the one another
   // confirms or refunds (the dispatcher refunding a second charge).
   const processor = createPaymentProcessor(quoteConfig.payments);
   await start('quote-api', 'AI agents: /api/v1 (OpenAPI at /api/v1/openapi.json)',
     composeQuoteApi({ config: quoteConfig, db, logger: logger.child({ app: 'quote-api' }), processor }), quoteConfig);
 
-  const embedConfig = loadEmbedApiConfig(env);
   const embed = composeEmbedApi({ config: embedConfig, db, logger: logger.child({ app: 'embed-api' }), processor });
   await start('embed-api', 'operators\' pages: /api/embed/quote, /api/embed/options', embed.app, embedConfig);
 
-  const dispatcherConfig = loadDispatcherConfig(env);
   const dispatcher = composeWebhookDispatcher({
     config: dispatcherConfig,
     db,
@@ -87,8 +83,8 @@ async function main(): Promise<void> {
     logger: logger.child({ app: 'demo-site' }),
   });
   await start('demo operator site', 'a tour seller\'s page using the embed API; receives policy.issued', site.app, {
-    port: demoPort,
-    host: env.HOST || '0.0.0.0',
+    port: config.demo.port,
+    host: config.host,
   });
 
   embed.optionsWorker.start();
@@ -102,7 +98,7 @@ async function main(): Promise<void> {
     'Expedition insurance platform — every app in one process (embedded mode)',
     `  database   ${where}; ${prepared.applied.length} migration(s) applied now; ${prepared.plans} plans in the catalog`,
     `  payments   ${quoteConfig.payments.provider === 'simulated' ? 'simulated test mode (no real money moves; card 4242 4242 4242 4242 succeeds)' : 'Stripe'}`,
-    `  limits     in memory${env.REDIS_URL ? ' (REDIS_URL is ignored by the launcher)' : ''}`,
+    `  limits     in memory${config.redisIgnored ? ' (REDIS_URL is ignored by the launcher)' : ''}`,
     '',
     ...servers.map((s) => `  ${s.name.padEnd(20)} ${s.server.url.padEnd(24)} ${s.note}`),
     '',

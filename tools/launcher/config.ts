@@ -1,0 +1,70 @@
+import { z } from 'zod';
+import { loadEmbedApiConfig, type EmbedApiConfig } from '@expedition/app-embed-api';
+import { loadQuoteApiConfig, type QuoteApiConfig } from '@expedition/app-quote-api';
+import { loadDispatcherConfig, type DispatcherConfig } from '@expedition/app-webhook-dispatcher';
+import { installationSecret } from '@expedition/payments';
+import { envVar, parseConfig, type Env } from '@expedition/platform';
+
+/** The launcher's own variables; every app's variables are read by that app's config module (below). */
+const LauncherEnvSchema = z.object({
+  /** The tidy console of `npm start`: warnings and errors only unless told otherwise. */
+  LOG_LEVEL: envVar.logLevel('warn'),
+  HOST: envVar.host(),
+  DATA_DIR: envVar.dataDir(),
+  DATABASE_URL: envVar.databaseUrl(),
+  /** Not used (limits stay in memory in one process); read so the banner can say so. */
+  REDIS_URL: envVar.redisUrl(),
+  DEMO_PORT: envVar.port(4200),
+  DEMO_URL: envVar.url(),
+  /** Where the simulated processor of this process posts its events by default: this process's dispatcher. */
+  DISPATCHER_PORT: envVar.port(3005),
+  /** The keyring that seals operators' webhook secrets; embedded mode generates one under DATA_DIR. */
+  WEBHOOK_SECRET_KEYS: envVar.string(),
+});
+
+export interface LauncherConfig {
+  logLevel: z.infer<typeof LauncherEnvSchema>['LOG_LEVEL'];
+  host: string;
+  dataDir: string;
+  databaseUrl?: string;
+  /** REDIS_URL was set: the banner says it is ignored. */
+  redisIgnored: boolean;
+  demo: { port: number; url: string };
+  webhookSecretKeys?: string;
+  /** Each app's config, parsed once by its own schema from the launcher's environment for the apps (see below). */
+  apps: { quote: QuoteApiConfig; embed: EmbedApiConfig; dispatcher: DispatcherConfig };
+}
+
+export interface LauncherConfigDeps {
+  /** Reads or creates DATA_DIR's simulated-processor secret (payments lib); injectable for tests. */
+  installationSecret?: (dataDir: string) => string;
+}
+
+/**
+ * Builds the launcher's configuration ONCE: its own variables through its zod schema, then each app's config from
+ * `appEnv` — the given environment plus two defaults that make one process one installation: the simulated processor
+ * reports to THIS process's dispatcher, and (simulated provider) signs with the secret generated once into DATA_DIR,
+ * even on PostgreSQL. Nothing is written back to `process.env`; a bad variable throws ConfigError (one line).
+ */
+export function loadLauncherConfig(env: Env = process.env, deps: LauncherConfigDeps = {}): Readonly<LauncherConfig> {
+  const own = parseConfig(LauncherEnvSchema, env);
+  const simulated = (env['PAYMENTS_PROVIDER'] || 'simulated') === 'simulated';
+  const appEnv: Env = Object.freeze({
+    ...env,
+    SIMULATED_PROCESSOR_WEBHOOK_URL:
+      env['SIMULATED_PROCESSOR_WEBHOOK_URL'] || `http://localhost:${own.DISPATCHER_PORT}/processor/events`,
+    ...(simulated && !env['SIMULATED_PROCESSOR_WEBHOOK_SECRET']
+      ? { SIMULATED_PROCESSOR_WEBHOOK_SECRET: (deps.installationSecret ?? installationSecret)(own.DATA_DIR) }
+      : {}),
+  });
+  return Object.freeze({
+    logLevel: own.LOG_LEVEL,
+    host: own.HOST,
+    dataDir: own.DATA_DIR,
+    databaseUrl: own.DATABASE_URL,
+    redisIgnored: own.REDIS_URL !== undefined,
+    demo: { port: own.DEMO_PORT, url: (own.DEMO_URL ?? `http://localhost:${own.DEMO_PORT}`).replace(/\/+$/, '') },
+    webhookSecretKeys: own.WEBHOOK_SECRET_KEYS,
+    apps: { quote: loadQuoteApiConfig(appEnv), embed: loadEmbedApiConfig(appEnv), dispatcher: loadDispatcherConfig(appEnv) },
+  });
+}
