@@ -32,4 +32,21 @@ describe('composeWebhookDispatcher', () => {
     workers.start();
     await workers.stop();
   });
+
+  it('with PAYMENTS_PROVIDER=stripe the simulated intake does not exist: only Stripe endpoint secrets are accepted', async () => {
+    const simulatedSecret = 'whsec_sim_0123456789abcdef0123456789abcdef';
+    const config = loadDispatcherConfig({
+      PAYMENTS_PROVIDER: 'stripe',
+      STRIPE_TEST_SECRET_KEY: 'sk_test_compose',
+      STRIPE_WEBHOOK_SECRET: 'whsec_stripe_endpoint',
+      SIMULATED_PROCESSOR_WEBHOOK_SECRET: simulatedSecret,
+      WEBHOOK_WORKERS: '0',
+    });
+    expect(config.payments.simulatedWebhookSecrets).toEqual([]);
+    const { app } = composeWebhookDispatcher({ config, db, logger: silentLogger });
+    const other = { id: 'evt_compose_2', object: 'event', type: 'charge.updated', created: Math.floor(Date.now() / 1000), livemode: false, data: { object: {} } };
+    const post = (s: ReturnType<typeof signEvent>) => request(app).post('/processor/events').set('Stripe-Signature', s.header).send(s.body);
+    expect((await post(signEvent(other, Math.floor(Date.now() / 1000), simulatedSecret))).status).toBe(400);
+    expect((await post(signEvent(other, Math.floor(Date.now() / 1000), 'whsec_stripe_endpoint'))).status).toBe(200);
+  });
 });
