@@ -5,7 +5,7 @@
  */
 import express, { type Express } from 'express';
 import type { PolicyIssuedPayload } from '@expedition/contracts';
-import type { Logger } from '@expedition/http-kit';
+import type { Logger } from '@expedition/platform';
 import { verifySignature } from '@expedition/webhook-signature';
 
 export interface DemoSiteOptions {

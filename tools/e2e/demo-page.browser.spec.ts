@@ -2,7 +2,7 @@ import { existsSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { chromium, type Browser } from 'playwright-core';
-import { noteSkippedSuite } from '@expedition/db/testing';
+import { noteSkippedSuite } from '@expedition/platform/testing';
 import { launch, waitForPolicyIssued, type Launched } from './launcher-harness';
 
 /**

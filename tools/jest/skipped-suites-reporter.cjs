@@ -1,6 +1,6 @@
 // Jest reporter (jest.preset.js): no suite is skipped silently. After a run it prints one line per skipped suite,
 //   SKIPPED  libs/db/test/crud.spec.ts › CRUD on PostgreSQL (9 tests): PostgreSQL unreachable at … (set TEST_DATABASE_URL)
-// The reason comes from the helper that chose to skip (`noteSkippedSuite` in @expedition/db/testing writes a note into
+// The reason comes from the helper that chose to skip (`noteSkippedSuite` in @expedition/platform/testing writes a note into
 // EXPEDITION_SKIP_NOTES_DIR, which this reporter creates for the run); a file whose every test was skipped without a
 // note still gets a line, with the test services that are down on this machine.
 const { mkdtempSync, readdirSync, readFileSync, rmSync } = require('node:fs');

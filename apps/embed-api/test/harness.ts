@@ -1,13 +1,12 @@
-import { spawnSync } from 'node:child_process';
 import pino from 'pino';
 import type { Express } from 'express';
 import type { Response } from 'supertest';
 import { mintPublishableKey, type CachedKeyResolver } from '@expedition/auth-publishable-key';
 import type { Mode } from '@expedition/contracts';
 import { syncCatalog, type Database, type PrismaClient } from '@expedition/db';
-import { createTestDatabase, noteSkippedSuite, redactUrl } from '@expedition/db/testing';
+import { createTestDatabase } from '@expedition/db/testing';
 import { createRateLimiter, type RateLimiter } from '@expedition/platform';
-import { createTestClock, type TestClock } from '@expedition/platform/testing';
+import { createTestClock, describeWithRedis, testRedisUrl, type TestClock } from '@expedition/platform/testing';
 import { catalogSnapshot } from '@expedition/domain-pricing';
 import { createOptionsWorker, type OptionsWorker } from '@expedition/quoting';
 import { createSimulatedProcessor, type SimulatedProcessor } from '@expedition/payments';
@@ -179,23 +178,5 @@ export function expectNoCors(res: Response): void {
 
 // ---- Redis ---------------------------------------------------------------------------------------------------
 
-export const REDIS_URL = process.env['TEST_REDIS_URL'] || 'redis://127.0.0.1:6379';
-
-/** Synchronous probe, so a suite can be skipped (or, with REQUIRE_SERVICES=1, fail) at definition time. */
-export function redisReachable(url: string = REDIS_URL): boolean {
-  const { hostname, port } = new URL(url);
-  const script = `
-    const s = require('node:net').connect(${Number(port) || 6379}, ${JSON.stringify(hostname || '127.0.0.1')});
-    s.setTimeout(1000, () => process.exit(1));
-    s.on('error', () => process.exit(1));
-    s.on('connect', () => s.write('PING\\r\\n'));
-    s.on('data', (d) => process.exit(String(d).startsWith('+PONG') ? 0 : 1));`;
-  return spawnSync(process.execPath, ['-e', script], { timeout: 3000 }).status === 0;
-}
-
-export function describeWithRedis(): jest.Describe {
-  if (redisReachable()) return describe;
-  if (process.env['REQUIRE_SERVICES'] === '1') throw new Error(`REQUIRE_SERVICES=1 but Redis is unreachable at ${REDIS_URL}`);
-  noteSkippedSuite(`Redis unreachable at ${redactUrl(REDIS_URL)} (set TEST_REDIS_URL)`);
-  return describe.skip;
-}
+export const REDIS_URL = testRedisUrl();
+export { describeWithRedis };

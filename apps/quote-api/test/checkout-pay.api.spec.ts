@@ -1,4 +1,4 @@
-import { hashToken } from '@expedition/quoting';
+import { hashToken } from '@expedition/platform';
 import request from 'supertest';
 import { formatAuthorizationPayment, parsePaymentChallenges, TEST_CARDS } from '@expedition/payments';
 import { antarcticaQuote, createHarness, type Harness } from './harness';

@@ -1,4 +1,4 @@
-import { hashToken } from '@expedition/quoting';
+import { hashToken } from '@expedition/platform';
 import request from 'supertest';
 import { CheckoutResponseSchema } from '@expedition/contracts';
 import { antarcticaQuote, createHarness, PUBLIC_URL, type Harness } from './harness';

@@ -1,6 +1,6 @@
 import request from 'supertest';
 import { QUOTE_DISCLAIMER, QuoteResponseSchema } from '@expedition/contracts';
-import { hashToken } from '@expedition/quoting';
+import { hashToken } from '@expedition/platform';
 import { loadQuoteApiConfig } from '../src/index';
 import { antarcticaQuote, createHarness, type Harness } from './harness';
 

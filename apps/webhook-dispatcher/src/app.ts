@@ -1,7 +1,7 @@
 import express, { type Express } from 'express';
 import type { PrismaClient } from '@expedition/db';
-import { errorHandler, healthRoutes, httpLogger, notFound, requestId, type Logger } from '@expedition/http-kit';
-import type { Clock } from '@expedition/platform';
+import { errorHandler, healthRoutes, httpLogger, notFound, requestId } from '@expedition/http-kit';
+import type { Clock, Logger } from '@expedition/platform';
 import { createMoneyPath, type MoneyPath } from '@expedition/fulfillment';
 import { processorEventsRouter } from './intake/processor-events.router';
 import type { ProcessorEventSource } from './processor';

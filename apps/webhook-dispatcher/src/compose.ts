@@ -1,7 +1,6 @@
 import type { Express } from 'express';
 import type { Database } from '@expedition/db';
-import type { Logger } from '@expedition/http-kit';
-import { systemClock, type Clock } from '@expedition/platform';
+import { systemClock, type Clock, type Logger } from '@expedition/platform';
 import { createApp } from './app';
 import type { DispatcherConfig } from './config';
 import { createMoneyPath } from '@expedition/fulfillment';

@@ -1,6 +1,6 @@
 import request from 'supertest';
 import { PolicyIssuedPayloadSchema } from '@expedition/contracts';
-import { hashToken, randomToken } from '@expedition/quoting';
+import { hashToken, randomToken } from '@expedition/platform';
 import { createApp } from '../src/app';
 import { NO_WEBHOOK_URL_ERROR } from '@expedition/fulfillment';
 import {
@@ -376,6 +376,26 @@ describe('POST /processor/events: what is rejected or ignored', () => {
     const res = await post(event({ amountCents: 100, metadata: { quoteId: '7d1f2c3a-1111-4222-8333-944455556666', planId: 'x', channel: 'mpp' } }));
     expect(res.status).toBe(200);
     expect(await countMoneyPath(h.prisma)).toEqual({ ...before, processorEvents: before.processorEvents + 1 });
+  });
+
+  it('refuses a signed event for a payment we never started: no payment, purchase or policy for a real quote', async () => {
+    const { quote, premiumCents, metadata } = await operatorQuote();
+    const before = await countMoneyPath(h.prisma);
+    const res = await post(event({ amountCents: premiumCents, metadata }), { ours: false });
+    expect(res.status).toBe(200);
+    expect(await countMoneyPath(h.prisma)).toEqual({ ...before, processorEvents: before.processorEvents + 1 });
+    expect(await h.prisma.policy.count({ where: { quoteId: quote.id } })).toBe(0);
+  });
+
+  it('refuses an event whose mode differs from the payment we started (a live event for a test quote)', async () => {
+    const { quote, premiumCents, metadata } = await operatorQuote();
+    const started = event({ amountCents: premiumCents, metadata });
+    await registerAsOurs(h.prisma, started);
+    const live = { ...started, id: `${started.id}_live`, livemode: true, data: { object: { ...started.data.object, livemode: true } } };
+    const res = await post(live, { ours: false });
+    expect(res.status).toBe(200);
+    expect(await h.prisma.policy.count({ where: { quoteId: quote.id } })).toBe(0);
+    expect((await h.prisma.payment.findUniqueOrThrow({ where: { processorPaymentId: started.data.object.id } })).status).toBe('pending');
   });
 
   it('serves /healthz and /readyz', async () => {

@@ -8,6 +8,7 @@ import type { PGlite } from '@electric-sql/pglite';
 import { createDatabase, databaseFromPGlite, type Database } from './database';
 import { pgliteExecutor } from './executor';
 import { readMigrations, runMigrations, applyMigrations, type Migration } from './migrations';
+import { noteSkippedSuite, redactUrl, servicesRequired } from '@expedition/platform/testing';
 
 export const DEFAULT_TEST_DATABASE_URL = 'postgresql://postgres@127.0.0.1:5432/test';
 
@@ -21,9 +22,6 @@ export function testDatabaseUrl(): string {
   return process.env['TEST_DATABASE_URL'] || DEFAULT_TEST_DATABASE_URL;
 }
 
-export function servicesRequired(): boolean {
-  return process.env['REQUIRE_SERVICES'] === '1';
-}
 
 // Per process (under jest: per test file, each has its own module registry).
 const reachability = new Map<string, Promise<boolean>>();
@@ -83,30 +81,6 @@ export function describeWithPostgres(url: string = testDatabaseUrl()): jest.Desc
   if (servicesRequired()) throw new Error(`REQUIRE_SERVICES=1 but PostgreSQL is unreachable at ${url}`);
   noteSkippedSuite(`PostgreSQL unreachable at ${redactUrl(url)} (set TEST_DATABASE_URL)`);
   return describe.skip;
-}
-
-/**
- * Says why a suite of the running test file is skipped, so that no skip is silent: the workspace's jest reporter
- * (tools/jest/skipped-suites-reporter.cjs, set in jest.preset.js) prints one `SKIPPED  <file> › <suite>: <reason>`
- * line per skipped suite after the run. Call it wherever a suite is skipped for want of a service.
- */
-export function noteSkippedSuite(reason: string): void {
-  const dir = process.env['EXPEDITION_SKIP_NOTES_DIR'];
-  const testPath = expect.getState().testPath;
-  if (!dir || !testPath || !existsSync(dir)) return;
-  const note = path.join(dir, `${process.pid}-${randomBytes(6).toString('hex')}.json`);
-  writeFileSync(note, JSON.stringify({ testPath, reason }));
-}
-
-/** A service URL without its password, for messages. */
-export function redactUrl(url: string): string {
-  try {
-    const parsed = new URL(url);
-    if (parsed.password) parsed.password = '***';
-    return parsed.toString();
-  } catch {
-    return url;
-  }
 }
 
 async function createPostgresTestDatabase(url: string, migrations: Migration[]): Promise<Database> {
@@ -204,6 +178,3 @@ export async function createTestDatabase(options: CreateTestDatabaseOptions = {}
   }
   return createPGliteTestDatabase(migrations);
 }
-
-/** @deprecated moved to @expedition/platform/testing */
-export { createTestClock, type TestClock } from '@expedition/platform/testing';

@@ -2,9 +2,6 @@ import pino from 'pino';
 import type { RequestHandler } from 'express';
 import type { Logger } from '@expedition/platform';
 
-/** @deprecated moved to @expedition/platform */
-export type { Logger };
-
 /** Paths never written to logs in full: credentials, keys, cookies, card data. */
 const REDACT = [
   'req.headers.authorization',

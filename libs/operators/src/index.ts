@@ -11,7 +11,6 @@ export {
 } from './lib/inputs';
 export type { KeyState, OperatorView, PublishableKeyView, SecretKeyView } from './lib/views';
 export {
-  type Clock,
   type MintedSecret,
   type NewOperator,
   type OperatorService,

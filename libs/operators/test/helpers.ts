@@ -1,4 +1,4 @@
-import { createTestClock } from '@expedition/db/testing';
+import { createTestClock } from '@expedition/platform/testing';
 import { type KeyRecord, verifyKeyRecord } from '@expedition/auth-publishable-key';
 import type { PrismaClient } from '@expedition/db';
 import { type Keyring, createSecretBox } from '../src';

@@ -1,9 +1,15 @@
-import { isUuid, randomToken } from './ids';
+import { hashToken, isUuid, randomToken } from './ids';
 
 describe('ids and tokens', () => {
   it('mints prefixed 32-byte base64url tokens', () => {
     expect(randomToken('cs')).toMatch(/^cs_[A-Za-z0-9_-]{43}$/);
     expect(randomToken('cs')).not.toBe(randomToken('cs'));
+  });
+
+  it('hashes a token to sha256 hex, the only form stored', () => {
+    expect(hashToken('cs_abc')).toMatch(/^[0-9a-f]{64}$/);
+    expect(hashToken('cs_abc')).toBe(hashToken('cs_abc'));
+    expect(hashToken('cs_abc')).not.toBe(hashToken('cs_abd'));
   });
 
   it('recognises UUIDs and nothing else', () => {

@@ -3,7 +3,7 @@
  * logger type, the polling loop of background workers, the rate limiter, and the pieces of each app's env schema.
  */
 export { type Clock, addMs, epochSeconds, isoDay, systemClock } from './clock';
-export { isUuid, randomToken } from './ids';
+export { hashToken, isUuid, randomToken } from './ids';
 export { LOG_LEVELS, type LogLevel, type Logger } from './logger';
 export { type PollingLoop, createPollingLoop } from './polling-loop';
 export {

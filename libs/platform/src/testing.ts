@@ -1,4 +1,8 @@
 // Test helpers of @expedition/platform (import from '@expedition/platform/testing', never from production code).
+import { spawnSync } from 'node:child_process';
+import { randomBytes } from 'node:crypto';
+import { existsSync, writeFileSync } from 'node:fs';
+import path from 'node:path';
 import { epochSeconds, type Clock } from './clock';
 
 export interface TestClock extends Clock {
@@ -18,4 +22,66 @@ export function createTestClock(start = '2026-11-21T10:00:00Z'): TestClock {
       now += ms;
     },
   };
+}
+
+// ---- services: suites that need PostgreSQL, Redis or Chromium skip loudly, or fail with REQUIRE_SERVICES=1 ----
+
+/** REQUIRE_SERVICES=1 (CI): a missing service fails the suite instead of skipping it. */
+export function servicesRequired(): boolean {
+  return process.env['REQUIRE_SERVICES'] === '1';
+}
+
+/**
+ * Says why a suite of the running test file is skipped, so that no skip is silent: the workspace's jest reporter
+ * (tools/jest/skipped-suites-reporter.cjs, set in jest.preset.js) prints one `SKIPPED  <file> › <suite>: <reason>`
+ * line per skipped suite after the run. Call it wherever a suite is skipped for want of a service.
+ */
+export function noteSkippedSuite(reason: string): void {
+  const dir = process.env['EXPEDITION_SKIP_NOTES_DIR'];
+  const testPath = expect.getState().testPath;
+  if (!dir || !testPath || !existsSync(dir)) return;
+  const note = path.join(dir, `${process.pid}-${randomBytes(6).toString('hex')}.json`);
+  writeFileSync(note, JSON.stringify({ testPath, reason }));
+}
+
+/** A service URL without its password, for messages. */
+export function redactUrl(url: string): string {
+  try {
+    const parsed = new URL(url);
+    if (parsed.password) parsed.password = '***';
+    return parsed.toString();
+  } catch {
+    return url;
+  }
+}
+
+/** Redis of the Redis suites: TEST_REDIS_URL, never an app's REDIS_URL. */
+export function testRedisUrl(): string {
+  return process.env['TEST_REDIS_URL'] || 'redis://127.0.0.1:6379';
+}
+
+const redisReachability = new Map<string, boolean>();
+
+/** Synchronous probe (PING from a child process), so a suite is chosen at collection time; cached per process. */
+export function isRedisReachableSync(url: string = testRedisUrl()): boolean {
+  const cached = redisReachability.get(url);
+  if (cached !== undefined) return cached;
+  const { hostname, port } = new URL(url);
+  const script = `
+    const s = require('node:net').connect(${Number(port) || 6379}, ${JSON.stringify(hostname || '127.0.0.1')});
+    s.setTimeout(1000, () => process.exit(1));
+    s.on('error', () => process.exit(1));
+    s.on('connect', () => s.write('PING\\r\\n'));
+    s.on('data', (d) => process.exit(String(d).startsWith('+PONG') ? 0 : 1));`;
+  const reachable = spawnSync(process.execPath, ['-e', script], { timeout: 3000 }).status === 0;
+  redisReachability.set(url, reachable);
+  return reachable;
+}
+
+/** `describe` when Redis is reachable, else a noted `describe.skip`; throws when REQUIRE_SERVICES=1 and it is not. */
+export function describeWithRedis(url: string = testRedisUrl()): jest.Describe {
+  if (isRedisReachableSync(url)) return describe;
+  if (servicesRequired()) throw new Error(`REQUIRE_SERVICES=1 but Redis is unreachable at ${redactUrl(url)}`);
+  noteSkippedSuite(`Redis unreachable at ${redactUrl(url)} (set TEST_REDIS_URL)`);
+  return describe.skip;
 }

@@ -1,7 +1,7 @@
 import { createTestDatabase } from '@expedition/db/testing';
 import { syncCatalog, type Database } from '@expedition/db';
 import { catalogSnapshot } from '@expedition/domain-pricing';
-import { QUOTE_NUMBER_ALPHABET, isUuid, randomQuoteNumber, randomToken } from './identifiers';
+import { QUOTE_NUMBER_ALPHABET, randomQuoteNumber } from './identifiers';
 import { createQuoteService } from './quote.service';
 
 let db: Database;
@@ -27,9 +27,6 @@ describe('identifiers', () => {
   it('mints EXP-XXXX numbers from the unambiguous alphabet', () => {
     for (let i = 0; i < 200; i++) expect(randomQuoteNumber()).toMatch(/^EXP-[23456789ABCDEFGHJKMNPQRSTVWXYZ]{4}$/);
     expect(QUOTE_NUMBER_ALPHABET).not.toMatch(/[01ILOU]/);
-    expect(randomToken('cs')).toMatch(/^cs_[A-Za-z0-9_-]{43}$/);
-    expect(isUuid('7d1f2c3a-1111-4222-8333-944455556666')).toBe(true);
-    expect(isUuid("1' OR 1=1")).toBe(false);
   });
 });
 

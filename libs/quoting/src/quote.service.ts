@@ -1,9 +1,9 @@
 import type { Mode } from '@expedition/contracts';
 import { isUniqueViolation, type PrismaClient, type Quote, type QuoteEstimate } from '@expedition/db';
 import { priceQuote, type PricedQuote } from '@expedition/domain-pricing';
-import { isoDay, type Clock } from '@expedition/platform';
+import { hashToken, isoDay, randomToken, type Clock } from '@expedition/platform';
 import { instantQuoteEligibility, offersOptions } from './options/instant-eligibility';
-import { hashToken, randomQuoteNumber, randomToken } from './identifiers';
+import { randomQuoteNumber } from './identifiers';
 
 /** Quotes are offered for this long (or until departure, whichever comes first). */
 export const QUOTE_VALIDITY_DAYS = 30;

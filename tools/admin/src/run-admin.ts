@@ -1,8 +1,8 @@
 import { parseArgs } from 'node:util';
 import type { RandomBytes } from '@expedition/auth-publishable-key';
 import type { Database } from '@expedition/db';
+import type { Clock } from '@expedition/platform';
 import {
-  type Clock,
   type Keyring,
   type SecretBox,
   WebhookSecretKeysError,

@@ -2,7 +2,8 @@ import { Router, type Request, type RequestHandler, type Response } from 'expres
 import { EMBED_QUOTE_ID_REQUIRED, type EmbedOptionsPending } from '@expedition/contracts';
 import { getEmbedContext, sendBareForbidden } from '@expedition/auth-publishable-key';
 import type { PrismaClient } from '@expedition/db';
-import { isUuid, toEmbedOptionsReady } from '@expedition/quoting';
+import { isUuid } from '@expedition/platform';
+import { toEmbedOptionsReady } from '@expedition/quoting';
 import { sendEmbedError } from '../http/embed-responses';
 import { EMBED_OPTIONS_PATH } from '../limits';
 import type { ReadyOptionsCache } from './ready-options-cache';

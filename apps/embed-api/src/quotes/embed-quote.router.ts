@@ -2,7 +2,7 @@ import { Router, type RequestHandler } from 'express';
 import { EMBED_INVALID_FIELDS_ERROR, EMBED_QUOTE_CREATION_FAILED, EmbedQuoteRequestSchema } from '@expedition/contracts';
 import { getEmbedContext } from '@expedition/auth-publishable-key';
 import { isPricingError } from '@expedition/domain-pricing';
-import type { Logger } from '@expedition/http-kit';
+import type { Logger } from '@expedition/platform';
 import { jsonBodyOr400, sendEmbedError } from '../http/embed-responses';
 import { EMBED_QUOTE_PATH } from '../limits';
 import { EmbedInputError } from './embed-quote.input';

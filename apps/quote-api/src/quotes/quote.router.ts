@@ -1,13 +1,14 @@
 import { Router } from 'express';
-import { quoteRequestSchemaAt } from '@expedition/contracts';
+import { quoteRequestSchemaAt, type Mode } from '@expedition/contracts';
 import { dollarsToCents } from '@expedition/domain-pricing';
 import { parseOrThrow } from '@expedition/http-kit';
 import type { PrismaClient } from '@expedition/db';
-import { isUuid, type Clock, type QuoteService } from '@expedition/quoting';
+import { isUuid, type Clock } from '@expedition/platform';
+import type { QuoteService } from '@expedition/quoting';
 import { toQuoteResponse } from './quote.mapper';
 import { rethrowPricingError } from '../pricing-errors';
 
-export function quoteRouter(deps: { quotes: QuoteService; prisma: PrismaClient; clock: Clock; mode: 'test' | 'live' }): Router {
+export function quoteRouter(deps: { quotes: QuoteService; prisma: PrismaClient; clock: Clock; mode: Mode }): Router {
   const router = Router();
 
   /**

@@ -3,7 +3,8 @@ import path from 'node:path';
 import type { RandomBytes } from '@expedition/auth-publishable-key';
 import type { PrismaClient } from '@expedition/db';
 import { requireOrigin, requireWebhookUrl } from './inputs';
-import { type Clock, type OperatorService, createOperatorService } from './operator.service';
+import type { Clock } from '@expedition/platform';
+import { type OperatorService, createOperatorService } from './operator.service';
 import { type SecretBox, SecretBoxError } from './secret-box';
 
 export const DEMO_OPERATOR_NAME = 'Polar Horizons Expeditions (demo)';

@@ -6,6 +6,7 @@ import {
   parsePublishableKey,
 } from '@expedition/auth-publishable-key';
 import { type PrismaClient, isUniqueViolation } from '@expedition/db';
+import { systemClock, type Clock } from '@expedition/platform';
 import { conflict, invalidInput, notFound } from './operator-error';
 import { type SecretBox, SecretBoxError, isSealed } from './secret-box';
 import type { Mode } from '@expedition/contracts';
@@ -33,11 +34,6 @@ import {
   toOperatorView,
   toSecretKeyView,
 } from './views';
-
-/** Time comes in as a dependency so rotation graces are testable (STYLE.md). */
-export interface Clock {
-  now(): Date;
-}
 
 export interface OperatorServiceDeps {
   prisma: PrismaClient;
@@ -99,8 +95,6 @@ export interface RewrapReport {
 
 export const WEBHOOK_SECRET_PREFIX = 'whsec_';
 export const WEBHOOK_SECRET_BYTES = 32;
-
-const systemClock: Clock = { now: () => new Date() };
 
 export function createOperatorService(deps: OperatorServiceDeps) {
   const { prisma } = deps;
