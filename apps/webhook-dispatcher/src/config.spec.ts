@@ -1,4 +1,4 @@
-import { ConfigError } from '@expedition/http-kit';
+import { ConfigError } from '@expedition/platform';
 import { mkdtempSync, readFileSync, statSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';

@@ -14,4 +14,4 @@ export function randomQuoteNumber(pick: (max: number) => number = randomInt): st
 }
 
 /** @deprecated moved to @expedition/platform */
-export { hashToken, isUuid, randomToken } from '@expedition/platform';
+export { hashToken } from '@expedition/platform';
