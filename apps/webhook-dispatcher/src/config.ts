@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { ConfigError, emptyToUndefined, parseConfig } from '@expedition/http-kit';
+import { ConfigError, emptyToUndefined, parseConfig } from '@expedition/platform';
 import { paymentsSettingsFromEnv, type PaymentsSettings } from '@expedition/payments';
 import { MISSING_WEBHOOK_SECRET_KEYS, parseWebhookSecretKeys, WebhookSecretKeysError } from '@expedition/operators';
 

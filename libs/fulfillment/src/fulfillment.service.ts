@@ -12,7 +12,7 @@ import {
 } from '@expedition/db';
 import { findDestination } from '@expedition/domain-pricing';
 import type { PaymentMode, PaymentProcessorEvent, ProcessorEvent } from '@expedition/payments';
-import { isoDay, type Clock } from '@expedition/quoting';
+import { isoDay, type Clock } from '@expedition/platform';
 import { computeCommissionCents } from './commission';
 import { randomPolicyNumber, randomWebhookEventId } from './identifiers';
 import type { PaymentClaims } from './payment-claims';

@@ -1,7 +1,7 @@
 import type { Logger } from 'pino';
 import type { PrismaClient } from '@expedition/db';
 import type { PaymentProcessor } from '@expedition/payments';
-import type { Clock } from '@expedition/quoting';
+import type { Clock } from '@expedition/platform';
 import { createFulfillment, type FulfillmentDeps } from './fulfillment.service';
 import { createPaymentClaims } from './payment-claims';
 import { createPaymentGuard } from './payment-guard';

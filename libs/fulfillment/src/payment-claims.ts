@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { isUniqueViolation, type PaymentChannel, type PrismaClient } from '@expedition/db';
-import type { Clock } from '@expedition/quoting';
+import type { Clock } from '@expedition/platform';
 
 /** Long enough for any processor call (the Stripe adapter times out well before), short enough that a crashed holder
  * blocks the quote for seconds, not minutes. */

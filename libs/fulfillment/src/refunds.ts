@@ -1,7 +1,7 @@
 import type { Logger } from 'pino';
 import type { PrismaClient } from '@expedition/db';
 import { PaymentProcessorError, type PaymentProcessor } from '@expedition/payments';
-import type { Clock } from '@expedition/quoting';
+import type { Clock } from '@expedition/platform';
 
 export interface RefundsDeps {
   prisma: PrismaClient;

@@ -8,5 +8,3 @@ export * from './health';
 export * from './server';
 export * from './rate-limit';
 
-/** @deprecated moved to @expedition/platform */
-export { ConfigError, emptyToUndefined, parseConfig } from '@expedition/platform';

@@ -13,5 +13,3 @@ export function randomQuoteNumber(pick: (max: number) => number = randomInt): st
   return s;
 }
 
-/** @deprecated moved to @expedition/platform */
-export { hashToken } from '@expedition/platform';

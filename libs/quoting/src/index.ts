@@ -1,4 +1,3 @@
-export * from './clock';
 export * from './identifiers';
 export * from './quote.service';
 export * from './options/instant-eligibility';

@@ -5,8 +5,7 @@ import { getPlan } from '@expedition/domain-pricing';
 import type { MoneyPath } from '@expedition/fulfillment';
 import { AppError } from '@expedition/http-kit';
 import { PaymentProcessorError, type PaymentProcessor, type SimulatedProcessor } from '@expedition/payments';
-import { isUuid, randomToken, type Clock } from '@expedition/platform';
-import { hashToken } from '@expedition/quoting';
+import { hashToken, isUuid, randomToken, type Clock } from '@expedition/platform';
 
 export interface CheckoutServiceDeps {
   prisma: PrismaClient;

@@ -1,2 +1,0 @@
-/** @deprecated moved to @expedition/platform */
-export { type Clock, isoDay } from '@expedition/platform';
