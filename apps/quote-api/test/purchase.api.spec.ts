@@ -260,7 +260,10 @@ describe('POST /api/v1/purchase: paying', () => {
       expect(res.body).toMatchObject({ status: 'already_paid', quoteId: q.quoteId, quoteNumber: q.quoteNumber, planName: q.plan.planName });
       expect(res.body.amountCharged).toBe(q.plan.estimatedPremiumCents / 100);
       expect(res.headers['cache-control']).toBe('private');
-      expect(parsePaymentReceipt(res.headers['payment-receipt'] as string)?.reference).toBe(first.body.paymentReference);
+      // Whoever holds the quoteId learns it is paid, never which processor payment paid it.
+      expect(parsePaymentReceipt(res.headers['payment-receipt'] as string)?.reference).toBe(q.quoteNumber);
+      expect(res.body.paymentReference).toBeUndefined();
+      expect(JSON.stringify(res.headers)).not.toContain(first.body.paymentReference);
     }
     expect(settlements).toHaveLength(0);
     expect(await rowsFor(q.quoteId)).toMatchObject({ purchases: 1, policies: 1, payments: 1 });

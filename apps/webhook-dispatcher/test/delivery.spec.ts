@@ -18,6 +18,7 @@ import {
   waitFor,
   type Harness,
   type Receiver,
+  refundRecordingProcessor,
 } from './harness';
 
 let h: Harness;
@@ -227,7 +228,10 @@ describe('end to end with the simulated processor', () => {
   afterAll(() => server?.close());
 
   it('card payment → signed processor event → policy → policy.issued received and verified', async () => {
-    server = await listen(createApp(appDeps(h.db, h.clock)), { port: 0, host: '127.0.0.1' });
+    // The intake asks the processor that took the payment whether it succeeded: this test's simulated processor.
+    const verifier = refundRecordingProcessor(h.clock);
+    verifier.retrievePayment = (input) => processor.retrievePayment(input);
+    server = await listen(createApp(appDeps(h.db, h.clock, { processor: verifier })), { port: 0, host: '127.0.0.1' });
     const processor = createSimulatedProcessor({
       webhookUrl: `${server.url}/processor/events`,
       webhookSecret: 'whsec_test_dispatcher_intake',

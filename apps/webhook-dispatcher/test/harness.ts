@@ -6,7 +6,7 @@ import type { Express } from 'express';
 import { applyMigrations, createDatabase, syncCatalog, type Database, type PrismaClient } from '@expedition/db';
 import { createTestDatabase, testDatabaseUrl } from '@expedition/db/testing';
 import { createTestClock, type TestClock } from '@expedition/platform/testing';
-import { createSimulatedProcessor, type RefundPaymentInput } from '@expedition/payments';
+import { PaymentProcessorError, createSimulatedProcessor, type RefundPaymentInput } from '@expedition/payments';
 import { catalogSnapshot } from '@expedition/domain-pricing';
 import type { Clock } from '@expedition/platform';
 import { createQuoteService } from '@expedition/quoting';
@@ -61,8 +61,17 @@ export function appDeps(db: Database, clock: Clock, overrides: Partial<Dispatche
  * know their payments: it records the request and answers succeeded, as Stripe would for a real charge). */
 export const refundCalls: RefundPaymentInput[] = [];
 
+/** What the processor "knows" of the fabricated payments (registerAsOurs fills it): the intake verifies successes
+ * against it, as it asks Stripe in production. */
+export const processorLedger = new Map<string, { status: 'succeeded' | 'failed'; amountCents: number; currency: string; mode: 'test' | 'live' }>();
+
 export function refundRecordingProcessor(clock: Clock) {
   const processor = createSimulatedProcessor({ webhookUrl: 'http://127.0.0.1:9/unused', webhookSecret: PROCESSOR_SECRET, clock });
+  processor.retrievePayment = async (input) => {
+    const known = processorLedger.get(input.paymentId);
+    if (!known || known.mode !== input.mode) throw new PaymentProcessorError('payment_not_found', `No such payment_intent: '${input.paymentId}'`);
+    return { paymentId: input.paymentId, status: known.status, amountCents: known.amountCents, currency: known.currency, metadata: {}, amountRefundedCents: 0 };
+  };
   processor.refundPayment = async (input) => {
     refundCalls.push(input);
     return { refundId: `re_test_${refundCalls.length}`, status: 'succeeded', amountCents: input.amountCents ?? 0 };
@@ -170,9 +179,15 @@ export function intentEvent(input: IntentEventInput, createdSec: number) {
  * trusts a processor event only for a payment of ours. Skipped when the quote does not exist or the row is there.
  */
 export async function registerAsOurs(prisma: PrismaClient, event: object): Promise<void> {
-  const intent = (event as { data?: { object?: { object?: string; id?: string; amount?: number; currency?: string; livemode?: boolean; metadata?: Record<string, string> } } }).data?.object;
+  const intent = (event as { data?: { object?: { object?: string; id?: string; amount?: number; currency?: string; livemode?: boolean; status?: string; metadata?: Record<string, string> } } }).data?.object;
   const meta = intent?.metadata ?? {};
   if (intent?.object !== 'payment_intent' || !intent.id || !meta['quoteId'] || !meta['planId']) return;
+  processorLedger.set(intent.id, {
+    status: intent.status === 'succeeded' ? 'succeeded' : 'failed',
+    amountCents: intent.amount ?? 0,
+    currency: intent.currency ?? 'usd',
+    mode: intent.livemode ? 'live' : 'test',
+  });
   if (!(await prisma.quote.findUnique({ where: { id: meta['quoteId'] }, select: { id: true } }))) return;
   if (!(await prisma.plan.findUnique({ where: { id: meta['planId'] }, select: { id: true } }))) return;
   const channel = (['checkout_link', 'mpp', 'embed', 'acp'] as const).find((c) => c === meta['channel']) ?? 'checkout_link';

@@ -10,6 +10,7 @@ import {
   createOperator,
   createQuote,
   intentEvent,
+  processorLedger,
   refundCalls,
   registerAsOurs,
   signEvent,
@@ -381,10 +382,31 @@ describe('POST /processor/events: what is rejected or ignored', () => {
   it('refuses a signed event for a payment we never started: no payment, purchase or policy for a real quote', async () => {
     const { quote, premiumCents, metadata } = await operatorQuote();
     const before = await countMoneyPath(h.prisma);
+    // Signed with the real secret (a leaked one, say), but the processor does not know the payment: refused unread.
     const res = await post(event({ amountCents: premiumCents, metadata }), { ours: false });
     expect(res.status).toBe(200);
-    expect(await countMoneyPath(h.prisma)).toEqual({ ...before, processorEvents: before.processorEvents + 1 });
+    expect(await countMoneyPath(h.prisma)).toEqual(before);
     expect(await h.prisma.policy.count({ where: { quoteId: quote.id } })).toBe(0);
+  });
+
+  it('refuses a forged success for a payment we started but the processor never charged, or for another amount', async () => {
+    const { quote, premiumCents, metadata } = await operatorQuote();
+    const started = event({ amountCents: premiumCents, metadata });
+    await registerAsOurs(h.prisma, started);
+    processorLedger.set(started.data.object.id, { status: 'failed', amountCents: premiumCents, currency: 'usd', mode: 'test' });
+    expect((await post(started, { ours: false })).status).toBe(200);
+    processorLedger.set(started.data.object.id, { status: 'succeeded', amountCents: premiumCents, currency: 'usd', mode: 'test' });
+    const cheaper = { ...started, id: `${started.id}_1`, data: { object: { ...started.data.object, amount: 1 } } };
+    expect((await post(cheaper, { ours: false })).status).toBe(200);
+    expect(await h.prisma.policy.count({ where: { quoteId: quote.id } })).toBe(0);
+    expect((await h.prisma.payment.findUniqueOrThrow({ where: { processorPaymentId: started.data.object.id } })).status).toBe('pending');
+
+    // The real success is then recorded, and a later forged amount never rewrites it.
+    expect((await post({ ...started, id: `${started.id}_2` }, { ours: false })).status).toBe(200);
+    expect(await h.prisma.policy.count({ where: { quoteId: quote.id } })).toBe(1);
+    processorLedger.set(started.data.object.id, { status: 'succeeded', amountCents: 1, currency: 'usd', mode: 'test' });
+    expect((await post({ ...cheaper, id: `${started.id}_3` }, { ours: false })).status).toBe(200);
+    expect((await h.prisma.payment.findUniqueOrThrow({ where: { processorPaymentId: started.data.object.id } })).amountCents).toBe(premiumCents);
   });
 
   it('refuses an event whose mode differs from the payment we started (a live event for a test quote)', async () => {

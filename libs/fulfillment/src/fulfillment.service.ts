@@ -11,11 +11,10 @@ import {
   type Quote,
 } from '@expedition/db';
 import { findDestination } from '@expedition/domain-pricing';
-import type { PaymentMode, PaymentProcessorEvent, ProcessorEvent } from '@expedition/payments';
+import { PaymentProcessorError, type PaymentMode, type PaymentProcessor, type PaymentProcessorEvent, type ProcessorEvent } from '@expedition/payments';
 import { isoDay, type Clock } from '@expedition/platform';
 import { computeCommissionCents } from './commission';
 import { randomPolicyNumber, randomWebhookEventId } from './identifiers';
-import type { PaymentClaims } from './payment-claims';
 import type { Refunds } from './refunds';
 
 type Tx = Prisma.TransactionClient;
@@ -37,7 +36,7 @@ export interface SucceededPayment {
 /** Why money that arrived will not become a policy; each is refunded automatically. */
 export type RefundCause = 'duplicate_payment' | 'amount_mismatch' | 'plan_not_quoted' | 'mode_mismatch' | 'unfulfillable';
 
-export type UntrustedReason = 'untrusted_payment' | 'mode_mismatch' | 'payment_mismatch';
+export type UntrustedReason = 'untrusted_payment' | 'unverified_payment' | 'mode_mismatch' | 'payment_mismatch';
 
 export type FulfillmentOutcome =
   | { kind: 'policy_issued'; purchase: Purchase; policyId: string; policyNumber: string; webhookEventId: string | null }
@@ -55,8 +54,11 @@ export interface FulfillmentDeps {
   processorName: string;
   /** Executes the refunds this service decides on (right after commit; a sweep retries failures). */
   refunds: Refunds;
-  /** Lets a reported failure of one claim attempt advance the quote's payment claim. */
-  claims?: Pick<PaymentClaims, 'attemptFailed'>;
+  /**
+   * Asks the processor whether a reported success is real before anything is issued: a signed event alone is not
+   * proof (a leaked signing secret must not buy policies). Without it, events are trusted on signature and records.
+   */
+  verifier?: Pick<PaymentProcessor, 'retrievePayment'>;
   newPolicyNumber?: (now: Date) => string;
   newWebhookEventId?: () => string;
 }
@@ -82,6 +84,9 @@ export function createFulfillment(deps: FulfillmentDeps) {
   const newWebhookEventId = deps.newWebhookEventId ?? randomWebhookEventId;
 
   async function recordProcessorEvent(event: ProcessorEvent): Promise<FulfillmentOutcome> {
+    if (event.type === 'payment.succeeded' && !(await confirmedByProcessor(event))) {
+      return { kind: 'ignored', reason: 'unverified_payment' };
+    }
     const outcome = await inTransaction(
       (tx) => eventInTransaction(tx, event),
       event.type === 'payment.succeeded' ? () => unfulfillableEvent(event) : undefined,
@@ -89,6 +94,32 @@ export function createFulfillment(deps: FulfillmentDeps) {
     logOutcome({ processorEventId: event.id, type: event.sourceType }, outcome);
     await afterCommit(outcome);
     return outcome;
+  }
+
+  /**
+   * The processor's own word on a reported success, read over its API (not from the event): it must know the payment,
+   * in that mode, succeeded, for exactly the amount and currency reported. An outage throws (the event is answered
+   * 500 and the processor retries it later); anything else that does not match is refused and logged.
+   */
+  async function confirmedByProcessor(event: PaymentProcessorEvent): Promise<boolean> {
+    if (!deps.verifier) return true;
+    let found;
+    try {
+      found = await deps.verifier.retrievePayment({ paymentId: event.paymentId, mode: event.mode });
+    } catch (err) {
+      if (!(err instanceof PaymentProcessorError) || err.code === 'processor_unavailable') throw err;
+      untrusted(event, 'unverified_payment', `the processor does not know this payment (${err.code})`);
+      return false;
+    }
+    const same =
+      found.status === 'succeeded' &&
+      found.amountCents === event.amountCents &&
+      found.currency.toLowerCase() === event.currency.toLowerCase();
+    if (!same) {
+      untrusted(event, 'unverified_payment', `the processor reports ${found.status}, ${found.amountCents} ${found.currency}`);
+      return false;
+    }
+    return true;
   }
 
   async function recordSucceededPayment(payment: SucceededPayment): Promise<FulfillmentOutcome> {
@@ -213,8 +244,15 @@ export function createFulfillment(deps: FulfillmentDeps) {
       failureCode: event.failureCode ?? 'payment_failed',
       failureMessage: failureMessage || null,
     });
+    // The failed attempt moved no money: its claim key may advance. In this transaction (PGlite has one connection:
+    // a write through the root client here would wait on this very transaction).
     const attempt = Number(event.metadata['claimAttempt']);
-    if (deps.claims && Number.isSafeInteger(attempt) && attempt > 0) await deps.claims.attemptFailed(facts.quoteId, attempt);
+    if (Number.isSafeInteger(attempt) && attempt > 0) {
+      await tx.paymentClaim.updateMany({
+        where: { quoteId: facts.quoteId, attempt, leaseUntil: { lte: deps.clock.now() } },
+        data: { attempt: attempt + 1, processorPaymentId: null, updatedAt: deps.clock.now() },
+      });
+    }
     return { kind: 'payment_failed' };
   }
 
@@ -425,8 +463,9 @@ export function createFulfillment(deps: FulfillmentDeps) {
         },
       });
     }
-    // Events can arrive out of order: a late failure of an earlier attempt never undoes a success.
-    if (current.status === 'succeeded' && outcome.status !== 'succeeded') return current;
+    // Events can arrive out of order: a late failure never undoes a success, and a success once recorded is never
+    // rewritten (its amount is what the processor took).
+    if (current.status === 'succeeded') return current;
     return tx.payment.update({
       where: { id: current.id },
       data: {

@@ -29,7 +29,7 @@ export function createMoneyPath(deps: MoneyPathDeps) {
     logger,
     processorName: processor.name,
     refunds,
-    claims,
+    verifier: processor,
     newPolicyNumber: deps.newPolicyNumber,
     newWebhookEventId: deps.newWebhookEventId,
   });

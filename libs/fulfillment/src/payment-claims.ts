@@ -114,22 +114,11 @@ export function createPaymentClaims(deps: { prisma: PrismaClient; clock: Clock; 
     return { ...claim, attempt, inheritedPaymentId: null, key: (operation) => `${operation}_${claim.quoteId}_a${attempt}` };
   }
 
-  /**
-   * A failure the processor reported for one attempt (its event carries the attempt): that attempt moved no money,
-   * so the key may advance even if its holder never came back to say so.
-   */
-  async function attemptFailed(quoteId: string, attempt: number): Promise<void> {
-    await prisma.paymentClaim.updateMany({
-      where: { quoteId, attempt, leaseUntil: { lte: clock.now() } },
-      data: { attempt: attempt + 1, processorPaymentId: null, updatedAt: clock.now() },
-    });
-  }
-
   async function isPaid(quoteId: string): Promise<boolean> {
     return (await prisma.purchase.count({ where: { quoteId } })) > 0;
   }
 
-  return { acquire, name, release, advance, attemptFailed };
+  return { acquire, name, release, advance };
 }
 
 export type PaymentClaims = ReturnType<typeof createPaymentClaims>;

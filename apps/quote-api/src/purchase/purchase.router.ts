@@ -44,7 +44,7 @@ function render(result: PurchaseResult): StoredResponse {
             status: 'success',
             method: 'stripe',
             timestamp: result.paidAt,
-            reference: result.receipt.paymentReference ?? '',
+            reference: result.receipt.paymentReference ?? result.receipt.quoteNumber,
             externalId: result.receipt.quoteId,
           }),
           'Cache-Control': 'private',

@@ -253,7 +253,8 @@ function receiptOf(status: PurchaseReceipt['status'], quote: { id: string; quote
       amountCharged: purchase.amountCents / 100,
       amountChargedCents: purchase.amountCents,
       currency: purchase.currency,
-      paymentReference: purchase.processorPaymentId,
+      // Only to the request that paid: an already_paid answer (anyone holding the quoteId) names no processor payment.
+      ...(status === 'purchased' ? { paymentReference: purchase.processorPaymentId } : {}),
       nextSteps:
         nextSteps ??
         (status === 'purchased'
