@@ -33,6 +33,25 @@ export interface SucceededPayment {
   challengeId?: string;
 }
 
+/** A payment of ours, as its Payment row (or the row-shaped facts of an event) holds it. */
+export type PaymentFacts = Pick<Payment, 'processorPaymentId' | 'amountCents' | 'currency' | 'mode' | 'quoteId' | 'planId' | 'channel'> &
+  Partial<Pick<Payment, 'checkoutSessionId' | 'challengeId'>>;
+
+/** What `recordSucceededPayment` takes, from a payment of ours. */
+export function succeededPaymentOf(row: PaymentFacts): SucceededPayment {
+  return {
+    paymentId: row.processorPaymentId,
+    amountCents: row.amountCents,
+    currency: row.currency,
+    mode: row.mode,
+    quoteId: row.quoteId,
+    planId: row.planId,
+    channel: row.channel,
+    ...(row.checkoutSessionId ? { checkoutSessionId: row.checkoutSessionId } : {}),
+    ...(row.challengeId ? { challengeId: row.challengeId } : {}),
+  };
+}
+
 /** Why money that arrived will not become a policy; each is refunded automatically. */
 export type RefundCause = 'duplicate_payment' | 'amount_mismatch' | 'plan_not_quoted' | 'mode_mismatch' | 'unfulfillable';
 
@@ -180,17 +199,7 @@ export function createFulfillment(deps: FulfillmentDeps) {
     const ctx = await loadContext(tx, trusted.quoteId, trusted.planId);
     if ('reason' in ctx) return { kind: 'ignored', reason: ctx.reason };
 
-    const facts: SucceededPayment = {
-      paymentId: event.paymentId,
-      amountCents: event.amountCents,
-      currency: event.currency,
-      mode: event.mode,
-      quoteId: trusted.quoteId,
-      planId: trusted.planId,
-      channel: trusted.channel,
-      ...(trusted.checkoutSessionId ? { checkoutSessionId: trusted.checkoutSessionId } : {}),
-      ...(trusted.challengeId ? { challengeId: trusted.challengeId } : {}),
-    };
+    const facts = eventFacts(event, trusted);
     if (event.type === 'payment.failed') return failed(tx, event, facts, ctx);
     return succeeded(tx, facts, ctx);
   }
@@ -379,10 +388,7 @@ export function createFulfillment(deps: FulfillmentDeps) {
   async function unfulfillableEvent(event: PaymentProcessorEvent): Promise<FulfillmentOutcome> {
     const trusted = await deps.prisma.$transaction((tx) => trustedPayment(tx, event));
     if ('reason' in trusted) return { kind: 'ignored', reason: trusted.reason };
-    return recordUnfulfillable(
-      { ...trusted, checkoutSessionId: trusted.checkoutSessionId ?? undefined, challengeId: trusted.challengeId ?? undefined, paymentId: event.paymentId, amountCents: event.amountCents, currency: event.currency, mode: event.mode },
-      event,
-    );
+    return recordUnfulfillable(eventFacts(event, trusted), event);
   }
 
   /** Outside the failed transaction: the payment row alone, marked for refund, so the money is never lost. */
@@ -496,6 +502,11 @@ interface TrustedPayment {
   channel: PaymentChannel;
   checkoutSessionId: string | null;
   challengeId: string | null;
+}
+
+/** The payment an event reports: the money as the event says, whose it is as our records say. */
+function eventFacts(event: PaymentProcessorEvent, trusted: TrustedPayment): SucceededPayment {
+  return succeededPaymentOf({ ...trusted, processorPaymentId: event.paymentId, amountCents: event.amountCents, currency: event.currency, mode: event.mode });
 }
 
 interface PaymentContext {

@@ -5,6 +5,8 @@ export {
   type FulfillmentDeps,
   type FulfillmentOutcome,
   type RefundCause,
+  succeededPaymentOf,
+  type PaymentFacts,
   type SucceededPayment,
   type UntrustedReason,
 } from './fulfillment.service';

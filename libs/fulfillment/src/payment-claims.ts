@@ -41,18 +41,15 @@ export function createPaymentClaims(deps: { prisma: PrismaClient; clock: Clock; 
     const now = clock.now();
     const holder = newHolder();
     const lease = { holder, channel, leaseUntil: new Date(now.getTime() + leaseMs), updatedAt: now };
-    let taken = false;
+    const kept = { attempt: true, processorPaymentId: true } as const;
+    let created: { attempt: number; processorPaymentId: string | null } | null = null;
     try {
-      await prisma.paymentClaim.create({ data: { quoteId, ...lease } });
-      taken = true;
+      created = await prisma.paymentClaim.create({ data: { quoteId, ...lease }, select: kept });
     } catch (err) {
       if (!isUniqueViolation(err)) throw err;
     }
     // A claim whose lease has run out (released, or its holder died) is taken over in one conditional update.
-    if (!taken) {
-      const updated = await prisma.paymentClaim.updateMany({ where: { quoteId, leaseUntil: { lte: now } }, data: lease });
-      taken = updated.count === 1;
-    }
+    const taken = created !== null || (await prisma.paymentClaim.updateMany({ where: { quoteId, leaseUntil: { lte: now } }, data: lease })).count === 1;
     if (!taken) {
       if (await isPaid(quoteId)) return { kind: 'paid' };
       const current = await prisma.paymentClaim.findUnique({ where: { quoteId }, select: { leaseUntil: true } });
@@ -65,7 +62,8 @@ export function createPaymentClaims(deps: { prisma: PrismaClient; clock: Clock; 
       await release({ quoteId, holder }, 'charged');
       return { kind: 'paid' };
     }
-    const row = await prisma.paymentClaim.findFirst({ where: { quoteId, holder }, select: { attempt: true, processorPaymentId: true } });
+    // A claim just created is as inserted; one taken over carries its previous holder's attempt and payment.
+    const row = created ?? (await prisma.paymentClaim.findFirst({ where: { quoteId, holder }, select: kept }));
     if (!row) return { kind: 'busy', retryAfterSec: 1 };
     return {
       kind: 'held',

@@ -1,7 +1,7 @@
 import type { Logger } from 'pino';
 import type { PaymentChannel, PrismaClient } from '@expedition/db';
 import { PaymentProcessorError, type PaymentProcessor } from '@expedition/payments';
-import type { Fulfillment } from './fulfillment.service';
+import { succeededPaymentOf, type Fulfillment } from './fulfillment.service';
 import type { AttemptEnd, HeldClaim, PaymentClaims } from './payment-claims';
 
 export type Guarded<T> = { kind: 'done'; value: T } | { kind: 'paid' } | { kind: 'busy'; retryAfterSec: number };
@@ -71,17 +71,7 @@ export function createPaymentGuard(deps: PaymentGuardDeps) {
       return 'in_flight';
     }
     if (status === 'succeeded') {
-      await deps.fulfillment.recordSucceededPayment({
-        paymentId: row.processorPaymentId,
-        amountCents: row.amountCents,
-        currency: row.currency,
-        mode: row.mode,
-        quoteId: row.quoteId,
-        planId: row.planId,
-        channel: row.channel,
-        ...(row.checkoutSessionId ? { checkoutSessionId: row.checkoutSessionId } : {}),
-        ...(row.challengeId ? { challengeId: row.challengeId } : {}),
-      });
+      await deps.fulfillment.recordSucceededPayment(succeededPaymentOf(row));
       deps.logger.info({ paymentId: processorPaymentId, quoteId: row.quoteId }, 'an interrupted payment attempt had succeeded; recorded it');
       return 'paid';
     }

@@ -2,6 +2,7 @@ import { randomBytes } from 'node:crypto';
 import { chmodSync, existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { z } from 'zod';
+import { optionalVar } from '@expedition/platform';
 import type { PaymentProcessor } from './processor';
 import { createSimulatedProcessor } from './simulated/simulated-processor';
 import { createStripeProcessor } from './stripe/stripe-processor';
@@ -29,8 +30,6 @@ export interface PaymentsSettings {
   warnings: string[];
 }
 
-const blankToUndefined = (value: unknown) => (typeof value === 'string' && value.trim() === '' ? undefined : value);
-const optional = <T extends z.ZodType>(schema: T) => z.preprocess(blankToUndefined, schema.optional());
 const SecretList = z
   .string()
   .transform((value) => value.split(',').map((s) => s.trim()).filter(Boolean))
@@ -38,22 +37,22 @@ const SecretList = z
 
 /** The payment variables every app shares (`PAYMENTS_PROVIDER` and friends), validated once, here. */
 export const PaymentsEnvSchema = z.object({
-  PAYMENTS_PROVIDER: optional(z.enum(['simulated', 'stripe'])).default('simulated'),
-  SIMULATED_PROCESSOR_WEBHOOK_URL: optional(z.url()),
-  SIMULATED_PROCESSOR_WEBHOOK_SECRET: optional(
+  PAYMENTS_PROVIDER: optionalVar(z.enum(['simulated', 'stripe'])).default('simulated'),
+  SIMULATED_PROCESSOR_WEBHOOK_URL: optionalVar(z.url()),
+  SIMULATED_PROCESSOR_WEBHOOK_SECRET: optionalVar(
     SecretList.pipe(z.array(z.string().min(MIN_SIMULATED_SECRET_CHARS, `each secret needs at least ${MIN_SIMULATED_SECRET_CHARS} characters`))),
   ),
-  STRIPE_TEST_SECRET_KEY: optional(z.string()),
-  STRIPE_LIVE_SECRET_KEY: optional(z.string()),
-  STRIPE_WEBHOOK_SECRET: optional(SecretList),
-  STRIPE_LIVE_WEBHOOK_SECRET: optional(SecretList),
-  STRIPE_TEST_PUBLISHABLE_KEY: optional(z.string()),
-  STRIPE_LIVE_PUBLISHABLE_KEY: optional(z.string()),
+  STRIPE_TEST_SECRET_KEY: optionalVar(z.string()),
+  STRIPE_LIVE_SECRET_KEY: optionalVar(z.string()),
+  STRIPE_WEBHOOK_SECRET: optionalVar(SecretList),
+  STRIPE_LIVE_WEBHOOK_SECRET: optionalVar(SecretList),
+  STRIPE_TEST_PUBLISHABLE_KEY: optionalVar(z.string()),
+  STRIPE_LIVE_PUBLISHABLE_KEY: optionalVar(z.string()),
   /** `production` refuses the simulated processor outright. */
-  NODE_ENV: optional(z.string()),
+  NODE_ENV: optionalVar(z.string()),
   /** Set: the app runs deployed (PostgreSQL); unset: embedded (PGlite under DATA_DIR). */
-  DATABASE_URL: optional(z.string()),
-  DATA_DIR: optional(z.string()).default('.data'),
+  DATABASE_URL: optionalVar(z.string()),
+  DATA_DIR: optionalVar(z.string()).default('.data'),
 });
 
 /** A configuration error with one line per problem, each naming its variable. */

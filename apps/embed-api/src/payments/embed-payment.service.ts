@@ -15,7 +15,7 @@ import {
   type EmbedPaymentStartResult,
 } from '@expedition/contracts';
 import type { PrismaClient } from '@expedition/db';
-import { createMoneyPath, type AttemptEnd, type MoneyPath } from '@expedition/fulfillment';
+import { createMoneyPath, succeededPaymentOf, type AttemptEnd, type MoneyPath } from '@expedition/fulfillment';
 import { getPlan, isPurchasable } from '@expedition/domain-pricing';
 import type { Logger } from '@expedition/platform';
 import {
@@ -202,15 +202,7 @@ export function createEmbedPaymentService(deps: EmbedPaymentServiceDeps) {
         if (confirmed.status !== 'succeeded') {
           return { end: (confirmed.status === 'processing' ? 'unknown' : 'none') as AttemptEnd, value: confirmed };
         }
-        await moneyPath.fulfillment.recordSucceededPayment({
-          paymentId: payment.processorPaymentId,
-          amountCents: payment.amountCents,
-          currency: payment.currency,
-          mode: payment.mode,
-          quoteId: payment.quoteId,
-          planId: payment.planId,
-          channel: 'embed',
-        });
+        await moneyPath.fulfillment.recordSucceededPayment(succeededPaymentOf(payment));
         return { end: 'charged' as AttemptEnd, value: confirmed };
       });
       if (guarded.kind === 'paid') return refused(409, EMBED_PAYMENT_ALREADY_PURCHASED);

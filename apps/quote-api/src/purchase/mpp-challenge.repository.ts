@@ -1,6 +1,5 @@
-import { createHash } from 'node:crypto';
 import { isUniqueViolation, type PrismaClient } from '@expedition/db';
-import type { Clock } from '@expedition/platform';
+import { hashToken, type Clock } from '@expedition/platform';
 
 export interface StoredChallenge {
   id: string;
@@ -28,7 +27,7 @@ export function createMppChallengeRepository(deps: { prisma: PrismaClient; clock
     try {
       const claimed = await prisma.paymentChallenge.updateMany({
         where: { id: challengeId, quoteId, usedAt: null },
-        data: { usedAt: clock.now(), sptHash: createHash('sha256').update(spt).digest('hex') },
+        data: { usedAt: clock.now(), sptHash: hashToken(spt) },
       });
       return claimed.count === 1 ? 'claimed' : 'challenge_used';
     } catch (err) {
