@@ -89,6 +89,7 @@ input,select,button{font:inherit;padding:.5rem;border:1px solid #b8c6d2;border-r
 pre{background:#f4f7fa;padding:.8rem;border-radius:8px;overflow:auto;font-size:.8rem}
 [hidden]{display:none!important}.confirmation{grid-column:1/-1;border:2px solid #0b8a4a;border-radius:10px;padding:1rem 1.2rem;background:#f3fbf6}.confirmation h3{margin:.2rem 0 .6rem;color:#0b6b3a}
 .confirmation dl{display:grid;grid-template-columns:max-content 1fr;gap:.2rem 1rem}.confirmation dt{color:#5b6b79}.confirmation dd{margin:0}.confirmation dd:first-of-type,[data-policy-number]{white-space:nowrap}
+@media (max-width:30rem){.confirmation dl{grid-template-columns:1fr;gap:0}.confirmation dd{margin-bottom:.4rem}}
 </style></head><body>
 <header><h1>${escape(options.operatorName)}</h1><small>Antarctic Peninsula Classic · 12 days from Ushuaia · from $14,900 per person</small></header>
 <main>
@@ -219,7 +220,8 @@ async function showPurchase(quoteId, title, detail) {
 
 async function policyFor(quoteId) {
   try {
-    const { events } = await (await fetch('/webhooks/received')).json();
+    // Newest first: the delivery a visitor just caused is the one on top.
+    const events = (await (await fetch('/webhooks/received')).json()).events.slice().reverse();
     const event = events.find((e) => e.payload.quoteId === quoteId);
     return event ? event.payload : null;
   } catch { return null; }
@@ -242,7 +244,7 @@ function showPolicy(box, p) {
 async function refreshWebhooks() {
   try {
     const { events } = await (await fetch('/webhooks/received')).json();
-    if (events.length) $('webhooks').innerHTML = events.map((e) => '<pre></pre>').join('');
+    if (events.length) $('webhooks').innerHTML = events.map((e) => '<pre tabindex="0" aria-label="Received policy.issued webhook"></pre>').join('');
     events.forEach((e, i) => { $('webhooks').children[i].textContent = JSON.stringify(e.payload, null, 2); });
   } catch {}
   setTimeout(refreshWebhooks, 2000);

@@ -138,7 +138,7 @@ export function renderCheckoutPage(res: Response, view: View, options: PageOptio
       : options.payable
         ? payForm(options.testMode ?? false)
         : '<p class="notice">Online payment is not enabled for this link. A representative will contact you to complete the purchase.</p>';
-  const guests = session.guestNames.length ? session.guestNames.map(escapeHtml).join(', ') : `${quote.travelers} traveler(s)`;
+  const guests = session.guestNames.length ? session.guestNames.map(escapeHtml).join(', ') : `${quote.travelers} ${quote.travelers === 1 ? 'traveler' : 'travelers'}`;
   const body = `
 <h1>Complete your expedition insurance</h1>${reference}
 <dl>

@@ -1,0 +1,130 @@
+import { existsSync, mkdirSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { chromium, type Browser, type Page } from 'playwright-core';
+import { noteSkippedSuite } from '@expedition/platform/testing';
+import { launch, type Launched } from './launcher-harness';
+
+/**
+ * Every screen a payer or an operator's visitor sees on the money path, in Chromium at a desktop and a phone width:
+ * axe-core finds no WCAG 2.1 A/AA violation, and a screenshot of each is written for a person to look at
+ * (`$TMPDIR/expedition-screens/`).
+ */
+const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
+const available = existsSync(CHROMIUM);
+if (!available && process.env.REQUIRE_SERVICES === '1') {
+  throw new Error(`Chromium not found at ${CHROMIUM} (REQUIRE_SERVICES=1): apt-get install chromium`);
+}
+if (!available) noteSkippedSuite(`Chromium not found at ${CHROMIUM} (apt-get install -y chromium, or set CHROMIUM_PATH)`);
+const describeWithBrowser = available ? describe : describe.skip;
+const SHOTS = path.join(tmpdir(), 'expedition-screens');
+const WIDTHS = [1280, 390] as const;
+
+interface AxeViolation {
+  id: string;
+  impact: string | null;
+  help: string;
+  nodes: { target: string[] }[];
+}
+
+describeWithBrowser('accessibility of the payer-facing screens (axe-core, 1280 and 390 px)', () => {
+  let platform: Launched;
+  let browser: Browser;
+  beforeAll(async () => {
+    mkdirSync(SHOTS, { recursive: true });
+    platform = await launch(13700);
+    browser = await chromium.launch({
+      executablePath: CHROMIUM,
+      args: ['--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync'],
+    });
+  }, 120_000);
+  afterAll(async () => {
+    await browser?.close();
+    await platform?.stop();
+  });
+
+  /** Opens a page at both widths (axe is injected past the page's strict CSP, which the test owns), audits, shoots. */
+  async function audit(name: string, open: (page: Page) => Promise<void>): Promise<void> {
+    for (const width of WIDTHS) {
+      const context = await browser.newContext({ viewport: { width, height: 900 }, bypassCSP: true });
+      const page = await context.newPage();
+      await open(page);
+      await page.addScriptTag({ path: require.resolve('axe-core/axe.min.js') });
+      const violations = await page.evaluate(async () => {
+        const axe = (globalThis as unknown as { axe: { run(ctx: unknown, opts: unknown): Promise<{ violations: AxeViolation[] }> } }).axe;
+        const result = await axe.run(document, { runOnly: { type: 'tag', values: ['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa'] } });
+        return result.violations.map((v) => ({ id: v.id, impact: v.impact, help: v.help, nodes: v.nodes.map((n) => ({ target: n.target })) }));
+      });
+      await page.screenshot({ path: path.join(SHOTS, `${name}-${width}.png`), fullPage: true });
+      await context.close();
+      expect({ screen: `${name} at ${width}px`, violations }).toEqual({ screen: `${name} at ${width}px`, violations: [] });
+    }
+  }
+
+  async function checkoutLink(): Promise<string> {
+    const quote = await postJson(`${platform.urls.quote}/api/v1/quotes`, {
+      destination: 'Antarctica', startDate: `${new Date().getUTCFullYear() + 1}-01-10`, durationDays: 14, tripCost: 24000,
+      travelers: 2, travelerAges: [45, 72], residence: 'US', state: 'CA',
+    });
+    const plan = quote.plans.find((p: { availabilityMode: string }) => p.availabilityMode === 'full');
+    const link = await postJson(`${platform.urls.quote}/api/v1/checkout`, { quoteId: quote.quoteId, planId: plan.planId, sessionId: quote.sessionId });
+    return link.checkoutUrl as string;
+  }
+
+  async function payWith(page: Page, card: string): Promise<void> {
+    await page.fill('#card', card);
+    await page.fill('#exp', '12/30');
+    await page.fill('#cvc', '123');
+    await Promise.all([page.waitForNavigation(), page.click('button[type=submit]')]);
+  }
+
+  it('the checkout page: open, declined, paid, and bought another way', async () => {
+    const open = await checkoutLink();
+    await audit('checkout-open', (page) => page.goto(open).then(() => undefined));
+
+    const declined = await checkoutLink();
+    await audit('checkout-declined', async (page) => {
+      await page.goto(declined);
+      await payWith(page, '4000 0000 0000 0002');
+    });
+
+    const paid = await checkoutLink();
+    const page = await browser.newPage();
+    await page.goto(paid);
+    await payWith(page, '4242 4242 4242 4242');
+    await page.close();
+    await audit('checkout-paid', (p) => p.goto(paid).then(() => undefined));
+
+    // A second link of a quote bought through the first one.
+    const quote = await postJson(`${platform.urls.quote}/api/v1/quotes`, {
+      destination: 'Arctic', startDate: `${new Date().getUTCFullYear() + 1}-03-10`, durationDays: 10, tripCost: 9000,
+      travelers: 1, travelerAges: [40], residence: 'GB',
+    });
+    const plan = quote.plans.find((p: { availabilityMode: string }) => p.availabilityMode === 'full');
+    const body = { quoteId: quote.quoteId, planId: plan.planId, sessionId: quote.sessionId };
+    const first = (await postJson(`${platform.urls.quote}/api/v1/checkout`, body)).checkoutUrl as string;
+    const second = (await postJson(`${platform.urls.quote}/api/v1/checkout`, body)).checkoutUrl as string;
+    const buyer = await browser.newPage();
+    await buyer.goto(first);
+    await payWith(buyer, '4242 4242 4242 4242');
+    await buyer.close();
+    await audit('checkout-bought-elsewhere', (p) => p.goto(second).then(() => undefined));
+  });
+
+  it('the demo operator page: before and after a purchase', async () => {
+    await audit('demo-before', (page) => page.goto(platform.urls.demo).then(() => undefined));
+    await audit('demo-after-purchase', async (page) => {
+      await page.goto(platform.urls.demo);
+      await page.click('button[type=submit]');
+      await page.waitForSelector('.card.rec button', { timeout: 30_000 });
+      await page.locator('.card.rec button').click();
+      await page.waitForSelector('#confirmation [data-policy-number]', { timeout: 30_000 });
+    });
+  });
+});
+
+async function postJson(url: string, body: unknown): Promise<any> {
+  const res = await fetch(url, { method: 'POST', headers: { 'Content-Type': 'application/json' }, body: JSON.stringify(body) });
+  if (!res.ok) throw new Error(`${url}: ${res.status} ${await res.text()}`);
+  return res.json();
+}
