@@ -1,0 +1,102 @@
+/**
+ * One way to bundle browser code (the widget loader, the widget's iframe UI, the portal UI): rollup + esbuild
+ * (TypeScript, JSX for Preact) + terser. Output goes to `dist/browser/<name>/`.
+ *
+ * - `browserApp`: ES modules with content-hashed file names (served immutable), CSS files emitted as hashed assets,
+ *   and a `manifest.json` ({ entries: {name: file}, css: {name: file}, files: {file: {bytes}} }) the server reads to
+ *   write its HTML. No inline script or style is ever needed (strict CSP).
+ * - `browserScript`: one classic script (IIFE), not hashed (the loader: its URL is the contract).
+ */
+import { createHash } from 'node:crypto';
+import { readFileSync } from 'node:fs';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { nodeResolve } from '@rollup/plugin-node-resolve';
+import terser from '@rollup/plugin-terser';
+import esbuild from 'rollup-plugin-esbuild';
+
+export const workspaceRoot = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
+export const browserDist = (name) => path.join(workspaceRoot, 'dist', 'browser', name);
+
+/** `@expedition/*` imports resolve through tsconfig.base.json's paths, exactly as TypeScript sees them. */
+function workspaceAliases() {
+  const { compilerOptions } = JSON.parse(readFileSync(path.join(workspaceRoot, 'tsconfig.base.json'), 'utf8'));
+  const aliases = new Map(Object.entries(compilerOptions.paths).map(([alias, [target]]) => [alias, path.join(workspaceRoot, target)]));
+  return {
+    name: 'expedition-workspace-aliases',
+    resolveId(source) {
+      return aliases.get(source) ?? null;
+    },
+  };
+}
+
+const compile = (tsconfig) =>
+  esbuild({
+    target: 'es2020',
+    tsconfig,
+    jsx: 'automatic',
+    jsxImportSource: 'preact',
+    minify: false,
+    define: { 'process.env.NODE_ENV': '"production"' },
+  });
+
+/** Emits each CSS file as `<name>-<hash>.css` and writes manifest.json after the bundle. */
+function assetsAndManifest(css) {
+  const cssFiles = {};
+  return {
+    name: 'expedition-assets-manifest',
+    buildStart() {
+      for (const [name, file] of Object.entries(css)) {
+        this.addWatchFile(file);
+        const source = readFileSync(file);
+        const hash = createHash('sha256').update(source).digest('hex').slice(0, 10);
+        const fileName = `${name}-${hash}.css`;
+        this.emitFile({ type: 'asset', fileName, source });
+        cssFiles[name] = fileName;
+      }
+    },
+    generateBundle(_options, bundle) {
+      const entries = {};
+      const files = {};
+      for (const [fileName, item] of Object.entries(bundle)) {
+        if (item.type === 'chunk' && item.isEntry) entries[item.name] = fileName;
+        const bytes = item.type === 'chunk' ? Buffer.byteLength(item.code) : Buffer.from(item.source).length;
+        files[fileName] = { bytes };
+      }
+      this.emitFile({
+        type: 'asset',
+        fileName: 'manifest.json',
+        source: JSON.stringify({ entries, css: cssFiles, files }, null, 2),
+      });
+    },
+  };
+}
+
+/**
+ * @param {{ name: string, input: Record<string, string>, css?: Record<string, string>, tsconfig: string }} options
+ */
+export function browserApp({ name, input, css = {}, tsconfig }) {
+  return {
+    input,
+    plugins: [workspaceAliases(), nodeResolve({ browser: true, extensions: ['.ts', '.tsx', '.mjs', '.js'] }), compile(tsconfig), terser({ format: { comments: false } }), assetsAndManifest(css)],
+    output: {
+      dir: browserDist(name),
+      format: 'es',
+      entryFileNames: '[name]-[hash].js',
+      chunkFileNames: '[name]-[hash].js',
+      assetFileNames: '[name]-[hash][extname]',
+      sourcemap: false,
+    },
+  };
+}
+
+/**
+ * @param {{ name: string, input: string, fileName: string, tsconfig: string }} options
+ */
+export function browserScript({ name, input, fileName, tsconfig }) {
+  return {
+    input,
+    plugins: [workspaceAliases(), nodeResolve({ browser: true, extensions: ['.ts', '.mjs', '.js'] }), compile(tsconfig), terser({ format: { comments: false } })],
+    output: { file: path.join(browserDist(name), fileName), format: 'iife', sourcemap: false },
+  };
+}
