@@ -90,3 +90,114 @@ export interface WidgetMessage {
   type: `${WidgetMessagePrefix}${string}`;
   payload?: unknown;
 }
+
+// ---------------------------------------------------------------------------------------------------------------
+// Lifecycle events (additive, spec §9.5): about the iframe itself, apart from the quote events.
+// ---------------------------------------------------------------------------------------------------------------
+
+/** Every event name `SvcWidget.on` accepts: the five spec events plus the lifecycle events. */
+export const WIDGET_LIFECYCLE_EVENT_NAMES = ['widget.ready', 'widget.error'] as const;
+export type WidgetLifecycleEventName = (typeof WIDGET_LIFECYCLE_EVENT_NAMES)[number];
+
+/** The iframe answered the handshake: the form is on screen (or the refusal is). */
+export interface WidgetReadyEvent {
+  /** The loader build the iframe speaks to (informational). */
+  version?: string;
+}
+
+/**
+ * The iframe could not be shown: `frame_timeout` (no handshake within the loader's timeout: network, host CSP
+ * `frame-src`), `frame_refused` (the frame loaded but never answered: refused by `frame-ancestors`, the page's origin
+ * is not in the key's allowed origins). Free-form like `quote.error`'s code.
+ */
+export interface WidgetErrorEvent {
+  code?: string;
+  message?: string;
+}
+
+export interface WidgetLifecycleEventPayloads {
+  'widget.ready': WidgetReadyEvent;
+  'widget.error': WidgetErrorEvent;
+}
+
+/** What every handler receives: the payload plus the mounted instance's id (additive, present on every event). */
+export type WidgetHandlerEvent<P> = P & { instanceId: string };
+
+// ---------------------------------------------------------------------------------------------------------------
+// Internal messages between the loader and the iframe (same `svc:` channel; unknown types are ignored both ways).
+//
+// Frame URL: `${WIDGET_URL}/frame?pk=<publishable key>&instance=<instanceId>&parent=<encodeURIComponent(page origin)>`
+// The document's `Content-Security-Policy: frame-ancestors` comes from the key's allowed origins; the iframe posts
+// only to `window.parent` with the `parent` origin as target, and only when that origin is one the key allows.
+//
+// 1. iframe -> page  `svc:frame.hello`   { instanceId, version }           the iframe booted (loader: widget.ready)
+// 2. page -> iframe  `svc:frame.init`    { instanceId, config }            prefill, tier, locale, appearance
+// 3. iframe -> page  `svc:frame.resize`  { instanceId, height }            content height in CSS px (auto-resize)
+// 4. page -> iframe  `svc:frame.update`  { instanceId, config }            handle.update(config)
+// 5. iframe -> page  `svc:<event>`       { instanceId, payload }           the five spec events
+// ---------------------------------------------------------------------------------------------------------------
+
+export const FRAME_MESSAGE = {
+  hello: 'svc:frame.hello',
+  init: 'svc:frame.init',
+  resize: 'svc:frame.resize',
+  update: 'svc:frame.update',
+} as const;
+
+/** What the loader hands the iframe: MountConfig minus what only the page needs (target, handlers, autoResize). */
+export interface FrameConfig {
+  tier?: 1 | 2 | 3;
+  locale?: string;
+  appearance?: WidgetAppearance;
+  prefill?: WidgetPrefill;
+}
+
+/** Trip prefill, mirroring the embed quote request (spec §4); every field editable by the traveler. */
+export interface WidgetPrefill {
+  destination?: string;
+  startDate?: string;
+  endDate?: string;
+  tripCost?: number;
+  travelers?: number;
+  travelerAges?: number[];
+  travelerDobs?: string[];
+  residence?: string;
+  state?: string;
+  email?: string;
+  name?: string;
+  currency?: string;
+}
+
+/** A few theme variables (Stripe's Appearance idea, small). Colours are CSS colours; radius and font are CSS values. */
+export interface WidgetAppearance {
+  accentColor?: string;
+  backgroundColor?: string;
+  textColor?: string;
+  borderRadius?: string;
+  fontFamily?: string;
+  /** `auto` follows the visitor's system setting. */
+  theme?: 'light' | 'dark' | 'auto';
+}
+
+export interface FrameHelloMessage {
+  type: typeof FRAME_MESSAGE.hello;
+  instanceId: string;
+  version?: string;
+}
+export interface FrameInitMessage {
+  type: typeof FRAME_MESSAGE.init;
+  instanceId: string;
+  config: FrameConfig;
+}
+export interface FrameResizeMessage {
+  type: typeof FRAME_MESSAGE.resize;
+  instanceId: string;
+  height: number;
+}
+export interface FrameUpdateMessage {
+  type: typeof FRAME_MESSAGE.update;
+  instanceId: string;
+  config: FrameConfig;
+}
+/** An event as the iframe posts it: `{ type: 'svc:quote.ready', instanceId, payload }`. */
+export type FrameEventMessage<E extends WidgetEventName = WidgetEventName> = WidgetEventMessage<E> & { instanceId: string };
