@@ -4,6 +4,7 @@ import path from 'node:path';
 import { chromium, type Browser, type Page } from 'playwright-core';
 import { noteSkippedSuite } from '@expedition/platform/testing';
 import { launch, type Launched } from './launcher-harness';
+import { ensureWidgetBundles } from './widget-stub-frame';
 
 /**
  * Every screen a payer or an operator's visitor sees on the money path, in Chromium at a desktop and a phone width:
@@ -32,6 +33,7 @@ describeWithBrowser('accessibility of the payer-facing screens (axe-core, 1280 a
   let browser: Browser;
   beforeAll(async () => {
     mkdirSync(SHOTS, { recursive: true });
+    ensureWidgetBundles();
     platform = await launch(13700);
     browser = await chromium.launch({
       executablePath: CHROMIUM,
@@ -49,7 +51,8 @@ describeWithBrowser('accessibility of the payer-facing screens (axe-core, 1280 a
       const context = await browser.newContext({ viewport: { width, height: 900 }, bypassCSP: true });
       const page = await context.newPage();
       await open(page);
-      await page.addScriptTag({ path: require.resolve('axe-core/axe.min.js') });
+      // Into every frame: axe audits a cross-origin iframe (the widget) only when it runs there too.
+      for (const frame of page.frames()) await frame.addScriptTag({ path: require.resolve('axe-core/axe.min.js') });
       const violations = await page.evaluate(async () => {
         const axe = (globalThis as unknown as { axe: { run(ctx: unknown, opts: unknown): Promise<{ violations: AxeViolation[] }> } }).axe;
         const result = await axe.run(document, { runOnly: { type: 'tag', values: ['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa'] } });
@@ -111,13 +114,26 @@ describeWithBrowser('accessibility of the payer-facing screens (axe-core, 1280 a
     await audit('checkout-bought-elsewhere', (p) => p.goto(second).then(() => undefined));
   });
 
-  it('the demo operator page: before and after a purchase', async () => {
-    await audit('demo-before', (page) => page.goto(platform.urls.demo).then(() => undefined));
+  /** The demo page with the widget on screen (axe also audits the widget's iframe: injected there too, see audit). */
+  async function demoWithWidget(page: Page, tier = 3): Promise<void> {
+    await page.goto(`${platform.urls.demo}/?tier=${tier}`);
+    if (tier > 1) await page.waitForSelector('#events li[data-event="widget.ready"]', { timeout: 30_000 });
+  }
+
+  it('the demo operator page with the widget: before and after a purchase, and the Tier 1 link', async () => {
+    await audit('demo-before', (page) => demoWithWidget(page));
+    await audit('demo-tier1', (page) => demoWithWidget(page, 1));
     await audit('demo-after-purchase', async (page) => {
-      await page.goto(platform.urls.demo);
-      await page.click('button[type=submit]');
-      await page.waitForSelector('.card.rec button', { timeout: 30_000 });
-      await page.locator('.card.rec button').click();
+      await demoWithWidget(page);
+      const widget = page.frameLocator('#svc-widget iframe');
+      await widget.locator('form button[type=submit]').click();
+      const card = widget.locator('article.svc-plan--recommended');
+      await card.waitFor({ timeout: 30_000 });
+      await card.getByRole('button', { name: /^Buy/ }).click();
+      await widget.locator('#svc-card-number').fill('4242 4242 4242 4242');
+      await widget.locator('#svc-card-expiry').fill('12/30');
+      await widget.locator('#svc-card-cvc').fill('123');
+      await widget.getByRole('button', { name: /^Pay/ }).click();
       await page.waitForSelector('#confirmation [data-policy-number]', { timeout: 30_000 });
     });
   });

@@ -1,10 +1,13 @@
 import express, { type Express } from 'express';
-import { createEmbedGate, createPreflightHandler, type ResolveKey } from '@expedition/auth-publishable-key';
+import { createEmbedGate, createPreflightHandler, type ResolveKey, type ResolvedKey } from '@expedition/auth-publishable-key';
 import type { PrismaClient } from '@expedition/db';
 import { errorHandler, healthRoutes, httpLogger, notFound, requestId } from '@expedition/http-kit';
 import type { Clock, Logger, RateLimiter } from '@expedition/platform';
+import { createCheckoutLinks } from '@expedition/quoting';
+import { embedCheckoutRouter } from './checkout/embed-checkout.router';
 import { noStore } from './http/embed-responses';
 import {
+  EMBED_CHECKOUT_PATH,
   EMBED_OPTIONS_PATH,
   EMBED_PAYMENTS_AUTHENTICATE_PATH,
   EMBED_PAYMENTS_CONFIRM_PATH,
@@ -39,6 +42,13 @@ export interface EmbedApiDeps {
   readyOptionsCacheSize?: number;
   /** Tier 3 payment routes (the processor, Stripe.js publishable keys); absent → those routes are not mounted. */
   payments?: EmbedPaymentsOptions;
+  /**
+   * quote-api's public base URL: POST /api/embed/checkout (Tier 2) opens its 30-minute checkout links there. Absent →
+   * that route is not mounted.
+   */
+  quoteApiUrl?: string;
+  /** Called for every request the gate admits (fire-and-forget), e.g. the key's `lastUsedAt` recorder. */
+  onKeyUsed?: (key: ResolvedKey) => void;
 }
 
 /** Builds the embed-api Express app. No side effects: no listening, no timers, no connections, no worker. */
@@ -54,6 +64,7 @@ export function createApp(deps: EmbedApiDeps): Express {
     firstPartyOrigins: deps.firstPartyOrigins,
     testDashboardOrigins: deps.testDashboardOrigins,
     logger: deps.logger,
+    onAdmitted: deps.onKeyUsed,
   };
   // Two gates over one resolver and ONE limiter, so the budget is shared by every route. They differ only in where
   // the key may come from: the options route (a GET) also reads `?pk`, every POST route the header only.
@@ -63,6 +74,9 @@ export function createApp(deps: EmbedApiDeps): Express {
     ? createEmbedPaymentService({ ...deps.payments, prisma: deps.prisma, clock: deps.clock, logger: deps.logger })
     : undefined;
   const paymentPaths = payments ? [EMBED_PAYMENTS_PATH, EMBED_PAYMENTS_CONFIRM_PATH, EMBED_PAYMENTS_AUTHENTICATE_PATH] : [];
+  const checkoutLinks = deps.quoteApiUrl ? createCheckoutLinks({ prisma: deps.prisma, clock: deps.clock, publicUrl: deps.quoteApiUrl }) : undefined;
+  const checkoutPaths = checkoutLinks ? [EMBED_CHECKOUT_PATH] : [];
+  const postPaths = [...checkoutPaths, ...paymentPaths];
   const quotes = createEmbedQuoteService({ prisma: deps.prisma, clock: deps.clock, onQuoteCreated: deps.onQuoteCreated });
 
   app.use(requestId());
@@ -71,12 +85,12 @@ export function createApp(deps: EmbedApiDeps): Express {
   app.get('/', (_req, res) => {
     res.json({
       service: 'embed-api',
-      routes: [`POST ${EMBED_QUOTE_PATH}`, `GET ${EMBED_OPTIONS_PATH}`, ...paymentPaths.map((p) => `POST ${p}`)],
+      routes: [`POST ${EMBED_QUOTE_PATH}`, `GET ${EMBED_OPTIONS_PATH}`, ...postPaths.map((p) => `POST ${p}`)],
     });
   });
 
   app.use('/api/embed', noStore());
-  app.options([EMBED_QUOTE_PATH, EMBED_OPTIONS_PATH, ...paymentPaths], createPreflightHandler());
+  app.options([EMBED_QUOTE_PATH, EMBED_OPTIONS_PATH, ...postPaths], createPreflightHandler());
   app.use(embedQuoteRouter({ gate: headerKeyGate, quotes, logger: deps.logger }));
   app.use(
     embedOptionsRouter({
@@ -85,6 +99,7 @@ export function createApp(deps: EmbedApiDeps): Express {
       cache: createReadyOptionsCache(deps.readyOptionsCacheSize),
     }),
   );
+  if (checkoutLinks) app.use(embedCheckoutRouter({ gate: headerKeyGate, prisma: deps.prisma, links: checkoutLinks }));
   if (payments) app.use(embedPaymentsRouter({ gate: headerKeyGate, payments }));
 
   app.use(notFound());

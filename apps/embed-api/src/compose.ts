@@ -2,12 +2,12 @@ import type { Express } from 'express';
 import type Redis from 'ioredis';
 import type { CachedKeyResolver } from '@expedition/auth-publishable-key';
 import type { Database } from '@expedition/db';
+import { createKeyResolver, createKeyUsageRecorder, type KeyUsageRecorder } from '@expedition/operators';
 import { createPaymentProcessor, type PaymentProcessor } from '@expedition/payments';
 import { createRateLimiter, systemClock, type Clock, type Logger } from '@expedition/platform';
 import { createOptionsWorker, type OptionsWorker } from '@expedition/quoting';
 import { createApp } from './app';
 import type { EmbedApiConfig } from './config';
-import { createKeyResolver } from './keys/prisma-key-store';
 import { EMBED_RATE_LIMIT } from './limits';
 
 export interface EmbedApiRuntime {
@@ -30,6 +30,8 @@ export interface EmbedApi {
   optionsWorker: OptionsWorker;
   /** The key cache (e.g. `invalidate(key)` after an in-process revocation). */
   keys: CachedKeyResolver;
+  /** Writes `publishable_keys.last_used_at` at most once a minute per key; `flush()` on shutdown. */
+  keyUsage: KeyUsageRecorder;
 }
 
 /** Wires config and shared resources into the app and its options worker. Used by main.ts and the launcher. */
@@ -44,6 +46,7 @@ export function composeEmbedApi(runtime: EmbedApiRuntime): EmbedApi {
   });
   const processor = runtime.processor ?? createPaymentProcessor(config.payments, { clock });
   const keys = createKeyResolver(db.prisma, { ttlMs: config.keyCacheTtlMs, clock });
+  const keyUsage = createKeyUsageRecorder(db.prisma, { clock, logger });
   const app = createApp({
     prisma: db.prisma,
     ready: () => db.ping(),
@@ -54,6 +57,8 @@ export function composeEmbedApi(runtime: EmbedApiRuntime): EmbedApi {
     firstPartyOrigins: config.firstPartyOrigins,
     testDashboardOrigins: config.testDashboardOrigins,
     trustProxy: config.trustProxy,
+    quoteApiUrl: config.quoteApiUrl,
+    onKeyUsed: (key) => keyUsage.touch(key.keyId),
     // Makes the demo feel instant; correctness never depends on it (the worker also polls).
     onQuoteCreated: () => optionsWorker.kick(),
     payments: {
@@ -64,5 +69,5 @@ export function composeEmbedApi(runtime: EmbedApiRuntime): EmbedApi {
       },
     },
   });
-  return { app, optionsWorker, keys };
+  return { app, optionsWorker, keys, keyUsage };
 }

@@ -28,6 +28,9 @@ const ConfigSchema = z
     WIDGET_URL: envVar.url(),
     PORTAL_PORT: envVar.port(3004),
     PORTAL_URL: envVar.url(),
+    QUOTE_API_PORT: envVar.port(3001),
+    /** quote-api, whose hosted checkout page POST /api/embed/checkout links to. */
+    QUOTE_API_URL: envVar.url(),
     /** Extra first-party origins (accepted for every valid key), e.g. a CDN host of the widget iframe. */
     EMBED_FIRST_PARTY_ORIGINS: optionalVar(OriginList),
     /** Extra provider dashboard origins (accepted for test keys only). */
@@ -51,6 +54,7 @@ const ConfigSchema = z
       host: env.HOST,
       port: env.EMBED_API_PORT,
       publicUrl: (env.EMBED_URL ?? `http://localhost:${env.EMBED_API_PORT}`).replace(/\/$/, ''),
+      quoteApiUrl: (env.QUOTE_API_URL ?? `http://localhost:${env.QUOTE_API_PORT}`).replace(/\/$/, ''),
       firstPartyOrigins: unique([widgetOrigin, ...(env.EMBED_FIRST_PARTY_ORIGINS ?? [])]),
       testDashboardOrigins: unique([portalOrigin, ...(env.EMBED_TEST_DASHBOARD_ORIGINS ?? [])]),
       keyCacheTtlMs: env.EMBED_KEY_CACHE_TTL_MS,

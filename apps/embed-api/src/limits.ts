@@ -10,3 +10,5 @@ export const EMBED_OPTIONS_PATH = '/api/embed/options';
 export const EMBED_PAYMENTS_PATH = '/api/embed/payments';
 export const EMBED_PAYMENTS_CONFIRM_PATH = '/api/embed/payments/confirm';
 export const EMBED_PAYMENTS_AUTHENTICATE_PATH = '/api/embed/payments/authenticate';
+/** Tier 2: the hosted checkout link for the key's own quote (additive, same gate and budget). */
+export const EMBED_CHECKOUT_PATH = '/api/embed/checkout';

@@ -34,6 +34,7 @@ async function main(): Promise<void> {
   onShutdownSignal(logger, async () => {
     await server.close();
     await embed.optionsWorker.stop();
+    await embed.keyUsage.flush();
     redis?.disconnect();
     await db.close();
   });

@@ -12,7 +12,7 @@ import { createOptionsWorker, type OptionsWorker } from '@expedition/quoting';
 import { createSimulatedProcessor, type SimulatedProcessor } from '@expedition/payments';
 import { createApp, type EmbedApiDeps } from '../src/app';
 import type { EmbedPaymentsOptions } from '../src/payments/embed-payment.service';
-import { createKeyResolver } from '../src/keys/prisma-key-store';
+import { createKeyResolver } from '@expedition/operators';
 
 /** A clock tests can move. */
 export const testClock = createTestClock;
@@ -23,6 +23,8 @@ export const WIDGET_ORIGIN = 'http://widget.test:3003';
 export const PORTAL_ORIGIN = 'http://portal.test:3004';
 export const SITE_ORIGIN = 'https://tours.example';
 export const OTHER_SITE_ORIGIN = 'https://elsewhere.example';
+/** quote-api's public URL: checkout links point there. */
+export const QUOTE_API_URL = 'http://quote.test:3001';
 
 export interface Harness {
   app: Express;
@@ -60,6 +62,7 @@ export async function createHarness(options: HarnessOptions = {}): Promise<Harne
     rateLimiter: options.rateLimiter ?? createRateLimiter({ points: 100_000, durationSec: 60 }),
     firstPartyOrigins: [WIDGET_ORIGIN],
     testDashboardOrigins: [PORTAL_ORIGIN],
+    quoteApiUrl: QUOTE_API_URL,
     ...(options.payments ? { payments: options.payments(clock) } : {}),
     ...options.deps,
   });
@@ -103,6 +106,8 @@ export interface SeedOperator {
   embeddingEnabled?: boolean;
   origins?: string[];
   name?: string;
+  /** The provider's widget tier cap; 3 here so the Tier 2 and Tier 3 routes are open unless a test lowers it. */
+  integrationTier?: number;
 }
 
 export async function seedOperator(prisma: PrismaClient, seed: SeedOperator = {}): Promise<string> {
@@ -111,6 +116,7 @@ export async function seedOperator(prisma: PrismaClient, seed: SeedOperator = {}
       name: seed.name ?? 'Polar Voyages',
       status: seed.status ?? 'active',
       embeddingEnabled: seed.embeddingEnabled ?? false,
+      integrationTier: seed.integrationTier ?? 3,
       allowedOrigins: { create: (seed.origins ?? [SITE_ORIGIN]).map((origin) => ({ origin })) },
     },
   });

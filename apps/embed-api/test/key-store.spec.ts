@@ -1,6 +1,6 @@
 import request from 'supertest';
 import { mintPublishableKey } from '@expedition/auth-publishable-key';
-import { createPrismaKeyStore } from '../src/keys/prisma-key-store';
+import { createPrismaKeyStore } from '@expedition/operators';
 import { createHarness, OTHER_SITE_ORIGIN, seedKey, seedOperator, seedTenant, SITE_ORIGIN, type Harness } from './harness';
 
 let h: Harness;
@@ -28,9 +28,18 @@ describe('createPrismaKeyStore', () => {
       mode: 'live',
       revokedAt,
       expiresAt,
-      operator: { status: 'suspended', embeddingEnabled: true },
+      operator: { status: 'suspended', embeddingEnabled: true, integrationTier: 3, name: 'Polar Voyages' },
       allowedOrigins: [OTHER_SITE_ORIGIN, SITE_ORIGIN].sort(),
     });
+  });
+
+  it('drops loopback origins for live keys only (localhost is for test keys)', async () => {
+    const operatorId = await seedOperator(h.prisma, { embeddingEnabled: true, origins: [SITE_ORIGIN, 'http://localhost:4200', 'http://127.0.0.1:4200'] });
+    const store = createPrismaKeyStore(h.prisma);
+    const live = await store.loadKey(await seedKey(h.prisma, operatorId, 'live'));
+    const test = await store.loadKey(await seedKey(h.prisma, operatorId, 'test'));
+    expect(live?.allowedOrigins).toEqual([SITE_ORIGIN]);
+    expect([...(test?.allowedOrigins ?? [])].sort()).toEqual(['http://127.0.0.1:4200', 'http://localhost:4200', SITE_ORIGIN].sort());
   });
 
   it('answers null for an unknown key and [] for an operator without origins', async () => {

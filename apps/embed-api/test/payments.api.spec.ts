@@ -486,6 +486,7 @@ describe('the gate runs first on every payment route', () => {
     expect(res.body.routes).toEqual([
       'POST /api/embed/quote',
       'GET /api/embed/options',
+      'POST /api/embed/checkout',
       'POST /api/embed/payments',
       'POST /api/embed/payments/confirm',
       'POST /api/embed/payments/authenticate',

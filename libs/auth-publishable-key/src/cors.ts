@@ -4,6 +4,7 @@ export const PUBLISHABLE_KEY_HEADER = 'X-SVC-Publishable-Key';
 export const CORS_ALLOW_METHODS = 'GET, POST, OPTIONS';
 export const CORS_ALLOW_HEADERS = `Content-Type, ${PUBLISHABLE_KEY_HEADER}`;
 export const PREFLIGHT_MAX_AGE_SEC = 86400;
+export const CORS_EXPOSE_HEADERS = 'Retry-After';
 
 /**
  * The spec's CORS headers for one matched origin. Never `*`, never Access-Control-Allow-Credentials: the key is the
@@ -14,6 +15,8 @@ export function setCorsHeaders(res: Response, origin: string): void {
   res.setHeader('Access-Control-Allow-Origin', origin);
   res.setHeader('Access-Control-Allow-Methods', CORS_ALLOW_METHODS);
   res.setHeader('Access-Control-Allow-Headers', CORS_ALLOW_HEADERS);
+  // Additive: lets the widget's iframe read how long to wait after a 429 (browsers hide other headers cross-origin).
+  res.setHeader('Access-Control-Expose-Headers', CORS_EXPOSE_HEADERS);
 }
 
 /** Removes every Access-Control-* header (e.g. set by the gate or an app-wide middleware); keeps `Vary: Origin`. */

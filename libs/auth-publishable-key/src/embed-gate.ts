@@ -8,7 +8,7 @@ import {
 } from './cors';
 import type { Mode } from '@expedition/contracts';
 import type { Logger, RateLimiter } from '@expedition/platform';
-import type { ResolveKey, ResolvedKey } from './key-resolver';
+import type { IntegrationTier, ResolveKey, ResolvedKey } from './key-resolver';
 import { normalizeOrigin } from './origin';
 import { parsePublishableKey, redactKey } from './publishable-key';
 import { isSecretKeyFormat } from './secret-key';
@@ -19,6 +19,8 @@ export interface EmbedContext {
   mode: Mode;
   /** The normalized Origin that matched; it is also the Access-Control-Allow-Origin value. */
   origin: string;
+  /** The operator's widget tier cap (1..3): checkout links need 2, in-iframe payments 3. */
+  integrationTier: IntegrationTier;
 }
 
 export interface EmbedGateOptions {
@@ -31,6 +33,11 @@ export interface EmbedGateOptions {
   /** True only where `?pk=` is an accepted fallback (GET /api/embed/options). */
   allowQueryKey: (req: Request) => boolean;
   logger?: Pick<Logger, 'warn' | 'debug'>;
+  /**
+   * Called synchronously for every admitted request (after the rate limit), e.g. to record the key's `lastUsedAt`.
+   * Must not throw or block: it is fire-and-forget, and a throw is caught and logged.
+   */
+  onAdmitted?: (key: ResolvedKey) => void;
 }
 
 const contexts = new WeakMap<Request, EmbedContext>();
@@ -95,7 +102,8 @@ export function createEmbedGate(options: EmbedGateOptions): RequestHandler {
       return sendPlain(res, 429, 'Too Many Requests');
     }
 
-    contexts.set(req, { keyId: key.keyId, operatorId: key.operatorId, mode: key.mode, origin });
+    contexts.set(req, { keyId: key.keyId, operatorId: key.operatorId, mode: key.mode, origin, integrationTier: key.integrationTier });
+    notifyAdmitted(options, key);
     next();
   };
 }
@@ -140,6 +148,14 @@ async function consumeFailOpen(options: EmbedGateOptions, keyId: string) {
   } catch (err) {
     options.logger?.warn({ keyId, err }, 'embed gate: rate limiter failed, request allowed');
     return { allowed: true, retryAfterSec: 1, remaining: 0 };
+  }
+}
+
+function notifyAdmitted(options: EmbedGateOptions, key: ResolvedKey): void {
+  try {
+    options.onAdmitted?.(key);
+  } catch (err) {
+    options.logger?.warn({ keyId: key.keyId, err }, 'embed gate: onAdmitted failed (ignored)');
   }
 }
 

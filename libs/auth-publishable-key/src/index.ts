@@ -20,12 +20,14 @@ export { normalizeOrigin, normalizeOrigins } from './origin';
 export {
   type CachedKeyResolver,
   type CachedKeyResolverOptions,
+  type IntegrationTier,
   type KeyRecord,
   type OperatorStatus,
   type PublishableKeyStore,
   type ResolveKey,
   type ResolvedKey,
   createCachedKeyResolver,
+  toIntegrationTier,
   verifyKeyRecord,
 } from './key-resolver';
 export {

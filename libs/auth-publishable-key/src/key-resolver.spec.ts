@@ -12,7 +12,16 @@ describe('verifyKeyRecord', () => {
       operatorId: valid.operatorId,
       mode: 'live',
       allowedOrigins: ['https://shop.example.com'],
+      integrationTier: 1,
+      operatorName: '',
     });
+  });
+
+  it('carries the operator integration tier (clamped to 1..3) and name', () => {
+    const record = (integrationTier: number | undefined) => keyRecord({ operator: { status: 'active', embeddingEnabled: true, integrationTier, name: 'Polar Voyages' } });
+    expect(verifyKeyRecord(record(3), NOW)).toMatchObject({ integrationTier: 3, operatorName: 'Polar Voyages' });
+    expect(verifyKeyRecord(record(2), NOW)?.integrationTier).toBe(2);
+    for (const corrupt of [undefined, 0, 4, 2.5, -1]) expect(verifyKeyRecord(record(corrupt), NOW)?.integrationTier).toBe(1);
   });
 
   it('accepts a Date for now', () => {

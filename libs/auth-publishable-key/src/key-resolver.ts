@@ -14,7 +14,14 @@ export interface KeyRecord {
   revokedAt: Date | null;
   /** Rotation grace: the key works strictly before this instant. */
   expiresAt: Date | null;
-  operator: { status: OperatorStatus; embeddingEnabled: boolean };
+  operator: {
+    status: OperatorStatus;
+    embeddingEnabled: boolean;
+    /** The provider's cap on the widget tier (operators.integration_tier, 1..3); absent → 1. */
+    integrationTier?: number;
+    /** Display name (shown by the widget); absent → ''. */
+    name?: string;
+  };
   allowedOrigins: readonly string[];
 }
 
@@ -29,6 +36,16 @@ export interface ResolvedKey {
   mode: Mode;
   /** Normalized `scheme://host[:port]` origins. */
   allowedOrigins: readonly string[];
+  /** The provider's cap on the widget tier: 1 hosted link, 2 iframe + hosted checkout, 3 checkout in the iframe. */
+  integrationTier: IntegrationTier;
+  operatorName: string;
+}
+
+export type IntegrationTier = 1 | 2 | 3;
+
+/** Clamps a stored tier to 1..3 (a missing or corrupt value is the most restrictive tier). */
+export function toIntegrationTier(value: unknown): IntegrationTier {
+  return value === 2 || value === 3 ? value : 1;
 }
 
 export type ResolveKey = (key: string) => Promise<ResolvedKey | null>;
@@ -55,6 +72,8 @@ function toResolvedKey(record: KeyRecord): ResolvedKey {
     operatorId: record.operatorId,
     mode: record.mode,
     allowedOrigins: Object.freeze(normalizeOrigins(record.allowedOrigins)),
+    integrationTier: toIntegrationTier(record.operator.integrationTier),
+    operatorName: record.operator.name ?? '',
   });
 }
 

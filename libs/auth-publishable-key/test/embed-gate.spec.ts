@@ -20,7 +20,7 @@ const WIDGET = 'http://localhost:3003';
 const PORTAL = 'http://localhost:3004';
 const START = Date.parse('2027-03-01T12:00:00Z');
 
-type Overrides = Partial<Pick<EmbedGateOptions, 'rateLimiter' | 'logger'>> & { ttlMs?: number };
+type Overrides = Partial<Pick<EmbedGateOptions, 'rateLimiter' | 'logger' | 'onAdmitted'>> & { ttlMs?: number };
 
 function setup(overrides: Overrides = {}) {
   const store = createFakeKeyStore();
@@ -33,6 +33,7 @@ function setup(overrides: Overrides = {}) {
     testDashboardOrigins: [PORTAL],
     allowQueryKey: (req) => req.method === 'GET' && req.path === '/api/embed/options',
     logger: overrides.logger,
+    onAdmitted: overrides.onAdmitted,
   });
 
   const app = express();
@@ -503,12 +504,12 @@ describe('embed gate: rate limit (429)', () => {
 });
 
 describe('embed gate: context and key cache', () => {
-  it('attaches { keyId, operatorId, mode, origin } for the route', async () => {
+  it('attaches { keyId, operatorId, mode, origin, integrationTier } for the route', async () => {
     const { quote, store, addKey } = setup();
-    const key = addKey('test');
+    const key = addKey('test', { operator: { status: 'active', embeddingEnabled: true, integrationTier: 2 } });
     const record = store.records.get(key)!;
     const res = await quote(key, WIDGET);
-    expect(res.body.context).toEqual({ keyId: record.keyId, operatorId: record.operatorId, mode: 'test', origin: WIDGET });
+    expect(res.body.context).toEqual({ keyId: record.keyId, operatorId: record.operatorId, mode: 'test', origin: WIDGET, integrationTier: 2 });
   });
 
   it('getEmbedContext throws where the gate did not run', async () => {
@@ -572,5 +573,26 @@ describe('createEmbedGate configuration', () => {
         allowQueryKey: () => false,
       }),
     ).toThrow(/firstPartyOrigins/);
+  });
+});
+
+describe('embed gate: onAdmitted (e.g. the key lastUsedAt recorder)', () => {
+  it('is called once per admitted request with the resolved key, never for a refused one', async () => {
+    const admitted: string[] = [];
+    const { quote, addKey, store } = setup({ onAdmitted: (key) => void admitted.push(key.keyId), rateLimiter: createRateLimiter({ points: 1, durationSec: 60, keyPrefix: 'gate-admitted' }) });
+    const key = addKey('test');
+    expect((await quote(key)).status).toBe(200);
+    expect(admitted).toEqual([store.records.get(key)!.keyId]);
+    expect((await quote(key, 'https://evil.example')).status).toBe(403);
+    expect((await quote(mintPublishableKey('test'))).status).toBe(401);
+    expect((await quote(key)).status).toBe(429);
+    expect(admitted).toHaveLength(1);
+  });
+
+  it('a throwing hook is logged and the request still passes', async () => {
+    const warn = jest.fn();
+    const { quote, addKey } = setup({ onAdmitted: () => { throw new Error('boom'); }, logger: { warn, debug: jest.fn() } });
+    expect((await quote(addKey('test'))).status).toBe(200);
+    expect(warn).toHaveBeenCalledTimes(1);
   });
 });

@@ -106,9 +106,10 @@ export interface WidgetReadyEvent {
 }
 
 /**
- * The iframe could not be shown: `frame_timeout` (no handshake within the loader's timeout: network, host CSP
- * `frame-src`), `frame_refused` (the frame loaded but never answered: refused by `frame-ancestors`, the page's origin
- * is not in the key's allowed origins). Free-form like `quote.error`'s code.
+ * The iframe could not be shown: `frame_refused` (the frame's load event fired but it never answered: refused by
+ * `frame-ancestors` because the page's origin is not in the key's allowed origins, or blocked by the host page's own
+ * CSP `frame-src` — Chromium fires load for both), `frame_timeout` (nothing within the loader's timeout: network).
+ * Free-form like `quote.error`'s code.
  */
 export interface WidgetErrorEvent {
   code?: string;
@@ -201,3 +202,93 @@ export interface FrameUpdateMessage {
 }
 /** An event as the iframe posts it: `{ type: 'svc:quote.ready', instanceId, payload }`. */
 export type FrameEventMessage<E extends WidgetEventName = WidgetEventName> = WidgetEventMessage<E> & { instanceId: string };
+
+// ---------------------------------------------------------------------------------------------------------------
+// The loader's public API: `window.SvcWidget` (spec §6, §9.2). Additive to the spec: `off`, `once`, `version`,
+// per-instance handles, lifecycle events, `instanceId` on every payload.
+// ---------------------------------------------------------------------------------------------------------------
+
+/** Every event name `SvcWidget.on` accepts, in order: the five spec events, then the lifecycle events. */
+export const SVC_WIDGET_EVENT_NAMES = [...WIDGET_EVENT_NAMES, ...WIDGET_LIFECYCLE_EVENT_NAMES] as const;
+export type SvcWidgetEventName = WidgetEventName | WidgetLifecycleEventName;
+export type SvcWidgetEventPayloads = WidgetEventPayloads & WidgetLifecycleEventPayloads;
+/** A handler receives the payload exactly as the iframe sent it, plus `instanceId`. */
+export type SvcWidgetHandler<E extends SvcWidgetEventName = SvcWidgetEventName> = (
+  event: WidgetHandlerEvent<SvcWidgetEventPayloads[E]>,
+) => void;
+
+/** Bounds shared by the loader's hand-written validation and `MountConfigSchema` (zod); keep them in one place. */
+export const MOUNT_CONFIG_LIMITS = {
+  publishableKey: /^pk_[A-Za-z0-9_]{1,200}$/,
+  isoDate: /^\d{4}-\d{2}-\d{2}$/,
+  currency: /^[A-Za-z]{3}$/,
+  locale: /^[A-Za-z]{2,3}(-[A-Za-z0-9]{1,8})*$/,
+  email: /^[^\s@]+@[^\s@]+$/,
+  /** CSS values set through the CSSOM in the iframe: no declaration or markup breakers. */
+  cssValue: /^[^;{}<>\\]+$/,
+  maxCssValue: 200,
+  maxDestination: 100,
+  maxTripCost: 10_000_000,
+  maxTravelers: 20,
+  maxAge: 120,
+  maxResidence: 56,
+  maxEmail: 254,
+  maxName: 200,
+  maxTitle: 200,
+  minLoadTimeoutMs: 100,
+  maxLoadTimeoutMs: 120_000,
+} as const;
+
+/**
+ * What `SvcWidget.mount(target, config)` accepts. Only `publishableKey` (or its alias `pk`) is required. A bad value
+ * throws a `TypeError` naming the field at once; an unknown field is ignored with a console warning (a newer optional
+ * parameter given to an older pinned loader must not break the page).
+ */
+export interface MountConfig extends WidgetPrefill {
+  /** The operator's publishable key (`pk_op_test_…` or `pk_op_…`). */
+  publishableKey?: string;
+  /** Alias of `publishableKey`. */
+  pk?: string;
+  /** Integration tier; the provider's cap for the operator wins (effective tier = min(tier, allowed)). */
+  tier?: 1 | 2 | 3;
+  /** BCP 47 language tag for texts and money formatting, e.g. `en-GB`. */
+  locale?: string;
+  appearance?: WidgetAppearance;
+  /** The iframe follows its content's height (default `true`); `false` leaves its height to the page's CSS. */
+  autoResize?: boolean;
+  /** The iframe's accessible `title` (default "Travel insurance quote"). */
+  title?: string;
+  /**
+   * How long the loader waits for the iframe's handshake before `widget.error {code:'frame_timeout'}` (default
+   * 15000 ms). A frame that loaded but never answered gives `frame_refused` after min(3000, loadTimeoutMs) ms.
+   */
+  loadTimeoutMs?: number;
+}
+
+/** What `mount()` returns: one mounted widget. Its `on`/`once`/`off` see only this instance's events. */
+export interface WidgetHandle {
+  readonly instanceId: string;
+  on<E extends SvcWidgetEventName>(eventName: E, handler: SvcWidgetHandler<E>): () => void;
+  once<E extends SvcWidgetEventName>(eventName: E, handler: SvcWidgetHandler<E>): () => void;
+  off<E extends SvcWidgetEventName>(eventName: E, handler: SvcWidgetHandler<E>): void;
+  /** Changes prefill, tier, locale, appearance, autoResize or title (merged into the current config). */
+  update(config: Omit<MountConfig, 'publishableKey' | 'pk'>): void;
+  /** Removes the iframe, its listeners and its handlers. Final: a destroyed handle throws on `on`/`once`/`update`. */
+  destroy(): void;
+}
+
+/** A CSS selector or a DOM element (typed structurally: this file does not depend on the DOM typings). */
+export type MountTarget = string | { readonly nodeType: number };
+
+/** `window.SvcWidget`. */
+export interface SvcWidgetApi {
+  /** The origin of the loader script (and of the iframe), e.g. `https://widget.example`. */
+  readonly embedOrigin: string;
+  /** The loader build, e.g. `1.0.0`. */
+  readonly version: string;
+  /** A selector or an element; mounting again into the same element returns the same (updated) handle. */
+  mount(target: MountTarget, config: MountConfig): WidgetHandle;
+  on<E extends SvcWidgetEventName>(eventName: E, handler: SvcWidgetHandler<E>): () => void;
+  once<E extends SvcWidgetEventName>(eventName: E, handler: SvcWidgetHandler<E>): () => void;
+  off<E extends SvcWidgetEventName>(eventName: E, handler: SvcWidgetHandler<E>): void;
+}

@@ -3,3 +3,4 @@ export * from './quote.service';
 export * from './options/instant-eligibility';
 export * from './options/option-rows';
 export * from './options/options-worker';
+export * from './checkout-link';

@@ -6,6 +6,7 @@ import { isUuid } from '@expedition/platform';
 import { toEmbedOptionsReady } from '@expedition/quoting';
 import { sendEmbedError } from '../http/embed-responses';
 import { EMBED_OPTIONS_PATH } from '../limits';
+import { keepsOptionsPending } from '../sandbox';
 import type { ReadyOptionsCache } from './ready-options-cache';
 
 const PENDING: EmbedOptionsPending = { options: [], pending: true };
@@ -26,7 +27,7 @@ export const PLACEHOLDER_QUOTE_ID = '00000000-0000-4000-8000-000000000000';
  * - Same operator, any key mode: a test key may read a quote created with the operator's live key and vice versa
  *   (the quote id is the operator's own; the payment path uses the QUOTE's mode, never the polling key's).
  * - `pending`, `not_eligible` and `failed` → 200 `{ options: [], pending: true }`; `ready` → 200 EmbedOptionsReady
- *   (no `pending` field).
+ *   (no `pending` field). Sandbox: a TEST quote whose email is `options-pending@sandbox.test` is always pending.
  */
 export function embedOptionsRouter(deps: { gate: RequestHandler; prisma: PrismaClient; cache: ReadyOptionsCache }): Router {
   const router = Router();
@@ -42,10 +43,11 @@ export function embedOptionsRouter(deps: { gate: RequestHandler; prisma: PrismaC
 
     const quote = await deps.prisma.quote.findUnique({
       where: { id: quoteId ?? PLACEHOLDER_QUOTE_ID },
-      select: { id: true, quoteNumber: true, operatorId: true, optionsStatus: true, currency: true, recommendedPlanId: true },
+      select: { id: true, quoteNumber: true, operatorId: true, optionsStatus: true, currency: true, recommendedPlanId: true, email: true, mode: true },
     });
     if (!quoteId || !quote || quote.operatorId !== operatorId) return sendBareForbidden(res);
-    if (quote.optionsStatus !== 'ready') return sendJson(res, PENDING_BODY);
+    // Sandbox: a test quote with the "options pending" email stays pending (never cached, so it never turns ready).
+    if (quote.optionsStatus !== 'ready' || keepsOptionsPending(quote)) return sendJson(res, PENDING_BODY);
 
     const options = await deps.prisma.quoteOption.findMany({
       where: { quoteId: quote.id },

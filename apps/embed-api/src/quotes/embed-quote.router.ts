@@ -1,10 +1,11 @@
 import { Router, type RequestHandler } from 'express';
-import { EMBED_INVALID_FIELDS_ERROR, EMBED_QUOTE_CREATION_FAILED, EmbedQuoteRequestSchema } from '@expedition/contracts';
+import { EMBED_INVALID_FIELDS_ERROR, EMBED_QUOTE_CREATION_FAILED, EMBED_SANDBOX_QUOTE_ERROR, EmbedQuoteRequestSchema } from '@expedition/contracts';
 import { getEmbedContext } from '@expedition/auth-publishable-key';
 import { isPricingError } from '@expedition/domain-pricing';
 import type { Logger } from '@expedition/platform';
 import { jsonBodyOr400, sendEmbedError } from '../http/embed-responses';
 import { EMBED_QUOTE_PATH } from '../limits';
+import { forcesQuoteError } from '../sandbox';
 import { EmbedInputError } from './embed-quote.input';
 import type { EmbedQuoteService } from './embed-quote.service';
 
@@ -16,6 +17,7 @@ export function embedQuoteRouter(deps: { gate: RequestHandler; quotes: EmbedQuot
     const context = getEmbedContext(req);
     const parsed = EmbedQuoteRequestSchema.safeParse(req.body);
     if (!parsed.success) return sendEmbedError(res, EMBED_INVALID_FIELDS_ERROR);
+    if (forcesQuoteError(parsed.data, context.mode)) return sendEmbedError(res, EMBED_SANDBOX_QUOTE_ERROR);
     try {
       const result = await deps.quotes.create(parsed.data, { operatorId: context.operatorId, mode: context.mode });
       req.log?.info({ keyId: context.keyId, quoteId: result.quoteId, eligible: result.instantQuoteEligible }, 'embed quote created');

@@ -1,11 +1,11 @@
 import { timingSafeEqual } from 'node:crypto';
-import { CHECKOUT_LINK_TTL_MS, type CheckoutRequest } from '@expedition/contracts';
+import type { CheckoutRequest } from '@expedition/contracts';
 import type { PrismaClient } from '@expedition/db';
-import { getPlan } from '@expedition/domain-pricing';
 import type { MoneyPath } from '@expedition/fulfillment';
 import { AppError } from '@expedition/http-kit';
 import { PaymentProcessorError, type PaymentProcessor, type SimulatedProcessor } from '@expedition/payments';
-import { hashToken, isUuid, randomToken, type Clock } from '@expedition/platform';
+import { hashToken, isUuid, type Clock } from '@expedition/platform';
+import { createCheckoutLinks, loadQuoteForCheckout } from '@expedition/quoting';
 
 export interface CheckoutServiceDeps {
   prisma: PrismaClient;
@@ -42,60 +42,16 @@ async function abandonAuthentication(processor: PaymentProcessor, paymentId: str
 }
 
 export function createCheckoutService(deps: CheckoutServiceDeps) {
-  /** Validates quote, session and plan, then opens a 30-minute checkout session. */
+  const links = createCheckoutLinks({ prisma: deps.prisma, clock: deps.clock, publicUrl: deps.publicUrl });
+
+  /** Validates quote and session; the shared checkout-link lib checks the plan and opens the 30-minute session. */
   async function open(req: CheckoutRequest) {
-    const now = deps.clock.now();
-    const quote = isUuid(req.quoteId)
-      ? await deps.prisma.quote.findUnique({
-          where: { id: req.quoteId },
-          include: { estimates: true, purchase: { select: { id: true } } },
-        })
-      : null;
+    const quote = isUuid(req.quoteId) ? await loadQuoteForCheckout(deps.prisma, req.quoteId) : null;
     if (!quote) throw AppError.notFound('quote_not_found', `No quote with id "${req.quoteId}"`);
     if (!sameSecret(quote.sessionIdHash, hashToken(req.sessionId))) {
       throw new AppError(403, 'session_mismatch', 'sessionId does not belong to this quote');
     }
-    const estimate = quote.estimates.find((e) => e.planId === req.planId);
-    if (!estimate) {
-      throw new AppError(400, 'invalid_plan', `Plan "${req.planId}" is not among this quote's plans`, [
-        { path: 'planId', message: `use one of: ${quote.estimates.map((e) => e.planId).join(', ')}` },
-      ]);
-    }
-    if (getPlan(req.planId)?.availabilityMode === 'inquiry') {
-      throw new AppError(
-        400,
-        'quote_not_purchasable',
-        'This plan is priced on inquiry: an underwriter must confirm the premium before it can be bought',
-      );
-    }
-    if (quote.purchase || quote.status === 'purchased') {
-      throw new AppError(409, 'already_purchased', `Quote ${quote.quoteNumber} is already purchased`);
-    }
-    if (quote.expiresAt && quote.expiresAt <= now) {
-      throw new AppError(410, 'quote_expired', `Quote ${quote.quoteNumber} has expired; create a new quote`);
-    }
-
-    const expiresAt = new Date(now.getTime() + CHECKOUT_LINK_TTL_MS);
-    // The bearer token lives only in the link; the database keeps its hash.
-    const token = randomToken('cs');
-    await deps.prisma.$transaction(async (tx) => {
-      const created = await tx.checkoutSession.create({
-        data: {
-          tokenHash: hashToken(token),
-          quoteId: quote.id,
-          planId: estimate.planId,
-          premiumCents: estimate.premiumCents,
-          currency: estimate.currency,
-          email: req.email ?? quote.email ?? null,
-          guestNames: req.guestNames ?? [],
-          agentSummary: req.agentSummary ?? null,
-          expiresAt,
-        },
-      });
-      await tx.quote.updateMany({ where: { id: quote.id, status: 'quoted' }, data: { status: 'checkout_open' } });
-      return created;
-    });
-    return { checkoutUrl: `${deps.publicUrl}/checkout/${token}`, expiresAt: expiresAt.toISOString() };
+    return links.open(quote, req);
   }
 
   /** What the checkout page shows for a token: unknown, expired, paid, or open with the time left. */

@@ -1,0 +1,163 @@
+/**
+ * The embed API as the iframe calls it: every request carries `X-SVC-Publishable-Key`, JSON both ways, and every
+ * failure becomes an `EmbedError` with a stable machine code (the `quote.error` / `payment.failed` code) and a message
+ * a traveler can read.
+ *
+ * The gate answers 401 and 403 WITHOUT CORS headers (SERVICE-SPEC §5), so a browser cannot read them: fetch rejects
+ * exactly as it does when the network is down. Those surface as `network` unless the status is readable (same-origin
+ * deployments, tests); a key that is already refused never gets this far (the boot data refuses it).
+ */
+import type { EmbedOptionsReady } from '@expedition/contracts';
+
+export type EmbedErrorCode =
+  | 'unauthorized'
+  | 'origin_forbidden'
+  | 'rate_limited'
+  | 'network'
+  | 'quote_refused'
+  | 'options_refused'
+  | 'options_timeout'
+  | 'checkout_refused'
+  | 'payment_refused'
+  | 'already_purchased'
+  | 'payment_in_progress'
+  | 'server_error';
+
+export class EmbedError extends Error {
+  constructor(
+    readonly code: EmbedErrorCode,
+    message: string,
+    readonly status?: number,
+    /**
+     * 429 only: whole seconds from `Retry-After`; undefined when the browser cannot read the header (cross-origin it
+     * needs `Access-Control-Expose-Headers: Retry-After`).
+     */
+    readonly retryAfterSec?: number,
+  ) {
+    super(message);
+    this.name = 'EmbedError';
+  }
+}
+
+export interface EmbedQuoteBody {
+  destination: string;
+  tripCost: number;
+  travelers: number;
+  residence: string;
+  email: string;
+  startDate?: string;
+  endDate?: string;
+  currency?: string;
+  travelerAges?: number[];
+  state?: string;
+  name?: string;
+}
+export interface EmbedQuoteResult {
+  quoteId: string;
+  quoteNumber: string;
+  instantQuoteEligible: boolean;
+}
+export type OptionsAnswer = { pending: true } | { pending: false; ready: EmbedOptionsReady };
+export interface PaymentStart {
+  paymentId: string;
+  clientSecret: string;
+  amountCents: number;
+  currency: string;
+  provider: 'simulated' | 'stripe';
+  mode: 'test' | 'live';
+  stripePublishableKey?: string;
+}
+export interface PaymentResult {
+  paymentId: string;
+  status: 'pending' | 'requires_action' | 'processing' | 'succeeded' | 'failed' | 'canceled';
+  quoteId: string;
+  planId: string;
+  amountCents: number;
+  currency: string;
+  failureCode?: string;
+  declineCode?: string;
+  failureMessage?: string;
+}
+
+type Route = 'quote' | 'options' | 'checkout' | 'payment';
+
+const MESSAGES = {
+  unauthorized: 'This insurance widget is not available with this key any more.',
+  forbidden: 'This insurance widget is not allowed on this site.',
+  rateLimited: 'Too many requests right now. Please wait a moment and try again.',
+  network: "We couldn't reach the insurance service. Check your connection and try again.",
+  server: 'The insurance service had a problem. Please try again.',
+} as const;
+
+/** Whole seconds of a `Retry-After` header (delta-seconds or an HTTP date); undefined when absent or unreadable. */
+export function parseRetryAfter(value: string | null, now = Date.now()): number | undefined {
+  if (!value) return undefined;
+  const trimmed = value.trim();
+  if (/^\d+$/.test(trimmed)) return Number(trimmed);
+  const at = Date.parse(trimmed);
+  return Number.isNaN(at) ? undefined : Math.max(0, Math.ceil((at - now) / 1000));
+}
+
+/** Maps a readable non-2xx answer to the error the UI shows and the code the page receives. */
+export function errorForStatus(route: Route, status: number, body: unknown, retryAfter: string | null): EmbedError {
+  const apiMessage = body && typeof body === 'object' && typeof (body as { error?: unknown }).error === 'string' ? (body as { error: string }).error : undefined;
+  if (status === 401) return new EmbedError('unauthorized', MESSAGES.unauthorized, status);
+  if (status === 403) return new EmbedError('origin_forbidden', route === 'quote' ? MESSAGES.forbidden : 'This quote is not available here. Please start a new quote.', status);
+  if (status === 429) return new EmbedError('rate_limited', MESSAGES.rateLimited, status, parseRetryAfter(retryAfter));
+  if (status === 409) {
+    const inProgress = apiMessage ? /in progress/i.test(apiMessage) : false;
+    return new EmbedError(inProgress ? 'payment_in_progress' : 'already_purchased', apiMessage ?? 'This quote is already purchased.', status);
+  }
+  if (status >= 400 && status < 500) {
+    const code = route === 'quote' ? 'quote_refused' : route === 'options' ? 'options_refused' : route === 'checkout' ? 'checkout_refused' : 'payment_refused';
+    return new EmbedError(code, apiMessage ?? 'The request was refused.', status);
+  }
+  return new EmbedError('server_error', MESSAGES.server, status);
+}
+
+export interface EmbedClientOptions {
+  embedUrl: string;
+  publishableKey: string;
+  fetch?: typeof fetch;
+}
+
+export function createEmbedClient({ embedUrl, publishableKey, fetch: fetchImpl = (...args) => fetch(...args) }: EmbedClientOptions) {
+  async function call<T>(route: Route, method: 'GET' | 'POST', path: string, body?: unknown): Promise<T> {
+    let res: Response;
+    try {
+      res = await fetchImpl(`${embedUrl}${path}`, {
+        method,
+        headers: { 'X-SVC-Publishable-Key': publishableKey, ...(body === undefined ? {} : { 'Content-Type': 'application/json' }) },
+        ...(body === undefined ? {} : { body: JSON.stringify(body) }),
+        credentials: 'omit',
+        cache: 'no-store',
+      });
+    } catch {
+      throw new EmbedError('network', MESSAGES.network);
+    }
+    let parsed: unknown;
+    try {
+      parsed = await res.json();
+    } catch {
+      parsed = undefined;
+    }
+    if (!res.ok) throw errorForStatus(route, res.status, parsed, res.headers.get('Retry-After'));
+    if (parsed === undefined) throw new EmbedError('server_error', MESSAGES.server, res.status);
+    return parsed as T;
+  }
+
+  return {
+    createQuote: (body: EmbedQuoteBody) => call<EmbedQuoteResult>('quote', 'POST', '/api/embed/quote', body),
+    async options(quoteId: string): Promise<OptionsAnswer> {
+      const body = await call<{ pending?: boolean } & EmbedOptionsReady>('options', 'GET', `/api/embed/options?quoteId=${encodeURIComponent(quoteId)}`);
+      return body.pending === true || !Array.isArray(body.options) ? { pending: true } : { pending: false, ready: body };
+    },
+    checkout: (body: { quoteId: string; planId: string; email?: string; name?: string }) =>
+      call<{ checkoutUrl: string; expiresAt?: string }>('checkout', 'POST', '/api/embed/checkout', body),
+    startPayment: (body: { quoteId: string; planId: string }) => call<PaymentStart>('payment', 'POST', '/api/embed/payments', body),
+    confirmPayment: (body: { paymentId: string; paymentMethod: string }) => call<PaymentResult>('payment', 'POST', '/api/embed/payments/confirm', body),
+    authenticatePayment: (body: { paymentId: string; approve: boolean }) =>
+      call<PaymentResult>('payment', 'POST', '/api/embed/payments/authenticate', body),
+  };
+}
+export type EmbedClient = ReturnType<typeof createEmbedClient>;

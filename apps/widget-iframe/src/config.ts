@@ -1,0 +1,131 @@
+import { existsSync } from 'node:fs';
+import path from 'node:path';
+import { z } from 'zod';
+import { normalizeOrigin } from '@expedition/auth-publishable-key';
+import { envVar, optionalVar, parseConfig, type Env } from '@expedition/platform';
+
+/** A comma-separated list of origins, each normalized to `scheme://host[:port]`; an invalid entry is a config error. */
+const OriginList = z.string().transform((s, ctx) =>
+  s
+    .split(',')
+    .map((item) => item.trim())
+    .filter((item) => item !== '')
+    .map((item) => {
+      const origin = normalizeOrigin(item);
+      if (!origin) ctx.addIssue({ code: 'custom', message: `not an http(s) origin: ${item}` });
+      return origin ?? '';
+    }),
+);
+
+const StripePublishableKey = (prefix: string) =>
+  optionalVar(z.string().trim().startsWith(prefix, `must start with ${prefix} (a Stripe publishable key, never a secret key)`));
+
+const ConfigSchema = z
+  .object({
+    LOG_LEVEL: envVar.logLevel(),
+    HOST: envVar.host(),
+    WIDGET_PORT: envVar.port(3003),
+    /** Public base URL of this server: the loader's host and the iframe's origin. */
+    WIDGET_URL: envVar.url(),
+    EMBED_API_PORT: envVar.port(3002),
+    /** The embed API the iframe calls (its origin goes into the iframe's CSP connect-src). */
+    EMBED_URL: envVar.url(),
+    PORTAL_PORT: envVar.port(3004),
+    /** The operator portal: a first-party dashboard origin that may frame the widget with TEST keys. */
+    PORTAL_URL: envVar.url(),
+    /** Extra dashboard origins (test keys only), like embed-api's EMBED_TEST_DASHBOARD_ORIGINS. */
+    EMBED_TEST_DASHBOARD_ORIGINS: optionalVar(OriginList),
+    QUOTE_API_PORT: envVar.port(3001),
+    /** quote-api, which serves the hosted checkout page (documented; the iframe only follows links to it). */
+    QUOTE_API_URL: envVar.url(),
+    /** Revocation bound for the frame document, as for the embed gate. */
+    EMBED_KEY_CACHE_TTL_MS: envVar.int({ min: 0, max: 60_000 }).default(5_000),
+    PAYMENTS_PROVIDER: optionalVar(z.enum(['simulated', 'stripe'])).default('simulated'),
+    STRIPE_TEST_PUBLISHABLE_KEY: StripePublishableKey('pk_test_'),
+    STRIPE_LIVE_PUBLISHABLE_KEY: StripePublishableKey('pk_live_'),
+    /** dist/browser/widget-loader (widget.js: the rolling channel). */
+    WIDGET_LOADER_DIR: envVar.string(),
+    /** dist/browser/widget-frame (manifest.json + hashed assets). */
+    WIDGET_FRAME_DIR: envVar.string(),
+    /** apps/widget-iframe/releases (manifest.json + pinned widget-<x.y.z>.js files). */
+    WIDGET_RELEASES_DIR: envVar.string(),
+    DATABASE_URL: envVar.databaseUrl(),
+    DATA_DIR: envVar.dataDir(),
+    TRUST_PROXY: envVar.trustProxy(),
+  })
+  .transform((env, ctx) => {
+    const publicUrl = trimSlash(env.WIDGET_URL ?? `http://localhost:${env.WIDGET_PORT}`);
+    const embedUrl = trimSlash(env.EMBED_URL ?? `http://localhost:${env.EMBED_API_PORT}`);
+    const portalUrl = trimSlash(env.PORTAL_URL ?? `http://localhost:${env.PORTAL_PORT}`);
+    const dirs = defaultAssetDirs();
+    return {
+      logLevel: env.LOG_LEVEL,
+      host: env.HOST,
+      port: env.WIDGET_PORT,
+      publicUrl,
+      embedUrl,
+      embedOrigin: originOf(embedUrl, 'EMBED_URL', ctx),
+      portalUrl,
+      testDashboardOrigins: unique([originOf(portalUrl, 'PORTAL_URL', ctx), ...(env.EMBED_TEST_DASHBOARD_ORIGINS ?? [])]),
+      quoteApiUrl: trimSlash(env.QUOTE_API_URL ?? `http://localhost:${env.QUOTE_API_PORT}`),
+      keyCacheTtlMs: env.EMBED_KEY_CACHE_TTL_MS,
+      payments: {
+        provider: env.PAYMENTS_PROVIDER,
+        stripePublishableKeys: { test: env.STRIPE_TEST_PUBLISHABLE_KEY, live: env.STRIPE_LIVE_PUBLISHABLE_KEY },
+      },
+      loaderDir: path.resolve(env.WIDGET_LOADER_DIR ?? dirs.loaderDir),
+      frameDir: path.resolve(env.WIDGET_FRAME_DIR ?? dirs.frameDir),
+      releasesDir: path.resolve(env.WIDGET_RELEASES_DIR ?? dirs.releasesDir),
+      databaseUrl: env.DATABASE_URL,
+      dataDir: env.DATA_DIR,
+      trustProxy: env.TRUST_PROXY,
+    };
+  });
+
+export type WidgetIframeConfig = z.infer<typeof ConfigSchema>;
+
+export function loadConfig(env: Env = process.env): WidgetIframeConfig {
+  return parseConfig(ConfigSchema, env);
+}
+
+/**
+ * Where the bundles live when no variable says so. The built app (dist/apps/widget-iframe/main.js) has them copied
+ * next to it (`browser/…`, `releases/`); from the repository (`npm start` through tsx, tests) they are the
+ * workspace's dist/browser/… and apps/widget-iframe/releases.
+ */
+export function defaultAssetDirs(baseDir: string = __dirname): { loaderDir: string; frameDir: string; releasesDir: string } {
+  if (existsSync(path.join(baseDir, 'browser'))) {
+    return {
+      loaderDir: path.join(baseDir, 'browser', 'widget-loader'),
+      frameDir: path.join(baseDir, 'browser', 'widget-frame'),
+      releasesDir: path.join(baseDir, 'releases'),
+    };
+  }
+  const root = findWorkspaceRoot(baseDir) ?? process.cwd();
+  return {
+    loaderDir: path.join(root, 'dist', 'browser', 'widget-loader'),
+    frameDir: path.join(root, 'dist', 'browser', 'widget-frame'),
+    releasesDir: path.join(root, 'apps', 'widget-iframe', 'releases'),
+  };
+}
+
+function findWorkspaceRoot(from: string): string | null {
+  for (let dir = from; ; dir = path.dirname(dir)) {
+    if (existsSync(path.join(dir, 'nx.json'))) return dir;
+    if (path.dirname(dir) === dir) return null;
+  }
+}
+
+function originOf(url: string, name: string, ctx: z.RefinementCtx): string {
+  const origin = normalizeOrigin(new URL(url).origin);
+  if (!origin) ctx.addIssue({ code: 'custom', path: [name], message: `${name} must be an http(s) URL` });
+  return origin ?? '';
+}
+
+function trimSlash(url: string): string {
+  return url.replace(/\/+$/, '');
+}
+
+function unique(origins: string[]): string[] {
+  return [...new Set(origins.filter((o) => o !== ''))];
+}

@@ -1,0 +1,70 @@
+import { readFileSync, statSync } from 'node:fs';
+import path from 'node:path';
+
+/** dist/browser/widget-frame/manifest.json, as tools/browser/rollup-preset.mjs (`browserApp`) writes it. */
+export interface FrameManifest {
+  entries: Record<string, string>;
+  css: Record<string, string>;
+  files: Record<string, { bytes: number }>;
+}
+
+/** What a document links: one module entry and its stylesheets. */
+export interface FrameBundle {
+  script: string;
+  styles: string[];
+}
+
+/** A served file name: one path segment of safe characters, never `.`/`..`, never the manifest itself. */
+const ASSET_NAME = /^[A-Za-z0-9_][A-Za-z0-9_-]*(?:\.[A-Za-z0-9_-]+)*\.(?:js|css|map|svg|png|woff2)$/;
+
+export interface FrameAssets {
+  /** The current manifest (re-read when the file changes, so a rebuild under `npm start` is picked up); null if not built. */
+  manifest(): FrameManifest | null;
+  /** The entry script and stylesheets for a document of this kind; null if the bundle is missing. */
+  bundleFor(kind: 'frame' | 'hosted'): FrameBundle | null;
+  /** Absolute path of a file the manifest lists, or null (unknown name, traversal attempt, not built). */
+  resolve(name: string): string | null;
+}
+
+export function createFrameAssets(frameDir: string): FrameAssets {
+  const manifestPath = path.join(frameDir, 'manifest.json');
+  let cached: { stamp: string; manifest: FrameManifest } | null = null;
+
+  function manifest(): FrameManifest | null {
+    try {
+      const stat = statSync(manifestPath);
+      const stamp = `${stat.size}:${stat.mtimeMs}`;
+      if (cached?.stamp !== stamp) cached = { stamp, manifest: parseManifest(readFileSync(manifestPath, 'utf8')) };
+      return cached.manifest;
+    } catch {
+      cached = null;
+      return null;
+    }
+  }
+
+  function bundleFor(kind: 'frame' | 'hosted'): FrameBundle | null {
+    const current = manifest();
+    if (!current) return null;
+    // One entry (`frame`) that reads the boot data's kind, or one per kind.
+    const script = current.entries[kind] ?? current.entries['frame'] ?? Object.values(current.entries)[0];
+    if (!script) return null;
+    const own = current.css[kind] ?? current.css['frame'];
+    const styles = own ? [own] : Object.values(current.css);
+    return { script, styles };
+  }
+
+  function resolve(name: string): string | null {
+    if (!ASSET_NAME.test(name)) return null;
+    const current = manifest();
+    if (!current || !Object.prototype.hasOwnProperty.call(current.files, name)) return null;
+    return path.join(frameDir, name);
+  }
+
+  return { manifest, bundleFor, resolve };
+}
+
+function parseManifest(text: string): FrameManifest {
+  const raw = JSON.parse(text) as Partial<FrameManifest>;
+  const record = (value: unknown) => (value && typeof value === 'object' && !Array.isArray(value) ? (value as Record<string, never>) : {});
+  return { entries: record(raw.entries), css: record(raw.css), files: record(raw.files) };
+}
