@@ -265,7 +265,7 @@ export interface Receiver {
   close(): Promise<void>;
 }
 
-export async function startReceiver(reply: (n: number, req: ReceivedRequest) => ReceiverReply = () => 200): Promise<Receiver> {
+export async function startReceiver(reply: (n: number, req: ReceivedRequest) => ReceiverReply = () => 200, port = 0): Promise<Receiver> {
   let decide = reply;
   const requests: ReceivedRequest[] = [];
   const inFlight = new Map<string, number>();
@@ -301,10 +301,10 @@ export async function startReceiver(reply: (n: number, req: ReceivedRequest) => 
       setTimeout(() => finish(answer.status), answer.delayMs);
     });
   });
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const { port } = server.address() as AddressInfo;
+  await new Promise<void>((resolve, reject) => server.once('error', reject).listen(port, '127.0.0.1', resolve));
+  const bound = (server.address() as AddressInfo).port;
   return {
-    url: `http://127.0.0.1:${port}/hooks`,
+    url: `http://127.0.0.1:${bound}/hooks`,
     requests,
     setReply(next) {
       decide = next;

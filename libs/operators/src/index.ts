@@ -16,8 +16,14 @@ export {
   type OperatorService,
   type OperatorServiceDeps,
   type RewrapReport,
+  type AllowedOriginView,
+  type RevealedSecret,
+  type RotateOptions,
   type RotatedKey,
+  type RotatedSecret,
+  type ServiceContext,
   type WebhookSettings,
+  MAX_SECRET_OVERLAP_HOURS,
   type WebhookUpdate,
   WEBHOOK_SECRET_BYTES,
   WEBHOOK_SECRET_PREFIX,
@@ -27,6 +33,7 @@ export {
   type DemoOperatorInfo,
   type EnsureDemoOperatorOptions,
   DEMO_COMMISSION_BPS,
+  DEMO_INTEGRATION_TIER,
   DEMO_OPERATOR_FILE,
   DEMO_OPERATOR_NAME,
   demoOperatorFilePath,
@@ -44,6 +51,36 @@ export {
   isSealed,
 } from './lib/secret-box';
 export {
+  type AuditActor,
+  type AuditEntryView,
+  type AuditQuery,
+  type AuditRecord,
+  AUDIT_PAGE_SIZE,
+  CLI_ACTOR,
+  SYSTEM_ACTOR,
+  listAudit,
+  writeAudit,
+} from './lib/audit';
+export { describeOriginProblem, isLoopbackOrigin, originModes, originsForMode } from './lib/origin-rules';
+export {
+  type WebhookAttemptView,
+  type WebhookEventDetailView,
+  type WebhookEventQuery,
+  type WebhookEventStatusValue,
+  type WebhookEventSummaryView,
+  TEST_EVENT_ID_PREFIX,
+  WEBHOOK_EVENT_STATUSES,
+  sampleTestPayload,
+} from './lib/webhook-events';
+export {
+  type DashboardDayView,
+  type DashboardFigures,
+  type DashboardView,
+  type RecentPolicyView,
+  DASHBOARD_CURRENCY,
+  DASHBOARD_MAX_DAYS,
+} from './lib/dashboard';
+export {
   type ResolveWebhookSecretKeysOptions,
   MISSING_WEBHOOK_SECRET_KEYS,
   WEBHOOK_SECRET_KEYS_FILE,
@@ -53,3 +90,12 @@ export {
   resolveWebhookSecretKeys,
   webhookSecretKeysFilePath,
 } from './lib/webhook-secret-keys';
+export {
+  type KeyUsageRecorder,
+  DEFAULT_KEY_CACHE_TTL_MS,
+  KEY_USAGE_WRITE_INTERVAL_MS,
+  createKeyResolver,
+  createKeyUsageRecorder,
+  createPrismaKeyStore,
+} from './lib/publishable-key-store';
+export * from './lib/accounts';

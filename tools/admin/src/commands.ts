@@ -1,6 +1,7 @@
 import type { ParseArgsConfig } from 'node:util';
 import type { Mode } from '@expedition/contracts';
 import {
+  type AccountService,
   type OperatorService,
   type OperatorStatusValue,
   type DemoOperatorInfo,
@@ -25,6 +26,8 @@ export type Options = Record<string, string | boolean | undefined>;
 
 export interface CommandContext {
   service: OperatorService;
+  /** Portal accounts (provider admins). */
+  accounts: AccountService;
   args: string[];
   options: Options;
   ensureDemo(options: { demoOrigin?: string; webhookUrl?: string }): Promise<DemoOperatorInfo>;
@@ -325,6 +328,25 @@ export const COMMANDS: readonly Command[] = [
     run: async (ctx) => {
       const origins = await ctx.service.listAllowedOrigins(arg(ctx, 0));
       return { data: origins, text: formatList(origins, 'No allowed origins.') };
+    },
+  },
+  {
+    name: 'create-provider-admin',
+    args: ['email'],
+    usage: 'create-provider-admin <email>',
+    summary: "Create a provider admin of the operator portal (prints a generated password once)",
+    options: {},
+    run: async (ctx) => {
+      const { user, password } = await ctx.accounts.createProviderAdmin(arg(ctx, 0));
+      const text = [
+        'Provider admin created. The password is shown ONCE: store it now (change it in the portal after logging in).',
+        formatFields([
+          ['email', user.email],
+          ['password', password],
+          ['user id', user.id],
+        ]),
+      ].join('\n');
+      return { data: { user, password }, text };
     },
   },
   {

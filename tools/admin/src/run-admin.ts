@@ -6,9 +6,12 @@ import {
   type Keyring,
   type SecretBox,
   WebhookSecretKeysError,
+  CLI_ACTOR,
+  createAccountService,
   createOperatorService,
   createSecretBox,
   ensureDemoOperator,
+  isAccountError,
   isOperatorError,
 } from '@expedition/operators';
 import { COMMANDS, type Command, type CommandContext, type CommandOutput, type Options, UsageError } from './commands';
@@ -136,9 +139,10 @@ function lazySecretBox(keyring: () => Keyring): SecretBox {
 
 function context(db: Database, deps: AdminDeps, parsed: ParsedCommand): CommandContext {
   const secretBox = lazySecretBox(() => deps.webhookSecretKeys());
-  const service = createOperatorService({ prisma: db.prisma, clock: deps.clock, randomBytes: deps.randomBytes, secretBox });
+  const service = createOperatorService({ prisma: db.prisma, clock: deps.clock, randomBytes: deps.randomBytes, secretBox, defaultActor: CLI_ACTOR });
   return {
     service,
+    accounts: createAccountService({ prisma: db.prisma, clock: deps.clock }),
     args: parsed.args,
     options: parsed.options,
     dataDir: deps.dataDir,
@@ -218,6 +222,7 @@ function errorCode(error: unknown): string {
   if (error instanceof UsageError) return 'usage';
   if (error instanceof DatabaseUnavailable) return 'database_unavailable';
   if (error instanceof WebhookSecretKeysError) return 'config';
+  if (isAccountError(error)) return error.code;
   return isOperatorError(error) ? error.code : 'error';
 }
 

@@ -8,6 +8,9 @@ import { sendWebhook, type FetchLike, type SendResult } from './webhook-sender';
 interface WebhookTarget {
   webhookUrl: string | null;
   webhookSecret: string | null;
+  /** After a rotation with overlap: still signs (a second `v1=`) strictly before its expiry. */
+  webhookSecretPrevious: string | null;
+  webhookSecretPreviousExpiresAt: Date | null;
 }
 
 export interface DeliverySettings {
@@ -57,7 +60,7 @@ export function createDeliveryWorker(deps: DeliveryWorkerDeps): DeliveryWorker {
     // The operators' CURRENT url and secret, read at send time: a rotation or a fixed URL applies to queued retries.
     const operators = await deps.prisma.operator.findMany({
       where: { id: { in: [...new Set(claimed.map((row) => row.operatorId))] } },
-      select: { id: true, webhookUrl: true, webhookSecret: true },
+      select: { id: true, webhookUrl: true, webhookSecret: true, webhookSecretPrevious: true, webhookSecretPreviousExpiresAt: true },
     });
     const targets = new Map(operators.map((o) => [o.id, o]));
     await Promise.all(claimed.map((row) => deliver(row, targets.get(row.operatorId))));
@@ -89,9 +92,15 @@ export function createDeliveryWorker(deps: DeliveryWorkerDeps): DeliveryWorker {
     if (!operator.webhookSecret) return { statusCode: null, error: 'no webhook secret configured', durationMs: 0 };
     const secret = openSecret(row, operator.webhookSecret);
     if (secret.error !== null) return { statusCode: null, error: secret.error, durationMs: 0 };
+    const secrets = [secret.plain];
+    if (operator.webhookSecretPrevious && operator.webhookSecretPreviousExpiresAt && startedAt < operator.webhookSecretPreviousExpiresAt) {
+      // The previous secret is a courtesy during the overlap: one that no longer opens is left out, not fatal.
+      const previous = openSecret(row, operator.webhookSecretPrevious);
+      if (previous.error === null) secrets.push(previous.plain);
+    }
     return sendWebhook({
       url: operator.webhookUrl,
-      secret: secret.plain,
+      secrets,
       eventId: row.eventId,
       // jsonb returns keys in one canonical order, so every attempt sends the same bytes.
       body: JSON.stringify(row.payload),
@@ -119,7 +128,7 @@ export function createDeliveryWorker(deps: DeliveryWorkerDeps): DeliveryWorker {
   function outcomeOf(row: ClaimedWebhookEvent, result: SendResult): Outcome {
     const now = deps.clock.now();
     if (result.error === null) return { kind: 'delivered', at: now };
-    const next = nextAttemptAt(row.attempt, now, deps.retryDelaysMs, WEBHOOK_MAX_ATTEMPTS);
+    const next = nextAttemptAt(row.attempt, now, deps.retryDelaysMs, row.maxAttempts || WEBHOOK_MAX_ATTEMPTS);
     return next ? { kind: 'retry', at: next, error: result.error } : { kind: 'failed', error: result.error };
   }
 

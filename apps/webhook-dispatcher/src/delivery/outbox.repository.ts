@@ -9,6 +9,8 @@ export interface ClaimedWebhookEvent {
   payload: unknown;
   /** The attempt number reserved for this send (1-based). */
   attempt: number;
+  /** Attempts allowed in all: 3 (spec §8); each manual resend from the portal raises it by one. */
+  maxAttempts: number;
   /** The lease; also the fencing token: only the holder of this exact lease may record the outcome. */
   lockedUntil: Date;
 }
@@ -36,7 +38,7 @@ export async function claimDueWebhookEvents(
   const { now, limit } = options;
   const leaseUntil = new Date(now.getTime() + options.leaseMs);
   const rows = await prisma.$queryRaw<
-    { id: string; eventId: string; operatorId: string; payload: unknown; attempts: number; lockedUntil: Date }[]
+    { id: string; eventId: string; operatorId: string; payload: unknown; attempts: number; maxAttempts: number; lockedUntil: Date }[]
   >`
     UPDATE webhook_events AS e
     SET attempts = CASE WHEN e.locked_until IS NULL THEN e.attempts + 1 ELSE e.attempts END,
@@ -52,13 +54,14 @@ export async function claimDueWebhookEvents(
     ) AS due
     WHERE e.id = due.id
     RETURNING e.id, e.event_id AS "eventId", e.operator_id AS "operatorId", e.payload, e.attempts,
-              e.locked_until AS "lockedUntil"`;
+              e.max_attempts AS "maxAttempts", e.locked_until AS "lockedUntil"`;
   return rows.map((row) => ({
     id: row.id,
     eventId: row.eventId,
     operatorId: row.operatorId,
     payload: row.payload,
     attempt: Number(row.attempts),
+    maxAttempts: Number(row.maxAttempts),
     lockedUntil: new Date(row.lockedUntil),
   }));
 }

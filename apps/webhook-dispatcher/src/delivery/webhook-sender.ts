@@ -15,7 +15,8 @@ export interface SendResult {
 
 export interface SendInput {
   url: string;
-  secret: string;
+  /** The active secrets, current first: one `v1=` each (during a rotation overlap, current + previous). */
+  secrets: string | readonly string[];
   eventId: string;
   /** The exact bytes sent and signed. */
   body: string;
@@ -38,7 +39,7 @@ export async function sendWebhook(input: SendInput): Promise<SendResult> {
       headers: {
         'Content-Type': 'application/json',
         'User-Agent': WEBHOOK_USER_AGENT,
-        [WEBHOOK_SIGNATURE_HEADER]: signPayload(input.body, input.secret, input.timestampSec),
+        [WEBHOOK_SIGNATURE_HEADER]: signPayload(input.body, input.secrets, input.timestampSec),
         'X-SVC-Event-Id': input.eventId,
       },
       body: input.body,

@@ -10,6 +10,14 @@ export const PolicyIssuedPayloadSchema = z
   .object({
     eventId: z.string().meta({ description: 'Stable across retries; deduplicate on it.' }),
     type: z.literal('policy.issued'),
+    test: z
+      .literal(true)
+      .optional()
+      .meta({
+        description:
+          'Present (true) only on a test event sent from the operator portal (eventId evt_test_…): sample data, no policy, ' +
+          'never a sale or a commission. Absent on real events.',
+      }),
     createdAt: z.string().meta({ description: 'RFC 3339 instant the event was created.' }),
     mode: ModeSchema,
     operatorId: z.string(),

@@ -10,6 +10,8 @@ import { type SecretBox, SecretBoxError } from './secret-box';
 export const DEMO_OPERATOR_NAME = 'Polar Horizons Expeditions (demo)';
 export const DEMO_OPERATOR_FILE = 'demo-operator.json';
 export const DEMO_COMMISSION_BPS = 1000;
+/** The demo operator may use every widget tier (3: checkout inside the iframe). */
+export const DEMO_INTEGRATION_TIER = 3;
 const DEMO_KEY_LABEL = 'demo site';
 
 /** The contents of `DATA_DIR/demo-operator.json` (DESIGN.md, operating contract). */
@@ -58,6 +60,8 @@ export async function ensureDemoOperator(options: EnsureDemoOperatorOptions): Pr
   const previous = readDemoFile(file);
 
   const operatorId = await findOrCreateOperator(options.prisma, service, previous);
+  // The demo page shows every integration tier, up to checkout inside the iframe (Tier 3).
+  await options.prisma.operator.updateMany({ where: { id: operatorId, integrationTier: { lt: DEMO_INTEGRATION_TIER } }, data: { integrationTier: DEMO_INTEGRATION_TIER } });
   const publishableKey = await currentTestKey(service, operatorId, previous?.publishableKey);
   for (const origin of origins) await service.addAllowedOrigin(operatorId, origin);
   const webhookSecret = await reconcileWebhook(options, service, operatorId, webhookUrl);

@@ -72,6 +72,11 @@ export function requireCommissionBps(value: unknown): number {
   return value;
 }
 
+export function requireIntegrationTier(value: unknown): 1 | 2 | 3 {
+  if (value !== 1 && value !== 2 && value !== 3) throw invalidInput(`integrationTier must be 1, 2 or 3 (got ${String(value)})`);
+  return value;
+}
+
 export function optionalGraceSeconds(value: unknown): number {
   if (value === undefined || value === null) return 0;
   if (typeof value !== 'number' || !Number.isInteger(value) || value < 0 || value > MAX_GRACE_SECONDS) {

@@ -9,6 +9,10 @@ import { type PrismaClient, isUniqueViolation } from '@expedition/db';
 import { systemClock, type Clock } from '@expedition/platform';
 import { conflict, invalidInput, notFound } from './operator-error';
 import { type SecretBox, SecretBoxError, isSealed } from './secret-box';
+import { type AuditActor, type AuditQuery, SYSTEM_ACTOR, listAudit, writeAudit } from './audit';
+import { originModes } from './origin-rules';
+import { createWebhookEventFunctions } from './webhook-events';
+import { createDashboardFunctions } from './dashboard';
 import type { Mode } from '@expedition/contracts';
 import {
   type OperatorStatusValue,
@@ -17,9 +21,11 @@ import {
   optionalLabel,
   optionalWebhookSecret,
   optionalWebsite,
+  MAX_GRACE_SECONDS,
   requireBoolean,
   requireCommissionBps,
   requireId,
+  requireIntegrationTier,
   requireMode,
   requireName,
   requireOrigin,
@@ -30,6 +36,7 @@ import {
   type OperatorView,
   type PublishableKeyView,
   type SecretKeyView,
+  keyState,
   toKeyView,
   toOperatorView,
   toSecretKeyView,
@@ -42,6 +49,8 @@ export interface OperatorServiceDeps {
   randomBytes?: RandomBytes;
   /** Seals webhook secrets before they are stored (keyring from WEBHOOK_SECRET_KEYS, see webhook-secret-keys.ts). */
   secretBox: SecretBox;
+  /** Recorded as the actor of changes made without one (the admin CLI passes CLI_ACTOR); default SYSTEM_ACTOR. */
+  defaultActor?: AuditActor;
 }
 
 export interface NewOperator {
@@ -65,6 +74,32 @@ export interface WebhookUpdate {
   /** Shown once: it is not part of OperatorView and cannot be read back through this service. */
   webhookSecret: string;
   secretGenerated: boolean;
+}
+
+export interface RotatedSecret {
+  operator: OperatorView;
+  /** The new `whsec_…` secret, in plain once. */
+  secret: string;
+  previousSecretExpiresAt: Date | null;
+}
+
+export interface RevealedSecret {
+  secret: string;
+  current: boolean;
+  expiresAt: Date | null;
+}
+
+export interface AllowedOriginView {
+  origin: string;
+  loopback: boolean;
+  appliesTo: Mode[];
+  createdAt: Date;
+}
+
+/** Rotation grace: seconds from now, or the instant the old key stops (in the future, within MAX_GRACE_SECONDS). */
+export interface RotateOptions {
+  graceSeconds?: number;
+  expiresAt?: Date;
 }
 
 export interface RotatedKey {
@@ -95,6 +130,10 @@ export interface RewrapReport {
 
 export const WEBHOOK_SECRET_PREFIX = 'whsec_';
 export const WEBHOOK_SECRET_BYTES = 32;
+/** The longest a rotated webhook secret keeps signing next to the new one. */
+export const MAX_SECRET_OVERLAP_HOURS = 168;
+
+type OperatorRow = Awaited<ReturnType<PrismaClient['operator']['findUniqueOrThrow']>>;
 
 export function createOperatorService(deps: OperatorServiceDeps) {
   const { prisma } = deps;
@@ -108,9 +147,28 @@ export function createOperatorService(deps: OperatorServiceDeps) {
     return row;
   }
 
-  async function updateOperator(operatorId: unknown, data: Parameters<typeof prisma.operator.update>[0]['data']) {
-    const { id } = await requireOperatorRow(operatorId);
-    return toOperatorView(await prisma.operator.update({ where: { id }, data }));
+  const actorOf = (actor?: AuditActor): AuditActor => actor ?? deps.defaultActor ?? SYSTEM_ACTOR;
+
+  /** One field change of an operator and its audit entry, in one transaction; a no-op change is still recorded. */
+  async function changeOperator<K extends keyof OperatorRow>(
+    operatorId: unknown,
+    field: K,
+    value: OperatorRow[K],
+    action: string,
+    actor?: AuditActor,
+  ): Promise<OperatorView> {
+    const row = await requireOperatorRow(operatorId);
+    const now = clock.now();
+    return prisma.$transaction(async (tx) => {
+      const updated = await tx.operator.update({ where: { id: row.id }, data: { [field]: value } });
+      await writeAudit(
+        tx,
+        actorOf(actor),
+        { operatorId: row.id, action, targetType: 'operator', targetId: row.id, before: { [field]: row[field] as never }, after: { [field]: updated[field] as never } },
+        now,
+      );
+      return toOperatorView(updated, now);
+    });
   }
 
   async function requireKeyRow(keyIdOrKey: unknown) {
@@ -129,7 +187,7 @@ export function createOperatorService(deps: OperatorServiceDeps) {
     return prisma.publishableKey.findUnique({ where: { id: ref } });
   }
 
-  async function createOperator(input: NewOperator): Promise<OperatorView> {
+  async function createOperator(input: NewOperator, actor?: AuditActor): Promise<OperatorView> {
     if (typeof input !== 'object' || input === null) throw invalidInput('operator details are required');
     const data = {
       name: requireName(input.name),
@@ -139,40 +197,184 @@ export function createOperatorService(deps: OperatorServiceDeps) {
       ...(input.commissionRateBps === undefined ? {} : { commissionRateBps: requireCommissionBps(input.commissionRateBps) }),
       createdAt: clock.now(),
     } as const;
-    return toOperatorView(await prisma.operator.create({ data }));
+    return prisma.$transaction(async (tx) => {
+      const row = await tx.operator.create({ data });
+      const after = { name: row.name, status: row.status, commissionRateBps: row.commissionRateBps, embeddingEnabled: row.embeddingEnabled };
+      await writeAudit(tx, actorOf(actor), { operatorId: row.id, action: 'operator.created', targetType: 'operator', targetId: row.id, after }, data.createdAt);
+      return toOperatorView(row, data.createdAt);
+    });
   }
 
   async function getOperator(operatorId: string): Promise<OperatorView> {
-    return toOperatorView(await requireOperatorRow(operatorId));
+    return toOperatorView(await requireOperatorRow(operatorId), clock.now());
   }
 
   async function listOperators(): Promise<OperatorView[]> {
     const rows = await prisma.operator.findMany({ orderBy: [{ createdAt: 'asc' }, { id: 'asc' }] });
-    return rows.map(toOperatorView);
+    const now = clock.now();
+    return rows.map((row) => toOperatorView(row, now));
   }
 
-  async function setStatus(operatorId: string, status: OperatorStatusValue): Promise<OperatorView> {
-    return updateOperator(operatorId, { status: requireStatus(status) });
+  /**
+   * Provider search: part of the name, contact e-mail or a user's e-mail (case-insensitive), or the exact id; newest
+   * first, at most `limit`.
+   */
+  async function searchOperators(query: { q?: string; status?: OperatorStatusValue; limit?: number } = {}): Promise<{ operators: OperatorView[]; truncated: boolean }> {
+    const q = query.q?.trim() ?? '';
+    const limit = query.limit ?? 100;
+    const isId = /^[0-9a-f-]{36}$/i.test(q);
+    const rows = await prisma.operator.findMany({
+      where: {
+        ...(query.status ? { status: requireStatus(query.status) } : {}),
+        ...(q === ''
+          ? {}
+          : {
+              OR: [
+                ...(isId ? [{ id: q.toLowerCase() }] : []),
+                { name: { contains: q, mode: 'insensitive' as const } },
+                { contactEmail: { contains: q, mode: 'insensitive' as const } },
+                { users: { some: { email: { contains: q.toLowerCase() } } } },
+              ],
+            }),
+      },
+      orderBy: [{ createdAt: 'desc' }, { id: 'desc' }],
+      take: limit + 1,
+    });
+    const now = clock.now();
+    return { operators: rows.slice(0, limit).map((row) => toOperatorView(row, now)), truncated: rows.length > limit };
   }
 
-  async function setEmbeddingEnabled(operatorId: string, enabled: boolean): Promise<OperatorView> {
-    return updateOperator(operatorId, { embeddingEnabled: requireBoolean(enabled, 'embeddingEnabled') });
+  async function setStatus(operatorId: string, status: OperatorStatusValue, actor?: AuditActor): Promise<OperatorView> {
+    return changeOperator(operatorId, 'status', requireStatus(status), 'operator.status_changed', actor);
   }
 
-  async function setCommissionRate(operatorId: string, bps: number): Promise<OperatorView> {
-    return updateOperator(operatorId, { commissionRateBps: requireCommissionBps(bps) });
+  async function setEmbeddingEnabled(operatorId: string, enabled: boolean, actor?: AuditActor): Promise<OperatorView> {
+    return changeOperator(operatorId, 'embeddingEnabled', requireBoolean(enabled, 'embeddingEnabled'), 'operator.embedding_changed', actor);
   }
 
-  async function setWebhook(operatorId: string, settings: WebhookSettings): Promise<WebhookUpdate> {
+  /** Applies to sales after the change: each commission row keeps the rate it was computed with. */
+  async function setCommissionRate(operatorId: string, bps: number, actor?: AuditActor): Promise<OperatorView> {
+    return changeOperator(operatorId, 'commissionRateBps', requireCommissionBps(bps), 'operator.commission_changed', actor);
+  }
+
+  async function setIntegrationTier(operatorId: string, tier: number, actor?: AuditActor): Promise<OperatorView> {
+    return changeOperator(operatorId, 'integrationTier', requireIntegrationTier(tier), 'operator.tier_changed', actor);
+  }
+
+  /** URL and a new secret at once (the CLI's set-webhook): replaces any secret outright, without overlap. */
+  async function setWebhook(operatorId: string, settings: WebhookSettings, actor?: AuditActor): Promise<WebhookUpdate> {
     if (typeof settings !== 'object' || settings === null) throw invalidInput('webhook settings are required');
     const url = requireWebhookUrl(settings.url);
     const given = optionalWebhookSecret(settings.secret);
     const webhookSecret = given ?? generateWebhookSecret();
-    const { id } = await requireOperatorRow(operatorId);
+    const row = await requireOperatorRow(operatorId);
+    const id = row.id;
     // Sealed for this operator only: the plain secret leaves this function once, in the return value.
     const sealed = deps.secretBox.seal(webhookSecret, id);
-    const operator = toOperatorView(await prisma.operator.update({ where: { id }, data: { webhookUrl: url, webhookSecret: sealed } }));
+    const now = clock.now();
+    const operator = await prisma.$transaction(async (tx) => {
+      const updated = await tx.operator.update({
+        where: { id },
+        data: { webhookUrl: url, webhookSecret: sealed, webhookSecretPrevious: null, webhookSecretPreviousExpiresAt: null },
+      });
+      await writeAudit(
+        tx,
+        actorOf(actor),
+        {
+          operatorId: id,
+          action: 'operator.webhook_url_changed',
+          targetType: 'operator',
+          targetId: id,
+          before: { webhookUrl: row.webhookUrl, secretSet: row.webhookSecret !== null },
+          after: { webhookUrl: url, secretSet: true, secretReplaced: true },
+        },
+        now,
+      );
+      return toOperatorView(updated, now);
+    });
     return { operator, webhookSecret, secretGenerated: given === null };
+  }
+
+  /** The URL only (the portal admin); the secret is left alone. `null` removes the webhook: URL and secrets. */
+  async function setWebhookUrl(operatorId: string, url: string | null, actor?: AuditActor): Promise<OperatorView> {
+    const next = url === null ? null : requireWebhookUrl(url);
+    const row = await requireOperatorRow(operatorId);
+    const now = clock.now();
+    const data = next === null ? { webhookUrl: null, webhookSecret: null, webhookSecretPrevious: null, webhookSecretPreviousExpiresAt: null } : { webhookUrl: next };
+    return prisma.$transaction(async (tx) => {
+      const updated = await tx.operator.update({ where: { id: row.id }, data });
+      await writeAudit(
+        tx,
+        actorOf(actor),
+        {
+          operatorId: row.id,
+          action: 'operator.webhook_url_changed',
+          targetType: 'operator',
+          targetId: row.id,
+          before: { webhookUrl: row.webhookUrl, secretSet: row.webhookSecret !== null },
+          after: { webhookUrl: updated.webhookUrl, secretSet: updated.webhookSecret !== null },
+        },
+        now,
+      );
+      return toOperatorView(updated, now);
+    });
+  }
+
+  /**
+   * Generates a new signing secret. With `overlapHours` > 0 the current secret becomes the previous one and keeps
+   * signing (a second `v1=`) until now + overlap; 0 drops it at once. Both are sealed for this operator.
+   */
+  async function rotateWebhookSecret(operatorId: string, options: { overlapHours: number }, actor?: AuditActor): Promise<RotatedSecret> {
+    const overlapHours = options?.overlapHours;
+    if (typeof overlapHours !== 'number' || !Number.isInteger(overlapHours) || overlapHours < 0 || overlapHours > MAX_SECRET_OVERLAP_HOURS) {
+      throw invalidInput(`overlapHours must be an integer from 0 to ${MAX_SECRET_OVERLAP_HOURS}`);
+    }
+    const row = await requireOperatorRow(operatorId);
+    const now = clock.now();
+    const secret = generateWebhookSecret();
+    const sealed = deps.secretBox.seal(secret, row.id);
+    const keepPrevious = overlapHours > 0 && row.webhookSecret !== null;
+    const previousSecretExpiresAt = keepPrevious ? new Date(now.getTime() + overlapHours * 3_600_000) : null;
+    const operator = await prisma.$transaction(async (tx) => {
+      // Conditional on the secret we read: two concurrent rotations cannot both keep "the previous" secret.
+      const { count } = await tx.operator.updateMany({
+        where: { id: row.id, webhookSecret: row.webhookSecret },
+        data: {
+          webhookSecret: sealed,
+          webhookSecretPrevious: keepPrevious ? row.webhookSecret : null,
+          webhookSecretPreviousExpiresAt: previousSecretExpiresAt,
+        },
+      });
+      if (count !== 1) throw conflict('the webhook secret was changed meanwhile; reload and try again');
+      await writeAudit(
+        tx,
+        actorOf(actor),
+        {
+          operatorId: row.id,
+          action: 'operator.webhook_secret_rotated',
+          targetType: 'operator',
+          targetId: row.id,
+          before: { secretSet: row.webhookSecret !== null },
+          after: { secretSet: true, overlapHours, previousSecretExpiresAt: previousSecretExpiresAt?.toISOString() ?? null },
+        },
+        now,
+      );
+      return toOperatorView(await tx.operator.findUniqueOrThrow({ where: { id: row.id } }), now);
+    });
+    return { operator, secret, previousSecretExpiresAt };
+  }
+
+  /** The active secrets in plain (current, then the previous one while its overlap lasts). Audited: who looked, when. */
+  async function revealWebhookSecrets(operatorId: string, actor?: AuditActor): Promise<RevealedSecret[]> {
+    const row = await requireOperatorRow(operatorId);
+    const now = clock.now();
+    const secrets: RevealedSecret[] = [];
+    if (row.webhookSecret !== null) secrets.push({ secret: deps.secretBox.open(row.webhookSecret, row.id), current: true, expiresAt: null });
+    if (row.webhookSecretPrevious !== null && row.webhookSecretPreviousExpiresAt !== null && row.webhookSecretPreviousExpiresAt > now) {
+      secrets.push({ secret: deps.secretBox.open(row.webhookSecretPrevious, row.id), current: false, expiresAt: row.webhookSecretPreviousExpiresAt });
+    }
+    await writeAudit(prisma, actorOf(actor), { operatorId: row.id, action: 'operator.webhook_secret_revealed', targetType: 'operator', targetId: row.id, after: { count: secrets.length } }, now);
+    return secrets;
   }
 
   /**
@@ -210,8 +412,8 @@ export function createOperatorService(deps: OperatorServiceDeps) {
     return report;
   }
 
-  async function clearWebhook(operatorId: string): Promise<OperatorView> {
-    return updateOperator(operatorId, { webhookUrl: null, webhookSecret: null });
+  async function clearWebhook(operatorId: string, actor?: AuditActor): Promise<OperatorView> {
+    return setWebhookUrl(operatorId, null, actor);
   }
 
   function generateWebhookSecret(): string {
@@ -220,20 +422,18 @@ export function createOperatorService(deps: OperatorServiceDeps) {
     return WEBHOOK_SECRET_PREFIX + Buffer.from(bytes).toString('hex');
   }
 
-  async function mintPublishableKey(operatorId: string, mode: Mode, label?: string): Promise<PublishableKeyView> {
+  async function mintPublishableKey(operatorId: string, mode: Mode, label?: string, actor?: AuditActor): Promise<PublishableKeyView> {
     const keyMode = requireMode(mode);
     const keyLabel = optionalLabel(label);
     const operator = await requireOperatorRow(operatorId);
     const now = clock.now();
     const row = await insertKey(() =>
-      prisma.publishableKey.create({
-        data: {
-          operatorId: operator.id,
-          key: mintPublishableKeyString(keyMode, randomBytes),
-          mode: keyMode,
-          label: keyLabel,
-          createdAt: now,
-        },
+      prisma.$transaction(async (tx) => {
+        const created = await tx.publishableKey.create({
+          data: { operatorId: operator.id, key: mintPublishableKeyString(keyMode, randomBytes), mode: keyMode, label: keyLabel, createdAt: now },
+        });
+        await writeAudit(tx, actorOf(actor), { operatorId: operator.id, action: 'publishable_key.created', targetType: 'publishable_key', targetId: created.id, after: { key: created.key, mode: keyMode, label: keyLabel } }, now);
+        return created;
       }),
     );
     return toKeyView(row, now);
@@ -249,25 +449,55 @@ export function createOperatorService(deps: OperatorServiceDeps) {
     return rows.map((row) => toKeyView(row, now));
   }
 
-  /** Immediate and final. Revoking a revoked key is a no-op that keeps the first revocation time. */
-  async function revokeKey(keyIdOrKey: string): Promise<PublishableKeyView> {
+  /** A key of this operator by id; another operator's key is `not_found`, exactly like an unknown id. */
+  async function getKeyOfOperator(operatorId: string, keyId: string): Promise<PublishableKeyView> {
+    const id = requireId(keyId, 'key id');
+    const row = /^[0-9a-f-]{36}$/i.test(id) ? await prisma.publishableKey.findFirst({ where: { id, operatorId } }) : null;
+    if (!row) throw notFound(`publishable key ${id} not found`);
+    return toKeyView(row, clock.now());
+  }
+
+  /** Immediate and final. Revoking a revoked key is a no-op that keeps the first revocation time (and is not audited). */
+  async function revokeKey(keyIdOrKey: string, actor?: AuditActor): Promise<PublishableKeyView> {
     const row = await requireKeyRow(keyIdOrKey);
     const now = clock.now();
     if (row.revokedAt !== null) return toKeyView(row, now);
-    await prisma.publishableKey.updateMany({ where: { id: row.id, revokedAt: null }, data: { revokedAt: now } });
-    return toKeyView(await prisma.publishableKey.findUniqueOrThrow({ where: { id: row.id } }), now);
+    return prisma.$transaction(async (tx) => {
+      const { count } = await tx.publishableKey.updateMany({ where: { id: row.id, revokedAt: null }, data: { revokedAt: now } });
+      const updated = await tx.publishableKey.findUniqueOrThrow({ where: { id: row.id } });
+      if (count === 1) {
+        await writeAudit(
+          tx,
+          actorOf(actor),
+          { operatorId: row.operatorId, action: 'publishable_key.revoked', targetType: 'publishable_key', targetId: row.id, before: { key: row.key, state: keyState(row, now) }, after: { key: row.key, state: 'revoked' } },
+          now,
+        );
+      }
+      return toKeyView(updated, now);
+    });
   }
 
   /**
-   * Mints a replacement of the same mode and label. With a grace the old key keeps working strictly before
-   * `now + grace` (the resolver re-checks expiresAt on every cached hit), so pages can be redeployed; without one it is
-   * revoked now. Only a current key can be rotated: rotating an already-expiring key would mint a second replacement.
+   * Mints a replacement of the same mode and label. With a grace (seconds, or an `expiresAt` instant) the old key
+   * keeps working strictly before its expiry (the resolver re-checks expiresAt on every cached hit), so pages can be
+   * redeployed; without one it is revoked now. Only a current key can be rotated: rotating an already-expiring key
+   * would mint a second replacement.
    */
-  async function rotateKey(keyIdOrKey: string, options: { graceSeconds?: number } = {}): Promise<RotatedKey> {
-    const graceSeconds = optionalGraceSeconds(options?.graceSeconds);
-    const old = await requireKeyRow(keyIdOrKey);
+  async function rotateKey(keyIdOrKey: string, options: RotateOptions = {}, actor?: AuditActor): Promise<RotatedKey> {
     const now = clock.now();
-    const retire = graceSeconds > 0 ? { expiresAt: new Date(now.getTime() + graceSeconds * 1000) } : { revokedAt: now };
+    let expiresAt: Date | null;
+    if (options?.expiresAt !== undefined) {
+      const at = options.expiresAt;
+      if (!(at instanceof Date) || Number.isNaN(at.getTime())) throw invalidInput('expiresAt must be a valid instant');
+      if (at.getTime() <= now.getTime()) throw invalidInput('expiresAt must be in the future (use grace "now" to stop the old key at once)');
+      if (at.getTime() > now.getTime() + MAX_GRACE_SECONDS * 1000) throw invalidInput(`expiresAt must be at most ${MAX_GRACE_SECONDS / 86_400} days ahead`);
+      expiresAt = at;
+    } else {
+      const graceSeconds = optionalGraceSeconds(options?.graceSeconds);
+      expiresAt = graceSeconds > 0 ? new Date(now.getTime() + graceSeconds * 1000) : null;
+    }
+    const old = await requireKeyRow(keyIdOrKey);
+    const retire = expiresAt ? { expiresAt } : { revokedAt: now };
     return prisma.$transaction(async (tx) => {
       // Conditional update: of two concurrent rotations of one key, exactly one wins.
       const retired = await tx.publishableKey.updateMany({
@@ -287,17 +517,35 @@ export function createOperatorService(deps: OperatorServiceDeps) {
         },
       });
       const oldRow = await tx.publishableKey.findUniqueOrThrow({ where: { id: old.id } });
+      await writeAudit(
+        tx,
+        actorOf(actor),
+        {
+          operatorId: old.operatorId,
+          action: 'publishable_key.rotated',
+          targetType: 'publishable_key',
+          targetId: old.id,
+          before: { key: old.key, state: 'active' },
+          after: { key: old.key, state: keyState(oldRow, now), expiresAt: oldRow.expiresAt?.toISOString() ?? null, newKeyId: created.id, newKey: created.key },
+        },
+        now,
+      );
       return { newKey: toKeyView(created, now), oldKey: toKeyView(oldRow, now) };
     });
   }
 
-  async function mintSecretKey(operatorId: string, mode: Mode): Promise<MintedSecret> {
+  async function mintSecretKey(operatorId: string, mode: Mode, actor?: AuditActor): Promise<MintedSecret> {
     const keyMode = requireMode(mode);
     const operator = await requireOperatorRow(operatorId);
     const minted = mintSecretKeyString(keyMode, randomBytes);
+    const now = clock.now();
     const row = await insertKey(() =>
-      prisma.secretKey.create({
-        data: { operatorId: operator.id, mode: keyMode, prefix: minted.prefix, hash: minted.hash, createdAt: clock.now() },
+      prisma.$transaction(async (tx) => {
+        const created = await tx.secretKey.create({
+          data: { operatorId: operator.id, mode: keyMode, prefix: minted.prefix, hash: minted.hash, createdAt: now },
+        });
+        await writeAudit(tx, actorOf(actor), { operatorId: operator.id, action: 'secret_key.created', targetType: 'secret_key', targetId: created.id, after: { prefix: created.prefix, mode: keyMode } }, now);
+        return created;
       }),
     );
     return { secretKey: toSecretKeyView(row), key: minted.key };
@@ -312,14 +560,32 @@ export function createOperatorService(deps: OperatorServiceDeps) {
     return rows.map(toSecretKeyView);
   }
 
+  /** Revokes one secret key of this operator (another operator's id is `not_found`); idempotent. */
+  async function revokeSecretKey(operatorId: string, secretKeyId: string, actor?: AuditActor): Promise<SecretKeyView> {
+    const id = requireId(secretKeyId, 'secret key id');
+    const row = /^[0-9a-f-]{36}$/i.test(id) ? await prisma.secretKey.findFirst({ where: { id, operatorId } }) : null;
+    if (!row) throw notFound(`secret key ${id} not found`);
+    if (row.revokedAt !== null) return toSecretKeyView(row);
+    const now = clock.now();
+    return prisma.$transaction(async (tx) => {
+      await tx.secretKey.updateMany({ where: { id: row.id, revokedAt: null }, data: { revokedAt: now } });
+      await writeAudit(tx, actorOf(actor), { operatorId, action: 'secret_key.revoked', targetType: 'secret_key', targetId: row.id, before: { prefix: row.prefix, revoked: false }, after: { prefix: row.prefix, revoked: true } }, now);
+      return toSecretKeyView(await tx.secretKey.findUniqueOrThrow({ where: { id: row.id } }));
+    });
+  }
+
   /** Idempotent: adding an origin that is already listed (in any spelling that normalizes to it) changes nothing. */
-  async function addAllowedOrigin(operatorId: string, origin: string): Promise<{ origin: string; added: boolean }> {
+  async function addAllowedOrigin(operatorId: string, origin: string, actor?: AuditActor): Promise<{ origin: string; added: boolean }> {
     const normalized = requireOrigin(origin);
     const operator = await requireOperatorRow(operatorId);
     const where = { operatorId_origin: { operatorId: operator.id, origin: normalized } };
     if (await prisma.allowedOrigin.findUnique({ where })) return { origin: normalized, added: false };
+    const now = clock.now();
     try {
-      await prisma.allowedOrigin.create({ data: { operatorId: operator.id, origin: normalized, createdAt: clock.now() } });
+      await prisma.$transaction(async (tx) => {
+        await tx.allowedOrigin.create({ data: { operatorId: operator.id, origin: normalized, createdAt: now } });
+        await writeAudit(tx, actorOf(actor), { operatorId: operator.id, action: 'origin.added', targetType: 'origin', targetId: normalized, after: { origin: normalized, appliesTo: originModes(normalized) } }, now);
+      });
       return { origin: normalized, added: true };
     } catch (error) {
       // Lost a race with a concurrent add of the same origin: the end state is the one asked for.
@@ -329,42 +595,80 @@ export function createOperatorService(deps: OperatorServiceDeps) {
   }
 
   /** Idempotent: removing an origin that is not listed reports `removed: false`. */
-  async function removeAllowedOrigin(operatorId: string, origin: string): Promise<{ origin: string; removed: boolean }> {
+  async function removeAllowedOrigin(operatorId: string, origin: string, actor?: AuditActor): Promise<{ origin: string; removed: boolean }> {
     const normalized = requireOrigin(origin);
     const operator = await requireOperatorRow(operatorId);
-    const { count } = await prisma.allowedOrigin.deleteMany({ where: { operatorId: operator.id, origin: normalized } });
-    return { origin: normalized, removed: count > 0 };
+    const now = clock.now();
+    return prisma.$transaction(async (tx) => {
+      const { count } = await tx.allowedOrigin.deleteMany({ where: { operatorId: operator.id, origin: normalized } });
+      if (count > 0) {
+        await writeAudit(tx, actorOf(actor), { operatorId: operator.id, action: 'origin.removed', targetType: 'origin', targetId: normalized, before: { origin: normalized } }, now);
+      }
+      return { origin: normalized, removed: count > 0 };
+    });
   }
 
   async function listAllowedOrigins(operatorId: string): Promise<string[]> {
+    return (await listAllowedOriginViews(operatorId)).map((o) => o.origin);
+  }
+
+  async function listAllowedOriginViews(operatorId: string): Promise<AllowedOriginView[]> {
     const operator = await requireOperatorRow(operatorId);
     const rows = await prisma.allowedOrigin.findMany({
       where: { operatorId: operator.id },
       orderBy: [{ createdAt: 'asc' }, { origin: 'asc' }],
     });
-    return rows.map((row) => row.origin);
+    return rows.map((row) => {
+      const appliesTo = originModes(row.origin);
+      return { origin: row.origin, loopback: appliesTo.length === 1, appliesTo, createdAt: row.createdAt };
+    });
   }
+
+  async function listAuditEntries(query: AuditQuery) {
+    return listAudit(prisma, query);
+  }
+
+  const context = { prisma, clock, randomBytes, actorOf, requireOperatorRow };
 
   return {
     createOperator,
     getOperator,
     listOperators,
+    searchOperators,
     setStatus,
     setEmbeddingEnabled,
     setCommissionRate,
+    setIntegrationTier,
     setWebhook,
+    setWebhookUrl,
+    rotateWebhookSecret,
+    revealWebhookSecrets,
     clearWebhook,
     rewrapWebhookSecrets,
     mintPublishableKey,
     listKeys,
+    getKeyOfOperator,
     revokeKey,
     rotateKey,
     mintSecretKey,
     listSecretKeys,
+    revokeSecretKey,
     addAllowedOrigin,
     removeAllowedOrigin,
     listAllowedOrigins,
+    listAllowedOriginViews,
+    listAuditEntries,
+    ...createWebhookEventFunctions(context),
+    ...createDashboardFunctions(context),
   };
+}
+
+export interface ServiceContext {
+  prisma: PrismaClient;
+  clock: Clock;
+  randomBytes: RandomBytes;
+  actorOf(actor?: AuditActor): AuditActor;
+  requireOperatorRow(operatorId: unknown): Promise<OperatorRow>;
 }
 
 export type OperatorService = ReturnType<typeof createOperatorService>;

@@ -11,6 +11,8 @@ export interface OperatorView {
   commissionRateBps: number;
   webhookUrl: string | null;
   webhookSecretSet: boolean;
+  /** During a webhook secret rotation overlap: until when the previous secret still signs; else null. */
+  webhookSecretPreviousExpiresAt: Date | null;
   integrationTier: number;
   contactEmail: string | null;
   websiteUrl: string | null;
@@ -49,7 +51,9 @@ export interface SecretKeyView {
   lastUsedAt: Date | null;
 }
 
-export function toOperatorView(row: Operator): OperatorView {
+/** `now` decides whether a rotation overlap is still running (omitted: any stored expiry is shown). */
+export function toOperatorView(row: Operator, now?: Date): OperatorView {
+  const previousUntil = row.webhookSecretPrevious !== null ? row.webhookSecretPreviousExpiresAt : null;
   return {
     id: row.id,
     name: row.name,
@@ -58,6 +62,7 @@ export function toOperatorView(row: Operator): OperatorView {
     commissionRateBps: row.commissionRateBps,
     webhookUrl: row.webhookUrl,
     webhookSecretSet: row.webhookSecret !== null,
+    webhookSecretPreviousExpiresAt: previousUntil && (!now || previousUntil > now) ? previousUntil : null,
     integrationTier: row.integrationTier,
     contactEmail: row.contactEmail,
     websiteUrl: row.websiteUrl,

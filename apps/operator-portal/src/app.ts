@@ -1,0 +1,99 @@
+import express, { type Express, type RequestHandler } from 'express';
+import type { PrismaClient } from '@expedition/db';
+import { healthRoutes, httpLogger, requestId } from '@expedition/http-kit';
+import type { AccountService, OperatorService, SecretBox } from '@expedition/operators';
+import type { Clock, Logger } from '@expedition/platform';
+import { accountRoutes, type AccountRouteDeps } from './accounts/accounts.routes';
+import type { PortalThrottles } from './accounts/throttles';
+import { adminRoutes } from './admin';
+import { outboxRoutes, type OutboxSource } from './dev/outbox.routes';
+import { csrfProtection } from './http/csrf';
+import { portalErrorHandler, portalNotFound } from './http/errors';
+import { createGuards } from './http/guards';
+import type { PortalRouteDeps, PortalUrls } from './http/route-deps';
+import { securityHeaders } from './http/security-headers';
+import { sessionMiddleware } from './http/session';
+import type { Mailer } from './mail/mailer';
+import { operatorRoutes } from './operator';
+import { spaRoutes, type UiAssets } from './spa/spa';
+import { teamRoutes } from './team/team.routes';
+
+export const PORTAL_API_PREFIX = '/api/portal/v1';
+export const PORTAL_MAX_BODY = '64kb';
+
+export interface PortalAppDeps {
+  prisma: PrismaClient;
+  ready: () => Promise<void>;
+  clock: Clock;
+  logger: Logger;
+  operators: OperatorService;
+  accounts: AccountService;
+  secretBox: SecretBox;
+  mailer: Mailer;
+  throttles: PortalThrottles;
+  urls: PortalUrls;
+  /** The built UI (dist/browser/portal-ui); the shell says "not built" when its manifest is missing. */
+  ui: UiAssets;
+  /** Embedded/dev mode: the outbox the dev page lists. Absent (production) → /dev/outbox is 404. */
+  outbox?: OutboxSource;
+  /** The OpenAPI 3.1 document of /api/portal/v1. */
+  openApi: () => unknown;
+  /** Express `trust proxy` setting. */
+  trustProxy?: string;
+}
+
+/** Builds the operator-portal Express app. No side effects: no listening, no timers, no connections. */
+export function createApp(deps: PortalAppDeps): Express {
+  const app = express();
+  app.disable('x-powered-by');
+  app.set('etag', false);
+  if (deps.trustProxy) app.set('trust proxy', deps.trustProxy);
+
+  const secure = deps.urls.portal.startsWith('https://');
+  const portalOrigin = new URL(deps.urls.portal).origin;
+  const routeDeps: AccountRouteDeps = {
+    prisma: deps.prisma,
+    clock: deps.clock,
+    logger: deps.logger,
+    operators: deps.operators,
+    secretBox: deps.secretBox,
+    guards: createGuards(),
+    urls: deps.urls,
+    accounts: deps.accounts,
+    mailer: deps.mailer,
+    throttles: deps.throttles,
+    cookie: { secure },
+  };
+  const portalDeps: PortalRouteDeps = routeDeps;
+
+  app.use(requestId());
+  app.use(httpLogger(deps.logger));
+  app.use(securityHeaders({ widgetOrigin: new URL(deps.urls.widget).origin, hsts: secure }));
+  app.use(healthRoutes({ ready: deps.ready }));
+  // Dev-only pages: without an outbox (production) every /dev path is a plain 404, never the SPA shell.
+  app.use(deps.outbox ? outboxRoutes(deps.outbox) : express.Router().use('/dev', portalNotFound()));
+
+  const api = express.Router();
+  api.use(noStore);
+  api.use(express.json({ limit: PORTAL_MAX_BODY }));
+  api.use(sessionMiddleware(deps.accounts, { secure }));
+  api.use(csrfProtection(portalOrigin));
+  api.get('/openapi.json', (_req, res) => void res.json(deps.openApi()));
+  api.use(accountRoutes(routeDeps));
+  api.use(teamRoutes(routeDeps));
+  api.use(operatorRoutes(portalDeps));
+  api.use(adminRoutes(portalDeps));
+  api.use(portalNotFound());
+  app.use(PORTAL_API_PREFIX, api);
+  app.use('/api', portalNotFound());
+
+  app.use(spaRoutes(deps.ui));
+  app.use(portalNotFound());
+  app.use(portalErrorHandler(deps.logger));
+  return app;
+}
+
+const noStore: RequestHandler = (_req, res, next) => {
+  res.setHeader('Cache-Control', 'no-store');
+  next();
+};

@@ -1,0 +1,76 @@
+import path from 'node:path';
+import { z } from 'zod';
+import { ConfigError, envVar, optionalVar, parseConfig, type Env } from '@expedition/platform';
+
+const SmtpUrl = z
+  .string()
+  .trim()
+  .regex(/^smtps?:\/\//, 'must be an smtp:// or smtps:// URL');
+
+const ConfigSchema = z
+  .object({
+    LOG_LEVEL: envVar.logLevel(),
+    HOST: envVar.host(),
+    NODE_ENV: optionalVar(z.string().trim()).default('development'),
+    PORTAL_PORT: envVar.port(3004),
+    /** Public URL of the portal (links in e-mails, the CSRF origin check, the Secure cookie flag when https). */
+    PORTAL_URL: envVar.url(),
+    QUOTE_API_PORT: envVar.port(3001),
+    QUOTE_API_URL: envVar.url(),
+    EMBED_API_PORT: envVar.port(3002),
+    EMBED_URL: envVar.url(),
+    WIDGET_PORT: envVar.port(3003),
+    WIDGET_URL: envVar.url(),
+    DATABASE_URL: envVar.databaseUrl(),
+    DATA_DIR: envVar.dataDir(),
+    REDIS_URL: envVar.redisUrl(),
+    TRUST_PROXY: envVar.trustProxy(),
+    /** Outgoing mail; unset → the outbox under DATA_DIR (refused in production). */
+    SMTP_URL: optionalVar(SmtpUrl),
+    MAIL_FROM: optionalVar(z.string().trim()).default('Expedition Insurance <no-reply@expedition.localhost>'),
+    PORTAL_SESSION_IDLE_MINUTES: envVar.int({ min: 1, max: 24 * 60 }).default(30),
+    PORTAL_SESSION_ABSOLUTE_HOURS: envVar.int({ min: 1, max: 24 * 30 }).default(12),
+    /** Keyring of webhook secrets at rest (see libs/operators README); in embedded mode a file under DATA_DIR. */
+    WEBHOOK_SECRET_KEYS: envVar.string(),
+    /** The built UI (dist/browser/portal-ui); default: next to main.js in a build, else the workspace's dist. */
+    PORTAL_UI_DIR: envVar.string(),
+  })
+  .transform((env) => {
+    const url = (value: string | undefined, port: number) => (value ?? `http://localhost:${port}`).replace(/\/$/, '');
+    const production = env.NODE_ENV === 'production';
+    return {
+      logLevel: env.LOG_LEVEL,
+      host: env.HOST,
+      port: env.PORTAL_PORT,
+      production,
+      urls: {
+        portal: url(env.PORTAL_URL, env.PORTAL_PORT),
+        quoteApi: url(env.QUOTE_API_URL, env.QUOTE_API_PORT),
+        embed: url(env.EMBED_URL, env.EMBED_API_PORT),
+        widget: url(env.WIDGET_URL, env.WIDGET_PORT),
+      },
+      databaseUrl: env.DATABASE_URL,
+      dataDir: env.DATA_DIR,
+      /** Embedded mode: PGlite under DATA_DIR (no DATABASE_URL). */
+      embedded: env.DATABASE_URL === undefined,
+      redisUrl: env.REDIS_URL,
+      trustProxy: env.TRUST_PROXY,
+      smtpUrl: env.SMTP_URL,
+      mailFrom: env.MAIL_FROM,
+      outboxDir: path.join(path.resolve(env.DATA_DIR), 'outbox'),
+      sessionIdleMs: env.PORTAL_SESSION_IDLE_MINUTES * 60_000,
+      sessionAbsoluteMs: env.PORTAL_SESSION_ABSOLUTE_HOURS * 60 * 60_000,
+      webhookSecretKeys: env.WEBHOOK_SECRET_KEYS,
+      uiDir: env.PORTAL_UI_DIR,
+    };
+  });
+
+export type PortalConfig = z.infer<typeof ConfigSchema>;
+
+export function loadConfig(env: Env = process.env): PortalConfig {
+  const config = parseConfig(ConfigSchema, env);
+  const problems: string[] = [];
+  if (config.production && !config.smtpUrl) problems.push('SMTP_URL: required when NODE_ENV=production (no outbox in production)');
+  if (problems.length > 0) throw new ConfigError(problems);
+  return config;
+}

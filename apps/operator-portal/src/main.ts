@@ -1,0 +1,37 @@
+import Redis from 'ioredis';
+import { bundledMigrationsDir, createDatabase, prepareDatabase } from '@expedition/db';
+import { catalogSnapshot } from '@expedition/domain-pricing';
+import { createLogger, listen, onShutdownSignal } from '@expedition/http-kit';
+import { ConfigError } from '@expedition/platform';
+import { composePortal } from './compose';
+import { loadConfig } from './config';
+
+async function main(): Promise<void> {
+  const config = loadConfig();
+  const logger = createLogger({ name: 'operator-portal', level: config.logLevel });
+  const db = await createDatabase({ databaseUrl: config.databaseUrl, dataDir: config.dataDir });
+  const prepared = await prepareDatabase(db, { catalog: catalogSnapshot(), migrationsDir: bundledMigrationsDir(__dirname) });
+  logger.info({ db: db.kind, migrationsApplied: prepared.applied }, 'database ready');
+  const redis = config.redisUrl ? new Redis(config.redisUrl, { maxRetriesPerRequest: 1 }) : undefined;
+
+  const portal = composePortal({ config, db, logger, redis });
+  const server = await listen(portal.app, { port: config.port, host: config.host });
+  logger.info(
+    { url: server.url, publicUrl: config.urls.portal, mail: portal.mailer.kind, outbox: portal.outboxDir, ui: portal.uiDir },
+    'operator-portal listening',
+  );
+  if (!config.urls.portal.startsWith('https://') && config.production) {
+    logger.warn('PORTAL_URL is not https: session cookies are sent without Secure');
+  }
+
+  onShutdownSignal(logger, async () => {
+    await server.close();
+    redis?.disconnect();
+    await db.close();
+  });
+}
+
+main().catch((err) => {
+  console.error(err instanceof ConfigError ? err.message : err);
+  process.exit(1);
+});

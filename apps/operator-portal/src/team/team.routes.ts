@@ -1,0 +1,76 @@
+import { Router, type Request } from 'express';
+import { CreateInviteRequestSchema, type TeamInvite, type TeamMember } from '@expedition/contracts';
+import type { PendingInvite, TeamMember as AccountTeamMember } from '@expedition/operators';
+import type { AccountRouteDeps } from '../accounts/accounts.routes';
+import { throttle } from '../accounts/throttles';
+import { getOperatorId, getPrincipal } from '../http/principal';
+import { parseBody } from '../http/validate';
+import { messages } from '../mail/messages';
+
+function toMember(m: AccountTeamMember): TeamMember {
+  return { ...m, createdAt: m.createdAt.toISOString(), lastLoginAt: m.lastLoginAt?.toISOString() ?? null };
+}
+
+function toInvite(i: PendingInvite): TeamInvite {
+  return { ...i, createdAt: i.createdAt.toISOString(), expiresAt: i.expiresAt.toISOString() };
+}
+
+/** `/team/*`: the operator's users and pending invitations. Reading is for every user; changes are for owners. */
+export function teamRoutes(deps: AccountRouteDeps): Router {
+  const { accounts, guards, prisma } = deps;
+  const router = Router();
+
+  const audit = (req: Request, action: string, targetType: string, targetId: string, before: unknown, after: unknown) => {
+    const principal = getPrincipal(req);
+    return prisma.auditEntry.create({
+      data: {
+        at: deps.clock.now(),
+        actorUserId: principal.userId,
+        actorEmail: principal.email,
+        actorRole: principal.role,
+        operatorId: principal.operatorId,
+        action,
+        targetType,
+        targetId,
+        before: before === null ? undefined : (before as object),
+        after: after === null ? undefined : (after as object),
+        ip: req.ip ?? null,
+      },
+    });
+  };
+
+  router.get('/team', guards.requireOperatorUser, async (req, res) => {
+    const team = await accounts.listTeam(getOperatorId(req));
+    res.json({ members: team.members.map(toMember), invites: team.invites.map(toInvite) });
+  });
+
+  router.post('/team/invites', guards.requireOwner, async (req, res) => {
+    const principal = getPrincipal(req);
+    const operatorId = getOperatorId(req);
+    await throttle([[deps.throttles.mailPerUser, principal.userId]]);
+    const body = parseBody(CreateInviteRequestSchema, req.body);
+    const { invite, token } = await accounts.createInvite(operatorId, body.email, body.role);
+    const operator = await prisma.operator.findUniqueOrThrow({ where: { id: operatorId }, select: { name: true } });
+    await audit(req, 'team.invite.create', 'invite', invite.id, null, { email: invite.email, role: invite.role });
+    await deps.mailer
+      .send(messages.invite(invite.email, operator.name, principal.email, invite.role, `${deps.urls.portal}/accept-invite?token=${token}`))
+      .catch((err: unknown) => deps.logger.error({ err: (err as Error).message }, 'invitation mail not sent'));
+    res.status(201).json({ invite: toInvite(invite) });
+  });
+
+  router.delete('/team/invites/:id', guards.requireOwner, async (req, res) => {
+    const id = String(req.params['id']);
+    await accounts.revokeInvite(getOperatorId(req), id);
+    await audit(req, 'team.invite.revoke', 'invite', id, null, null);
+    res.status(204).end();
+  });
+
+  router.delete('/team/members/:userId', guards.requireOwner, async (req, res) => {
+    const userId = String(req.params['userId']);
+    const removed = await accounts.removeMember(getOperatorId(req), userId);
+    await audit(req, 'team.member.remove', 'user', userId, { email: removed.email, role: removed.role }, null);
+    res.status(204).end();
+  });
+
+  return router;
+}

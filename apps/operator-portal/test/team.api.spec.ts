@@ -1,0 +1,127 @@
+import request from 'supertest';
+import { API, GOOD_PASSWORD, PortalClient, addMember, logIn, createPortalHarness, providerAdmin, signUp, uniqueEmail, type PortalHarness } from './harness';
+
+let h: PortalHarness;
+beforeAll(async () => {
+  h = await createPortalHarness();
+});
+afterAll(() => h.close());
+
+describe('team', () => {
+  it('GET /team lists members and pending invitations; 401 without a session', async () => {
+    const { client, email } = await signUp(h);
+    const invitee = uniqueEmail('invitee');
+    const invited = await client.post(`${API}/team/invites`, { email: invitee, role: 'member' });
+    expect(invited.status).toBe(201);
+    expect(invited.body.invite).toEqual({
+      id: expect.any(String),
+      email: invitee,
+      role: 'member',
+      createdAt: expect.any(String),
+      expiresAt: new Date(h.clock.now().getTime() + 7 * 24 * 3600_000).toISOString(),
+    });
+    const team = await client.get(`${API}/team`);
+    expect(team.status).toBe(200);
+    expect(team.body.members.map((m: { email: string }) => m.email)).toEqual([email]);
+    expect(team.body.invites.map((i: { email: string }) => i.email)).toEqual([invitee]);
+    expect((await request(h.app).get(`${API}/team`)).status).toBe(401);
+  });
+
+  it('the invitation mail leads to accept: 201, the user joins with the role, logged in and verified', async () => {
+    const { client, operator } = await signUp(h);
+    const member = await addMember(h, client, 'member');
+    expect(member.user).toMatchObject({ role: 'member', operatorId: operator.id, emailVerified: true });
+    const session = await member.client.get(`${API}/auth/session`);
+    expect(session.body.operator.id).toBe(operator.id);
+    const team = await client.get(`${API}/team`);
+    expect(team.body.members).toHaveLength(2);
+    expect(team.body.invites).toHaveLength(0);
+  });
+
+  it('an invitation works once and expires after 7 days', async () => {
+    const { client: first, email: ownerEmail } = await signUp(h);
+    const email = uniqueEmail('late');
+    await first.post(`${API}/team/invites`, { email, role: 'member' });
+    const token = h.mailer.lastToken(email, 'accept-invite');
+    h.clock.advance(7 * 24 * 3600_000);
+    const client = await logIn(h, ownerEmail);
+    const late = await new PortalClient(h.app).post(`${API}/auth/invites/accept`, { token, password: GOOD_PASSWORD });
+    expect(late.status).toBe(400);
+    expect(late.body.code).toBe('invalid_token');
+
+    const email2 = uniqueEmail('twice');
+    await client.post(`${API}/team/invites`, { email: email2, role: 'owner' });
+    const token2 = h.mailer.lastToken(email2, 'accept-invite');
+    expect((await new PortalClient(h.app).post(`${API}/auth/invites/accept`, { token: token2, password: GOOD_PASSWORD })).status).toBe(201);
+    expect((await new PortalClient(h.app).post(`${API}/auth/invites/accept`, { token: token2, password: GOOD_PASSWORD })).status).toBe(400);
+  });
+
+  it('accepting with a weak password: 400 weak_password', async () => {
+    const { client } = await signUp(h);
+    const email = uniqueEmail('weak');
+    await client.post(`${API}/team/invites`, { email, role: 'member' });
+    const res = await new PortalClient(h.app).post(`${API}/auth/invites/accept`, { token: h.mailer.lastToken(email, 'accept-invite'), password: 'short' });
+    expect(res.status).toBe(400);
+    expect(res.body.code).toBe('weak_password');
+  });
+
+  it('409 for a current member (already_member) or a user of another operator (email_taken); 400 for a bad role', async () => {
+    const a = await signUp(h);
+    const b = await signUp(h);
+    const self = await a.client.post(`${API}/team/invites`, { email: a.email, role: 'member' });
+    expect(self.status).toBe(409);
+    expect(self.body.code).toBe('already_member');
+    const other = await a.client.post(`${API}/team/invites`, { email: b.email, role: 'member' });
+    expect(other.status).toBe(409);
+    expect(other.body.code).toBe('email_taken');
+    const bad = await a.client.post(`${API}/team/invites`, { email: uniqueEmail(), role: 'provider_admin' });
+    expect(bad.status).toBe(400);
+  });
+
+  it('members may read the team but not change it (403); owners may', async () => {
+    const { client: owner } = await signUp(h);
+    const member = await addMember(h, owner, 'member');
+    expect((await member.client.get(`${API}/team`)).status).toBe(200);
+    const invite = await member.client.post(`${API}/team/invites`, { email: uniqueEmail(), role: 'member' });
+    expect(invite.status).toBe(403);
+    expect(invite.body.code).toBe('forbidden');
+    const ownerInvite = await owner.post(`${API}/team/invites`, { email: uniqueEmail(), role: 'member' });
+    expect((await member.client.delete(`${API}/team/invites/${ownerInvite.body.invite.id}`)).status).toBe(403);
+    expect((await member.client.delete(`${API}/team/members/${member.user.id}`)).status).toBe(403);
+  });
+
+  it('DELETE /team/invites/:id: 204, then 404; another operator’s invitation is 404', async () => {
+    const a = await signUp(h);
+    const b = await signUp(h);
+    const invite = (await a.client.post(`${API}/team/invites`, { email: uniqueEmail(), role: 'member' })).body.invite;
+    expect((await b.client.delete(`${API}/team/invites/${invite.id}`)).status).toBe(404);
+    expect((await a.client.delete(`${API}/team/invites/${invite.id}`)).status).toBe(204);
+    expect((await a.client.delete(`${API}/team/invites/${invite.id}`)).status).toBe(404);
+    expect((await a.client.delete(`${API}/team/invites/not-a-uuid`)).status).toBe(404);
+  });
+
+  it('DELETE /team/members/:userId: 204 and their sessions end; another operator’s user is 404; the last owner is 409', async () => {
+    const a = await signUp(h);
+    const b = await signUp(h);
+    const member = await addMember(h, a.client, 'member');
+    expect((await b.client.delete(`${API}/team/members/${member.user.id}`)).status).toBe(404);
+    expect((await a.client.delete(`${API}/team/members/${member.user.id}`)).status).toBe(204);
+    expect((await member.client.get(`${API}/auth/session`)).status).toBe(401);
+    const last = await a.client.delete(`${API}/team/members/${a.user.id}`);
+    expect(last.status).toBe(409);
+    expect(last.body.code).toBe('last_owner');
+  });
+
+  it('team changes are audited', async () => {
+    const a = await signUp(h);
+    await a.client.post(`${API}/team/invites`, { email: uniqueEmail(), role: 'member' });
+    const entries = await h.prisma.auditEntry.findMany({ where: { operatorId: a.operator.id } });
+    expect(entries.map((e) => e.action)).toContain('team.invite.create');
+    expect(entries.find((e) => e.action === 'team.invite.create')).toMatchObject({ actorEmail: a.email, actorRole: 'owner' });
+  });
+
+  it('a provider admin has no team (403)', async () => {
+    const admin = await providerAdmin(h);
+    expect((await admin.client.get(`${API}/team`)).status).toBe(403);
+  });
+});

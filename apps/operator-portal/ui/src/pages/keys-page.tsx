@@ -1,0 +1,330 @@
+import { useState } from 'preact/hooks';
+import { Badge, Button, ConfirmDialog, CopyButton, EmptyState, SelectField, TextField, useToast, type BadgeTone } from '@expedition/ui';
+import { errorMessage } from '../api/client';
+import type { CreateSecretKeyResponse, PortalPublishableKey, PortalSecretKey, PublishableKeyList, RotateKeyResponse, SecretKeyList } from '../api/types';
+import { Banner, Loaded, PageHeader, Secret, Section, TableWrap } from '../components';
+import { formatDateTime, formatRelative, keyState, localInputToIso, shortKey, type KeyState } from '../format';
+import { useResource } from '../hooks';
+import { useSession, useSignedIn } from '../session';
+import { ModeBadge } from './dashboard-page';
+
+const STATE_TONE: Record<KeyState, BadgeTone> = { active: 'success', expiring: 'warning', expired: 'neutral', revoked: 'danger' };
+
+const REFUSAL_TEXT: Record<string, string> = {
+  revoked: 'revoked',
+  expired: 'expired',
+  operator_inactive: 'refused: account not active',
+  embedding_disabled: 'refused until the provider enables live embedding',
+};
+
+export function KeyStateBadge({ k }: { k: PortalPublishableKey }) {
+  const state = keyState(k);
+  // A usable key the gate refuses today (a live key before the provider's approval) must not look green.
+  if (state === 'active' && !k.accepted && k.refusal === 'embedding_disabled') {
+    return <Badge tone="warning" title={REFUSAL_TEXT['embedding_disabled']}>awaiting approval</Badge>;
+  }
+  const title = state === 'expiring' && k.expiresAt ? `Stops working ${formatDateTime(k.expiresAt)}` : undefined;
+  return (
+    <Badge tone={STATE_TONE[state]} title={title}>
+      {state === 'expiring' && k.expiresAt ? `expires ${formatRelative(k.expiresAt)}` : state}
+    </Badge>
+  );
+}
+
+type Grace = 'now' | '24h' | '7d' | 'date';
+
+export function KeysPage() {
+  const { api } = useSession();
+  const session = useSignedIn();
+  const toast = useToast();
+  const keys = useResource<PublishableKeyList>('/operator/keys');
+  const secretKeys = useResource<SecretKeyList>('/operator/secret-keys');
+  const isOwner = session.user.role === 'owner';
+
+  const [createMode, setCreateMode] = useState<'test' | 'live'>('test');
+  const [createLabel, setCreateLabel] = useState('');
+  const [creating, setCreating] = useState(false);
+
+  const [revoking, setRevoking] = useState<PortalPublishableKey | null>(null);
+  const [rotating, setRotating] = useState<PortalPublishableKey | null>(null);
+  const [grace, setGrace] = useState<Grace>('24h');
+  const [graceDate, setGraceDate] = useState('');
+  const [busy, setBusy] = useState(false);
+  const [rotated, setRotated] = useState<string | null>(null);
+
+  const [minted, setMinted] = useState<CreateSecretKeyResponse | null>(null);
+  const [mintMode, setMintMode] = useState<'test' | 'live'>('test');
+  const [revokingSecret, setRevokingSecret] = useState<PortalSecretKey | null>(null);
+
+  async function act(action: () => Promise<void>, done: string) {
+    setBusy(true);
+    try {
+      await action();
+      toast.success(done);
+    } catch (e) {
+      toast.error(errorMessage(e));
+    } finally {
+      setBusy(false);
+    }
+  }
+
+  const graceIso = grace === 'date' ? localInputToIso(graceDate) : null;
+  return (
+    <>
+      <PageHeader title="API keys" lead="Publishable keys identify your site to the widget; they are public by design. Your allowed origins are what protects them." />
+      <Section title="Publishable keys">
+        <form
+          class="inline-form"
+          onSubmit={(event) => {
+            event.preventDefault();
+            setCreating(true);
+            void act(async () => {
+              await api.post('/operator/keys', { mode: createMode, ...(createLabel.trim() ? { label: createLabel.trim() } : {}) });
+              setCreateLabel('');
+              await keys.reload();
+            }, `New ${createMode} key created.`).finally(() => setCreating(false));
+          }}
+        >
+          <SelectField label="Mode" value={createMode} onChange={(e) => setCreateMode((e.currentTarget as HTMLSelectElement).value as 'test' | 'live')}>
+            <option value="test">Test</option>
+            <option value="live">Live</option>
+          </SelectField>
+          <TextField label="Label (optional)" maxLength={100} value={createLabel} placeholder="e.g. main website" onInput={(e) => setCreateLabel((e.currentTarget as HTMLInputElement).value)} />
+          <Button type="submit" busy={creating}>
+            Create key
+          </Button>
+        </form>
+        {rotated ? (
+          <Banner tone="success" title="New key ready">
+            <p>Put it on your pages; the old key keeps working until the time you chose.</p>
+            <Secret value={rotated} label="new publishable key" />
+            <Button variant="secondary" small onClick={() => setRotated(null)}>
+              Done
+            </Button>
+          </Banner>
+        ) : null}
+        <Loaded resource={keys} label="keys">
+          {(data) =>
+            data.keys.length === 0 ? (
+              <EmptyState title="No publishable keys">Create a test key to try the widget on your pages.</EmptyState>
+            ) : (
+              <TableWrap label="Publishable keys">
+                <table class="table table--stack">
+                  <thead>
+                    <tr>
+                      <th scope="col">Key</th>
+                      <th scope="col">Mode</th>
+                      <th scope="col">State</th>
+                      <th scope="col">Created</th>
+                      <th scope="col">Last used</th>
+                      <th scope="col"><span class="svc-visually-hidden">Actions</span></th>
+                    </tr>
+                  </thead>
+                  <tbody>
+                    {data.keys.map((k) => {
+                      const state = keyState(k);
+                      const usable = state === 'active' || state === 'expiring';
+                      return (
+                        <tr key={k.id} data-key-id={k.id}>
+                          <td data-label="Key">
+                            <div class="key-cell">
+                              <code class="mono" title={k.key}>{shortKey(k.key)}</code>
+                              <CopyButton text={k.key} label={`${k.mode} key ${k.label ?? shortKey(k.key)}`} />
+                            </div>
+                            {k.label ? <div class="muted small">{k.label}</div> : null}
+                            {!k.accepted && k.refusal && usable ? <div class="warning-text small">{REFUSAL_TEXT[k.refusal] ?? k.refusal}</div> : null}
+                          </td>
+                          <td data-label="Mode"><ModeBadge mode={k.mode} /></td>
+                          <td data-label="State"><KeyStateBadge k={k} /></td>
+                          <td data-label="Created">{formatDateTime(k.createdAt)}</td>
+                          <td data-label="Last used" title={k.lastUsedAt ? formatDateTime(k.lastUsedAt) : undefined}>{formatRelative(k.lastUsedAt)}</td>
+                          <td class="actions">
+                            {state === 'active' ? (
+                              <Button variant="secondary" small onClick={() => (setGrace('24h'), setGraceDate(''), setRotating(k))} aria-label={`Rotate ${shortKey(k.key)}`}>
+                                Rotate
+                              </Button>
+                            ) : null}
+                            {usable ? (
+                              <Button variant="secondary" small onClick={() => setRevoking(k)} aria-label={`Revoke ${shortKey(k.key)}`}>
+                                Revoke
+                              </Button>
+                            ) : null}
+                          </td>
+                        </tr>
+                      );
+                    })}
+                  </tbody>
+                </table>
+              </TableWrap>
+            )
+          }
+        </Loaded>
+      </Section>
+
+      <Section title="Secret keys">
+        <p class="muted">
+          Secret keys (<code>sk_op_…</code>) are for your servers. No route accepts them yet; mint one when you need it. We store only a hash: a key is shown
+          once, when you create it.
+        </p>
+        {isOwner ? (
+          <form
+            class="inline-form"
+            onSubmit={(event) => {
+              event.preventDefault();
+              void act(async () => {
+                const answer = await api.post<CreateSecretKeyResponse>('/operator/secret-keys', { mode: mintMode });
+                setMinted(answer);
+                await secretKeys.reload();
+              }, 'Secret key created. Copy it now.');
+            }}
+          >
+            <SelectField label="Mode" value={mintMode} onChange={(e) => setMintMode((e.currentTarget as HTMLSelectElement).value as 'test' | 'live')}>
+              <option value="test">Test</option>
+              <option value="live">Live</option>
+            </SelectField>
+            <Button type="submit" busy={busy && !revokingSecret}>
+              Create secret key
+            </Button>
+          </form>
+        ) : (
+          <p class="muted small">Only an owner of the account can create or revoke secret keys.</p>
+        )}
+        {minted ? (
+          <Banner tone="warning" title="Copy your secret key now">
+            <p>This is the only time it is shown. Store it in your server's secret store; if you lose it, revoke it and create another.</p>
+            <div class="secret">
+              <code class="mono secret__value" data-testid="minted-secret">{minted.secretKey}</code>
+              <CopyButton text={minted.secretKey} label="secret key" />
+            </div>
+            <Button variant="secondary" small onClick={() => setMinted(null)}>
+              I have stored it
+            </Button>
+          </Banner>
+        ) : null}
+        <Loaded resource={secretKeys} label="secret keys">
+          {(data) =>
+            data.secretKeys.length === 0 ? (
+              <EmptyState title="No secret keys">You have not created any secret key.</EmptyState>
+            ) : (
+              <TableWrap label="Secret keys">
+                <table class="table table--stack">
+                  <thead>
+                    <tr>
+                      <th scope="col">Prefix</th>
+                      <th scope="col">Mode</th>
+                      <th scope="col">State</th>
+                      <th scope="col">Created</th>
+                      <th scope="col">Last used</th>
+                      <th scope="col"><span class="svc-visually-hidden">Actions</span></th>
+                    </tr>
+                  </thead>
+                  <tbody>
+                    {data.secretKeys.map((k) => (
+                      <tr key={k.id}>
+                        <td data-label="Prefix"><code class="mono">{k.prefix.endsWith('…') ? k.prefix : `${k.prefix}…`}</code></td>
+                        <td data-label="Mode"><ModeBadge mode={k.mode} /></td>
+                        <td data-label="State">{k.revokedAt ? <Badge tone="danger">revoked</Badge> : <Badge tone="success">active</Badge>}</td>
+                        <td data-label="Created">{formatDateTime(k.createdAt)}</td>
+                        <td data-label="Last used">{formatRelative(k.lastUsedAt)}</td>
+                        <td class="actions">
+                          {isOwner && !k.revokedAt ? (
+                            <Button variant="secondary" small onClick={() => setRevokingSecret(k)} aria-label={`Revoke secret key ${k.prefix}`}>
+                              Revoke
+                            </Button>
+                          ) : null}
+                        </td>
+                      </tr>
+                    ))}
+                  </tbody>
+                </table>
+              </TableWrap>
+            )
+          }
+        </Loaded>
+      </Section>
+
+      <ConfirmDialog
+        open={revoking !== null}
+        title="Revoke this key?"
+        confirmLabel="Revoke key"
+        danger
+        busy={busy}
+        onCancel={() => setRevoking(null)}
+        onConfirm={() =>
+          void act(async () => {
+            await api.post(`/operator/keys/${encodeURIComponent(revoking?.id ?? '')}/revoke`);
+            setRevoking(null);
+            await keys.reload();
+          }, 'Key revoked.')
+        }
+      >
+        <p>
+          <code class="mono">{revoking ? shortKey(revoking.key) : ''}</code> stops working at once: every page that still uses it shows the widget's error
+          instead of quotes. This cannot be undone.
+        </p>
+      </ConfirmDialog>
+
+      <ConfirmDialog
+        open={rotating !== null}
+        title="Rotate this key"
+        confirmLabel={grace === 'now' ? 'Rotate and stop the old key now' : 'Rotate key'}
+        danger={grace === 'now'}
+        busy={busy}
+        confirmDisabled={grace === 'date' && !graceIso}
+        onCancel={() => setRotating(null)}
+        onConfirm={() =>
+          void act(async () => {
+            const body = grace === 'date' ? { expiresAt: graceIso } : { grace };
+            const answer = await api.post<RotateKeyResponse>(`/operator/keys/${encodeURIComponent(rotating?.id ?? '')}/rotate`, body);
+            setRotating(null);
+            await keys.reload();
+            setRotated(answer.newKey.key);
+          }, 'Key rotated.')
+        }
+      >
+        <p>
+          We create a new {rotating?.mode} key. Deploy it on your pages, then let the old one (<code class="mono">{rotating ? shortKey(rotating.key) : ''}</code>)
+          expire. When should the old key stop working?
+        </p>
+        <fieldset class="radio-group">
+          <legend>Old key keeps working</legend>
+          {(
+            [
+              ['24h', 'For 24 hours'],
+              ['7d', 'For 7 days'],
+              ['date', 'Until a date I choose'],
+              ['now', 'Stop it now (pages using it break at once)'],
+            ] as const
+          ).map(([id, text]) => (
+            <label key={id} class="radio">
+              <input type="radio" name="grace" value={id} checked={grace === id} onChange={() => setGrace(id)} /> {text}
+            </label>
+          ))}
+        </fieldset>
+        {grace === 'date' ? (
+          <TextField label="Old key stops at (your local time)" type="datetime-local" required value={graceDate} hint="At most 30 days from now." onInput={(e) => setGraceDate((e.currentTarget as HTMLInputElement).value)} />
+        ) : null}
+      </ConfirmDialog>
+
+      <ConfirmDialog
+        open={revokingSecret !== null}
+        title="Revoke this secret key?"
+        confirmLabel="Revoke secret key"
+        danger
+        busy={busy}
+        onCancel={() => setRevokingSecret(null)}
+        onConfirm={() =>
+          void act(async () => {
+            await api.post(`/operator/secret-keys/${encodeURIComponent(revokingSecret?.id ?? '')}/revoke`);
+            setRevokingSecret(null);
+            await secretKeys.reload();
+          }, 'Secret key revoked.')
+        }
+      >
+        <p>
+          <code class="mono">{revokingSecret?.prefix}…</code> stops working at once. This cannot be undone.
+        </p>
+      </ConfirmDialog>
+    </>
+  );
+}

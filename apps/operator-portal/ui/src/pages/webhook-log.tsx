@@ -1,0 +1,116 @@
+/** The delivery log, shared by the operator's Webhooks page and the admin's operator page (same shapes). */
+import { Badge, Button, EmptyState, formatMoney, type BadgeTone } from '@expedition/ui';
+import type { WebhookAttempt, WebhookEventSummary } from '../api/types';
+import { formatDateTime, formatRelative } from '../format';
+import { TableWrap } from '../components';
+import { ModeBadge } from './dashboard-page';
+
+const STATUS_TONE: Record<string, BadgeTone> = { pending: 'warning', delivered: 'success', failed: 'danger' };
+
+export function EventStatus({ event }: { event: Pick<WebhookEventSummary, 'status'> }) {
+  return <Badge tone={STATUS_TONE[event.status] ?? 'neutral'}>{event.status}</Badge>;
+}
+
+export function EventTable({
+  events,
+  hrefOf,
+  onResend,
+  busyId,
+}: {
+  events: WebhookEventSummary[];
+  hrefOf?: (event: WebhookEventSummary) => string;
+  onResend?: (event: WebhookEventSummary) => void;
+  busyId?: string | null;
+}) {
+  if (events.length === 0) {
+    return (
+      <EmptyState title="No webhook events yet">
+        A <code>policy.issued</code> event is sent for every policy sold through your widget. Send a test event to check your receiver.
+      </EmptyState>
+    );
+  }
+  return (
+    <TableWrap label="Webhook events">
+      <table class="table table--stack">
+        <thead>
+          <tr>
+            <th scope="col">Event</th>
+            <th scope="col">State</th>
+            <th scope="col">Attempts</th>
+            <th scope="col">Last result</th>
+            <th scope="col">Policy</th>
+            <th scope="col">Created</th>
+            {onResend ? <th scope="col"><span class="svc-visually-hidden">Actions</span></th> : null}
+          </tr>
+        </thead>
+        <tbody>
+          {events.map((e) => (
+            <tr key={e.id} data-event-id={e.eventId}>
+              <td data-label="Event">
+                {hrefOf ? <a href={hrefOf(e)} class="mono">{e.eventId}</a> : <code class="mono">{e.eventId}</code>}
+                <div class="small muted">
+                  {e.type} {e.isTest ? <Badge tone="neutral">test event</Badge> : <ModeBadge mode={e.mode} />}
+                </div>
+              </td>
+              <td data-label="State">
+                <EventStatus event={e} />
+                {e.status === 'pending' && e.nextAttemptAt ? <div class="small muted">next {formatRelative(e.nextAttemptAt)}</div> : null}
+              </td>
+              <td data-label="Attempts">
+                {e.attemptCount}
+              </td>
+              <td data-label="Last result" class="small">{e.lastStatusCode ? `HTTP ${e.lastStatusCode}` : e.lastError ? '' : '—'}{e.lastError ? <div class="error-text">{e.lastError}</div> : null}</td>
+              <td data-label="Policy" class="small">
+                {e.policyNumber ?? '—'}
+                {e.premiumCents !== null && e.currency ? <div class="muted">{formatMoney(e.premiumCents, e.currency)}</div> : null}
+              </td>
+              <td data-label="Created" class="small">{formatDateTime(e.createdAt)}</td>
+              {onResend ? (
+                <td class="actions">
+                  {/* A pending event is still being delivered: resend is for delivered or failed ones. */}
+                  {e.status === 'pending' ? null : (
+                    <Button variant="secondary" small busy={busyId === e.id} onClick={() => onResend(e)} aria-label={`Resend ${e.eventId}`}>
+                      Resend
+                    </Button>
+                  )}
+                </td>
+              ) : null}
+            </tr>
+          ))}
+        </tbody>
+      </table>
+    </TableWrap>
+  );
+}
+
+export function AttemptTable({ attempts }: { attempts: WebhookAttempt[] }) {
+  if (attempts.length === 0) return <p class="muted">No attempt yet: the first one is on its way.</p>;
+  return (
+    <TableWrap label="Delivery attempts">
+      <table class="table table--stack">
+        <thead>
+          <tr>
+            <th scope="col">#</th>
+            <th scope="col">Time</th>
+            <th scope="col">Result</th>
+            <th scope="col">HTTP status</th>
+            <th scope="col" class="num">Duration</th>
+            <th scope="col">Error</th>
+          </tr>
+        </thead>
+        <tbody>
+          {attempts.map((a) => (
+            <tr key={a.attemptNumber}>
+              <td data-label="#">{a.attemptNumber}</td>
+              <td data-label="Time">{formatDateTime(a.startedAt)}</td>
+              <td data-label="Result">{a.ok ? <Badge tone="success">delivered</Badge> : <Badge tone="danger">failed</Badge>}</td>
+              <td data-label="HTTP status">{a.statusCode ?? '—'}</td>
+              <td data-label="Duration" class="num">{a.durationMs} ms</td>
+              <td data-label="Error" class="small">{a.error ?? '—'}</td>
+            </tr>
+          ))}
+        </tbody>
+      </table>
+    </TableWrap>
+  );
+}

@@ -1,0 +1,252 @@
+import { z } from 'zod';
+import type { ZodOpenApiPathsObject } from 'zod-openapi';
+import {
+  AcceptedResponseSchema,
+  AcceptInviteRequestSchema,
+  ChangePasswordRequestSchema,
+  CreateInviteRequestSchema,
+  CreateInviteResponseSchema,
+  LoginRequestSchema,
+  LoginResponseSchema,
+  OutboxResponseSchema,
+  PasswordResetConfirmSchema,
+  PasswordResetRequestSchema,
+  PORTAL_CSRF_HEADER,
+  PORTAL_SESSION_COOKIE,
+  SessionResponseSchema,
+  SignupRequestSchema,
+  SignupResponseSchema,
+  TeamResponseSchema,
+  VerifyEmailRequestSchema,
+} from '../portal/auth.schema';
+import { PortalErrorSchema } from '../portal/portal-error.schema';
+
+const P = '/api/portal/v1';
+const json = <T extends z.ZodType>(schema: T) => ({ content: { 'application/json': { schema } } });
+const error = (description: string) => ({ description, ...json(PortalErrorSchema) });
+const rateLimited = (what: string) => ({
+  description: `Too many attempts (${what}).`,
+  headers: z.object({ 'Retry-After': z.string().meta({ description: 'Whole seconds to wait.' }) }),
+  ...json(PortalErrorSchema),
+});
+const setCookie = z.object({
+  'Set-Cookie': z.string().meta({
+    description: `${PORTAL_SESSION_COOKIE}=<random token>; Path=/; HttpOnly; SameSite=Lax (+ Secure behind https). A new token at every log-in.`,
+  }),
+});
+const csrf = error(`CSRF refusal (code csrf_failed): Origin not the portal's, or (with a session) ${PORTAL_CSRF_HEADER} missing or wrong.`);
+const unauthorized = error('No valid session (code unauthorized).');
+const badRequest = error('Invalid body (code invalid_request, see details).');
+const ok = { description: 'Done.', ...json(z.object({ ok: z.literal(true) })) };
+
+/** OpenAPI path items of the accounts and team routes (PA); portal.openapi.ts includes them. */
+export const portalAuthPaths: ZodOpenApiPathsObject = {
+  [`${P}/auth/signup`]: {
+    post: {
+      operationId: 'signUp',
+      tags: ['accounts'],
+      summary: 'Create an operator and its owner, and log in',
+      description:
+        'Creates an active operator (embedding disabled until the provider approves live keys, integration tier 3) with a ' +
+        'first test publishable key, and its owner user; e-mails a verification link (valid 48 h).',
+      requestBody: { required: true, ...json(SignupRequestSchema) },
+      responses: {
+        '201': { description: 'Signed up and logged in.', headers: setCookie, ...json(SignupResponseSchema) },
+        '400': error('Invalid body, or a weak password (code weak_password, with the reason).'),
+        '403': csrf,
+        '409': error('An account with this e-mail already exists (code email_taken).'),
+        '429': rateLimited('per client IP'),
+      },
+    },
+  },
+  [`${P}/auth/login`]: {
+    post: {
+      operationId: 'logIn',
+      tags: ['accounts'],
+      summary: 'Log in with e-mail and password',
+      requestBody: { required: true, ...json(LoginRequestSchema) },
+      responses: {
+        '200': { description: 'Logged in (a new session).', headers: setCookie, ...json(LoginResponseSchema) },
+        '400': badRequest,
+        '401': error('Unknown e-mail or wrong password, the same answer for both (code invalid_credentials).'),
+        '403': csrf,
+        '429': rateLimited('10 per account per 15 minutes, 50 per IP per 15 minutes'),
+      },
+    },
+  },
+  [`${P}/auth/logout`]: {
+    post: {
+      operationId: 'logOut',
+      tags: ['accounts'],
+      summary: 'End this session',
+      responses: { '204': { description: 'Logged out (also without a session).' }, '403': csrf },
+    },
+  },
+  [`${P}/auth/logout-all`]: {
+    post: {
+      operationId: 'logOutEverywhere',
+      tags: ['accounts'],
+      summary: "End every session of the user, this one included",
+      responses: { '204': { description: 'Every session ended.' }, '401': unauthorized, '403': csrf },
+    },
+  },
+  [`${P}/auth/session`]: {
+    get: {
+      operationId: 'getSession',
+      tags: ['accounts'],
+      summary: 'The logged-in user, their operator and the CSRF token',
+      responses: { '200': { description: 'The session.', ...json(SessionResponseSchema) }, '401': unauthorized },
+    },
+  },
+  [`${P}/auth/verify-email`]: {
+    post: {
+      operationId: 'verifyEmail',
+      tags: ['accounts'],
+      summary: 'Confirm the e-mail address with the token of the e-mailed link',
+      requestBody: { required: true, ...json(VerifyEmailRequestSchema) },
+      responses: {
+        '200': { description: 'Verified.', ...json(z.object({ ok: z.literal(true), emailVerified: z.literal(true) })) },
+        '400': error('Unknown, used or expired token (code invalid_token).'),
+        '403': csrf,
+        '429': rateLimited('per client IP'),
+      },
+    },
+  },
+  [`${P}/auth/verify-email/resend`]: {
+    post: {
+      operationId: 'resendVerificationEmail',
+      tags: ['accounts'],
+      summary: 'E-mail a new verification link',
+      responses: {
+        '202': { description: 'Sent (or already verified: see message).', ...json(AcceptedResponseSchema) },
+        '401': unauthorized,
+        '403': csrf,
+        '429': rateLimited('10 mails per user per hour'),
+      },
+    },
+  },
+  [`${P}/auth/password-reset`]: {
+    post: {
+      operationId: 'requestPasswordReset',
+      tags: ['accounts'],
+      summary: 'E-mail a password reset link (valid 1 hour, single use)',
+      description: 'Always 202 with the same body, whether an account exists or not.',
+      requestBody: { required: true, ...json(PasswordResetRequestSchema) },
+      responses: {
+        '202': { description: 'Accepted.', ...json(AcceptedResponseSchema) },
+        '400': badRequest,
+        '403': csrf,
+        '429': rateLimited('5 per account per hour, 20 per IP per hour'),
+      },
+    },
+  },
+  [`${P}/auth/password-reset/confirm`]: {
+    post: {
+      operationId: 'confirmPasswordReset',
+      tags: ['accounts'],
+      summary: 'Set a new password with the reset token; ends every session',
+      requestBody: { required: true, ...json(PasswordResetConfirmSchema) },
+      responses: {
+        '200': ok,
+        '400': error('Unknown, used or expired token (invalid_token), or a weak password (weak_password).'),
+        '403': csrf,
+        '429': rateLimited('per client IP'),
+      },
+    },
+  },
+  [`${P}/auth/password`]: {
+    post: {
+      operationId: 'changePassword',
+      tags: ['accounts'],
+      summary: 'Change the password (ends the other sessions)',
+      requestBody: { required: true, ...json(ChangePasswordRequestSchema) },
+      responses: {
+        '200': ok,
+        '400': error('Wrong current password (wrong_password) or weak new password (weak_password).'),
+        '401': unauthorized,
+        '403': csrf,
+        '429': rateLimited('shares the per-account log-in budget'),
+      },
+    },
+  },
+  [`${P}/auth/invites/accept`]: {
+    post: {
+      operationId: 'acceptInvite',
+      tags: ['accounts'],
+      summary: 'Accept a team invitation: creates the user and logs in',
+      requestBody: { required: true, ...json(AcceptInviteRequestSchema) },
+      responses: {
+        '201': { description: 'Joined and logged in.', headers: setCookie, ...json(LoginResponseSchema) },
+        '400': error('Unknown, used or expired token (invalid_token), or a weak password (weak_password).'),
+        '403': csrf,
+        '409': error('The address has an account meanwhile (email_taken).'),
+        '429': rateLimited('per client IP'),
+      },
+    },
+  },
+  [`${P}/team`]: {
+    get: {
+      operationId: 'getTeam',
+      tags: ['team'],
+      summary: "The operator's users and pending invitations",
+      responses: {
+        '200': { description: 'The team.', ...json(TeamResponseSchema) },
+        '401': unauthorized,
+        '403': error('A provider admin (no operator).'),
+      },
+    },
+  },
+  [`${P}/team/invites`]: {
+    post: {
+      operationId: 'inviteTeammate',
+      tags: ['team'],
+      summary: 'Invite someone by e-mail (owner only; link valid 7 days)',
+      requestBody: { required: true, ...json(CreateInviteRequestSchema) },
+      responses: {
+        '201': { description: 'Invited.', ...json(CreateInviteResponseSchema) },
+        '400': badRequest,
+        '401': unauthorized,
+        '403': error('Not an owner (forbidden), or CSRF refusal (csrf_failed).'),
+        '409': error('Already a member (already_member) or a user of another operator (email_taken).'),
+        '429': rateLimited('10 mails per user per hour'),
+      },
+    },
+  },
+  [`${P}/team/invites/{id}`]: {
+    delete: {
+      operationId: 'revokeInvite',
+      tags: ['team'],
+      summary: 'Withdraw a pending invitation (owner only)',
+      requestParams: { path: z.object({ id: z.string() }) },
+      responses: {
+        '204': { description: 'Withdrawn.' },
+        '401': unauthorized,
+        '403': error('Not an owner, or CSRF refusal.'),
+        '404': error('No pending invitation with this id in your team.'),
+      },
+    },
+  },
+  [`${P}/team/members/{userId}`]: {
+    delete: {
+      operationId: 'removeTeamMember',
+      tags: ['team'],
+      summary: 'Remove a user from the team (owner only; their sessions end)',
+      requestParams: { path: z.object({ userId: z.string() }) },
+      responses: {
+        '204': { description: 'Removed.' },
+        '401': unauthorized,
+        '403': error('Not an owner, or CSRF refusal.'),
+        '404': error('No such user in your team.'),
+        '409': error('The last owner cannot be removed (last_owner).'),
+      },
+    },
+  },
+  [`${P}/dev/outbox`]: {
+    get: {
+      operationId: 'listOutbox',
+      tags: ['dev'],
+      summary: 'E-mails written to the local outbox (embedded/dev mode only; 404 in production)',
+      responses: { '200': { description: 'Newest first.', ...json(OutboxResponseSchema) }, '404': error('Production.') },
+    },
+  },
+};

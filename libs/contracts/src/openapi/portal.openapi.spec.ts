@@ -1,0 +1,60 @@
+import { buildPortalOpenApi, PORTAL_API_VERSION } from './portal.openapi';
+
+describe('portal API OpenAPI document', () => {
+  const doc = buildPortalOpenApi({ serverUrl: 'http://localhost:3004' });
+
+  it('is a valid OpenAPI 3.1 document', async () => {
+    const { Validator } = await import('@seriousme/openapi-schema-validator');
+    const validator = new Validator();
+    const result = await validator.validate(JSON.parse(JSON.stringify(doc)));
+    expect(result.errors).toBeUndefined();
+    expect(result.valid).toBe(true);
+    expect(validator.version).toBe('3.1');
+  });
+
+  it('is checked by a validator that rejects a broken document', async () => {
+    const { Validator } = await import('@seriousme/openapi-schema-validator');
+    const broken = JSON.parse(JSON.stringify(doc));
+    broken.paths['/api/portal/v1/operator/keys'].post.responses = { ok: 'no' };
+    expect((await new Validator().validate(broken)).valid).toBe(false);
+  });
+
+  it('covers every operator and admin route of the api map, under /api/portal/v1', () => {
+    expect(doc.info.version).toBe(PORTAL_API_VERSION);
+    const ops = Object.entries(doc.paths ?? {}).flatMap(([path, item]) =>
+      Object.keys(item as object).filter((k) => ['get', 'post', 'put', 'patch', 'delete'].includes(k)).map((m) => `${m.toUpperCase()} ${path}`),
+    );
+    expect(ops.every((o) => o.includes(' /api/portal/v1/'))).toBe(true);
+    for (const expected of [
+      'GET /api/portal/v1/operator',
+      'POST /api/portal/v1/operator/keys/{id}/rotate',
+      'POST /api/portal/v1/operator/secret-keys',
+      'DELETE /api/portal/v1/operator/origins',
+      'POST /api/portal/v1/operator/origins/test',
+      'GET /api/portal/v1/operator/integration',
+      'POST /api/portal/v1/operator/webhook/secret/reveal',
+      'POST /api/portal/v1/operator/webhook-events/{id}/resend',
+      'POST /api/portal/v1/operator/webhook-events/test',
+      'GET /api/portal/v1/operator/dashboard',
+      'GET /api/portal/v1/operator/audit',
+      'PATCH /api/portal/v1/admin/operators/{id}',
+      'PUT /api/portal/v1/admin/operators/{id}/webhook',
+      'POST /api/portal/v1/admin/operators/{id}/webhook/secret',
+      'POST /api/portal/v1/admin/operators/{id}/webhook-events/{eventId}/resend',
+      'GET /api/portal/v1/admin/audit',
+      'POST /api/portal/v1/auth/signup',
+    ]) {
+      expect(ops).toContain(expected);
+    }
+  });
+
+  it('documents 401 and 403 on every operator and admin operation, and 404 where an id is taken', () => {
+    for (const [path, item] of Object.entries(doc.paths ?? {})) {
+      if (!path.includes('/operator') && !path.includes('/admin')) continue;
+      for (const [method, operation] of Object.entries(item as Record<string, { responses: Record<string, unknown> }>)) {
+        expect([method, path, Object.keys(operation.responses)]).toEqual([method, path, expect.arrayContaining(['401', '403'])]);
+        if (path.includes('{')) expect([method, path, Object.keys(operation.responses)]).toEqual([method, path, expect.arrayContaining(['404'])]);
+      }
+    }
+  });
+});

@@ -1,0 +1,128 @@
+import { z } from 'zod';
+
+/**
+ * Accounts of the operator portal API (`/api/portal/v1/auth/*`, `/team/*`): request and response bodies. Requests are
+ * parsed leniently where it helps people (e-mail trimmed and lower-cased); the password rules themselves are enforced
+ * by the server (≥ 12 characters, not a common password), which answers 400 `weak_password` with the reason.
+ */
+
+export const PORTAL_PASSWORD_MIN_LENGTH = 12;
+export const PORTAL_PASSWORD_MAX_LENGTH = 256;
+export const PORTAL_SESSION_COOKIE = 'svc_portal_session';
+export const PORTAL_CSRF_HEADER = 'X-CSRF-Token';
+
+const Email = z
+  .string()
+  .trim()
+  .toLowerCase()
+  .max(254)
+  .pipe(z.email({ message: 'must be an e-mail address' }))
+  .meta({ description: 'E-mail address (case-insensitive).', example: 'ana@polar-horizons.example' });
+const Password = z
+  .string()
+  .max(PORTAL_PASSWORD_MAX_LENGTH)
+  .meta({ description: `At least ${PORTAL_PASSWORD_MIN_LENGTH} characters, not a common password.` });
+const AnyPassword = z.string().max(PORTAL_PASSWORD_MAX_LENGTH).meta({ description: 'The password.' });
+const Token = z.string().min(1).max(200).meta({ description: 'The token from the e-mailed link.' });
+const PersonName = z.string().trim().max(120).meta({ description: 'Display name.', example: 'Ana Lima' });
+
+export const PortalRoleSchema = z.enum(['owner', 'member', 'provider_admin']).meta({ id: 'PortalRole' });
+export const TeamRoleSchema = z.enum(['owner', 'member']).meta({ id: 'TeamRole' });
+
+export const PortalUserSchema = z
+  .object({
+    id: z.uuid(),
+    email: z.string(),
+    name: z.string().nullable(),
+    role: PortalRoleSchema,
+    operatorId: z.uuid().nullable().meta({ description: 'null for provider admins.' }),
+    emailVerified: z.boolean(),
+  })
+  .meta({ id: 'PortalUser' });
+export type PortalUser = z.infer<typeof PortalUserSchema>;
+
+export const PortalOperatorRefSchema = z
+  .object({ id: z.uuid(), name: z.string() })
+  .meta({ id: 'PortalOperatorRef', description: 'The operator the user belongs to.' });
+
+const CsrfToken = z.string().meta({ description: `Send it back as the ${PORTAL_CSRF_HEADER} header of every POST/PUT/PATCH/DELETE.` });
+
+export const SignupRequestSchema = z
+  .object({
+    email: Email,
+    password: Password,
+    operatorName: z.string().trim().min(1).max(120).meta({ description: 'Company name.', example: 'Polar Horizons Expeditions' }),
+    name: PersonName.optional(),
+  })
+  .meta({ id: 'SignupRequest' });
+export const SignupResponseSchema = z
+  .object({ user: PortalUserSchema, operator: PortalOperatorRefSchema, csrfToken: CsrfToken })
+  .meta({ id: 'SignupResponse' });
+
+export const LoginRequestSchema = z.object({ email: z.string().max(254), password: AnyPassword }).meta({ id: 'LoginRequest' });
+export const LoginResponseSchema = z.object({ user: PortalUserSchema, csrfToken: CsrfToken }).meta({ id: 'LoginResponse' });
+
+export const SessionResponseSchema = z
+  .object({
+    user: PortalUserSchema,
+    operator: PortalOperatorRefSchema.nullable(),
+    csrfToken: CsrfToken,
+    expiresAt: z.iso.datetime().meta({ description: 'Absolute end of the session (it also ends after 30 idle minutes).' }),
+  })
+  .meta({ id: 'SessionResponse' });
+
+export const VerifyEmailRequestSchema = z.object({ token: Token }).meta({ id: 'VerifyEmailRequest' });
+export const PasswordResetRequestSchema = z.object({ email: z.string().max(254) }).meta({ id: 'PasswordResetRequest' });
+export const PasswordResetConfirmSchema = z.object({ token: Token, password: Password }).meta({ id: 'PasswordResetConfirm' });
+export const ChangePasswordRequestSchema = z
+  .object({ currentPassword: AnyPassword, newPassword: Password })
+  .meta({ id: 'ChangePasswordRequest' });
+export const AcceptInviteRequestSchema = z
+  .object({ token: Token, password: Password, name: PersonName.optional() })
+  .meta({ id: 'AcceptInviteRequest' });
+
+export const OkResponseSchema = z.object({ ok: z.literal(true) }).meta({ id: 'OkResponse' });
+export const AcceptedResponseSchema = z
+  .object({ accepted: z.literal(true), message: z.string() })
+  .meta({ id: 'AcceptedResponse', description: 'Taken into account; the answer says nothing about whether an account exists.' });
+
+// ---- team ----
+
+export const TeamMemberSchema = PortalUserSchema.extend({
+  createdAt: z.iso.datetime(),
+  lastLoginAt: z.iso.datetime().nullable(),
+}).meta({ id: 'TeamMember' });
+export const TeamInviteSchema = z
+  .object({ id: z.uuid(), email: z.string(), role: TeamRoleSchema, createdAt: z.iso.datetime(), expiresAt: z.iso.datetime() })
+  .meta({ id: 'TeamInvite' });
+export const TeamResponseSchema = z
+  .object({ members: z.array(TeamMemberSchema), invites: z.array(TeamInviteSchema) })
+  .meta({ id: 'TeamResponse' });
+export const CreateInviteRequestSchema = z.object({ email: Email, role: TeamRoleSchema }).meta({ id: 'CreateInviteRequest' });
+export const CreateInviteResponseSchema = z
+  .object({ invite: TeamInviteSchema })
+  .meta({ id: 'CreateInviteResponse', description: 'The invitation link is e-mailed to the invitee (valid 7 days).' });
+
+// ---- dev outbox (embedded mode only) ----
+
+export const OutboxMailSchema = z
+  .object({
+    id: z.string(),
+    to: z.string(),
+    subject: z.string(),
+    text: z.string(),
+    sentAt: z.iso.datetime(),
+    links: z.array(z.string()).meta({ description: 'The links found in the text (verification, reset, invitation).' }),
+  })
+  .meta({ id: 'OutboxMail' });
+export const OutboxResponseSchema = z.object({ mails: z.array(OutboxMailSchema) }).meta({ id: 'OutboxResponse' });
+
+export type SignupRequest = z.infer<typeof SignupRequestSchema>;
+export type SignupResponse = z.infer<typeof SignupResponseSchema>;
+export type LoginRequest = z.infer<typeof LoginRequestSchema>;
+export type LoginResponse = z.infer<typeof LoginResponseSchema>;
+export type SessionResponse = z.infer<typeof SessionResponseSchema>;
+export type TeamMember = z.infer<typeof TeamMemberSchema>;
+export type TeamInvite = z.infer<typeof TeamInviteSchema>;
+export type TeamResponse = z.infer<typeof TeamResponseSchema>;
+export type OutboxMail = z.infer<typeof OutboxMailSchema>;

@@ -1,0 +1,443 @@
+import { z } from 'zod';
+import { ModeSchema } from '../common.schema';
+
+/**
+ * Operator portal API (`/api/portal/v1`), the routes an operator's own users call: `/operator/**`. Every response is
+ * JSON; dates are RFC 3339 strings; money is integer minor units. Errors are `{ error, code, details? }`
+ * (PortalErrorSchema, portal-error.schema.ts). Clients ignore fields they do not know: new optional fields are added without notice.
+ *
+ * Authorization: any user of the operator unless marked "owner"; another operator's key, origin or event is a 404
+ * (indistinguishable from an unknown id); a member on an owner-only route is 403 `forbidden`; no session is 401.
+ */
+
+const Timestamp = z.string().meta({ description: 'RFC 3339 instant.', example: '2026-11-23T12:00:00.000Z' });
+const NullableTimestamp = Timestamp.nullable();
+
+// ---------------------------------------------------------------------------------------------------------------
+// Operator settings
+// ---------------------------------------------------------------------------------------------------------------
+
+export const OperatorStatusSchema = z.enum(['pending', 'active', 'suspended']).meta({ id: 'OperatorStatus' });
+export type OperatorStatus = z.infer<typeof OperatorStatusSchema>;
+
+export const IntegrationTierSchema = z
+  .number()
+  .int()
+  .min(1)
+  .max(3)
+  .meta({ id: 'IntegrationTier', description: '1 hosted quote link, 2 iframe + hosted checkout, 3 checkout inside the iframe.' });
+
+/** GET /operator: read-only for operators (the provider sets embedding, tier, commission and webhook). */
+export const PortalOperatorSchema = z
+  .object({
+    id: z.string(),
+    name: z.string(),
+    status: OperatorStatusSchema,
+    embeddingEnabled: z.boolean().meta({ description: 'Live keys work only when true (the provider approves).' }),
+    integrationTier: IntegrationTierSchema,
+    commissionRateBps: z.number().int().min(0).max(10_000).meta({ description: 'Commission in basis points (1000 = 10 %). Set by the provider.' }),
+    webhookUrl: z.string().nullable(),
+    webhookSecretSet: z.boolean(),
+    liveApproved: z.boolean().meta({ description: 'status active and embedding enabled: live keys pass the embed gate.' }),
+    contactEmail: z.string().nullable(),
+    websiteUrl: z.string().nullable(),
+    createdAt: Timestamp,
+  })
+  .meta({ id: 'PortalOperator' });
+export type PortalOperator = z.infer<typeof PortalOperatorSchema>;
+
+export const PortalOperatorResponseSchema = z.object({ operator: PortalOperatorSchema }).meta({ id: 'PortalOperatorResponse' });
+export type PortalOperatorResponse = z.infer<typeof PortalOperatorResponseSchema>;
+
+// ---------------------------------------------------------------------------------------------------------------
+// Publishable keys
+// ---------------------------------------------------------------------------------------------------------------
+
+export const KeyStateSchema = z
+  .enum(['active', 'expiring', 'expired', 'revoked'])
+  .meta({ id: 'KeyState', description: 'expiring: rotated, still accepted until expiresAt.' });
+export type KeyStateValue = z.infer<typeof KeyStateSchema>;
+
+/** Why the embed gate refuses a key right now (null when it is accepted). */
+export const KeyRefusalSchema = z
+  .enum(['revoked', 'expired', 'operator_inactive', 'embedding_disabled'])
+  .meta({ id: 'KeyRefusal' });
+
+export const PortalPublishableKeySchema = z
+  .object({
+    id: z.string(),
+    key: z.string().meta({ description: 'pk_op_test_… or pk_op_…: public by design.' }),
+    mode: ModeSchema,
+    label: z.string().nullable(),
+    state: KeyStateSchema,
+    accepted: z.boolean().meta({ description: 'Whether the embed gate accepts this key now.' }),
+    refusal: KeyRefusalSchema.nullable(),
+    createdAt: Timestamp,
+    revokedAt: NullableTimestamp,
+    expiresAt: NullableTimestamp.meta({ description: 'Set when rotated with a grace: accepted strictly before it.' }),
+    lastUsedAt: NullableTimestamp,
+  })
+  .meta({ id: 'PortalPublishableKey' });
+export type PortalPublishableKey = z.infer<typeof PortalPublishableKeySchema>;
+
+export const PublishableKeyListSchema = z.object({ keys: z.array(PortalPublishableKeySchema) }).meta({ id: 'PublishableKeyList' });
+export type PublishableKeyList = z.infer<typeof PublishableKeyListSchema>;
+
+export const CreatePublishableKeyRequestSchema = z
+  .object({
+    mode: ModeSchema,
+    label: z.string().trim().max(100).optional(),
+  })
+  .strict()
+  .meta({ id: 'CreatePublishableKeyRequest' });
+export type CreatePublishableKeyRequest = z.infer<typeof CreatePublishableKeyRequestSchema>;
+
+export const PublishableKeyResponseSchema = z.object({ key: PortalPublishableKeySchema }).meta({ id: 'PublishableKeyResponse' });
+export type PublishableKeyResponse = z.infer<typeof PublishableKeyResponseSchema>;
+
+/** Grace options of a rotation: the old key stops now, in 24 hours, in 7 days, or at a chosen instant (≤ 30 days ahead). */
+export const ROTATION_GRACE_CHOICES = ['now', '24h', '7d'] as const;
+export const ROTATION_MAX_GRACE_DAYS = 30;
+export const RotateKeyRequestSchema = z
+  .union([
+    z.object({ grace: z.enum(ROTATION_GRACE_CHOICES) }).strict(),
+    z
+      .object({ expiresAt: z.iso.datetime({ offset: true }).meta({ description: 'When the old key stops working; in the future, at most 30 days ahead.' }) })
+      .strict(),
+  ])
+  .meta({ id: 'RotateKeyRequest' });
+export type RotateKeyRequest = z.infer<typeof RotateKeyRequestSchema>;
+
+export const RotateKeyResponseSchema = z
+  .object({ newKey: PortalPublishableKeySchema, oldKey: PortalPublishableKeySchema })
+  .meta({ id: 'RotateKeyResponse' });
+export type RotateKeyResponse = z.infer<typeof RotateKeyResponseSchema>;
+
+// ---------------------------------------------------------------------------------------------------------------
+// Secret keys
+// ---------------------------------------------------------------------------------------------------------------
+
+export const PortalSecretKeySchema = z
+  .object({
+    id: z.string(),
+    mode: ModeSchema,
+    prefix: z.string().meta({ description: 'Display prefix only; the key itself is never stored.' }),
+    createdAt: Timestamp,
+    revokedAt: NullableTimestamp,
+    lastUsedAt: NullableTimestamp,
+  })
+  .meta({ id: 'PortalSecretKey' });
+export type PortalSecretKey = z.infer<typeof PortalSecretKeySchema>;
+
+export const SecretKeyListSchema = z.object({ secretKeys: z.array(PortalSecretKeySchema) }).meta({ id: 'SecretKeyList' });
+export type SecretKeyList = z.infer<typeof SecretKeyListSchema>;
+
+export const CreateSecretKeyRequestSchema = z.object({ mode: ModeSchema }).strict().meta({ id: 'CreateSecretKeyRequest' });
+export type CreateSecretKeyRequest = z.infer<typeof CreateSecretKeyRequestSchema>;
+
+export const CreateSecretKeyResponseSchema = z
+  .object({
+    secretKey: z.string().meta({ description: 'The full sk_op_… key. Shown once: only its hash is stored.' }),
+    key: PortalSecretKeySchema,
+  })
+  .meta({ id: 'CreateSecretKeyResponse' });
+export type CreateSecretKeyResponse = z.infer<typeof CreateSecretKeyResponseSchema>;
+
+export const SecretKeyResponseSchema = z.object({ key: PortalSecretKeySchema }).meta({ id: 'SecretKeyResponse' });
+export type SecretKeyResponse = z.infer<typeof SecretKeyResponseSchema>;
+
+// ---------------------------------------------------------------------------------------------------------------
+// Allowed origins
+// ---------------------------------------------------------------------------------------------------------------
+
+export const PortalAllowedOriginSchema = z
+  .object({
+    origin: z.string().meta({ description: 'Normalized scheme://host[:port].', example: 'https://www.icetours.example' }),
+    loopback: z.boolean().meta({ description: 'localhost / 127.0.0.0/8 / [::1]: accepted for test keys only.' }),
+    appliesTo: z.array(ModeSchema).meta({ description: 'Key modes the embed gate accepts this origin for.' }),
+    createdAt: Timestamp,
+  })
+  .meta({ id: 'PortalAllowedOrigin' });
+export type PortalAllowedOrigin = z.infer<typeof PortalAllowedOriginSchema>;
+
+export const AllowedOriginListSchema = z.object({ origins: z.array(PortalAllowedOriginSchema) }).meta({ id: 'AllowedOriginList' });
+export type AllowedOriginList = z.infer<typeof AllowedOriginListSchema>;
+
+export const OriginRequestSchema = z
+  .object({ origin: z.string().max(2048).meta({ example: 'https://www.icetours.example' }) })
+  .strict()
+  .meta({ id: 'OriginRequest' });
+export type OriginRequest = z.infer<typeof OriginRequestSchema>;
+
+export const OriginQuerySchema = z.object({ origin: z.string().min(1).max(2048) }).meta({ id: 'OriginQuery' });
+
+/** 201 when added, 200 when it was already listed (in any spelling that normalizes to it). */
+export const AddOriginResponseSchema = z
+  .object({ origin: PortalAllowedOriginSchema, added: z.boolean() })
+  .meta({ id: 'AddOriginResponse' });
+export type AddOriginResponse = z.infer<typeof AddOriginResponseSchema>;
+
+/** Why a page at an origin would be refused for a key (null when accepted). */
+export const OriginTestReasonSchema = z
+  .enum([
+    'accepted',
+    'not_listed',
+    'loopback_test_only',
+    'key_revoked',
+    'key_expired',
+    'operator_inactive',
+    'embedding_disabled',
+  ])
+  .meta({ id: 'OriginTestReason' });
+
+export const OriginTestResponseSchema = z
+  .object({
+    normalized: z.string().nullable().meta({ description: 'The origin as the gate compares it; null when it is not a valid origin.' }),
+    valid: z.boolean(),
+    problem: z.string().nullable().meta({ description: 'Why the input is not a valid origin (when valid is false).' }),
+    listed: z.boolean(),
+    results: z.array(
+      z.object({
+        keyId: z.string(),
+        key: z.string(),
+        mode: ModeSchema,
+        accepted: z.boolean(),
+        reason: OriginTestReasonSchema,
+      }),
+    ),
+  })
+  .meta({ id: 'OriginTestResponse' });
+export type OriginTestResponse = z.infer<typeof OriginTestResponseSchema>;
+
+// ---------------------------------------------------------------------------------------------------------------
+// Integration snippets
+// ---------------------------------------------------------------------------------------------------------------
+
+export const IntegrationResponseSchema = z
+  .object({
+    widgetUrl: z.string(),
+    widgetOrigin: z.string(),
+    publishableKey: z.string().nullable().meta({ description: 'The live key once embedding is enabled, else the newest test key.' }),
+    mode: ModeSchema.nullable(),
+    allowedTier: IntegrationTierSchema,
+    snippets: z.object({
+      tier1: z.string().meta({ description: 'The hosted quote page link.' }),
+      tier2: z.string(),
+      tier3: z.string(),
+      csp: z.string(),
+      webhookVerification: z.string().meta({ description: 'Node (express) receiver verifying X-SVC-Signature over the raw body.' }),
+    }),
+  })
+  .meta({ id: 'IntegrationResponse' });
+export type IntegrationResponse = z.infer<typeof IntegrationResponseSchema>;
+
+// ---------------------------------------------------------------------------------------------------------------
+// Webhook settings and secret
+// ---------------------------------------------------------------------------------------------------------------
+
+export const PortalWebhookSchema = z
+  .object({
+    url: z.string().nullable(),
+    commissionRateBps: z.number().int(),
+    secretSet: z.boolean(),
+    previousSecretExpiresAt: NullableTimestamp.meta({ description: 'During a rotation overlap: when the previous secret stops signing.' }),
+    maxAttempts: z.number().int(),
+    retryScheduleSeconds: z.array(z.number().int()).meta({ description: 'Delay before attempt 2, 3, … after a failure.' }),
+  })
+  .meta({ id: 'PortalWebhook' });
+export type PortalWebhook = z.infer<typeof PortalWebhookSchema>;
+
+export const RevealedSecretSchema = z
+  .object({
+    secret: z.string().meta({ description: 'whsec_…' }),
+    current: z.boolean(),
+    expiresAt: NullableTimestamp.meta({ description: 'null for the current secret; the overlap end for the previous one.' }),
+  })
+  .meta({ id: 'RevealedSecret' });
+export const RevealSecretResponseSchema = z
+  .object({ secrets: z.array(RevealedSecretSchema) })
+  .meta({ id: 'RevealSecretResponse', description: 'Current first, then the previous one while its overlap lasts.' });
+export type RevealSecretResponse = z.infer<typeof RevealSecretResponseSchema>;
+
+// ---------------------------------------------------------------------------------------------------------------
+// Webhook delivery log
+// ---------------------------------------------------------------------------------------------------------------
+
+export const WebhookEventStatusSchema = z.enum(['pending', 'delivered', 'failed']).meta({ id: 'WebhookEventStatus' });
+export type WebhookEventStatus = z.infer<typeof WebhookEventStatusSchema>;
+
+export const WebhookEventSummarySchema = z
+  .object({
+    id: z.string(),
+    eventId: z.string().meta({ description: 'The body eventId receivers dedupe on (evt_… ; test events evt_test_…).' }),
+    type: z.string(),
+    status: WebhookEventStatusSchema,
+    isTest: z.boolean(),
+    mode: ModeSchema.nullable(),
+    attemptCount: z.number().int(),
+    maxAttempts: z.number().int(),
+    nextAttemptAt: NullableTimestamp.meta({ description: 'null unless pending.' }),
+    lastError: z.string().nullable(),
+    lastStatusCode: z.number().int().nullable(),
+    policyNumber: z.string().nullable(),
+    premiumCents: z.number().int().nullable(),
+    commissionCents: z.number().int().nullable(),
+    currency: z.string().nullable(),
+    createdAt: Timestamp,
+    deliveredAt: NullableTimestamp,
+  })
+  .meta({ id: 'WebhookEventSummary' });
+export type WebhookEventSummary = z.infer<typeof WebhookEventSummarySchema>;
+
+export const WebhookAttemptSchema = z
+  .object({
+    attemptNumber: z.number().int(),
+    startedAt: Timestamp,
+    durationMs: z.number().int(),
+    statusCode: z.number().int().nullable(),
+    error: z.string().nullable(),
+    ok: z.boolean(),
+  })
+  .meta({ id: 'WebhookAttempt' });
+export type WebhookAttempt = z.infer<typeof WebhookAttemptSchema>;
+
+export const WebhookEventDetailSchema = z
+  .object({
+    event: WebhookEventSummarySchema,
+    payload: z.record(z.string(), z.unknown()).meta({ description: 'The exact JSON body sent (and re-sent).' }),
+    attempts: z.array(WebhookAttemptSchema),
+  })
+  .meta({ id: 'WebhookEventDetail' });
+export type WebhookEventDetail = z.infer<typeof WebhookEventDetailSchema>;
+
+export const WEBHOOK_EVENTS_PAGE_SIZE = 25;
+export const WebhookEventListQuerySchema = z
+  .object({
+    status: WebhookEventStatusSchema.optional(),
+    cursor: z.string().max(200).optional().meta({ description: 'nextCursor of the previous page.' }),
+    limit: z.coerce.number().int().min(1).max(100).optional(),
+  })
+  .meta({ id: 'WebhookEventListQuery' });
+export type WebhookEventListQuery = z.infer<typeof WebhookEventListQuerySchema>;
+
+export const WebhookEventListSchema = z
+  .object({ events: z.array(WebhookEventSummarySchema), nextCursor: z.string().nullable() })
+  .meta({ id: 'WebhookEventList', description: 'Newest first.' });
+export type WebhookEventList = z.infer<typeof WebhookEventListSchema>;
+
+/** 202 of a resend, 201 of a test event: the event as it now stands (pending, nextAttemptAt now). */
+export const WebhookEventResponseSchema = z.object({ event: WebhookEventSummarySchema }).meta({ id: 'WebhookEventResponse' });
+export type WebhookEventResponse = z.infer<typeof WebhookEventResponseSchema>;
+
+// ---------------------------------------------------------------------------------------------------------------
+// Dashboard
+// ---------------------------------------------------------------------------------------------------------------
+
+export const DashboardQuerySchema = z
+  .object({ days: z.coerce.number().int().min(1).max(365).default(30) })
+  .meta({ id: 'DashboardQuery' });
+export type DashboardQuery = z.infer<typeof DashboardQuerySchema>;
+
+const Figures = {
+  quotes: z.number().int(),
+  purchases: z.number().int(),
+  premiumCents: z.number().int(),
+  commissionCents: z.number().int(),
+};
+
+export const DashboardDaySchema = z
+  .object({ day: z.string().meta({ description: 'UTC calendar day YYYY-MM-DD.' }), mode: ModeSchema, ...Figures })
+  .meta({ id: 'DashboardDay' });
+export type DashboardDay = z.infer<typeof DashboardDaySchema>;
+
+export const DashboardFiguresSchema = z.object(Figures).meta({ id: 'DashboardFigures' });
+
+export const RecentPolicySchema = z
+  .object({
+    policyNumber: z.string(),
+    planId: z.string(),
+    planName: z.string(),
+    mode: ModeSchema,
+    premiumCents: z.number().int(),
+    commissionCents: z.number().int().nullable(),
+    currency: z.string(),
+    travelers: z.number().int(),
+    issuedAt: Timestamp,
+  })
+  .meta({ id: 'RecentPolicy' });
+export type RecentPolicy = z.infer<typeof RecentPolicySchema>;
+
+export const DashboardResponseSchema = z
+  .object({
+    from: z.string().meta({ description: 'First day of the range (UTC, YYYY-MM-DD).' }),
+    to: z.string().meta({ description: 'Last day of the range: today (UTC).' }),
+    currency: z.string().meta({ description: 'Money figures are sums of sales in this currency.' }),
+    otherCurrencies: z.array(z.string()).meta({ description: 'Currencies of sales left out of the money sums (counted in purchases).' }),
+    days: z.array(DashboardDaySchema).meta({ description: 'One row per day and mode, oldest first, zero-filled.' }),
+    totals: z.object({ test: DashboardFiguresSchema, live: DashboardFiguresSchema }),
+    conversion: z.object({
+      test: z.number().nullable().meta({ description: 'purchases / quotes of the range (0..1); null without quotes.' }),
+      live: z.number().nullable(),
+    }),
+    recentPolicies: z.array(RecentPolicySchema).meta({ description: 'The 10 newest, test and live.' }),
+  })
+  .meta({ id: 'DashboardResponse' });
+export type DashboardResponse = z.infer<typeof DashboardResponseSchema>;
+
+// ---------------------------------------------------------------------------------------------------------------
+// Audit log
+// ---------------------------------------------------------------------------------------------------------------
+
+/** Actions recorded (additive: new actions may appear; show unknown ones as they are). */
+export const AUDIT_ACTIONS = [
+  'operator.created',
+  'operator.status_changed',
+  'operator.embedding_changed',
+  'operator.tier_changed',
+  'operator.commission_changed',
+  'operator.webhook_url_changed',
+  'operator.webhook_secret_rotated',
+  'operator.webhook_secret_revealed',
+  'publishable_key.created',
+  'publishable_key.rotated',
+  'publishable_key.revoked',
+  'secret_key.created',
+  'secret_key.revoked',
+  'origin.added',
+  'origin.removed',
+  'webhook_event.resent',
+  'webhook_event.test_sent',
+] as const;
+export type AuditAction = (typeof AUDIT_ACTIONS)[number];
+
+export const AuditEntrySchema = z
+  .object({
+    id: z.string(),
+    at: Timestamp,
+    actor: z.object({
+      userId: z.string().nullable(),
+      email: z.string().nullable().meta({ description: '"cli" for the admin command line.' }),
+      role: z.string().nullable(),
+    }),
+    operatorId: z.string().nullable(),
+    action: z.string().meta({ description: `One of ${AUDIT_ACTIONS.join(', ')} (more may be added).` }),
+    targetType: z.string().nullable(),
+    targetId: z.string().nullable(),
+    before: z.unknown().nullable(),
+    after: z.unknown().nullable(),
+    ip: z.string().nullable(),
+  })
+  .meta({ id: 'AuditEntry' });
+export type AuditEntry = z.infer<typeof AuditEntrySchema>;
+
+export const AuditListQuerySchema = z
+  .object({
+    cursor: z.string().max(200).optional(),
+    limit: z.coerce.number().int().min(1).max(200).optional(),
+  })
+  .meta({ id: 'AuditListQuery' });
+
+export const AuditListSchema = z
+  .object({ entries: z.array(AuditEntrySchema), nextCursor: z.string().nullable() })
+  .meta({ id: 'AuditList', description: 'Newest first.' });
+export type AuditList = z.infer<typeof AuditListSchema>;

@@ -1,0 +1,218 @@
+import { randomUUID } from 'node:crypto';
+import type { Mode, PolicyIssuedPayload } from '@expedition/contracts';
+import type { Prisma } from '@expedition/db';
+import type { AuditActor } from './audit';
+import { decodeCursor, encodeCursor, writeAudit } from './audit';
+import { conflict, invalidInput, notFound } from './operator-error';
+import type { ServiceContext } from './operator.service';
+
+export type WebhookEventStatusValue = 'pending' | 'delivered' | 'failed';
+export const WEBHOOK_EVENT_STATUSES: readonly WebhookEventStatusValue[] = ['pending', 'delivered', 'failed'];
+
+/** eventId prefix of portal test events (real events are `evt_<uuid>`); the body also carries `"test": true`. */
+export const TEST_EVENT_ID_PREFIX = 'evt_test_';
+
+export interface WebhookEventSummaryView {
+  id: string;
+  eventId: string;
+  type: string;
+  status: WebhookEventStatusValue;
+  isTest: boolean;
+  mode: Mode | null;
+  attemptCount: number;
+  maxAttempts: number;
+  nextAttemptAt: Date | null;
+  lastError: string | null;
+  lastStatusCode: number | null;
+  policyNumber: string | null;
+  premiumCents: number | null;
+  commissionCents: number | null;
+  currency: string | null;
+  createdAt: Date;
+  deliveredAt: Date | null;
+}
+
+export interface WebhookAttemptView {
+  attemptNumber: number;
+  startedAt: Date;
+  durationMs: number;
+  statusCode: number | null;
+  error: string | null;
+  ok: boolean;
+}
+
+export interface WebhookEventDetailView {
+  event: WebhookEventSummaryView;
+  payload: Record<string, unknown>;
+  attempts: WebhookAttemptView[];
+}
+
+export interface WebhookEventQuery {
+  status?: WebhookEventStatusValue;
+  cursor?: string;
+  limit?: number;
+}
+
+type EventRow = Prisma.WebhookEventGetPayload<{ include: { attemptsLog: true } }>;
+
+const DEFAULT_PAGE = 25;
+
+export function createWebhookEventFunctions(ctx: ServiceContext) {
+  const { prisma, clock } = ctx;
+
+  async function listWebhookEvents(operatorId: string, query: WebhookEventQuery = {}): Promise<{ events: WebhookEventSummaryView[]; nextCursor: string | null }> {
+    const operator = await ctx.requireOperatorRow(operatorId);
+    if (query.status !== undefined && !WEBHOOK_EVENT_STATUSES.includes(query.status)) throw invalidInput('status must be pending, delivered or failed');
+    const limit = Math.min(Math.max(query.limit ?? DEFAULT_PAGE, 1), 100);
+    const cursor = query.cursor ? decodeCursor(query.cursor) : null;
+    const rows = await prisma.webhookEvent.findMany({
+      where: {
+        operatorId: operator.id,
+        ...(query.status ? { status: query.status } : {}),
+        ...(cursor ? { OR: [{ createdAt: { lt: cursor.at } }, { createdAt: cursor.at, id: { lt: cursor.id } }] } : {}),
+      },
+      include: { attemptsLog: { orderBy: { attemptNumber: 'desc' }, take: 1 } },
+      orderBy: [{ createdAt: 'desc' }, { id: 'desc' }],
+      take: limit + 1,
+    });
+    const page = rows.slice(0, limit);
+    const last = page[page.length - 1];
+    return { events: page.map(toSummary), nextCursor: rows.length > limit && last ? encodeCursor(last.createdAt, last.id) : null };
+  }
+
+  /** By row id or by eventId; another operator's event is `not_found`. */
+  async function findEventRow(operatorId: string, ref: string): Promise<EventRow> {
+    const id = typeof ref === 'string' ? ref.trim() : '';
+    const where = /^[0-9a-f-]{36}$/i.test(id) ? { id, operatorId } : id.startsWith('evt_') && id.length <= 100 ? { eventId: id, operatorId } : null;
+    const row = where ? await prisma.webhookEvent.findFirst({ where, include: { attemptsLog: { orderBy: { attemptNumber: 'asc' } } } }) : null;
+    if (!row) throw notFound(`webhook event ${id.slice(0, 100)} not found`);
+    return row;
+  }
+
+  async function getWebhookEvent(operatorId: string, ref: string): Promise<WebhookEventDetailView> {
+    const row = await findEventRow(operatorId, ref);
+    return {
+      event: toSummary(row),
+      payload: (row.payload ?? {}) as Record<string, unknown>,
+      attempts: row.attemptsLog.map((a) => ({
+        attemptNumber: a.attemptNumber,
+        startedAt: a.startedAt,
+        durationMs: a.durationMs,
+        statusCode: a.statusCode,
+        error: a.error,
+        ok: a.error === null && a.statusCode !== null && a.statusCode >= 200 && a.statusCode < 300,
+      })),
+    };
+  }
+
+  /**
+   * One more attempt of a delivered or failed event: the same eventId and body, status pending, due now, and
+   * maxAttempts = attempts + 1 (so a resend is exactly one attempt; it is not retried if it fails). A pending event is
+   * still in its schedule: `conflict`.
+   */
+  async function resendWebhookEvent(operatorId: string, ref: string, actor?: AuditActor): Promise<WebhookEventSummaryView> {
+    const row = await findEventRow(operatorId, ref);
+    const operator = await ctx.requireOperatorRow(row.operatorId);
+    if (!operator.webhookUrl) throw conflict('No webhook URL is configured for this operator: the provider sets it');
+    if (row.status === 'pending') throw conflict('This event is still being delivered; resend it once it is delivered or failed');
+    const now = clock.now();
+    return prisma.$transaction(async (tx) => {
+      const { count } = await tx.webhookEvent.updateMany({
+        where: { id: row.id, status: row.status, attempts: row.attempts },
+        data: { status: 'pending', maxAttempts: row.attempts + 1, nextAttemptAt: now, lockedUntil: null },
+      });
+      if (count !== 1) throw conflict('This event changed meanwhile; reload and try again');
+      await writeAudit(
+        tx,
+        ctx.actorOf(actor),
+        {
+          operatorId: row.operatorId,
+          action: 'webhook_event.resent',
+          targetType: 'webhook_event',
+          targetId: row.eventId,
+          before: { status: row.status, attempts: row.attempts, maxAttempts: row.maxAttempts },
+          after: { status: 'pending', attempts: row.attempts, maxAttempts: row.attempts + 1 },
+        },
+        now,
+      );
+      const updated = await tx.webhookEvent.findUniqueOrThrow({ where: { id: row.id }, include: { attemptsLog: { orderBy: { attemptNumber: 'desc' }, take: 1 } } });
+      return toSummary(updated);
+    });
+  }
+
+  /**
+   * A sample `policy.issued` body, marked `"test": true` with an `evt_test_…` eventId, queued like a real event
+   * (signed the same way, 3 attempts). No policy, purchase or commission exists for it.
+   */
+  async function sendTestWebhookEvent(operatorId: string, actor?: AuditActor): Promise<WebhookEventSummaryView> {
+    const operator = await ctx.requireOperatorRow(operatorId);
+    if (!operator.webhookUrl) throw conflict('No webhook URL is configured for this operator: the provider sets it');
+    const now = clock.now();
+    const payload = sampleTestPayload(operator.id, operator.commissionRateBps, now);
+    return prisma.$transaction(async (tx) => {
+      const created = await tx.webhookEvent.create({
+        data: { eventId: payload.eventId, type: payload.type, operatorId: operator.id, payload, status: 'pending', isTest: true, nextAttemptAt: now, createdAt: now },
+        include: { attemptsLog: true },
+      });
+      await writeAudit(tx, ctx.actorOf(actor), { operatorId: operator.id, action: 'webhook_event.test_sent', targetType: 'webhook_event', targetId: payload.eventId, after: { eventId: payload.eventId } }, now);
+      return toSummary(created);
+    });
+  }
+
+  return { listWebhookEvents, getWebhookEvent, resendWebhookEvent, sendTestWebhookEvent };
+}
+
+/** The body of a test event: realistic sample values, clearly fake ids, `test: true`. */
+export function sampleTestPayload(operatorId: string, commissionRateBps: number, now: Date): PolicyIssuedPayload & { test: true } {
+  const premiumCents = 48_900;
+  const start = new Date(now.getTime() + 60 * 86_400_000);
+  const end = new Date(start.getTime() + 13 * 86_400_000);
+  const day = (d: Date) => d.toISOString().slice(0, 10);
+  return {
+    eventId: `${TEST_EVENT_ID_PREFIX}${randomUUID()}`,
+    type: 'policy.issued',
+    test: true,
+    createdAt: now.toISOString(),
+    mode: 'test',
+    operatorId,
+    policyId: '00000000-0000-4000-8000-000000000000',
+    policyNumber: 'POL-TEST-000000',
+    quoteId: '00000000-0000-4000-8000-000000000001',
+    quoteNumber: 'EXP-TEST00',
+    planId: 'test-plan',
+    planName: 'Sample Expedition Plan (test event)',
+    destination: 'Antarctica',
+    premiumCents,
+    commissionCents: Math.floor((premiumCents * commissionRateBps) / 10_000),
+    commissionRateBps,
+    currency: 'USD',
+    travelers: 2,
+    startDate: day(start),
+    endDate: day(end),
+    issuedAt: now.toISOString(),
+  };
+}
+
+function toSummary(row: EventRow): WebhookEventSummaryView {
+  const payload = (row.payload ?? {}) as Partial<PolicyIssuedPayload>;
+  const lastAttempt = [...row.attemptsLog].sort((a, b) => b.attemptNumber - a.attemptNumber)[0];
+  return {
+    id: row.id,
+    eventId: row.eventId,
+    type: row.type,
+    status: row.status,
+    isTest: row.isTest,
+    mode: payload.mode === 'test' || payload.mode === 'live' ? payload.mode : null,
+    attemptCount: row.attempts,
+    maxAttempts: row.maxAttempts,
+    nextAttemptAt: row.status === 'pending' ? row.nextAttemptAt : null,
+    lastError: row.lastError,
+    lastStatusCode: lastAttempt?.statusCode ?? null,
+    policyNumber: typeof payload.policyNumber === 'string' ? payload.policyNumber : null,
+    premiumCents: typeof payload.premiumCents === 'number' ? payload.premiumCents : null,
+    commissionCents: typeof payload.commissionCents === 'number' ? payload.commissionCents : null,
+    currency: typeof payload.currency === 'string' ? payload.currency : null,
+    createdAt: row.createdAt,
+    deliveredAt: row.deliveredAt,
+  };
+}

@@ -1,0 +1,161 @@
+/**
+ * Helpers of portal-journey.browser.spec.ts: the operator's own servers (a page on its allowed origin serving the
+ * pasted snippet, a webhook receiver recording raw bodies), axe-core on a page, and polling for a state.
+ */
+import { cpSync, existsSync, mkdtempSync, readFileSync, statSync } from 'node:fs';
+import type { Server } from 'node:http';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import express from 'express';
+import type { Page } from 'playwright-core';
+
+export interface Received {
+  rawBody: Buffer;
+  signature: string | undefined;
+  body: Record<string, unknown>;
+}
+
+export interface Listening {
+  url: string;
+  close(): Promise<void>;
+}
+
+async function listenOn(app: express.Express, port: number): Promise<Listening> {
+  const server = await new Promise<Server>((resolve, reject) => {
+    const s = app.listen(port, '127.0.0.1', () => resolve(s));
+    s.once('error', reject);
+  });
+  return {
+    url: `http://localhost:${port}`,
+    close: () =>
+      new Promise<void>((resolve) => {
+        server.closeAllConnections();
+        server.close(() => resolve());
+      }),
+  };
+}
+
+/** The operator's web page: exactly the snippet copied from the portal, inside a minimal document. No CSP header. */
+export async function startHostPage(port: number, snippet: () => string): Promise<Listening> {
+  const app = express();
+  app.get('/', (_req, res) => {
+    res
+      .type('html')
+      .send(`<!doctype html>\n<html lang="en">\n<head>\n<meta charset="utf-8">\n<title>Polar tours: book your voyage</title>\n</head>\n<body>\n<main>\n<h1>Antarctic voyage</h1>\n${snippet()}\n</main>\n</body>\n</html>\n`);
+  });
+  return listenOn(app, port);
+}
+
+/** The operator's webhook endpoint: answers 200 and keeps every request's raw body and X-SVC-Signature. */
+export async function startReceiver(port: number): Promise<Listening & { received: Received[]; path: string }> {
+  const received: Received[] = [];
+  const path = '/hooks/expedition';
+  const app = express();
+  app.post(path, express.raw({ type: () => true, limit: '1mb' }), (req, res) => {
+    const rawBody = Buffer.isBuffer(req.body) ? req.body : Buffer.alloc(0);
+    let body: Record<string, unknown> = {};
+    try {
+      body = JSON.parse(rawBody.toString('utf8'));
+    } catch {
+      // kept as {}: the test fails on the missing fields
+    }
+    received.push({ rawBody, signature: req.get('X-SVC-Signature'), body });
+    res.sendStatus(200);
+  });
+  const listening = await listenOn(app, port);
+  return { ...listening, received, path };
+}
+
+/** Polls `probe` until it returns a value other than undefined/false; the error names what was awaited. */
+export async function until<T>(what: string, probe: () => Promise<T | undefined | false> | T | undefined | false, timeoutMs = 60_000, everyMs = 250): Promise<T> {
+  const deadline = Date.now() + timeoutMs;
+  let last: unknown;
+  for (;;) {
+    try {
+      const value = await probe();
+      if (value !== undefined && value !== false) return value as T;
+    } catch (error) {
+      last = error;
+    }
+    if (Date.now() > deadline) throw new Error(`timed out after ${timeoutMs} ms waiting for ${what}${last ? `: ${String(last)}` : ''}`);
+    await new Promise((r) => setTimeout(r, everyMs));
+  }
+}
+
+export interface AxeFinding {
+  screen: string;
+  id: string;
+  impact: string | null;
+  help: string;
+  targets: string[];
+}
+
+const AXE = readFileSync(require.resolve('axe-core/axe.min.js'), 'utf8');
+
+/**
+ * axe-core (WCAG 2.1 A/AA) on the page as it is, injected through the DevTools protocol (the page's CSP stays on);
+ * returns the serious and critical findings. With `frames`, axe also runs in every frame (the widget's iframe).
+ */
+export async function axeSerious(page: Page, screen: string, frames = false): Promise<AxeFinding[]> {
+  if (frames) for (const frame of page.frames()) if (frame !== page.mainFrame()) await frame.evaluate(AXE).catch(() => undefined);
+  await page.evaluate(AXE);
+  const { passes, violations } = await page.evaluate(async () => {
+    type Rule = { id: string; impact: string | null; help: string; nodes: { target: string[] }[] };
+    const axe = (globalThis as unknown as { axe: { run(ctx: unknown, opts: unknown): Promise<{ passes: Rule[]; violations: Rule[] }> } }).axe;
+    const result = await axe.run(document, { runOnly: { type: 'tag', values: ['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa'] } });
+    return { passes: result.passes.length, violations: result.violations.map((v) => ({ id: v.id, impact: v.impact, help: v.help, targets: v.nodes.map((n) => n.target.join(' ')) })) };
+  });
+  // A run that checked nothing would hide every violation.
+  if (passes === 0) throw new Error(`axe-core checked nothing on ${screen}`);
+  return violations.filter((v) => v.impact === 'serious' || v.impact === 'critical').map((v) => ({ screen, ...v }));
+}
+
+/** POST /api/embed/quote as a browser on `origin` would, with `key`; returns the status. */
+export async function embedQuoteStatus(embedUrl: string, key: string, origin: string): Promise<number> {
+  const start = new Date(Date.now() + 60 * 86_400_000).toISOString().slice(0, 10);
+  const res = await fetch(`${embedUrl}/api/embed/quote`, {
+    method: 'POST',
+    headers: { 'Content-Type': 'application/json', Origin: origin, 'X-SVC-Publishable-Key': key },
+    body: JSON.stringify({ destination: 'antarctica', tripCost: 12000, travelers: 1, travelerAges: [46], residence: 'GB', email: 'traveler@tours.example', startDate: start, durationDays: 14 }),
+  });
+  await res.arrayBuffer();
+  return res.status;
+}
+
+/**
+ * Copies the built browser bundles the launcher serves (portal UI, widget frame, loader) into a private directory and
+ * returns the environment that points the launcher at them: other work on this machine rebuilds dist/browser while we
+ * run (rollup empties the folder first), and a lazy chunk whose hash changed mid-journey would 404.
+ */
+export async function snapshotBundles(workspaceRoot: string): Promise<Record<string, string>> {
+  const into = mkdtempSync(path.join(tmpdir(), 'portal-journey-bundles-'));
+  const dist = path.join(workspaceRoot, 'dist/browser');
+  const complete = (dir: string): boolean => {
+    const manifestFile = path.join(dir, 'manifest.json');
+    if (!existsSync(manifestFile)) return false;
+    try {
+      const manifest = JSON.parse(readFileSync(manifestFile, 'utf8')) as { files: Record<string, { bytes: number }> };
+      return Object.entries(manifest.files).every(([file, { bytes }]) => existsSync(path.join(dir, file)) && statSync(path.join(dir, file)).size === bytes);
+    } catch {
+      return false;
+    }
+  };
+  for (const name of ['portal-ui', 'widget-frame']) {
+    await until(`a complete copy of dist/browser/${name}`, () => {
+      if (!complete(path.join(dist, name))) return false;
+      cpSync(path.join(dist, name), path.join(into, name), { recursive: true, force: true });
+      return complete(path.join(into, name));
+    }, 120_000, 1_000);
+  }
+  await until('dist/browser/widget-loader/widget.js', () => {
+    const file = path.join(dist, 'widget-loader/widget.js');
+    if (!existsSync(file) || statSync(file).size === 0) return false;
+    cpSync(path.join(dist, 'widget-loader'), path.join(into, 'widget-loader'), { recursive: true, force: true });
+    return statSync(path.join(into, 'widget-loader/widget.js')).size > 0;
+  }, 120_000, 1_000);
+  return {
+    PORTAL_UI_DIR: path.join(into, 'portal-ui'),
+    WIDGET_FRAME_DIR: path.join(into, 'widget-frame'),
+    WIDGET_LOADER_DIR: path.join(into, 'widget-loader'),
+  };
+}
