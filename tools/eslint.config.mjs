@@ -10,7 +10,7 @@ export default [
         'error',
         {
           enforceBuildableLibDependency: true,
-          allow: ['@expedition/app-quote-api', '@expedition/app-embed-api', '@expedition/app-webhook-dispatcher'],
+          allow: ['@expedition/app-quote-api', '@expedition/app-embed-api', '@expedition/app-webhook-dispatcher', '@expedition/app-operator-portal', '@expedition/app-widget-iframe'],
           depConstraints,
           banTransitiveDependencies: false,
         },

@@ -12,7 +12,8 @@ import { readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { z } from 'zod';
 import * as contracts from '@expedition/contracts';
-import { buildQuoteApiOpenApi } from '@expedition/contracts/openapi';
+import { buildPortalOpenApi, buildQuoteApiOpenApi } from '@expedition/contracts/openapi';
+import { SVC_WIDGET_EVENT_NAMES } from '@expedition/contracts/widget-protocol';
 import { listDestinations } from '@expedition/domain-pricing';
 
 export const ROOT = path.resolve(__dirname, '..', '..');
@@ -55,6 +56,8 @@ export const PUBLIC_CONTRACTS: PublicContract[] = [
     surface: 'Loader and widget events',
     build: () => ({
       names: contracts.WIDGET_EVENT_NAMES,
+      handlerNames: SVC_WIDGET_EVENT_NAMES,
+      mountConfig: jsonSchema(contracts.MountConfigSchema),
       messagePrefix: contracts.WIDGET_MESSAGE_PREFIX,
       payloads: Object.fromEntries(
         Object.entries(contracts.WIDGET_EVENT_SCHEMAS).map(([name, schema]) => [name, jsonSchema(schema)]),
@@ -79,6 +82,11 @@ export const PUBLIC_CONTRACTS: PublicContract[] = [
       signatureHeader: contracts.WEBHOOK_SIGNATURE_HEADER,
       maxAttempts: contracts.WEBHOOK_MAX_ATTEMPTS,
     }),
+  },
+  {
+    id: 'portal-api-openapi',
+    surface: 'Operator portal API',
+    build: () => buildPortalOpenApi(),
   },
 ];
 

@@ -6,8 +6,18 @@ import path from 'node:path';
 const root = path.resolve(__dirname, '../..');
 
 export interface Launched {
-  urls: { quote: string; embed: string; dispatcher: string; demo: string };
-  demo: { operatorId: string; name: string; publishableKey: string; webhookSecret: string };
+  urls: { quote: string; embed: string; dispatcher: string; demo: string; widget: string; portal: string };
+  demo: {
+    operatorId: string;
+    name: string;
+    publishableKey: string;
+    webhookSecret: string;
+    /** The demo operator's portal owner log-in. */
+    portalEmail: string;
+    portalPassword: string;
+  };
+  /** The provider admin the launcher created (DATA_DIR/provider-admin.json). */
+  providerAdmin: { email: string; password: string };
   output: () => string;
   stop(): Promise<number | null>;
 }
@@ -18,7 +28,7 @@ export interface Launched {
  */
 export async function launch(basePort: number): Promise<Launched> {
   const dataDir = mkdtempSync(path.join(tmpdir(), 'expedition-e2e-'));
-  const ports = { quote: basePort + 1, embed: basePort + 2, dispatcher: basePort + 5, demo: basePort + 200 };
+  const ports = { quote: basePort + 1, embed: basePort + 2, widget: basePort + 3, portal: basePort + 4, dispatcher: basePort + 5, demo: basePort + 200 };
   const url = (p: number) => `http://localhost:${p}`;
   const env: NodeJS.ProcessEnv = {
     ...process.env,
@@ -27,8 +37,8 @@ export async function launch(basePort: number): Promise<Launched> {
     EMBED_API_PORT: String(ports.embed),
     DISPATCHER_PORT: String(ports.dispatcher),
     DEMO_PORT: String(ports.demo),
-    WIDGET_PORT: String(basePort + 3),
-    PORTAL_PORT: String(basePort + 4),
+    WIDGET_PORT: String(ports.widget),
+    PORTAL_PORT: String(ports.portal),
     LOG_LEVEL: 'warn',
     WEBHOOK_POLL_INTERVAL_MS: '100',
     WEBHOOK_RETRY_DELAYS_MS: '200,200',
@@ -59,9 +69,11 @@ export async function launch(basePort: number): Promise<Launched> {
     }
   }
   const demo = JSON.parse(readFileSync(path.join(dataDir, 'demo-operator.json'), 'utf8'));
+  const providerAdmin = JSON.parse(readFileSync(path.join(dataDir, 'provider-admin.json'), 'utf8'));
   return {
-    urls: { quote: url(ports.quote), embed: url(ports.embed), dispatcher: url(ports.dispatcher), demo: url(ports.demo) },
+    urls: { quote: url(ports.quote), embed: url(ports.embed), dispatcher: url(ports.dispatcher), demo: url(ports.demo), widget: url(ports.widget), portal: url(ports.portal) },
     demo,
+    providerAdmin,
     output: () => output,
     async stop() {
       child.kill('SIGTERM');

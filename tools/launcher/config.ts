@@ -2,6 +2,8 @@ import { z } from 'zod';
 import { loadEmbedApiConfig, type EmbedApiConfig } from '@expedition/app-embed-api';
 import { loadQuoteApiConfig, type QuoteApiConfig } from '@expedition/app-quote-api';
 import { loadDispatcherConfig, type DispatcherConfig } from '@expedition/app-webhook-dispatcher';
+import { loadPortalConfig, type PortalConfig } from '@expedition/app-operator-portal';
+import { loadWidgetIframeConfig, type WidgetIframeConfig } from '@expedition/app-widget-iframe';
 import { installationSecret } from '@expedition/payments';
 import { envVar, parseConfig, type Env } from '@expedition/platform';
 
@@ -32,7 +34,7 @@ export interface LauncherConfig {
   demo: { port: number; url: string };
   webhookSecretKeys?: string;
   /** Each app's config, parsed once by its own schema from the launcher's environment for the apps (see below). */
-  apps: { quote: QuoteApiConfig; embed: EmbedApiConfig; dispatcher: DispatcherConfig };
+  apps: { quote: QuoteApiConfig; embed: EmbedApiConfig; dispatcher: DispatcherConfig; portal: PortalConfig; widget: WidgetIframeConfig };
 }
 
 export interface LauncherConfigDeps {
@@ -65,6 +67,12 @@ export function loadLauncherConfig(env: Env = process.env, deps: LauncherConfigD
     redisIgnored: own.REDIS_URL !== undefined,
     demo: { port: own.DEMO_PORT, url: (own.DEMO_URL ?? `http://localhost:${own.DEMO_PORT}`).replace(/\/+$/, '') },
     webhookSecretKeys: own.WEBHOOK_SECRET_KEYS,
-    apps: { quote: loadQuoteApiConfig(appEnv), embed: loadEmbedApiConfig(appEnv), dispatcher: loadDispatcherConfig(appEnv) },
+    apps: {
+      quote: loadQuoteApiConfig(appEnv),
+      embed: loadEmbedApiConfig(appEnv),
+      dispatcher: loadDispatcherConfig(appEnv),
+      portal: loadPortalConfig(appEnv),
+      widget: loadWidgetIframeConfig(appEnv),
+    },
   });
 }

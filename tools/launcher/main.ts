@@ -6,11 +6,19 @@
 import { createDatabase, prepareDatabase } from '@expedition/db';
 import { catalogSnapshot } from '@expedition/domain-pricing';
 import { createLogger, listen, onShutdownSignal, type RunningServer } from '@expedition/http-kit';
-import { createSecretBox, ensureDemoOperator, resolveWebhookSecretKeys } from '@expedition/operators';
+import {
+  createSecretBox,
+  ensureDemoOperator,
+  ensureDemoPortalOwner,
+  ensureProviderAdmin,
+  resolveWebhookSecretKeys,
+} from '@expedition/operators';
 import { createPaymentProcessor } from '@expedition/payments';
 import { composeQuoteApi } from '@expedition/app-quote-api';
 import { composeEmbedApi } from '@expedition/app-embed-api';
 import { composeWebhookDispatcher } from '@expedition/app-webhook-dispatcher';
+import { composePortal } from '@expedition/app-operator-portal';
+import { composeWidgetIframe } from '@expedition/app-widget-iframe';
 import { createDemoSite, DEMO_WEBHOOK_PATH } from '../demo-site/demo-site';
 import { loadLauncherConfig } from './config';
 
@@ -35,13 +43,21 @@ async function main(): Promise<void> {
     embedded: config.databaseUrl === undefined,
     dataDir,
   });
-  const demo = await ensureDemoOperator({
+  const secretBox = createSecretBox(webhookSecretKeys);
+  const demoOperator = await ensureDemoOperator({
     prisma: db.prisma,
     dataDir,
     demoOrigin: demoUrl,
     webhookUrl: `${demoUrl}${DEMO_WEBHOOK_PATH}`,
-    secretBox: createSecretBox(webhookSecretKeys),
+    secretBox,
   });
+  // The operator portal: its accounts service gives the demo operator a portal owner (log-in written into
+  // demo-operator.json) and creates the first provider admin (log-in kept in DATA_DIR/provider-admin.json, 0600).
+  const portalConfig = config.apps.portal;
+  const portal = composePortal({ config: portalConfig, db, logger: logger.child({ app: 'operator-portal' }), secretBox });
+  const demoPortal = await ensureDemoPortalOwner({ accounts: portal.accounts, dataDir });
+  const demo = { ...demoOperator, portalEmail: demoPortal.portalEmail, portalPassword: demoPortal.portalPassword };
+  const providerAdmin = await ensureProviderAdmin({ accounts: portal.accounts, dataDir });
 
   const servers: Started[] = [];
   const workers: { stop(): Promise<void> }[] = [];
@@ -65,6 +81,12 @@ async function main(): Promise<void> {
 
   const embed = composeEmbedApi({ config: embedConfig, db, logger: logger.child({ app: 'embed-api' }), processor });
   await start('embed-api', 'operators\' pages: /api/embed/quote, /api/embed/options', embed.app, embedConfig);
+  workers.push({ stop: () => embed.keyUsage.flush() });
+
+  // The widget server resolves keys through embed-api's cache: one process, one cache, one revocation bound.
+  const widgetConfig = config.apps.widget;
+  const widget = composeWidgetIframe({ config: widgetConfig, db, logger: logger.child({ app: 'widget-iframe' }), keys: embed.keys });
+  await start('widget-iframe', 'the embeddable widget: /widget.js, /frame, /quote (hosted Tier 1 page)', widget.app, widgetConfig);
 
   const dispatcher = composeWebhookDispatcher({
     config: dispatcherConfig,
@@ -74,15 +96,18 @@ async function main(): Promise<void> {
     processor,
   });
   await start('webhook-dispatcher', 'processor events → policies → signed policy.issued', dispatcher.app, dispatcherConfig);
+  await start('operator-portal', 'operators and the provider: sign up, keys, origins, webhooks', portal.app, portalConfig);
 
+  // The demo operator's trip page mounts the real widget from WIDGET_URL (Tier 3; /?tier=2 and /?tier=1 switch).
   const site = createDemoSite({
-    embedUrl: embedConfig.publicUrl,
+    widgetUrl: widgetConfig.publicUrl,
+    defaultTier: 3,
     publishableKey: demo.publishableKey,
     webhookSecret: demo.webhookSecret,
     operatorName: demo.name,
     logger: logger.child({ app: 'demo-site' }),
   });
-  await start('demo operator site', 'a tour seller\'s page using the embed API; receives policy.issued', site.app, {
+  await start('demo operator site', 'a tour seller\'s page with the widget (Tier 3; ?tier=2, ?tier=1); receives policy.issued', site.app, {
     port: config.demo.port,
     host: config.host,
   });
@@ -106,6 +131,15 @@ async function main(): Promise<void> {
     `  publishable key  ${demo.publishableKey}   allowed origins ${demo.allowedOrigins.join(', ')}`,
     `  operator id      ${demo.operatorId}   (send it as "operator" in /api/v1 quotes to attribute them)`,
     `  open ${url('demo operator site')} to quote, buy with a test card and watch policy.issued arrive`,
+    `  portal log-in    ${demo.portalEmail} / ${demo.portalPassword}`,
+    '',
+    `Operator portal ${url('operator-portal')}`,
+    providerAdmin.password
+      ? `  provider admin   ${providerAdmin.email} / ${providerAdmin.password}   (kept in ${providerAdmin.file})`
+      : `  provider admin   ${providerAdmin.email} (password not stored here; npm run admin -- create-provider-admin makes another)`,
+    portal.outboxDir
+      ? `  e-mail outbox    ${url('operator-portal')}/dev/outbox   (no SMTP_URL: messages are files in ${portal.outboxDir})`
+      : '  e-mail           sent through SMTP_URL',
     '',
     'Try the quoting API:',
     `  curl ${url('quote-api')}/api/v1/destinations`,

@@ -11,9 +11,12 @@ unset DATABASE_URL REDIS_URL
 QUOTE="http://127.0.0.1:${QUOTE_API_PORT:-3001}"
 EMBED="http://127.0.0.1:${EMBED_API_PORT:-3002}"
 DEMO="http://127.0.0.1:${DEMO_PORT:-4200}"
+WIDGET="http://127.0.0.1:${WIDGET_PORT:-3003}"
+PORTAL="http://127.0.0.1:${PORTAL_PORT:-3004}"
 # Run exactly the `start` script of package.json, but as our own child (not under npm, which does not pass SIGTERM
 # on to its child): SIGTERM then reaches tsx, which relays it to the launcher — the graceful stop we test.
 START_CMD="$(node -p 'require("./package.json").scripts.start')"
+PRESTART_CMD="$(node -p 'require("./package.json").scripts.prestart')"
 export PATH="$PWD/node_modules/.bin:$PATH"
 pid=""
 
@@ -49,11 +52,20 @@ stop() {
 
 json() { node -e "let s='';process.stdin.on('data',d=>s+=d).on('end',()=>{const v=JSON.parse(s);console.log(eval('v'+process.argv[1]))})" "$1"; }
 
+# npm runs "prestart" (the browser bundles) before "start"; so do we.
+bash -c "$PRESTART_CMD" >"$DATA_DIR/prestart.log" 2>&1 || { cat "$DATA_DIR/prestart.log"; fail "prestart (browser bundles)"; }
 start
-for app in quote-api embed-api webhook-dispatcher "demo operator site"; do
+for app in quote-api embed-api widget-iframe operator-portal webhook-dispatcher "demo operator site"; do
   grep -q "$app" "$LOG" || fail "startup banner does not list $app"
 done
-curl -fsS "$DEMO/" | grep -q "X-SVC-Publishable-Key" || fail "demo operator page"
+for url in "$WIDGET/readyz" "$PORTAL/readyz"; do curl -fsS "$url" >/dev/null || fail "$url not ready"; done
+curl -fsS "$DEMO/" | grep -q "/widget.js" || fail "demo operator page does not load the widget"
+curl -fsS -D - -o /dev/null "$WIDGET/widget.js" | grep -qi "cache-control: no-cache" || fail "rolling loader headers"
+curl -fsS -D - -o /dev/null "$WIDGET/widget/1.0.0.js" | grep -qi "immutable" || fail "pinned loader 1.0.0"
+curl -fsS "$PORTAL/" | grep -q '<div id="app">' || fail "portal web app shell"
+curl -fsS "$PORTAL/api/portal/v1/openapi.json" | json '.openapi' | grep -qx '3.1.0' || fail "portal OpenAPI document"
+portal_email=$(node -p "require('$DATA_DIR/demo-operator.json').portalEmail")
+[ -n "$portal_email" ] && [ "$portal_email" != null ] || fail "demo-operator.json has no portal log-in"
 key=$(node -p "require('$DATA_DIR/demo-operator.json').publishableKey")
 embed_status=$(curl -s -o /dev/null -w '%{http_code}' -X POST "$EMBED/api/embed/quote" -H "Origin: http://localhost:${DEMO_PORT:-4200}" \
   -H "X-SVC-Publishable-Key: $key" -H 'Content-Type: application/json' \
@@ -90,4 +102,4 @@ curl -fsS -X POST "$QUOTE/api/v1/checkout" -H 'Content-Type: application/json' \
 stop
 
 rm -rf "$DATA_DIR"
-echo "smoke: npm start OK (every app up, quote-api routes, embed quote with the demo key, checkout page, graceful stop with exit 0, data kept across restart)"
+echo "smoke: npm start OK (every app up incl. widget and portal, loader channels, portal shell + OpenAPI, quote-api routes, embed quote with the demo key, checkout page, graceful stop with exit 0, data kept across restart)"

@@ -12,6 +12,9 @@ function scratchCopy() {
   return { schemaPath: path.join(dir, 'schema.prisma'), migrationsDir: path.join(dir, 'migrations') };
 }
 
+// Each diff replays every migration on a fresh PGlite (a few seconds each, much more on a loaded 2-core machine).
+jest.setTimeout(180_000);
+
 describe('drift check (offline schema-engine diff)', () => {
   it('finds no difference between schema.prisma and the committed migrations', async () => {
     const report = await checkDrift();
