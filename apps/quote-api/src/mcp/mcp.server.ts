@@ -1,0 +1,397 @@
+import { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
+import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
+import { z } from 'zod';
+import {
+  CheckoutRequestSchema,
+  CheckoutResponseSchema,
+  CoverageGapRequestSchema,
+  CoverageGapResponseSchema,
+  DestinationListSchema,
+  PlanDetailsSchema,
+  PlanIdParamsSchema,
+  ProductListQuerySchema,
+  ProductListSchema,
+  QUOTE_API_VERSION,
+  QUOTE_DISCLAIMER,
+  QuoteRequestSchema,
+  QuoteResponseSchema,
+  agentRules,
+  describeDefaultDurations,
+  quoteRequestSchemaAt,
+  type PlanDetails,
+  type ProductList,
+  type QuoteResponse,
+} from '@expedition/contracts';
+import { analyzeCoverageGap, dollarsToCents, findDestination, getPlan, listDestinations, listPlans } from '@expedition/domain-pricing';
+import { AppError, parseOrThrow } from '@expedition/http-kit';
+import { formatPaymentReceipt, formatWwwAuthenticate, problemDetails, decodeRequest } from '@expedition/payments';
+import { isUuid } from '@expedition/platform';
+import { toDestinationDto, toPlanDetails, toPlanSummary } from '../catalog/catalog.mapper';
+import { rethrowPricingError } from '../pricing-errors';
+import type { PurchaseResult } from '../purchase/purchase.service';
+import { toQuoteResponse } from '../quotes/quote.mapper';
+import { McpPurchaseInputSchema, McpPurchaseOutputSchema, type McpPurchaseOutput } from './mcp.schemas';
+import type { McpServices } from './mcp.services';
+
+/**
+ * A contract's fields as a tool schema. The contracts carry registry ids (for the OpenAPI components), which would
+ * make the root of the tool's JSON Schema a `$ref`; MCP requires `type: "object"` there. Refinements of the root are
+ * re-checked by the tool itself where they matter (create_quote, list_plans).
+ */
+function toolSchema<Shape extends z.ZodRawShape>(schema: z.ZodObject<Shape>) {
+  return z.object(schema.shape);
+}
+
+export const MCP_SERVER_NAME = 'expedition-insurance';
+
+/** The tool names, stable: agents and their hosts remember them. */
+export const MCP_TOOLS = [
+  'list_destinations',
+  'list_plans',
+  'get_plan',
+  'create_quote',
+  'coverage_gap',
+  'create_checkout_link',
+  'purchase',
+] as const;
+
+const money = (usd: number) => `$${usd.toLocaleString('en-US', { minimumFractionDigits: 0, maximumFractionDigits: 2 })}`;
+
+/** The spec's rules for agents (SERVICE-SPEC §1), worded for tools instead of HTTP routes. */
+export function mcpInstructions(): string {
+  const catalog = { destinations: listDestinations() };
+  const [order, durations, ages, , disclaimer] = agentRules(catalog);
+  return [
+    'Expedition travel insurance for remote trips (polar, high-altitude, safari): quote, compare, and buy.',
+    order,
+    durations,
+    ages,
+    'Call create_quote, present the recommended plan first (plans[0], isRecommended=true), then the alternatives. ' +
+      'When the traveler wants to buy, call create_checkout_link and give them the checkoutUrl (valid 30 minutes; ' +
+      'creating it charges nothing, the person pays there), or call purchase only if you hold a payment wallet and ' +
+      'the traveler asked you to pay.',
+    disclaimer,
+    'Pass an email or names only with the traveler\'s agreement. Policy look-up is not available yet.',
+  ].join('\n');
+}
+
+/** An MCP server with every tool; one per HTTP request (stateless), or one for the stdio process. */
+export function createMcpServer(services: McpServices, options: { requestId?: string } = {}): McpServer {
+  const { logger } = services;
+  const server = new McpServer(
+    { name: MCP_SERVER_NAME, title: 'Expedition travel insurance', version: QUOTE_API_VERSION },
+    { instructions: mcpInstructions(), capabilities: { resources: {} } },
+  );
+
+  /** Runs a tool: structured content plus a short text, or an MCP tool error with useful text, never a stack trace. */
+  async function run<T extends object>(tool: string, fn: () => Promise<{ data: T; text: string }> | { data: T; text: string }): Promise<CallToolResult> {
+    try {
+      const { data, text } = await fn();
+      return { structuredContent: data as Record<string, unknown>, content: [{ type: 'text', text }] };
+    } catch (err) {
+      return toolError(tool, err);
+    }
+  }
+
+  function toolError(tool: string, err: unknown): CallToolResult {
+    if (err instanceof AppError) {
+      const lines = [`${err.message} (code ${err.code}, as HTTP ${err.status} on /api/v1).`];
+      for (const d of err.details ?? []) lines.push(`- ${d.path}: ${d.message}`);
+      if (err.code === 'quote_expired') lines.push('Create a new quote with create_quote; prices are never changed silently.');
+      return { isError: true, content: [{ type: 'text', text: lines.join('\n') }] };
+    }
+    logger.error({ err, tool, requestId: options.requestId }, 'mcp tool failed');
+    const ref = options.requestId ? ` Reference: ${options.requestId}.` : '';
+    return { isError: true, content: [{ type: 'text', text: `Internal error in ${tool}; try again in a moment.${ref}` }] };
+  }
+
+  const durations = describeDefaultDurations({ destinations: listDestinations() });
+
+  server.registerTool(
+    'list_destinations',
+    {
+      title: 'List destinations',
+      description:
+        'The destinations we insure, with each one\'s default trip duration (defaultDurationDays). Use a slug as ' +
+        `create_quote's destination. If the traveler gives no duration, use the default (${durations}) and tell them.`,
+      outputSchema: toolSchema(DestinationListSchema),
+      annotations: { readOnlyHint: true, destructiveHint: false, idempotentHint: true, openWorldHint: false },
+    },
+    () =>
+      run('list_destinations', () => {
+        const destinations = listDestinations().map(toDestinationDto);
+        return {
+          data: { destinations },
+          text: `${destinations.length} destinations: ${destinations.map((d) => `${d.name} (${d.slug}, default ${d.defaultDurationDays} days)`).join(', ')}.`,
+        };
+      }),
+  );
+
+  server.registerTool(
+    'list_plans',
+    {
+      title: 'List insurance plans',
+      description:
+        'Plans, optionally filtered by destination slug, residence (and US state), and tier. Shows indicative prices ' +
+        'only; for a price for this trip and these travelers call create_quote.',
+      inputSchema: toolSchema(ProductListQuerySchema),
+      outputSchema: toolSchema(ProductListSchema),
+      annotations: { readOnlyHint: true, destructiveHint: false, idempotentHint: true, openWorldHint: false },
+    },
+    (args) =>
+      run('list_plans', () => {
+        const query = parseOrThrow(ProductListQuerySchema, args, 'arguments');
+        const destination = query.destination ? findDestination(query.destination) : undefined;
+        if (query.destination && !destination) {
+          throw new AppError(400, 'unknown_destination', `Unknown destination "${query.destination}"`, [
+            { path: 'destination', message: `use one of: ${listDestinations().map((d) => d.slug).join(', ')}` },
+          ]);
+        }
+        const plans = listPlans({
+          destination: destination?.slug,
+          residence: query.residence,
+          state: query.state,
+          tier: query.tier,
+          includeDisabled: query.include_disabled,
+        });
+        const data: ProductList = { destination: destination?.slug ?? 'all', plansCount: plans.length, plans: plans.map((p) => toPlanSummary(p)) };
+        return { data, text: `${plans.length} plans${destination ? ` for ${destination.name}` : ''}: ${plans.map((p) => `${p.name} (${p.id})`).join(', ')}.` };
+      }),
+  );
+
+  server.registerTool(
+    'get_plan',
+    {
+      title: 'Plan details',
+      description: 'Coverage limits, eligibility (ages, trip length, residence) and policy terms of one plan, by planId.',
+      inputSchema: toolSchema(PlanIdParamsSchema),
+      outputSchema: toolSchema(PlanDetailsSchema),
+      annotations: { readOnlyHint: true, destructiveHint: false, idempotentHint: true, openWorldHint: false },
+    },
+    ({ planId }) =>
+      run('get_plan', () => {
+        const plan = getPlan(planId);
+        if (!plan) throw AppError.notFound('plan_not_found', `No plan with id "${planId}"; list_plans names every plan`);
+        const data: PlanDetails = toPlanDetails(plan);
+        const c = data.coverage;
+        return {
+          data,
+          text:
+            `${data.planName} (${data.carrier}, ${data.tier}): medical ${money(c.medicalExpenseLimit)}, evacuation ` +
+            `${money(c.evacuationCoverage)}, trip cancellation ${money(c.tripCancellation)}, deductible ${money(c.deductible)}; ` +
+            `ages ${data.eligibility.minAge}–${data.eligibility.maxAge}.`,
+        };
+      }),
+  );
+
+  server.registerTool(
+    'create_quote',
+    {
+      title: 'Quote a trip',
+      description: [
+        'Prices every eligible plan for one trip. Ask in this order, using what the traveler already said first: ' +
+          '(1) destination, (2) departure date and duration, (3) number of travelers and EACH traveler\'s age at ' +
+          'departure, (4) total trip cost for ALL travelers in USD, (5) country of residence, and the US state if US.',
+        `No duration given: use the destination's default (${durations}) and tell the traveler you assumed it.`,
+        'Ages 70 and over cost significantly more: always ask for every age.',
+        'Present the recommended plan first (plans[0], isRecommended=true), then the alternatives, and always relay ' +
+          'the disclaimer. Prices hold until expiresAt. Creating a quote charges nothing.',
+      ].join(' '),
+      inputSchema: toolSchema(QuoteRequestSchema),
+      outputSchema: toolSchema(QuoteResponseSchema),
+      annotations: { readOnlyHint: false, destructiveHint: false, idempotentHint: false, openWorldHint: false },
+    },
+    (args) =>
+      run('create_quote', async () => {
+        // The date window needs "today" from the injected clock, as POST /api/v1/quotes.
+        const body = parseOrThrow(quoteRequestSchemaAt(services.clock.now()), args, 'arguments');
+        const created = await services.quotes
+          .create({
+            source: 'api',
+            mode: services.mode,
+            operatorId: await operatorWithId(body.operator),
+            destination: body.destination,
+            startDate: body.startDate,
+            durationDays: body.durationDays,
+            tripCostCents: dollarsToCents(body.tripCost),
+            currency: body.currency,
+            travelers: body.travelers,
+            travelerAges: body.travelerAges,
+            residence: body.residence,
+            state: body.state,
+            depositPaidDate: body.depositPaidDate,
+            email: body.email,
+            operatorName: body.operator,
+          })
+          .catch(rethrowPricingError);
+        const data: QuoteResponse = toQuoteResponse(created.quote, created.sessionId, created.pricing);
+        return { data, text: quoteText(data) };
+      }),
+  );
+
+  server.registerTool(
+    'coverage_gap',
+    {
+      title: 'Compare a credit card\'s travel cover',
+      description:
+        'What a credit card\'s built-in travel insurance leaves uncovered on this trip (cancellation, medical, ' +
+        'evacuation), and which plans close the gap. Relay the disclaimer.',
+      inputSchema: toolSchema(CoverageGapRequestSchema),
+      outputSchema: toolSchema(CoverageGapResponseSchema),
+      annotations: { readOnlyHint: true, destructiveHint: false, idempotentHint: true, openWorldHint: false },
+    },
+    (body) =>
+      run('coverage_gap', () => {
+        let analysis;
+        try {
+          analysis = analyzeCoverageGap({
+            destination: body.destination,
+            creditCardName: body.creditCardName,
+            tripCostCents: body.tripCost === undefined ? undefined : dollarsToCents(body.tripCost),
+            tripCostRange: body.tripCostRange,
+          });
+        } catch (err) {
+          rethrowPricingError(err);
+        }
+        const data = { ...analysis, disclaimer: QUOTE_DISCLAIMER };
+        return { data, text: `${data.summary}\n\n${QUOTE_DISCLAIMER}` };
+      }),
+  );
+
+  server.registerTool(
+    'create_checkout_link',
+    {
+      title: 'Create a checkout link',
+      description:
+        'A secure link where the traveler pays for the chosen plan of a quote, valid 30 minutes. Creating it charges ' +
+        'nothing: a person pays there. Give the traveler the checkoutUrl. Pass email, guest names or a summary only ' +
+        'with the traveler\'s agreement (they are shown on the checkout page).',
+      inputSchema: toolSchema(CheckoutRequestSchema),
+      outputSchema: toolSchema(CheckoutResponseSchema),
+      annotations: { readOnlyHint: false, destructiveHint: false, idempotentHint: false, openWorldHint: false },
+    },
+    (body) =>
+      run('create_checkout_link', async () => {
+        const data = await services.checkout.open(body);
+        return {
+          data,
+          text: `Checkout link (valid until ${data.expiresAt}): ${data.checkoutUrl}\nNothing was charged; the traveler pays on that page.`,
+        };
+      }),
+  );
+
+  server.registerTool(
+    'purchase',
+    {
+      title: 'Buy a plan with your payment wallet',
+      description: [
+        'Machine payment (MPP "Payment" scheme, method stripe, intent charge), only when you hold a payment wallet and',
+        'the traveler asked you to pay; otherwise use create_checkout_link. First call with quoteId and planId: nothing',
+        'is charged; you get outcome payment_required and a challenge (the price is challenge.request, in minor units).',
+        'Have your wallet pay the challenge with a Shared Payment Token, then call again with the same quoteId and',
+        'planId plus `credential`: outcome purchased and a receipt. A repeated call never charges twice',
+        '(already_paid). A new challenge after a failed payment replaces the old one. Relay the disclaimer.',
+      ].join(' '),
+      inputSchema: McpPurchaseInputSchema,
+      outputSchema: McpPurchaseOutputSchema,
+      annotations: { readOnlyHint: false, destructiveHint: true, idempotentHint: true, openWorldHint: true },
+    },
+    ({ quoteId, planId, credential }) =>
+      run('purchase', async () => {
+        const authorization = credential === undefined || /^payment\s/i.test(credential) ? credential : `Payment ${credential}`;
+        return purchaseOutcome(await services.purchases.purchase({ quoteId, planId }, authorization));
+      }),
+  );
+
+  server.registerResource(
+    'disclaimer',
+    'expedition://disclaimer',
+    { title: 'Disclaimer to relay', description: 'Relay this text to the traveler with every quote.', mimeType: 'text/plain' },
+    (uri) => ({ contents: [{ uri: uri.href, mimeType: 'text/plain', text: QUOTE_DISCLAIMER }] }),
+  );
+  server.registerResource(
+    'agent-rules',
+    'expedition://agent-rules',
+    { title: 'Rules for agents', description: 'Question order, default durations, ages 70+, presenting plans, the disclaimer.', mimeType: 'text/plain' },
+    (uri) => ({ contents: [{ uri: uri.href, mimeType: 'text/plain', text: mcpInstructions() }] }),
+  );
+  server.registerResource(
+    'destinations',
+    'expedition://destinations',
+    { title: 'Destinations', description: 'Every destination with its slug and default trip duration.', mimeType: 'application/json' },
+    (uri) => ({
+      contents: [{ uri: uri.href, mimeType: 'application/json', text: JSON.stringify({ destinations: listDestinations().map(toDestinationDto) }) }],
+    }),
+  );
+
+  /** As POST /api/v1/quotes: the quote is attributed to a registered, active operator only by its exact id. */
+  async function operatorWithId(operator: string | undefined): Promise<string | null> {
+    if (!operator || !isUuid(operator)) return null;
+    const found = await services.prisma.operator.findFirst({ where: { id: operator, status: 'active' }, select: { id: true } });
+    return found?.id ?? null;
+  }
+
+  return server;
+}
+
+function quoteText(q: QuoteResponse): string {
+  const [first, ...rest] = q.plans;
+  const lines = [`Quote ${q.quoteNumber} for ${q.tripSummary.destination.name}, ${q.tripSummary.durationDays} days${q.tripSummary.durationDefaulted ? ' (default duration assumed: tell the traveler)' : ''}, ${q.tripSummary.travelers} traveler(s).`];
+  if (first) {
+    lines.push(`Recommended: ${first.planName} (${first.planId}) ${money(first.estimatedPremium)} total.`);
+    if (rest.length) lines.push(`Alternatives: ${rest.map((p) => `${p.planName} ${money(p.estimatedPremium)}`).join('; ')}.`);
+  } else {
+    lines.push('No plan is eligible for this trip; see ineligiblePlans for the reasons.');
+  }
+  if (q.expiresAt) lines.push(`Prices hold until ${q.expiresAt}.`);
+  lines.push(q.disclaimer);
+  return lines.join('\n');
+}
+
+/** The purchase service's answer as tool output: the 402 challenge and the receipt are data; the rest are tool errors. */
+function purchaseOutcome(result: PurchaseResult): { data: McpPurchaseOutput; text: string } {
+  switch (result.kind) {
+    case 'receipt': {
+      const { receipt } = result;
+      const paymentReceipt = formatPaymentReceipt({
+        status: 'success',
+        method: 'stripe',
+        timestamp: result.paidAt,
+        reference: receipt.paymentReference ?? receipt.quoteNumber,
+        externalId: receipt.quoteId,
+      });
+      const done = receipt.status === 'purchased' ? `Purchased ${receipt.planName}` : `Already paid: ${receipt.planName}, no new charge`;
+      return {
+        data: { outcome: receipt.status, receipt, paymentReceipt, disclaimer: QUOTE_DISCLAIMER },
+        text: `${done} (${money(receipt.amountCharged)} ${receipt.currency}, quote ${receipt.quoteNumber}). ${receipt.nextSteps}\n${QUOTE_DISCLAIMER}`,
+      };
+    }
+    case 'payment_required': {
+      const { challenge } = result;
+      const problem = problemDetails(result.problem, { detail: result.detail, challengeId: challenge.id });
+      const request = decodeRequest(challenge.request);
+      const amountCents = Number(request.amount);
+      return {
+        data: {
+          outcome: 'payment_required',
+          amountCents,
+          currency: request.currency.toUpperCase(),
+          challenge: { ...challenge, wwwAuthenticate: formatWwwAuthenticate(challenge) },
+          problem,
+          disclaimer: QUOTE_DISCLAIMER,
+        },
+        text:
+          `Payment required: ${money(amountCents / 100)} ${request.currency.toUpperCase()} (${problem.detail}). Nothing was charged. ` +
+          `Have your wallet pay challenge ${challenge.id} (expires ${challenge.expires}), then call purchase again with the credential.`,
+      };
+    }
+    case 'method_unsupported':
+      throw new AppError(400, 'invalid_request', `${result.detail}. Nothing was charged.`);
+    case 'in_progress':
+      throw new AppError(409, 'payment_in_progress', `A payment for this quote is in progress; retry in ${result.retryAfterSec} s (nothing was charged by this call)`);
+    case 'processor_unavailable':
+      throw new AppError(503, 'internal_error', `The payment processor is unavailable; retry in ${result.retryAfterSec} s`);
+    case 'refunded':
+      throw new AppError(409, 'payment_refunded', result.detail);
+  }
+}

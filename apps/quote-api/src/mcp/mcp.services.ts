@@ -1,0 +1,47 @@
+import type { Mode } from '@expedition/contracts';
+import type { PrismaClient } from '@expedition/db';
+import { createMoneyPath } from '@expedition/fulfillment';
+import type { Clock, Logger } from '@expedition/platform';
+import { createQuoteService, type QuoteService } from '@expedition/quoting';
+import type { QuoteApiDeps } from '../app';
+import { createCheckoutService, type CheckoutService } from '../checkout/checkout.service';
+import { createMppChallengeRepository } from '../purchase/mpp-challenge.repository';
+import { createPurchaseService, type PurchaseService } from '../purchase/purchase.service';
+
+/** What the MCP tools call: the very services behind /api/v1 (never HTTP to ourselves). */
+export interface McpServices {
+  quotes: QuoteService;
+  checkout: CheckoutService;
+  purchases: PurchaseService;
+  prisma: PrismaClient;
+  clock: Clock;
+  logger: Logger;
+  /** Payment mode of quotes created here (as POST /api/v1/quotes). */
+  mode: Mode;
+}
+
+/**
+ * The services built the way createApp builds them, for the stdio entry (tools/mcp), which has no Express app.
+ * The HTTP endpoint at /mcp gets createApp's own instances instead.
+ */
+export function createMcpServices(deps: QuoteApiDeps): McpServices {
+  const { processor, mpp } = deps.payments;
+  const moneyPath = deps.payments.moneyPath ?? createMoneyPath({ prisma: deps.prisma, clock: deps.clock, logger: deps.logger, processor });
+  return {
+    quotes: createQuoteService({ prisma: deps.prisma, clock: deps.clock }),
+    checkout: createCheckoutService({ prisma: deps.prisma, clock: deps.clock, publicUrl: deps.publicUrl, payments: { processor, moneyPath } }),
+    purchases: createPurchaseService({
+      prisma: deps.prisma,
+      clock: deps.clock,
+      processor,
+      moneyPath,
+      challenges: createMppChallengeRepository({ prisma: deps.prisma, clock: deps.clock }),
+      mpp,
+      logger: deps.logger,
+    }),
+    prisma: deps.prisma,
+    clock: deps.clock,
+    logger: deps.logger,
+    mode: deps.mode ?? 'test',
+  };
+}
