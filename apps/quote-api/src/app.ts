@@ -22,11 +22,13 @@ import { checkoutApiRouter, checkoutPageRouter, type CheckoutUi } from './checko
 import { createCheckoutService } from './checkout/checkout.service';
 import { createCheckoutReceiptRepository } from './checkout/checkout-receipt.repository';
 import { coverageGapRouter } from './coverage-gap/coverage-gap.router';
+import { discoveryRouter } from './discovery/discovery.router';
 import { createIdempotencyRepository } from './purchase/idempotency.repository';
 import { createMppChallengeRepository } from './purchase/mpp-challenge.repository';
 import { purchaseRouter } from './purchase/purchase.router';
 import { createPurchaseService, type MppSettings } from './purchase/purchase.service';
 import { quoteRouter } from './quotes/quote.router';
+import { mcpRouter } from './mcp/mcp.router';
 
 export interface QuoteApiDeps {
   prisma: PrismaClient;
@@ -92,6 +94,8 @@ export function createApp(deps: QuoteApiDeps): Express {
     res.type('application/json').setHeader('Cache-Control', 'public, max-age=300').send(openapi);
   });
 
+  app.use(discoveryRouter({ publicUrl: deps.publicUrl, catalog: { destinations: listDestinations() } }));
+
   const api = express.Router();
   api.use(clientRateLimit(deps.rateLimiter, deps.rateLimitPerMinute ?? QUOTE_API_LIMITS.requestsPerMinutePerClient));
   api.use(express.json({ limit: QUOTE_API_LIMITS.maxJsonBodyBytes, strict: true }));
@@ -103,6 +107,7 @@ export function createApp(deps: QuoteApiDeps): Express {
   api.use(checkoutApiRouter({ checkout }));
   api.use(purchaseRouter({ purchases, idempotency }));
   app.use('/api/v1', api);
+  app.use('/mcp', mcpRouter({ quotes, checkout, purchases, prisma: deps.prisma, clock: deps.clock, logger: deps.logger, mode: deps.mode ?? 'test', rateLimit: clientRateLimit(deps.rateLimiter, deps.rateLimitPerMinute ?? QUOTE_API_LIMITS.requestsPerMinutePerClient) }));
 
   const ui: CheckoutUi =
     processor.name === 'stripe'

@@ -61,7 +61,7 @@ export function createCheckoutLinks(deps: CheckoutLinkDeps) {
       throw new AppError(409, 'already_purchased', `Quote ${quote.quoteNumber} is already purchased`);
     }
     if (quote.expiresAt && quote.expiresAt <= now) {
-      throw new AppError(410, 'quote_expired', `Quote ${quote.quoteNumber} has expired; create a new quote`);
+      throw quoteExpiredError(quote);
     }
 
     const expiresAt = new Date(now.getTime() + CHECKOUT_LINK_TTL_MS);
@@ -90,3 +90,17 @@ export function createCheckoutLinks(deps: CheckoutLinkDeps) {
 }
 
 export type CheckoutLinks = ReturnType<typeof createCheckoutLinks>;
+
+/**
+ * 410 `quote_expired`: the quote's premiums were locked until its `expiresAt`; after it nothing is repriced silently.
+ * The message tells an agent what to do next (quote again), and that nothing was charged.
+ */
+export function quoteExpiredError(quote: { quoteNumber: string; expiresAt: Date | null }): AppError {
+  const at = quote.expiresAt ? ` at ${quote.expiresAt.toISOString()}` : '';
+  return new AppError(
+    410,
+    'quote_expired',
+    `Quote ${quote.quoteNumber} expired${at}; its price is no longer held and nothing was charged. ` +
+      'Create a new quote with the same trip details and use the new quoteId and planId.',
+  );
+}

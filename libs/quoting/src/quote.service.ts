@@ -1,4 +1,10 @@
-import type { Mode } from '@expedition/contracts';
+import {
+  EMBED_SANDBOX_QUOTE_ERROR,
+  EMBED_SANDBOX_QUOTE_ERROR_EMAIL,
+  EMBED_SANDBOX_QUOTE_ERROR_TRIP_COST,
+  type Mode,
+} from '@expedition/contracts';
+import { AppError } from '@expedition/http-kit';
 import { isUniqueViolation, type PrismaClient, type Quote, type QuoteEstimate } from '@expedition/db';
 import { priceQuote, type PricedQuote } from '@expedition/domain-pricing';
 import { hashToken, isoDay, randomToken, type Clock } from '@expedition/platform';
@@ -59,6 +65,8 @@ export function createQuoteService(deps: QuoteServiceDeps) {
 
   async function create(input: NewQuote): Promise<CreatedQuote> {
     const now = deps.clock.now();
+    const refused = sandboxQuoteRefusal(input);
+    if (refused) throw new AppError(400, 'invalid_request', EMBED_SANDBOX_QUOTE_ERROR, [refused]);
     const pricing = priceQuote({
       destination: input.destination,
       startDate: input.startDate ?? undefined,
@@ -156,3 +164,20 @@ export function createQuoteService(deps: QuoteServiceDeps) {
 }
 
 export type QuoteService = ReturnType<typeof createQuoteService>;
+
+/**
+ * Sandbox inputs (test mode only; the same values as the embed API's): a trip cost of exactly 13013 (USD) or the
+ * e-mail `quote-error@sandbox.test` (any case) is refused on purpose, before anything is written, so an agent or an
+ * operator can rehearse its failure handling. A live-mode quote with the same values is priced normally.
+ * Returns the offending field, or null.
+ */
+export function sandboxQuoteRefusal(input: Pick<NewQuote, 'mode' | 'tripCostCents' | 'email'>): { path: string; message: string } | null {
+  if ((input.mode ?? 'test') !== 'test') return null;
+  if (input.tripCostCents === EMBED_SANDBOX_QUOTE_ERROR_TRIP_COST * 100) {
+    return { path: 'tripCost', message: `sandbox value ${EMBED_SANDBOX_QUOTE_ERROR_TRIP_COST}: refused on purpose in test mode` };
+  }
+  if (typeof input.email === 'string' && input.email.trim().toLowerCase() === EMBED_SANDBOX_QUOTE_ERROR_EMAIL) {
+    return { path: 'email', message: `sandbox value ${EMBED_SANDBOX_QUOTE_ERROR_EMAIL}: refused on purpose in test mode` };
+  }
+  return null;
+}

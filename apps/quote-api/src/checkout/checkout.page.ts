@@ -13,6 +13,11 @@ const DAY = new Intl.DateTimeFormat('en-GB', { day: 'numeric', month: 'short', y
 /** A date as people read it ("10 Jan 2027"), as HTML that never breaks inside the date. */
 export const day = (d: Date | null) => `<span class="nowrap">${d ? DAY.format(d) : 'not given'}</span>`;
 
+/** For AI agents and their developers: where the service describes itself (same origin, no token in the URLs). */
+const FOOTER =
+  '<footer><p>For AI agents: <a href="/llms.txt">llms.txt</a> · <a href="/.well-known/api-catalog">API catalog</a> · ' +
+  '<a href="/api/v1/openapi.json">OpenAPI</a></p></footer>';
+
 /** `head`: extra elements for <head>, e.g. a meta refresh (the CSP allows no inline script for that). */
 export function layout(title: string, body: string, nonce: string, script = '', head = ''): string {
   return `<!doctype html>
@@ -28,7 +33,8 @@ dt{color:#52606d}dd{margin:0}.premium{font-size:1.6rem;font-weight:600}.notice{b
 form{display:grid;gap:.6rem;margin:1.2rem 0}input{font:inherit;padding:.6rem;border:1px solid #b8c4ce;border-radius:6px}
 button{font:inherit;font-weight:600;padding:.7rem;border:0;border-radius:6px;background:#0b5cad;color:#fff;cursor:pointer}
 .summary{white-space:pre-wrap;background:#f4f7fa;padding:1rem;border-radius:8px}.muted{color:#52606d;font-size:.9rem}
-</style></head><body><main>${body}</main>${script}</body></html>`;
+footer{max-width:40rem;margin:0 auto 2rem;padding:0 2rem;font-size:.85rem;color:#52606d}footer a{color:#0b5cad}
+</style></head><body><main>${body}</main>${FOOTER}${script}</body></html>`;
 }
 
 /** Posts back to the page's own URL: the bearer token is not repeated in the document. */

@@ -1,6 +1,7 @@
 import express, { Router } from 'express';
 import { CheckoutRequestSchema } from '@expedition/contracts';
 import { parseOrThrow } from '@expedition/http-kit';
+import { readIdempotencyKey } from './checkout-idempotency';
 import type { CheckoutService } from './checkout.service';
 import { renderCheckoutPage } from './checkout.page';
 import type { CheckoutReceiptRepository } from './checkout-receipt.repository';
@@ -9,8 +10,13 @@ import { renderCheckoutReceipt } from './checkout-receipt.page';
 export function checkoutApiRouter(deps: { checkout: CheckoutService }): Router {
   const router = Router();
   router.post('/checkout', async (req, res) => {
+    const idempotencyKey = readIdempotencyKey(req.get('idempotency-key'));
     const body = parseOrThrow(CheckoutRequestSchema, req.body);
-    res.json(await deps.checkout.open(body));
+    const { link, replayed } = await deps.checkout.openOnce(body, idempotencyKey);
+    // The link is a bearer secret: never kept by a shared cache.
+    res.setHeader('Cache-Control', 'no-store');
+    if (replayed) res.setHeader('Idempotent-Replayed', 'true');
+    res.json(link);
   });
   return router;
 }

@@ -6,6 +6,7 @@ import { AppError } from '@expedition/http-kit';
 import { PaymentProcessorError, type PaymentProcessor, type SimulatedProcessor } from '@expedition/payments';
 import { hashToken, isUuid, type Clock } from '@expedition/platform';
 import { createCheckoutLinks, loadQuoteForCheckout } from '@expedition/quoting';
+import { createCheckoutIdempotency } from './checkout-idempotency';
 
 export interface CheckoutServiceDeps {
   prisma: PrismaClient;
@@ -43,6 +44,7 @@ async function abandonAuthentication(processor: PaymentProcessor, paymentId: str
 
 export function createCheckoutService(deps: CheckoutServiceDeps) {
   const links = createCheckoutLinks({ prisma: deps.prisma, clock: deps.clock, publicUrl: deps.publicUrl });
+  const idempotency = createCheckoutIdempotency({ prisma: deps.prisma, clock: deps.clock });
 
   /** Validates quote and session; the shared checkout-link lib checks the plan and opens the 30-minute session. */
   async function open(req: CheckoutRequest) {
@@ -52,6 +54,12 @@ export function createCheckoutService(deps: CheckoutServiceDeps) {
       throw new AppError(403, 'session_mismatch', 'sessionId does not belong to this quote');
     }
     return links.open(quote, req);
+  }
+
+  /** `open` under an `Idempotency-Key`: the same key and body answer the same link while it works. */
+  async function openOnce(req: CheckoutRequest, idempotencyKey: string | undefined) {
+    if (idempotencyKey === undefined) return { link: await open(req), replayed: false };
+    return idempotency.run(idempotencyKey, req, () => open(req));
   }
 
   /** What the checkout page shows for a token: unknown, expired, paid, or open with the time left. */
@@ -181,7 +189,7 @@ export function createCheckoutService(deps: CheckoutServiceDeps) {
     }
   }
 
-  return { open, view, pay, hostedPayment };
+  return { open, openOnce, view, pay, hostedPayment };
 }
 
 export type CheckoutService = ReturnType<typeof createCheckoutService>;

@@ -12,7 +12,7 @@ import {
 import { CheckoutRequestSchema, CheckoutResponseSchema } from '../quote-api/checkout.schema';
 import { CoverageGapRequestSchema, CoverageGapResponseSchema } from '../quote-api/coverage-gap.schema';
 import { PaymentProblemSchema, PurchaseReceiptSchema, PurchaseRequestSchema } from '../quote-api/purchase.schema';
-import { QUOTE_API_LIMITS, QUOTE_API_VERSION } from '../quote-api/quote-api.constants';
+import { QUOTE_API_LIMITS, QUOTE_API_SANDBOX, QUOTE_API_VERSION } from '../quote-api/quote-api.constants';
 import { QuoteRequestSchema, QuoteResponseSchema } from '../quote-api/quote.schema';
 import { JSON_MAX_DEPTH } from '../storable-json';
 import { TRIP_DATE_WINDOW } from '../trip-dates';
@@ -32,6 +32,23 @@ const rateLimited = {
 };
 const common = { '400': error('Invalid request: see `details`.'), '429': rateLimited };
 
+const idempotencyKey = z.object({
+  'Idempotency-Key': z.string().min(1).max(255).optional().meta({
+    description:
+      'Optional; a new unique value (a UUID) per intended action. A retry with the same key and the same body gets ' +
+      'the same answer; the same key with another body is 422. Keys of /checkout and /purchase are separate.',
+  }),
+});
+const expired = error(
+  'The quote has expired (`quote_expired`): its premiums were held until its `expiresAt` and nothing was charged. ' +
+    'Create a new quote with the same trip details and use the new quoteId and planId.',
+);
+const sandbox = QUOTE_API_SANDBOX;
+const sandboxQuote =
+  `Sandbox (test mode): \`tripCost\` exactly ${sandbox.quoteRefusal.tripCost} or \`email\` ` +
+  `\`${sandbox.quoteRefusal.email}\` is refused on purpose: 400 \`invalid_request\` with a message starting "Sandbox:", ` +
+  'nothing stored.';
+
 const describeApi = (catalog: AgentCatalog) => [
   `Quotes and sells travel insurance for polar and safari expeditions: ${describeDestinations(catalog)}. Designed to ` +
     'be called by AI agents on behalf of a traveler.',
@@ -49,6 +66,18 @@ const describeApi = (catalog: AgentCatalog) => [
     `surrogates, and JSON may nest at most ${JSON_MAX_DEPTH} levels (400 \`invalid_request\` naming the field).`,
   '- Errors: `{ "error": "<message>", "code": "<machine code>", "details": [{ "path", "message" }] }`, except the ' +
     '402 of /purchase, which is RFC 9457 problem details.',
+  '- A quote holds its premiums until its `expiresAt` (30 days, or the departure if sooner): checkout and purchase ' +
+    'charge exactly the quoted amounts until then, and answer 410 `quote_expired` after it (quote again; never a ' +
+    'silent reprice). Send `Idempotency-Key` on POST /api/v1/checkout and /purchase to make retries safe.',
+  '',
+  '## Sandbox (test mode)',
+  `- ${sandboxQuote}`,
+  `- Payment declined: the card ${sandbox.declinedCard} on the checkout page (${sandbox.successCard} succeeds); a ` +
+    `Shared Payment Token starting \`${sandbox.declinedSptPrefix}\` in the /purchase credential → 402 ` +
+    '`verification-failed` with a fresh challenge (any other `spt_test_…` token succeeds).',
+  '',
+  '## Discovery',
+  '- `/llms.txt` (this guidance as text), `/.well-known/api-catalog` (RFC 9727 linkset) and the MCP server at `/mcp`.',
 ].join('\n');
 
 /**
@@ -109,7 +138,7 @@ export function buildQuoteApiOpenApi(options: { serverUrl?: string; catalog: Age
           description:
             'Collect the details in the order given in the API description first. Present `plans[0]` (the ' +
             'recommended plan, `isRecommended: true`) first, then the alternatives, and relay `disclaimer` to the ' +
-            `user: "${QUOTE_DISCLAIMER}"`,
+            `user: "${QUOTE_DISCLAIMER}" The premiums are held until \`expiresAt\`. ${sandboxQuote}`,
           requestBody: { required: true, ...json(QuoteRequestSchema) },
           responses: {
             '200': {
@@ -140,14 +169,30 @@ export function buildQuoteApiOpenApi(options: { serverUrl?: string; catalog: Age
           operationId: 'createCheckout',
           tags: ['buy'],
           summary: 'Create a 30-minute checkout link where the human pays',
+          description:
+            'Creating a link charges nothing: the person pays on the page, at the premium of the quote (held until the ' +
+            "quote's `expiresAt`; a link opened before then keeps that price for its 30 minutes). Send " +
+            '`Idempotency-Key` so that a retry returns the same link instead of a second one. Sandbox (test mode): ' +
+            `on the page the card ${sandbox.declinedCard} is declined and ${sandbox.successCard} succeeds.`,
+          requestParams: { header: idempotencyKey },
           requestBody: { required: true, ...json(CheckoutRequestSchema) },
           responses: {
-            '200': { description: 'Give `checkoutUrl` to the user; it works for 30 minutes.', ...json(CheckoutResponseSchema) },
+            '200': {
+              description: 'Give `checkoutUrl` to the user; it works for 30 minutes.',
+              headers: z.object({
+                'Idempotent-Replayed': z.literal('true').optional().meta({
+                  description: 'Present when this is the stored answer to an earlier request with the same Idempotency-Key.',
+                }),
+                'Cache-Control': z.string().meta({ description: 'no-store (the link is a bearer secret)' }),
+              }),
+              ...json(CheckoutResponseSchema),
+            },
             '400': error('Missing fields, or the plan is not among the quote\'s plans (`invalid_plan`).'),
             '403': error('sessionId does not belong to this quote (`session_mismatch`).'),
             '404': error('No quote with that id (`quote_not_found`).'),
             '409': error('The quote is already purchased (`already_purchased`).'),
-            '410': error('The quote has expired (`quote_expired`); create a new quote.'),
+            '410': expired,
+            '422': error('The Idempotency-Key was already used with a different body (`invalid_request`).'),
             '429': rateLimited,
           },
         },
@@ -162,7 +207,10 @@ export function buildQuoteApiOpenApi(options: { serverUrl?: string; catalog: Age
             '`charge`, amount = the plan premium in minor units, externalId = quoteId). Your wallet authorizes the ' +
             'payment and you repeat the identical request with `Authorization: Payment <credential>`. On success: ' +
             '200 with the receipt and a `Payment-Receipt` header. A quote that is already paid answers 200 ' +
-            '`already_paid` and is not charged again. Send `Idempotency-Key` to make retries safe.',
+            '`already_paid` and is not charged again. Send `Idempotency-Key` to make retries safe. An expired quote ' +
+            `answers 410 \`quote_expired\`. Sandbox (test mode): a Shared Payment Token starting \`${sandbox.declinedSptPrefix}\` ` +
+            'is declined (402 `verification-failed` with a fresh challenge); any other `spt_test_…` token succeeds.',
+          requestParams: { header: idempotencyKey },
           requestBody: { required: true, ...json(PurchaseRequestSchema) },
           responses: {
             '200': {
@@ -198,7 +246,7 @@ export function buildQuoteApiOpenApi(options: { serverUrl?: string; catalog: Age
               ),
               headers: z.object({ 'Retry-After': z.string().meta({ description: 'Whole seconds (payment_in_progress).' }) }),
             },
-            '410': error('The quote has expired (`quote_expired`); create a new quote.'),
+            '410': expired,
             '422': error('The Idempotency-Key was already used with a different body or credential.'),
             '429': rateLimited,
             '503': error('The payment processor is unavailable; retry after Retry-After seconds. Nothing was charged.'),

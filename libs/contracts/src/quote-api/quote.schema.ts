@@ -117,7 +117,12 @@ export const QuoteResponseSchema = z
     quoteNumber: z.string().meta({ description: 'Human-readable reference, EXP-XXXX.', example: 'EXP-7K3M' }),
     sessionId: z.string().meta({ description: 'Input to POST /api/v1/checkout.' }),
     status: z.string().optional(),
-    expiresAt: z.string().optional().meta({ description: 'Estimates are valid until this instant (RFC 3339).' }),
+    expiresAt: z.string().optional().meta({
+      description:
+        'The premiums of `plans` are held until this instant (RFC 3339): 30 days after the quote, or the departure ' +
+        'if sooner. Checkout and purchase charge exactly these amounts until then and answer 410 `quote_expired` ' +
+        'after it; then create a new quote.',
+    }),
     tripSummary: TripSummarySchema,
     recommendedPlan: z.string().meta({ description: 'planName of the recommended plan (plans[0]); empty when none.' }),
     recommendedPlanId: z.string().nullable().optional(),
