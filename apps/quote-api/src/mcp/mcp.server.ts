@@ -17,7 +17,6 @@ import {
   QuoteResponseSchema,
   agentRules,
   describeDefaultDurations,
-  quoteRequestSchemaAt,
   type PlanDetails,
   type ProductList,
   type QuoteResponse,
@@ -25,11 +24,10 @@ import {
 import { analyzeCoverageGap, dollarsToCents, findDestination, getPlan, listDestinations, listPlans } from '@expedition/domain-pricing';
 import { AppError, parseOrThrow } from '@expedition/http-kit';
 import { formatPaymentReceipt, formatWwwAuthenticate, problemDetails, decodeRequest } from '@expedition/payments';
-import { isUuid } from '@expedition/platform';
 import { toDestinationDto, toPlanDetails, toPlanSummary } from '../catalog/catalog.mapper';
 import { rethrowPricingError } from '../pricing-errors';
 import type { PurchaseResult } from '../purchase/purchase.service';
-import { toQuoteResponse } from '../quotes/quote.mapper';
+import { createApiQuote } from '../quotes/create-api-quote';
 import { McpPurchaseInputSchema, McpPurchaseOutputSchema, type McpPurchaseOutput } from './mcp.schemas';
 import type { McpServices } from './mcp.services';
 
@@ -203,28 +201,7 @@ export function createMcpServer(services: McpServices, options: { requestId?: st
     },
     (args) =>
       run('create_quote', async () => {
-        // The date window needs "today" from the injected clock, as POST /api/v1/quotes.
-        const body = parseOrThrow(quoteRequestSchemaAt(services.clock.now()), args, 'arguments');
-        const created = await services.quotes
-          .create({
-            source: 'api',
-            mode: services.mode,
-            operatorId: await operatorWithId(body.operator),
-            destination: body.destination,
-            startDate: body.startDate,
-            durationDays: body.durationDays,
-            tripCostCents: dollarsToCents(body.tripCost),
-            currency: body.currency,
-            travelers: body.travelers,
-            travelerAges: body.travelerAges,
-            residence: body.residence,
-            state: body.state,
-            depositPaidDate: body.depositPaidDate,
-            email: body.email,
-            operatorName: body.operator,
-          })
-          .catch(rethrowPricingError);
-        const data: QuoteResponse = toQuoteResponse(created.quote, created.sessionId, created.pricing);
+        const data = await createApiQuote(services, args, 'arguments');
         return { data, text: quoteText(data) };
       }),
   );
@@ -323,13 +300,6 @@ export function createMcpServer(services: McpServices, options: { requestId?: st
       contents: [{ uri: uri.href, mimeType: 'application/json', text: JSON.stringify({ destinations: listDestinations().map(toDestinationDto) }) }],
     }),
   );
-
-  /** As POST /api/v1/quotes: the quote is attributed to a registered, active operator only by its exact id. */
-  async function operatorWithId(operator: string | undefined): Promise<string | null> {
-    if (!operator || !isUuid(operator)) return null;
-    const found = await services.prisma.operator.findFirst({ where: { id: operator, status: 'active' }, select: { id: true } });
-    return found?.id ?? null;
-  }
 
   return server;
 }

@@ -1,0 +1,54 @@
+import { quoteRequestSchemaAt, type Mode, type QuoteResponse } from '@expedition/contracts';
+import type { PrismaClient } from '@expedition/db';
+import { dollarsToCents } from '@expedition/domain-pricing';
+import { parseOrThrow } from '@expedition/http-kit';
+import { isUuid, type Clock } from '@expedition/platform';
+import type { QuoteService } from '@expedition/quoting';
+import { rethrowPricingError } from '../pricing-errors';
+import { toQuoteResponse } from './quote.mapper';
+
+export interface ApiQuoteDeps {
+  quotes: QuoteService;
+  prisma: PrismaClient;
+  clock: Clock;
+  mode: Mode;
+}
+
+/**
+ * A quote of the quoting API, for `POST /api/v1/quotes` and the MCP `create_quote` tool alike: validated at the
+ * injected clock's "today" (the date window), created by the quote service, answered as a QuoteResponse.
+ */
+export async function createApiQuote(deps: ApiQuoteDeps, input: unknown, where?: string): Promise<QuoteResponse> {
+  const body = parseOrThrow(quoteRequestSchemaAt(deps.clock.now()), input, where);
+  const created = await deps.quotes
+    .create({
+      source: 'api',
+      mode: deps.mode,
+      operatorId: await operatorWithId(deps.prisma, body.operator),
+      destination: body.destination,
+      startDate: body.startDate,
+      durationDays: body.durationDays,
+      tripCostCents: dollarsToCents(body.tripCost),
+      currency: body.currency,
+      travelers: body.travelers,
+      travelerAges: body.travelerAges,
+      residence: body.residence,
+      state: body.state,
+      depositPaidDate: body.depositPaidDate,
+      email: body.email,
+      operatorName: body.operator,
+    })
+    .catch(rethrowPricingError);
+  return toQuoteResponse(created.quote, created.sessionId, created.pricing);
+}
+
+/**
+ * The spec's `operator` attributes the quote to a registered, active operator only when it is that operator's id,
+ * compared exactly: that operator then earns the commission and receives `policy.issued`. Names are display only
+ * (kept as `operatorName`): matching them let `"%"` (an ILIKE wildcard) claim the demo operator's commission.
+ */
+async function operatorWithId(prisma: PrismaClient, operator: string | undefined): Promise<string | null> {
+  if (!operator || !isUuid(operator)) return null;
+  const found = await prisma.operator.findFirst({ where: { id: operator, status: 'active' }, select: { id: true } });
+  return found?.id ?? null;
+}
