@@ -14,7 +14,7 @@ import { findDestination } from '@expedition/domain-pricing';
 import { PaymentProcessorError, type PaymentMode, type PaymentProcessor, type PaymentProcessorEvent, type ProcessorEvent } from '@expedition/payments';
 import { isoDay, type Clock } from '@expedition/platform';
 import { computeCommissionCents } from './commission';
-import { randomPolicyNumber, randomWebhookEventId } from './identifiers';
+import { randomPolicyAccessToken, randomPolicyNumber, randomWebhookEventId } from './identifiers';
 import type { Refunds } from './refunds';
 
 type Tx = Prisma.TransactionClient;
@@ -302,6 +302,7 @@ export function createFulfillment(deps: FulfillmentDeps) {
     const policy = await tx.policy.create({
       data: {
         policyNumber: newPolicyNumber(now),
+        accessToken: randomPolicyAccessToken(),
         purchaseId: purchase.id,
         quoteId: quote.id,
         planId: ctx.planId,

@@ -1,4 +1,4 @@
-import { randomInt, randomUUID } from 'node:crypto';
+import { randomBytes, randomInt, randomUUID } from 'node:crypto';
 import { QUOTE_NUMBER_ALPHABET } from '@expedition/quoting';
 
 /**
@@ -14,4 +14,9 @@ export function randomPolicyNumber(now: Date, pick: (max: number) => number = ra
 /** Outbox event ids: stable across every delivery attempt; receivers deduplicate on them. */
 export function randomWebhookEventId(): string {
   return `evt_${randomUUID()}`;
+}
+
+/** A policy's access token (`pat_` + 32 random bytes, base64url): it alone opens the policy look-up and certificate. */
+export function randomPolicyAccessToken(): string {
+  return `pat_${randomBytes(32).toString('base64url')}`;
 }

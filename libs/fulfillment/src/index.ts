@@ -15,4 +15,4 @@ export { createPaymentGuard, type AttemptClaim, type AttemptResult, type Guarded
 export { createRefunds, type RefundResult, type Refunds, type RefundsDeps } from './refunds';
 export { createMoneyPath, type MoneyPath, type MoneyPathDeps } from './money-path';
 export { computeCommissionCents } from './commission';
-export { randomPolicyNumber, randomWebhookEventId } from './identifiers';
+export { randomPolicyAccessToken, randomPolicyNumber, randomWebhookEventId } from './identifiers';
