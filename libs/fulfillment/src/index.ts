@@ -16,3 +16,4 @@ export { createRefunds, type RefundResult, type Refunds, type RefundsDeps } from
 export { createMoneyPath, type MoneyPath, type MoneyPathDeps } from './money-path';
 export { computeCommissionCents } from './commission';
 export { randomPolicyAccessToken, randomPolicyNumber, randomWebhookEventId } from './identifiers';
+export { policyLinks, type PolicyLinks } from './policy-links';
