@@ -8,6 +8,9 @@ declare module 'autocannon' {
     method?: string;
     headers?: Record<string, string>;
     timeout?: number;
+    body?: string;
+    /** Requests per second over all connections (a fixed offered rate). */
+    overallRate?: number;
   }
   interface Histogram {
     average: number;

@@ -13,6 +13,8 @@ import { createLogger, listen } from '@expedition/http-kit';
 import { createRateLimiter, systemClock } from '@expedition/platform';
 import { catalogSnapshot } from '@expedition/domain-pricing';
 import { createOptionsWorker } from '@expedition/quoting';
+// The bench drives the real app through its public index.ts, as the launcher does (the lint rule also flags the launcher).
+// eslint-disable-next-line @nx/enforce-module-boundaries
 import { createApp, createKeyResolver } from '@expedition/app-embed-api';
 import { loadBenchConfig } from './config';
 

@@ -36,7 +36,7 @@ const median = (xs: number[]) => {
   return s.length % 2 ? s[(s.length - 1) / 2]! : (s[s.length / 2 - 1]! + s[s.length / 2]!) / 2;
 };
 
-function build(): void {
+export function build(): void {
   const rollup = path.join(root, 'node_modules/rollup/dist/bin/rollup');
   for (const config of ['apps/widget-iframe/loader/rollup.config.mjs', 'apps/widget-iframe/frame/rollup.config.mjs']) {
     execFileSync(process.execPath, [rollup, '-c', config], { cwd: root, stdio: ['ignore', 'ignore', 'inherit'] });
@@ -56,13 +56,22 @@ function staticClosure(dir: string, entry: string): string[] {
   return [...seen];
 }
 
-function sizes(): void {
+/** Budgets of the widget's bundles, gzipped bytes. */
+export const BUNDLE_BUDGETS = { loader: 3 * 1024, frameFirstRender: 30 * 1024 } as const;
+
+/** Gzipped sizes of the built loader and of the iframe's first-render JavaScript (and the lazy chunks, apart). */
+export function bundleSizes() {
   const loader = readFileSync(path.join(root, 'dist/browser/widget-loader/widget.js'));
   const frameDir = path.join(root, 'dist/browser/widget-frame');
   const manifest = JSON.parse(readFileSync(path.join(frameDir, 'manifest.json'), 'utf8')) as { entries: Record<string, string>; files: Record<string, unknown> };
   const firstRender = staticClosure(frameDir, manifest.entries['frame']!);
   const firstGz = firstRender.reduce((sum, f) => sum + gz(readFileSync(path.join(frameDir, f))), 0);
   const lazy = Object.keys(manifest.files).filter((f) => f.endsWith('.js') && !firstRender.includes(f));
+  return { loader, loaderGz: gz(loader), firstRender, firstGz, lazy, frameDir };
+}
+
+function sizes(): void {
+  const { loader, firstRender, firstGz, lazy, frameDir } = bundleSizes();
   console.log('\nSizes (gzip -9)');
   console.log(`  loader widget.js              ${kb(gz(loader)).padStart(9)}  (${loader.length} bytes raw)   budget 3 KB   ${(gz(loader) / 3072).toFixed(2)} of budget`);
   console.log(`  frame first-render JS         ${kb(firstGz).padStart(9)}  (${firstRender.join(', ')})   budget 30 KB   ${(firstGz / 30720).toFixed(2)} of budget`);
@@ -233,7 +242,9 @@ async function main(): Promise<void> {
   }
 }
 
-main().catch((err) => {
-  console.error(err);
-  process.exit(1);
-});
+if (require.main === module) {
+  main().catch((err) => {
+    console.error(err);
+    process.exit(1);
+  });
+}

@@ -12,7 +12,7 @@ import { readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { z } from 'zod';
 import * as contracts from '@expedition/contracts';
-import { buildPortalOpenApi, buildQuoteApiOpenApi } from '@expedition/contracts/openapi';
+import { buildAcpOpenApi, buildPortalOpenApi, buildQuoteApiOpenApi } from '@expedition/contracts/openapi';
 import { SVC_WIDGET_EVENT_NAMES } from '@expedition/contracts/widget-protocol';
 import { listDestinations } from '@expedition/domain-pricing';
 
@@ -82,6 +82,11 @@ export const PUBLIC_CONTRACTS: PublicContract[] = [
       signatureHeader: contracts.WEBHOOK_SIGNATURE_HEADER,
       maxAttempts: contracts.WEBHOOK_MAX_ATTEMPTS,
     }),
+  },
+  {
+    id: 'acp-openapi',
+    surface: 'Agentic Commerce Protocol (/acp/v1)',
+    build: () => buildAcpOpenApi(),
   },
   {
     id: 'portal-api-openapi',

@@ -26,9 +26,9 @@ export interface Launched {
  * Starts the real all-in-one launcher (what `npm start` runs) in a child process on its own ports and a fresh
  * DATA_DIR (PGlite), with short webhook retry delays, and waits until every app answers.
  */
-export async function launch(basePort: number): Promise<Launched> {
+export async function launch(basePort: number, options: { env?: NodeJS.ProcessEnv; demoPort?: number } = {}): Promise<Launched> {
   const dataDir = mkdtempSync(path.join(tmpdir(), 'expedition-e2e-'));
-  const ports = { quote: basePort + 1, embed: basePort + 2, widget: basePort + 3, portal: basePort + 4, dispatcher: basePort + 5, demo: basePort + 200 };
+  const ports = { quote: basePort + 1, embed: basePort + 2, widget: basePort + 3, portal: basePort + 4, dispatcher: basePort + 5, demo: options.demoPort ?? basePort + 200 };
   const url = (p: number) => `http://localhost:${p}`;
   const env: NodeJS.ProcessEnv = {
     ...process.env,
@@ -43,6 +43,7 @@ export async function launch(basePort: number): Promise<Launched> {
     WEBHOOK_POLL_INTERVAL_MS: '100',
     WEBHOOK_RETRY_DELAYS_MS: '200,200',
     NODE_OPTIONS: '',
+    ...options.env,
   };
   delete env.DATABASE_URL;
   delete env.REDIS_URL;

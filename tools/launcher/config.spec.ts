@@ -13,6 +13,11 @@ describe('loadLauncherConfig', () => {
       expect(app.payments.simulatedWebhookUrl).toBe('http://localhost:3105/processor/events');
       expect(app.payments.simulatedWebhookSecrets).toEqual([secret('.data')]);
     }
+    // The certificate links of policy.issued (dispatcher) and of receipts (embed-api) point at this quote-api.
+    const moved = loadLauncherConfig({ QUOTE_API_PORT: '3101' }, { installationSecret: secret });
+    expect(moved.apps.dispatcher.quoteApiUrl).toBe(moved.apps.quote.publicUrl);
+    expect(moved.apps.embed.quoteApiUrl).toBe(moved.apps.quote.publicUrl);
+    expect(moved.apps.quote.publicUrl).toBe('http://localhost:3101');
   });
 
   it('keeps what is set explicitly, and writes nothing back to the environment it was given', () => {

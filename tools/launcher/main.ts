@@ -14,6 +14,7 @@ import {
   resolveWebhookSecretKeys,
 } from '@expedition/operators';
 import { createPaymentProcessor } from '@expedition/payments';
+import { startObservability } from '@expedition/observability';
 import { composeQuoteApi } from '@expedition/app-quote-api';
 import { composeEmbedApi } from '@expedition/app-embed-api';
 import { composeWebhookDispatcher } from '@expedition/app-webhook-dispatcher';
@@ -35,6 +36,10 @@ async function main(): Promise<void> {
   const { dataDir } = config;
   const { url: demoUrl } = config.demo;
   const logger = createLogger({ name: 'launcher', level: config.logLevel });
+  // One registry and one tracer for the process: METRICS_PORT serves every app's series (label `app`), traces export
+  // as service `expedition` when OTEL_EXPORTER_OTLP_ENDPOINT is set (docs/observability.md).
+  const obs = startObservability('expedition', process.env);
+  const { observability } = obs;
   const db = await createDatabase({ databaseUrl: config.databaseUrl, dataDir });
   const prepared = await prepareDatabase(db, { catalog: catalogSnapshot() });
   // Seals operators' webhook secrets at rest: WEBHOOK_SECRET_KEYS, or a key generated into DATA_DIR on first start.
@@ -54,7 +59,7 @@ async function main(): Promise<void> {
   // The operator portal: its accounts service gives the demo operator a portal owner (log-in written into
   // demo-operator.json) and creates the first provider admin (log-in kept in DATA_DIR/provider-admin.json, 0600).
   const portalConfig = config.apps.portal;
-  const portal = composePortal({ config: portalConfig, db, logger: logger.child({ app: 'operator-portal' }), secretBox });
+  const portal = composePortal({ config: portalConfig, db, logger: logger.child({ app: 'operator-portal' }), secretBox, observability });
   const demoPortal = await ensureDemoPortalOwner({ accounts: portal.accounts, dataDir });
   const demo = { ...demoOperator, portalEmail: demoPortal.portalEmail, portalPassword: demoPortal.portalPassword };
   const providerAdmin = await ensureProviderAdmin({ accounts: portal.accounts, dataDir });
@@ -66,6 +71,7 @@ async function main(): Promise<void> {
   onShutdownSignal(logger, async () => {
     await Promise.all(servers.map((s) => s.server.close(5_000)));
     await Promise.all(workers.map((w) => w.stop()));
+    await obs.close();
     await db.close();
   });
   const start = async (name: string, note: string, app: Parameters<typeof listen>[0], config: { port: number; host: string }) => {
@@ -77,15 +83,15 @@ async function main(): Promise<void> {
   // confirms or refunds (the dispatcher refunding a second charge).
   const processor = createPaymentProcessor(quoteConfig.payments);
   await start('quote-api', 'AI agents: /api/v1 (OpenAPI at /api/v1/openapi.json)',
-    composeQuoteApi({ config: quoteConfig, db, logger: logger.child({ app: 'quote-api' }), processor }), quoteConfig);
+    composeQuoteApi({ config: quoteConfig, db, logger: logger.child({ app: 'quote-api' }), processor, observability }), quoteConfig);
 
-  const embed = composeEmbedApi({ config: embedConfig, db, logger: logger.child({ app: 'embed-api' }), processor });
+  const embed = composeEmbedApi({ config: embedConfig, db, logger: logger.child({ app: 'embed-api' }), processor, observability });
   await start('embed-api', 'operators\' pages: /api/embed/quote, /api/embed/options', embed.app, embedConfig);
   workers.push({ stop: () => embed.keyUsage.flush() });
 
   // The widget server resolves keys through embed-api's cache: one process, one cache, one revocation bound.
   const widgetConfig = config.apps.widget;
-  const widget = composeWidgetIframe({ config: widgetConfig, db, logger: logger.child({ app: 'widget-iframe' }), keys: embed.keys });
+  const widget = composeWidgetIframe({ config: widgetConfig, db, logger: logger.child({ app: 'widget-iframe' }), keys: embed.keys, observability });
   await start('widget-iframe', 'the embeddable widget: /widget.js, /frame, /quote (hosted Tier 1 page)', widget.app, widgetConfig);
 
   const dispatcher = composeWebhookDispatcher({
@@ -94,6 +100,7 @@ async function main(): Promise<void> {
     logger: logger.child({ app: 'webhook-dispatcher' }),
     webhookSecretKeys,
     processor,
+    observability,
   });
   await start('webhook-dispatcher', 'processor events → policies → signed policy.issued', dispatcher.app, dispatcherConfig);
   await start('operator-portal', 'operators and the provider: sign up, keys, origins, webhooks', portal.app, portalConfig);
@@ -112,6 +119,7 @@ async function main(): Promise<void> {
     host: config.host,
   });
 
+  const metricsUrl = await obs.listen(config.host);
   embed.optionsWorker.start();
   dispatcher.workers.start();
   workers.push(embed.optionsWorker, dispatcher.workers);
@@ -126,6 +134,7 @@ async function main(): Promise<void> {
     `  limits     in memory${config.redisIgnored ? ' (REDIS_URL is ignored by the launcher)' : ''}`,
     '',
     ...servers.map((s) => `  ${s.name.padEnd(20)} ${s.server.url.padEnd(24)} ${s.note}`),
+    ...(metricsUrl ? [`  ${'metrics'.padEnd(20)} ${metricsUrl.padEnd(24)} Prometheus, every app (label app)`] : []),
     '',
     `Demo operator "${demo.name}" (${dataDir}/demo-operator.json)`,
     `  publishable key  ${demo.publishableKey}   allowed origins ${demo.allowedOrigins.join(', ')}`,

@@ -2,6 +2,7 @@ import express, { type Express } from 'express';
 import { createEmbedGate, createPreflightHandler, type ResolveKey, type ResolvedKey } from '@expedition/auth-publishable-key';
 import type { PrismaClient } from '@expedition/db';
 import { errorHandler, healthRoutes, httpLogger, notFound, requestId } from '@expedition/http-kit';
+import { countGateDecisions, countQuotesCreated, observe, type Observability } from '@expedition/observability';
 import type { Clock, Logger, RateLimiter } from '@expedition/platform';
 import { createCheckoutLinks } from '@expedition/quoting';
 import { embedCheckoutRouter } from './checkout/embed-checkout.router';
@@ -49,6 +50,8 @@ export interface EmbedApiDeps {
   quoteApiUrl?: string;
   /** Called for every request the gate admits (fire-and-forget), e.g. the key's `lastUsedAt` recorder. */
   onKeyUsed?: (key: ResolvedKey) => void;
+  /** Metrics (requests, gate decisions, quotes) and tracing of this process; absent: none, at no cost. */
+  observability?: Observability;
 }
 
 /** Builds the embed-api Express app. No side effects: no listening, no timers, no connections, no worker. */
@@ -68,10 +71,11 @@ export function createApp(deps: EmbedApiDeps): Express {
   };
   // Two gates over one resolver and ONE limiter, so the budget is shared by every route. They differ only in where
   // the key may come from: the options route (a GET) also reads `?pk`, every POST route the header only.
-  const headerKeyGate = createEmbedGate({ ...gateOptions, allowQueryKey: () => false });
-  const optionsGate = createEmbedGate({ ...gateOptions, allowQueryKey: () => true });
+  const metrics = deps.observability?.metrics;
+  const headerKeyGate = countGateDecisions(createEmbedGate({ ...gateOptions, allowQueryKey: () => false }), metrics);
+  const optionsGate = countGateDecisions(createEmbedGate({ ...gateOptions, allowQueryKey: () => true }), metrics);
   const payments = deps.payments
-    ? createEmbedPaymentService({ ...deps.payments, prisma: deps.prisma, clock: deps.clock, logger: deps.logger })
+    ? createEmbedPaymentService({ ...deps.payments, prisma: deps.prisma, clock: deps.clock, logger: deps.logger, quoteApiUrl: deps.quoteApiUrl })
     : undefined;
   const paymentPaths = payments ? [EMBED_PAYMENTS_PATH, EMBED_PAYMENTS_CONFIRM_PATH, EMBED_PAYMENTS_AUTHENTICATE_PATH] : [];
   const checkoutLinks = deps.quoteApiUrl ? createCheckoutLinks({ prisma: deps.prisma, clock: deps.clock, publicUrl: deps.quoteApiUrl }) : undefined;
@@ -79,6 +83,7 @@ export function createApp(deps: EmbedApiDeps): Express {
   const postPaths = [...checkoutPaths, ...paymentPaths];
   const quotes = createEmbedQuoteService({ prisma: deps.prisma, clock: deps.clock, onQuoteCreated: deps.onQuoteCreated });
 
+  for (const handler of observe(deps.observability, 'embed-api')) app.use(handler);
   app.use(requestId());
   app.use(httpLogger(deps.logger));
   app.use(healthRoutes({ ready: deps.ready }));
@@ -91,6 +96,7 @@ export function createApp(deps: EmbedApiDeps): Express {
 
   app.use('/api/embed', noStore());
   app.options([EMBED_QUOTE_PATH, EMBED_OPTIONS_PATH, ...postPaths], createPreflightHandler());
+  if (metrics) app.post(EMBED_QUOTE_PATH, ...countQuotesCreated(metrics, 'embed', [200]));
   app.use(embedQuoteRouter({ gate: headerKeyGate, quotes, logger: deps.logger }));
   app.use(
     embedOptionsRouter({

@@ -5,6 +5,7 @@ import type { Database } from '@expedition/db';
 import { createKeyResolver, createKeyUsageRecorder, type KeyUsageRecorder } from '@expedition/operators';
 import { createPaymentProcessor, type PaymentProcessor } from '@expedition/payments';
 import { createRateLimiter, systemClock, type Clock, type Logger } from '@expedition/platform';
+import type { Observability } from '@expedition/observability';
 import { createOptionsWorker, type OptionsWorker } from '@expedition/quoting';
 import { createApp } from './app';
 import type { EmbedApiConfig } from './config';
@@ -22,6 +23,8 @@ export interface EmbedApiRuntime {
    * built on the shared simulated store) so intents are visible to every app of the process.
    */
   processor?: PaymentProcessor;
+  /** Metrics and tracing of this process (main.ts / the launcher); absent: none. */
+  observability?: Observability;
 }
 
 export interface EmbedApi {
@@ -43,6 +46,9 @@ export function composeEmbedApi(runtime: EmbedApiRuntime): EmbedApi {
     clock,
     logger: logger.child({ component: 'options-worker' }),
     pollIntervalMs: config.optionsPollMs,
+    // PostgreSQL: a pending quote from any replica wakes the worker (LISTEN/NOTIFY); PGlite polls.
+    notifications: db.notifications,
+    onReady: runtime.observability?.metrics?.optionsReady,
   });
   const processor = runtime.processor ?? createPaymentProcessor(config.payments, { clock });
   const keys = createKeyResolver(db.prisma, { ttlMs: config.keyCacheTtlMs, clock });
@@ -59,6 +65,7 @@ export function composeEmbedApi(runtime: EmbedApiRuntime): EmbedApi {
     trustProxy: config.trustProxy,
     quoteApiUrl: config.quoteApiUrl,
     onKeyUsed: (key) => keyUsage.touch(key.keyId),
+    observability: runtime.observability,
     // Makes the demo feel instant; correctness never depends on it (the worker also polls).
     onQuoteCreated: () => optionsWorker.kick(),
     payments: {

@@ -1,4 +1,5 @@
 import { ConfigError } from '@expedition/platform';
+import { configRefusal } from '@expedition/platform/testing';
 import { loadConfig } from './config';
 
 describe('embed-api config', () => {
@@ -66,5 +67,31 @@ describe('embed-api config: payments', () => {
     const stripe = { PAYMENTS_PROVIDER: 'stripe', STRIPE_TEST_SECRET_KEY: 'sk_test_1', STRIPE_WEBHOOK_SECRET: 'whsec_1' };
     expect(() => loadConfig({ ...stripe, STRIPE_TEST_PUBLISHABLE_KEY: 'sk_test_1' })).toThrow(/STRIPE_TEST_PUBLISHABLE_KEY/);
     expect(() => loadConfig({ ...stripe, STRIPE_LIVE_PUBLISHABLE_KEY: 'pk_test_1' })).toThrow(/STRIPE_LIVE_PUBLISHABLE_KEY/);
+  });
+});
+
+describe('embed-api config: production and one-line refusals', () => {
+  const refusal = (env: Record<string, string>): string => configRefusal(loadConfig, env);
+
+  it('production: no default for DATABASE_URL or the processor (Stripe keys required)', () => {
+    expect(refusal({ NODE_ENV: 'production' })).toBe('Invalid configuration: DATABASE_URL: required when NODE_ENV=production');
+    expect(refusal({ NODE_ENV: 'production', DATABASE_URL: 'postgresql://db/app' })).toMatch(/^Invalid configuration: PAYMENTS_PROVIDER: /);
+    expect(refusal({ NODE_ENV: 'production', DATABASE_URL: 'postgresql://db/app', PAYMENTS_PROVIDER: 'stripe' })).toMatch(/STRIPE_TEST_SECRET_KEY/);
+    const config = loadConfig({
+      NODE_ENV: 'production',
+      DATABASE_URL: 'postgresql://db/app',
+      PAYMENTS_PROVIDER: 'stripe',
+      STRIPE_TEST_SECRET_KEY: 'sk_test_1',
+      STRIPE_WEBHOOK_SECRET: 'whsec_1',
+    });
+    expect(config.payments.provider).toBe('stripe');
+  });
+
+  it('deployed on the simulated processor without its secret: one line naming it', () => {
+    expect(refusal({ DATABASE_URL: 'postgresql://db/app' })).toMatch(/^Invalid configuration: SIMULATED_PROCESSOR_WEBHOOK_SECRET: required/);
+  });
+
+  it('several payment problems stay on one line', () => {
+    expect(refusal({ PAYMENTS_PROVIDER: 'paypal', SIMULATED_PROCESSOR_WEBHOOK_URL: 'nope' })).toMatch(/PAYMENTS_PROVIDER: .*; SIMULATED_PROCESSOR_WEBHOOK_URL: /);
   });
 });

@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { normalizeOrigin } from '@expedition/auth-publishable-key';
-import { ConfigError, envVar, optionalVar, parseConfig, type Env } from '@expedition/platform';
+import { asConfigError, ConfigError, envVar, missingInProduction, optionalVar, parseConfig, type Env } from '@expedition/platform';
 import { paymentsSettingsFromEnv, type PaymentsSettings } from '@expedition/payments';
 
 /** A comma-separated list of origins, each normalized to `scheme://host[:port]`; an invalid entry is a config error. */
@@ -79,13 +79,18 @@ function unique(origins: string[]): string[] {
 /** `payments`: PAYMENTS_PROVIDER and friends, read by the payments lib exactly as quote-api reads them. */
 export type EmbedApiConfig = z.infer<typeof ConfigSchema> & { payments: PaymentsSettings };
 
+/** No default in production (the payments lib requires Stripe's keys there: no simulated processor). */
+export const PRODUCTION_REQUIRED = ['DATABASE_URL'] as const;
+
 export function loadConfig(env: Env = process.env): EmbedApiConfig {
   const base = parseConfig(ConfigSchema, env);
+  const missing = missingInProduction(env, PRODUCTION_REQUIRED);
+  if (missing.length > 0) throw new ConfigError(missing);
   let payments: PaymentsSettings;
   try {
     payments = paymentsSettingsFromEnv(env);
   } catch (err) {
-    throw new ConfigError([(err as Error).message]);
+    throw asConfigError(err);
   }
   const problems = publishableKeyProblems(payments);
   if (problems.length > 0) throw new ConfigError(problems);

@@ -2,6 +2,7 @@ import Redis from 'ioredis';
 import { bundledMigrationsDir, createDatabase, prepareDatabase } from '@expedition/db';
 import { catalogSnapshot } from '@expedition/domain-pricing';
 import { createLogger, listen, onShutdownSignal } from '@expedition/http-kit';
+import { ObservabilityConfigError, startObservability } from '@expedition/observability';
 import { ConfigError } from '@expedition/platform';
 import { composeEmbedApi } from './compose';
 import { loadConfig } from './config';
@@ -9,18 +10,23 @@ import { loadConfig } from './config';
 async function main(): Promise<void> {
   const config = loadConfig();
   const logger = createLogger({ name: 'embed-api', level: config.logLevel });
+  // METRICS_PORT (a separate port, never behind the Ingress) and OTEL_EXPORTER_OTLP_ENDPOINT: docs/observability.md.
+  const obs = startObservability('embed-api', process.env);
   for (const warning of config.payments.warnings) logger.warn(warning);
   const db = await createDatabase({ databaseUrl: config.databaseUrl, dataDir: config.dataDir });
   const prepared = await prepareDatabase(db, { catalog: catalogSnapshot(), migrationsDir: bundledMigrationsDir(__dirname) });
   logger.info({ db: db.kind, migrationsApplied: prepared.applied, plans: prepared.plans }, 'database ready');
   const redis = config.redisUrl ? new Redis(config.redisUrl, { maxRetriesPerRequest: 1 }) : undefined;
 
-  const embed = composeEmbedApi({ config, db, logger, redis });
+  const embed = composeEmbedApi({ config, db, logger, redis, observability: obs.observability });
   const server = await listen(embed.app, { port: config.port, host: config.host });
+  const metricsUrl = await obs.listen(config.host);
   embed.optionsWorker.start();
   logger.info(
     {
       url: server.url,
+      metricsUrl,
+      tracing: obs.observability.tracing?.enabled,
       publicUrl: config.publicUrl,
       redis: Boolean(redis),
       firstPartyOrigins: config.firstPartyOrigins,
@@ -35,12 +41,13 @@ async function main(): Promise<void> {
     await server.close();
     await embed.optionsWorker.stop();
     await embed.keyUsage.flush();
+    await obs.close();
     redis?.disconnect();
     await db.close();
   });
 }
 
 main().catch((err) => {
-  console.error(err instanceof ConfigError ? err.message : err);
+  console.error(err instanceof ConfigError || err instanceof ObservabilityConfigError ? err.message : err);
   process.exit(1);
 });

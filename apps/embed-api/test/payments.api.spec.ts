@@ -23,6 +23,7 @@ import {
   expectNoCors,
   fullQuote,
   INTAKE_URL,
+  QUOTE_API_URL,
   OTHER_SITE_ORIGIN,
   seedTenant,
   SITE_ORIGIN,
@@ -121,6 +122,7 @@ describe('POST /api/embed/payments → confirm → signed event → intake: the 
     const confirmed = await confirm({ paymentId, paymentMethod: '4242 4242 4242 4242' });
     expect(confirmed.status).toBe(200);
     expectCors(confirmed, SITE_ORIGIN);
+    const issued = await h.prisma.policy.findUniqueOrThrow({ where: { quoteId } });
     expect(EmbedPaymentConfirmResultSchema.strict().parse(confirmed.body)).toEqual({
       paymentId,
       status: 'succeeded',
@@ -128,6 +130,10 @@ describe('POST /api/embed/payments → confirm → signed event → intake: the 
       planId: option.planId,
       amountCents: option.premiumCents,
       currency: 'USD',
+      // The paying call is the buyer's: the policy, its token and the certificate link (quote-api serves it).
+      policyNumber: issued.policyNumber,
+      accessToken: issued.accessToken,
+      documentUrl: `${QUOTE_API_URL}/api/v1/policies/${issued.policyNumber}/certificate.pdf?access_token=${encodeURIComponent(issued.accessToken)}`,
     });
 
     expect(sim.events).toHaveLength(1);
@@ -169,6 +175,7 @@ describe('POST /api/embed/payments → confirm → signed event → intake: the 
     // Already purchased: starting again (any plan) or confirming again is a 409 with CORS; nothing is charged.
     for (const res of [await start({ quoteId, planId: option.planId }), await confirm({ paymentId, paymentMethod: TEST_CARDS.success })]) {
       expect(res.status).toBe(409);
+      // Nothing of the policy to a later caller: no token, no certificate link.
       expect(res.body).toEqual({ error: EMBED_PAYMENT_ALREADY_PURCHASED });
       expectCors(res, SITE_ORIGIN);
     }

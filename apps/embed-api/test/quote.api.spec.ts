@@ -269,7 +269,8 @@ describe('POST /api/embed/quote: downstream failures → 400 { error: <reason> }
   it('answers "Quote could not be created" for an internal failure, without leaking its message', async () => {
     const broken = new Proxy(h.prisma, {
       get(target, prop, receiver) {
-        if (prop === '$transaction') return () => Promise.reject(new Error('connection to server lost (secret detail)'));
+        // Quote creation writes with one raw statement ($queryRaw); anything transactional fails the same way.
+        if (prop === '$transaction' || prop === '$queryRaw') return () => Promise.reject(new Error('connection to server lost (secret detail)'));
         return Reflect.get(target, prop, receiver);
       },
     }) as PrismaClient;

@@ -1,6 +1,7 @@
 import express, { type Express, type RequestHandler } from 'express';
 import type { PrismaClient } from '@expedition/db';
 import { healthRoutes, httpLogger, requestId } from '@expedition/http-kit';
+import { observe, type Observability } from '@expedition/observability';
 import type { AccountService, OperatorService, SecretBox } from '@expedition/operators';
 import type { Clock, Logger } from '@expedition/platform';
 import { accountRoutes, type AccountRouteDeps } from './accounts/accounts.routes';
@@ -40,6 +41,8 @@ export interface PortalAppDeps {
   openApi: () => unknown;
   /** Express `trust proxy` setting. */
   trustProxy?: string;
+  /** Metrics and tracing of this process; absent: none, at no cost. */
+  observability?: Observability;
 }
 
 /** Builds the operator-portal Express app. No side effects: no listening, no timers, no connections. */
@@ -66,6 +69,7 @@ export function createApp(deps: PortalAppDeps): Express {
   };
   const portalDeps: PortalRouteDeps = routeDeps;
 
+  for (const handler of observe(deps.observability, 'operator-portal')) app.use(handler);
   app.use(requestId());
   app.use(httpLogger(deps.logger));
   app.use(securityHeaders({ widgetOrigin: new URL(deps.urls.widget).origin, hsts: secure }));

@@ -13,6 +13,7 @@ import {
   resolveWebhookSecretKeys,
 } from '@expedition/operators';
 import { systemClock, type Clock, type Logger } from '@expedition/platform';
+import type { Observability } from '@expedition/observability';
 import { createPortalThrottles } from './accounts/throttles';
 import { createApp } from './app';
 import type { PortalConfig } from './config';
@@ -31,6 +32,8 @@ export interface PortalRuntime {
   secretBox?: SecretBox;
   /** Tests and the launcher may pass their own mailer. */
   mailer?: Mailer;
+  /** Metrics and tracing of this process (main.ts / the launcher); absent: none. */
+  observability?: Observability;
 }
 
 export interface Portal {
@@ -95,6 +98,7 @@ export function composePortal(runtime: PortalRuntime): Portal {
     outbox: !config.production && outbox ? { list: () => outbox.list(), dir: config.outboxDir } : undefined,
     openApi: () => (openApi ??= buildPortalOpenApi({ serverUrl: config.urls.portal })),
     trustProxy: config.trustProxy,
+    observability: runtime.observability,
   });
   return { app, accounts, operators, mailer, outboxDir: outbox ? config.outboxDir : undefined, uiDir };
 }

@@ -1,6 +1,7 @@
 import path from 'node:path';
 import { z } from 'zod';
-import { ConfigError, envVar, optionalVar, parseConfig, type Env } from '@expedition/platform';
+import { ConfigError, envVar, missingInProduction, optionalVar, parseConfig, type Env } from '@expedition/platform';
+import { MISSING_WEBHOOK_SECRET_KEYS, parseWebhookSecretKeys, WebhookSecretKeysError } from '@expedition/operators';
 
 const SmtpUrl = z
   .string()
@@ -67,10 +68,23 @@ const ConfigSchema = z
 
 export type PortalConfig = z.infer<typeof ConfigSchema>;
 
+/** No default in production (SMTP_URL: no outbox there). */
+export const PRODUCTION_REQUIRED = ['DATABASE_URL', 'SMTP_URL', 'WEBHOOK_SECRET_KEYS'] as const;
+
 export function loadConfig(env: Env = process.env): PortalConfig {
   const config = parseConfig(ConfigSchema, env);
-  const problems: string[] = [];
-  if (config.production && !config.smtpUrl) problems.push('SMTP_URL: required when NODE_ENV=production (no outbox in production)');
+  const problems = missingInProduction(env, PRODUCTION_REQUIRED);
+  if (config.webhookSecretKeys) {
+    // Checked here, not first in compose, so that a bad keyring is one line at start (never key material).
+    try {
+      parseWebhookSecretKeys(config.webhookSecretKeys);
+    } catch (err) {
+      if (!(err instanceof WebhookSecretKeysError)) throw err;
+      problems.push(err.message);
+    }
+  } else if (!config.embedded && !problems.some((p) => p.startsWith('WEBHOOK_SECRET_KEYS'))) {
+    problems.push(`WEBHOOK_SECRET_KEYS: ${MISSING_WEBHOOK_SECRET_KEYS}`);
+  }
   if (problems.length > 0) throw new ConfigError(problems);
   return config;
 }

@@ -2,6 +2,7 @@ import Redis from 'ioredis';
 import { bundledMigrationsDir, createDatabase, prepareDatabase } from '@expedition/db';
 import { catalogSnapshot } from '@expedition/domain-pricing';
 import { createLogger, listen, onShutdownSignal } from '@expedition/http-kit';
+import { ObservabilityConfigError, startObservability } from '@expedition/observability';
 import { ConfigError } from '@expedition/platform';
 import { composePortal } from './compose';
 import { loadConfig } from './config';
@@ -9,15 +10,18 @@ import { loadConfig } from './config';
 async function main(): Promise<void> {
   const config = loadConfig();
   const logger = createLogger({ name: 'operator-portal', level: config.logLevel });
+  // METRICS_PORT (a separate port, never behind the Ingress) and OTEL_EXPORTER_OTLP_ENDPOINT: docs/observability.md.
+  const obs = startObservability('operator-portal', process.env);
   const db = await createDatabase({ databaseUrl: config.databaseUrl, dataDir: config.dataDir });
   const prepared = await prepareDatabase(db, { catalog: catalogSnapshot(), migrationsDir: bundledMigrationsDir(__dirname) });
   logger.info({ db: db.kind, migrationsApplied: prepared.applied }, 'database ready');
   const redis = config.redisUrl ? new Redis(config.redisUrl, { maxRetriesPerRequest: 1 }) : undefined;
 
-  const portal = composePortal({ config, db, logger, redis });
+  const portal = composePortal({ config, db, logger, redis, observability: obs.observability });
   const server = await listen(portal.app, { port: config.port, host: config.host });
+  const metricsUrl = await obs.listen(config.host);
   logger.info(
-    { url: server.url, publicUrl: config.urls.portal, mail: portal.mailer.kind, outbox: portal.outboxDir, ui: portal.uiDir },
+    { url: server.url, metricsUrl, tracing: obs.observability.tracing?.enabled, publicUrl: config.urls.portal, mail: portal.mailer.kind, outbox: portal.outboxDir, ui: portal.uiDir },
     'operator-portal listening',
   );
   if (!config.urls.portal.startsWith('https://') && config.production) {
@@ -27,11 +31,12 @@ async function main(): Promise<void> {
   onShutdownSignal(logger, async () => {
     await server.close();
     redis?.disconnect();
+    await obs.close();
     await db.close();
   });
 }
 
 main().catch((err) => {
-  console.error(err instanceof ConfigError ? err.message : err);
+  console.error(err instanceof ConfigError || err instanceof ObservabilityConfigError ? err.message : err);
   process.exit(1);
 });

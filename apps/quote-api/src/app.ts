@@ -13,6 +13,7 @@ import {
   refuseUnstorableJson,
   requestId,
 } from '@expedition/http-kit';
+import { countQuotesCreated, observe, type Observability } from '@expedition/observability';
 import { createMoneyPath, type MoneyPath } from '@expedition/fulfillment';
 import type { PaymentProcessor } from '@expedition/payments';
 import type { Clock, Logger, RateLimiter } from '@expedition/platform';
@@ -29,6 +30,9 @@ import { purchaseRouter } from './purchase/purchase.router';
 import { createPurchaseService, type MppSettings } from './purchase/purchase.service';
 import { quoteRouter } from './quotes/quote.router';
 import { mcpRouter } from './mcp/mcp.router';
+import { acpApi } from './acp/acp.module';
+import { policiesRouter } from './policies/policies.router';
+import { createPolicyService } from './policies/policy.service';
 
 export interface QuoteApiDeps {
   prisma: PrismaClient;
@@ -52,6 +56,8 @@ export interface QuoteApiDeps {
     /** Stripe mode: publishable keys for the checkout page's Payment Element. */
     stripePublishableKeys?: { test?: string; live?: string };
   };
+  /** Metrics (requests, quotes) and tracing of this process; absent: none, at no cost. */
+  observability?: Observability;
 }
 
 /** Builds the quote-api Express app. No side effects: no listening, no timers, no connections opened. */
@@ -63,7 +69,9 @@ export function createApp(deps: QuoteApiDeps): Express {
 
   const quotes = createQuoteService({ prisma: deps.prisma, clock: deps.clock });
   const { processor, mpp } = deps.payments;
-  const moneyPath = deps.payments.moneyPath ?? createMoneyPath({ prisma: deps.prisma, clock: deps.clock, logger: deps.logger, processor });
+  const moneyPath =
+    deps.payments.moneyPath ?? createMoneyPath({ prisma: deps.prisma, clock: deps.clock, logger: deps.logger, processor, quoteApiUrl: deps.publicUrl });
+  const policies = createPolicyService({ prisma: deps.prisma, publicUrl: deps.publicUrl });
   const checkout = createCheckoutService({
     prisma: deps.prisma,
     clock: deps.clock,
@@ -78,11 +86,13 @@ export function createApp(deps: QuoteApiDeps): Express {
     challenges: createMppChallengeRepository({ prisma: deps.prisma, clock: deps.clock }),
     mpp,
     logger: deps.logger,
+    publicUrl: deps.publicUrl,
   });
   const idempotency = createIdempotencyRepository({ prisma: deps.prisma, clock: deps.clock });
   // The agent rules quote the catalog (destinations, default durations): generated from it, never copied.
   const openapi = JSON.stringify(buildQuoteApiOpenApi({ serverUrl: deps.publicUrl, catalog: { destinations: listDestinations() } }));
 
+  for (const handler of observe(deps.observability, 'quote-api')) app.use(handler);
   app.use(requestId());
   app.use(httpLogger(deps.logger));
   app.use(healthRoutes({ ready: deps.ready }));
@@ -102,18 +112,36 @@ export function createApp(deps: QuoteApiDeps): Express {
   // Before any route: a body PostgreSQL cannot store is refused whole, so nothing is half-written (issue 7 §3).
   api.use(refuseUnstorableJson());
   api.use(catalogRouter());
+  if (deps.observability?.metrics) api.post('/quotes', ...countQuotesCreated(deps.observability.metrics, 'api', [200, 201]));
   api.use(quoteRouter({ quotes, prisma: deps.prisma, clock: deps.clock, mode: deps.mode ?? 'test' }));
   api.use(coverageGapRouter());
   api.use(checkoutApiRouter({ checkout }));
   api.use(purchaseRouter({ purchases, idempotency }));
+  api.use(policiesRouter({ policies }));
   app.use('/api/v1', api);
-  app.use('/mcp', mcpRouter({ quotes, checkout, purchases, prisma: deps.prisma, clock: deps.clock, logger: deps.logger, mode: deps.mode ?? 'test', rateLimit: clientRateLimit(deps.rateLimiter, deps.rateLimitPerMinute ?? QUOTE_API_LIMITS.requestsPerMinutePerClient) }));
+  app.use('/mcp', mcpRouter({ quotes, checkout, purchases, policies, prisma: deps.prisma, clock: deps.clock, logger: deps.logger, mode: deps.mode ?? 'test', rateLimit: clientRateLimit(deps.rateLimiter, deps.rateLimitPerMinute ?? QUOTE_API_LIMITS.requestsPerMinutePerClient) }));
+
+  app.use(
+    '/acp/v1',
+    acpApi({
+      prisma: deps.prisma,
+      clock: deps.clock,
+      logger: deps.logger,
+      quotes,
+      processor,
+      moneyPath,
+      publicUrl: deps.publicUrl,
+      networkId: mpp.networkId,
+      rateLimiter: deps.rateLimiter,
+      rateLimitPerMinute: deps.rateLimitPerMinute ?? QUOTE_API_LIMITS.requestsPerMinutePerClient,
+    }),
+  );
 
   const ui: CheckoutUi =
     processor.name === 'stripe'
       ? { kind: 'stripe', publishableKeys: deps.payments.stripePublishableKeys ?? {} }
       : { kind: 'card-form', testMode: true };
-  app.use(checkoutPageRouter({ checkout, ui, receipts: createCheckoutReceiptRepository(deps.prisma) }));
+  app.use(checkoutPageRouter({ checkout, ui, receipts: createCheckoutReceiptRepository(deps.prisma, deps.publicUrl) }));
   app.use(notFound());
   app.use(errorHandler(deps.logger));
   return app;

@@ -3,6 +3,7 @@ import type Redis from 'ioredis';
 import type { Database } from '@expedition/db';
 import { createRateLimiter, systemClock, type Clock, type Logger } from '@expedition/platform';
 import { createPaymentProcessor, type PaymentProcessor } from '@expedition/payments';
+import type { Observability } from '@expedition/observability';
 import { createApp } from './app';
 import { DEV_MPP_SECRET, type QuoteApiConfig } from './config';
 
@@ -15,6 +16,8 @@ export interface QuoteApiRuntime {
   clock?: Clock;
   /** Defaults to the processor the config names (simulated in embedded mode). */
   processor?: PaymentProcessor;
+  /** Metrics and tracing of this process (main.ts / the launcher); absent: none. */
+  observability?: Observability;
 }
 
 /** Wires config and shared resources into the app. Used by main.ts and by the all-in-one launcher. */
@@ -38,6 +41,7 @@ export function composeQuoteApi(runtime: QuoteApiRuntime): Express {
     rateLimitPerMinute: config.rateLimitPerMinute,
     trustProxy: config.trustProxy,
     mode: config.mode,
+    observability: runtime.observability,
     payments: {
       processor,
       mpp: {

@@ -1,11 +1,12 @@
 import { z } from 'zod';
 import { ModeSchema } from '@expedition/contracts';
-import { ConfigError, envVar, optionalVar, parseConfig, type Env } from '@expedition/platform';
+import { asConfigError, ConfigError, envVar, missingInProduction, optionalVar, parseConfig, type Env } from '@expedition/platform';
 import { MIN_CHALLENGE_SECRET_BYTES, paymentsSettingsFromEnv } from '@expedition/payments';
 
 /**
  * Signs MPP challenges in simulated (test) mode when MPP_SECRET_KEY is unset. Published on purpose: simulated mode
- * moves no money. With PAYMENTS_PROVIDER=stripe, MPP_SECRET_KEY is required (and shared by every replica).
+ * moves no money. With PAYMENTS_PROVIDER=stripe or NODE_ENV=production, MPP_SECRET_KEY is required (and shared by
+ * every replica).
  */
 export const DEV_MPP_SECRET = 'mpp-simulated-dev-secret-not-for-production-0001';
 
@@ -48,13 +49,18 @@ const ConfigSchema = z
 
 export type QuoteApiConfig = z.infer<typeof ConfigSchema> & { payments: ReturnType<typeof paymentsSettingsFromEnv> };
 
+/** Secrets with no default in production (the payments lib requires Stripe's keys there: no simulated processor). */
+export const PRODUCTION_REQUIRED = ['DATABASE_URL', 'MPP_SECRET_KEY'] as const;
+
 export function loadConfig(env: Env = process.env): QuoteApiConfig {
   const base = parseConfig(ConfigSchema, env);
+  const missing = missingInProduction(env, PRODUCTION_REQUIRED);
+  if (missing.length > 0) throw new ConfigError(missing);
   let payments: ReturnType<typeof paymentsSettingsFromEnv>;
   try {
     payments = paymentsSettingsFromEnv(env);
   } catch (err) {
-    throw new ConfigError([(err as Error).message]);
+    throw asConfigError(err);
   }
   if (base.mode === 'live' && (payments.provider !== 'stripe' || !payments.stripe?.liveSecretKey)) {
     throw new ConfigError(['QUOTE_API_MODE=live needs PAYMENTS_PROVIDER=stripe and STRIPE_LIVE_SECRET_KEY']);

@@ -2,6 +2,7 @@ import Redis from 'ioredis';
 import { bundledMigrationsDir, createDatabase, prepareDatabase } from '@expedition/db';
 import { catalogSnapshot } from '@expedition/domain-pricing';
 import { createLogger, listen, onShutdownSignal } from '@expedition/http-kit';
+import { ObservabilityConfigError, startObservability } from '@expedition/observability';
 import { ConfigError } from '@expedition/platform';
 import { composeQuoteApi } from './compose';
 import { loadConfig } from './config';
@@ -9,6 +10,8 @@ import { loadConfig } from './config';
 async function main(): Promise<void> {
   const config = loadConfig();
   const logger = createLogger({ name: 'quote-api', level: config.logLevel });
+  // METRICS_PORT (a separate port, never behind the Ingress) and OTEL_EXPORTER_OTLP_ENDPOINT: docs/observability.md.
+  const obs = startObservability('quote-api', process.env);
   for (const warning of config.payments.warnings) logger.warn(warning);
   const db = await createDatabase({ databaseUrl: config.databaseUrl, dataDir: config.dataDir });
   // Every replica may run this at start: migrations take an advisory lock, the catalog sync is idempotent.
@@ -16,17 +19,20 @@ async function main(): Promise<void> {
   logger.info({ db: db.kind, migrationsApplied: prepared.applied, plans: prepared.plans }, 'database ready');
   const redis = config.redisUrl ? new Redis(config.redisUrl, { maxRetriesPerRequest: 1 }) : undefined;
 
-  const server = await listen(composeQuoteApi({ config, db, logger, redis }), { port: config.port, host: config.host });
-  logger.info({ url: server.url, publicUrl: config.publicUrl, redis: Boolean(redis) }, 'quote-api listening');
+  const app = composeQuoteApi({ config, db, logger, redis, observability: obs.observability });
+  const server = await listen(app, { port: config.port, host: config.host });
+  const metricsUrl = await obs.listen(config.host);
+  logger.info({ url: server.url, metricsUrl, tracing: obs.observability.tracing?.enabled, publicUrl: config.publicUrl, redis: Boolean(redis) }, 'quote-api listening');
 
   onShutdownSignal(logger, async () => {
     await server.close();
+    await obs.close();
     redis?.disconnect();
     await db.close();
   });
 }
 
 main().catch((err) => {
-  console.error(err instanceof ConfigError ? err.message : err);
+  console.error(err instanceof ConfigError || err instanceof ObservabilityConfigError ? err.message : err);
   process.exit(1);
 });

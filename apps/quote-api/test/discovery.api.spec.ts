@@ -40,7 +40,7 @@ describe('GET /llms.txt', () => {
     expect(text).toContain(QUOTE_API_SANDBOX.declinedSptPrefix);
     expect(text).toContain('quote_expired');
     expect(text).toContain('Idempotency-Key');
-    for (const href of ['/api/v1/openapi.json', '/mcp', '/.well-known/api-catalog']) expect(text).toContain(`](${PUBLIC_URL}${href})`);
+    for (const href of ['/api/v1/openapi.json', '/mcp', '/.well-known/api-catalog', '/acp/v1/openapi.json']) expect(text).toContain(`](${PUBLIC_URL}${href})`);
   });
 
   it('answers HEAD with the same headers and no body', async () => {
@@ -69,6 +69,7 @@ describe('GET /.well-known/api-catalog (RFC 9727)', () => {
     expect(catalog['item']).toEqual([
       { href: `${PUBLIC_URL}/api/v1`, title: 'Quoting API' },
       { href: `${PUBLIC_URL}/mcp`, title: 'MCP server' },
+      { href: `${PUBLIC_URL}/acp/v1`, title: 'Agentic Commerce Protocol checkout' },
     ]);
     const api = byAnchor.get(`${PUBLIC_URL}/api/v1`)!;
     expect(api['service-desc']).toEqual([{ href: `${PUBLIC_URL}/api/v1/openapi.json`, type: 'application/vnd.oai.openapi+json;version=3.1' }]);
@@ -76,13 +77,15 @@ describe('GET /.well-known/api-catalog (RFC 9727)', () => {
     expect(api['status']).toEqual([{ href: `${PUBLIC_URL}/healthz`, type: 'application/json' }]);
     const mcp = byAnchor.get(`${PUBLIC_URL}/mcp`)!;
     expect(mcp['service-doc']).toEqual([{ href: `${PUBLIC_URL}/llms.txt`, type: 'text/plain' }]);
-    expect(body.linkset).toHaveLength(3);
+    const acp = byAnchor.get(`${PUBLIC_URL}/acp/v1`)!;
+    expect(acp['service-desc']).toEqual([{ href: `${PUBLIC_URL}/acp/v1/openapi.json`, type: 'application/vnd.oai.openapi+json;version=3.1' }]);
+    expect(body.linkset).toHaveLength(4);
   });
 
   it('points only at documents this app serves', async () => {
     const body = JSON.parse((await request(h.app).get('/.well-known/api-catalog')).text) as Linkset;
     const hrefs = body.linkset.flatMap((c) => Object.values(c).flatMap((v) => (Array.isArray(v) ? v.map((l) => l.href) : [])));
-    for (const href of hrefs.filter((x) => !x.endsWith('/mcp') && !x.endsWith('/api/v1'))) {
+    for (const href of hrefs.filter((x) => !x.endsWith('/mcp') && !x.endsWith('/api/v1') && !x.endsWith('/acp/v1'))) {
       const res = await request(h.app).get(new URL(href).pathname);
       expect([href, res.status]).toEqual([href, 200]);
     }

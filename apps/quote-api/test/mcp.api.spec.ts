@@ -7,6 +7,7 @@ import {
   CoverageGapResponseSchema,
   DestinationListSchema,
   PlanDetailsSchema,
+  PolicyLookupSchema,
   ProductListSchema,
   QUOTE_DISCLAIMER,
   QuoteResponseSchema,
@@ -139,6 +140,8 @@ describe('MCP at /mcp: discovery', () => {
     expect(byName['create_checkout_link']!.description).toMatch(/charges nothing.*a person pays there/s);
     expect(byName['create_quote']!.inputSchema.required).toEqual(expect.arrayContaining(['destination', 'startDate', 'durationDays', 'travelerAges']));
     expect(byName['purchase']!.inputSchema.properties).toHaveProperty('credential');
+    expect(byName['get_policy']!.annotations).toMatchObject({ readOnlyHint: true, destructiveHint: false, idempotentHint: true });
+    expect(byName['get_policy']!.inputSchema.required).toEqual(['policyNumber', 'accessToken']);
   });
 
   it('offers the disclaimer, the agent rules and the destinations as resources', async () => {
@@ -229,6 +232,29 @@ describe('MCP at /mcp: quote → 402 challenge → credential → receipt', () =
     expect(again.outcome).toBe('already_paid');
     expect(again.receipt!.paymentReference).toBeUndefined();
     expect(await h.db.prisma.payment.count({ where: { quoteId: q.quoteId } })).toBe(1);
+  });
+
+  it('puts the policy token on the receipt, and get_policy shows the policy to its holder only (one not-found error)', async () => {
+    const q = await quote();
+    const plan = fullPlan(q);
+    const challenge = challengeOf(await ok(McpPurchaseOutputSchema, 'purchase', { quoteId: q.quoteId, planId: plan.planId }));
+    const credential = credentialFor(challenge, spt('success'));
+    const paid = await ok(McpPurchaseOutputSchema, 'purchase', { quoteId: q.quoteId, planId: plan.planId, credential });
+    const { policyNumber, accessToken, documentUrl } = paid.receipt!;
+    expect(accessToken).toMatch(/^pat_/);
+    expect(documentUrl).toBe(`${PUBLIC_URL}/api/v1/policies/${policyNumber}/certificate.pdf?access_token=${encodeURIComponent(accessToken!)}`);
+    // A lost answer, retried with the very credential that paid: the token again (already_paid).
+    const retried = await ok(McpPurchaseOutputSchema, 'purchase', { quoteId: q.quoteId, planId: plan.planId, credential });
+    expect(retried.receipt).toMatchObject({ status: 'already_paid', accessToken, documentUrl });
+
+    const policy = await ok(PolicyLookupSchema, 'get_policy', { policyNumber, accessToken });
+    expect(policy).toMatchObject({ policyNumber, mode: 'test', plan: { planId: plan.planId }, premiumCents: plan.estimatedPremiumCents, documentUrl, disclaimer: QUOTE_DISCLAIMER });
+    expect(policy.travelers.ages).toEqual(antarcticaQuote.travelerAges);
+
+    const wrong = await toolError('get_policy', { policyNumber, accessToken: `${accessToken!.slice(0, -2)}zz` });
+    const unknown = await toolError('get_policy', { policyNumber: 'POL-2026-ZZZZZZ', accessToken });
+    expect(wrong).toContain('No policy matches this policy number and access token');
+    expect(unknown).toBe(wrong);
   });
 
   it('accepts the bare base64url credential as well as the "Payment …" form', async () => {

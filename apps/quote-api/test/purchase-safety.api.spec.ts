@@ -144,7 +144,8 @@ describe('POST /api/v1/purchase: Idempotency-Key', () => {
       // The original answer, not a recomputed already_paid one.
       expect(res.body).toEqual(original.body);
       expect(res.headers['payment-receipt']).toBe(original.headers['payment-receipt']);
-      expect(res.headers['cache-control']).toBe('private');
+      expect(res.headers['cache-control']).toBe('private, no-store');
+      expect(res.headers['cache-control']).toBe(original.headers['cache-control']);
     }
     expect(settlements).toHaveLength(1);
 

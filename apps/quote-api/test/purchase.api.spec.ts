@@ -212,7 +212,8 @@ describe('POST /api/v1/purchase: paying', () => {
     const res = await purchase({ quoteId: q.quoteId, planId: q.plan.planId }, pay(challenge, token));
 
     expect(res.status).toBe(200);
-    expect(res.headers['cache-control']).toBe('private');
+    // The receipt carries the policy's access token: no cache may keep it.
+    expect(res.headers['cache-control']).toBe('private, no-store');
     expect(res.headers['www-authenticate']).toBeUndefined();
     const body = PurchaseReceiptSchema.parse(res.body);
     expect(body).toMatchObject({
@@ -259,7 +260,9 @@ describe('POST /api/v1/purchase: paying', () => {
       expect(res.status).toBe(200);
       expect(res.body).toMatchObject({ status: 'already_paid', quoteId: q.quoteId, quoteNumber: q.quoteNumber, planName: q.plan.planName });
       expect(res.body.amountCharged).toBe(q.plan.estimatedPremiumCents / 100);
-      expect(res.headers['cache-control']).toBe('private');
+      // Only the paying credential re-sent gets the policy's token back (and then no cache may keep the answer).
+      expect(Boolean(res.body.accessToken)).toBe(res === lostResponse);
+      expect(res.headers['cache-control']).toBe(res === lostResponse ? 'private, no-store' : 'private');
       // Whoever holds the quoteId learns it is paid, never which processor payment paid it.
       expect(parsePaymentReceipt(res.headers['payment-receipt'] as string)?.reference).toBe(q.quoteNumber);
       expect(res.body.paymentReference).toBeUndefined();

@@ -70,7 +70,10 @@ describe('quote expiry and the held premium', () => {
     const res = await request(h.app).post('/api/v1/purchase').send({ quoteId: quote.quoteId, planId: plan.planId });
     expect(res.status).toBe(410);
     expect(res.body.code).toBe('quote_expired');
-    expect(res.body.error).toMatch(/new quote/);
+    // The same wording as checkout's (quoteExpiredError of @expedition/quoting).
+    expect(res.body.error).toContain(`Quote ${quote.quoteNumber} expired at ${quote.expiresAt}`);
+    expect(res.body.error).toMatch(/nothing was charged/);
+    expect(res.body.error).toMatch(/Create a new quote/);
     expect(res.headers['www-authenticate']).toBeUndefined();
   });
 

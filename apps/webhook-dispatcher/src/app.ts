@@ -1,6 +1,7 @@
 import express, { type Express } from 'express';
 import type { PrismaClient } from '@expedition/db';
 import { errorHandler, healthRoutes, httpLogger, notFound, requestId } from '@expedition/http-kit';
+import { observe, type Observability } from '@expedition/observability';
 import type { Clock, Logger } from '@expedition/platform';
 import { createMoneyPath, type MoneyPath } from '@expedition/fulfillment';
 import { processorEventsRouter } from './intake/processor-events.router';
@@ -17,6 +18,8 @@ export interface DispatcherDeps {
   moneyPath?: MoneyPath;
   newPolicyNumber?: (now: Date) => string;
   newWebhookEventId?: () => string;
+  /** Metrics and tracing of this process (main.ts / the launcher); absent: none, at no cost. */
+  observability?: Observability;
 }
 
 /**
@@ -37,6 +40,7 @@ export function createApp(deps: DispatcherDeps): Express {
     newWebhookEventId: deps.newWebhookEventId,
   });
 
+  for (const handler of observe(deps.observability, 'webhook-dispatcher')) app.use(handler);
   app.use(requestId());
   app.use(httpLogger(deps.logger));
   app.use(healthRoutes({ ready: deps.ready }));
@@ -44,7 +48,7 @@ export function createApp(deps: DispatcherDeps): Express {
     res.json({ service: 'webhook-dispatcher', intake: '/processor/events' });
   });
   // Mounted before any JSON parser (there is none in this app), so the intake sees the raw bytes.
-  app.use(processorEventsRouter({ processor: deps.processor, fulfillment }));
+  app.use(processorEventsRouter({ processor: deps.processor, fulfillment, metrics: deps.observability?.metrics }));
   app.use(notFound());
   app.use(errorHandler(deps.logger));
   return app;

@@ -1,10 +1,12 @@
 import type { Express } from 'express';
 import type { Database } from '@expedition/db';
 import { systemClock, type Clock, type Logger } from '@expedition/platform';
+import type { Observability } from '@expedition/observability';
 import { createApp } from './app';
 import type { DispatcherConfig } from './config';
 import { createMoneyPath } from '@expedition/fulfillment';
 import { createDeliveryWorkers, type DeliveryWorkers } from './delivery/delivery-worker';
+import { sampleOutbox } from './delivery/outbox-metrics';
 import { createRefundWorker } from './refunds/refund-worker';
 import type { FetchLike } from './delivery/webhook-sender';
 import { createProcessorEventSource, type ProcessorEventSource } from './processor';
@@ -20,6 +22,8 @@ export interface DispatcherRuntime {
   fetch?: FetchLike;
   /** Defaults to WEBHOOK_SECRET_KEYS, or DATA_DIR/webhook-secret-keys in embedded mode (resolveWebhookSecretKeys). */
   webhookSecretKeys?: Keyring;
+  /** Metrics (request histograms, deliveries, payments, outbox gauges) and tracing; absent: none. */
+  observability?: Observability;
 }
 
 export interface ComposedDispatcher {
@@ -35,8 +39,13 @@ export function composeWebhookDispatcher(runtime: DispatcherRuntime): ComposedDi
   const { config, db, logger } = runtime;
   const clock = runtime.clock ?? systemClock;
   const processor = runtime.processor ?? createProcessorEventSource(config.payments, clock);
-  const moneyPath = createMoneyPath({ prisma: db.prisma, clock, logger, processor });
-  const app = createApp({ prisma: db.prisma, ready: () => db.ping(), logger, clock, processor, moneyPath });
+  const moneyPath = createMoneyPath({ prisma: db.prisma, clock, logger, processor, quoteApiUrl: config.quoteApiUrl });
+  const { observability } = runtime;
+  const app = createApp({ prisma: db.prisma, ready: () => db.ping(), logger, clock, processor, moneyPath, observability });
+  observability?.metrics?.sampleOutbox(
+    () => sampleOutbox(db.prisma, () => clock.now()),
+    (err) => logger.warn({ err }, 'metrics: outbox sample failed'),
+  );
   const refundWorker = createRefundWorker(moneyPath.refunds, {
     pollIntervalMs: config.delivery.pollIntervalMs * 5,
     logger: logger.child({ component: 'refunds' }),
@@ -47,6 +56,9 @@ export function composeWebhookDispatcher(runtime: DispatcherRuntime): ComposedDi
     clock,
     fetch: runtime.fetch,
     secretBox: webhookSecretBox(runtime),
+    // PostgreSQL: a new outbox row wakes the workers (LISTEN/NOTIFY); PGlite has none and they poll.
+    notifications: db.notifications,
+    metrics: observability?.metrics,
     ...config.delivery,
   });
   const workers: DeliveryWorkers = {

@@ -1,4 +1,5 @@
 import { ConfigError } from '@expedition/platform';
+import { configRefusal } from '@expedition/platform/testing';
 import { mkdtempSync, readFileSync, statSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
@@ -26,6 +27,13 @@ describe('loadConfig', () => {
       retryDelaysMs: [...DEFAULT_RETRY_DELAYS_MS],
     });
     expect(DEFAULT_RETRY_DELAYS_MS).toEqual([30_000, 300_000]);
+  });
+
+  it("knows quote-api's public URL (policy.issued links the certificate there): QUOTE_API_URL, else its port on localhost", () => {
+    const dataDir = mkdtempSync(path.join(os.tmpdir(), 'dispatcher-config-'));
+    expect(loadConfig({ DATA_DIR: dataDir }).quoteApiUrl).toBe('http://localhost:3001');
+    expect(loadConfig({ DATA_DIR: dataDir, QUOTE_API_PORT: '3101' }).quoteApiUrl).toBe('http://localhost:3101');
+    expect(loadConfig({ DATA_DIR: dataDir, QUOTE_API_URL: 'https://quote.example.com/' }).quoteApiUrl).toBe('https://quote.example.com');
   });
 
   it('reads the delivery settings and keeps the lease longer than the timeout', () => {
@@ -80,5 +88,34 @@ describe('splitDatabaseUrl', () => {
     });
     expect(splitDatabaseUrl('postgresql://db/app')).toEqual({ databaseUrl: 'postgresql://db/app' });
     expect(splitDatabaseUrl(undefined)).toEqual({});
+  });
+});
+
+describe('loadConfig: production and one-line refusals', () => {
+  const KEYRING = `k1:${Buffer.alloc(32, 7).toString('base64')}`;
+  const refusal = (env: Record<string, string>): string => configRefusal(loadConfig, env);
+
+  it('production: no default for DATABASE_URL, the keyring or the processor', () => {
+    expect(refusal({ NODE_ENV: 'production' })).toBe('Invalid configuration: DATABASE_URL: required when NODE_ENV=production');
+    expect(refusal({ NODE_ENV: 'production', DATABASE_URL: 'postgresql://db/app' })).toMatch(/^Invalid configuration: WEBHOOK_SECRET_KEYS: required/);
+    expect(refusal({ NODE_ENV: 'production', DATABASE_URL: 'postgresql://db/app', WEBHOOK_SECRET_KEYS: KEYRING })).toMatch(/PAYMENTS_PROVIDER: the simulated processor is refused/);
+    const config = loadConfig({
+      NODE_ENV: 'production',
+      DATABASE_URL: 'postgresql://db/app',
+      WEBHOOK_SECRET_KEYS: KEYRING,
+      PAYMENTS_PROVIDER: 'stripe',
+      STRIPE_TEST_SECRET_KEY: 'sk_test_1',
+      STRIPE_WEBHOOK_SECRET: 'whsec_1',
+    });
+    expect(config.payments.provider).toBe('stripe');
+  });
+
+  it.each([
+    [{ DATABASE_URL: 'mysql://db/app' }, 'DATABASE_URL'],
+    [{ DISPATCHER_PORT: '99999' }, 'DISPATCHER_PORT'],
+    [{ WEBHOOK_RETRY_DELAYS_MS: 'soon' }, 'WEBHOOK_RETRY_DELAYS_MS'],
+    [{ WEBHOOK_SECRET_KEYS: 'k1:short' }, 'WEBHOOK_SECRET_KEYS'],
+  ])('refuses %j in one line naming %s', (env, name) => {
+    expect(refusal(env)).toMatch(new RegExp(`^Invalid configuration: .*${name}`));
   });
 });

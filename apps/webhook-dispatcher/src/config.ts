@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { ConfigError, emptyToUndefined, parseConfig } from '@expedition/platform';
+import { asConfigError, ConfigError, DatabaseUrlSchema, emptyToUndefined, envVar, missingInProduction, parseConfig } from '@expedition/platform';
 import { paymentsSettingsFromEnv, type PaymentsSettings } from '@expedition/payments';
 import { MISSING_WEBHOOK_SECRET_KEYS, parseWebhookSecretKeys, WebhookSecretKeysError } from '@expedition/operators';
 
@@ -36,7 +36,7 @@ const ConfigSchema = z
     LOG_LEVEL: optional(z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'])).default('info'),
     HOST: optional(z.string()).default('0.0.0.0'),
     DISPATCHER_PORT: optional(z.coerce.number().int().min(0).max(65535)).default(3005),
-    DATABASE_URL: optional(z.string()),
+    DATABASE_URL: optional(DatabaseUrlSchema),
     DATA_DIR: optional(z.string()).default('.data'),
     WEBHOOK_RETRY_DELAYS_MS: optional(DelayList),
     WEBHOOK_TIMEOUT_MS: optional(z.coerce.number().int().positive()).default(10_000),
@@ -45,6 +45,9 @@ const ConfigSchema = z
     WEBHOOK_BATCH_SIZE: optional(z.coerce.number().int().min(1).max(500)).default(10),
     WEBHOOK_POLL_INTERVAL_MS: optional(z.coerce.number().int().positive()).default(1_000),
     WEBHOOK_SECRET_KEYS: optional(Keyring),
+    /** quote-api's public URL (or its port on localhost): `policy.issued` links the policy's certificate there. */
+    QUOTE_API_PORT: envVar.port(3001),
+    QUOTE_API_URL: envVar.url(),
   })
   // Deployed delivery workers open operators' sealed secrets; an intake-only replica (WEBHOOK_WORKERS=0) never does.
   .refine((env) => !env.DATABASE_URL || env.WEBHOOK_WORKERS === 0 || env.WEBHOOK_SECRET_KEYS, {
@@ -59,6 +62,7 @@ const ConfigSchema = z
       port: env.DISPATCHER_PORT,
       ...splitDatabaseUrl(env.DATABASE_URL),
       dataDir: env.DATA_DIR,
+      quoteApiUrl: (env.QUOTE_API_URL ?? `http://localhost:${env.QUOTE_API_PORT}`).replace(/\/$/, ''),
       /** Unset in embedded mode: main.ts then uses DATA_DIR/webhook-secret-keys (resolveWebhookSecretKeys). */
       webhookSecretKeys: env.WEBHOOK_SECRET_KEYS,
       delivery: {
@@ -93,11 +97,19 @@ export function splitDatabaseUrl(url: string | undefined): { databaseUrl?: strin
   return { databaseUrl: parsed.toString(), databaseSchema: schema };
 }
 
+/**
+ * No default in production (the payments lib requires Stripe's keys there; WEBHOOK_SECRET_KEYS is required with
+ * DATABASE_URL on every replica that delivers).
+ */
+export const PRODUCTION_REQUIRED = ['DATABASE_URL'] as const;
+
 export function loadConfig(env: NodeJS.ProcessEnv = process.env): DispatcherConfig {
   const base = parseConfig(ConfigSchema, env);
+  const missing = missingInProduction(env, PRODUCTION_REQUIRED);
+  if (missing.length > 0) throw new ConfigError(missing);
   try {
     return Object.freeze({ ...base, payments: paymentsSettingsFromEnv(env) });
   } catch (err) {
-    throw new ConfigError([(err as Error).message]);
+    throw asConfigError(err);
   }
 }

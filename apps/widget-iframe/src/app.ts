@@ -3,6 +3,7 @@ import express, { type Express, type Request, type Response } from 'express';
 import { parsePublishableKey, type ResolveKey, type ResolvedKey } from '@expedition/auth-publishable-key';
 import type { WidgetBootData } from '@expedition/contracts/widget-boot';
 import { errorHandler, healthRoutes, httpLogger, notFound, requestId } from '@expedition/http-kit';
+import { observe, type Observability } from '@expedition/observability';
 import type { Logger } from '@expedition/platform';
 import { decideFrame, decideHosted, documentCsp, prefillFromQuery, renderDocument, type DocumentSettings } from './documents';
 import { createFrameAssets } from './frame-assets';
@@ -38,6 +39,8 @@ export interface WidgetIframeDeps {
   /** Reported in the boot data; defaults to the releases' current version, else 1.0.0. */
   version?: string;
   trustProxy?: string;
+  /** Metrics and tracing of this process; absent: none, at no cost. */
+  observability?: Observability;
 }
 
 /** Builds the widget server. No side effects: no listening, no timers, no connections. */
@@ -64,6 +67,7 @@ export function createApp(deps: WidgetIframeDeps): Express {
     if (deps.releases.refused.length > 0) throw new Error('a pinned loader differs from its manifest');
   }
 
+  for (const handler of observe(deps.observability, 'widget-iframe')) app.use(handler);
   app.use(requestId());
   app.use(httpLogger(deps.logger));
   app.use((_req, res, next) => {

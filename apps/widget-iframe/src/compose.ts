@@ -3,6 +3,7 @@ import type { CachedKeyResolver } from '@expedition/auth-publishable-key';
 import type { Database } from '@expedition/db';
 import { createKeyResolver } from '@expedition/operators';
 import { systemClock, type Clock, type Logger } from '@expedition/platform';
+import type { Observability } from '@expedition/observability';
 import { createApp } from './app';
 import type { WidgetIframeConfig } from './config';
 import { loadPinnedReleases, type PinnedReleases } from './loader-channels';
@@ -17,6 +18,8 @@ export interface WidgetIframeRuntime {
    * revocation bound); alone, the widget server builds its own over the same database.
    */
   keys?: CachedKeyResolver;
+  /** Metrics and tracing of this process (main.ts / the launcher); absent: none. */
+  observability?: Observability;
 }
 
 export interface WidgetIframe {
@@ -43,6 +46,7 @@ export function composeWidgetIframe(runtime: WidgetIframeRuntime): WidgetIframe 
     frameDir: config.frameDir,
     releases,
     trustProxy: config.trustProxy,
+    observability: runtime.observability,
   });
   return { app, keys, releases };
 }

@@ -2,7 +2,7 @@ import { existsSync } from 'node:fs';
 import path from 'node:path';
 import { z } from 'zod';
 import { normalizeOrigin } from '@expedition/auth-publishable-key';
-import { envVar, optionalVar, parseConfig, type Env } from '@expedition/platform';
+import { ConfigError, envVar, isProduction, missingInProduction, optionalVar, parseConfig, type Env } from '@expedition/platform';
 
 /** A comma-separated list of origins, each normalized to `scheme://host[:port]`; an invalid entry is a config error. */
 const OriginList = z.string().transform((s, ctx) =>
@@ -84,8 +84,18 @@ const ConfigSchema = z
 
 export type WidgetIframeConfig = z.infer<typeof ConfigSchema>;
 
+/** No default in production. */
+export const PRODUCTION_REQUIRED = ['DATABASE_URL'] as const;
+
 export function loadConfig(env: Env = process.env): WidgetIframeConfig {
-  return parseConfig(ConfigSchema, env);
+  const config = parseConfig(ConfigSchema, env);
+  const problems = missingInProduction(env, PRODUCTION_REQUIRED);
+  // As in every app that takes payments (libs/payments): production never runs the simulated processor.
+  if (isProduction(env) && config.payments.provider !== 'stripe') {
+    problems.push('PAYMENTS_PROVIDER: the simulated processor is refused with NODE_ENV=production; set PAYMENTS_PROVIDER=stripe');
+  }
+  if (problems.length > 0) throw new ConfigError(problems);
+  return config;
 }
 
 /**

@@ -1,6 +1,7 @@
 import { bundledMigrationsDir, createDatabase, prepareDatabase } from '@expedition/db';
 import { catalogSnapshot } from '@expedition/domain-pricing';
 import { createLogger, listen, onShutdownSignal } from '@expedition/http-kit';
+import { ObservabilityConfigError, startObservability } from '@expedition/observability';
 import { ConfigError } from '@expedition/platform';
 import { composeWidgetIframe } from './compose';
 import { loadConfig } from './config';
@@ -8,15 +9,20 @@ import { loadConfig } from './config';
 async function main(): Promise<void> {
   const config = loadConfig();
   const logger = createLogger({ name: 'widget-iframe', level: config.logLevel });
+  // METRICS_PORT (a separate port, never behind the Ingress) and OTEL_EXPORTER_OTLP_ENDPOINT: docs/observability.md.
+  const obs = startObservability('widget-iframe', process.env);
   const db = await createDatabase({ databaseUrl: config.databaseUrl, dataDir: config.dataDir });
   const prepared = await prepareDatabase(db, { catalog: catalogSnapshot(), migrationsDir: bundledMigrationsDir(__dirname) });
   logger.info({ db: db.kind, migrationsApplied: prepared.applied }, 'database ready');
 
-  const widget = composeWidgetIframe({ config, db, logger });
+  const widget = composeWidgetIframe({ config, db, logger, observability: obs.observability });
   const server = await listen(widget.app, { port: config.port, host: config.host });
+  const metricsUrl = await obs.listen(config.host);
   logger.info(
     {
       url: server.url,
+      metricsUrl,
+      tracing: obs.observability.tracing?.enabled,
       publicUrl: config.publicUrl,
       embedUrl: config.embedUrl,
       loaderDir: config.loaderDir,
@@ -30,11 +36,12 @@ async function main(): Promise<void> {
 
   onShutdownSignal(logger, async () => {
     await server.close();
+    await obs.close();
     await db.close();
   });
 }
 
 main().catch((err) => {
-  console.error(err instanceof ConfigError ? err.message : err);
+  console.error(err instanceof ConfigError || err instanceof ObservabilityConfigError ? err.message : err);
   process.exit(1);
 });

@@ -68,6 +68,8 @@ export const ApiErrorCodeSchema = z
     'already_purchased',
     'payment_in_progress',
     'payment_refunded',
+    'policy_not_found',
+    'unauthorized',
     'rate_limited',
     'internal_error',
   ])

@@ -24,20 +24,28 @@ export interface CatalogSnapshot {
  * (db does not depend on domain-pricing): composition roots and test harnesses pass `catalogSnapshot()`.
  */
 export async function syncCatalog(prisma: PrismaClient, catalog: CatalogSnapshot): Promise<number> {
-  await prisma.$transaction(
-    catalog.plans.map((p) => {
-      const row = {
-        name: p.name,
-        carrier: p.carrier,
-        brand: p.brand,
-        tier: p.tier,
-        destinations: [...p.destinations],
-        availabilityMode: p.availabilityMode,
-        enabled: p.enabled,
-        catalogVersion: catalog.version,
-      };
-      return prisma.plan.upsert({ where: { id: p.id }, create: { id: p.id, ...row }, update: row });
-    }),
-  );
+  const rows = catalog.plans.map((p) => ({
+    id: p.id,
+    name: p.name,
+    carrier: p.carrier,
+    brand: p.brand,
+    tier: p.tier,
+    destinations: [...p.destinations],
+    availabilityMode: p.availabilityMode,
+    enabled: p.enabled,
+    catalogVersion: catalog.version,
+  }));
+  // Only the rows that differ are written: replicas starting together (or after the migration Job) then only read,
+  // instead of queueing on the same rows' locks until the transaction's timeout kills the start (seen with six at once).
+  const stored = new Map((await prisma.plan.findMany({ where: { id: { in: rows.map((r) => r.id) } } })).map((r) => [r.id, r]));
+  const stale = rows.filter((row) => {
+    const current = stored.get(row.id);
+    return !current || (Object.keys(row) as (keyof typeof row)[]).some((k) => JSON.stringify(current[k]) !== JSON.stringify(row[k]));
+  });
+  if (stale.length > 0) {
+    await prisma.$transaction(
+      stale.map(({ id, ...row }) => prisma.plan.upsert({ where: { id }, create: { id, ...row }, update: row })),
+    );
+  }
   return catalog.plans.length;
 }

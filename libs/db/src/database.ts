@@ -5,6 +5,7 @@ import { Pool } from 'pg';
 import type { PGlite } from '@electric-sql/pglite';
 import { PrismaClient } from './generated/prisma/client';
 import { pgliteConnections, pgPoolConnections, type WithConnection } from './executor';
+import { createPgNotifications, type Notifications } from './notifications';
 
 export type DatabaseKind = 'postgres' | 'pglite';
 
@@ -16,6 +17,11 @@ export interface Database {
   close(): Promise<void>;
   /** One dedicated raw connection, for the migration runner and other session-level work. */
   withConnection: WithConnection;
+  /**
+   * PostgreSQL only: `LISTEN/NOTIFY` wake-ups for the workers (one dedicated connection, opened on the first
+   * subscription). Absent on PGlite, where the workers poll.
+   */
+  notifications?: Notifications;
 }
 
 export interface CreateDatabaseOptions {
@@ -60,6 +66,7 @@ async function createPostgresDatabase(databaseUrl: string, options: CreateDataba
   if (schema) await ensureSchema(pool, schema);
   const adapter = new PrismaPg(pool, schema ? { schema } : undefined);
   const prisma = new PrismaClient({ adapter });
+  const notifications = createPgNotifications({ client: { connectionString: databaseUrl }, schema });
   return {
     prisma,
     kind: 'postgres',
@@ -67,9 +74,11 @@ async function createPostgresDatabase(databaseUrl: string, options: CreateDataba
       await pool.query('SELECT 1');
     },
     async close() {
+      await notifications.close();
       await prisma.$disconnect();
       await pool.end();
     },
+    notifications,
     withConnection: pgPoolConnections(pool),
   };
 }

@@ -22,6 +22,8 @@ export type {
   Commission,
   WebhookEvent,
   WebhookAttempt,
+  AgentKey,
+  AcpCheckoutSession,
 } from './generated/prisma/client';
 export {
   OperatorStatus,
@@ -59,5 +61,7 @@ export type {
   MigrationAuthoringOptions,
 } from './migration-authoring';
 export { isUniqueViolation } from './errors';
+export { createPgNotifications, NOTIFY_CHANNELS } from './notifications';
+export type { Notifications, NotifyChannel, PgNotificationsOptions } from './notifications';
 export { syncCatalog, type CatalogPlanRow, type CatalogSnapshot } from './catalog-sync';
 export { bundledMigrationsDir, prepareDatabase } from './prepare-database';

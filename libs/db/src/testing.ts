@@ -7,6 +7,7 @@ import { Client } from 'pg';
 import type { PGlite } from '@electric-sql/pglite';
 import { createDatabase, databaseFromPGlite, type Database } from './database';
 import { pgliteExecutor } from './executor';
+import type { Notifications, NotifyChannel } from './notifications';
 import { readMigrations, runMigrations, applyMigrations, type Migration } from './migrations';
 import { noteSkippedSuite, redactUrl, servicesRequired } from '@expedition/platform/testing';
 
@@ -177,4 +178,22 @@ export async function createTestDatabase(options: CreateTestDatabaseOptions = {}
     throw new Error(`PostgreSQL is unreachable at ${url} (REQUIRE_SERVICES=${process.env['REQUIRE_SERVICES'] ?? ''})`);
   }
   return createPGliteTestDatabase(migrations);
+}
+
+/**
+ * Wraps a database's notifications so a test can tell a worker was woken by one: `wakes()` counts the notifications
+ * the wrapped subscriber received on `channel` (the only channel it accepts; another one throws).
+ */
+export function countingNotifications(notifications: Notifications, channel: NotifyChannel) {
+  let wakes = 0;
+  const subscriber: Pick<Notifications, 'subscribe'> = {
+    subscribe(asked, onNotify) {
+      if (asked !== channel) throw new Error(`subscribed to ${asked}, expected ${channel}`);
+      return notifications.subscribe(asked, () => {
+        wakes++;
+        onNotify();
+      });
+    },
+  };
+  return { subscriber, wakes: () => wakes };
 }

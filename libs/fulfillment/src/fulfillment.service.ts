@@ -11,10 +11,12 @@ import {
   type Quote,
 } from '@expedition/db';
 import { findDestination } from '@expedition/domain-pricing';
+import { activeTraceparent } from '@expedition/observability';
 import { PaymentProcessorError, type PaymentMode, type PaymentProcessor, type PaymentProcessorEvent, type ProcessorEvent } from '@expedition/payments';
 import { isoDay, type Clock } from '@expedition/platform';
 import { computeCommissionCents } from './commission';
 import { randomPolicyAccessToken, randomPolicyNumber, randomWebhookEventId } from './identifiers';
+import { policyLinks } from './policy-links';
 import type { Refunds } from './refunds';
 
 type Tx = Prisma.TransactionClient;
@@ -58,7 +60,7 @@ export type RefundCause = 'duplicate_payment' | 'amount_mismatch' | 'plan_not_qu
 export type UntrustedReason = 'untrusted_payment' | 'unverified_payment' | 'mode_mismatch' | 'payment_mismatch';
 
 export type FulfillmentOutcome =
-  | { kind: 'policy_issued'; purchase: Purchase; policyId: string; policyNumber: string; webhookEventId: string | null }
+  | { kind: 'policy_issued'; purchase: Purchase; policyId: string; policyNumber: string; accessToken: string; webhookEventId: string | null }
   | { kind: 'already_recorded'; purchase: Purchase }
   | { kind: 'refund_pending'; cause: RefundCause; paymentRowId: string; purchase: Purchase | null }
   | { kind: 'payment_failed' }
@@ -80,6 +82,8 @@ export interface FulfillmentDeps {
   verifier?: Pick<PaymentProcessor, 'retrievePayment'>;
   newPolicyNumber?: (now: Date) => string;
   newWebhookEventId?: () => string;
+  /** quote-api's public URL: `policy.issued` then carries the certificate's `documentUrl` (policy-links.ts). */
+  quoteApiUrl?: string;
 }
 
 export const NO_WEBHOOK_URL_ERROR = 'no webhook URL configured';
@@ -205,9 +209,9 @@ export function createFulfillment(deps: FulfillmentDeps) {
   }
 
   /**
-   * Which payment of ours the event reports. Trust comes from our own records, never from the event's metadata: a
-   * Payment row we stored when we started it, or (MPP, settled in one processor call) a challenge of that quote we
-   * issued and claimed for exactly this plan and amount.
+   * Which payment of ours the event reports. Trust comes from our own records, never from the event's metadata alone:
+   * a Payment row we stored when we started it, or (MPP and ACP, settled in one processor call) a challenge of that
+   * quote we issued and claimed, or an ACP checkout session of ours for that quote, for exactly this plan and amount.
    */
   async function trustedPayment(tx: Tx, event: PaymentProcessorEvent): Promise<TrustedPayment | { reason: UntrustedReason }> {
     const stored = await tx.payment.findUnique({ where: { processorPaymentId: event.paymentId } });
@@ -233,6 +237,20 @@ export function createFulfillment(deps: FulfillmentDeps) {
       if (challenge && challenge.amountCents === event.amountCents && challenge.planId === event.metadata['planId']) {
         if (challenge.quote.mode !== event.mode) return untrusted(event, 'mode_mismatch', `quote is ${challenge.quote.mode}`);
         return { quoteId, planId: challenge.planId, channel: 'mpp', checkoutSessionId: null, challengeId };
+      }
+    }
+    // ACP, settled in one processor call like MPP: the checkout session we hold for this quote and plan, at the
+    // quote's own price. Lets the processor's event finish a sale whose process died before it recorded the charge.
+    const acpSessionId = event.metadata['acpSessionId'];
+    const planId = event.metadata['planId'];
+    if (acpSessionId && quoteId && planId && event.metadata['channel'] === 'acp') {
+      const session = await tx.acpCheckoutSession.findFirst({ where: { id: acpSessionId, quoteId, planId }, select: { id: true } });
+      const estimate = session
+        ? await tx.quoteEstimate.findFirst({ where: { quoteId, planId }, select: { premiumCents: true, quote: { select: { mode: true } } } })
+        : null;
+      if (estimate && estimate.premiumCents === event.amountCents) {
+        if (estimate.quote.mode !== event.mode) return untrusted(event, 'mode_mismatch', `quote is ${estimate.quote.mode}`);
+        return { quoteId, planId, channel: 'acp', checkoutSessionId: null, challengeId: null };
       }
     }
     return untrusted(event, 'untrusted_payment', 'no payment of ours matches this event');
@@ -321,7 +339,7 @@ export function createFulfillment(deps: FulfillmentDeps) {
     if (payment.checkoutSessionId) {
       await tx.checkoutSession.updateMany({ where: { id: payment.checkoutSessionId, status: { not: 'paid' } }, data: { status: 'paid', paidAt: now } });
     }
-    const issued = { kind: 'policy_issued' as const, purchase, policyId: policy.id, policyNumber: policy.policyNumber };
+    const issued = { kind: 'policy_issued' as const, purchase, policyId: policy.id, policyNumber: policy.policyNumber, accessToken: policy.accessToken };
 
     const { operator } = ctx;
     if (!operator) return { ...issued, webhookEventId: null };
@@ -358,6 +376,7 @@ export function createFulfillment(deps: FulfillmentDeps) {
       startDate: quote.startDate ? isoDay(quote.startDate) : null,
       endDate: quote.endDate ? isoDay(quote.endDate) : null,
       issuedAt: policy.issuedAt.toISOString(),
+      ...(deps.quoteApiUrl ? { documentUrl: policyLinks(deps.quoteApiUrl, policy).documentUrl } : {}),
     });
     // An operator without a webhook URL still gets policy and commission; the event is kept, visibly failed and
     // never attempted, so it can be replayed once a URL is configured (set status back to pending).
@@ -372,6 +391,8 @@ export function createFulfillment(deps: FulfillmentDeps) {
         lastError: deliverable ? null : NO_WEBHOOK_URL_ERROR,
         nextAttemptAt: now,
         createdAt: now,
+        // The delivery continues this trace (null when untraced).
+        traceParent: activeTraceparent() ?? null,
       },
     });
     return { ...issued, webhookEventId: payload.eventId };
@@ -536,7 +557,12 @@ function isDataError(err: unknown): boolean {
 
 /** The raw event, minus the PaymentIntent's client secret (a browser credential we have no reason to keep). */
 function storablePayload(raw: unknown): Prisma.InputJsonValue {
-  const copy = JSON.parse(JSON.stringify(raw ?? {})) as { data?: { object?: Record<string, unknown> } };
-  if (copy.data?.object && 'client_secret' in copy.data.object) delete copy.data.object['client_secret'];
+  // A `__proto__` key (legal JSON, own property after JSON.parse) makes Prisma's JSON serializer throw (a 500): dropped.
+  const copy = JSON.parse(JSON.stringify(raw ?? {}), (key, value: unknown) => (key === '__proto__' ? undefined : value)) as {
+    data?: { object?: unknown };
+  };
+  // A signed event whose `data.object` is not an object (a string, `true`) is stored as sent: `in` would throw (a 500).
+  const object = copy.data?.object;
+  if (object && typeof object === 'object' && 'client_secret' in object) delete (object as Record<string, unknown>)['client_secret'];
   return copy as Prisma.InputJsonValue;
 }

@@ -16,6 +16,8 @@ export interface MoneyPathDeps {
   refundRetryAfterMs?: number;
   newPolicyNumber?: FulfillmentDeps['newPolicyNumber'];
   newWebhookEventId?: FulfillmentDeps['newWebhookEventId'];
+  /** quote-api's public URL, for the certificate link in `policy.issued` (FulfillmentDeps.quoteApiUrl). */
+  quoteApiUrl?: string;
 }
 
 /** Everything an app needs to take and record payments, wired once: claims, guard, fulfillment, refunds. */
@@ -32,6 +34,7 @@ export function createMoneyPath(deps: MoneyPathDeps) {
     verifier: processor,
     newPolicyNumber: deps.newPolicyNumber,
     newWebhookEventId: deps.newWebhookEventId,
+    quoteApiUrl: deps.quoteApiUrl,
   });
   const guard = createPaymentGuard({ prisma, claims, processor, fulfillment, logger });
   return { claims, refunds, fulfillment, guard };

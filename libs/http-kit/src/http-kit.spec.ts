@@ -18,6 +18,16 @@ function app(ready = async () => undefined) {
   a.get('/boom', () => {
     throw new Error('secret internals');
   });
+  a.get('/db-down', () => {
+    // What Prisma throws (driver adapter) when PostgreSQL is restarting or unreachable.
+    throw Object.assign(new Error("Can't reach database server at 10.0.0.5:5432"), {
+      code: 'P1001',
+      meta: { driverAdapterError: { name: 'DriverAdapterError', cause: { kind: 'DatabaseNotReachable' } } },
+    });
+  });
+  a.get('/pg-shutdown', () => {
+    throw new Error('query failed', { cause: Object.assign(new Error('terminating connection due to administrator command'), { code: '57P01' }) });
+  });
   a.get('/gone', () => {
     throw new AppError(410, 'quote_expired', 'The quote has expired');
   });
@@ -50,6 +60,15 @@ describe('http-kit', () => {
     expect(JSON.stringify(res.body)).not.toMatch(/secret internals|at /);
   });
 
+  it('answers 503 with Retry-After, not 500, while the database cannot be reached (retry, nothing was done)', async () => {
+    for (const path of ['/db-down', '/pg-shutdown']) {
+      const res = await request(app()).get(path);
+      expect([path, res.status, res.headers['retry-after']]).toEqual([path, 503, '5']);
+      expect(res.body).toMatchObject({ code: 'internal_error', error: expect.stringMatching(/briefly unavailable.*Retry-After/) });
+      expect(JSON.stringify(res.body)).not.toMatch(/10\.0\.0\.5|administrator|at /);
+    }
+  });
+
   it('renders AppError with its status and a 404 for unknown routes', async () => {
     expect((await request(app()).get('/gone')).status).toBe(410);
     const res = await request(app()).get('/nope');
@@ -68,6 +87,14 @@ describe('http-kit', () => {
     expect((await request(app()).get('/readyz')).status).toBe(200);
     const down = await request(app(async () => Promise.reject(new Error('db down')))).get('/readyz');
     expect(down.status).toBe(503);
+  });
+
+  it('reports not ready when its dependency hangs, instead of never answering', async () => {
+    const a = express();
+    a.use(healthRoutes({ ready: () => new Promise<void>(() => undefined), readyTimeoutMs: 20 }));
+    const res = await request(a).get('/readyz');
+    expect(res.status).toBe(503);
+    expect(res.body).toEqual({ status: 'unavailable' });
   });
 
   it('limits a client and says when to retry', async () => {
@@ -138,6 +165,32 @@ describe('httpLogger', () => {
     expect(paths).toEqual(['/checkout/cs_[redacted]', '/checkout/cs_[redacted]/pay', '/checkout/cs_[redacted]']);
     expect(JSON.stringify(lines)).not.toContain(token.slice(3));
   });
+
+  it('never writes a policy access token to the log line: not from the certificate link\'s query, nor a path, nor a header', async () => {
+    const lines: Record<string, unknown>[] = [];
+    const logger = pino({ level: 'info' }, { write: (l: string) => lines.push(JSON.parse(l)) });
+    const a = express();
+    a.use(requestId());
+    a.use(httpLogger(logger));
+    a.get('/api/v1/policies/:policyNumber/certificate.pdf', (req, res) => {
+      req.log?.info({ headers: req.headers }, 'inside');
+      res.status(404).json({});
+    });
+    a.get('/api/v1/policies/:policyNumber', (_req, res) => res.status(404).json({}));
+    const token = 'pat_Zq8vJ2kP0tLw3yNb5xRc7dFh9gMs1aUe4iOo6pQrXy';
+
+    await request(a).get(`/api/v1/policies/POL-2026-ABCDEF/certificate.pdf?access_token=${token}`);
+    await request(a).get(`/api/v1/policies/POL-2026-ABCDEF/certificate.pdf?x=1&access_token=${encodeURIComponent(token)}`);
+    await request(a).get(`/api/v1/policies/${token}`);
+
+    const paths = lines.filter((l) => l['msg'] === 'request completed').map((l) => l['path']);
+    expect(paths).toEqual([
+      '/api/v1/policies/POL-2026-ABCDEF/certificate.pdf',
+      '/api/v1/policies/POL-2026-ABCDEF/certificate.pdf',
+      '/api/v1/policies/pat_[redacted]',
+    ]);
+    expect(JSON.stringify(lines)).not.toContain(token.slice(4));
+  });
 });
 
 describe('redactPath', () => {
@@ -150,6 +203,8 @@ describe('redactPath', () => {
     ['/api/embed/options?quoteId=q&pk=pk_op_test_abc', '/api/embed/options'],
     ['/api/v1/products/meridian-expedition-standard', '/api/v1/products/meridian-expedition-standard'],
     ['/widget/pk_op_test_abc', '/widget/pk_op_test_abc'],
+    ['/api/v1/policies/POL-2026-ABCDEF/certificate.pdf?access_token=pat_abc', '/api/v1/policies/POL-2026-ABCDEF/certificate.pdf'],
+    ['/api/v1/policies/pat_abc', '/api/v1/policies/pat_[redacted]'],
   ])('%s is logged as %s', (url, logged) => {
     expect(redactPath(url)).toBe(logged);
   });

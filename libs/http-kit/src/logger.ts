@@ -34,9 +34,10 @@ declare module 'http' {
 /**
  * Path segments that are bearer credentials: whoever holds the URL holds the power (a checkout link `cs_…` pays a
  * quote), so log readers must not get them. Prefixes of our tokens and Stripe's: checkout links, secret keys,
- * webhook secrets, shared payment tokens, and client secrets (`pi_…_secret_…`).
+ * webhook secrets, shared payment tokens, policy access tokens (`pat_…`; the certificate link carries its token in the
+ * query string, which is never logged), and client secrets (`pi_…_secret_…`).
  */
-const BEARER_SEGMENT = /^(cs|sk|rk|whsec|spt)_/i;
+const BEARER_SEGMENT = /^(cs|sk|rk|whsec|spt|pat)_/i;
 const CLIENT_SECRET_SEGMENT = /_secret_/i;
 
 /** The path as logged: no query string, and every bearer-token segment replaced by `<prefix>_[redacted]`. */

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { ConfigError, envVar, parseConfig } from './env';
+import { asConfigError, ConfigError, envVar, isProduction, missingInProduction, parseConfig } from './env';
 
 describe('parseConfig', () => {
   it('parses once and freezes the result', () => {
@@ -61,5 +61,27 @@ describe('envVar', () => {
     ['REDIS_URL', 'localhost:6379'],
   ])('refuses %s=%s and names it', (name, value) => {
     expect(() => parseConfig(schema, { [name]: value })).toThrow(new RegExp(`Invalid configuration: ${name}: `));
+  });
+});
+
+describe('production secrets and foreign config errors', () => {
+  it('missingInProduction names each unset or blank variable, only with NODE_ENV=production', () => {
+    const names = ['MPP_SECRET_KEY', 'WEBHOOK_SECRET_KEYS'];
+    expect(missingInProduction({ MPP_SECRET_KEY: '' }, names)).toEqual([]);
+    expect(missingInProduction({ NODE_ENV: 'development' }, names)).toEqual([]);
+    expect(missingInProduction({ NODE_ENV: 'production', MPP_SECRET_KEY: ' ', WEBHOOK_SECRET_KEYS: 'k1:x' }, names)).toEqual([
+      'MPP_SECRET_KEY: required when NODE_ENV=production',
+    ]);
+    expect(isProduction({ NODE_ENV: ' production ' })).toBe(true);
+  });
+
+  it('asConfigError keeps problems and turns a multi-line message into ONE line', () => {
+    const fromProblems = asConfigError(Object.assign(new Error('a\nb'), { problems: ['A: bad', 'B: missing'] }));
+    expect(fromProblems.message).toBe('Invalid configuration: A: bad; B: missing');
+    const fromMessage = asConfigError(new Error('X: one\nY: two\n'));
+    expect(fromMessage.message).toBe('Invalid configuration: X: one; Y: two');
+    const same = new ConfigError(['Z: z']);
+    expect(asConfigError(same)).toBe(same);
+    expect(new ConfigError(['P: line one\n  line two']).message).not.toContain('\n');
   });
 });

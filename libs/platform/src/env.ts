@@ -10,7 +10,7 @@ export type Env = Readonly<Record<string, string | undefined>>;
  */
 export class ConfigError extends Error {
   constructor(readonly problems: readonly string[]) {
-    super(`Invalid configuration: ${problems.join('; ')}`);
+    super(`Invalid configuration: ${problems.map((p) => p.replace(/\s*\n\s*/g, ' ')).join('; ')}`);
     this.name = 'ConfigError';
   }
 }
@@ -25,6 +25,34 @@ export function parseConfig<S extends z.ZodType>(schema: S, env: Env): Readonly<
     throw new ConfigError(result.error.issues.map((i) => `${i.path.join('.') || '(env)'}: ${i.message}`));
   }
   return Object.freeze(result.data);
+}
+
+/**
+ * Another module's configuration error (the payments lib's, the keyring parser's …) as a ConfigError: its
+ * `problems` when it has them, else its message split into lines. A ConfigError passes through.
+ */
+export function asConfigError(err: unknown): ConfigError {
+  if (err instanceof ConfigError) return err;
+  const problems = (err as { problems?: unknown } | null)?.problems;
+  if (Array.isArray(problems) && problems.length > 0 && problems.every((p) => typeof p === 'string')) {
+    return new ConfigError(problems);
+  }
+  const message = err instanceof Error ? err.message : String(err);
+  return new ConfigError(message.split('\n').filter((line) => line.trim() !== ''));
+}
+
+/** `NODE_ENV=production`: a deployment where no secret may fall back to a development default. */
+export function isProduction(env: Env): boolean {
+  return env['NODE_ENV']?.trim() === 'production';
+}
+
+/**
+ * With `NODE_ENV=production`, one problem per variable of `names` that is unset or blank (each app's loadConfig
+ * throws them as a ConfigError); nothing otherwise, so embedded `npm start` keeps its generated defaults.
+ */
+export function missingInProduction(env: Env, names: readonly string[]): string[] {
+  if (!isProduction(env)) return [];
+  return names.filter((name) => !env[name]?.trim()).map((name) => `${name}: required when NODE_ENV=production`);
 }
 
 /** Empty strings in the environment mean "unset". */

@@ -4,6 +4,7 @@ import { randomBytes } from 'node:crypto';
 import { existsSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { epochSeconds, type Clock } from './clock';
+import { ConfigError } from './env';
 
 export interface TestClock extends Clock {
   /** `now()` in whole epoch seconds (signature timestamps). */
@@ -85,3 +86,19 @@ export function describeWithRedis(url: string = testRedisUrl()): jest.Describe {
   noteSkippedSuite(`Redis unreachable at ${redactUrl(url)} (set TEST_REDIS_URL)`);
   return describe.skip;
 }
+
+/**
+ * The ONE line a composition root prints when `load(env)` refuses a configuration (a ConfigError's message, no
+ * stack); fails the test when `load` accepts it or throws anything else.
+ */
+export function configRefusal(load: (env: Record<string, string>) => unknown, env: Record<string, string>): string {
+  try {
+    load(env);
+  } catch (err) {
+    if (!(err instanceof ConfigError)) throw err;
+    expect(err.message).not.toContain('\n');
+    return err.message;
+  }
+  throw new Error(`the configuration was accepted: ${JSON.stringify(Object.keys(env))}`);
+}
+

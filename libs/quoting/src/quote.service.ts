@@ -5,11 +5,12 @@ import {
   type Mode,
 } from '@expedition/contracts';
 import { AppError } from '@expedition/http-kit';
-import { isUniqueViolation, type PrismaClient, type Quote, type QuoteEstimate } from '@expedition/db';
+import type { PrismaClient, Quote, QuoteEstimate } from '@expedition/db';
 import { priceQuote, type PricedQuote } from '@expedition/domain-pricing';
 import { hashToken, isoDay, randomToken, type Clock } from '@expedition/platform';
 import { instantQuoteEligibility, offersOptions } from './options/instant-eligibility';
 import { randomQuoteNumber } from './identifiers';
+import { insertQuoteWithEstimates, isQuoteNumberTaken } from './quote-insert';
 
 /** Quotes are offered for this long (or until departure, whichever comes first). */
 export const QUOTE_VALIDITY_DAYS = 30;
@@ -54,7 +55,7 @@ export interface QuoteServiceDeps {
 }
 
 /**
- * Prices a trip with the domain engine and stores the quote with its estimates in one transaction. The quote row is
+ * Prices a trip with the domain engine and stores the quote with its estimates in one statement (quote-insert.ts). The quote row is
  * written once, complete: its currency is the one pricing accepted, and whether it is instant-eligible (and so
  * queued for bindable options, `options_status` pending) is decided here, from the pricing, in the same statement.
  * Pricing errors (unknown destination, a currency other than USD, impossible input) propagate as the domain's
@@ -96,58 +97,52 @@ export function createQuoteService(deps: QuoteServiceDeps) {
       try {
         // Handed to the caller once (it authorises a checkout link); only its hash is stored.
         const sessionId = randomToken('qs');
-        return await deps.prisma.$transaction(async (tx) => {
-          const quote = await tx.quote.create({
-            data: {
-              quoteNumber: newQuoteNumber(),
-              sessionIdHash: hashToken(sessionId),
-              source: input.source,
-              operatorId: input.operatorId ?? null,
-              mode: input.mode ?? 'test',
-              destinationSlug: pricing.destination.slug,
-              otherCountries: [...(input.otherCountries ?? [])],
-              startDate,
-              endDate,
-              durationDays: pricing.durationDays,
-              durationDefaulted: pricing.durationDefaulted,
-              tripCostCents: input.tripCostCents,
-              currency: pricing.currency,
-              travelers: input.travelers,
-              travelerAges: pricing.travelerAges.map((a) => a ?? 0),
-              residence: input.residence,
-              state: input.state ?? null,
-              depositPaidDate: input.depositPaidDate ? new Date(`${input.depositPaidDate}T00:00:00Z`) : null,
-              email: input.email ?? null,
-              name: input.name ?? null,
-              phone: input.phone ?? null,
-              operatorName: input.operatorName ?? null,
-              recommendedPlanId: pricing.recommendedPlanId,
-              instantQuoteEligible,
-              // Pending quotes are what the options worker produces bindable options for; the others never get any.
-              optionsStatus: instantQuoteEligible ? 'pending' : 'not_eligible',
-              expiresAt,
-            },
-          });
-          // One statement writes and returns the rows (RETURNING): no second read on the quote-creation path.
-          const inserted = await tx.quoteEstimate.createManyAndReturn({
-            data: pricing.estimates.map((e, rank) => ({
-              quoteId: quote.id,
-              planId: e.planId,
-              premiumCents: e.premiumCents,
-              currency: quote.currency,
-              travelerPremiumsCents: [...e.travelerPremiumsCents],
-              confidence: e.confidence,
-              isRecommended: e.isRecommended,
-              rank,
-              notes: e.notes,
-              cfarEligible: e.cfarEligible,
-            })),
-          });
-          const estimates = inserted.sort((a, b) => a.rank - b.rank);
-          return { quote, sessionId, estimates, pricing };
-        });
+        const { quote, estimates } = await insertQuoteWithEstimates(
+          deps.prisma,
+          {
+            quoteNumber: newQuoteNumber(),
+            sessionIdHash: hashToken(sessionId),
+            source: input.source,
+            operatorId: input.operatorId ?? null,
+            mode: input.mode ?? 'test',
+            destinationSlug: pricing.destination.slug,
+            otherCountries: [...(input.otherCountries ?? [])],
+            startDate,
+            endDate,
+            durationDays: pricing.durationDays,
+            durationDefaulted: pricing.durationDefaulted,
+            tripCostCents: input.tripCostCents,
+            currency: pricing.currency,
+            travelers: input.travelers,
+            travelerAges: pricing.travelerAges.map((a) => a ?? 0),
+            residence: input.residence,
+            state: input.state ?? null,
+            depositPaidDate: input.depositPaidDate ? new Date(`${input.depositPaidDate}T00:00:00Z`) : null,
+            email: input.email ?? null,
+            name: input.name ?? null,
+            phone: input.phone ?? null,
+            operatorName: input.operatorName ?? null,
+            recommendedPlanId: pricing.recommendedPlanId,
+            instantQuoteEligible,
+            // Pending quotes are what the options worker produces bindable options for; the others never get any.
+            optionsStatus: instantQuoteEligible ? 'pending' : 'not_eligible',
+            expiresAt,
+          },
+          pricing.estimates.map((e, rank) => ({
+            planId: e.planId,
+            premiumCents: e.premiumCents,
+            currency: pricing.currency,
+            travelerPremiumsCents: [...e.travelerPremiumsCents],
+            confidence: e.confidence,
+            isRecommended: e.isRecommended,
+            rank,
+            notes: e.notes,
+            cfarEligible: e.cfarEligible,
+          })),
+        );
+        return { quote, sessionId, estimates, pricing };
       } catch (err) {
-        if (attempt < QUOTE_NUMBER_ATTEMPTS && isUniqueViolation(err, 'quoteNumber')) continue;
+        if (attempt < QUOTE_NUMBER_ATTEMPTS && isQuoteNumberTaken(err)) continue;
         throw err;
       }
     }

@@ -16,6 +16,8 @@ import {
   formatOperatorTable,
   formatSecretKeyTable,
 } from './format';
+import { formatTable } from './format';
+import type { AgentKeyService, AgentKeyView } from './agent-keys';
 
 /** A mistake in how the command was typed (exit 2), as opposed to a refusal by the service (exit 1). */
 export class UsageError extends Error {
@@ -28,6 +30,8 @@ export interface CommandContext {
   service: OperatorService;
   /** Portal accounts (provider admins). */
   accounts: AccountService;
+  /** Agent platforms' keys for /acp/v1. */
+  agentKeys: AgentKeyService;
   args: string[];
   options: Options;
   ensureDemo(options: { demoOrigin?: string; webhookUrl?: string }): Promise<DemoOperatorInfo>;
@@ -331,6 +335,52 @@ export const COMMANDS: readonly Command[] = [
     },
   },
   {
+    name: 'agent-key:create',
+    args: ['name'],
+    usage: 'agent-key:create <name> [--mode test|live]',
+    summary: "Mint an agent platform's key for /acp/v1 (shown once; only its hash is stored)",
+    options: { mode: str },
+    run: async (ctx) => {
+      const minted = await ctx.agentKeys.create(arg(ctx, 0), opt(ctx, 'mode'));
+      const text = [
+        `Created ${minted.agentKey.mode} agent key for ${minted.agentKey.name} (shown once; it cannot be recovered):`,
+        `  ${minted.key}`,
+        formatAgentKey(minted.agentKey),
+        '',
+        'The agent platform sends it as `Authorization: Bearer <key>` to /acp/v1 (see docs/acp.md).',
+      ].join('\n');
+      return { data: minted, text };
+    },
+  },
+  {
+    name: 'agent-key:list',
+    args: [],
+    usage: 'agent-key:list',
+    summary: 'List agent platforms\' keys (never the secrets)',
+    options: {},
+    run: async (ctx) => {
+      const keys = await ctx.agentKeys.list();
+      const text = keys.length
+        ? formatTable(
+            ['ID', 'MODE', 'STATE', 'PREFIX', 'LAST USED', 'NAME'],
+            keys.map((k) => [k.id, k.mode, k.state, k.prefix, k.lastUsedAt?.toISOString() ?? '-', k.name]),
+          )
+        : 'No agent keys yet. Create one with: npm run admin -- agent-key:create <name> --mode test';
+      return { data: keys, text };
+    },
+  },
+  {
+    name: 'agent-key:revoke',
+    args: ['id'],
+    usage: 'agent-key:revoke <id>',
+    summary: 'Revoke an agent key now (its next request is 401)',
+    options: {},
+    run: async (ctx) => {
+      const key = await ctx.agentKeys.revoke(arg(ctx, 0));
+      return { data: key, text: `Revoked.\n${formatAgentKey(key)}` };
+    },
+  },
+  {
     name: 'create-provider-admin',
     args: ['email'],
     usage: 'create-provider-admin <email>',
@@ -371,3 +421,15 @@ export const COMMANDS: readonly Command[] = [
     },
   },
 ];
+
+function formatAgentKey(key: AgentKeyView): string {
+  return formatFields([
+    ['id', key.id],
+    ['name', key.name],
+    ['mode', key.mode],
+    ['prefix', key.prefix],
+    ['state', key.state],
+    ['created', key.createdAt.toISOString()],
+    ...(key.revokedAt ? ([['revoked', key.revokedAt.toISOString()]] as const) : []),
+  ]);
+}

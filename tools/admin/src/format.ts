@@ -70,7 +70,7 @@ export function formatFields(fields: readonly (readonly [string, string])[]): st
   return fields.map(([name, value]) => `  ${`${name}:`.padEnd(width + 2)}${value}`).join('\n');
 }
 
-function formatTable(header: readonly string[], rows: readonly (readonly string[])[]): string {
+export function formatTable(header: readonly string[], rows: readonly (readonly string[])[]): string {
   const widths = header.map((h, i) => Math.max(h.length, ...rows.map((r) => (r[i] ?? '').length)));
   const line = (cells: readonly string[]) =>
     cells

@@ -14,6 +14,7 @@ import {
   isAccountError,
   isOperatorError,
 } from '@expedition/operators';
+import { AgentKeyError, createAgentKeyService } from './agent-keys';
 import { COMMANDS, type Command, type CommandContext, type CommandOutput, type Options, UsageError } from './commands';
 
 export interface AdminDeps {
@@ -143,6 +144,7 @@ function context(db: Database, deps: AdminDeps, parsed: ParsedCommand): CommandC
   return {
     service,
     accounts: createAccountService({ prisma: db.prisma, clock: deps.clock }),
+    agentKeys: createAgentKeyService({ prisma: db.prisma, clock: deps.clock }),
     args: parsed.args,
     options: parsed.options,
     dataDir: deps.dataDir,
@@ -223,6 +225,7 @@ function errorCode(error: unknown): string {
   if (error instanceof DatabaseUnavailable) return 'database_unavailable';
   if (error instanceof WebhookSecretKeysError) return 'config';
   if (isAccountError(error)) return error.code;
+  if (error instanceof AgentKeyError) return error.code;
   return isOperatorError(error) ? error.code : 'error';
 }
 

@@ -15,7 +15,7 @@ import {
   type EmbedPaymentStartResult,
 } from '@expedition/contracts';
 import type { PrismaClient } from '@expedition/db';
-import { createMoneyPath, succeededPaymentOf, type AttemptEnd, type MoneyPath } from '@expedition/fulfillment';
+import { createMoneyPath, policyLinks, succeededPaymentOf, type AttemptEnd, type FulfillmentOutcome, type MoneyPath } from '@expedition/fulfillment';
 import { getPlan, isPurchasable } from '@expedition/domain-pricing';
 import type { Logger } from '@expedition/platform';
 import {
@@ -41,6 +41,8 @@ export interface EmbedPaymentServiceDeps extends EmbedPaymentsOptions {
   logger: Logger;
   /** The per-quote payment claim and fulfillment; built from the deps when absent. */
   moneyPath?: Pick<MoneyPath, 'guard' | 'fulfillment'>;
+  /** quote-api's public URL: the certificate link on the paying call's answer and in `policy.issued`. */
+  quoteApiUrl?: string;
 }
 
 /** Who pays: the presented key's operator and mode (the gate's context). */
@@ -72,7 +74,7 @@ const PLACEHOLDER_PAYMENT_ID = 'pi_embed_placeholder_never_issued';
  */
 export function createEmbedPaymentService(deps: EmbedPaymentServiceDeps) {
   const { prisma, processor, logger } = deps;
-  const moneyPath = deps.moneyPath ?? createMoneyPath({ prisma, clock: deps.clock, logger, processor });
+  const moneyPath = deps.moneyPath ?? createMoneyPath({ prisma, clock: deps.clock, logger, processor, quoteApiUrl: deps.quoteApiUrl });
 
   async function start(input: EmbedPaymentStartRequest, payer: Payer): Promise<PaymentOutcome<EmbedPaymentStartResult>> {
     const quoteId = isUuid(input.quoteId) ? input.quoteId : null;
@@ -195,6 +197,7 @@ export function createEmbedPaymentService(deps: EmbedPaymentServiceDeps) {
 
     // Money moves here: under the quote's payment claim, like every other channel.
     let result: ConfirmPaymentResult;
+    let outcome: FulfillmentOutcome | undefined;
     try {
       const guarded = await moneyPath.guard.run(payment.quoteId, 'embed', async (claim) => {
         if (!(await claim.name(payment.processorPaymentId))) return { end: 'none' as AttemptEnd, value: null };
@@ -202,7 +205,7 @@ export function createEmbedPaymentService(deps: EmbedPaymentServiceDeps) {
         if (confirmed.status !== 'succeeded') {
           return { end: (confirmed.status === 'processing' ? 'unknown' : 'none') as AttemptEnd, value: confirmed };
         }
-        await moneyPath.fulfillment.recordSucceededPayment(succeededPaymentOf(payment));
+        outcome = await moneyPath.fulfillment.recordSucceededPayment(succeededPaymentOf(payment));
         return { end: 'charged' as AttemptEnd, value: confirmed };
       });
       if (guarded.kind === 'paid') return refused(409, EMBED_PAYMENT_ALREADY_PURCHASED);
@@ -226,8 +229,25 @@ export function createEmbedPaymentService(deps: EmbedPaymentServiceDeps) {
         ...(result.failureCode ? { failureCode: result.failureCode } : {}),
         ...(result.declineCode ? { declineCode: result.declineCode } : {}),
         ...(result.failureMessage ? { failureMessage: result.failureMessage } : {}),
+        ...(await issuedPolicy(outcome, payment.processorPaymentId)),
       },
     };
+  }
+
+  /**
+   * The policy this very call bought (its payment is the purchase's): number, token and certificate link for the
+   * iframe's buyer. Nothing when the policy is not (yet) issued, when another payment bought the quote, or without
+   * quote-api's URL.
+   */
+  async function issuedPolicy(outcome: FulfillmentOutcome | undefined, processorPaymentId: string) {
+    if (!deps.quoteApiUrl || !outcome) return {};
+    let policy: { policyNumber: string; accessToken: string } | null = null;
+    if (outcome.kind === 'policy_issued') policy = outcome;
+    else if (outcome.kind === 'already_recorded' && outcome.purchase.processorPaymentId === processorPaymentId) {
+      policy = await prisma.policy.findUnique({ where: { purchaseId: outcome.purchase.id }, select: { policyNumber: true, accessToken: true } });
+    }
+    if (!policy) return {};
+    return { policyNumber: policy.policyNumber, accessToken: policy.accessToken, documentUrl: policyLinks(deps.quoteApiUrl, policy).documentUrl };
   }
 
   return { start, confirm, authenticate, provider: processor.name };

@@ -1,8 +1,9 @@
 import { createHash } from 'node:crypto';
 import type { CheckoutRequest, CheckoutResponse } from '@expedition/contracts';
-import { isUniqueViolation, type PrismaClient } from '@expedition/db';
+import type { PrismaClient } from '@expedition/db';
 import { AppError } from '@expedition/http-kit';
 import type { Clock } from '@expedition/platform';
+import { createIdempotencyStore } from '../purchase/idempotency.repository';
 
 /** Its own namespace in `idempotency_records`: a key used for /purchase never replays or blocks a checkout. */
 const SCOPE = 'checkout';
@@ -30,6 +31,7 @@ export function readIdempotencyKey(value: string | undefined): string | undefine
  */
 export function createCheckoutIdempotency(deps: { prisma: PrismaClient; clock: Clock }) {
   const { prisma, clock } = deps;
+  const store = createIdempotencyStore(deps);
 
   /** Hash of the parsed body, field order and absent optionals normalised. */
   function requestHash(body: CheckoutRequest): string {
@@ -43,11 +45,9 @@ export function createCheckoutIdempotency(deps: { prisma: PrismaClient; clock: C
    */
   async function run(key: string, body: CheckoutRequest, open: () => Promise<CheckoutResponse>): Promise<Answer> {
     const hash = requestHash(body);
-    const stored = await prisma.idempotencyRecord.findUnique({ where: { scope_key: { scope: SCOPE, key } } });
-    if (stored && stored.bodyHash !== hash) {
-      throw new AppError(422, 'invalid_request', 'Idempotency-Key was already used with a different request body; use a new key for a new request');
-    }
-    const link = stored?.body as CheckoutResponse | undefined;
+    const stored = await store.find(SCOPE, key);
+    if (stored && stored.requestHash !== hash) throw conflict();
+    const link = stored?.response.body as CheckoutResponse | undefined;
     if (link && !isExpired(link)) return { link, replayed: true };
 
     const created = await open();
@@ -59,24 +59,19 @@ export function createCheckoutIdempotency(deps: { prisma: PrismaClient; clock: C
       });
       return replaced.count === 1 ? { link: created, replayed: false } : { link: await current(key, created), replayed: true };
     }
-    try {
-      await prisma.idempotencyRecord.create({
-        data: { scope: SCOPE, key, bodyHash: hash, statusCode: 200, headers: {}, body: created, createdAt: clock.now() },
-      });
-      return { link: created, replayed: false };
-    } catch (err) {
-      if (!isUniqueViolation(err)) throw err;
-      const winner = await prisma.idempotencyRecord.findUnique({ where: { scope_key: { scope: SCOPE, key } } });
-      if (winner && winner.bodyHash !== hash) {
-        throw new AppError(422, 'invalid_request', 'Idempotency-Key was already used with a different request body; use a new key for a new request');
-      }
-      return { link: (winner?.body as CheckoutResponse | undefined) ?? created, replayed: true };
-    }
+    // First writer wins; a concurrent twin with the same body is answered the winner's link.
+    if (await store.save(SCOPE, key, hash, { status: 200, headers: {}, body: created })) return { link: created, replayed: false };
+    const winner = await store.find(SCOPE, key);
+    if (winner && winner.requestHash !== hash) throw conflict();
+    return { link: (winner?.response.body as CheckoutResponse | undefined) ?? created, replayed: true };
   }
 
   async function current(key: string, fallback: CheckoutResponse): Promise<CheckoutResponse> {
-    const row = await prisma.idempotencyRecord.findUnique({ where: { scope_key: { scope: SCOPE, key } } });
-    return (row?.body as CheckoutResponse | undefined) ?? fallback;
+    return ((await store.find(SCOPE, key))?.response.body as CheckoutResponse | undefined) ?? fallback;
+  }
+
+  function conflict(): AppError {
+    return new AppError(422, 'invalid_request', 'Idempotency-Key was already used with a different request body; use a new key for a new request');
   }
 
   function isExpired(link: CheckoutResponse): boolean {

@@ -48,6 +48,8 @@ ${testMode || '<p>You are covered. Here is your policy.</p>'}
 <dt>Dates</dt><dd>${day(p.startDate)} → ${day(p.endDate)}${days}</dd>
 <dt>Travelers</dt><dd>${travelers}${ages}</dd>
 </dl>
+<p><a id="certificate" href="${escapeHtml(p.documentUrl)}" target="_blank" rel="noopener noreferrer">Download your certificate of insurance (PDF)</a></p>
+<p class="muted">Keep the certificate link private: it opens your policy.</p>
 <h2>What happens next</h2>
 <ul>
 <li>${emailed} They are your contract; check the names and dates when they arrive.</li>

@@ -1,5 +1,6 @@
 import type { PrismaClient } from '@expedition/db';
 import { findDestination } from '@expedition/domain-pricing';
+import { policyLinks } from '@expedition/fulfillment';
 
 /** What the payer sees after paying; the policy itself, not another form. */
 export interface IssuedPolicy {
@@ -22,6 +23,8 @@ export interface IssuedPolicy {
   guestNames: string[];
   /** Where the policy documents go, when the quote or link carries an address. */
   email: string | null;
+  /** The certificate of insurance (PDF, with the policy's access token): the holder of this link is the buyer. */
+  documentUrl: string;
 }
 
 export type CheckoutReceipt =
@@ -49,7 +52,7 @@ export interface ReceiptSession {
  * Reads what became of a checkout link's quote: the purchase, its policy and plan, and whether this link's own payment
  * was the one that bought it. Read-only; the money path writes all of it.
  */
-export function createCheckoutReceiptRepository(prisma: PrismaClient) {
+export function createCheckoutReceiptRepository(prisma: PrismaClient, publicUrl: string) {
   async function forSession(session: ReceiptSession): Promise<CheckoutReceipt> {
     const [purchase, succeededHere] = await Promise.all([
       prisma.purchase.findUnique({
@@ -69,6 +72,7 @@ export function createCheckoutReceiptRepository(prisma: PrismaClient) {
               endDate: true,
               travelers: true,
               travelerAges: true,
+              accessToken: true,
             },
           },
         },
@@ -119,6 +123,7 @@ export function createCheckoutReceiptRepository(prisma: PrismaClient) {
         durationDays: quote.durationDays,
         guestNames: session.guestNames,
         email: session.email ?? quote.email,
+        documentUrl: policyLinks(publicUrl, policy).documentUrl,
       },
     };
   }

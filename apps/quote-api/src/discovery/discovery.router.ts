@@ -13,6 +13,8 @@ export const API_CATALOG_PATH = '/.well-known/api-catalog';
 export const LLMS_TXT_PATH = '/llms.txt';
 export const MCP_PATH = '/mcp';
 const OPENAPI_PATH = '/api/v1/openapi.json';
+export const ACP_PATH = '/acp/v1';
+const ACP_OPENAPI_PATH = `${ACP_PATH}/openapi.json`;
 
 /** The `Link` header that points at the catalog (RFC 9727 §3), sent with both discovery documents. */
 export const apiCatalogLink = (publicUrl: string) => `<${publicUrl}${API_CATALOG_PATH}>; rel="api-catalog"`;
@@ -20,16 +22,25 @@ export const apiCatalogLink = (publicUrl: string) => `<${publicUrl}${API_CATALOG
 /**
  * The API catalog (RFC 9727): an RFC 9264 linkset. The first context is the catalog itself, listing each API as an
  * `item`; then one context per API with its machine-readable description (`service-desc`), its documentation for
- * people and agents (`service-doc`) and its status (`status`). The ACP interface (/acp/v1) joins it when it exists.
+ * people and agents (`service-doc`) and its status (`status`): /api/v1, the MCP server, and the Agentic Commerce
+ * Protocol's checkout sessions (/acp/v1).
  */
 export function buildApiCatalog(publicUrl: string) {
   const api = `${publicUrl}/api/v1`;
   const mcp = `${publicUrl}${MCP_PATH}`;
+  const acp = `${publicUrl}${ACP_PATH}`;
   const doc = [{ href: `${publicUrl}${LLMS_TXT_PATH}`, type: 'text/plain' }];
   const status = [{ href: `${publicUrl}/healthz`, type: 'application/json' }];
   return {
     linkset: [
-      { anchor: `${publicUrl}${API_CATALOG_PATH}`, item: [{ href: api, title: 'Quoting API' }, { href: mcp, title: 'MCP server' }] },
+      {
+        anchor: `${publicUrl}${API_CATALOG_PATH}`,
+        item: [
+          { href: api, title: 'Quoting API' },
+          { href: mcp, title: 'MCP server' },
+          { href: acp, title: 'Agentic Commerce Protocol checkout' },
+        ],
+      },
       {
         anchor: api,
         'service-desc': [{ href: `${publicUrl}${OPENAPI_PATH}`, type: 'application/vnd.oai.openapi+json;version=3.1' }],
@@ -37,6 +48,12 @@ export function buildApiCatalog(publicUrl: string) {
         status,
       },
       { anchor: mcp, 'service-doc': doc, status },
+      {
+        anchor: acp,
+        'service-desc': [{ href: `${publicUrl}${ACP_OPENAPI_PATH}`, type: 'application/vnd.oai.openapi+json;version=3.1' }],
+        'service-doc': doc,
+        status,
+      },
     ],
   };
 }
@@ -76,11 +93,15 @@ export function buildLlmsTxt(publicUrl: string, catalog: AgentCatalog): string {
     `- Payment declined: on the checkout page the card ${s.declinedCard}; on POST /api/v1/purchase a Shared ` +
       `Payment Token starting \`${s.declinedSptPrefix}\` → 402 \`verification-failed\`. Any other \`spt_test_…\` ` +
       `token and the card ${s.successCard} succeed.`,
+    `- ACP (${ACP_PATH}, test agent keys): complete with a Shared Payment Token starting \`${s.declinedSptPrefix}\` → ` +
+      'the session stays open with a `payment_declined` message; any other `spt_test_…` token completes it.',
     '',
     '## API',
     '',
     `- [OpenAPI 3.1 document of /api/v1](${publicUrl}${OPENAPI_PATH}): every operation, schema, status code and header`,
     `- [MCP server](${publicUrl}${MCP_PATH}): Streamable HTTP; the same operations as MCP tools`,
+    `- [ACP checkout sessions, OpenAPI 3.1](${publicUrl}${ACP_OPENAPI_PATH}): Agentic Commerce Protocol at ${publicUrl}${ACP_PATH} ` +
+      '(Bearer agent key from the provider; one plan for one trip per session; pays with a Shared Payment Token)',
     `- [API catalog](${publicUrl}${API_CATALOG_PATH}): RFC 9727 linkset of the APIs above`,
     '',
   ].join('\n');

@@ -9,6 +9,7 @@ import {
   DestinationListSchema,
   PlanDetailsSchema,
   PlanIdParamsSchema,
+  PolicyLookupSchema,
   ProductListQuerySchema,
   ProductListSchema,
   QUOTE_API_VERSION,
@@ -42,6 +43,11 @@ function toolSchema<Shape extends z.ZodRawShape>(schema: z.ZodObject<Shape>) {
 
 export const MCP_SERVER_NAME = 'expedition-insurance';
 
+const GetPolicyInputSchema = z.object({
+  policyNumber: z.string().trim().min(1).max(64).meta({ description: 'From the purchase receipt (receipt.policyNumber).' }),
+  accessToken: z.string().trim().min(1).max(200).meta({ description: 'receipt.accessToken (pat_…): the policy\'s bearer token.' }),
+});
+
 /** The tool names, stable: agents and their hosts remember them. */
 export const MCP_TOOLS = [
   'list_destinations',
@@ -51,6 +57,7 @@ export const MCP_TOOLS = [
   'coverage_gap',
   'create_checkout_link',
   'purchase',
+  'get_policy',
 ] as const;
 
 const money = (usd: number) => `$${usd.toLocaleString('en-US', { minimumFractionDigits: 0, maximumFractionDigits: 2 })}`;
@@ -69,7 +76,9 @@ export function mcpInstructions(): string {
       'creating it charges nothing, the person pays there), or call purchase only if you hold a payment wallet and ' +
       'the traveler asked you to pay.',
     disclaimer,
-    'Pass an email or names only with the traveler\'s agreement. Policy look-up is not available yet.',
+    'After a purchase, get_policy shows the policy to whoever holds its accessToken (from the purchase receipt); ' +
+      'give the traveler the documentUrl (their certificate, PDF) and keep the token private.',
+    'Pass an email or names only with the traveler\'s agreement.',
   ].join('\n');
 }
 
@@ -267,7 +276,9 @@ export function createMcpServer(services: McpServices, options: { requestId?: st
         'is charged; you get outcome payment_required and a challenge (the price is challenge.request, in minor units).',
         'Have your wallet pay the challenge with a Shared Payment Token, then call again with the same quoteId and',
         'planId plus `credential`: outcome purchased and a receipt. A repeated call never charges twice',
-        '(already_paid). A new challenge after a failed payment replaces the old one. Relay the disclaimer.',
+        '(already_paid). A new challenge after a failed payment replaces the old one. The receipt of the paying call',
+        '(and of a retry with the same credential) carries policyNumber, accessToken and documentUrl (the certificate,',
+        'PDF): give the traveler documentUrl and keep the token for get_policy. Relay the disclaimer.',
       ].join(' '),
       inputSchema: McpPurchaseInputSchema,
       outputSchema: McpPurchaseOutputSchema,
@@ -277,6 +288,33 @@ export function createMcpServer(services: McpServices, options: { requestId?: st
       run('purchase', async () => {
         const authorization = credential === undefined || /^payment\s/i.test(credential) ? credential : `Payment ${credential}`;
         return purchaseOutcome(await services.purchases.purchase({ quoteId, planId }, authorization));
+      }),
+  );
+
+  server.registerTool(
+    'get_policy',
+    {
+      title: 'Look up a policy',
+      description:
+        'The policy bought for a quote: status, plan and limits, trip, travelers, premium, and documentUrl (the ' +
+        'certificate of insurance, PDF). Needs the policy number and the accessToken from the purchase receipt ' +
+        '(or the traveler\'s receipt page). An unknown number and a wrong token answer the same not-found error. ' +
+        'Give the traveler documentUrl; do not post it publicly (it carries the token). Relay the disclaimer.',
+      inputSchema: GetPolicyInputSchema,
+      outputSchema: toolSchema(PolicyLookupSchema),
+      annotations: { readOnlyHint: true, destructiveHint: false, idempotentHint: true, openWorldHint: false },
+    },
+    ({ policyNumber, accessToken }) =>
+      run('get_policy', async () => {
+        const data = await services.policies.lookup(policyNumber, accessToken);
+        const test = data.mode === 'test' ? ' TEST policy (sandbox): not valid for travel.' : '';
+        return {
+          data,
+          text:
+            `Policy ${data.policyNumber} (${data.status}):${test} ${data.plan.planName}, ${data.trip.destination} ` +
+            `${data.trip.startDate ?? '?'} → ${data.trip.endDate ?? '?'}, ${data.travelers.count} traveler(s), premium ` +
+            `${(data.premiumCents / 100).toFixed(2)} ${data.currency}. Certificate (PDF): ${data.documentUrl}\n${data.disclaimer}`,
+        };
       }),
   );
 

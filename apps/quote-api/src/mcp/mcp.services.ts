@@ -5,6 +5,7 @@ import type { Clock, Logger } from '@expedition/platform';
 import { createQuoteService, type QuoteService } from '@expedition/quoting';
 import type { QuoteApiDeps } from '../app';
 import { createCheckoutService, type CheckoutService } from '../checkout/checkout.service';
+import { createPolicyService, type PolicyService } from '../policies/policy.service';
 import { createMppChallengeRepository } from '../purchase/mpp-challenge.repository';
 import { createPurchaseService, type PurchaseService } from '../purchase/purchase.service';
 
@@ -13,6 +14,7 @@ export interface McpServices {
   quotes: QuoteService;
   checkout: CheckoutService;
   purchases: PurchaseService;
+  policies: PolicyService;
   prisma: PrismaClient;
   clock: Clock;
   logger: Logger;
@@ -26,7 +28,8 @@ export interface McpServices {
  */
 export function createMcpServices(deps: QuoteApiDeps): McpServices {
   const { processor, mpp } = deps.payments;
-  const moneyPath = deps.payments.moneyPath ?? createMoneyPath({ prisma: deps.prisma, clock: deps.clock, logger: deps.logger, processor });
+  const moneyPath =
+    deps.payments.moneyPath ?? createMoneyPath({ prisma: deps.prisma, clock: deps.clock, logger: deps.logger, processor, quoteApiUrl: deps.publicUrl });
   return {
     quotes: createQuoteService({ prisma: deps.prisma, clock: deps.clock }),
     checkout: createCheckoutService({ prisma: deps.prisma, clock: deps.clock, publicUrl: deps.publicUrl, payments: { processor, moneyPath } }),
@@ -38,7 +41,9 @@ export function createMcpServices(deps: QuoteApiDeps): McpServices {
       challenges: createMppChallengeRepository({ prisma: deps.prisma, clock: deps.clock }),
       mpp,
       logger: deps.logger,
+      publicUrl: deps.publicUrl,
     }),
+    policies: createPolicyService({ prisma: deps.prisma, publicUrl: deps.publicUrl }),
     prisma: deps.prisma,
     clock: deps.clock,
     logger: deps.logger,

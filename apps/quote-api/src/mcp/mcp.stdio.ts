@@ -1,6 +1,6 @@
 import pino from 'pino';
 import { StdioServerTransport } from '@modelcontextprotocol/sdk/server/stdio.js';
-import { createDatabase, prepareDatabase } from '@expedition/db';
+import { bundledMigrationsDir, createDatabase, prepareDatabase } from '@expedition/db';
 import { catalogSnapshot } from '@expedition/domain-pricing';
 import { createPaymentProcessor } from '@expedition/payments';
 import { createRateLimiter, systemClock, type Env } from '@expedition/platform';
@@ -17,7 +17,8 @@ export async function runMcpStdio(env: Env = process.env): Promise<void> {
   const logger = pino({ name: 'quote-api-mcp', level: config.logLevel, base: { service: 'quote-api-mcp' } }, pino.destination(2));
   for (const warning of config.payments.warnings) logger.warn(warning);
   const db = await createDatabase({ databaseUrl: config.databaseUrl, dataDir: config.dataDir });
-  await prepareDatabase(db, { catalog: catalogSnapshot() });
+  // Built (dist/apps/quote-api/mcp.js): the migrations copied beside the bundle; from source: the repository's.
+  await prepareDatabase(db, { catalog: catalogSnapshot(), migrationsDir: bundledMigrationsDir(__dirname) });
   const clock = systemClock;
   // The same settings composeQuoteApi gives createApp (compose.ts), so a challenge from here verifies there too.
   const services = createMcpServices({

@@ -47,7 +47,8 @@ function render(result: PurchaseResult): StoredResponse {
             reference: result.receipt.paymentReference ?? result.receipt.quoteNumber,
             externalId: result.receipt.quoteId,
           }),
-          'Cache-Control': 'private',
+          // A receipt carrying the policy's access token (a bearer secret) is stored by no cache at all.
+          'Cache-Control': result.receipt.accessToken ? 'private, no-store' : 'private',
         },
         body: result.receipt,
       };

@@ -2,7 +2,7 @@ import { randomBytes } from 'node:crypto';
 import type { PurchaseReceipt, PurchaseRequest } from '@expedition/contracts';
 import type { PrismaClient, Purchase } from '@expedition/db';
 import { getPlan } from '@expedition/domain-pricing';
-import type { FulfillmentOutcome, MoneyPath } from '@expedition/fulfillment';
+import { policyLinks, type FulfillmentOutcome, type MoneyPath } from '@expedition/fulfillment';
 import { AppError } from '@expedition/http-kit';
 import {
   PaymentProcessorError,
@@ -16,7 +16,8 @@ import {
   type PaymentProcessor,
   type StripeChargeRequest,
 } from '@expedition/payments';
-import { isUuid, type Clock, type Logger } from '@expedition/platform';
+import { hashToken, isUuid, type Clock, type Logger } from '@expedition/platform';
+import { quoteExpiredError } from '@expedition/quoting';
 import type { MppChallengeRepository } from './mpp-challenge.repository';
 
 export interface MppSettings {
@@ -36,6 +37,8 @@ export interface PurchaseDeps {
   challenges: MppChallengeRepository;
   mpp: MppSettings;
   logger: Logger;
+  /** quote-api's public URL: the policy's certificate link on the buyer's receipt. */
+  publicUrl: string;
   /** Per-challenge nonce; random by default (injectable for tests). */
   newNonce?: () => string;
 }
@@ -82,10 +85,10 @@ export function createPurchaseService(deps: PurchaseDeps) {
     if (plan?.availabilityMode === 'inquiry') {
       throw new AppError(400, 'quote_not_purchasable', 'This plan is priced on inquiry and cannot be bought online');
     }
-    if (quote.purchase) return receiptOf('already_paid', quote, quote.purchase);
-    if (quote.expiresAt && quote.expiresAt <= clock.now()) {
-      throw new AppError(410, 'quote_expired', `Quote ${quote.quoteNumber} has expired; create a new quote`);
+    if (quote.purchase) {
+      return receiptOf('already_paid', quote, quote.purchase, { buyer: await paidWith(quote.purchase, authorization) });
     }
+    if (quote.expiresAt && quote.expiresAt <= clock.now()) throw quoteExpiredError(quote);
 
     const expected: StripeChargeRequest = {
       amount: String(estimate.premiumCents),
@@ -162,7 +165,10 @@ export function createPurchaseService(deps: PurchaseDeps) {
     });
 
     if (guarded.kind === 'busy') return { kind: 'in_progress', retryAfterSec: guarded.retryAfterSec };
-    if (guarded.kind === 'paid') return receiptOf('already_paid', quote, await prisma.purchase.findUniqueOrThrow({ where: { quoteId: quote.id } }));
+    if (guarded.kind === 'paid') {
+      const purchase = await prisma.purchase.findUniqueOrThrow({ where: { quoteId: quote.id } });
+      return receiptOf('already_paid', quote, purchase, { buyer: await paidWith(purchase, authorization) });
+    }
     const settlement = guarded.value;
     switch (settlement.kind) {
       case 'rejected':
@@ -176,11 +182,15 @@ export function createPurchaseService(deps: PurchaseDeps) {
     }
   }
 
-  function afterRecording(settlement: Extract<Settlement, { kind: 'recorded' }>, quote: { id: string; quoteNumber: string }): PurchaseResult {
+  async function afterRecording(settlement: Extract<Settlement, { kind: 'recorded' }>, quote: { id: string; quoteNumber: string }): Promise<PurchaseResult> {
     const { outcome } = settlement;
-    if (outcome.kind === 'policy_issued' || outcome.kind === 'already_recorded') return receiptOf('purchased', quote, outcome.purchase);
+    if (outcome.kind === 'policy_issued' || outcome.kind === 'already_recorded') return receiptOf('purchased', quote, outcome.purchase, { buyer: true });
     if (outcome.kind === 'refund_pending' && outcome.purchase) {
-      return receiptOf('already_paid', quote, outcome.purchase, 'This quote was already paid through another channel; the charge just made is refunded automatically.');
+      // This caller's money did not buy the policy (another channel did): it is no proof of being the buyer.
+      return receiptOf('already_paid', quote, outcome.purchase, {
+        buyer: false,
+        nextSteps: 'This quote was already paid through another channel; the charge just made is refunded automatically.',
+      });
     }
     return { kind: 'refunded', detail: 'The payment could not be turned into a policy; it is refunded automatically.' };
   }
@@ -211,6 +221,62 @@ export function createPurchaseService(deps: PurchaseDeps) {
     return challenge;
   }
 
+  /**
+   * Whether this request carries the very credential that paid the quote (a retry of the paying request without its
+   * Idempotency-Key, e.g. the MCP tool): our own challenge (HMAC-bound), the one the purchase's payment answered,
+   * with the same Shared Payment Token. Knowing the quoteId alone never passes.
+   */
+  async function paidWith(purchase: Purchase, authorization: string | undefined): Promise<boolean> {
+    const parsed = parseAuthorizationPayment(authorization);
+    if (!parsed.ok || !purchase.paymentId) return false;
+    const { challenge: echoed, payload } = parsed.credential;
+    if (!payload.spt || !verifyChallengeBinding({ secrets: deps.mpp.secrets, echoed })) return false;
+    const payment = await prisma.payment.findUnique({
+      where: { id: purchase.paymentId },
+      select: { challengeId: true, challenge: { select: { sptHash: true } } },
+    });
+    return payment?.challengeId === echoed.id && payment.challenge?.sptHash === hashToken(payload.spt);
+  }
+
+  /**
+   * The receipt. The policy's access token and certificate link go to the buyer only (see `paidWith` and the router's
+   * Idempotency-Key replay); an `already_paid` answer to anyone else names the policy but opens nothing.
+   */
+  async function receiptOf(
+    status: PurchaseReceipt['status'],
+    quote: { id: string; quoteNumber: string },
+    purchase: Purchase,
+    options: { buyer: boolean; nextSteps?: string },
+  ): Promise<PurchaseResult> {
+    const policy = await prisma.policy.findUnique({ where: { purchaseId: purchase.id }, select: { policyNumber: true, accessToken: true } });
+    const forBuyer = options.buyer && policy;
+    return {
+      kind: 'receipt',
+      paidAt: purchase.createdAt,
+      receipt: {
+        status,
+        quoteId: quote.id,
+        quoteNumber: quote.quoteNumber,
+        planId: purchase.planId,
+        // The plan that was bought, which an already_paid answer to a request for another plan must still name.
+        planName: getPlan(purchase.planId)?.name ?? purchase.planId,
+        amountCharged: purchase.amountCents / 100,
+        amountChargedCents: purchase.amountCents,
+        currency: purchase.currency,
+        // Only to the request that paid: an already_paid answer (anyone holding the quoteId) names no processor payment.
+        ...(status === 'purchased' ? { paymentReference: purchase.processorPaymentId } : {}),
+        nextSteps:
+          options.nextSteps ??
+          (status === 'purchased'
+            ? 'The policy is issued; the policy documents are emailed to the traveler. Keep the policy number and the ' +
+              'accessToken: GET /api/v1/policies/{policyNumber} with it shows the policy, and documentUrl is the certificate (PDF).'
+            : 'This quote was already paid; no new charge was made. The policy documents were emailed to the traveler.'),
+        ...(policy ? { policyNumber: policy.policyNumber } : {}),
+        ...(forBuyer ? { accessToken: policy.accessToken, documentUrl: policyLinks(deps.publicUrl, policy).documentUrl } : {}),
+      },
+    };
+  }
+
   return { purchase };
 }
 
@@ -237,29 +303,4 @@ function opaquePlan(opaque: string | undefined): string | undefined {
   } catch {
     return undefined;
   }
-}
-
-function receiptOf(status: PurchaseReceipt['status'], quote: { id: string; quoteNumber: string }, purchase: Purchase, nextSteps?: string): PurchaseResult {
-  return {
-    kind: 'receipt',
-    paidAt: purchase.createdAt,
-    receipt: {
-      status,
-      quoteId: quote.id,
-      quoteNumber: quote.quoteNumber,
-      planId: purchase.planId,
-      // The plan that was bought, which an already_paid answer to a request for another plan must still name.
-      planName: getPlan(purchase.planId)?.name ?? purchase.planId,
-      amountCharged: purchase.amountCents / 100,
-      amountChargedCents: purchase.amountCents,
-      currency: purchase.currency,
-      // Only to the request that paid: an already_paid answer (anyone holding the quoteId) names no processor payment.
-      ...(status === 'purchased' ? { paymentReference: purchase.processorPaymentId } : {}),
-      nextSteps:
-        nextSteps ??
-        (status === 'purchased'
-          ? 'The policy is being issued; the policy documents are emailed to the traveler. Keep the quote number for reference.'
-          : 'This quote was already paid; no new charge was made. The policy documents were emailed to the traveler.'),
-    },
-  };
 }

@@ -1,5 +1,6 @@
-import type { PrismaClient } from '@expedition/db';
+import { NOTIFY_CHANNELS, type Notifications, type PrismaClient } from '@expedition/db';
 import { createPollingLoop, type Clock, type Logger } from '@expedition/platform';
+import { activeTraceparent, inSpan, type Metrics } from '@expedition/observability';
 import type { SecretBox } from '@expedition/operators';
 import { claimDueWebhookEvents, recordAttempt, type ClaimedWebhookEvent, type Outcome } from './outbox.repository';
 import { nextAttemptAt, WEBHOOK_MAX_ATTEMPTS } from './retry-schedule';
@@ -33,6 +34,13 @@ export interface DeliveryWorkerDeps extends DeliverySettings {
   /** Opens operators' sealed webhook secrets, only to sign (keyring from WEBHOOK_SECRET_KEYS). */
   secretBox: Pick<SecretBox, 'open'>;
   fetch?: FetchLike;
+  /**
+   * PostgreSQL's LISTEN/NOTIFY (Database.notifications): a new outbox row wakes the worker at once instead of at its
+   * next poll. Without it (PGlite) the worker only polls; with it, polling stays as the safety net.
+   */
+  notifications?: Pick<Notifications, 'subscribe'>;
+  /** Counts attempts by outcome (webhook_delivery_attempts_total). */
+  metrics?: Pick<Metrics, 'deliveryAttempt'>;
 }
 
 export interface DeliveryWorker {
@@ -41,6 +49,8 @@ export interface DeliveryWorker {
   stop(): Promise<void>;
   /** One round: claim due rows, send them, record the outcomes. Returns how many rows were claimed. */
   runOnce(): Promise<number>;
+  /** Run a round now instead of at the next poll (a notification arrived); a no-op when stopped. */
+  kick(): void;
 }
 
 /**
@@ -69,8 +79,14 @@ export function createDeliveryWorker(deps: DeliveryWorkerDeps): DeliveryWorker {
 
   async function deliver(row: ClaimedWebhookEvent, target: WebhookTarget | undefined): Promise<void> {
     const startedAt = deps.clock.now();
-    const result = await attempt(row, target, startedAt);
+    // Continues the sale's trace (stored on the outbox row); a no-op call when tracing is off.
+    const result = await inSpan(
+      'policy.issued delivery',
+      { kind: 'client', parent: row.traceParent, attributes: { 'webhook.event_id': row.eventId, 'webhook.attempt': row.attempt } },
+      () => attempt(row, target, startedAt),
+    );
     const outcome = outcomeOf(row, result);
+    deps.metrics?.deliveryAttempt(outcome.kind);
     try {
       const recorded = await recordAttempt(
         deps.prisma,
@@ -107,6 +123,7 @@ export function createDeliveryWorker(deps: DeliveryWorkerDeps): DeliveryWorker {
       timestampSec: Math.floor(startedAt.getTime() / 1000),
       timeoutMs: deps.timeoutMs,
       fetch: deps.fetch,
+      traceparent: activeTraceparent() ?? row.traceParent ?? undefined,
     });
   }
 
@@ -145,10 +162,19 @@ export function createDeliveryWorker(deps: DeliveryWorkerDeps): DeliveryWorker {
     onError: (err) => deps.logger.error({ err }, 'webhook claim round failed'),
   });
 
+  let unsubscribe: (() => void) | null = null;
   return {
-    start: loop.start,
-    stop: loop.stop,
+    start() {
+      loop.start();
+      unsubscribe ??= deps.notifications?.subscribe(NOTIFY_CHANNELS.outbox, loop.kick) ?? null;
+    },
+    async stop() {
+      unsubscribe?.();
+      unsubscribe = null;
+      await loop.stop();
+    },
     runOnce,
+    kick: loop.kick,
   };
 }
 

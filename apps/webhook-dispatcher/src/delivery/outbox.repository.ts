@@ -13,6 +13,8 @@ export interface ClaimedWebhookEvent {
   maxAttempts: number;
   /** The lease; also the fencing token: only the holder of this exact lease may record the outcome. */
   lockedUntil: Date;
+  /** W3C traceparent of the sale that enqueued the event: the delivery continues that trace (null: untraced). */
+  traceParent: string | null;
 }
 
 export interface AttemptRecord {
@@ -38,7 +40,7 @@ export async function claimDueWebhookEvents(
   const { now, limit } = options;
   const leaseUntil = new Date(now.getTime() + options.leaseMs);
   const rows = await prisma.$queryRaw<
-    { id: string; eventId: string; operatorId: string; payload: unknown; attempts: number; maxAttempts: number; lockedUntil: Date }[]
+    { id: string; eventId: string; operatorId: string; payload: unknown; attempts: number; maxAttempts: number; lockedUntil: Date; traceParent: string | null }[]
   >`
     UPDATE webhook_events AS e
     SET attempts = CASE WHEN e.locked_until IS NULL THEN e.attempts + 1 ELSE e.attempts END,
@@ -54,7 +56,7 @@ export async function claimDueWebhookEvents(
     ) AS due
     WHERE e.id = due.id
     RETURNING e.id, e.event_id AS "eventId", e.operator_id AS "operatorId", e.payload, e.attempts,
-              e.max_attempts AS "maxAttempts", e.locked_until AS "lockedUntil"`;
+              e.max_attempts AS "maxAttempts", e.locked_until AS "lockedUntil", e.trace_parent AS "traceParent"`;
   return rows.map((row) => ({
     id: row.id,
     eventId: row.eventId,
@@ -63,6 +65,7 @@ export async function claimDueWebhookEvents(
     attempt: Number(row.attempts),
     maxAttempts: Number(row.maxAttempts),
     lockedUntil: new Date(row.lockedUntil),
+    traceParent: row.traceParent ?? null,
   }));
 }
 

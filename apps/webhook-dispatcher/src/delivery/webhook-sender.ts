@@ -23,6 +23,8 @@ export interface SendInput {
   timestampSec: number;
   timeoutMs: number;
   fetch?: FetchLike;
+  /** W3C trace context sent as `traceparent`, so the receiver can join the sale's trace. */
+  traceparent?: string;
 }
 
 /**
@@ -41,6 +43,7 @@ export async function sendWebhook(input: SendInput): Promise<SendResult> {
         'User-Agent': WEBHOOK_USER_AGENT,
         [WEBHOOK_SIGNATURE_HEADER]: signPayload(input.body, input.secrets, input.timestampSec),
         'X-SVC-Event-Id': input.eventId,
+        ...(input.traceparent ? { traceparent: input.traceparent } : {}),
       },
       body: input.body,
       redirect: 'manual',

@@ -1,5 +1,6 @@
 import express, { Router } from 'express';
 import { AppError } from '@expedition/http-kit';
+import { inSpan, type Metrics } from '@expedition/observability';
 import { WebhookSignatureError } from '@expedition/payments';
 import type { ProcessorEventSource } from '../processor';
 import type { Fulfillment } from '@expedition/fulfillment';
@@ -13,7 +14,11 @@ export const PROCESSOR_EVENT_PATHS = ['/processor/events', '/stripe/webhook', '/
  * `POST /processor/events` (aliases above). The body stays raw bytes: the signature covers exactly what
  * was sent, so nothing may parse it first. A bad or stale signature is a 400 before anything is written.
  */
-export function processorEventsRouter(deps: { processor: ProcessorEventSource; fulfillment: Pick<Fulfillment, 'recordProcessorEvent'> }): Router {
+export function processorEventsRouter(deps: {
+  processor: ProcessorEventSource;
+  fulfillment: Pick<Fulfillment, 'recordProcessorEvent'>;
+  metrics?: Pick<Metrics, 'paymentOutcome'>;
+}): Router {
   const router = Router();
   router.post(
     PROCESSOR_EVENT_PATHS,
@@ -30,7 +35,16 @@ export function processorEventsRouter(deps: { processor: ProcessorEventSource; f
         ]);
       }
       // 200 for every recorded outcome (refused and ignored events included): the processor retrying cannot help.
-      const outcome = await deps.fulfillment.recordProcessorEvent(event);
+      // The payment's metadata carries the buyer's traceparent (see the simulated processor): fulfillment joins that trace.
+      const paymentEvent = event.type === 'other' ? undefined : event;
+      const outcome = await inSpan(
+        `processor.event ${event.sourceType}`,
+        { kind: 'consumer', parent: paymentEvent?.metadata['traceparent'], attributes: { 'processor.event_id': event.id } },
+        () => deps.fulfillment.recordProcessorEvent(event),
+      );
+      if (paymentEvent && outcome.kind !== 'duplicate') {
+        deps.metrics?.paymentOutcome(paymentEvent.metadata['channel'], paymentEvent.type === 'payment.succeeded' ? 'succeeded' : 'failed');
+      }
       res.json({ received: true, ...(outcome.kind === 'duplicate' ? { duplicate: true } : {}) });
     },
   );

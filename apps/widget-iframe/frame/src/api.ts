@@ -77,6 +77,9 @@ export interface PaymentResult {
   failureCode?: string;
   declineCode?: string;
   failureMessage?: string;
+  /** Present on the paying call's answer once the policy is issued: the certificate (PDF) link for the buyer. */
+  policyNumber?: string;
+  documentUrl?: string;
 }
 
 type Route = 'quote' | 'options' | 'checkout' | 'payment';

@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { chromium, type Browser, type BrowserContext, type Frame, type Page } from 'playwright-core';
 import { noteSkippedSuite } from '@expedition/platform/testing';
-import { DIST, EMBED, FOREIGN, HOST, KEYS, startWorld, WIDGET, type World } from './harness';
+import { CERTIFICATE, DIST, EMBED, FOREIGN, HOST, KEYS, startWorld, WIDGET, type World } from './harness';
 
 /**
  * The iframe UI in real Chromium: the real bundle in a document with a strict CSP, embedded by a host page on another
@@ -199,6 +199,13 @@ describeWithBrowser('the widget iframe UI in Chromium', () => {
     expect(paid.payload).toEqual({ quoteId, planId: 'polar-shield-standard', premiumCents: 41234, currency: 'USD' });
     await frame.waitForSelector('.svc-confirmation');
     expect(await frame.textContent('.svc-confirmation')).toContain('$412.34');
+    expect(await frame.textContent('.svc-confirmation')).toContain(CERTIFICATE.policyNumber);
+    // The certificate (PDF) in a new tab, without a Referer (its URL carries the policy's token).
+    const certificate = frame.locator('a.svc-certificate');
+    expect(await certificate.textContent()).toBe('Download your certificate (PDF)');
+    expect(await certificate.getAttribute('href')).toBe(CERTIFICATE.url);
+    expect(await certificate.getAttribute('target')).toBe('_blank');
+    expect(await certificate.getAttribute('rel')).toBe('noopener noreferrer');
     expect(await frame.locator('form[aria-label="Trip details"]').count()).toBe(0);
 
     // Auto-resize: whole CSS pixels, only on change, applied by the host.

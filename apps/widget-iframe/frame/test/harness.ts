@@ -14,6 +14,13 @@ import path from 'node:path';
 import express from 'express';
 import type { WidgetBootData } from '@expedition/contracts/widget-boot';
 
+/** The policy the fake embed API reports on a successful payment (the success view links its certificate). */
+export const CERTIFICATE = {
+  policyNumber: 'POL-2026-TESTAB',
+  token: 'pat_widgetHarnessToken',
+  url: 'http://quote.test/api/v1/policies/POL-2026-TESTAB/certificate.pdf?access_token=pat_widgetHarnessToken',
+};
+
 export const PORTS = { widget: 13950, embed: 13951, host: 13952, foreign: 13953 } as const;
 export const WIDGET = `http://localhost:${PORTS.widget}`;
 export const EMBED = `http://localhost:${PORTS.embed}`;
@@ -215,7 +222,9 @@ export async function startWorld(): Promise<World> {
   const result = (paymentId: string, status: string, failure?: { failureCode: string; declineCode?: string; failureMessage: string }) => {
     const p = payments.get(paymentId)!;
     p.status = status === 'failed' ? 'requires_payment_method' : status;
-    return { paymentId, status, quoteId: p.quoteId, planId: p.planId, amountCents: p.amountCents, currency: 'USD', ...failure };
+    // The embed API names the policy on the paying call's success (its token rides in the certificate link).
+    const policy = status === 'succeeded' ? { policyNumber: CERTIFICATE.policyNumber, accessToken: CERTIFICATE.token, documentUrl: CERTIFICATE.url } : {};
+    return { paymentId, status, quoteId: p.quoteId, planId: p.planId, amountCents: p.amountCents, currency: 'USD', ...failure, ...policy };
   };
   embed.post('/api/embed/payments/confirm', (req, res) => {
     const { paymentId, paymentMethod } = req.body as { paymentId: string; paymentMethod: string };

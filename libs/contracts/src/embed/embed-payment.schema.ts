@@ -75,6 +75,13 @@ export const EmbedPaymentConfirmResultSchema = z
     failureCode: z.string().optional(),
     declineCode: z.string().optional(),
     failureMessage: z.string().optional(),
+    /**
+     * With `succeeded`, once the policy is issued (simulated processor: in this very answer). Only on the answer of the
+     * confirm (or authenticate) call that paid: the iframe's buyer. The certificate link carries the policy's token.
+     */
+    policyNumber: z.string().optional(),
+    accessToken: z.string().optional(),
+    documentUrl: z.string().optional(),
   })
   .meta({ id: 'EmbedPaymentConfirmResult' });
 export type EmbedPaymentConfirmResult = z.infer<typeof EmbedPaymentConfirmResultSchema>;

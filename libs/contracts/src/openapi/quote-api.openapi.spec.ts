@@ -36,6 +36,8 @@ describe('quote API OpenAPI document', () => {
       '/api/v1/checkout',
       '/api/v1/coverage-gap',
       '/api/v1/destinations',
+      '/api/v1/policies/{policyNumber}',
+      '/api/v1/policies/{policyNumber}/certificate.pdf',
       '/api/v1/products',
       '/api/v1/products/{planId}',
       '/api/v1/purchase',
@@ -72,5 +74,19 @@ describe('quote API OpenAPI document', () => {
     expect(statuses('/api/v1/quotes', 'post')).toEqual(expect.arrayContaining(['200', '400']));
     expect(statuses('/api/v1/purchase', 'post')).toEqual(expect.arrayContaining(['200', '400', '402', '404']));
     expect(statuses('/api/v1/checkout', 'post')).toEqual(expect.arrayContaining(['200']));
+  });
+
+  it('documents the policy look-up and certificate behind the policy token, with the same 404 for both', () => {
+    const schemes = doc.components?.securitySchemes as Record<string, { type: string; scheme?: string; in?: string; name?: string }>;
+    expect(schemes['policyAccessToken']).toMatchObject({ type: 'http', scheme: 'bearer' });
+    expect(schemes['policyAccessTokenQuery']).toMatchObject({ type: 'apiKey', in: 'query', name: 'access_token' });
+    const lookup = doc.paths?.['/api/v1/policies/{policyNumber}']?.get;
+    const certificate = doc.paths?.['/api/v1/policies/{policyNumber}/certificate.pdf']?.get;
+    expect(lookup?.security).toEqual([{ policyAccessToken: [] }]);
+    expect(Object.keys(lookup?.responses ?? {}).sort()).toEqual(['200', '401', '404', '429']);
+    expect(Object.keys(certificate?.responses?.['200'] && 'content' in certificate.responses['200'] ? certificate.responses['200'].content ?? {} : {})).toEqual(['application/pdf']);
+    expect(certificate?.responses?.['404']).toEqual(lookup?.responses?.['404']);
+    const receipt = (doc.components?.schemas as Record<string, { properties: Record<string, object> }>)['PurchaseReceipt']!;
+    expect(Object.keys(receipt.properties)).toEqual(expect.arrayContaining(['policyNumber', 'accessToken', 'documentUrl']));
   });
 });

@@ -12,6 +12,7 @@ import {
 import { CheckoutRequestSchema, CheckoutResponseSchema } from '../quote-api/checkout.schema';
 import { CoverageGapRequestSchema, CoverageGapResponseSchema } from '../quote-api/coverage-gap.schema';
 import { PaymentProblemSchema, PurchaseReceiptSchema, PurchaseRequestSchema } from '../quote-api/purchase.schema';
+import { PolicyCertificateQuerySchema, PolicyLookupSchema, PolicyNumberParamsSchema } from '../quote-api/policy.schema';
 import { QUOTE_API_LIMITS, QUOTE_API_SANDBOX, QUOTE_API_VERSION } from '../quote-api/quote-api.constants';
 import { QuoteRequestSchema, QuoteResponseSchema } from '../quote-api/quote.schema';
 import { JSON_MAX_DEPTH } from '../storable-json';
@@ -43,6 +44,19 @@ const expired = error(
   'The quote has expired (`quote_expired`): its premiums were held until its `expiresAt` and nothing was charged. ' +
     'Create a new quote with the same trip details and use the new quoteId and planId.',
 );
+const policyNotFound = error(
+  'No policy matches this policy number and token (`policy_not_found`): an unknown number, a wrong token and another ' +
+    "policy's token all get this same answer.",
+);
+const policyUnauthorized = {
+  ...error('No access token sent (`unauthorized`).'),
+  headers: z.object({ 'WWW-Authenticate': z.string().meta({ description: 'Bearer realm="policies"' }) }),
+};
+const privateHeaders = {
+  'Cache-Control': z.string().meta({ description: 'private, no-store' }),
+  'Referrer-Policy': z.string().meta({ description: 'no-referrer' }),
+  'X-Robots-Tag': z.string().meta({ description: 'noindex' }),
+};
 const sandbox = QUOTE_API_SANDBOX;
 const sandboxQuote =
   `Sandbox (test mode): \`tripCost\` exactly ${sandbox.quoteRefusal.tripCost} or \`email\` ` +
@@ -57,7 +71,8 @@ const describeApi = (catalog: AgentCatalog) => [
   ...agentRules(catalog).map((rule, i) => `${i + 1}. ${rule}`),
   '',
   '## Conventions',
-  `- No authentication is needed. Each client may make ${QUOTE_API_LIMITS.requestsPerMinutePerClient} requests per ` +
+  '- No authentication is needed, except for reading a policy: its access token (`pat_…`, from the purchase ' +
+    `receipt) as \`Authorization: Bearer\`. Each client may make ${QUOTE_API_LIMITS.requestsPerMinutePerClient} requests per ` +
     'minute (429 with Retry-After beyond that). JSON bodies are limited to 64 KiB (413 beyond that).',
   '- Money in request bodies and the USD figures in responses are dollars; fields ending in `Cents` are integer ' +
     'minor units. Ignore response fields you do not know: new optional fields are added without notice.',
@@ -97,7 +112,25 @@ export function buildQuoteApiOpenApi(options: { serverUrl?: string; catalog: Age
       { name: 'catalog', description: 'Destinations and plans.' },
       { name: 'quotes', description: 'Premium estimates and coverage gaps.' },
       { name: 'buy', description: 'Checkout links for a human, or machine payment.' },
+      { name: 'policies', description: 'After the sale: the policy and its certificate, for the holder of its access token.' },
     ],
+    components: {
+      securitySchemes: {
+        policyAccessToken: {
+          type: 'http',
+          scheme: 'bearer',
+          description:
+            "The policy's access token (`pat_…`) from the purchase receipt (`accessToken`), the checkout success page, " +
+            'or the `policy.issued` webhook (inside `documentUrl`). It opens that one policy only.',
+        },
+        policyAccessTokenQuery: {
+          type: 'apiKey',
+          in: 'query',
+          name: 'access_token',
+          description: 'The same token in the certificate URL, so a person can open `documentUrl` from a receipt.',
+        },
+      },
+    },
     paths: {
       '/api/v1/destinations': {
         get: {
@@ -217,7 +250,7 @@ export function buildQuoteApiOpenApi(options: { serverUrl?: string; catalog: Age
               description: 'Purchased (or already paid).',
               headers: z.object({
                 'Payment-Receipt': z.string().meta({ description: 'base64url JSON receipt (MPP).' }),
-                'Cache-Control': z.string().meta({ description: 'private' }),
+                'Cache-Control': z.string().meta({ description: "private; `private, no-store` when the receipt carries the policy's accessToken" }),
               }),
               ...json(PurchaseReceiptSchema),
             },
@@ -250,6 +283,52 @@ export function buildQuoteApiOpenApi(options: { serverUrl?: string; catalog: Age
             '422': error('The Idempotency-Key was already used with a different body or credential.'),
             '429': rateLimited,
             '503': error('The payment processor is unavailable; retry after Retry-After seconds. Nothing was charged.'),
+          },
+        },
+      },
+      '/api/v1/policies/{policyNumber}': {
+        get: {
+          operationId: 'getPolicy',
+          tags: ['policies'],
+          summary: 'Look up a policy (its holder only)',
+          description:
+            'The policy as issued: status, plan and its limits, trip, travelers, premium in minor units, issue date, ' +
+            '`documentUrl` (the certificate, PDF) and the disclaimer to relay. Send the access token of the receipt ' +
+            'as `Authorization: Bearer pat_…`. A `test` policy is a sandbox policy: NOT valid for travel.',
+          security: [{ policyAccessToken: [] }],
+          requestParams: { path: PolicyNumberParamsSchema },
+          responses: {
+            '200': { description: 'The policy.', headers: z.object(privateHeaders), ...json(PolicyLookupSchema) },
+            '401': policyUnauthorized,
+            '404': policyNotFound,
+            '429': rateLimited,
+          },
+        },
+      },
+      '/api/v1/policies/{policyNumber}/certificate.pdf': {
+        get: {
+          operationId: 'getPolicyCertificate',
+          tags: ['policies'],
+          summary: 'The certificate of insurance (PDF)',
+          description:
+            'Policy number, insured travelers, trip, plan and limits, premium, dates and the disclaimer, as a PDF; a ' +
+            'test policy is marked SPECIMEN / TEST — NOT VALID FOR TRAVEL. The token goes in `access_token` (the ' +
+            "receipt's `documentUrl` already carries it) or as `Authorization: Bearer`. The same policy always gives " +
+            'the same bytes.',
+          security: [{ policyAccessTokenQuery: [] }, { policyAccessToken: [] }],
+          requestParams: { path: PolicyNumberParamsSchema, query: PolicyCertificateQuerySchema },
+          responses: {
+            '200': {
+              description: 'The certificate.',
+              headers: z.object({
+                ...privateHeaders,
+                'Content-Disposition': z.string().meta({ description: 'inline; filename="<policyNumber>.pdf"' }),
+              }),
+              content: { 'application/pdf': { schema: z.string().meta({ format: 'binary' }) } },
+            },
+            '401': policyUnauthorized,
+            '404': policyNotFound,
+            '429': rateLimited,
           },
         },
       },

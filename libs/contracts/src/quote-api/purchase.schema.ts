@@ -20,6 +20,20 @@ export const PurchaseReceiptSchema = z
     currency: z.string(),
     paymentReference: z.string().optional(),
     nextSteps: z.string(),
+    policyNumber: z.string().optional().meta({ description: 'The policy issued for this quote, once it is issued.' }),
+    accessToken: z
+      .string()
+      .optional()
+      .meta({
+        description:
+          "The policy's bearer token (`pat_…`) for GET /api/v1/policies/{policyNumber} and the certificate. Only to the " +
+          'buyer: the request that paid, its Idempotency-Key replay, or a retry carrying the very credential that paid. ' +
+          'An `already_paid` answer to anyone else names the policy number but carries no token.',
+      }),
+    documentUrl: z
+      .string()
+      .optional()
+      .meta({ description: 'The certificate of insurance (PDF), with the token in the URL; present with `accessToken`.' }),
   })
   .meta({ id: 'PurchaseReceipt' });
 export type PurchaseReceipt = z.infer<typeof PurchaseReceiptSchema>;

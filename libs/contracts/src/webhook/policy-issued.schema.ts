@@ -36,6 +36,14 @@ export const PolicyIssuedPayloadSchema = z
     startDate: z.string().nullable(),
     endDate: z.string().nullable(),
     issuedAt: z.string(),
+    documentUrl: z
+      .string()
+      .optional()
+      .meta({
+        description:
+          "The policy's certificate of insurance (PDF) at an unguessable URL (it carries the policy's access token): " +
+          'hand it to the traveler, never publish it. Absent on test events.',
+      }),
   })
   .meta({ id: 'PolicyIssuedPayload' });
 export type PolicyIssuedPayload = z.infer<typeof PolicyIssuedPayloadSchema>;

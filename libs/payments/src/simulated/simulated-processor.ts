@@ -1,4 +1,5 @@
 import { createHash, randomBytes } from 'node:crypto';
+import { activeTraceparent } from '@expedition/observability';
 import { outcomeForPaymentMethod, outcomeForSpt, type TestOutcome } from '../magic-test-values';
 import {
   PaymentProcessorError,
@@ -138,7 +139,12 @@ export function createSimulatedProcessor(options: SimulatedProcessorOptions): Si
       assertValidAmount(input.amountCents, input.currency);
       const metadata = cleanMetadata(input.metadata);
       const { record } = await insertOnce(
-        newRecord({ ...input, metadata, fingerprintOf: [input.amountCents, input.currency.toLowerCase(), metadata], status: 'requires_payment_method' }),
+        newRecord({
+          ...input,
+          metadata: withTraceparent(metadata),
+          fingerprintOf: [input.amountCents, input.currency.toLowerCase(), metadata],
+          status: 'requires_payment_method',
+        }),
       );
       return { paymentId: record.intent.id, clientSecret: record.intent.client_secret ?? '', status: statusOf(record.intent) };
     },
@@ -172,7 +178,7 @@ export function createSimulatedProcessor(options: SimulatedProcessorOptions): Si
       const { record, inserted } = await insertOnce(
         newRecord({
           ...input,
-          metadata,
+          metadata: withTraceparent(metadata),
           fingerprintOf: [input.amountCents, input.currency.toLowerCase(), metadata, fingerprint(input.spt)],
           // Visible to a concurrent replay while the outcome is applied: not succeeded, so not served.
           status: 'processing',
@@ -231,6 +237,17 @@ export function createSimulatedProcessor(options: SimulatedProcessorOptions): Si
 
     idle: () => deliveries.idle(),
   };
+}
+
+/**
+ * The current trace rides in the payment's metadata, so the processor's event carries it back to the intake and the
+ * fulfillment joins the buyer's trace. Not part of the idempotency fingerprint: a retried request (a new span) is the
+ * same request. A caller's own `traceparent` wins; tracing off adds nothing.
+ */
+function withTraceparent(metadata: Record<string, string>): Record<string, string> {
+  if (metadata['traceparent']) return metadata;
+  const traceparent = activeTraceparent();
+  return traceparent ? { ...metadata, traceparent } : metadata;
 }
 
 function createDeliveries(options: SimulatedProcessorOptions, secrets: string[], nowSec: () => number) {

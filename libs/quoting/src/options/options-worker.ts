@@ -1,4 +1,4 @@
-import { isUniqueViolation, Prisma, type PrismaClient } from '@expedition/db';
+import { isUniqueViolation, NOTIFY_CHANNELS, Prisma, type Notifications, type PrismaClient } from '@expedition/db';
 import { createPollingLoop, systemClock, type Clock, type Logger } from '@expedition/platform';
 import { optionRowsFromEstimates } from './option-rows';
 
@@ -16,6 +16,13 @@ export interface OptionsWorkerOptions {
   pollIntervalMs?: number;
   /** Delay before attempt n+1 after attempt n failed. */
   retryDelayMs?: (attempt: number) => number;
+  /**
+   * PostgreSQL's LISTEN/NOTIFY (Database.notifications): a pending quote inserted by any replica wakes the worker at
+   * once. Without it (PGlite) the worker polls (and is kicked in-process); with it, polling stays as the safety net.
+   */
+  notifications?: Pick<Notifications, 'subscribe'>;
+  /** Called when this worker made a quote's options ready, with seconds since the quote was created (metrics). */
+  onReady?: (lagSec: number) => void;
 }
 
 export type OptionsOutcome = 'ready' | 'retry' | 'failed' | 'skipped';
@@ -99,6 +106,7 @@ export function createOptionsWorker(options: OptionsWorkerOptions): OptionsWorke
         select: {
           id: true,
           optionsStatus: true,
+          createdAt: true,
           estimates: {
             orderBy: { rank: 'asc' },
             select: { planId: true, premiumCents: true, currency: true, rank: true, isRecommended: true },
@@ -112,6 +120,7 @@ export function createOptionsWorker(options: OptionsWorkerOptions): OptionsWorke
       }
       await tx.quoteOption.createMany({ data: optionRowsFromEstimates(quote.id, quote.estimates) });
       await flip(tx, claimed.id, { optionsStatus: 'ready', optionsError: null });
+      options.onReady?.((clock.now().getTime() - quote.createdAt.getTime()) / 1000);
       return 'ready';
     });
   }
@@ -167,7 +176,20 @@ export function createOptionsWorker(options: OptionsWorkerOptions): OptionsWorke
     pollIntervalMs,
     onError: (err) => log?.warn({ err }, 'options worker: round failed (database unavailable?)'),
   });
-  return { runOnce, start: loop.start, stop: loop.stop, kick: loop.kick };
+  let unsubscribe: (() => void) | null = null;
+  return {
+    runOnce,
+    start() {
+      loop.start();
+      unsubscribe ??= options.notifications?.subscribe(NOTIFY_CHANNELS.quoteOptions, loop.kick) ?? null;
+    },
+    async stop() {
+      unsubscribe?.();
+      unsubscribe = null;
+      await loop.stop();
+    },
+    kick: loop.kick,
+  };
 }
 
 type Tx = Prisma.TransactionClient;

@@ -34,7 +34,7 @@ type Phase =
   | { name: 'paying' }
   | { name: 'authenticate' }
   | { name: 'processing' }
-  | { name: 'done'; amountCents: number; currency: string };
+  | { name: 'done'; amountCents: number; currency: string; policyNumber?: string; documentUrl?: string };
 
 const toEmbedError = (e: unknown) => (e instanceof EmbedError ? e : new EmbedError('network', 'Something went wrong. Please try again.'));
 
@@ -108,7 +108,7 @@ export function Checkout({ api, boot, quoteId, quoteNumber, option, email, local
 
   function handle(result: PaymentResult) {
     if (result.status === 'succeeded') {
-      setPhase({ name: 'done', amountCents: result.amountCents, currency: result.currency });
+      setPhase({ name: 'done', amountCents: result.amountCents, currency: result.currency, policyNumber: result.policyNumber, documentUrl: result.documentUrl });
       emit('payment.succeeded', { quoteId: result.quoteId, planId: result.planId, premiumCents: result.amountCents, currency: result.currency });
       onPaid();
     } else if (result.status === 'requires_action') {
@@ -184,7 +184,20 @@ export function Checkout({ api, boot, quoteId, quoteNumber, option, email, local
           <p>
             Payment of <strong>{formatMoney(phase.amountCents, phase.currency, locale)}</strong> received for <strong>{option.name}</strong> (quote {quoteNumber}).
           </p>
-          <p>Your policy is being issued; the policy documents are sent to {email || 'your e-mail address'}.</p>
+          {phase.policyNumber ? (
+            <p>
+              Your policy number is <strong>{phase.policyNumber}</strong>; the policy documents are sent to {email || 'your e-mail address'}.
+            </p>
+          ) : (
+            <p>Your policy is being issued; the policy documents are sent to {email || 'your e-mail address'}.</p>
+          )}
+          {phase.documentUrl ? (
+            <p>
+              <a class="svc-certificate" href={phase.documentUrl} target="_blank" rel="noopener noreferrer">
+                Download your certificate (PDF)
+              </a>
+            </p>
+          ) : null}
         </div>
       ) : null}
       {phase.name === 'processing' ? (

@@ -1,0 +1,25 @@
+import type { Router } from 'express';
+import { buildAcpOpenApi } from '@expedition/contracts/openapi';
+import { createIdempotencyStore } from '../purchase/idempotency.repository';
+import { acpRouter } from './acp.router';
+import { createAcpService, type AcpServiceDeps } from './acp.service';
+import { createAgentKeyAuth } from './agent-keys';
+
+export interface AcpApiDeps extends AcpServiceDeps {
+  rateLimiter: AcpRouterLimiter['rateLimiter'];
+  rateLimitPerMinute: number;
+}
+type AcpRouterLimiter = Parameters<typeof acpRouter>[0];
+
+/** Everything /acp/v1 needs, from quote-api's own services: mounted by app.ts at `/acp/v1`. */
+export function acpApi(deps: AcpApiDeps): Router {
+  return acpRouter({
+    service: createAcpService(deps),
+    auth: createAgentKeyAuth({ prisma: deps.prisma, clock: deps.clock }),
+    idempotency: createIdempotencyStore({ prisma: deps.prisma, clock: deps.clock }),
+    rateLimiter: deps.rateLimiter,
+    rateLimitPerMinute: deps.rateLimitPerMinute,
+    logger: deps.logger,
+    openapi: JSON.stringify(buildAcpOpenApi({ serverUrl: deps.publicUrl })),
+  });
+}

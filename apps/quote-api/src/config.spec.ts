@@ -1,0 +1,52 @@
+import { configRefusal } from '@expedition/platform/testing';
+import { DEV_MPP_SECRET, loadConfig } from './config';
+
+const refusal = (env: Record<string, string>): string => configRefusal(loadConfig, env);
+
+const STRIPE = { PAYMENTS_PROVIDER: 'stripe', STRIPE_TEST_SECRET_KEY: 'sk_test_123', STRIPE_WEBHOOK_SECRET: 'whsec_123' };
+const PRODUCTION = { NODE_ENV: 'production', DATABASE_URL: 'postgresql://db/app', ...STRIPE };
+const MPP = 'm'.repeat(40);
+
+describe('quote-api config', () => {
+  it('embedded defaults (NODE_ENV unset): port 3001, test mode, no MPP secret (the simulated dev secret is used)', () => {
+    const config = loadConfig({ DATA_DIR: '/tmp/quote-api-config-spec' });
+    expect(config).toMatchObject({ port: 3001, publicUrl: 'http://localhost:3001', mode: 'test', rateLimitPerMinute: 120 });
+    expect(config.mpp.secret).toBeUndefined();
+    expect(DEV_MPP_SECRET.length).toBeGreaterThanOrEqual(32);
+  });
+
+  it.each([
+    [{ QUOTE_API_PORT: 'http' }, 'QUOTE_API_PORT'],
+    [{ QUOTE_API_URL: 'not a url' }, 'QUOTE_API_URL'],
+    [{ DATABASE_URL: 'mysql://db/app' }, 'DATABASE_URL'],
+    [{ REDIS_URL: 'cache:6379' }, 'REDIS_URL'],
+    [{ QUOTE_API_RATE_LIMIT_PER_MINUTE: '0' }, 'QUOTE_API_RATE_LIMIT_PER_MINUTE'],
+    [{ MPP_SECRET_KEY: 'short' }, 'MPP_SECRET_KEY'],
+    [{ MPP_CHALLENGE_TTL_SECONDS: '5' }, 'MPP_CHALLENGE_TTL_SECONDS'],
+    [{ PAYMENTS_PROVIDER: 'paypal' }, 'PAYMENTS_PROVIDER'],
+    [{ ...STRIPE, STRIPE_WEBHOOK_SECRET: '' }, 'STRIPE_WEBHOOK_SECRET'],
+    [{ ...STRIPE }, 'MPP_SECRET_KEY'],
+    [{ QUOTE_API_MODE: 'live', ...STRIPE, MPP_SECRET_KEY: MPP }, 'STRIPE_LIVE_SECRET_KEY'],
+  ])('refuses %j in one line naming %s', (env, name) => {
+    expect(refusal({ DATA_DIR: '/tmp/quote-api-config-spec', ...env })).toMatch(new RegExp(`^Invalid configuration: .*${name}`));
+  });
+
+  it('production: no default for DATABASE_URL, MPP_SECRET_KEY or the processor', () => {
+    expect(refusal({ NODE_ENV: 'production' })).toBe(
+      'Invalid configuration: DATABASE_URL: required when NODE_ENV=production; MPP_SECRET_KEY: required when NODE_ENV=production',
+    );
+    expect(refusal({ ...PRODUCTION })).toMatch(/MPP_SECRET_KEY: required when NODE_ENV=production/);
+    expect(refusal({ NODE_ENV: 'production', DATABASE_URL: 'postgresql://db/app', MPP_SECRET_KEY: MPP })).toMatch(
+      /PAYMENTS_PROVIDER: the simulated processor is refused with NODE_ENV=production/,
+    );
+    expect(refusal({ NODE_ENV: 'production', DATABASE_URL: 'postgresql://db/app', MPP_SECRET_KEY: MPP, PAYMENTS_PROVIDER: 'stripe' })).toMatch(
+      /STRIPE_TEST_SECRET_KEY and STRIPE_WEBHOOK_SECRET/,
+    );
+  });
+
+  it('production with every secret starts', () => {
+    const config = loadConfig({ ...PRODUCTION, MPP_SECRET_KEY: MPP });
+    expect(config.payments.provider).toBe('stripe');
+    expect(config.mpp.secret).toBe(MPP);
+  });
+});

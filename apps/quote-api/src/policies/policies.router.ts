@@ -1,0 +1,58 @@
+import { Router, type Response } from 'express';
+import { AppError } from '@expedition/http-kit';
+import { renderCertificate } from './certificate.pdf';
+import type { PolicyService } from './policy.service';
+
+/** `Authorization: Bearer <token>`; undefined when absent or of another scheme. */
+export function bearerToken(authorization: string | undefined): string | undefined {
+  const match = /^Bearer[ ]+([^\s]+)\s*$/i.exec(authorization ?? '');
+  return match?.[1];
+}
+
+const missingToken = () =>
+  new AppError(401, 'unauthorized', 'Send the policy access token from the receipt: Authorization: Bearer pat_…');
+
+/** Nothing about a policy may be cached by a shared cache, indexed, or leak its URL (and token) in a Referer. */
+function privateHeaders(res: Response): void {
+  res.set({ 'Cache-Control': 'private, no-store', 'Referrer-Policy': 'no-referrer', 'X-Robots-Tag': 'noindex' });
+}
+
+/**
+ * GET /api/v1/policies/{policyNumber} (Bearer token) and /certificate.pdf (Bearer token or `?access_token=`, for a
+ * person opening the link from a receipt). Unknown policy, wrong token and another policy's token: the same 404.
+ */
+export function policiesRouter(deps: { policies: PolicyService }): Router {
+  const router = Router();
+
+  router.get('/policies/:policyNumber', async (req, res) => {
+    privateHeaders(res);
+    const token = bearerToken(req.get('authorization'));
+    if (!token) {
+      res.set('WWW-Authenticate', 'Bearer realm="policies"');
+      throw missingToken();
+    }
+    res.json(await deps.policies.lookup(req.params.policyNumber, token));
+  });
+
+  router.get('/policies/:policyNumber/certificate.pdf', async (req, res) => {
+    privateHeaders(res);
+    const query = req.query['access_token'];
+    const token = bearerToken(req.get('authorization')) ?? (typeof query === 'string' && query !== '' ? query : undefined);
+    if (!token) {
+      res.set('WWW-Authenticate', 'Bearer realm="policies"');
+      throw missingToken();
+    }
+    const policy = await deps.policies.lookup(req.params.policyNumber, token);
+    const pdf = await renderCertificate(policy);
+    res
+      .status(200)
+      .set({
+        'Content-Type': 'application/pdf',
+        'Content-Disposition': `inline; filename="${policy.policyNumber.replace(/[^A-Za-z0-9._-]/g, '_')}.pdf"`,
+        'Content-Length': String(pdf.length),
+      })
+      .end(pdf);
+  });
+
+  return router;
+}

@@ -1,0 +1,303 @@
+import { execFileSync } from 'node:child_process';
+import { existsSync } from 'node:fs';
+import pino from 'pino';
+import request from 'supertest';
+import { PolicyIssuedPayloadSchema, PolicyLookupSchema, PurchaseReceiptSchema, QUOTE_DISCLAIMER } from '@expedition/contracts';
+import { formatAuthorizationPayment, parsePaymentChallenges, TEST_CARDS, type PaymentChallenge } from '@expedition/payments';
+import { antarcticaQuote, createHarness, PUBLIC_URL, type Harness } from './harness';
+
+/**
+ * After the sale (issue 10 §3): the policy's access token on the buyer's receipts only, the look-up for its holder
+ * (no enumeration: one 404 for unknown and unauthorized), and the certificate of insurance as a PDF.
+ */
+const PDFTOTEXT = '/usr/bin/pdftotext';
+const hasPdftotext = existsSync(PDFTOTEXT);
+const pdfText = (pdf: Buffer) => execFileSync(PDFTOTEXT, ['-layout', '-', '-'], { input: pdf }).toString('utf8');
+
+let h: Harness;
+let logLines: string[] = [];
+beforeAll(async () => {
+  // Every level, no redaction configured: proves the token is never handed to the logger at all.
+  h = await createHarness({ logger: pino({ level: 'trace' }, { write: (line: string) => void logLines.push(line) }) });
+});
+afterAll(() => h.close());
+
+interface Plan {
+  planId: string;
+  planName: string;
+  availabilityMode: string;
+  estimatedPremiumCents: number;
+}
+
+async function newQuote() {
+  const res = await request(h.app).post('/api/v1/quotes').send(antarcticaQuote);
+  expect(res.status).toBe(200);
+  const plans = (res.body.plans as Plan[]).filter((p) => p.availabilityMode === 'full');
+  return { quoteId: res.body.quoteId as string, sessionId: res.body.sessionId as string, plan: plans[0]!, other: plans[1]! };
+}
+
+const purchase = (body: object, headers: Record<string, string> = {}) => request(h.app).post('/api/v1/purchase').set(headers).send(body);
+
+function challengeOf(res: request.Response): PaymentChallenge {
+  expect(res.status).toBe(402);
+  return parsePaymentChallenges(res.headers['www-authenticate'] as string)[0]!;
+}
+
+let counter = 0;
+/** A quote bought by machine payment: the receipt and the credential that paid. */
+async function boughtPolicy() {
+  const q = await newQuote();
+  const challenge = challengeOf(await purchase({ quoteId: q.quoteId, planId: q.plan.planId }));
+  const auth = { Authorization: formatAuthorizationPayment({ challenge, payload: { spt: `spt_test_success_policy_${++counter}` } }) };
+  const res = await purchase({ quoteId: q.quoteId, planId: q.plan.planId }, auth);
+  expect(res.status).toBe(200);
+  const receipt = PurchaseReceiptSchema.parse(res.body);
+  return { q, auth, receipt };
+}
+
+const lookup = (policyNumber: string, token?: string) => {
+  const req = request(h.app).get(`/api/v1/policies/${encodeURIComponent(policyNumber)}`);
+  return token === undefined ? req : req.set('Authorization', `Bearer ${token}`);
+};
+const certificate = (url: string) =>
+  request(h.app)
+    .get(url.replace(PUBLIC_URL, ''))
+    .buffer(true)
+    .parse((res, done) => {
+      const chunks: Buffer[] = [];
+      res.on('data', (c: Buffer) => chunks.push(c));
+      res.on('end', () => done(null, Buffer.concat(chunks)));
+    });
+
+/** The error body without the per-request id. */
+const bodyOf = (res: request.Response) => {
+  const { requestId: _id, ...rest } = (typeof res.body === 'object' && !Buffer.isBuffer(res.body) ? res.body : JSON.parse(res.text)) as Record<string, unknown>;
+  return rest;
+};
+
+describe('the policy access token on receipts (only to the buyer)', () => {
+  it('is on the receipt that paid: policyNumber, accessToken and a documentUrl of the certificate', async () => {
+    const { q, receipt } = await boughtPolicy();
+    const policy = await h.db.prisma.policy.findUniqueOrThrow({ where: { quoteId: q.quoteId } });
+    expect(receipt).toMatchObject({ status: 'purchased', policyNumber: policy.policyNumber, accessToken: policy.accessToken });
+    expect(receipt.accessToken).toMatch(/^pat_[A-Za-z0-9_-]{43}$/);
+    expect(receipt.documentUrl).toBe(
+      `${PUBLIC_URL}/api/v1/policies/${policy.policyNumber}/certificate.pdf?access_token=${encodeURIComponent(policy.accessToken)}`,
+    );
+  });
+
+  it('is NOT on an already_paid answer to someone who merely knows the quoteId (no credential, another plan)', async () => {
+    const { q, receipt } = await boughtPolicy();
+    for (const res of [await purchase({ quoteId: q.quoteId, planId: q.plan.planId }), await purchase({ quoteId: q.quoteId, planId: q.other.planId })]) {
+      expect(res.status).toBe(200);
+      expect(res.body).toMatchObject({ status: 'already_paid', policyNumber: receipt.policyNumber });
+      expect(res.body.accessToken).toBeUndefined();
+      expect(res.body.documentUrl).toBeUndefined();
+      expect(JSON.stringify(res.body)).not.toContain(receipt.accessToken!.slice(4));
+    }
+  });
+
+  it('is NOT given for another credential: another challenge of the same quote, even with the token that paid', async () => {
+    const q = await newQuote();
+    const paying = challengeOf(await purchase({ quoteId: q.quoteId, planId: q.plan.planId }));
+    const spare = challengeOf(await purchase({ quoteId: q.quoteId, planId: q.plan.planId }));
+    const spt = `spt_test_success_policy_${++counter}`;
+    const paid = await purchase({ quoteId: q.quoteId, planId: q.plan.planId }, { Authorization: formatAuthorizationPayment({ challenge: paying, payload: { spt } }) });
+    expect(paid.body.accessToken).toMatch(/^pat_/);
+    for (const token of [spt, `spt_test_success_policy_${++counter}`]) {
+      const res = await purchase({ quoteId: q.quoteId, planId: q.plan.planId }, { Authorization: formatAuthorizationPayment({ challenge: spare, payload: { spt: token } }) });
+      expect(res.status).toBe(200);
+      expect(res.body.status).toBe('already_paid');
+      expect(res.body.accessToken).toBeUndefined();
+      expect(JSON.stringify(res.body)).not.toContain(paid.body.accessToken.slice(4));
+    }
+    // The paying challenge with another token is not the paying credential either.
+    const otherToken = await purchase(
+      { quoteId: q.quoteId, planId: q.plan.planId },
+      { Authorization: formatAuthorizationPayment({ challenge: paying, payload: { spt: `spt_test_success_policy_${++counter}` } }) },
+    );
+    expect(otherToken.body.accessToken).toBeUndefined();
+  });
+
+  it('is given again to a retry with the very credential that paid (a lost response, the MCP tool) as already_paid', async () => {
+    const { q, auth, receipt } = await boughtPolicy();
+    const retry = await purchase({ quoteId: q.quoteId, planId: q.plan.planId }, auth);
+    expect(retry.status).toBe(200);
+    expect(retry.body).toMatchObject({ status: 'already_paid', accessToken: receipt.accessToken, documentUrl: receipt.documentUrl });
+  });
+
+  it('is replayed with the receipt to the same Idempotency-Key and credential', async () => {
+    const q = await newQuote();
+    const challenge = challengeOf(await purchase({ quoteId: q.quoteId, planId: q.plan.planId }));
+    const auth = { Authorization: formatAuthorizationPayment({ challenge, payload: { spt: `spt_test_success_policy_${++counter}` } }), 'Idempotency-Key': `k-${counter}` };
+    const first = await purchase({ quoteId: q.quoteId, planId: q.plan.planId }, auth);
+    const replay = await purchase({ quoteId: q.quoteId, planId: q.plan.planId }, auth);
+    expect(first.body.accessToken).toMatch(/^pat_/);
+    expect(replay.body).toEqual(first.body);
+  });
+});
+
+describe('GET /api/v1/policies/{policyNumber}', () => {
+  it('shows the policy to the holder of its token: plan and limits, trip, travelers, premium in cents, disclaimer, documentUrl', async () => {
+    const { q, receipt } = await boughtPolicy();
+    const res = await lookup(receipt.policyNumber!, receipt.accessToken);
+    expect(res.status).toBe(200);
+    expect(res.headers['cache-control']).toBe('private, no-store');
+    const body = PolicyLookupSchema.parse(res.body);
+    expect(body).toMatchObject({
+      policyNumber: receipt.policyNumber,
+      status: 'issued',
+      mode: 'test',
+      plan: { planId: q.plan.planId, planName: q.plan.planName },
+      trip: { destination: 'Antarctica', destinationSlug: 'antarctica', startDate: '2027-01-10', endDate: '2027-01-24', durationDays: 14 },
+      travelers: { count: 2, ages: [45, 52] },
+      premiumCents: q.plan.estimatedPremiumCents,
+      currency: 'USD',
+      documentUrl: receipt.documentUrl,
+      disclaimer: QUOTE_DISCLAIMER,
+    });
+    expect(body.plan.coverage?.medicalExpenseLimit).toBeGreaterThan(0);
+    expect(body.travelers.names).toBeUndefined();
+    expect(Number.isNaN(Date.parse(body.issuedAt))).toBe(false);
+  });
+
+  it('answers the SAME 404 for a wrong token, another policy\'s token and an unknown policy number', async () => {
+    const a = await boughtPolicy();
+    const b = await boughtPolicy();
+    const wrong = await lookup(a.receipt.policyNumber!, `${a.receipt.accessToken!.slice(0, -1)}x`);
+    const others = await lookup(a.receipt.policyNumber!, b.receipt.accessToken);
+    const unknown = await lookup('POL-2026-ZZZZZZ', a.receipt.accessToken);
+    const tooLong = await lookup('P'.repeat(500), a.receipt.accessToken);
+    for (const res of [wrong, others, unknown, tooLong]) {
+      expect(res.status).toBe(404);
+      expect(res.headers['cache-control']).toBe('private, no-store');
+      expect(bodyOf(res)).toEqual({ error: 'No policy matches this policy number and access token', code: 'policy_not_found' });
+    }
+  });
+
+  it('answers 401 with WWW-Authenticate: Bearer without a bearer token (revealing nothing)', async () => {
+    const { receipt } = await boughtPolicy();
+    for (const res of [
+      await lookup(receipt.policyNumber!),
+      await request(h.app).get(`/api/v1/policies/${receipt.policyNumber}`).set('Authorization', `Basic ${receipt.accessToken}`),
+      await lookup('POL-2026-ZZZZZZ'),
+    ]) {
+      expect(res.status).toBe(401);
+      expect(res.headers['www-authenticate']).toBe('Bearer realm="policies"');
+      expect(res.body.code).toBe('unauthorized');
+      expect(JSON.stringify(res.body)).not.toContain(receipt.policyNumber!.slice(4));
+    }
+  });
+
+  it('names the travelers when the checkout link collected them', async () => {
+    const q = await newQuote();
+    const link = await request(h.app)
+      .post('/api/v1/checkout')
+      .send({ quoteId: q.quoteId, planId: q.plan.planId, sessionId: q.sessionId, guestNames: ['Ada Lovelace', 'Charles Babbage'] });
+    const path = new URL(link.body.checkoutUrl as string).pathname;
+    expect((await request(h.app).post(`${path}/pay`).type('form').send({ cardNumber: TEST_CARDS.success, expiry: '12/30', cvc: '123' })).status).toBe(303);
+    const policy = await h.db.prisma.policy.findUniqueOrThrow({ where: { quoteId: q.quoteId } });
+
+    const res = await lookup(policy.policyNumber, policy.accessToken);
+    expect(res.body.travelers).toEqual({ count: 2, ages: [45, 52], names: ['Ada Lovelace', 'Charles Babbage'] });
+
+    // The success page of the link (its holder is the buyer) links the certificate, in a new tab.
+    const page = await request(h.app).get(path);
+    expect(page.text).toContain(
+      `<a id="certificate" href="${PUBLIC_URL}/api/v1/policies/${policy.policyNumber}/certificate.pdf?access_token=${policy.accessToken}" target="_blank" rel="noopener noreferrer">`,
+    );
+  });
+});
+
+describe('GET /api/v1/policies/{policyNumber}/certificate.pdf', () => {
+  it('is a PDF, inline, private and not indexed, the same bytes every time; the Bearer header works too', async () => {
+    const { receipt } = await boughtPolicy();
+    const res = await certificate(receipt.documentUrl!);
+    expect(res.status).toBe(200);
+    expect(res.headers['content-type']).toBe('application/pdf');
+    expect(res.headers['content-disposition']).toBe(`inline; filename="${receipt.policyNumber}.pdf"`);
+    expect(res.headers['cache-control']).toBe('private, no-store');
+    expect(res.headers['referrer-policy']).toBe('no-referrer');
+    expect(res.headers['x-robots-tag']).toBe('noindex');
+    const pdf = res.body as Buffer;
+    expect(pdf.subarray(0, 5).toString('latin1')).toBe('%PDF-');
+
+    const again = await certificate(receipt.documentUrl!);
+    expect(Buffer.compare(again.body as Buffer, pdf)).toBe(0);
+    const bearer = await certificate(`/api/v1/policies/${receipt.policyNumber}/certificate.pdf`).set('Authorization', `Bearer ${receipt.accessToken}`);
+    expect(bearer.status).toBe(200);
+    expect(Buffer.compare(bearer.body as Buffer, pdf)).toBe(0);
+  });
+
+  it('answers the same 404 as the look-up for a wrong or another policy\'s token, and 401 without any token', async () => {
+    const a = await boughtPolicy();
+    const b = await boughtPolicy();
+    const base = `/api/v1/policies/${a.receipt.policyNumber}/certificate.pdf`;
+    const wrong = await request(h.app).get(`${base}?access_token=${encodeURIComponent(b.receipt.accessToken!)}`);
+    const unknown = await request(h.app).get(`/api/v1/policies/POL-2026-ZZZZZZ/certificate.pdf?access_token=${encodeURIComponent(a.receipt.accessToken!)}`);
+    const lookupMiss = await lookup(a.receipt.policyNumber!, b.receipt.accessToken);
+    for (const res of [wrong, unknown]) {
+      expect(res.status).toBe(404);
+      expect(bodyOf(res)).toEqual(bodyOf(lookupMiss));
+    }
+    const none = await request(h.app).get(base);
+    expect(none.status).toBe(401);
+    expect(none.headers['www-authenticate']).toBe('Bearer realm="policies"');
+  });
+
+  (hasPdftotext ? it : it.skip)('reads (pdftotext): policy number, traveler ages, plan, premium, dates, disclaimer, SPECIMEN for a test policy', async () => {
+    const { q, receipt } = await boughtPolicy();
+    const text = pdfText((await certificate(receipt.documentUrl!)).body as Buffer);
+    const flat = text.replace(/\s+/g, ' ');
+    expect(flat).toContain('Certificate of Insurance');
+    expect(flat).toContain(receipt.policyNumber!);
+    expect(flat).toContain('45, 52');
+    expect(flat).toContain(q.plan.planName);
+    expect(flat).toContain(`${(q.plan.estimatedPremiumCents / 100).toLocaleString('en-US', { minimumFractionDigits: 2 })} USD`);
+    expect(flat).toContain('2027-01-10');
+    expect(flat).toContain('Antarctica');
+    expect(flat).toContain('SPECIMEN / TEST — NOT VALID FOR TRAVEL');
+    expect(flat).toContain(QUOTE_DISCLAIMER);
+    expect(flat).not.toContain(receipt.accessToken!);
+  });
+  it('never hands the token to a log line (query string, Bearer header, a 404 or a 401)', async () => {
+    const { receipt } = await boughtPolicy();
+    logLines = [];
+    const token = receipt.accessToken!;
+    await certificate(receipt.documentUrl!);
+    await certificate(`/api/v1/policies/${receipt.policyNumber}/certificate.pdf?access_token=${token}x`);
+    await lookup(receipt.policyNumber!, token);
+    await lookup('POL-2026-ZZZZZZ', token);
+    await request(h.app).get(`/api/v1/policies/${token}`);
+    const completed = logLines.filter((l) => l.includes('request completed'));
+    expect(completed).toHaveLength(5);
+    expect(completed[0]).toContain(`"path":"/api/v1/policies/${receipt.policyNumber}/certificate.pdf"`);
+    expect(logLines.join('\n')).not.toContain(token.slice(4));
+  });
+
+  if (!hasPdftotext) it.todo(`pdftotext content checks skipped: ${PDFTOTEXT} is not installed (apt-get install poppler-utils)`);
+});
+
+describe('policy.issued (operator-attributed quote)', () => {
+  it('carries documentUrl, passes the webhook contract, and the link opens the certificate', async () => {
+    const q = await newQuote();
+    const operator = await h.db.prisma.operator.create({
+      data: { name: 'Ice Tours', status: 'active', commissionRateBps: 1000, webhookUrl: 'http://127.0.0.1:9/hooks', webhookSecret: 'whsec_op' },
+    });
+    await h.db.prisma.quote.update({ where: { id: q.quoteId }, data: { operatorId: operator.id } });
+    const challenge = challengeOf(await purchase({ quoteId: q.quoteId, planId: q.plan.planId }));
+    const paid = await purchase(
+      { quoteId: q.quoteId, planId: q.plan.planId },
+      { Authorization: formatAuthorizationPayment({ challenge, payload: { spt: `spt_test_success_policy_${++counter}` } }) },
+    );
+    expect(paid.status).toBe(200);
+
+    const outbox = await h.db.prisma.webhookEvent.findFirstOrThrow({ where: { operatorId: operator.id } });
+    const payload = PolicyIssuedPayloadSchema.parse(outbox.payload);
+    expect(payload.documentUrl).toBe(paid.body.documentUrl);
+    expect(payload.documentUrl).toMatch(new RegExp(`^${PUBLIC_URL}/api/v1/policies/${payload.policyNumber}/certificate\\.pdf\\?access_token=pat_`));
+    const pdf = await certificate(payload.documentUrl!);
+    expect(pdf.status).toBe(200);
+    expect((pdf.body as Buffer).subarray(0, 5).toString('latin1')).toBe('%PDF-');
+  });
+});

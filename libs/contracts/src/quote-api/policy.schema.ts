@@ -1,0 +1,71 @@
+import { z } from 'zod';
+import { ModeSchema, TierSchema } from '../common.schema';
+
+/**
+ * The policy's bearer token (`pat_…`): handed to the buyer on the purchase receipt, the checkout success page, the
+ * embed (Tier 3) receipt and the operator's `policy.issued` body. It opens this one policy (look-up and certificate)
+ * and nothing else.
+ */
+export const PolicyAccessTokenSchema = z
+  .string()
+  .meta({ description: 'Bearer token of this policy (`pat_…`): opens its look-up and certificate, nothing else. Keep it secret.' });
+
+export const PolicyNumberParamsSchema = z.object({
+  policyNumber: z.string().min(1).max(64).meta({ description: 'The policy number from the receipt.', example: 'POL-2026-7K3M9Q' }),
+});
+
+export const PolicyCertificateQuerySchema = z.object({
+  access_token: z
+    .string()
+    .max(200)
+    .optional()
+    .meta({
+      description:
+        'The policy access token, for a person opening the link from a receipt; an `Authorization: Bearer` header ' +
+        'works too. The URL is a secret: do not share it.',
+    }),
+});
+
+export const PolicyLookupSchema = z
+  .object({
+    policyNumber: z.string(),
+    status: z.string().meta({ description: '`issued` (more states may be added: ignore unknown ones gracefully).' }),
+    mode: ModeSchema.meta({ description: '`test`: a sandbox policy, NOT valid for travel. `live`: real cover.' }),
+    quoteNumber: z.string(),
+    plan: z.object({
+      planId: z.string(),
+      planName: z.string(),
+      carrier: z.string(),
+      tier: TierSchema.optional(),
+      coverage: z
+        .object({
+          medicalExpenseLimit: z.number(),
+          evacuationCoverage: z.number(),
+          tripCancellation: z.number(),
+          deductible: z.number(),
+          cancelReason: z.string(),
+        })
+        .optional()
+        .meta({ description: 'Limits of the plan in USD (absent only if the catalog no longer has the plan).' }),
+      policyTermsUrl: z.string().nullable().optional(),
+    }),
+    trip: z.object({
+      destination: z.string().meta({ description: 'Destination name.' }),
+      destinationSlug: z.string(),
+      startDate: z.string().nullable().meta({ description: 'YYYY-MM-DD; cover starts on this day.' }),
+      endDate: z.string().nullable(),
+      durationDays: z.number().int().nullable(),
+    }),
+    travelers: z.object({
+      count: z.number().int().positive(),
+      ages: z.array(z.number().int()),
+      names: z.array(z.string()).optional().meta({ description: 'Present when the checkout collected the names.' }),
+    }),
+    premiumCents: z.number().int().nonnegative(),
+    currency: z.string(),
+    issuedAt: z.string().meta({ description: 'RFC 3339 instant the policy was issued.' }),
+    documentUrl: z.string().meta({ description: 'The certificate of insurance (PDF); carries the access token: keep it private.' }),
+    disclaimer: z.string().meta({ description: 'Relay this text to the traveler.' }),
+  })
+  .meta({ id: 'PolicyLookup' });
+export type PolicyLookup = z.infer<typeof PolicyLookupSchema>;

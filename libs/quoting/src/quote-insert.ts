@@ -1,0 +1,77 @@
+import { randomUUID } from 'node:crypto';
+import { isUniqueViolation, Prisma, type PrismaClient, type Quote, type QuoteEstimate } from '@expedition/db';
+
+/** The quote row as quote creation writes it (the columns without a database default, plus status defaults). */
+export type QuoteRow = Omit<
+  Quote,
+  'id' | 'status' | 'optionsAttempts' | 'optionsLockedUntil' | 'optionsError' | 'createdAt' | 'updatedAt'
+>;
+export type EstimateRow = Omit<QuoteEstimate, 'id' | 'quoteId' | 'createdAt'>;
+
+/**
+ * Writes a quote and its estimates in ONE SQL statement (a data-modifying CTE: atomic without a transaction, one
+ * round trip) and returns them in Prisma's shapes. Quote creation is the hottest write path, and through the ORM
+ * about half of its CPU went to Prisma's client and query compiler (tools/bench/README.md); plain SQL here runs the
+ * same on PostgreSQL and PGlite. Ids and `updatedAt` are made here, as Prisma's client would (`@default(uuid())`,
+ * `@updatedAt`); `createdAt` is the database default, shared by the quote and its estimates (one statement, one
+ * `CURRENT_TIMESTAMP`). A taken quote number surfaces as the usual unique violation (see isQuoteNumberTaken).
+ *
+ * Keep the column lists in step with libs/db/prisma/schema.prisma (quote-insert.spec.ts compares what this returns
+ * with what Prisma reads back).
+ */
+export async function insertQuoteWithEstimates(
+  prisma: PrismaClient,
+  q: QuoteRow,
+  estimateRows: readonly EstimateRow[],
+): Promise<{ quote: Quote; estimates: QuoteEstimate[] }> {
+  const id = randomUUID();
+  const updatedAt = new Date();
+  const estimates = estimateRows.map((e) => ({ ...e, id: randomUUID(), quoteId: id }));
+  // Prisma.join throws on an empty list: a quote no plan is eligible for has no estimates (and no estimates CTE).
+  const estimatesCte = estimates.length
+    ? Prisma.sql`, estimates AS (
+        INSERT INTO quote_estimates (id, quote_id, plan_id, premium_cents, currency, traveler_premiums_cents,
+          confidence, is_recommended, rank, notes, cfar_eligible)
+        VALUES ${Prisma.join(
+          estimates.map(
+            (e) => Prisma.sql`(${e.id}, ${id}, ${e.planId}, ${e.premiumCents}, ${e.currency}, ${e.travelerPremiumsCents}::int[],
+              ${e.confidence}, ${e.isRecommended}, ${e.rank}, ${e.notes}, ${e.cfarEligible})`,
+          ),
+        )})`
+    : Prisma.empty;
+  const rows = await prisma.$queryRaw<Quote[]>`
+    WITH quote AS (
+      INSERT INTO quotes (id, quote_number, session_id_hash, source, operator_id, mode, options_status,
+        destination_slug, other_countries, start_date, end_date, duration_days, duration_defaulted, trip_cost_cents,
+        currency, travelers, traveler_ages, residence, state, deposit_paid_date, email, name, phone, operator_name,
+        recommended_plan_id, instant_quote_eligible, expires_at, updated_at)
+      VALUES (${id}, ${q.quoteNumber}, ${q.sessionIdHash}, ${q.source}::quote_source, ${q.operatorId},
+        ${q.mode}::key_mode, ${q.optionsStatus}::options_status, ${q.destinationSlug}, ${q.otherCountries}::text[],
+        ${q.startDate}::date, ${q.endDate}::date, ${q.durationDays}, ${q.durationDefaulted}, ${q.tripCostCents},
+        ${q.currency}, ${q.travelers}, ${q.travelerAges}::int[], ${q.residence}, ${q.state},
+        ${q.depositPaidDate}::date, ${q.email}, ${q.name}, ${q.phone}, ${q.operatorName}, ${q.recommendedPlanId},
+        ${q.instantQuoteEligible}, ${q.expiresAt}::timestamp(3), ${updatedAt}::timestamp(3))
+      RETURNING id, quote_number AS "quoteNumber", session_id_hash AS "sessionIdHash", source,
+        operator_id AS "operatorId", mode, status, options_status AS "optionsStatus",
+        options_attempts AS "optionsAttempts", options_locked_until AS "optionsLockedUntil",
+        options_error AS "optionsError", destination_slug AS "destinationSlug", other_countries AS "otherCountries",
+        start_date AS "startDate", end_date AS "endDate", duration_days AS "durationDays",
+        duration_defaulted AS "durationDefaulted", trip_cost_cents AS "tripCostCents", currency, travelers,
+        traveler_ages AS "travelerAges", residence, state, deposit_paid_date AS "depositPaidDate", email, name, phone,
+        operator_name AS "operatorName", recommended_plan_id AS "recommendedPlanId",
+        instant_quote_eligible AS "instantQuoteEligible", expires_at AS "expiresAt", created_at AS "createdAt",
+        updated_at AS "updatedAt"
+    )${estimatesCte}
+    SELECT * FROM quote`;
+  const quote = rows[0];
+  if (!quote) throw new Error('quote insert returned no row');
+  return {
+    quote,
+    estimates: estimates.map((e) => ({ ...e, createdAt: quote.createdAt })).sort((a, b) => a.rank - b.rank),
+  };
+}
+
+/** True when a quote insert failed because its quote number is taken (the caller retries with a fresh one). */
+export function isQuoteNumberTaken(err: unknown): boolean {
+  return isUniqueViolation(err, 'quoteNumber');
+}

@@ -1,0 +1,88 @@
+import { mkdtempSync, rmSync } from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { type Database, prepareDatabase } from '@expedition/db';
+import { createTestDatabase } from '@expedition/db/testing';
+import { catalogSnapshot } from '@expedition/domain-pricing';
+import { hashToken } from '@expedition/platform';
+import type { Keyring } from '@expedition/operators';
+import { type AdminDeps, type AdminResult, runAdmin } from '../src/run-admin';
+
+/** `agent-key:*`: the provider mints, lists and revokes agent platforms' keys for /acp/v1. */
+
+let db: Database;
+let dataDir: string;
+const NOW = new Date('2026-11-23T10:00:00Z');
+
+beforeAll(async () => {
+  db = await createTestDatabase();
+  dataDir = mkdtempSync(path.join(os.tmpdir(), 'admin-agent-key-'));
+});
+afterAll(async () => {
+  await db.close();
+  rmSync(dataDir, { recursive: true, force: true });
+});
+beforeEach(async () => {
+  await db.prisma.acpCheckoutSession.deleteMany();
+  await db.prisma.agentKey.deleteMany();
+});
+
+function deps(): AdminDeps {
+  return {
+    openDatabase: async () => ({ ...db, close: async () => undefined }),
+    prepareDatabase: (d) => prepareDatabase(d, { catalog: catalogSnapshot() }),
+    dataDir,
+    usingDatabaseUrl: false,
+    demoOrigin: 'http://localhost:4200',
+    demoWebhookUrl: 'http://localhost:4200/webhooks/expedition',
+    webhookSecretKeys: () => [] as unknown as Keyring,
+    clock: { now: () => NOW },
+  };
+}
+const admin = (...argv: string[]) => runAdmin(argv, deps());
+function json<T>(result: AdminResult): T {
+  expect(result).toMatchObject({ exitCode: 0, stderr: '' });
+  return JSON.parse(result.stdout) as T;
+}
+
+describe('admin CLI: agent keys', () => {
+  it('create prints the secret once and stores only its sha256', async () => {
+    const result = await admin('agent-key:create', 'Acme Agents', '--mode', 'test');
+    expect(result.exitCode).toBe(0);
+    const secret = /^\s+(acpk_test_[A-Za-z0-9_-]{43})$/m.exec(result.stdout)?.[1];
+    expect(secret).toBeDefined();
+    expect(result.stdout).toContain('shown once');
+    const row = await db.prisma.agentKey.findFirstOrThrow({ where: { name: 'Acme Agents' } });
+    expect(row).toMatchObject({ mode: 'test', hash: hashToken(secret!), revokedAt: null, createdAt: NOW });
+    expect(JSON.stringify(row)).not.toContain(secret!);
+    expect(row.prefix).toBe(secret!.slice(0, 16));
+  });
+
+  it('defaults to test mode, accepts live, refuses anything else (usage-free refusal, nothing stored)', async () => {
+    expect(json<{ agentKey: { mode: string } }>(await admin('agent-key:create', 'A', '--json')).agentKey.mode).toBe('test');
+    const live = json<{ key: string; agentKey: { mode: string } }>(await admin('agent-key:create', 'B', '--mode', 'live', '--json'));
+    expect(live.key).toMatch(/^acpk_live_/);
+    const bad = await admin('agent-key:create', 'C', '--mode', 'prod', '--json');
+    expect(bad.exitCode).toBe(1);
+    expect(JSON.parse(bad.stderr)).toEqual({ error: { code: 'invalid_input', message: '--mode must be test or live' } });
+    expect(await db.prisma.agentKey.count()).toBe(2);
+    expect((await admin('agent-key:create')).exitCode).toBe(2);
+  });
+
+  it('list shows keys without secrets; revoke marks one revoked, idempotently', async () => {
+    const minted = json<{ key: string; agentKey: { id: string } }>(await admin('agent-key:create', 'Acme', '--json'));
+    const list = json<{ id: string; state: string }[]>(await admin('agent-key:list', '--json'));
+    expect(list).toEqual([expect.objectContaining({ id: minted.agentKey.id, state: 'active', name: 'Acme' })]);
+    expect(JSON.stringify(list)).not.toContain(minted.key);
+    const table = await admin('agent-key:list');
+    expect(table.stdout).toContain(minted.agentKey.id);
+    expect(table.stdout).not.toContain(minted.key);
+
+    const revoked = json<{ state: string; revokedAt: string }>(await admin('agent-key:revoke', minted.agentKey.id, '--json'));
+    expect(revoked).toMatchObject({ state: 'revoked', revokedAt: NOW.toISOString() });
+    expect((await admin('agent-key:revoke', minted.agentKey.id)).exitCode).toBe(0);
+    const unknown = await admin('agent-key:revoke', '00000000-0000-4000-8000-000000000000', '--json');
+    expect(unknown.exitCode).toBe(1);
+    expect(JSON.parse(unknown.stderr).error.code).toBe('not_found');
+  });
+});

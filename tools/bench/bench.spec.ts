@@ -1,0 +1,74 @@
+import { execFile } from 'node:child_process';
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { HEADER, type BenchReport } from './table';
+
+/**
+ * `npm run bench` in quick mode (BENCH_QUICK=1): every benchmark runs end to end and the one table comes out as
+ * text, JSON and Markdown, with every row well formed. Shape only: no figure is asserted (no timing in tests).
+ */
+const root = path.resolve(__dirname, '..', '..');
+const EXPECTED_IDS = [
+  'loader_gzip',
+  'iframe_first_render_gzip',
+  'quote_create_throughput',
+  'quote_create_p99_at_500',
+  'embed_gate',
+  'embed_app',
+  'embed_app_db_read',
+  'dispatcher_delivery',
+  'event_to_delivered_p50',
+  'event_to_delivered_p99',
+  'answer_to_delivered_p99',
+  'intake_events_per_sec',
+  'start_to_healthy',
+];
+
+describe('npm run bench (BENCH_QUICK=1)', () => {
+  const dir = mkdtempSync(path.join(os.tmpdir(), 'bench-spec-'));
+  afterAll(() => rmSync(dir, { recursive: true, force: true }));
+
+  it('prints one table and writes it as JSON and Markdown, one well-formed row per figure, README untouched', async () => {
+    const readmeBefore = readFileSync(path.join(root, 'README.md'), 'utf8');
+    const stdout = await new Promise<string>((resolve, reject) => {
+      execFile(
+        process.execPath,
+        [path.join(root, 'node_modules/tsx/dist/cli.mjs'), '--tsconfig', 'tools/tsconfig.json', 'tools/bench/run.ts'],
+        { cwd: root, env: { ...process.env, BENCH_QUICK: '1', BENCH_RESULTS_DIR: dir, NODE_OPTIONS: '' }, timeout: 170_000, maxBuffer: 1 << 24 },
+        (err, out, errOut) => (err ? reject(new Error(`${err.message}\n${errOut}`)) : resolve(out)),
+      );
+    });
+
+    const report = JSON.parse(readFileSync(path.join(dir, 'latest.json'), 'utf8')) as BenchReport;
+    expect(report.quick).toBe(true);
+    expect(report.machine).toEqual({ cpus: expect.any(Number), node: expect.any(String), loadTool: expect.stringMatching(/^(wrk|autocannon)$/), database: expect.any(String), loadAverage: expect.any(Number) });
+    expect(report.rows.map((r) => r.id)).toEqual(EXPECTED_IDS);
+    for (const row of report.rows) {
+      expect(row).toEqual({
+        id: expect.any(String),
+        bench: expect.stringMatching(/^(sizes|quote|embed|dispatcher|startup)$/),
+        figure: expect.any(String),
+        unit: expect.any(String),
+        ours: row.ours === null ? null : expect.any(Number),
+        baseline: row.baseline === null ? null : expect.any(Number),
+        baselineLabel: expect.any(String),
+        ratio: row.ratio === null ? null : expect.any(Number),
+        goal: expect.any(String),
+        met: row.met === null ? null : expect.any(Boolean),
+        ...(row.note === undefined ? {} : { note: expect.any(String) }),
+      });
+      // Every benchmark ran (a figure may be absent only for a named reason, e.g. PostgreSQL unreachable).
+      expect(row.note ?? '').not.toMatch(/^failed:/);
+      if (row.ours === null) expect(row.note).toEqual(expect.any(String));
+      if (row.goal !== '—' && row.ours !== null) expect(row.met).not.toBeNull();
+    }
+
+    const markdown = readFileSync(path.join(dir, 'latest.md'), 'utf8');
+    expect(markdown).toContain(`| ${HEADER.join(' | ')} |`);
+    expect(markdown.split('\n').filter((l) => l.startsWith('| ') && !l.startsWith('| Figure'))).toHaveLength(EXPECTED_IDS.length);
+    expect(stdout).toContain(HEADER.join('  ').slice(0, 6));
+    for (const row of report.rows) expect(stdout).toContain(row.figure);
+    expect(readFileSync(path.join(root, 'README.md'), 'utf8')).toBe(readmeBefore);
+  });
+});

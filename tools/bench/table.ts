@@ -1,0 +1,111 @@
+/**
+ * The one results table of `npm run bench`: every figure with its baseline from the same run, the ratio, the goal
+ * and whether it is met; printed, and written as JSON and Markdown (the README's Benchmarks section is generated
+ * from the Markdown).
+ */
+export interface BenchRow {
+  /** Stable key (JSON consumers, the README). */
+  id: string;
+  /** The benchmark that measured it (`npm run bench -- <bench>`); set by the harness. */
+  bench?: string;
+  figure: string;
+  unit: string;
+  ours: number | null;
+  /** The figure of the baseline measured in the same run (or the budget), or null when there is none. */
+  baseline: number | null;
+  baselineLabel: string;
+  /** ours ÷ baseline, or null. */
+  ratio: number | null;
+  goal: string;
+  /** null: no goal (informational), or not measured. */
+  met: boolean | null;
+  note?: string;
+}
+
+export interface BenchReport {
+  startedAt: string;
+  finishedAt: string;
+  quick: boolean;
+  /** loadAverage: the 1-minute load average when the run ended (other processes on the machine skew the figures). */
+  machine: { cpus: number; node: string; loadTool: string; database: string; loadAverage: number };
+  rows: BenchRow[];
+}
+
+/** A row whose goal is a minimum ratio ours ÷ baseline (throughput). */
+export function ratioRow(
+  row: Omit<BenchRow, 'ratio' | 'goal' | 'met'>,
+  minRatio: number,
+): BenchRow {
+  const ratio = row.ours !== null && row.baseline ? row.ours / row.baseline : null;
+  return { ...row, ratio, goal: `ratio ≥ ${minRatio}`, met: ratio === null ? null : ratio >= minRatio };
+}
+
+/** A row whose goal is an upper bound on `ours` (latency, size against a budget). */
+export function maxRow(row: Omit<BenchRow, 'ratio' | 'goal' | 'met'>, max: number, goal: string): BenchRow {
+  const ratio = row.ours !== null && row.baseline ? row.ours / row.baseline : null;
+  return { ...row, ratio, goal, met: row.ours === null ? null : row.ours < max };
+}
+
+/** A row whose goal is a lower bound on `ours` (events per second). */
+export function minRow(row: Omit<BenchRow, 'ratio' | 'goal' | 'met'>, min: number, goal: string): BenchRow {
+  const ratio = row.ours !== null && row.baseline ? row.ours / row.baseline : null;
+  return { ...row, ratio, goal, met: row.ours === null ? null : row.ours >= min };
+}
+
+export function infoRow(row: Omit<BenchRow, 'ratio' | 'goal' | 'met'>): BenchRow {
+  const ratio = row.ours !== null && row.baseline ? row.ours / row.baseline : null;
+  return { ...row, ratio, goal: '—', met: null };
+}
+
+/** A row that could not be measured in this run (the reason goes to the note). */
+export function notMeasured(row: Pick<BenchRow, 'id' | 'figure' | 'unit' | 'goal' | 'baselineLabel'>, reason: string): BenchRow {
+  return { ...row, ours: null, baseline: null, ratio: null, met: null, note: reason };
+}
+
+const number = (n: number | null, unit: string) => {
+  if (n === null || Number.isNaN(n)) return '—';
+  const digits = unit === 'ms' || unit === 's' || unit === 'KB' ? 1 : 0;
+  return `${n.toLocaleString('en-US', { minimumFractionDigits: digits, maximumFractionDigits: digits })} ${unit}`;
+};
+const metText = (met: boolean | null) => (met === null ? '—' : met ? 'yes' : '**no**');
+
+export const HEADER = ['Figure', 'Ours', 'Baseline (same run)', 'Ratio', 'Goal', 'Met?'] as const;
+
+export function cells(row: BenchRow): string[] {
+  return [
+    row.figure,
+    number(row.ours, row.unit),
+    row.baseline === null ? row.baselineLabel || '—' : `${row.baselineLabel}: ${number(row.baseline, row.unit)}`,
+    row.ratio === null ? '—' : row.ratio.toFixed(2),
+    row.goal,
+    metText(row.met),
+  ];
+}
+
+export function toMarkdown(report: BenchReport): string {
+  const lines = [
+    `| ${HEADER.join(' | ')} |`,
+    `|${HEADER.map(() => '---').join('|')}|`,
+    ...report.rows.map((row) => `| ${cells(row).map((c) => c.replace(/\|/g, '\\|')).join(' | ')} |`),
+  ];
+  const notes = report.rows.filter((r) => r.note).map((r) => `- ${r.figure}: ${r.note}`);
+  const { machine } = report;
+  return [
+    `Measured by \`npm run bench\`${report.quick ? ' (BENCH_QUICK=1: a smoke run, not figures to quote)' : ''} on ${report.finishedAt.slice(0, 10)}: ` +
+      `${machine.cpus} CPUs shared by the load generator (${machine.loadTool}) and the servers, Node ${machine.node}, ${machine.database}; ` +
+      `load average ${machine.loadAverage.toFixed(1)} at the end of the run${machine.loadAverage > machine.cpus ? ' (other processes competed: rerun on a quiet machine before quoting a figure)' : ''}. ` +
+      'Every ratio is against a baseline measured in the same run; throughput figures are medians of alternating rounds.',
+    '',
+    ...lines,
+    ...(notes.length ? ['', ...notes] : []),
+    '',
+  ].join('\n');
+}
+
+/** The table as aligned plain text, for the terminal. */
+export function toText(report: BenchReport): string {
+  const rows = [HEADER as readonly string[], ...report.rows.map((r) => cells(r).map((c) => c.replace(/\*\*/g, '')))];
+  const widths = HEADER.map((_, i) => Math.max(...rows.map((r) => r[i]!.length)));
+  const line = (r: readonly string[]) => r.map((c, i) => c.padEnd(widths[i]!)).join('  ');
+  return [line(rows[0]!), widths.map((w) => '-'.repeat(w)).join('  '), ...rows.slice(1).map(line)].join('\n');
+}
