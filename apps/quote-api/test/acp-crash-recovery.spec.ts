@@ -20,9 +20,8 @@ const processor = createSimulatedProcessor({
   webhookSecret: WEBHOOK_SECRET,
   clock,
   fetch: async (_url, init) => {
-    const headers = new Headers(init?.headers as HeadersInit);
-    sent.push({ body: String(init?.body), signature: headers.get('stripe-signature') ?? '' });
-    return new Response('{}', { status: 200 });
+    sent.push({ body: init.body, signature: init.headers['stripe-signature'] ?? '' });
+    return { status: 200 };
   },
 });
 

@@ -27,7 +27,12 @@ export interface RateLimiterOptions {
   durationSec?: number;
   /** Namespace of the counters (in Redis: the key prefix). Give each limit its own. */
   keyPrefix?: string;
-  /** A Redis call slower than this is abandoned and counted in memory instead. */
+  /**
+   * A Redis call slower than this is abandoned and counted in memory instead (default 2 s). A Redis that is down or
+   * reconnecting is refused at once (`rejectIfRedisNotReady`); this bound is only for one that hangs. Kept well above
+   * the event-loop delays of a loaded replica: a call abandoned while Redis still counts it admits the request twice
+   * over, and the shared budget is then exceeded.
+   */
   redisTimeoutMs?: number;
   logger?: Pick<Logger, 'warn'>;
   /** Minimum gap between two "Redis unavailable" warnings. */
@@ -79,6 +84,8 @@ interface LimitShape {
   keyPrefix: string;
 }
 
+const REDIS_TIMEOUT_MS = 2_000;
+
 function createRedisLimiter(redis: Redis, shape: LimitShape, options: RateLimiterOptions): RateLimiterAbstract {
   const insuranceLimiter = new WarningMemoryLimiter(shape, throttledWarning(options));
   const redisLimiter = new RateLimiterRedis({
@@ -89,7 +96,7 @@ function createRedisLimiter(redis: Redis, shape: LimitShape, options: RateLimite
     rejectIfRedisNotReady: true,
     insuranceLimiter,
   });
-  return new RLWrapperTimeouts({ limiter: redisLimiter, timeoutMs: options.redisTimeoutMs ?? 500, insuranceLimiter });
+  return new RLWrapperTimeouts({ limiter: redisLimiter, timeoutMs: options.redisTimeoutMs ?? REDIS_TIMEOUT_MS, insuranceLimiter });
 }
 
 function throttledWarning(options: RateLimiterOptions): () => void {

@@ -15,9 +15,10 @@ import { Prisma, type AcpCheckoutSession as SessionRow, type AgentKey, type Pris
 import { getPlan } from '@expedition/domain-pricing';
 import { policyLinks, type AttemptResult, type FulfillmentOutcome, type MoneyPath } from '@expedition/fulfillment';
 import { AppError } from '@expedition/http-kit';
-import { PaymentProcessorError, type PaymentProcessor } from '@expedition/payments';
+import type { PaymentProcessor } from '@expedition/payments';
 import { randomToken, type Clock, type Logger } from '@expedition/platform';
 import type { QuoteService } from '@expedition/quoting';
+import { settleSptInClaim } from '../purchase/settle-spt';
 import { createApiQuote } from '../quotes/create-api-quote';
 import { AcpHttpError, jsonPath } from './acp-errors';
 
@@ -36,7 +37,7 @@ export interface AcpServiceDeps {
 
 type Buyer = NonNullable<AcpCreateSessionRequest['buyer']>;
 type Settlement =
-  | { kind: 'recorded'; outcome: FulfillmentOutcome }
+  | { kind: 'recorded'; paymentId: string; outcome: FulfillmentOutcome }
   | { kind: 'declined'; message: AcpMessage }
   | { kind: 'in_doubt' }
   | { kind: 'unavailable' };
@@ -144,48 +145,21 @@ export function createAcpService(deps: AcpServiceDeps) {
 
     const spt = body.payment_data.instrument.credential.token;
     const guarded = await deps.moneyPath.guard.run(quote.id, 'acp', async (claim): Promise<AttemptResult<Settlement>> => {
-      let settled;
-      try {
-        settled = await deps.processor.settleSharedPaymentToken({
-          amountCents: estimate.premiumCents,
-          currency: estimate.currency.toLowerCase(),
-          mode: quote.mode,
-          spt,
-          challengeId: row.id,
-          idempotencyKey: claim.key('acp'),
-          metadata: {
-            quoteId: quote.id,
-            planId: estimate.planId,
-            channel: 'acp',
-            acpSessionId: row.id,
-            claimAttempt: String(claim.attempt),
-            ...(quote.operatorId ? { operatorId: quote.operatorId } : {}),
-          },
-        });
-      } catch (err) {
-        if (!(err instanceof PaymentProcessorError)) throw err;
-        deps.logger.warn({ quoteId: quote.id, acpSessionId: row.id, code: err.code }, 'acp settlement did not complete');
-        return { end: 'unknown', value: { kind: err.code === 'idempotency_error' ? 'in_doubt' : 'unavailable' } };
-      }
-      if (settled.status === 'succeeded' && settled.paymentId) {
-        const outcome = await deps.moneyPath.fulfillment.recordSucceededPayment({
-          paymentId: settled.paymentId,
-          amountCents: estimate.premiumCents,
-          currency: estimate.currency,
-          mode: quote.mode,
-          quoteId: quote.id,
-          planId: estimate.planId,
-          channel: 'acp',
-        });
-        return { end: 'charged', value: { kind: 'recorded', outcome } };
-      }
-      if (settled.status === 'processing') return { end: 'unknown', value: { kind: 'in_doubt' } };
-      deps.logger.info({ quoteId: quote.id, acpSessionId: row.id, status: settled.status, code: settled.failureCode }, 'acp settlement not successful');
+      const { end, value } = await settleSptInClaim(deps, claim, {
+        channel: 'acp',
+        quote,
+        estimate,
+        spt,
+        challengeId: row.id,
+        extraMetadata: { acpSessionId: row.id },
+      });
+      if (value.kind !== 'not_charged') return { end, value };
+      const { settled } = value;
       const message: AcpMessage =
         settled.status === 'requires_action'
           ? error('requires_3ds', '$.payment_data', 'The card needs authentication (3-D Secure), which this seller cannot run here; use another payment method.')
           : error('payment_declined', '$.payment_data', settled.failureMessage ?? `The payment was declined${settled.failureCode ? ` (${settled.failureCode})` : ''}; nothing was charged.`);
-      return { end: 'none', value: { kind: 'declined', message } };
+      return { end, value: { kind: 'declined', message } };
     });
 
     if (guarded.kind === 'busy') return { kind: 'busy', retryAfterSec: guarded.retryAfterSec };

@@ -5,7 +5,6 @@ import { getPlan } from '@expedition/domain-pricing';
 import { policyLinks, type FulfillmentOutcome, type MoneyPath } from '@expedition/fulfillment';
 import { AppError } from '@expedition/http-kit';
 import {
-  PaymentProcessorError,
   createChallenge,
   decodeOpaque,
   decodeRequest,
@@ -19,6 +18,7 @@ import {
 import { hashToken, isUuid, type Clock, type Logger } from '@expedition/platform';
 import { quoteExpiredError } from '@expedition/quoting';
 import type { MppChallengeRepository } from './mpp-challenge.repository';
+import { settleSptInClaim } from './settle-spt';
 
 export interface MppSettings {
   /** Current secret first, then the previous one during a rotation; each ≥ 32 bytes. */
@@ -121,47 +121,19 @@ export function createPurchaseService(deps: PurchaseDeps) {
         const detail = claimed === 'token_used' ? 'This payment token was already used' : 'This challenge was already used';
         return { end: 'none', value: { kind: 'rejected', problem: 'invalid-challenge', detail } as Settlement };
       }
-      let settled;
-      try {
-        settled = await deps.processor.settleSharedPaymentToken({
-          amountCents: estimate.premiumCents,
-          currency: estimate.currency.toLowerCase(),
-          mode: quote.mode,
-          spt,
-          challengeId: echoed.id,
-          idempotencyKey: claim.key('mpp'),
-          metadata: {
-            quoteId: quote.id,
-            planId: estimate.planId,
-            channel: 'mpp',
-            claimAttempt: String(claim.attempt),
-            ...(quote.operatorId ? { operatorId: quote.operatorId } : {}),
-          },
-        });
-      } catch (err) {
-        if (!(err instanceof PaymentProcessorError)) throw err;
-        deps.logger.warn({ quoteId: quote.id, code: err.code }, 'mpp settlement did not complete');
-        // An idempotency conflict means an earlier attempt of this claim reached the processor (then crashed): its
-        // outcome arrives as a processor event; until then nothing else may charge the quote.
-        return { end: 'unknown', value: { kind: err.code === 'idempotency_error' ? 'in_doubt' : 'unavailable' } as Settlement };
-      }
-      if (settled.status === 'succeeded' && settled.paymentId) {
-        const outcome = await deps.moneyPath.fulfillment.recordSucceededPayment({
-          paymentId: settled.paymentId,
-          amountCents: estimate.premiumCents,
-          currency: estimate.currency,
-          mode: quote.mode,
-          quoteId: quote.id,
-          planId: estimate.planId,
-          channel: 'mpp',
-          challengeId: echoed.id,
-        });
-        return { end: 'charged', value: { kind: 'recorded', paymentId: settled.paymentId, outcome } as Settlement };
-      }
-      if (settled.status === 'processing') return { end: 'unknown', value: { kind: 'in_doubt' } as Settlement };
-      deps.logger.info({ quoteId: quote.id, status: settled.status, code: settled.failureCode }, 'mpp settlement not successful');
+      const attempt = await settleSptInClaim(deps, claim, {
+        channel: 'mpp',
+        quote,
+        estimate,
+        spt,
+        challengeId: echoed.id,
+        recordChallengeId: echoed.id,
+      });
+      const { end, value } = attempt;
+      if (value.kind !== 'not_charged') return { end, value };
+      const { settled } = value;
       const detail = settled.failureMessage ?? `Payment ${settled.status}${settled.failureCode ? ` (${settled.failureCode})` : ''}`;
-      return { end: 'none', value: { kind: 'rejected', problem: 'verification-failed', detail } as Settlement };
+      return { end, value: { kind: 'rejected', problem: 'verification-failed', detail } as Settlement };
     });
 
     if (guarded.kind === 'busy') return { kind: 'in_progress', retryAfterSec: guarded.retryAfterSec };
