@@ -22,6 +22,7 @@ import { composePortal } from '@expedition/app-operator-portal';
 import { composeWidgetIframe } from '@expedition/app-widget-iframe';
 import { createDemoSite, DEMO_WEBHOOK_PATH } from '../demo-site/demo-site';
 import { loadLauncherConfig } from './config';
+import { ensureDemoAgentKey } from './demo-agent-key';
 
 interface Started {
   name: string;
@@ -63,6 +64,7 @@ async function main(): Promise<void> {
   const demoPortal = await ensureDemoPortalOwner({ accounts: portal.accounts, dataDir });
   const demo = { ...demoOperator, portalEmail: demoPortal.portalEmail, portalPassword: demoPortal.portalPassword };
   const providerAdmin = await ensureProviderAdmin({ accounts: portal.accounts, dataDir });
+  const demoAgentKey = await ensureDemoAgentKey({ prisma: db.prisma, dataDir });
 
   const servers: Started[] = [];
   const workers: { stop(): Promise<void> }[] = [];
@@ -149,6 +151,9 @@ async function main(): Promise<void> {
     portal.outboxDir
       ? `  e-mail outbox    ${url('operator-portal')}/dev/outbox   (no SMTP_URL: messages are files in ${portal.outboxDir})`
       : '  e-mail           sent through SMTP_URL',
+    '',
+    `Agents: MCP ${url('quote-api')}/mcp · ACP ${url('quote-api')}/acp/v1 (docs/acp.md)`,
+    `  demo agent key   ${demoAgentKey.key}   (test mode; ${demoAgentKey.file})`,
     '',
     'Try the quoting API:',
     `  curl ${url('quote-api')}/api/v1/destinations`,

@@ -95,6 +95,24 @@ checkout=$(curl -fsS -X POST "$QUOTE/api/v1/checkout" -H 'Content-Type: applicat
 url=$(echo "$checkout" | json '.checkoutUrl')
 curl -fsS "$url" | grep -q "smoke test" || fail "checkout page"
 
+# ACP with the demo agent key: create (trip + plan + buyer) → complete with a test Shared Payment Token → the order's
+# certificate link opens a PDF, and the policy look-up answers with the token from that link.
+agent_key=$(node -p "require('$DATA_DIR/demo-agent-key.json').key")
+grep -q "$agent_key" "$LOG" || fail "startup banner does not print the demo agent key"
+acp() { curl -fsS -X POST "$QUOTE/acp/v1$1" -H "Authorization: Bearer $agent_key" -H 'API-Version: 2026-04-17' \
+  -H "Idempotency-Key: smoke-$RANDOM-$RANDOM" -H 'Content-Type: application/json' -d "$2"; }
+acp_trip="{\"destination\":\"Antarctica\",\"startDate\":\"$year-01-10\",\"durationDays\":14,\"tripCost\":24000,\"travelers\":2,\"travelerAges\":[45,52],\"residence\":\"GB\"}"
+session=$(acp /checkout_sessions "{\"line_items\":[{\"id\":\"$plan_id\"}],\"currency\":\"usd\",\"capabilities\":{},\"metadata\":{\"trip\":$acp_trip},\"buyer\":{\"email\":\"smoke@example.com\"}}") || fail "ACP create"
+echo "$session" | json '.status' | grep -qx ready_for_payment || fail "ACP session not ready: $session"
+acp_id=$(echo "$session" | json '.id')
+done_session=$(acp "/checkout_sessions/$acp_id/complete" '{"payment_data":{"handler_id":"stripe_spt","instrument":{"type":"card","credential":{"type":"spt","token":"spt_test_success_smoke"}}}}') || fail "ACP complete"
+echo "$done_session" | json '.status' | grep -qx completed || fail "ACP session not completed: $done_session"
+certificate=$(echo "$done_session" | json '.order.permalink_url')
+curl -fsS "$certificate" | head -c 5 | grep -qx '%PDF-' || fail "the ACP order's certificate link does not open a PDF"
+policy_number=$(echo "$done_session" | json '.order.order_number')
+policy_token=$(node -p "new URL(process.argv[1]).searchParams.get('access_token')" "$certificate")
+curl -fsS "$QUOTE/api/v1/policies/$policy_number" -H "Authorization: Bearer $policy_token" | json '.policyNumber' | grep -qx "$policy_number" || fail "policy look-up"
+
 stop
 start
 curl -fsS -X POST "$QUOTE/api/v1/checkout" -H 'Content-Type: application/json' \
@@ -102,4 +120,4 @@ curl -fsS -X POST "$QUOTE/api/v1/checkout" -H 'Content-Type: application/json' \
 stop
 
 rm -rf "$DATA_DIR"
-echo "smoke: npm start OK (every app up incl. widget and portal, loader channels, portal shell + OpenAPI, quote-api routes, embed quote with the demo key, checkout page, graceful stop with exit 0, data kept across restart)"
+echo "smoke: npm start OK (every app up incl. widget and portal, loader channels, portal shell + OpenAPI, quote-api routes, embed quote with the demo key, checkout page, an ACP checkout with the demo agent key whose certificate PDF opens and whose policy looks up, graceful stop with exit 0, data kept across restart)"

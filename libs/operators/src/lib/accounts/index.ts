@@ -30,4 +30,6 @@ export {
   ensureDemoPortalOwner,
   ensureProviderAdmin,
   providerAdminFilePath,
+  readJson,
+  writePrivateJson,
 } from './provisioning';

@@ -64,7 +64,8 @@ export async function ensureDemoPortalOwner(options: { accounts: AccountService;
   return updated;
 }
 
-function readJson<T>(file: string): Partial<T> | null {
+/** A JSON object from DATA_DIR, or null when the file is missing or not an object. */
+export function readJson<T>(file: string): Partial<T> | null {
   try {
     const parsed: unknown = JSON.parse(readFileSync(file, 'utf8'));
     return typeof parsed === 'object' && parsed !== null ? (parsed as Partial<T>) : null;
@@ -73,7 +74,8 @@ function readJson<T>(file: string): Partial<T> | null {
   }
 }
 
-function writePrivateJson(file: string, value: unknown): void {
+/** Writes DATA_DIR credentials atomically, readable by this user only (0600). */
+export function writePrivateJson(file: string, value: unknown): void {
   mkdirSync(path.dirname(file), { recursive: true });
   const partial = `${file}.${process.pid}.tmp`;
   writeFileSync(partial, `${JSON.stringify(value, null, 2)}\n`, { mode: 0o600 });
