@@ -1,20 +1,21 @@
+import { randomUUID } from 'node:crypto';
 import type { Logger } from 'pino';
 import { PolicyIssuedPayloadSchema, type PolicyIssuedPayload } from '@expedition/contracts';
-import {
-  Prisma,
-  isUniqueViolation,
-  type Operator,
-  type Payment,
-  type PaymentChannel,
-  type PrismaClient,
-  type Purchase,
-  type Quote,
-} from '@expedition/db';
+import { Prisma, isUniqueViolation, type Payment, type PaymentChannel, type PrismaClient, type Purchase } from '@expedition/db';
 import { findDestination } from '@expedition/domain-pricing';
 import { activeTraceparent } from '@expedition/observability';
 import { PaymentProcessorError, type PaymentMode, type PaymentProcessor, type PaymentProcessorEvent, type ProcessorEvent } from '@expedition/payments';
 import { isoDay, type Clock } from '@expedition/platform';
 import { computeCommissionCents } from './commission';
+import {
+  findStoredPayment,
+  insertProcessorEvent,
+  issuePolicyRows,
+  lockQuote,
+  readPaymentSnapshot,
+  type Issue,
+  type PaymentSnapshot,
+} from './fulfillment-sql';
 import { randomPolicyAccessToken, randomPolicyNumber, randomWebhookEventId } from './identifiers';
 import { policyLinks } from './policy-links';
 import type { Refunds } from './refunds';
@@ -110,10 +111,12 @@ export function createFulfillment(deps: FulfillmentDeps) {
     if (event.type === 'payment.succeeded' && !(await confirmedByProcessor(event))) {
       return { kind: 'ignored', reason: 'unverified_payment' };
     }
-    const outcome = await inTransaction(
-      (tx) => eventInTransaction(tx, event),
-      event.type === 'payment.succeeded' ? () => unfulfillableEvent(event) : undefined,
-    );
+    const outcome =
+      (event.type === 'payment.succeeded' ? await eventAtOnce(event) : null) ??
+      (await inTransaction(
+        (tx) => eventInTransaction(tx, event),
+        event.type === 'payment.succeeded' ? () => unfulfillableEvent(event) : undefined,
+      ));
     logOutcome({ processorEventId: event.id, type: event.sourceType }, outcome);
     await afterCommit(outcome);
     return outcome;
@@ -146,17 +149,62 @@ export function createFulfillment(deps: FulfillmentDeps) {
   }
 
   async function recordSucceededPayment(payment: SucceededPayment): Promise<FulfillmentOutcome> {
-    const outcome = await inTransaction(
-      async (tx) => {
-        const ctx = await loadContext(tx, payment.quoteId, payment.planId);
-        if ('reason' in ctx) return { kind: 'ignored', reason: ctx.reason } as const;
-        return succeeded(tx, payment, ctx);
-      },
-      () => recordUnfulfillable(payment),
-    );
+    const outcome =
+      (await paymentAtOnce(payment)) ??
+      (await inTransaction(
+        async (tx) => {
+          const ctx = await loadContext(tx, payment.quoteId, payment.planId, payment.paymentId);
+          if ('reason' in ctx) return { kind: 'ignored', reason: ctx.reason } as const;
+          return succeeded(tx, payment, ctx);
+        },
+        () => recordUnfulfillable(payment),
+      ));
     logOutcome({ paymentId: payment.paymentId, channel: payment.channel }, outcome);
     await afterCommit(outcome);
     return outcome;
+  }
+
+  /*
+   * The common case, a payment that becomes a policy, takes two statements and no lock: one read of everything the
+   * decision needs, then one statement that writes the whole sale. Every other outcome (a refund, a failure, an event
+   * trusted through an MPP challenge or an ACP session, an unknown quote) goes the locked way below, and so does a sale
+   * that meets a concurrent writer: one purchase per quote, one policy per quote, one row per processor payment and per
+   * processor event are unique indexes, so the loser's statement fails as a whole and the locked way then decides
+   * with what the winner committed (already recorded, a duplicate, or a second payment to refund).
+   */
+
+  /** A succeeded event for a payment we stored: the sale in two statements, or null to take the locked way. */
+  async function eventAtOnce(event: PaymentProcessorEvent): Promise<FulfillmentOutcome | null> {
+    const snapshot = await readPaymentSnapshot(deps.prisma, { storedPayment: true }, event.paymentId, event.id);
+    const stored = snapshot?.payment;
+    if (!snapshot || !stored) return null;
+    if (snapshot.eventRecorded) return { kind: 'duplicate' };
+    // The locked way logs and refuses these.
+    const metaQuote = event.metadata['quoteId'];
+    if ((metaQuote && metaQuote !== stored.quoteId) || stored.mode !== event.mode) return null;
+    const facts = eventFacts(event, stored);
+    const recorded = { processor: deps.processorName, processorEventId: event.id, type: event.sourceType, payload: storablePayload(event.raw) };
+    return saleAtOnce(facts, snapshot, recorded);
+  }
+
+  /** Our own app's confirmed payment: the sale in two statements, or null to take the locked way. */
+  async function paymentAtOnce(payment: SucceededPayment): Promise<FulfillmentOutcome | null> {
+    const snapshot = await readPaymentSnapshot(deps.prisma, { quoteId: payment.quoteId, planId: payment.planId }, payment.paymentId);
+    return snapshot ? saleAtOnce(payment, snapshot, null) : null;
+  }
+
+  async function saleAtOnce(facts: SucceededPayment, snapshot: PaymentSnapshot, event: RecordedEvent | null): Promise<FulfillmentOutcome | null> {
+    if (snapshot.planName === null) return null;
+    const ctx: PaymentContext = { ...snapshot, planName: snapshot.planName };
+    const verdict = judge(facts, ctx);
+    if (verdict.kind !== 'issue') return null;
+    try {
+      return await issuePolicy(deps.prisma, facts, ctx, verdict.price, event);
+    } catch (err) {
+      // A concurrent writer won (or a value the database refuses): the locked way decides, or refunds.
+      if (isUniqueViolation(err) || isDataError(err)) return null;
+      throw err;
+    }
   }
 
   async function inTransaction(
@@ -180,27 +228,20 @@ export function createFulfillment(deps: FulfillmentDeps) {
   }
 
   async function eventInTransaction(tx: Tx, event: ProcessorEvent): Promise<FulfillmentOutcome> {
-    const now = deps.clock.now();
     // ON CONFLICT DO NOTHING: a concurrent twin waits for our commit, then inserts nothing and reports a duplicate.
-    const inserted = await tx.processorEvent.createMany({
-      data: [
-        {
-          processor: deps.processorName,
-          processorEventId: event.id,
-          type: event.sourceType,
-          payload: storablePayload(event.raw),
-          receivedAt: now,
-          processedAt: now,
-        },
-      ],
-      skipDuplicates: true,
+    const recorded = await insertProcessorEvent(tx, {
+      processor: deps.processorName,
+      processorEventId: event.id,
+      type: event.sourceType,
+      payload: storablePayload(event.raw),
+      at: deps.clock.now(),
     });
-    if (inserted.count === 0) return { kind: 'duplicate' };
+    if (!recorded) return { kind: 'duplicate' };
     if (event.type === 'other') return { kind: 'ignored', reason: 'not_a_payment_event' };
 
     const trusted = await trustedPayment(tx, event);
     if ('reason' in trusted) return { kind: 'ignored', reason: trusted.reason };
-    const ctx = await loadContext(tx, trusted.quoteId, trusted.planId);
+    const ctx = await loadContext(tx, trusted.quoteId, trusted.planId, event.paymentId);
     if ('reason' in ctx) return { kind: 'ignored', reason: ctx.reason };
 
     const facts = eventFacts(event, trusted);
@@ -214,7 +255,7 @@ export function createFulfillment(deps: FulfillmentDeps) {
    * quote we issued and claimed, or an ACP checkout session of ours for that quote, for exactly this plan and amount.
    */
   async function trustedPayment(tx: Tx, event: PaymentProcessorEvent): Promise<TrustedPayment | { reason: UntrustedReason }> {
-    const stored = await tx.payment.findUnique({ where: { processorPaymentId: event.paymentId } });
+    const stored = await findStoredPayment(tx, event.paymentId);
     if (stored) {
       const metaQuote = event.metadata['quoteId'];
       if (metaQuote && metaQuote !== stored.quoteId) return untrusted(event, 'payment_mismatch', 'the event names another quote');
@@ -284,118 +325,116 @@ export function createFulfillment(deps: FulfillmentDeps) {
   }
 
   async function succeeded(tx: Tx, facts: SucceededPayment, ctx: PaymentContext): Promise<FulfillmentOutcome> {
+    const verdict = judge(facts, ctx);
+    if (verdict.kind === 'issue') return issuePolicy(tx, facts, ctx, verdict.price, null);
+    // The rare outcomes, through the ORM: the payment recorded as succeeded, then kept or refunded.
     const payment = await upsertPayment(tx, facts, ctx, { status: 'succeeded', failureCode: null, failureMessage: null });
-    const { quote } = ctx;
-    const existing = await tx.purchase.findUnique({ where: { quoteId: quote.id } });
-    if (existing?.processorPaymentId === facts.paymentId) return { kind: 'already_recorded', purchase: existing };
-    if (existing) return markRefund(tx, payment, 'duplicate_payment', `quote already paid by ${existing.processorPaymentId}`, existing);
-    // Real money in the other mode than the quote's (a live charge for a test quote) never issues a policy.
-    if (facts.mode !== quote.mode) return markRefund(tx, payment, 'mode_mismatch', `paid in ${facts.mode} mode for a ${quote.mode} quote`, null);
-
-    const price = ctx.price;
-    if (price === null) return markRefund(tx, payment, 'plan_not_quoted', `plan ${ctx.planId} is not among the quote's plans`, null);
-    const currency = facts.currency.toUpperCase();
-    if (facts.amountCents !== price || currency !== quote.currency.toUpperCase()) {
-      return markRefund(tx, payment, 'amount_mismatch', `paid ${facts.amountCents} ${currency}, price ${price} ${quote.currency}`, null);
-    }
-    return issuePolicy(tx, { ...ctx, payment, premiumCents: price, currency, now: deps.clock.now() });
+    const purchaseOfQuote = () => tx.purchase.findUniqueOrThrow({ where: { quoteId: ctx.quote.id } });
+    if (verdict.kind === 'already_recorded') return { kind: 'already_recorded', purchase: await purchaseOfQuote() };
+    const existing = verdict.cause === 'duplicate_payment' ? await purchaseOfQuote() : null;
+    return markRefund(tx, payment, verdict.cause, verdict.detail, existing);
   }
 
-  async function issuePolicy(tx: Tx, ctx: IssueContext): Promise<FulfillmentOutcome> {
-    const { quote, payment, now } = ctx;
-    const purchase = await tx.purchase.create({
-      data: {
-        quoteId: quote.id,
-        planId: ctx.planId,
-        paymentId: payment.id,
-        processorPaymentId: payment.processorPaymentId,
-        amountCents: ctx.premiumCents,
-        currency: ctx.currency,
-        channel: payment.channel,
-        mode: quote.mode,
-        operatorId: quote.operatorId,
-        createdAt: now,
-      },
-    });
-    const policy = await tx.policy.create({
-      data: {
-        policyNumber: newPolicyNumber(now),
-        accessToken: randomPolicyAccessToken(),
-        purchaseId: purchase.id,
-        quoteId: quote.id,
-        planId: ctx.planId,
-        operatorId: quote.operatorId,
-        mode: quote.mode,
-        travelers: quote.travelers,
-        travelerAges: quote.travelerAges,
-        startDate: quote.startDate,
-        endDate: quote.endDate,
-        premiumCents: ctx.premiumCents,
-        currency: ctx.currency,
-        issuedAt: now,
-      },
-    });
-    await tx.quote.update({ where: { id: quote.id }, data: { status: 'purchased' } });
-    if (payment.checkoutSessionId) {
-      await tx.checkoutSession.updateMany({ where: { id: payment.checkoutSessionId, status: { not: 'paid' } }, data: { status: 'paid', paidAt: now } });
+  /** What a succeeded payment becomes: a policy, nothing new (recorded before), or a refund, and why. */
+  function judge(facts: SucceededPayment, ctx: PaymentContext): Verdict {
+    const { quote } = ctx;
+    if (ctx.purchasedBy === facts.paymentId) return { kind: 'already_recorded' };
+    if (ctx.purchasedBy) return { kind: 'refund', cause: 'duplicate_payment', detail: `quote already paid by ${ctx.purchasedBy}` };
+    // Real money in the other mode than the quote's (a live charge for a test quote) never issues a policy.
+    if (facts.mode !== quote.mode) return { kind: 'refund', cause: 'mode_mismatch', detail: `paid in ${facts.mode} mode for a ${quote.mode} quote` };
+    const price = ctx.price;
+    if (price === null) return { kind: 'refund', cause: 'plan_not_quoted', detail: `plan ${ctx.planId} is not among the quote's plans` };
+    const currency = facts.currency.toUpperCase();
+    if (facts.amountCents !== price || currency !== quote.currency.toUpperCase()) {
+      return { kind: 'refund', cause: 'amount_mismatch', detail: `paid ${facts.amountCents} ${currency}, price ${price} ${quote.currency}` };
     }
-    const issued = { kind: 'policy_issued' as const, purchase, policyId: policy.id, policyNumber: policy.policyNumber, accessToken: policy.accessToken };
+    return { kind: 'issue', price };
+  }
 
-    const { operator } = ctx;
-    if (!operator) return { ...issued, webhookEventId: null };
-    const commissionCents = computeCommissionCents(ctx.premiumCents, operator.commissionRateBps);
-    await tx.commission.create({
-      data: {
-        policyId: policy.id,
-        operatorId: operator.id,
-        rateBps: operator.commissionRateBps,
-        premiumCents: ctx.premiumCents,
-        commissionCents,
-        currency: ctx.currency,
-        createdAt: now,
-      },
-    });
-    const payload: PolicyIssuedPayload = PolicyIssuedPayloadSchema.parse({
-      eventId: newWebhookEventId(),
-      type: 'policy.issued',
-      createdAt: now.toISOString(),
-      mode: quote.mode,
-      operatorId: operator.id,
-      policyId: policy.id,
-      policyNumber: policy.policyNumber,
-      quoteId: quote.id,
-      quoteNumber: quote.quoteNumber,
-      planId: ctx.planId,
-      planName: ctx.planName,
-      destination: findDestination(quote.destinationSlug)?.name ?? quote.destinationSlug,
-      premiumCents: ctx.premiumCents,
-      commissionCents,
-      commissionRateBps: operator.commissionRateBps,
-      currency: ctx.currency,
-      travelers: quote.travelers,
-      startDate: quote.startDate ? isoDay(quote.startDate) : null,
-      endDate: quote.endDate ? isoDay(quote.endDate) : null,
-      issuedAt: policy.issuedAt.toISOString(),
-      ...(deps.quoteApiUrl ? { documentUrl: policyLinks(deps.quoteApiUrl, policy).documentUrl } : {}),
-    });
+  /** Writes the sale in one statement (fulfillment-sql.ts), inside the locked transaction or on its own. */
+  async function issuePolicy(
+    db: Tx,
+    facts: SucceededPayment,
+    ctx: PaymentContext,
+    premiumCents: number,
+    event: RecordedEvent | null,
+  ): Promise<FulfillmentOutcome> {
+    const { quote, operator } = ctx;
+    const now = deps.clock.now();
+    const currency = facts.currency.toUpperCase();
+    const policy = { id: randomUUID(), policyNumber: newPolicyNumber(now), accessToken: randomPolicyAccessToken() };
+    const commissionCents = operator ? computeCommissionCents(premiumCents, operator.commissionRateBps) : 0;
+    const payload: PolicyIssuedPayload | null = operator
+      ? PolicyIssuedPayloadSchema.parse({
+          eventId: newWebhookEventId(),
+          type: 'policy.issued',
+          createdAt: now.toISOString(),
+          mode: quote.mode,
+          operatorId: operator.id,
+          policyId: policy.id,
+          policyNumber: policy.policyNumber,
+          quoteId: quote.id,
+          quoteNumber: quote.quoteNumber,
+          planId: ctx.planId,
+          planName: ctx.planName,
+          destination: findDestination(quote.destinationSlug)?.name ?? quote.destinationSlug,
+          premiumCents,
+          commissionCents,
+          commissionRateBps: operator.commissionRateBps,
+          currency,
+          travelers: quote.travelers,
+          startDate: quote.startDate ? isoDay(quote.startDate) : null,
+          endDate: quote.endDate ? isoDay(quote.endDate) : null,
+          issuedAt: now.toISOString(),
+          ...(deps.quoteApiUrl ? { documentUrl: policyLinks(deps.quoteApiUrl, policy).documentUrl } : {}),
+        })
+      : null;
     // An operator without a webhook URL still gets policy and commission; the event is kept, visibly failed and
     // never attempted, so it can be replayed once a URL is configured (set status back to pending).
-    const deliverable = Boolean(operator.webhookUrl);
-    await tx.webhookEvent.create({
-      data: {
-        eventId: payload.eventId,
-        type: payload.type,
-        operatorId: operator.id,
-        payload,
-        status: deliverable ? 'pending' : 'failed',
-        lastError: deliverable ? null : NO_WEBHOOK_URL_ERROR,
-        nextAttemptAt: now,
-        createdAt: now,
-        // The delivery continues this trace (null when untraced).
-        traceParent: activeTraceparent() ?? null,
+    const deliverable = Boolean(operator?.webhookUrl);
+    const purchase = await issuePolicyRows(db, {
+      now,
+      processor: deps.processorName,
+      quote,
+      planId: ctx.planId,
+      premiumCents,
+      currency,
+      payment: {
+        current: ctx.payment,
+        processorPaymentId: facts.paymentId,
+        mode: facts.mode,
+        channel: facts.channel,
+        amountCents: facts.amountCents,
+        checkoutSessionId: facts.checkoutSessionId ?? null,
+        challengeId: facts.challengeId ?? null,
       },
+      policy,
+      event,
+      operator:
+        operator && payload
+          ? {
+              id: operator.id,
+              rateBps: operator.commissionRateBps,
+              commissionCents,
+              webhook: {
+                eventId: payload.eventId,
+                payload,
+                deliverable,
+                lastError: deliverable ? null : NO_WEBHOOK_URL_ERROR,
+                // The delivery continues this trace (null when untraced).
+                traceParent: activeTraceparent() ?? null,
+              },
+            }
+          : null,
     });
-    return { ...issued, webhookEventId: payload.eventId };
+    return {
+      kind: 'policy_issued',
+      purchase,
+      policyId: policy.id,
+      policyNumber: policy.policyNumber,
+      accessToken: policy.accessToken,
+      webhookEventId: payload?.eventId ?? null,
+    };
   }
 
   async function markRefund(tx: Tx, payment: Payment, cause: RefundCause, detail: string, purchase: Purchase | null): Promise<FulfillmentOutcome> {
@@ -449,21 +488,17 @@ export function createFulfillment(deps: FulfillmentDeps) {
     });
   }
 
-  async function loadContext(tx: Tx, quoteId: string, planId: string): Promise<PaymentContext | { reason: 'unknown_quote' | 'unknown_plan' }> {
-    // Serializes everything that happens to one quote (two events for one payment, two payments for one quote).
-    const locked = await tx.$queryRaw<{ id: string }[]>`SELECT id FROM quotes WHERE id = ${quoteId} FOR UPDATE`;
-    if (locked.length === 0) return { reason: 'unknown_quote' };
-    const plan = await tx.plan.findUnique({ where: { id: planId } });
-    if (!plan) return { reason: 'unknown_plan' };
-    // Plain sequential queries: `include` makes Prisma run relation queries concurrently on the one transaction
-    // connection, which pg deprecates.
-    const quote = await tx.quote.findUniqueOrThrow({ where: { id: quoteId } });
-    const operator = quote.operatorId ? await tx.operator.findUnique({ where: { id: quote.operatorId } }) : null;
-    // The price is the bindable option's (embed) or else the estimate's; a checkout link or challenge fixed one of
-    // these when it was opened.
-    const option = await tx.quoteOption.findUnique({ where: { quoteId_planId: { quoteId, planId } }, select: { premiumCents: true } });
-    const estimate = option ? null : await tx.quoteEstimate.findUnique({ where: { quoteId_planId: { quoteId, planId } }, select: { premiumCents: true } });
-    return { quote, operator, planId, planName: plan.name, price: option?.premiumCents ?? estimate?.premiumCents ?? null };
+  /** The locked way's read: the quote locked, then everything the decision needs. */
+  async function loadContext(
+    tx: Tx,
+    quoteId: string,
+    planId: string,
+    paymentId: string,
+  ): Promise<PaymentContext | { reason: 'unknown_quote' | 'unknown_plan' }> {
+    const snapshot = (await lockQuote(tx, quoteId)) ? await readPaymentSnapshot(tx, { quoteId, planId }, paymentId) : null;
+    if (!snapshot) return { reason: 'unknown_quote' };
+    if (snapshot.planName === null) return { reason: 'unknown_plan' };
+    return { ...snapshot, planName: snapshot.planName };
   }
 
   async function upsertPayment(
@@ -531,21 +566,17 @@ function eventFacts(event: PaymentProcessorEvent, trusted: TrustedPayment): Succ
   return succeededPaymentOf({ ...trusted, processorPaymentId: event.paymentId, amountCents: event.amountCents, currency: event.currency, mode: event.mode });
 }
 
-interface PaymentContext {
-  quote: Quote;
-  operator: Operator | null;
-  planId: string;
+/** What a decision on a payment reads (fulfillment-sql.ts), for a plan that exists. */
+interface PaymentContext extends PaymentSnapshot {
   planName: string;
-  /** What we asked for this plan on this quote; null when the plan was never priced for it. */
-  price: number | null;
 }
 
-interface IssueContext extends PaymentContext {
-  payment: Payment;
-  premiumCents: number;
-  currency: string;
-  now: Date;
-}
+type RecordedEvent = NonNullable<Issue['event']>;
+
+type Verdict =
+  | { kind: 'issue'; price: number }
+  | { kind: 'already_recorded' }
+  | { kind: 'refund'; cause: Exclude<RefundCause, 'unfulfillable'>; detail: string };
 
 /** Errors in the data itself (a value out of range, a string PostgreSQL refuses), as opposed to an outage. */
 function isDataError(err: unknown): boolean {

@@ -1,0 +1,109 @@
+/**
+ * Micro-benchmark of the intake's fulfillment (in process: no HTTP, no signature, no processor call), for profiling
+ * and for an A/B on a noisy machine: `recordProcessorEvent` on signed-and-parsed `payment_intent.succeeded` events for
+ * payments stored as checkout stores them, each becoming payment, purchase, policy, commission and outbox row.
+ * Concurrency 8, alternating rounds, medians.
+ *
+ *   TSX_TSCONFIG_PATH=tools/tsconfig.json node [--cpu-prof] --import tsx tools/bench/intake.micro.ts
+ *   BENCH_EVENTS per round (default 300), BENCH_ROUNDS (default 5), TEST_DATABASE_URL (else PGlite).
+ *   BENCH_AB=<path of a module exporting createFulfillment>: alternates rounds of that implementation with ours.
+ */
+import pino from 'pino';
+import { syncCatalog, type PrismaClient } from '@expedition/db';
+import { createTestDatabase } from '@expedition/db/testing';
+import { catalogSnapshot } from '@expedition/domain-pricing';
+import { createFulfillment } from '@expedition/fulfillment';
+import { normalizeStripeEvent, type ProcessorEvent } from '@expedition/payments';
+import { systemClock } from '@expedition/platform';
+import { createQuoteService } from '@expedition/quoting';
+
+type CreateFulfillment = typeof createFulfillment;
+const logger = pino({ level: 'silent' });
+
+async function prepareEvents(prisma: PrismaClient, operatorId: string, count: number, tag: string): Promise<ProcessorEvent[]> {
+  const quotes = createQuoteService({ prisma, clock: systemClock });
+  const start = new Date(Date.now() + 60 * 86_400_000).toISOString().slice(0, 10);
+  const events: ProcessorEvent[] = [];
+  for (let i = 0; i < count; i++) {
+    const { quote, estimates } = await quotes.create({
+      source: 'embed', operatorId, destination: 'Antarctica', startDate: start, durationDays: 14,
+      tripCostCents: 2_400_000, travelers: 2, travelerAges: [45, 52], residence: 'GB',
+    });
+    const estimate = estimates[0]!;
+    const paymentId = `pi_micro_${tag}_${i}_${quote.id.slice(0, 8)}`;
+    await prisma.payment.create({
+      data: {
+        quoteId: quote.id, planId: estimate.planId, operatorId, mode: 'test', channel: 'embed', processor: 'simulated',
+        processorPaymentId: paymentId, amountCents: estimate.premiumCents, currency: 'USD', status: 'pending',
+      },
+    });
+    const created = Math.floor(Date.now() / 1000);
+    const event = normalizeStripeEvent({
+      id: `evt_micro_${tag}_${i}_${quote.id.slice(0, 8)}`, object: 'event', type: 'payment_intent.succeeded', livemode: false, created,
+      data: {
+        object: {
+          id: paymentId, object: 'payment_intent', amount: estimate.premiumCents, currency: 'usd', status: 'succeeded', livemode: false,
+          metadata: { quoteId: quote.id, planId: estimate.planId, operatorId, channel: 'embed' }, last_payment_error: null, created,
+        },
+      },
+    });
+    if (!event) throw new Error('event did not normalize');
+    events.push(event);
+  }
+  return events;
+}
+
+async function rate(events: readonly ProcessorEvent[], record: (e: ProcessorEvent) => Promise<{ kind: string }>): Promise<number> {
+  const t = performance.now();
+  let next = 0;
+  await Promise.all(
+    Array.from({ length: 8 }, async () => {
+      while (next < events.length) {
+        const outcome = await record(events[next++]!);
+        if (outcome.kind !== 'policy_issued') throw new Error(`expected a policy, got ${outcome.kind}`);
+      }
+    }),
+  );
+  return events.length / ((performance.now() - t) / 1000);
+}
+
+const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)]!;
+
+async function main(): Promise<void> {
+  const n = Number(process.env['BENCH_EVENTS'] ?? 300);
+  const rounds = Number(process.env['BENCH_ROUNDS'] ?? 5);
+  const abPath = process.env['BENCH_AB'];
+  const variants: [string, CreateFulfillment][] = [['ours', createFulfillment]];
+  if (abPath) variants.push([abPath, ((await import(abPath)) as { createFulfillment: CreateFulfillment }).createFulfillment]);
+  const db = await createTestDatabase();
+  try {
+    await syncCatalog(db.prisma, catalogSnapshot());
+    const operator = await db.prisma.operator.create({
+      data: { name: 'Micro operator', status: 'active', commissionRateBps: 1_250, webhookUrl: 'http://127.0.0.1:9/hooks' },
+    });
+    const refunds = { refund: async () => 'not_pending' as const, sweep: async () => 0 };
+    const services = variants.map(([name, create]) => ({
+      name,
+      fulfillment: create({ prisma: db.prisma, clock: systemClock, logger, processorName: 'simulated', refunds: refunds as never }),
+      rates: [] as number[],
+    }));
+    process.stdout.write(`intake micro-benchmark on ${db.kind}: ${rounds} rounds × ${n} events, concurrency 8\n`);
+    // One warm-up round each, then alternating measured rounds.
+    for (let round = 0; round <= rounds; round++) {
+      for (const s of services) {
+        const events = await prepareEvents(db.prisma, operator.id, round === 0 ? 50 : n, `${round}${s.name.length}`);
+        const r = await rate(events, (e) => s.fulfillment.recordProcessorEvent(e));
+        if (round > 0) s.rates.push(r);
+      }
+    }
+    for (const s of services) process.stdout.write(`  ${s.name}: median ${median(s.rates).toFixed(0)} events/s (${s.rates.map((r) => r.toFixed(0)).join(', ')})\n`);
+    if (services.length === 2) process.stdout.write(`  ratio ours / ${services[1]!.name}: ${(median(services[0]!.rates) / median(services[1]!.rates)).toFixed(2)}\n`);
+  } finally {
+    await db.close();
+  }
+}
+
+main().catch((err) => {
+  console.error(err);
+  process.exit(1);
+});
