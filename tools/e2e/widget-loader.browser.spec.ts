@@ -182,6 +182,53 @@ describeWithBrowser('the widget loader in Chromium (stub frame)', () => {
     await page.context().close();
   });
 
+  it('a frame that shrinks out of sight above the page (the success view after a long form) is scrolled back into view', async () => {
+    const page = await hostPage();
+    await page.setViewportSize({ width: 390, height: 800 });
+    const id = await mount(page, '#a', { publishableKey: KEY });
+    const frame = await frameOf(page, id);
+    // The operator's page goes on below the widget (an itinerary), so shrinking the frame cannot clamp the scroll; and
+    // no scroll anchoring (Safari has none, and Chromium's did not keep the frame in view on the demo page).
+    await page.evaluate(() => {
+      const itinerary = document.createElement('section');
+      itinerary.style.height = '4000px';
+      document.body.append(itinerary);
+      document.documentElement.style.overflowAnchor = 'none';
+      document.body.style.overflowAnchor = 'none';
+    });
+    const iframeBox = () => page.evaluate(() => {
+      const r = (document.querySelector('#a iframe') as HTMLIFrameElement).getBoundingClientRect();
+      return { top: r.top, bottom: r.bottom, scrollY: window.scrollY };
+    });
+    // Counts the loader's scrolls (the browser's own scroll anchoring also moves scrollY, so that is not the measure).
+    await page.evaluate(() => {
+      const original = HTMLElement.prototype.scrollIntoView;
+      (window as any).__scrolls = 0;
+      HTMLElement.prototype.scrollIntoView = function (this: HTMLElement, ...args: any[]) {
+        (window as any).__scrolls++;
+        return original.apply(this, args as any);
+      };
+    });
+    const resize = async (height: number) => {
+      await frame.evaluate((h) => window.stub.resize(h), height);
+      await page.waitForFunction((h) => (document.querySelector('#a iframe') as HTMLIFrameElement).style.height === `${h}px`, height);
+    };
+    await resize(3000);
+    await page.evaluate(() => window.scrollTo(0, 2600));
+    // A resize that leaves part of the frame in view does not scroll the page.
+    await resize(2900);
+    expect(await page.evaluate(() => (window as any).__scrolls)).toBe(0);
+    expect((await iframeBox()).bottom).toBeGreaterThan(0);
+
+    await resize(400);
+
+    expect(await page.evaluate(() => (window as any).__scrolls)).toBe(1);
+    const box = await iframeBox();
+    expect(box.bottom).toBeGreaterThan(0);
+    expect(box.top).toBeGreaterThan(-1);
+    await page.context().close();
+  });
+
   it('unknown event names throw; unsubscribe, off and once (global and per handle) work', async () => {
     const page = await hostPage();
     const id = await mount(page, '#a', { publishableKey: KEY });

@@ -107,6 +107,9 @@ export function createSvcWidget(win: Window, embedOrigin: string): SvcWidgetApi 
       const height = data['height'];
       if (inst.config.autoResize !== false && typeof height === 'number' && height >= 0 && height < 1e5) {
         inst.iframe.style.height = `${Math.ceil(height)}px`;
+        // A frame that shrank under the reader (the success view after a long checkout form on a phone) would leave
+        // them looking at the page below it: bring it back into view.
+        if (inst.iframe.getBoundingClientRect().bottom < 0) inst.iframe.scrollIntoView({ block: 'nearest' });
       }
     } else if (type.indexOf(WIDGET_MESSAGE_PREFIX) === 0) {
       const name = type.slice(WIDGET_MESSAGE_PREFIX.length);

@@ -14,6 +14,7 @@ const BUILD = path.resolve(__dirname, '../../../../dist/browser/widget-loader/wi
 /** Every version ever published, with its sha256: a release adds its line here; no line is ever edited or removed. */
 const PUBLISHED: Record<string, string> = {
   '1.0.0': '6a6310664940f8853a872a4032d4cc6b3ab0ee926543940d4db52b9f33e6aefc',
+  '1.0.1': '1718427842e25c2a939cd25e520e27d5657b0f688ada8e8baaf1212b91784f58',
 };
 
 interface Manifest {
