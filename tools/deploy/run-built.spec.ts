@@ -1,5 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import { mkdtempSync } from 'node:fs';
+import net from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
 import { Client } from 'pg';
@@ -58,6 +59,33 @@ describe('config errors of the built processes: one line naming the variable, ne
     for (const name of names) expect(lines[0]).toContain(name);
     expect(result.stderr).not.toMatch(/^\s+at /m);
     expect(result.stdout).toBe('');
+  });
+});
+
+/** A loopback port where nothing listens (taken from the OS, then released). */
+async function closedPort(): Promise<number> {
+  const server = net.createServer();
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const { port } = server.address() as net.AddressInfo;
+  await new Promise<void>((resolve) => server.close(() => resolve()));
+  return port;
+}
+
+describe('an unreachable database at start: one line saying what failed, where and what to check, never a stack trace', () => {
+  let port: number;
+  beforeAll(async () => {
+    port = await closedPort();
+  });
+
+  it.each(APPS.map((a) => a.app))('%s', (app) => {
+    const databaseUrl = `postgresql://app:s3cret@127.0.0.1:${port}/expedition`;
+    const result = runNode(distDir(app), 'main.js', { DATA_DIR: path.join(scratch, app), DATABASE_URL: databaseUrl, ...APP_ENV[app] });
+    expect(result.status).toBe(1);
+    expect(result.stderr.split('\n').filter((l) => l.trim() !== '')).toEqual([
+      `Cannot reach PostgreSQL at 127.0.0.1:${port} (DATABASE_URL): connection refused. ` +
+        'Check that PostgreSQL is running and listening there, and that DATABASE_URL names the right host and port.',
+    ]);
+    expect(result.stdout + result.stderr).not.toContain('s3cret');
   });
 });
 

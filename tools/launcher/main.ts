@@ -5,7 +5,7 @@
  */
 import { createDatabase, prepareDatabase } from '@expedition/db';
 import { catalogSnapshot } from '@expedition/domain-pricing';
-import { createLogger, listen, onShutdownSignal, type RunningServer } from '@expedition/http-kit';
+import { createLogger, listen, onShutdownSignal, postgresAt, reachAtStart, type RunningServer } from '@expedition/http-kit';
 import {
   createSecretBox,
   ensureDemoOperator,
@@ -41,8 +41,10 @@ async function main(): Promise<void> {
   // as service `expedition` when OTEL_EXPORTER_OTLP_ENDPOINT is set (docs/observability.md).
   const obs = startObservability('expedition', process.env);
   const { observability } = obs;
-  const db = await createDatabase({ databaseUrl: config.databaseUrl, dataDir });
-  const prepared = await prepareDatabase(db, { catalog: catalogSnapshot() });
+  // An unreachable DATABASE_URL is one line saying where and what to check (libs/http-kit/src/start.ts).
+  const postgres = postgresAt(config.databaseUrl);
+  const db = await reachAtStart(postgres, logger, () => createDatabase({ databaseUrl: config.databaseUrl, dataDir }));
+  const prepared = await reachAtStart(postgres, logger, () => prepareDatabase(db, { catalog: catalogSnapshot() }));
   // Seals operators' webhook secrets at rest: WEBHOOK_SECRET_KEYS, or a key generated into DATA_DIR on first start.
   const webhookSecretKeys = resolveWebhookSecretKeys({
     configured: config.webhookSecretKeys,

@@ -119,7 +119,8 @@ export function createApp(deps: QuoteApiDeps): Express {
   api.use(purchaseRouter({ purchases, idempotency }));
   api.use(policiesRouter({ policies }));
   app.use('/api/v1', api);
-  app.use('/mcp', mcpRouter({ quotes, checkout, purchases, policies, prisma: deps.prisma, clock: deps.clock, logger: deps.logger, mode: deps.mode ?? 'test', rateLimit: clientRateLimit(deps.rateLimiter, deps.rateLimitPerMinute ?? QUOTE_API_LIMITS.requestsPerMinutePerClient) }));
+  const metrics = deps.observability?.metrics;
+  app.use('/mcp', mcpRouter({ quotes, checkout, purchases, policies, prisma: deps.prisma, clock: deps.clock, logger: deps.logger, mode: deps.mode ?? 'test', metrics, rateLimit: clientRateLimit(deps.rateLimiter, deps.rateLimitPerMinute ?? QUOTE_API_LIMITS.requestsPerMinutePerClient) }));
 
   app.use(
     '/acp/v1',
@@ -134,6 +135,7 @@ export function createApp(deps: QuoteApiDeps): Express {
       networkId: mpp.networkId,
       rateLimiter: deps.rateLimiter,
       rateLimitPerMinute: deps.rateLimitPerMinute ?? QUOTE_API_LIMITS.requestsPerMinutePerClient,
+      metrics,
     }),
   );
 

@@ -1,6 +1,6 @@
 import { bundledMigrationsDir, createDatabase, prepareDatabase } from '@expedition/db';
 import { catalogSnapshot } from '@expedition/domain-pricing';
-import { createLogger, listen, onShutdownSignal } from '@expedition/http-kit';
+import { createLogger, exitOnStartFailure, listen, onShutdownSignal, postgresAt, reachAtStart } from '@expedition/http-kit';
 import { ObservabilityConfigError, startObservability } from '@expedition/observability';
 import { ConfigError } from '@expedition/platform';
 import { WebhookSecretKeysError } from '@expedition/operators';
@@ -13,8 +13,9 @@ async function main(): Promise<void> {
   // METRICS_PORT (a separate port, never behind the Ingress) and OTEL_EXPORTER_OTLP_ENDPOINT: docs/observability.md.
   const obs = startObservability('webhook-dispatcher', process.env);
   for (const warning of config.payments.warnings) logger.warn(warning);
-  const db = await createDatabase({ databaseUrl: config.databaseUrl, dataDir: config.dataDir, schema: config.databaseSchema });
-  const prepared = await prepareDatabase(db, { catalog: catalogSnapshot(), migrationsDir: bundledMigrationsDir(__dirname) });
+  const postgres = postgresAt(config.databaseUrl);
+  const db = await reachAtStart(postgres, logger, () => createDatabase({ databaseUrl: config.databaseUrl, dataDir: config.dataDir, schema: config.databaseSchema }));
+  const prepared = await reachAtStart(postgres, logger, () => prepareDatabase(db, { catalog: catalogSnapshot(), migrationsDir: bundledMigrationsDir(__dirname) }));
   logger.info({ db: db.kind, migrationsApplied: prepared.applied, plans: prepared.plans }, 'database ready');
 
   const { app, workers } = composeWebhookDispatcher({ config, db, logger, observability: obs.observability });
@@ -34,8 +35,5 @@ async function main(): Promise<void> {
   });
 }
 
-main().catch((err) => {
-  // Configuration problems are one clear message, not a stack trace.
-  console.error(err instanceof ConfigError || err instanceof WebhookSecretKeysError || err instanceof ObservabilityConfigError ? err.message : err);
-  process.exit(1);
-});
+// A configuration error or an unreachable dependency is one line saying what to fix; a bug prints in full.
+main().catch(exitOnStartFailure([ConfigError, WebhookSecretKeysError, ObservabilityConfigError]));

@@ -1,6 +1,7 @@
 import type { ErrorRequestHandler, RequestHandler } from 'express';
 import type { Logger } from '@expedition/platform';
 import { AppError } from './app-error';
+import { linkedErrors, type LinkedError } from './error-chain';
 
 interface BodyParserError extends Error {
   type?: string;
@@ -10,23 +11,37 @@ interface BodyParserError extends Error {
 /** Seconds a client is told to wait (`Retry-After`) when a dependency is briefly unreachable. */
 export const UNAVAILABLE_RETRY_AFTER_SEC = 5;
 
-// Connection-level failures (the database restarting, unreachable or shutting down): node's socket errors,
-// PostgreSQL's SQLSTATE classes 08 (connection exception) and 57P (operator intervention), Prisma's P1001/P1002/P1017.
-const UNAVAILABLE_CODES = /^(ECONNREFUSED|ECONNRESET|ETIMEDOUT|EPIPE|EHOSTUNREACH|08\w{3}|57P0[1-3]|P100[12]|P1017)$/;
-const UNAVAILABLE_MESSAGES = /Connection terminated|Can't reach database server|server closed the connection|connection is closed|timeout exceeded when trying to connect/i;
+// Connection-level failures (the database restarting, unreachable, shutting down or out of connections): node's
+// socket and DNS errors, PostgreSQL's SQLSTATE classes 08 (connection exception), 53300 (too many connections) and
+// 57P01-03 (operator intervention), and Prisma's codes for the same (P1001/P1002 unreachable, P1008 socket timeout,
+// P1017 connection closed, P2037 too many connections).
+const UNAVAILABLE_CODES =
+  /^(ECONNREFUSED|ECONNRESET|ETIMEDOUT|EPIPE|EHOSTUNREACH|ENETUNREACH|ENOTFOUND|EAI_AGAIN|08\w{3}|53300|57P0[1-3]|P100[128]|P1017|P2037)$/;
+// What @prisma/adapter-pg calls those failures (`DriverAdapterError.cause.kind`, also kept in Prisma's
+// `meta.driverAdapterError`); a commit on a lost connection throws the bare DriverAdapterError.
+const UNAVAILABLE_KINDS = new Set(['DatabaseNotReachable', 'ConnectionClosed', 'SocketTimeout', 'TooManyConnections']);
+// pg's own errors carry no code: a socket closed mid-query ("Connection terminated unexpectedly"), the next query on
+// a client whose connection failed while it sat in a transaction ("… connection error and is not queryable"), a pool
+// that could not connect in time. Prisma passes them on as they are or inside its message.
+const UNAVAILABLE_MESSAGES =
+  /Connection terminated|Can't reach database server|server (has )?closed the connection|connection is closed|connection error and is not queryable|timeout exceeded when trying to connect/i;
+
+function saysUnavailable(e: LinkedError): boolean {
+  const codes = [e.code, e.originalCode].filter((c): c is string => typeof c === 'string');
+  if (codes.some((code) => UNAVAILABLE_CODES.test(code))) return true;
+  if (typeof e.kind === 'string' && UNAVAILABLE_KINDS.has(e.kind)) return true;
+  return typeof e.message === 'string' && UNAVAILABLE_MESSAGES.test(e.message);
+}
+
+/** The first error in `err`'s chain that says a dependency could not be reached; undefined when none does. */
+export function unavailableLink(err: unknown): LinkedError | undefined {
+  for (const e of linkedErrors(err)) if (saysUnavailable(e)) return e;
+  return undefined;
+}
 
 /** True when `err` (or an error it wraps) says a dependency could not be reached, rather than that the request failed. */
 export function isDependencyUnavailable(err: unknown): boolean {
-  for (let e = err as { code?: unknown; message?: unknown; cause?: unknown } | undefined, depth = 0; e && depth < 6; depth++) {
-    if (typeof e.code === 'string' && UNAVAILABLE_CODES.test(e.code)) return true;
-    if (typeof e.message === 'string' && UNAVAILABLE_MESSAGES.test(e.message)) return true;
-    const meta = (e as { meta?: { driverAdapterError?: { cause?: { originalCode?: unknown; kind?: unknown } } } }).meta;
-    const adapterCause = meta?.driverAdapterError?.cause;
-    if (typeof adapterCause?.originalCode === 'string' && UNAVAILABLE_CODES.test(adapterCause.originalCode)) return true;
-    if (adapterCause?.kind === 'DatabaseNotReachable' || adapterCause?.kind === 'ConnectionClosed') return true;
-    e = e.cause as typeof e;
-  }
-  return false;
+  return unavailableLink(err) !== undefined;
 }
 
 /** Maps anything thrown to the documented error body. Never leaks a stack trace; only real faults are 500s. */

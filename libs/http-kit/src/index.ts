@@ -6,5 +6,6 @@ export * from './logger';
 export * from './error-handler';
 export * from './health';
 export * from './server';
+export * from './start';
 export * from './rate-limit';
 

@@ -1,7 +1,11 @@
 import { Counter, Gauge, Histogram, Registry, collectDefaultMetrics } from 'prom-client';
 
-/** Where a quote came from (the `quotes.source` column plus MCP, which writes `api`). */
-export type QuoteSource = 'api' | 'embed' | 'acp';
+/**
+ * The channel a quote was created through: `POST /api/v1/quotes` (api), the embed widget (embed), the MCP
+ * `create_quote` tool (mcp) or an ACP checkout session (acp). MCP and ACP quotes are stored with
+ * `quotes.source = api`; the label tells the channels apart.
+ */
+export type QuoteSource = 'api' | 'embed' | 'mcp' | 'acp';
 /** The embed gate's answer: admitted, or the bare 401 (key), 403 (origin), 429 (rate limit). */
 export type GateOutcome = 'admitted' | '401' | '403' | '429';
 /** A webhook delivery attempt as the outbox records it. */
@@ -70,7 +74,7 @@ export function createMetrics(options: MetricsOptions): Metrics {
   });
   const quotes = new Counter({
     name: 'quotes_created_total',
-    help: 'Quotes created, by source (api, embed, acp).',
+    help: 'Quotes created, by source (api, embed, mcp, acp).',
     labelNames: ['source'] as const,
     registers,
   });

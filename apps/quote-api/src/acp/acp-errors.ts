@@ -1,5 +1,5 @@
 import type { AcpError } from '@expedition/contracts';
-import { toAppError } from '@expedition/http-kit';
+import { toAppError, UNAVAILABLE_RETRY_AFTER_SEC } from '@expedition/http-kit';
 
 /** A non-2xx answer under /acp/v1, in the protocol's flat error shape. */
 export class AcpHttpError extends Error {
@@ -34,6 +34,14 @@ export function jsonPath(base: string, dotted: string): string {
 export function toAcpHttpError(err: unknown): AcpHttpError {
   if (err instanceof AcpHttpError) return err;
   const app = toAppError(err);
+  // The database briefly unreachable (a restart, a failover): the protocol's temporary unavailability, with a wait.
+  if (app.status === 503) {
+    return new AcpHttpError(
+      503,
+      { type: 'service_unavailable', code: 'service_unavailable', message: 'The service is briefly unavailable; nothing was done; retry shortly' },
+      { 'Retry-After': String(UNAVAILABLE_RETRY_AFTER_SEC) },
+    );
+  }
   if (app.status >= 500) return new AcpHttpError(500, { type: 'processing_error', code: 'processing_error', message: 'Internal error; retry shortly' });
   const first = app.details?.[0];
   return new AcpHttpError(app.status, {

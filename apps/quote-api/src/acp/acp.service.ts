@@ -15,6 +15,7 @@ import { Prisma, type AcpCheckoutSession as SessionRow, type AgentKey, type Pris
 import { getPlan } from '@expedition/domain-pricing';
 import { policyLinks, type AttemptResult, type FulfillmentOutcome, type MoneyPath } from '@expedition/fulfillment';
 import { AppError } from '@expedition/http-kit';
+import type { Metrics } from '@expedition/observability';
 import type { PaymentProcessor } from '@expedition/payments';
 import { randomToken, type Clock, type Logger } from '@expedition/platform';
 import type { QuoteService } from '@expedition/quoting';
@@ -33,6 +34,8 @@ export interface AcpServiceDeps {
   publicUrl: string;
   /** Stripe profile the SPTs are granted to (the same as MPP's networkId). */
   networkId: string;
+  /** Counts the quotes sessions create (source `acp`); absent: not counted. */
+  metrics?: Pick<Metrics, 'quoteCreated'>;
 }
 
 type Buyer = NonNullable<AcpCreateSessionRequest['buyer']>;
@@ -249,6 +252,7 @@ export function createAcpService(deps: AcpServiceDeps) {
             { ...(s.trip as object), currency: 'USD', email: s.buyer?.email },
           );
           quoteId = quoted.quoteId;
+          deps.metrics?.quoteCreated('acp');
         } catch (err) {
           if (!(err instanceof AppError) || err.status >= 500) throw err;
           const details = err.details?.length ? err.details : [{ path: err.code === 'unknown_destination' ? 'destination' : '', message: err.message }];

@@ -1,5 +1,6 @@
 import type { Mode } from '@expedition/contracts';
 import type { PrismaClient } from '@expedition/db';
+import type { Metrics } from '@expedition/observability';
 import { createMoneyPath } from '@expedition/fulfillment';
 import type { Clock, Logger } from '@expedition/platform';
 import { createQuoteService, type QuoteService } from '@expedition/quoting';
@@ -20,6 +21,8 @@ export interface McpServices {
   logger: Logger;
   /** Payment mode of quotes created here (as POST /api/v1/quotes). */
   mode: Mode;
+  /** Counts quotes created by `create_quote` (source `mcp`); absent (the stdio entry serves no metrics): not counted. */
+  metrics?: Pick<Metrics, 'quoteCreated'>;
 }
 
 /**
