@@ -1,11 +1,10 @@
 import { randomBytes } from 'node:crypto';
 import { mkdtempSync } from 'node:fs';
-import net from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
 import { Client } from 'pg';
 import { describeWithPostgres, testDatabaseUrl } from '@expedition/db/testing';
-import { isRedisReachableSync, testRedisUrl } from '@expedition/platform/testing';
+import { closedPort, isRedisReachableSync, testRedisUrl } from '@expedition/platform/testing';
 import { APPS, copyArtifact, distDir, npmCi, removeDir, runNode, startNode, waitForStatus, type AppName } from './src/app-artifacts';
 
 /**
@@ -61,15 +60,6 @@ describe('config errors of the built processes: one line naming the variable, ne
     expect(result.stdout).toBe('');
   });
 });
-
-/** A loopback port where nothing listens (taken from the OS, then released). */
-async function closedPort(): Promise<number> {
-  const server = net.createServer();
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const { port } = server.address() as net.AddressInfo;
-  await new Promise<void>((resolve) => server.close(() => resolve()));
-  return port;
-}
 
 describe('an unreachable database at start: one line saying what failed, where and what to check, never a stack trace', () => {
   let port: number;

@@ -1,6 +1,6 @@
 import { EventEmitter } from 'node:events';
-import net from 'node:net';
 import { Client } from 'pg';
+import { closedPort } from '@expedition/platform/testing';
 import type { Redis } from 'ioredis';
 import { ConfigError } from '@expedition/platform';
 import {
@@ -16,15 +16,6 @@ import {
 } from './start';
 
 const quietLogger = () => ({ debug: jest.fn(), info: jest.fn(), warn: jest.fn() });
-
-/** A loopback port where nothing listens (taken from the OS, then released). */
-async function closedPort(): Promise<number> {
-  const server = net.createServer();
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const { port } = server.address() as net.AddressInfo;
-  await new Promise<void>((resolve) => server.close(() => resolve()));
-  return port;
-}
 
 /** What pg really throws when nothing listens at `url`. */
 async function pgConnectError(url: string): Promise<unknown> {

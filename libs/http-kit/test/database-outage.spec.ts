@@ -1,8 +1,8 @@
-import net from 'node:net';
 import express from 'express';
 import pino from 'pino';
 import request from 'supertest';
 import { Client } from 'pg';
+import { closedPort } from '@expedition/platform/testing';
 // The errors under test are the ones the real database stack throws, so this spec opens a Database the way the apps
 // do (a test-only import: http-kit itself never depends on db).
 // eslint-disable-next-line @nx/enforce-module-boundaries
@@ -35,15 +35,6 @@ async function expectRetryLater(work: () => Promise<unknown>) {
     retryAfter: '5',
     code: 'internal_error',
   });
-}
-
-/** A loopback port where nothing listens (taken from the OS, then released). */
-async function closedPort(): Promise<number> {
-  const server = net.createServer();
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const { port } = server.address() as net.AddressInfo;
-  await new Promise<void>((resolve) => server.close(() => resolve()));
-  return port;
 }
 
 describe('a database where nothing listens', () => {

@@ -2,6 +2,7 @@
 import { spawnSync } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import { existsSync, writeFileSync } from 'node:fs';
+import { createServer, type AddressInfo } from 'node:net';
 import path from 'node:path';
 import { epochSeconds, type Clock } from './clock';
 import { ConfigError } from './env';
@@ -102,3 +103,12 @@ export function configRefusal(load: (env: Record<string, string>) => unknown, en
   throw new Error(`the configuration was accepted: ${JSON.stringify(Object.keys(env))}`);
 }
 
+
+/** A loopback port where nothing listens (taken from the OS, then released): a dependency that is down. */
+export async function closedPort(): Promise<number> {
+  const server = createServer();
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const { port } = server.address() as AddressInfo;
+  await new Promise<void>((resolve) => server.close(() => resolve()));
+  return port;
+}
