@@ -42,10 +42,19 @@ export function pgClientExecutor(client: Pick<PoolClient, 'query'>): SqlExecutor
 export function pgPoolConnections(pool: Pool): WithConnection {
   return async (fn) => {
     const client = await pool.connect();
+    // A checked-out client has no 'error' listener of the pool's: a connection that drops between two queries (the
+    // server restarting mid-migration) would be an unhandled 'error' event, which ends the process. Kept instead:
+    // the next query fails and says so, and the broken client is destroyed rather than returned to the pool.
+    let lost: Error | undefined;
+    const onError = (err: Error) => {
+      lost = err;
+    };
+    client.on('error', onError);
     try {
       return await fn(pgClientExecutor(client));
     } finally {
-      client.release();
+      client.off('error', onError);
+      client.release(lost);
     }
   };
 }
