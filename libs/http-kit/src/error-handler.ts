@@ -48,7 +48,7 @@ export function isDependencyUnavailable(err: unknown): boolean {
 export function toAppError(err: unknown): AppError {
   if (err instanceof AppError) return err;
   if (isDependencyUnavailable(err)) {
-    return new AppError(503, 'internal_error', 'The service is briefly unavailable; nothing was done. Retry after Retry-After seconds', undefined, { cause: err });
+    return new AppError(503, 'internal_error', 'The service is briefly unavailable. Retry after Retry-After seconds', undefined, { cause: err });
   }
   const e = err as BodyParserError;
   if (e?.type === 'entity.parse.failed') return new AppError(400, 'invalid_json', 'Request body is not valid JSON');

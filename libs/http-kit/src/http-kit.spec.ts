@@ -60,7 +60,7 @@ describe('http-kit', () => {
     expect(JSON.stringify(res.body)).not.toMatch(/secret internals|at /);
   });
 
-  it('answers 503 with Retry-After, not 500, while the database cannot be reached (retry, nothing was done)', async () => {
+  it('answers 503 with Retry-After, not 500, while the database cannot be reached', async () => {
     for (const path of ['/db-down', '/pg-shutdown']) {
       const res = await request(app()).get(path);
       expect([path, res.status, res.headers['retry-after']]).toEqual([path, 503, '5']);

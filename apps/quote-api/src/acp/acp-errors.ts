@@ -38,7 +38,7 @@ export function toAcpHttpError(err: unknown): AcpHttpError {
   if (app.status === 503) {
     return new AcpHttpError(
       503,
-      { type: 'service_unavailable', code: 'service_unavailable', message: 'The service is briefly unavailable; nothing was done; retry shortly' },
+      { type: 'service_unavailable', code: 'service_unavailable', message: 'The service is briefly unavailable; retry shortly' },
       { 'Retry-After': String(UNAVAILABLE_RETRY_AFTER_SEC) },
     );
   }
