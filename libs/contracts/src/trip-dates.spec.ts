@@ -82,4 +82,14 @@ describe('quoteRequestSchemaAt', () => {
       message: 'is in the past',
     });
   });
+
+  it('is made once per UTC day (zod compiles a schema on its first parse): the same day reuses it, the next day does not', () => {
+    const morning = quoteRequestSchemaAt(new Date('2027-03-01T00:10:00Z'));
+    expect(quoteRequestSchemaAt(new Date('2027-03-01T23:50:00Z'))).toBe(morning);
+    const nextDay = quoteRequestSchemaAt(new Date('2027-03-02T00:00:00Z'));
+    expect(nextDay).not.toBe(morning);
+    const body = { destination: 'Antarctica', startDate: '2027-03-01', durationDays: 14, tripCost: 24000, travelers: 1, travelerAges: [40], residence: 'GB' };
+    expect(morning.safeParse(body).success).toBe(true);
+    expect(nextDay.safeParse(body).error?.issues[0]).toMatchObject({ path: ['startDate'], message: 'is in the past' });
+  });
 });

@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { ConfidenceSchema, CountryCodeSchema, CurrencySchema, IsoDateSchema, StateCodeSchema } from '../common.schema';
-import { TRIP_DATE_WINDOW, tripDateProblems } from '../trip-dates';
+import { TRIP_DATE_WINDOW, tripDateProblems, utcDay } from '../trip-dates';
 
 export const QuoteRequestSchema = z
   .object({
@@ -62,10 +62,21 @@ export type QuoteRequestInput = z.input<typeof QuoteRequestSchema>;
  * parses with. The window is not in QuoteRequestSchema itself because "today" must come from an injected clock.
  */
 export function quoteRequestSchemaAt(now: Date) {
-  return QuoteRequestSchema.superRefine((q, ctx) => {
-    for (const { path, message } of tripDateProblems(q, now)) ctx.addIssue({ code: 'custom', path, message });
-  });
+  // One schema per UTC day (the window depends on the day alone): a schema made per request had zod 4 compile its
+  // fast parser on every request, about 4 % of the quote route's CPU (tools/bench/README.md).
+  const day = utcDay(now);
+  if (windowed?.day !== day) {
+    const today = new Date(`${day}T00:00:00Z`);
+    windowed = {
+      day,
+      schema: QuoteRequestSchema.superRefine((q, ctx) => {
+        for (const { path, message } of tripDateProblems(q, today)) ctx.addIssue({ code: 'custom', path, message });
+      }),
+    };
+  }
+  return windowed.schema;
 }
+let windowed: { day: string; schema: ReturnType<typeof QuoteRequestSchema.superRefine> } | undefined;
 
 export const TripSummarySchema = z
   .object({
