@@ -41,13 +41,14 @@ async function operatorWithStoredSecret(store: (operatorId: string) => string) {
   return { operator, row, stored };
 }
 
-const verifiedWith = (secret: string) =>
+const verifiedAt = (n: number, secret: string) =>
   verifySignature({
-    rawBody: receiver.requests[0]!.body,
-    header: receiver.requests[0]!.headers['x-svc-signature'] as string | undefined,
+    rawBody: receiver.requests[n]!.body,
+    header: receiver.requests[n]!.headers['x-svc-signature'] as string | undefined,
     secrets: [secret],
     nowSec: h.clock.nowSec(),
   }).ok;
+const verifiedWith = (secret: string) => verifiedAt(0, secret);
 
 describe('delivery with sealed webhook secrets', () => {
   it('stores the secret sealed (not the plain value) and signs with the plain secret', async () => {
@@ -77,6 +78,24 @@ describe('delivery with sealed webhook secrets', () => {
     await testWorker(h.prisma, h.clock, { secretBox: boxA }).runOnce();
 
     expect(verifiedWith(OPERATOR_SECRET)).toBe(true);
+  });
+
+  it('opens the secret once per round for all the rows of an operator, and again in the next round', async () => {
+    const { operator } = await operatorWithStoredSecret((id) => boxA.seal(OPERATOR_SECRET, id));
+    await enqueueWebhook(h.prisma, operator.id, h.clock.now());
+    await enqueueWebhook(h.prisma, operator.id, h.clock.now());
+    let opened = 0;
+    const counting = { open: (stored: string, context: string) => (opened++, boxA.open(stored, context)) };
+    const worker = testWorker(h.prisma, h.clock, { secretBox: counting });
+
+    expect(await worker.runOnce()).toBe(3);
+    expect(opened).toBe(1);
+    expect(receiver.requests).toHaveLength(3);
+    expect(receiver.requests.every((_, i) => verifiedAt(i, OPERATOR_SECRET))).toBe(true);
+
+    await enqueueWebhook(h.prisma, operator.id, h.clock.now());
+    expect(await worker.runOnce()).toBe(1);
+    expect(opened).toBe(2);
   });
 
   it('sends nothing for a tampered sealed value and records a clear error, then retries on the schedule', async () => {

@@ -169,6 +169,31 @@ describe('delivery of policy.issued', () => {
   });
 });
 
+describe('a round of several rows', () => {
+  it('records each row of the round with its own outcome: delivered, retry, failed, and one for another operator', async () => {
+    const { operator, row: delivered } = await freshEvent(() => 200);
+    const retried = await enqueueWebhook(h.prisma, operator.id, h.clock.now());
+    const lastChance = await enqueueWebhook(h.prisma, operator.id, h.clock.now());
+    await h.prisma.webhookEvent.update({ where: { id: lastChance.id }, data: { attempts: 2 } });
+    const elsewhere = await createOperator(h.prisma, { webhookUrl: await deadUrl() });
+    const refused = await enqueueWebhook(h.prisma, elsewhere.id, h.clock.now());
+    receiver.setReply((_n, req) => (req.eventId === retried.eventId || req.eventId === lastChance.eventId ? 500 : 200));
+
+    expect(await testWorker(h.prisma, h.clock, { retryDelaysMs: [30 * SEC] }).runOnce()).toBe(4);
+
+    expect(await rowOf(delivered.id)).toMatchObject({ status: 'delivered', attempts: 1, lockedUntil: null, lastError: null, deliveredAt: h.clock.now() });
+    expect(await rowOf(retried.id)).toMatchObject({ status: 'pending', attempts: 1, lockedUntil: null, lastError: 'HTTP 500', nextAttemptAt: new Date(h.clock.now().getTime() + 30 * SEC) });
+    expect(await rowOf(lastChance.id)).toMatchObject({ status: 'failed', attempts: 3, lockedUntil: null, lastError: 'HTTP 500', deliveredAt: null });
+    expect(await rowOf(refused.id)).toMatchObject({ status: 'pending', attempts: 1, lockedUntil: null });
+    expect((await rowOf(refused.id)).lastError).toMatch(/^connection failed: ECONNREFUSED/);
+    const logged = async (id: string) => (await attemptsOf(id)).map((a) => [a.attemptNumber, a.statusCode, a.error]);
+    expect(await logged(delivered.id)).toEqual([[1, 200, null]]);
+    expect(await logged(retried.id)).toEqual([[1, 500, 'HTTP 500']]);
+    expect(await logged(lastChance.id)).toEqual([[3, 500, 'HTTP 500']]);
+    expect((await logged(refused.id))[0]?.slice(0, 2)).toEqual([1, null]);
+  });
+});
+
 describe('crash safety (worker lost between sending and recording)', () => {
   it('re-sends an abandoned attempt under the same attempt number once the lease lapses', async () => {
     const { row } = await freshEvent(() => 200);

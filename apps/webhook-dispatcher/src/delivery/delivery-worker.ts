@@ -2,17 +2,17 @@ import { NOTIFY_CHANNELS, type Notifications, type PrismaClient } from '@expedit
 import { createPollingLoop, type Clock, type Logger } from '@expedition/platform';
 import { activeTraceparent, inSpan, type Metrics } from '@expedition/observability';
 import type { SecretBox } from '@expedition/operators';
-import { claimDueWebhookEvents, recordAttempt, type ClaimedWebhookEvent, type Outcome } from './outbox.repository';
+import {
+  claimDueWebhookEvents,
+  recordAttempts,
+  type AttemptOutcome,
+  type ClaimedWebhookEvent,
+  type Outcome,
+  type WebhookTarget,
+} from './outbox.repository';
 import { nextAttemptAt, WEBHOOK_MAX_ATTEMPTS } from './retry-schedule';
-import { sendWebhook, type FetchLike, type SendResult } from './webhook-sender';
-
-interface WebhookTarget {
-  webhookUrl: string | null;
-  webhookSecret: string | null;
-  /** After a rotation with overlap: still signs (a second `v1=`) strictly before its expiry. */
-  webhookSecretPrevious: string | null;
-  webhookSecretPreviousExpiresAt: Date | null;
-}
+import { createKeepAliveTransport } from './keep-alive-transport';
+import { fetchTransport, sendWebhook, type FetchLike, type SendResult } from './webhook-sender';
 
 export interface DeliverySettings {
   /** Pauses between attempts (see retry-schedule.ts); default 30 s, 5 min. */
@@ -33,6 +33,7 @@ export interface DeliveryWorkerDeps extends DeliverySettings {
   clock: Clock;
   /** Opens operators' sealed webhook secrets, only to sign (keyring from WEBHOOK_SECRET_KEYS). */
   secretBox: Pick<SecretBox, 'open'>;
+  /** Sends through this fetch instead of the worker's own keep-alive node:http(s) connections (keep-alive-transport.ts). */
   fetch?: FetchLike;
   /**
    * PostgreSQL's LISTEN/NOTIFY (Database.notifications): a new outbox row wakes the worker at once instead of at its
@@ -53,84 +54,121 @@ export interface DeliveryWorker {
   kick(): void;
 }
 
+/** The plain secrets to sign with (current first), or why there are none. */
+type SigningSecrets = { plain: string[]; error: null } | { plain: null; error: string };
+type SigningSecretsOf = (row: ClaimedWebhookEvent, target: WebhookTarget) => SigningSecrets;
+
 /**
  * Delivers `policy.issued` outbox rows. Any number of these may run in one process and in many replicas: rows are
  * claimed in the database (FOR UPDATE SKIP LOCKED + a lease), never in memory.
  */
 export function createDeliveryWorker(deps: DeliveryWorkerDeps): DeliveryWorker {
   if (deps.leaseMs <= deps.timeoutMs) throw new RangeError('leaseMs must be longer than timeoutMs');
+  const keepAlive = deps.fetch ? null : createKeepAliveTransport();
+  const transport = keepAlive?.send ?? fetchTransport(deps.fetch);
+
+  /** The loop's last round's record, still in flight while the next round claims and sends (at most one). */
+  let recording: Promise<void> = Promise.resolve();
 
   async function runOnce(): Promise<number> {
+    const outcomes = await claimAndSend();
+    await recordRound(outcomes);
+    return outcomes.length;
+  }
+
+  /**
+   * The loop's round: the same, but the record overlaps the next round's claim and sends instead of delaying them
+   * (the rows stay leased until it lands, so no one claims them in between). A round first waits for the previous
+   * record, so records never pile up, and stop() waits for the last one.
+   */
+  async function runPipelinedRound(): Promise<number> {
+    const outcomes = await claimAndSend();
+    await recording;
+    recording = recordRound(outcomes);
+    return outcomes.length;
+  }
+
+  async function claimAndSend(): Promise<AttemptOutcome[]> {
     const claimed = await claimDueWebhookEvents(deps.prisma, {
       now: deps.clock.now(),
       leaseMs: deps.leaseMs,
       limit: deps.batchSize,
     });
-    if (claimed.length === 0) return 0;
-    // The operators' CURRENT url and secret, read at send time: a rotation or a fixed URL applies to queued retries.
-    const operators = await deps.prisma.operator.findMany({
-      where: { id: { in: [...new Set(claimed.map((row) => row.operatorId))] } },
-      select: { id: true, webhookUrl: true, webhookSecret: true, webhookSecretPrevious: true, webhookSecretPreviousExpiresAt: true },
-    });
-    const targets = new Map(operators.map((o) => [o.id, o]));
-    await Promise.all(claimed.map((row) => deliver(row, targets.get(row.operatorId))));
-    return claimed.length;
+    if (claimed.length === 0) return [];
+    const startedAt = deps.clock.now();
+    const signingSecrets = signingSecretsFor(startedAt);
+    return Promise.all(claimed.map((row) => deliver(row, startedAt, signingSecrets)));
   }
 
-  async function deliver(row: ClaimedWebhookEvent, target: WebhookTarget | undefined): Promise<void> {
-    const startedAt = deps.clock.now();
+  async function deliver(row: ClaimedWebhookEvent, startedAt: Date, signingSecrets: SigningSecretsOf): Promise<AttemptOutcome> {
     // Continues the sale's trace (stored on the outbox row); a no-op call when tracing is off.
     const result = await inSpan(
       'policy.issued delivery',
       { kind: 'client', parent: row.traceParent, attributes: { 'webhook.event_id': row.eventId, 'webhook.attempt': row.attempt } },
-      () => attempt(row, target, startedAt),
+      () => attempt(row, startedAt, signingSecrets),
     );
     const outcome = outcomeOf(row, result);
     deps.metrics?.deliveryAttempt(outcome.kind);
-    try {
-      const recorded = await recordAttempt(
-        deps.prisma,
-        row,
-        { attempt: row.attempt, startedAt, durationMs: result.durationMs, statusCode: result.statusCode, error: result.error },
-        outcome,
-        deps.clock.now(),
-      );
-      if (!recorded) deps.logger.warn({ eventId: row.eventId, attempt: row.attempt }, 'lease lost before recording; another worker owns the row');
-    } catch (err) {
-      // The lease stays; when it lapses the row is re-sent under the same attempt number (at least once, no loss).
-      deps.logger.error({ err, eventId: row.eventId, attempt: row.attempt }, 'could not record webhook attempt');
-    }
     logAttempt(row, result, outcome);
+    return {
+      claimed: row,
+      attempt: { attempt: row.attempt, startedAt, durationMs: result.durationMs, statusCode: result.statusCode, error: result.error },
+      outcome,
+    };
   }
 
-  async function attempt(row: ClaimedWebhookEvent, operator: WebhookTarget | undefined, startedAt: Date): Promise<SendResult> {
-    if (!operator?.webhookUrl) return { statusCode: null, error: 'no webhook URL configured', durationMs: 0 };
-    if (!operator.webhookSecret) return { statusCode: null, error: 'no webhook secret configured', durationMs: 0 };
-    const secret = openSecret(row, operator.webhookSecret);
-    if (secret.error !== null) return { statusCode: null, error: secret.error, durationMs: 0 };
-    const secrets = [secret.plain];
-    if (operator.webhookSecretPrevious && operator.webhookSecretPreviousExpiresAt && startedAt < operator.webhookSecretPreviousExpiresAt) {
-      // The previous secret is a courtesy during the overlap: one that no longer opens is left out, not fatal.
-      const previous = openSecret(row, operator.webhookSecretPrevious);
-      if (previous.error === null) secrets.push(previous.plain);
-    }
+  async function attempt(row: ClaimedWebhookEvent, startedAt: Date, signingSecrets: SigningSecretsOf): Promise<SendResult> {
+    const target = row.target;
+    if (!target?.webhookUrl) return { statusCode: null, error: 'no webhook URL configured', durationMs: 0 };
+    const secrets = signingSecrets(row, target);
+    if (secrets.error !== null) return { statusCode: null, error: secrets.error, durationMs: 0 };
     return sendWebhook({
-      url: operator.webhookUrl,
-      secrets,
+      url: target.webhookUrl,
+      secrets: secrets.plain,
       eventId: row.eventId,
       // jsonb returns keys in one canonical order, so every attempt sends the same bytes.
       body: JSON.stringify(row.payload),
       timestampSec: Math.floor(startedAt.getTime() / 1000),
       timeoutMs: deps.timeoutMs,
-      fetch: deps.fetch,
+      transport,
       traceparent: activeTraceparent() ?? row.traceParent ?? undefined,
     });
   }
 
   /**
-   * The plain secret, decrypted for this one signature and dropped after it. A value that cannot be opened (tampered,
-   * sealed under a key no longer in the keyring) is recorded as the attempt's error: nothing is signed with garbage,
-   * and the retry schedule gives the platform team time to restore the key.
+   * The secrets to sign with, opened once per operator for one round (a batch usually holds many rows of one
+   * operator: opening costs two AES-GCM decryptions) and dropped with the round. The round's rows were read by one
+   * statement, so all rows of an operator carry the same stored values.
+   */
+  function signingSecretsFor(startedAt: Date): SigningSecretsOf {
+    const opened = new Map<string, SigningSecrets>();
+    return (row, target) => {
+      let secrets = opened.get(row.operatorId);
+      if (!secrets) {
+        secrets = openSigningSecrets(row, target, startedAt);
+        opened.set(row.operatorId, secrets);
+      }
+      return secrets;
+    };
+  }
+
+  function openSigningSecrets(row: ClaimedWebhookEvent, target: WebhookTarget, startedAt: Date): SigningSecrets {
+    if (!target.webhookSecret) return { plain: null, error: 'no webhook secret configured' };
+    const current = openSecret(row, target.webhookSecret);
+    if (current.error !== null) return current;
+    const plain = [current.plain];
+    if (target.webhookSecretPrevious && target.webhookSecretPreviousExpiresAt && startedAt < target.webhookSecretPreviousExpiresAt) {
+      // The previous secret is a courtesy during the overlap: one that no longer opens is left out, not fatal.
+      const previous = openSecret(row, target.webhookSecretPrevious);
+      if (previous.error === null) plain.push(previous.plain);
+    }
+    return { plain, error: null };
+  }
+
+  /**
+   * The plain secret, decrypted for this round's signatures and dropped after it. A value that cannot be opened
+   * (tampered, sealed under a key no longer in the keyring) is recorded as the attempt's error: nothing is signed
+   * with garbage, and the retry schedule gives the platform team time to restore the key.
    */
   function openSecret(row: ClaimedWebhookEvent, stored: string): { plain: string; error: null } | { plain: null; error: string } {
     try {
@@ -139,6 +177,27 @@ export function createDeliveryWorker(deps: DeliveryWorkerDeps): DeliveryWorker {
       const reason = err instanceof Error ? err.message : String(err);
       deps.logger.error({ eventId: row.eventId, operatorId: row.operatorId, reason }, 'cannot open the operator\'s webhook secret');
       return { plain: null, error: `webhook secret cannot be decrypted: ${reason}` };
+    }
+  }
+
+  /**
+   * Records the whole round in one statement once every send has finished (the round waited for all of them anyway).
+   * A slow receiver keeps the others' rows leased until then, never past the lease: leaseMs > timeoutMs.
+   */
+  async function recordRound(batch: readonly AttemptOutcome[]): Promise<void> {
+    if (batch.length === 0) return;
+    try {
+      const recorded = await recordAttempts(deps.prisma, batch, deps.clock.now());
+      for (const { claimed } of batch) {
+        if (!recorded.has(claimed.id)) {
+          deps.logger.warn({ eventId: claimed.eventId, attempt: claimed.attempt }, 'lease lost before recording; another worker owns the row');
+        }
+      }
+    } catch (err) {
+      // The leases stay; when they lapse the rows are re-sent under the same attempt numbers (at least once, no loss).
+      for (const { claimed } of batch) {
+        deps.logger.error({ err, eventId: claimed.eventId, attempt: claimed.attempt }, 'could not record webhook attempt');
+      }
     }
   }
 
@@ -157,7 +216,7 @@ export function createDeliveryWorker(deps: DeliveryWorkerDeps): DeliveryWorker {
   }
 
   // A full batch suggests more is due: go again at once; otherwise poll.
-  const loop = createPollingLoop(async () => ({ backlog: (await runOnce()) >= deps.batchSize }), {
+  const loop = createPollingLoop(async () => ({ backlog: (await runPipelinedRound()) >= deps.batchSize }), {
     pollIntervalMs: deps.pollIntervalMs,
     onError: (err) => deps.logger.error({ err }, 'webhook claim round failed'),
   });
@@ -172,6 +231,8 @@ export function createDeliveryWorker(deps: DeliveryWorkerDeps): DeliveryWorker {
       unsubscribe?.();
       unsubscribe = null;
       await loop.stop();
+      await recording;
+      keepAlive?.close();
     },
     runOnce,
     kick: loop.kick,

@@ -15,6 +15,18 @@ export interface ClaimedWebhookEvent {
   lockedUntil: Date;
   /** W3C traceparent of the sale that enqueued the event: the delivery continues that trace (null: untraced). */
   traceParent: string | null;
+  /** The operator's CURRENT url and secrets, read in the claiming statement: a rotation or a fixed URL applies to
+   * queued retries. Null when the operator row is gone. */
+  target: WebhookTarget | null;
+}
+
+/** Where and with what an operator's webhooks are sent (secrets as stored: sealed, or legacy plain). */
+export interface WebhookTarget {
+  webhookUrl: string | null;
+  webhookSecret: string | null;
+  /** After a rotation with overlap: still signs (a second `v1=`) strictly before its expiry. */
+  webhookSecretPrevious: string | null;
+  webhookSecretPreviousExpiresAt: Date | null;
 }
 
 export interface AttemptRecord {
@@ -25,9 +37,26 @@ export interface AttemptRecord {
   error: string | null;
 }
 
+interface ClaimedRow {
+  id: string;
+  eventId: string;
+  operatorId: string;
+  payload: unknown;
+  attempts: number;
+  maxAttempts: number;
+  lockedUntil: Date | string;
+  traceParent: string | null;
+  operatorFound: boolean;
+  webhookUrl: string | null;
+  webhookSecret: string | null;
+  webhookSecretPrevious: string | null;
+  webhookSecretPreviousExpiresAt: Date | string | null;
+}
+
 /**
  * Claims up to `limit` due rows in one statement: FOR UPDATE SKIP LOCKED keeps concurrent workers (and replicas)
- * off each other's rows, and the lease keeps the row away from everyone until it lapses.
+ * off each other's rows, and the lease keeps the row away from everyone until it lapses. The same statement reads
+ * each row's operator (url and stored secrets), so a round costs one round trip before its POSTs.
  *
  * The attempt number is reserved here, before anything is sent. `locked_until` is cleared whenever an outcome is
  * recorded, so a row that is claimable while still carrying a lease was abandoned mid-attempt (crash, kill): it is
@@ -39,25 +68,37 @@ export async function claimDueWebhookEvents(
 ): Promise<ClaimedWebhookEvent[]> {
   const { now, limit } = options;
   const leaseUntil = new Date(now.getTime() + options.leaseMs);
-  const rows = await prisma.$queryRaw<
-    { id: string; eventId: string; operatorId: string; payload: unknown; attempts: number; maxAttempts: number; lockedUntil: Date; traceParent: string | null }[]
-  >`
-    UPDATE webhook_events AS e
-    SET attempts = CASE WHEN e.locked_until IS NULL THEN e.attempts + 1 ELSE e.attempts END,
-        locked_until = ${leaseUntil}::timestamp(3)
-    FROM (
-      SELECT id FROM webhook_events
-      WHERE status = 'pending'
-        AND next_attempt_at <= ${now}::timestamp(3)
-        AND (locked_until IS NULL OR locked_until < ${now}::timestamp(3))
-      ORDER BY next_attempt_at
-      LIMIT ${limit}::int
-      FOR UPDATE SKIP LOCKED
-    ) AS due
-    WHERE e.id = due.id
-    RETURNING e.id, e.event_id AS "eventId", e.operator_id AS "operatorId", e.payload, e.attempts,
-              e.max_attempts AS "maxAttempts", e.locked_until AS "lockedUntil", e.trace_parent AS "traceParent"`;
-  return rows.map((row) => ({
+  const rows = await prisma.$queryRaw<ClaimedRow[]>`
+    WITH claimed AS (
+      UPDATE webhook_events AS e
+      SET attempts = CASE WHEN e.locked_until IS NULL THEN e.attempts + 1 ELSE e.attempts END,
+          locked_until = ${leaseUntil}::timestamp(3)
+      FROM (
+        SELECT id FROM webhook_events
+        WHERE status = 'pending'
+          AND next_attempt_at <= ${now}::timestamp(3)
+          AND (locked_until IS NULL OR locked_until < ${now}::timestamp(3))
+        ORDER BY next_attempt_at
+        LIMIT ${limit}::int
+        FOR UPDATE SKIP LOCKED
+      ) AS due
+      WHERE e.id = due.id
+      RETURNING e.id, e.event_id, e.operator_id, e.payload, e.attempts, e.max_attempts, e.locked_until, e.trace_parent
+    )
+    SELECT c.id, c.event_id AS "eventId", c.operator_id AS "operatorId", c.payload, c.attempts,
+           c.max_attempts AS "maxAttempts", c.locked_until AS "lockedUntil", c.trace_parent AS "traceParent",
+           o.id IS NOT NULL AS "operatorFound", o.webhook_url AS "webhookUrl", o.webhook_secret AS "webhookSecret",
+           o.webhook_secret_previous AS "webhookSecretPrevious",
+           o.webhook_secret_previous_expires_at AS "webhookSecretPreviousExpiresAt"
+    FROM claimed AS c
+    LEFT JOIN operators AS o ON o.id = c.operator_id`;
+  return rows.map(toClaimed);
+}
+
+// Both adapters (pg, PGlite) return timestamps as Dates in UTC; new Date() also copes with a text form.
+function toClaimed(row: ClaimedRow): ClaimedWebhookEvent {
+  const previousExpiry = row.webhookSecretPreviousExpiresAt;
+  return {
     id: row.id,
     eventId: row.eventId,
     operatorId: row.operatorId,
@@ -66,7 +107,15 @@ export async function claimDueWebhookEvents(
     maxAttempts: Number(row.maxAttempts),
     lockedUntil: new Date(row.lockedUntil),
     traceParent: row.traceParent ?? null,
-  }));
+    target: row.operatorFound
+      ? {
+          webhookUrl: row.webhookUrl,
+          webhookSecret: row.webhookSecret,
+          webhookSecretPrevious: row.webhookSecretPrevious,
+          webhookSecretPreviousExpiresAt: previousExpiry === null ? null : new Date(previousExpiry),
+        }
+      : null,
+  };
 }
 
 export type Outcome =
@@ -74,38 +123,67 @@ export type Outcome =
   | { kind: 'retry'; at: Date; error: string }
   | { kind: 'failed'; error: string };
 
+/** One finished attempt of a claimed row, ready to be recorded. */
+export interface AttemptOutcome {
+  claimed: ClaimedWebhookEvent;
+  attempt: AttemptRecord;
+  outcome: Outcome;
+}
+
 const MAX_ERROR_LENGTH = 500;
 
 /**
- * Records one attempt and moves the row on in ONE statement (a data-modifying CTE, so one round trip and atomic),
- * but only while we still hold the lease we claimed with. Returns false when the lease was lost (it lapsed and
- * someone else re-claimed the row): that worker now owns the row and its outcome.
+ * Records finished attempts and moves their rows on, all in ONE statement (a data-modifying CTE: one round trip for a
+ * whole round, atomic), but each only while we still hold the lease we claimed it with. Returns the ids of the rows
+ * recorded; a row missing from it lost its lease (it lapsed and someone else re-claimed the row): that worker now owns
+ * the row and its outcome.
+ *
+ * The round's outcomes travel as ONE jsonb parameter: the client's raw-query path costs per parameter, and a round of
+ * 10 as a VALUES list has 120 (measured: about twice the client CPU of the jsonb form). Dates go as ISO strings, which
+ * `timestamp(3)` reads as the UTC wall time Prisma stores.
  */
-export async function recordAttempt(
-  prisma: PrismaClient,
-  claimed: ClaimedWebhookEvent,
-  attempt: AttemptRecord,
-  outcome: Outcome,
-  now: Date,
-): Promise<boolean> {
-  const next = nextState(outcome);
-  const error = attempt.error === null ? null : attempt.error.slice(0, MAX_ERROR_LENGTH);
-  const inserted = await prisma.$executeRaw`
-    WITH moved AS (
-      UPDATE webhook_events
-      SET status = ${next.status}::webhook_event_status,
-          next_attempt_at = COALESCE(${next.nextAttemptAt}::timestamp(3), next_attempt_at),
-          delivered_at = COALESCE(${next.deliveredAt}::timestamp(3), delivered_at),
+export async function recordAttempts(prisma: PrismaClient, outcomes: readonly AttemptOutcome[], now: Date): Promise<Set<string>> {
+  if (outcomes.length === 0) return new Set();
+  const rows = outcomes.map(({ claimed, attempt, outcome }) => {
+    const next = nextState(outcome);
+    return {
+      id: claimed.id,
+      locked_until: claimed.lockedUntil,
+      status: next.status,
+      next_attempt_at: next.nextAttemptAt,
+      delivered_at: next.deliveredAt,
+      last_error: next.lastError,
+      attempt_id: randomUUID(),
+      attempt_number: attempt.attempt,
+      started_at: attempt.startedAt,
+      duration_ms: attempt.durationMs,
+      status_code: attempt.statusCode,
+      error: attempt.error === null ? null : attempt.error.slice(0, MAX_ERROR_LENGTH),
+    };
+  });
+  const recorded = await prisma.$queryRaw<{ id: string }[]>`
+    WITH outcome AS (
+      SELECT * FROM jsonb_to_recordset(${JSON.stringify(rows)}::jsonb) AS o(
+        id text, locked_until timestamp(3), status webhook_event_status, next_attempt_at timestamp(3),
+        delivered_at timestamp(3), last_error text, attempt_id text, attempt_number int, started_at timestamp(3),
+        duration_ms int, status_code int, error text)
+    ),
+    moved AS (
+      UPDATE webhook_events AS e
+      SET status = o.status,
+          next_attempt_at = COALESCE(o.next_attempt_at, e.next_attempt_at),
+          delivered_at = COALESCE(o.delivered_at, e.delivered_at),
           locked_until = NULL,
-          last_error = ${next.lastError}::text
-      WHERE id = ${claimed.id} AND status = 'pending' AND locked_until = ${claimed.lockedUntil}::timestamp(3)
-      RETURNING id
+          last_error = o.last_error
+      FROM outcome AS o
+      WHERE e.id = o.id AND e.status = 'pending' AND e.locked_until = o.locked_until
+      RETURNING e.id
     )
     INSERT INTO webhook_attempts (id, webhook_event_id, attempt_number, started_at, duration_ms, status_code, error, created_at)
-    SELECT ${randomUUID()}::text, moved.id, ${attempt.attempt}::int, ${attempt.startedAt}::timestamp(3),
-           ${attempt.durationMs}::int, ${attempt.statusCode}::int, ${error}::text, ${now}::timestamp(3)
-    FROM moved`;
-  return inserted === 1;
+    SELECT o.attempt_id, o.id, o.attempt_number, o.started_at, o.duration_ms, o.status_code, o.error, ${now}::timestamp(3)
+    FROM outcome AS o JOIN moved ON moved.id = o.id
+    RETURNING webhook_event_id AS id`;
+  return new Set(recorded.map((row) => row.id));
 }
 
 interface NextState {

@@ -5,6 +5,19 @@ export const WEBHOOK_USER_AGENT = 'Expedition-Webhooks/1.0 (policy.issued)';
 
 export type FetchLike = (url: string, init: RequestInit) => Promise<Response>;
 
+/** How a signed POST travels: resolves with the HTTP status (the body is not read), rejects on a network error or a
+ * timeout (an error named TimeoutError or AbortError). */
+export type WebhookTransport = (url: string, request: { headers: Record<string, string>; body: string; timeoutMs: number }) => Promise<number>;
+
+/** POSTs through a fetch (an injected one in tests, or the runtime's). Redirects are not followed. */
+export function fetchTransport(doFetch: FetchLike = (url, init) => fetch(url, init)): WebhookTransport {
+  return async (url, { headers, body, timeoutMs }) => {
+    const res = await doFetch(url, { method: 'POST', headers, body, redirect: 'manual', signal: AbortSignal.timeout(timeoutMs) });
+    await res.body?.cancel().catch(() => undefined);
+    return res.status;
+  };
+}
+
 export interface SendResult {
   /** HTTP status when the receiver answered, else null. */
   statusCode: number | null;
@@ -22,7 +35,7 @@ export interface SendInput {
   body: string;
   timestampSec: number;
   timeoutMs: number;
-  fetch?: FetchLike;
+  transport: WebhookTransport;
   /** W3C trace context sent as `traceparent`, so the receiver can join the sale's trace. */
   traceparent?: string;
 }
@@ -32,12 +45,10 @@ export interface SendInput {
  * cannot bounce our signed body to another host.
  */
 export async function sendWebhook(input: SendInput): Promise<SendResult> {
-  const doFetch: FetchLike = input.fetch ?? ((url, init) => fetch(url, init));
   const started = performance.now();
   const elapsed = () => Math.round(performance.now() - started);
   try {
-    const res = await doFetch(input.url, {
-      method: 'POST',
+    const status = await input.transport(input.url, {
       headers: {
         'Content-Type': 'application/json',
         'User-Agent': WEBHOOK_USER_AGENT,
@@ -46,21 +57,21 @@ export async function sendWebhook(input: SendInput): Promise<SendResult> {
         ...(input.traceparent ? { traceparent: input.traceparent } : {}),
       },
       body: input.body,
-      redirect: 'manual',
-      signal: AbortSignal.timeout(input.timeoutMs),
+      timeoutMs: input.timeoutMs,
     });
-    await res.body?.cancel().catch(() => undefined);
-    const ok = res.status >= 200 && res.status < 300;
-    return { statusCode: res.status, error: ok ? null : `HTTP ${res.status}`, durationMs: elapsed() };
+    const ok = status >= 200 && status < 300;
+    return { statusCode: status, error: ok ? null : `HTTP ${status}`, durationMs: elapsed() };
   } catch (err) {
-    return { statusCode: null, error: describeFetchError(err, input.timeoutMs), durationMs: elapsed() };
+    return { statusCode: null, error: describeSendError(err, input.timeoutMs), durationMs: elapsed() };
   }
 }
 
-function describeFetchError(err: unknown, timeoutMs: number): string {
-  const e = err as { name?: string; message?: string; cause?: { code?: string; message?: string } };
+// fetch wraps the socket error in `cause`; node:http raises it as is. Node's own ERR_* codes (a malformed URL, a bad
+// header) are not connection failures.
+function describeSendError(err: unknown, timeoutMs: number): string {
+  const e = err as { name?: string; message?: string; code?: string; cause?: { code?: string; message?: string } };
   if (e?.name === 'TimeoutError' || e?.name === 'AbortError') return `timeout after ${timeoutMs} ms`;
-  const code = e?.cause?.code;
-  if (code) return `connection failed: ${code}`;
+  const code = e?.cause?.code ?? e?.code;
+  if (code && !code.startsWith('ERR_')) return `connection failed: ${code}`;
   return `request failed: ${e?.cause?.message ?? e?.message ?? String(err)}`;
 }
