@@ -157,7 +157,8 @@ export async function measureDispatcher(config: Readonly<BenchConfig> = loadBenc
   const { events: N, liveEvents: LIVE, pollMs: POLL_MS } = config.dispatcher;
   // Quick runs (one round) measure the drain once, without a warm-up round.
   const ROUNDS = config.quick ? 0 : config.http.rounds;
-  const db = await createTestDatabase();
+  // The apps' pool size (libs/db: 10), not the test suites' 4: the intake and the workers share it as in production.
+  const db = await createTestDatabase({ poolMax: 10 });
   const receiver = await startReceiver();
   const processor = createSimulatedProcessor({ webhookUrl: 'http://127.0.0.1:9/unused', webhookSecret: PROCESSOR_SECRET });
   // The intake trusts an event only for a payment of ours that the processor confirms (it asks Stripe in production).

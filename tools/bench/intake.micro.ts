@@ -75,7 +75,8 @@ async function main(): Promise<void> {
   const abPath = process.env['BENCH_AB'];
   const variants: [string, CreateFulfillment][] = [['ours', createFulfillment]];
   if (abPath) variants.push([abPath, ((await import(abPath)) as { createFulfillment: CreateFulfillment }).createFulfillment]);
-  const db = await createTestDatabase();
+  // The apps' pool size (libs/db: 10), not the test suites' 4: the intake and the workers share it as in production.
+  const db = await createTestDatabase({ poolMax: 10 });
   try {
     await syncCatalog(db.prisma, catalogSnapshot());
     const operator = await db.prisma.operator.create({

@@ -17,6 +17,8 @@ export interface CreateTestDatabaseOptions {
   /** 'auto' (default): PostgreSQL when reachable, else PGlite. */
   kind?: 'auto' | 'postgres' | 'pglite';
   migrationsDir?: string;
+  /** PostgreSQL pool size: 4 keeps many test files within max_connections; benchmarks pass the apps' default, 10. */
+  poolMax?: number;
 }
 
 export function testDatabaseUrl(): string {
@@ -84,9 +86,9 @@ export function describeWithPostgres(url: string = testDatabaseUrl()): jest.Desc
   return describe.skip;
 }
 
-async function createPostgresTestDatabase(url: string, migrations: Migration[]): Promise<Database> {
+async function createPostgresTestDatabase(url: string, migrations: Migration[], poolMax = 4): Promise<Database> {
   const schema = `t_${randomBytes(6).toString('hex')}`;
-  const db = await createDatabase({ databaseUrl: url, schema, poolMax: 4 });
+  const db = await createDatabase({ databaseUrl: url, schema, poolMax });
   const dropSchema = async () => {
     await db.withConnection((executor) => executor.exec(`DROP SCHEMA IF EXISTS "${schema}" CASCADE`));
   };
@@ -173,7 +175,7 @@ export async function createTestDatabase(options: CreateTestDatabaseOptions = {}
   const migrations = readMigrations(options.migrationsDir);
   if (kind === 'pglite') return createPGliteTestDatabase(migrations);
   const url = testDatabaseUrl();
-  if (await isPostgresReachable(url)) return createPostgresTestDatabase(url, migrations);
+  if (await isPostgresReachable(url)) return createPostgresTestDatabase(url, migrations, options.poolMax);
   if (kind === 'postgres' || servicesRequired()) {
     throw new Error(`PostgreSQL is unreachable at ${url} (REQUIRE_SERVICES=${process.env['REQUIRE_SERVICES'] ?? ''})`);
   }
