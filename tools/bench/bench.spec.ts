@@ -18,6 +18,7 @@ const EXPECTED_IDS = [
   'embed_app',
   'embed_app_db_read',
   'dispatcher_delivery',
+  'dispatcher_delivery_vs_fetch',
   'event_to_delivered_p50',
   'event_to_delivered_p99',
   'answer_to_delivered_p99',
