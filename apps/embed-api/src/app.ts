@@ -1,12 +1,12 @@
 import express, { type Express } from 'express';
 import { createEmbedGate, createPreflightHandler, type ResolveKey, type ResolvedKey } from '@expedition/auth-publishable-key';
 import type { PrismaClient } from '@expedition/db';
-import { errorHandler, healthRoutes, httpLogger, notFound, requestId } from '@expedition/http-kit';
+import { errorHandler, healthRoutes, notFound } from '@expedition/http-kit';
 import { countGateDecisions, countQuotesCreated, observe, type Observability } from '@expedition/observability';
 import type { Clock, Logger, RateLimiter } from '@expedition/platform';
 import { createCheckoutLinks } from '@expedition/quoting';
-import { embedCheckoutRouter } from './checkout/embed-checkout.router';
-import { noStore } from './http/embed-responses';
+import { addEmbedCheckoutRoute } from './checkout/embed-checkout.router';
+import { embedPrelude } from './http/embed-prelude';
 import {
   EMBED_CHECKOUT_PATH,
   EMBED_OPTIONS_PATH,
@@ -15,11 +15,11 @@ import {
   EMBED_PAYMENTS_PATH,
   EMBED_QUOTE_PATH,
 } from './limits';
-import { embedOptionsRouter } from './options/embed-options.router';
+import { addEmbedOptionsRoute } from './options/embed-options.router';
 import { createReadyOptionsCache } from './options/ready-options-cache';
 import { createEmbedPaymentService, type EmbedPaymentsOptions } from './payments/embed-payment.service';
-import { embedPaymentsRouter } from './payments/embed-payments.router';
-import { embedQuoteRouter } from './quotes/embed-quote.router';
+import { addEmbedPaymentRoutes } from './payments/embed-payments.router';
+import { addEmbedQuoteRoute } from './quotes/embed-quote.router';
 import { createEmbedQuoteService } from './quotes/embed-quote.service';
 
 export interface EmbedApiDeps {
@@ -84,8 +84,12 @@ export function createApp(deps: EmbedApiDeps): Express {
   const quotes = createEmbedQuoteService({ prisma: deps.prisma, clock: deps.clock, onQuoteCreated: deps.onQuoteCreated });
 
   for (const handler of observe(deps.observability, 'embed-api')) app.use(handler);
-  app.use(requestId());
-  app.use(httpLogger(deps.logger));
+  // Request id, access log and no-store under /api/embed, as one layer (see embedPrelude).
+  app.use(embedPrelude(deps.logger));
+  // The widget's poll, the busiest route, is the first layer after the prelude. Every route goes straight on the app
+  // rather than in a Router mounted without a path: Express enters every such Router on every request (and leaves one
+  // without a match a tick later). Paths and methods do not overlap, so the order changes no answer.
+  addEmbedOptionsRoute(app, { gate: optionsGate, prisma: deps.prisma, cache: createReadyOptionsCache(deps.readyOptionsCacheSize) });
   app.use(healthRoutes({ ready: deps.ready }));
   app.get('/', (_req, res) => {
     res.json({
@@ -94,19 +98,11 @@ export function createApp(deps: EmbedApiDeps): Express {
     });
   });
 
-  app.use('/api/embed', noStore());
   app.options([EMBED_QUOTE_PATH, EMBED_OPTIONS_PATH, ...postPaths], createPreflightHandler());
   if (metrics) app.post(EMBED_QUOTE_PATH, ...countQuotesCreated(metrics, 'embed', [200]));
-  app.use(embedQuoteRouter({ gate: headerKeyGate, quotes, logger: deps.logger }));
-  app.use(
-    embedOptionsRouter({
-      gate: optionsGate,
-      prisma: deps.prisma,
-      cache: createReadyOptionsCache(deps.readyOptionsCacheSize),
-    }),
-  );
-  if (checkoutLinks) app.use(embedCheckoutRouter({ gate: headerKeyGate, prisma: deps.prisma, links: checkoutLinks }));
-  if (payments) app.use(embedPaymentsRouter({ gate: headerKeyGate, payments }));
+  addEmbedQuoteRoute(app, { gate: headerKeyGate, quotes, logger: deps.logger });
+  if (checkoutLinks) addEmbedCheckoutRoute(app, { gate: headerKeyGate, prisma: deps.prisma, links: checkoutLinks });
+  if (payments) addEmbedPaymentRoutes(app, { gate: headerKeyGate, payments });
 
   app.use(notFound());
   app.use(errorHandler(deps.logger));

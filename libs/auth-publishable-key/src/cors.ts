@@ -11,7 +11,7 @@ export const CORS_EXPOSE_HEADERS = 'Retry-After';
  * credential and cookies are ignored.
  */
 export function setCorsHeaders(res: Response, origin: string): void {
-  res.vary('Origin');
+  varyOnOrigin(res);
   res.setHeader('Access-Control-Allow-Origin', origin);
   res.setHeader('Access-Control-Allow-Methods', CORS_ALLOW_METHODS);
   res.setHeader('Access-Control-Allow-Headers', CORS_ALLOW_HEADERS);
@@ -24,7 +24,17 @@ export function stripCorsHeaders(res: Response): void {
   for (const name of res.getHeaderNames()) {
     if (name.toLowerCase().startsWith('access-control-')) res.removeHeader(name);
   }
-  res.vary('Origin');
+  varyOnOrigin(res);
+}
+
+/**
+ * `res.vary('Origin')` without re-parsing the header on the gate's hot path: the gate and setCorsHeaders both ask
+ * for it on every admitted request, and the first call usually finds no Vary at all.
+ */
+export function varyOnOrigin(res: Response): void {
+  const current = res.getHeader('Vary');
+  if (current === undefined) res.setHeader('Vary', 'Origin');
+  else if (current !== 'Origin') res.vary('Origin');
 }
 
 /** Bare-string bodies of the gate's 401/403/429. */

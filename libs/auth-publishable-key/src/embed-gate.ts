@@ -5,6 +5,7 @@ import {
   sendBareUnauthorized,
   sendPlain,
   setCorsHeaders,
+  varyOnOrigin,
 } from './cors';
 import type { Mode } from '@expedition/contracts';
 import type { Logger, RateLimiter } from '@expedition/platform';
@@ -40,11 +41,13 @@ export interface EmbedGateOptions {
   onAdmitted?: (key: ResolvedKey) => void;
 }
 
-const contexts = new WeakMap<Request, EmbedContext>();
+/** Where the gate leaves the context: a symbol-keyed field of the request (cheaper per request than a WeakMap entry). */
+const EMBED_CONTEXT: unique symbol = Symbol('embedContext');
+type AdmittedRequest = Request & { [EMBED_CONTEXT]?: EmbedContext };
 
 /** The context the gate attached. Throws when the gate did not run for this request (a wiring bug). */
 export function getEmbedContext(req: Request): EmbedContext {
-  const context = contexts.get(req);
+  const context = (req as AdmittedRequest)[EMBED_CONTEXT];
   if (!context) throw new Error('getEmbedContext: the embed gate has not admitted this request');
   return context;
 }
@@ -59,6 +62,7 @@ export function createEmbedGate(options: EmbedGateOptions): RequestHandler {
   const firstParty = new Set(normalizeConfigured(options.firstPartyOrigins, 'firstPartyOrigins'));
   const dashboard = new Set(normalizeConfigured(options.testDashboardOrigins, 'testDashboardOrigins'));
   const debug = (fields: Record<string, unknown>, msg: string) => options.logger?.debug(fields, msg);
+  const normalizeRequestOrigin = createOriginCache();
 
   function originAllowed(key: ResolvedKey, origin: string): boolean {
     if (firstParty.has(origin) || key.allowedOrigins.includes(origin)) return true;
@@ -67,7 +71,7 @@ export function createEmbedGate(options: EmbedGateOptions): RequestHandler {
 
   return async function embedGate(req: Request, res: Response, next: NextFunction): Promise<void> {
     if (req.method === 'OPTIONS') return answerPreflight(req, res);
-    res.vary('Origin');
+    varyOnOrigin(res);
 
     const presented = readPresentedKey(req, options.allowQueryKey(req));
     if (presented === null) return sendBareUnauthorized(res);
@@ -89,7 +93,7 @@ export function createEmbedGate(options: EmbedGateOptions): RequestHandler {
       return sendBareUnauthorized(res);
     }
 
-    const origin = normalizeOrigin(req.get('Origin'));
+    const origin = normalizeRequestOrigin(req.get('Origin'));
     if (!origin || !originAllowed(key, origin)) {
       debug({ keyId: key.keyId, origin: req.get('Origin') ?? null }, 'embed gate: 403 origin not allowed');
       return sendBareForbidden(res);
@@ -102,7 +106,7 @@ export function createEmbedGate(options: EmbedGateOptions): RequestHandler {
       return sendPlain(res, 429, 'Too Many Requests');
     }
 
-    contexts.set(req, { keyId: key.keyId, operatorId: key.operatorId, mode: key.mode, origin, integrationTier: key.integrationTier });
+    (req as AdmittedRequest)[EMBED_CONTEXT] = { keyId: key.keyId, operatorId: key.operatorId, mode: key.mode, origin, integrationTier: key.integrationTier };
     notifyAdmitted(options, key);
     next();
   };
@@ -119,12 +123,32 @@ export function createPreflightHandler(): RequestHandler {
 }
 
 function answerPreflight(req: Request, res: Response): void {
-  res.vary('Origin');
+  varyOnOrigin(res);
   const origin = normalizeOrigin(req.get('Origin'));
   if (!origin) return sendBareForbidden(res);
   setCorsHeaders(res, origin);
   res.setHeader('Access-Control-Max-Age', String(PREFLIGHT_MAX_AGE_SEC));
   res.status(204).end();
+}
+
+/** Origins kept per gate; past this many distinct ones the cache starts over (a flood of made-up origins). */
+const ORIGIN_CACHE_SIZE = 1_000;
+
+/**
+ * normalizeOrigin with its answers remembered per raw header value: a widget sends the same few Origin values on
+ * every request, and normalizing one parses a URL. Bounded, so made-up origins cost memory only up to the bound.
+ */
+function createOriginCache(): (raw: string | undefined) => string | null {
+  const known = new Map<string, string | null>();
+  return (raw) => {
+    if (raw === undefined) return null;
+    const cached = known.get(raw);
+    if (cached !== undefined) return cached;
+    const origin = normalizeOrigin(raw);
+    if (known.size >= ORIGIN_CACHE_SIZE) known.clear();
+    known.set(raw, origin);
+    return origin;
+  };
 }
 
 /** Header first (trimmed); the query only where allowed. Blank counts as absent. Repeated `?pk` is not a key. */

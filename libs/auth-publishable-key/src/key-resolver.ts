@@ -162,11 +162,13 @@ export function createCachedKeyResolver(
   async function resolve(key: string): Promise<ResolvedKey | null> {
     const parsed = parsePublishableKey(key);
     if (!parsed) return null;
-    const entry = cached(key, clock.now().getTime()) ?? (await load(key));
-    const { record, resolved } = entry;
+    const now = clock.now().getTime();
+    const hit = cached(key, now);
+    const { record, resolved } = hit ?? (await load(key));
     // A store row whose mode disagrees with the key's own prefix is corrupt data, never a valid key.
     if (!record || record.mode !== parsed.mode) return null;
-    return isKeyRecordValid(record, clock.now().getTime()) ? resolved : null;
+    // After a store round trip, validity is judged at the time it answered (a rotation-grace expiry is exact).
+    return isKeyRecordValid(record, hit ? now : clock.now().getTime()) ? resolved : null;
   }
 
   return {

@@ -1,4 +1,5 @@
 import { randomUUID } from 'node:crypto';
+import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { RequestHandler } from 'express';
 import './logger'; // declares IncomingMessage.id
 
@@ -7,10 +8,15 @@ const SAFE_ID = /^[A-Za-z0-9._:-]{1,128}$/;
 /** Reuses a caller's X-Request-Id when it is safe to log, else mints one; echoes it on the response. */
 export function requestId(): RequestHandler {
   return (req, res, next) => {
-    const incoming = req.get('x-request-id');
-    const id = incoming && SAFE_ID.test(incoming) ? incoming : randomUUID();
-    req.id = id;
-    res.setHeader('X-Request-Id', id);
+    assignRequestId(req, res);
     next();
   };
+}
+
+/** requestId()'s work, for an app that runs it inside a middleware of its own (one Express layer instead of two). */
+export function assignRequestId(req: IncomingMessage, res: ServerResponse): void {
+  const incoming = req.headers['x-request-id'];
+  const id = typeof incoming === 'string' && SAFE_ID.test(incoming) ? incoming : randomUUID();
+  req.id = id;
+  res.setHeader('X-Request-Id', id);
 }

@@ -1,4 +1,4 @@
-import { Router, type RequestHandler } from 'express';
+import type { IRouter, RequestHandler } from 'express';
 import {
   EMBED_INVALID_FIELDS_ERROR,
   EMBED_PAYMENT_ALREADY_PURCHASED,
@@ -32,10 +32,8 @@ const REFUSALS: Record<string, { status: 400 | 409; error: string }> = {
  * must be the key's operator's (else the gate's bare 403: unknown, malformed and foreign ids look the same) → same
  * mode as the key → the shared checkout-link lib opens quote-api's 30-minute checkout link.
  */
-export function embedCheckoutRouter(deps: { gate: RequestHandler; prisma: PrismaClient; links: CheckoutLinks }): Router {
-  const router = Router();
-
-  router.post(EMBED_CHECKOUT_PATH, deps.gate, jsonBodyOr400(), async (req, res) => {
+export function addEmbedCheckoutRoute(app: IRouter, deps: { gate: RequestHandler; prisma: PrismaClient; links: CheckoutLinks }): void {
+  app.post(EMBED_CHECKOUT_PATH, deps.gate, jsonBodyOr400(), async (req, res) => {
     const context = getEmbedContext(req);
     const parsed = EmbedCheckoutRequestSchema.safeParse(req.body);
     if (!parsed.success) return sendEmbedError(res, EMBED_INVALID_FIELDS_ERROR);
@@ -61,6 +59,4 @@ export function embedCheckoutRouter(deps: { gate: RequestHandler; prisma: Prisma
       res.status(refusal.status).json({ error: refusal.error });
     }
   });
-
-  return router;
 }

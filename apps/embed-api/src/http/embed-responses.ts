@@ -7,14 +7,6 @@ export function sendEmbedError(res: Response, message: string): void {
   res.status(400).json({ error: message });
 }
 
-/** Embed responses are per key and per quote: no shared cache may keep them. */
-export function noStore(): RequestHandler {
-  return (_req, res, next) => {
-    res.setHeader('Cache-Control', 'no-store');
-    next();
-  };
-}
-
 const parseJson = express.json({ limit: EMBED_MAX_BODY_BYTES, strict: true, type: () => true });
 
 /**

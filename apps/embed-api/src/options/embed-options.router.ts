@@ -1,4 +1,4 @@
-import { Router, type Request, type RequestHandler, type Response } from 'express';
+import type { IRouter, Request, RequestHandler, Response } from 'express';
 import { EMBED_QUOTE_ID_REQUIRED, type EmbedOptionsPending } from '@expedition/contracts';
 import { getEmbedContext, sendBareForbidden } from '@expedition/auth-publishable-key';
 import type { PrismaClient } from '@expedition/db';
@@ -10,7 +10,7 @@ import { keepsOptionsPending } from '../sandbox';
 import type { ReadyOptionsCache } from './ready-options-cache';
 
 const PENDING: EmbedOptionsPending = { options: [], pending: true };
-const PENDING_BODY = JSON.stringify(PENDING);
+const PENDING_BODY = Buffer.from(JSON.stringify(PENDING));
 
 /**
  * Looked up in place of a malformed id, so a malformed id costs the same database round trip as an unknown one
@@ -29,10 +29,8 @@ export const PLACEHOLDER_QUOTE_ID = '00000000-0000-4000-8000-000000000000';
  * - `pending`, `not_eligible` and `failed` → 200 `{ options: [], pending: true }`; `ready` → 200 EmbedOptionsReady
  *   (no `pending` field). Sandbox: a TEST quote whose email is `options-pending@sandbox.test` is always pending.
  */
-export function embedOptionsRouter(deps: { gate: RequestHandler; prisma: PrismaClient; cache: ReadyOptionsCache }): Router {
-  const router = Router();
-
-  router.get(EMBED_OPTIONS_PATH, deps.gate, async (req, res) => {
+export function addEmbedOptionsRoute(app: IRouter, deps: { gate: RequestHandler; prisma: PrismaClient; cache: ReadyOptionsCache }): void {
+  app.get(EMBED_OPTIONS_PATH, deps.gate, async (req, res) => {
     const { operatorId } = getEmbedContext(req);
     const presented = readQuoteId(req);
     if (presented === 'missing') return sendEmbedError(res, EMBED_QUOTE_ID_REQUIRED);
@@ -54,12 +52,10 @@ export function embedOptionsRouter(deps: { gate: RequestHandler; prisma: PrismaC
       orderBy: { rank: 'asc' },
       select: { planId: true, premiumCents: true, currency: true, isRecommended: true, coverage: true, createdAt: true },
     });
-    const body = JSON.stringify(toEmbedOptionsReady(quote, options));
+    const body = Buffer.from(JSON.stringify(toEmbedOptionsReady(quote, options)));
     deps.cache.set(quote.id, { operatorId, body });
     sendJson(res, body);
   });
-
-  return router;
 }
 
 function readQuoteId(req: Request): string | 'missing' | 'malformed' {
@@ -71,6 +67,15 @@ function readQuoteId(req: Request): string | 'missing' | 'malformed' {
   return isUuid(trimmed) ? trimmed : 'malformed';
 }
 
-function sendJson(res: Response, body: string): void {
-  res.type('application/json').send(body);
+/**
+ * Ready and pending bodies are kept as UTF-8 bytes and written with their length: the same status, headers and body
+ * `res.type('application/json').send(string)` produced, without encoding the string again on every poll or Express's
+ * send() steps that cannot apply here (no ETag, no Last-Modified, so never a 304). HEAD gets the headers only (Node).
+ */
+function sendJson(res: Response, body: Buffer): void {
+  res.setHeader('Content-Type', JSON_CONTENT_TYPE);
+  res.setHeader('Content-Length', body.length);
+  res.end(body);
 }
+
+const JSON_CONTENT_TYPE = 'application/json; charset=utf-8';

@@ -1,7 +1,7 @@
-/** A serialized ready payload and the operator allowed to read it. */
+/** A serialized ready payload (UTF-8 JSON bytes) and the operator allowed to read it. */
 export interface CachedReadyOptions {
   operatorId: string;
-  body: string;
+  body: Buffer;
 }
 
 export interface ReadyOptionsCache {

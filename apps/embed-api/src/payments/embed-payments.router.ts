@@ -1,4 +1,4 @@
-import { Router, type Request, type RequestHandler, type Response } from 'express';
+import type { IRouter, Request, RequestHandler, Response } from 'express';
 import type { z } from 'zod';
 import {
   EMBED_INVALID_FIELDS_ERROR,
@@ -19,31 +19,28 @@ import type { EmbedPaymentService, Payer, PaymentOutcome } from './embed-payment
  * The confirm and authenticate routes exist for the simulated processor only: with Stripe the iframe confirms with
  * Stripe.js and these answer 400.
  */
-export function embedPaymentsRouter(deps: { gate: RequestHandler; payments: EmbedPaymentService }): Router {
-  const router = Router();
+export function addEmbedPaymentRoutes(app: IRouter, deps: { gate: RequestHandler; payments: EmbedPaymentService }): void {
   const simulatedOnly = deps.payments.provider === 'simulated';
   // Tier 3 only: an operator the provider has not raised to tier 3 gets a 400 `{ error }` (with CORS) on every route.
   const tier3: RequestHandler = (req, res, next) =>
     getEmbedContext(req).integrationTier < 3 ? sendEmbedError(res, EMBED_PAYMENT_TIER_REQUIRED) : next();
 
-  router.post(EMBED_PAYMENTS_PATH, deps.gate, tier3, jsonBodyOr400(), async (req, res) => {
+  app.post(EMBED_PAYMENTS_PATH, deps.gate, tier3, jsonBodyOr400(), async (req, res) => {
     const body = parse(EmbedPaymentStartRequestSchema, req, res);
     if (body) send(res, await deps.payments.start(body, payerOf(req)));
   });
 
-  router.post(EMBED_PAYMENTS_CONFIRM_PATH, deps.gate, tier3, jsonBodyOr400(), async (req, res) => {
+  app.post(EMBED_PAYMENTS_CONFIRM_PATH, deps.gate, tier3, jsonBodyOr400(), async (req, res) => {
     if (!simulatedOnly) return sendEmbedError(res, EMBED_PAYMENT_CONFIRM_USE_STRIPE);
     const body = parse(EmbedPaymentConfirmRequestSchema, req, res);
     if (body) send(res, await deps.payments.confirm(body, payerOf(req)));
   });
 
-  router.post(EMBED_PAYMENTS_AUTHENTICATE_PATH, deps.gate, tier3, jsonBodyOr400(), async (req, res) => {
+  app.post(EMBED_PAYMENTS_AUTHENTICATE_PATH, deps.gate, tier3, jsonBodyOr400(), async (req, res) => {
     if (!simulatedOnly) return sendEmbedError(res, EMBED_PAYMENT_CONFIRM_USE_STRIPE);
     const body = parse(EmbedPaymentAuthenticateRequestSchema, req, res);
     if (body) send(res, await deps.payments.authenticate(body, payerOf(req)));
   });
-
-  return router;
 }
 
 function payerOf(req: Request): Payer {

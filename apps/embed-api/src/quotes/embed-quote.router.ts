@@ -1,4 +1,4 @@
-import { Router, type RequestHandler } from 'express';
+import type { IRouter, RequestHandler } from 'express';
 import { EMBED_INVALID_FIELDS_ERROR, EMBED_QUOTE_CREATION_FAILED, EMBED_SANDBOX_QUOTE_ERROR, EmbedQuoteRequestSchema } from '@expedition/contracts';
 import { getEmbedContext } from '@expedition/auth-publishable-key';
 import { isPricingError } from '@expedition/domain-pricing';
@@ -10,10 +10,8 @@ import { EmbedInputError } from './embed-quote.input';
 import type { EmbedQuoteService } from './embed-quote.service';
 
 /** POST /api/embed/quote (SERVICE-SPEC §4, §7). The gate runs first; the body is parsed only after it. */
-export function embedQuoteRouter(deps: { gate: RequestHandler; quotes: EmbedQuoteService; logger: Logger }): Router {
-  const router = Router();
-
-  router.post(EMBED_QUOTE_PATH, deps.gate, jsonBodyOr400(), async (req, res) => {
+export function addEmbedQuoteRoute(app: IRouter, deps: { gate: RequestHandler; quotes: EmbedQuoteService; logger: Logger }): void {
+  app.post(EMBED_QUOTE_PATH, deps.gate, jsonBodyOr400(), async (req, res) => {
     const context = getEmbedContext(req);
     const parsed = EmbedQuoteRequestSchema.safeParse(req.body);
     if (!parsed.success) return sendEmbedError(res, EMBED_INVALID_FIELDS_ERROR);
@@ -26,8 +24,6 @@ export function embedQuoteRouter(deps: { gate: RequestHandler; quotes: EmbedQuot
       sendEmbedError(res, creationFailure(err, deps.logger, context.keyId));
     }
   });
-
-  return router;
 }
 
 /**
