@@ -166,7 +166,7 @@ export function createFulfillment(deps: FulfillmentDeps) {
 
   /*
    * The common case, a payment that becomes a policy, takes two statements and no lock: one read of everything the
-   * decision needs, then one statement that writes the whole sale. Every other outcome (a refund, a failure, an event
+   * decision needs, then one statement that writes the whole sale (and a payment recorded already, the event alone). Every other outcome (a refund, a failure, an event
    * trusted through an MPP challenge or an ACP session, an unknown quote) goes the locked way below, and so does a sale
    * that meets a concurrent writer: one purchase per quote, one policy per quote, one row per processor payment and per
    * processor event are unique indexes, so the loser's statement fails as a whole and the locked way then decides
@@ -197,6 +197,9 @@ export function createFulfillment(deps: FulfillmentDeps) {
     if (snapshot.planName === null) return null;
     const ctx: PaymentContext = { ...snapshot, planName: snapshot.planName };
     const verdict = judge(facts, ctx);
+    // The other common case: our app recorded the sale when the processor confirmed it, and now the processor's own
+    // event arrives (or the reverse). Nothing to write but the event.
+    if (verdict.kind === 'already_recorded' && snapshot.payment?.status === 'succeeded') return alreadyRecorded(snapshot, event);
     if (verdict.kind !== 'issue') return null;
     try {
       return await issuePolicy(deps.prisma, facts, ctx, verdict.price, event);
@@ -205,6 +208,12 @@ export function createFulfillment(deps: FulfillmentDeps) {
       if (isUniqueViolation(err) || isDataError(err)) return null;
       throw err;
     }
+  }
+
+  async function alreadyRecorded(snapshot: PaymentSnapshot, event: RecordedEvent | null): Promise<FulfillmentOutcome> {
+    // ON CONFLICT DO NOTHING: a twin of this event recorded it first.
+    if (event && !(await insertProcessorEvent(deps.prisma, { ...event, at: deps.clock.now() }))) return { kind: 'duplicate' };
+    return { kind: 'already_recorded', purchase: await deps.prisma.purchase.findUniqueOrThrow({ where: { quoteId: snapshot.quote.id } }) };
   }
 
   async function inTransaction(

@@ -134,6 +134,23 @@ describe.each(['auto', 'pglite'] as const)('fulfillment under concurrent writers
     expect(await rowsOf(quote.id)).toMatchObject({ purchases: 1, policies: 1, commissions: 1, outbox: 1 });
   });
 
+  it('the processor event after our app recorded the sale: already recorded, stored once; its twins at once are duplicates', async () => {
+    const { quote, planId, premiumCents, paymentIds, succeededEvent } = await quoteWithPayments(1);
+    const paymentId = paymentIds[0]!;
+    const f = fulfillment();
+    const sale = await f.recordSucceededPayment({ paymentId, amountCents: premiumCents, currency: 'USD', mode: 'test', quoteId: quote.id, planId, channel: 'embed' });
+    expect(sale.kind).toBe('policy_issued');
+    const event = succeededEvent(paymentId);
+    await warmPool();
+
+    const outcomes = await Promise.all([f.recordProcessorEvent(event), f.recordProcessorEvent(event), f.recordProcessorEvent(event)]);
+
+    expect(kinds(outcomes)).toEqual(['already_recorded', 'duplicate', 'duplicate']);
+    expect(outcomes.find((o) => o.kind === 'already_recorded')).toMatchObject({ purchase: { quoteId: quote.id, processorPaymentId: paymentId } });
+    expect(await prisma.processorEvent.count({ where: { processorEventId: event.id } })).toBe(1);
+    expect(await rowsOf(quote.id)).toMatchObject({ purchases: 1, policies: 1, commissions: 1, outbox: 1 });
+  });
+
   it('two payments of one quote at once: one policy, the other payment refunded as a duplicate', async () => {
     const { quote, paymentIds, succeededEvent } = await quoteWithPayments(2);
     const f = fulfillment();
