@@ -1,7 +1,8 @@
-import { existsSync } from 'node:fs';
+import { existsSync, readFileSync } from 'node:fs';
+import path from 'node:path';
 import { chromium, type Browser, type Frame, type Page } from 'playwright-core';
 import { noteSkippedSuite } from '@expedition/platform/testing';
-import { buildLoader, CHROMIUM_ARGS, POST_MESSAGE_PROBE, startStubWidget, type StubWidget } from './widget-stub-frame';
+import { buildLoader, CHROMIUM_ARGS, POST_MESSAGE_PROBE, startStubWidget, workspaceRoot, type StubWidget } from './widget-stub-frame';
 
 /**
  * The loader (`window.SvcWidget`, apps/widget-iframe/loader) in real Chromium against a stub frame of our own: the host
@@ -17,6 +18,8 @@ if (!available) noteSkippedSuite(`Chromium not found at ${CHROMIUM} (apt-get ins
 const describeWithBrowser = available ? describe : describe.skip;
 
 const KEY = `pk_op_test_${'ab'.repeat(24)}`;
+/** The loader version last released (a build reports it: releases.spec.ts keeps the two in step). */
+const RELEASED = (JSON.parse(readFileSync(path.join(workspaceRoot, 'apps/widget-iframe/releases/manifest.json'), 'utf8')) as { current: string }).current;
 
 type Recorded = { name: string; event: Record<string, unknown>; via?: string };
 declare global {
@@ -89,7 +92,7 @@ describeWithBrowser('the widget loader in Chromium (stub frame)', () => {
 
   it('mounts one iframe per container with the documented URL and attributes, answers hello with init, emits widget.ready', async () => {
     const page = await hostPage();
-    expect(await page.evaluate(() => [window.SvcWidget.embedOrigin, window.SvcWidget.version])).toEqual([stub.widgetUrl, '1.0.0']);
+    expect(await page.evaluate(() => [window.SvcWidget.embedOrigin, window.SvcWidget.version])).toEqual([stub.widgetUrl, RELEASED]);
     const historyBefore = await page.evaluate(() => history.length);
     const id = await mount(page, '#a', {
       pk: KEY, destination: 'Antarctica', tripCost: 29800, travelers: 2, tier: 3, locale: 'en-GB',
