@@ -13,7 +13,7 @@ describe('POST /checkout/{token}/pay after the link was paid by a concurrent sub
   it('redirects (303) to the link, as the submit that paid does', async () => {
     const checkout = {
       pay: async () => ({ outcome: 'busy', message: 'A payment of this quote is in progress.' }),
-      view: async () => ({ state: 'paid', session: {} }),
+      view: async () => ({ state: 'paid', session: { status: 'paid' } }),
     } as unknown as CheckoutService;
     const app = express().use(checkoutPageRouter({ checkout, ui: { kind: 'card-form', testMode: true }, receipts: {} as CheckoutReceiptRepository }));
 

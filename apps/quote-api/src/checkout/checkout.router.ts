@@ -51,9 +51,9 @@ export function checkoutPageRouter(deps: { checkout: CheckoutService; ui: Checko
     const result = await deps.checkout.pay(token, cardNumber);
     if (result.outcome === 'paid') return res.redirect(303, `/checkout/${encodeURIComponent(token)}`);
     const view = await deps.checkout.view(token);
-    // Paid meanwhile (this was the second of two submits, and the first has finished): the same answer as the first,
-    // so a refresh of either page never posts the form again.
-    if (view.state === 'paid') return res.redirect(303, `/checkout/${encodeURIComponent(token)}`);
+    // This link paid meanwhile (this was the second of two submits, and the first has finished): the same answer as
+    // the first, so a refresh of either page never posts the form again. (A quote bought another way keeps its page.)
+    if (view.state === 'paid' && view.session.status === 'paid') return res.redirect(303, `/checkout/${encodeURIComponent(token)}`);
     if (view.state !== 'open') return renderCheckoutPage(res, view, page);
     renderCheckoutPage(res, view, { ...page, error: result.message });
   });
