@@ -19,7 +19,7 @@ dl{display:grid;grid-template-columns:minmax(7rem,max-content) 1fr;gap:.35rem 1r
 @media (max-width:30rem){dl{grid-template-columns:1fr;gap:0}dd{margin-bottom:.5rem}}
 ul,ol{padding-left:1.3rem}li{margin:.35rem 0}
 .specimen{background:#b00020;color:#fff;font-weight:700;padding:.7rem 1rem;border-radius:8px;margin-bottom:1rem}
-.status{display:inline-block;background:#e3f4ea;color:#0b5a32;font-weight:600;padding:.25rem .7rem;border-radius:999px;margin:.5rem 0}
+.status{display:inline-block;background:#e3f4ea;color:#0b5a32;font-weight:600;padding:.3rem .7rem;border-radius:8px;margin:.5rem 0}
 .emergency{background:#fff4e5;border-left:4px solid #b45309;padding:.8rem 1rem;border-radius:6px}
 .phone{font-size:1.35rem;font-weight:700;white-space:nowrap}
 .docs{list-style:none;padding:0}.docs li{margin:.5rem 0}
