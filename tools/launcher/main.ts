@@ -58,6 +58,8 @@ async function main(): Promise<void> {
     demoOrigin: demoUrl,
     webhookUrl: `${demoUrl}${DEMO_WEBHOOK_PATH}`,
     secretBox,
+    // The demo site listens on localhost: allowed unless WEBHOOK_ALLOW_PRIVATE_NETWORKS=false or NODE_ENV=production.
+    allowPrivateWebhookUrls: config.apps.dispatcher.delivery.allowPrivateNetworks,
   });
   // The operator portal: its accounts service gives the demo operator a portal owner (log-in written into
   // demo-operator.json) and creates the first provider admin (log-in kept in DATA_DIR/provider-admin.json, 0600).
@@ -79,7 +81,7 @@ async function main(): Promise<void> {
     await db.close();
   });
   const start = async (name: string, note: string, app: Parameters<typeof listen>[0], config: { port: number; host: string }) => {
-    servers.push({ name, note, server: await listen(app, { port: config.port, host: config.host }) });
+    servers.push({ name, note, server: await listen(app, { port: config.port, host: config.host, logger: logger.child({ app: name }) }) });
   };
 
   const { quote: quoteConfig, embed: embedConfig, dispatcher: dispatcherConfig } = config.apps;

@@ -67,7 +67,7 @@ export function composePortal(runtime: PortalRuntime): Portal {
     createSecretBox(
       resolveWebhookSecretKeys({ configured: config.webhookSecretKeys, embedded: config.embedded, dataDir: config.dataDir }),
     );
-  const operators = createOperatorService({ prisma: db.prisma, clock, secretBox });
+  const operators = createOperatorService({ prisma: db.prisma, clock, secretBox, allowPrivateWebhookUrls: config.allowPrivateWebhookUrls });
   const accounts = createAccountService({
     prisma: db.prisma,
     clock,

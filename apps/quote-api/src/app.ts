@@ -9,6 +9,7 @@ import {
   errorHandler,
   healthRoutes,
   httpLogger,
+  jsonBody,
   notFound,
   refuseUnstorableJson,
   requestId,
@@ -109,7 +110,7 @@ export function createApp(deps: QuoteApiDeps): Express {
 
   const api = express.Router();
   api.use(clientRateLimit(deps.rateLimiter, deps.rateLimitPerMinute ?? QUOTE_API_LIMITS.requestsPerMinutePerClient));
-  api.use(express.json({ limit: QUOTE_API_LIMITS.maxJsonBodyBytes, strict: true }));
+  api.use(jsonBody({ limit: QUOTE_API_LIMITS.maxJsonBodyBytes }));
   // Before any route: a body PostgreSQL cannot store is refused whole, so nothing is half-written (issue 7 §3).
   api.use(refuseUnstorableJson());
   api.use(catalogRouter({ publicUrl: deps.publicUrl }));

@@ -25,8 +25,17 @@ describe('loadConfig', () => {
       timeoutMs: 10_000,
       leaseMs: 40_000,
       retryDelaysMs: [...DEFAULT_RETRY_DELAYS_MS],
+      allowPrivateNetworks: true,
     });
     expect(DEFAULT_RETRY_DELAYS_MS).toEqual([30_000, 300_000]);
+  });
+
+  it('WEBHOOK_ALLOW_PRIVATE_NETWORKS: true by default outside production (the demo receiver on localhost), as given otherwise', () => {
+    const dataDir = mkdtempSync(path.join(os.tmpdir(), 'dispatcher-config-'));
+    expect(loadConfig({ DATA_DIR: dataDir, NODE_ENV: 'development' }).delivery.allowPrivateNetworks).toBe(true);
+    expect(loadConfig({ DATA_DIR: dataDir, WEBHOOK_ALLOW_PRIVATE_NETWORKS: 'false' }).delivery.allowPrivateNetworks).toBe(false);
+    expect(loadConfig({ DATA_DIR: dataDir, WEBHOOK_ALLOW_PRIVATE_NETWORKS: '0' }).delivery.allowPrivateNetworks).toBe(false);
+    expect(() => loadConfig({ DATA_DIR: dataDir, WEBHOOK_ALLOW_PRIVATE_NETWORKS: 'maybe' })).toThrow(/WEBHOOK_ALLOW_PRIVATE_NETWORKS/);
   });
 
   it("knows quote-api's public URL (policy.issued links the certificate there): QUOTE_API_URL, else its port on localhost", () => {

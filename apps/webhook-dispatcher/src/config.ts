@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { asConfigError, ConfigError, DatabaseUrlSchema, emptyToUndefined, envVar, missingInProduction, parseConfig } from '@expedition/platform';
+import { allowPrivateNetworks, asConfigError, ConfigError, DatabaseUrlSchema, emptyToUndefined, envVar, missingInProduction, parseConfig } from '@expedition/platform';
 import { paymentsSettingsFromEnv, type PaymentsSettings } from '@expedition/payments';
 import { MISSING_WEBHOOK_SECRET_KEYS, parseWebhookSecretKeys, WebhookSecretKeysError } from '@expedition/operators';
 
@@ -45,6 +45,9 @@ const ConfigSchema = z
     WEBHOOK_BATCH_SIZE: optional(z.coerce.number().int().min(1).max(500)).default(10),
     WEBHOOK_POLL_INTERVAL_MS: optional(z.coerce.number().int().positive()).default(1_000),
     WEBHOOK_SECRET_KEYS: optional(Keyring),
+    /** Webhook URLs may reach loopback and private addresses; default true unless NODE_ENV=production. */
+    WEBHOOK_ALLOW_PRIVATE_NETWORKS: envVar.flag(),
+    NODE_ENV: envVar.string(),
     /** quote-api's public URL (or its port on localhost): `policy.issued` links the policy's certificate there. */
     QUOTE_API_PORT: envVar.port(3001),
     QUOTE_API_URL: envVar.url(),
@@ -73,6 +76,7 @@ const ConfigSchema = z
         // The lease must outlive a whole attempt, or a second worker could re-send a row that is still in flight.
         leaseMs: Math.max(env.WEBHOOK_LEASE_MS ?? timeoutMs + 30_000, timeoutMs + 1_000),
         retryDelaysMs: env.WEBHOOK_RETRY_DELAYS_MS ?? [...DEFAULT_RETRY_DELAYS_MS],
+        allowPrivateNetworks: allowPrivateNetworks(env.WEBHOOK_ALLOW_PRIVATE_NETWORKS, { NODE_ENV: env.NODE_ENV }),
       },
     };
   });

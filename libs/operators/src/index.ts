@@ -63,13 +63,16 @@ export {
 } from './lib/audit';
 export { describeOriginProblem, isLoopbackOrigin, originModes, originsForMode } from './lib/origin-rules';
 export {
+  type DeliveryLogAudience,
   type WebhookAttemptView,
   type WebhookEventDetailView,
   type WebhookEventQuery,
   type WebhookEventStatusValue,
   type WebhookEventSummaryView,
+  OPERATOR_CONNECTION_ERROR,
   TEST_EVENT_ID_PREFIX,
   WEBHOOK_EVENT_STATUSES,
+  operatorDeliveryError,
   sampleTestPayload,
 } from './lib/webhook-events';
 export {

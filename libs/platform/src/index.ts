@@ -5,6 +5,17 @@
 export { type Clock, addMs, epochSeconds, isoDay, systemClock } from './clock';
 export { hashToken, isUuid, randomToken } from './ids';
 export { LOG_LEVELS, type LogLevel, type Logger } from './logger';
+export {
+  type AddressClass,
+  type OutboundPolicy,
+  BlockedAddressError,
+  classifyAddress,
+  classifyHostname,
+  createGuardedLookup,
+  isBlockedAddressError,
+  refusedAddressClass,
+  refusedHostname,
+} from './outbound-address';
 export { type PollingLoop, createPollingLoop } from './polling-loop';
 export {
   type RateLimitResult,
@@ -18,6 +29,7 @@ export {
   DatabaseUrlSchema,
   type Env,
   LogLevelSchema,
+  allowPrivateNetworks,
   asConfigError,
   isProduction,
   missingInProduction,

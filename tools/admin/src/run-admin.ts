@@ -29,6 +29,9 @@ export interface AdminDeps {
   /** Defaults for demo:ensure. */
   demoOrigin: string;
   demoWebhookUrl: string;
+  /** WEBHOOK_ALLOW_PRIVATE_NETWORKS: set-webhook and demo:ensure accept loopback and private hosts (development).
+   * Default false: public hosts only. */
+  allowPrivateWebhookUrls?: boolean;
   /**
    * The keyring sealing operators' webhook secrets (resolveWebhookSecretKeys in main.ts). Called only by commands
    * that write or re-wrap a secret, so reading keys or origins works without WEBHOOK_SECRET_KEYS.
@@ -140,7 +143,14 @@ function lazySecretBox(keyring: () => Keyring): SecretBox {
 
 function context(db: Database, deps: AdminDeps, parsed: ParsedCommand): CommandContext {
   const secretBox = lazySecretBox(() => deps.webhookSecretKeys());
-  const service = createOperatorService({ prisma: db.prisma, clock: deps.clock, randomBytes: deps.randomBytes, secretBox, defaultActor: CLI_ACTOR });
+  const service = createOperatorService({
+    prisma: db.prisma,
+    clock: deps.clock,
+    randomBytes: deps.randomBytes,
+    secretBox,
+    defaultActor: CLI_ACTOR,
+    allowPrivateWebhookUrls: deps.allowPrivateWebhookUrls ?? false,
+  });
   return {
     service,
     accounts: createAccountService({ prisma: db.prisma, clock: deps.clock }),
@@ -157,6 +167,7 @@ function context(db: Database, deps: AdminDeps, parsed: ParsedCommand): CommandC
         clock: deps.clock,
         randomBytes: deps.randomBytes,
         secretBox,
+        allowPrivateWebhookUrls: deps.allowPrivateWebhookUrls ?? false,
       }),
   };
 }

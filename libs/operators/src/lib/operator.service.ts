@@ -51,6 +51,11 @@ export interface OperatorServiceDeps {
   secretBox: SecretBox;
   /** Recorded as the actor of changes made without one (the admin CLI passes CLI_ACTOR); default SYSTEM_ACTOR. */
   defaultActor?: AuditActor;
+  /**
+   * WEBHOOK_ALLOW_PRIVATE_NETWORKS: webhook URLs may name loopback and private hosts (development, the demo receiver
+   * on localhost). Default false: production rules, public hosts only (inputs.ts, requireWebhookUrl).
+   */
+  allowPrivateWebhookUrls?: boolean;
 }
 
 export interface NewOperator {
@@ -139,6 +144,7 @@ export function createOperatorService(deps: OperatorServiceDeps) {
   const { prisma } = deps;
   const clock = deps.clock ?? systemClock;
   const randomBytes = deps.randomBytes ?? cryptoRandomBytes;
+  const webhookTargets = { allowPrivateNetworks: deps.allowPrivateWebhookUrls ?? false };
 
   async function requireOperatorRow(operatorId: unknown) {
     const id = requireId(operatorId, 'operator id');
@@ -264,7 +270,7 @@ export function createOperatorService(deps: OperatorServiceDeps) {
   /** URL and a new secret at once (the CLI's set-webhook): replaces any secret outright, without overlap. */
   async function setWebhook(operatorId: string, settings: WebhookSettings, actor?: AuditActor): Promise<WebhookUpdate> {
     if (typeof settings !== 'object' || settings === null) throw invalidInput('webhook settings are required');
-    const url = requireWebhookUrl(settings.url);
+    const url = requireWebhookUrl(settings.url, webhookTargets);
     const given = optionalWebhookSecret(settings.secret);
     const webhookSecret = given ?? generateWebhookSecret();
     const row = await requireOperatorRow(operatorId);
@@ -297,7 +303,7 @@ export function createOperatorService(deps: OperatorServiceDeps) {
 
   /** The URL only (the portal admin); the secret is left alone. `null` removes the webhook: URL and secrets. */
   async function setWebhookUrl(operatorId: string, url: string | null, actor?: AuditActor): Promise<OperatorView> {
-    const next = url === null ? null : requireWebhookUrl(url);
+    const next = url === null ? null : requireWebhookUrl(url, webhookTargets);
     const row = await requireOperatorRow(operatorId);
     const now = clock.now();
     const data = next === null ? { webhookUrl: null, webhookSecret: null, webhookSecretPrevious: null, webhookSecretPreviousExpiresAt: null } : { webhookUrl: next };
