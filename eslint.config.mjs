@@ -5,6 +5,8 @@ export const depConstraints = [
   { sourceTag: 'type:tool', onlyDependOnLibsWithTags: ['type:lib', 'type:app'] },
   { sourceTag: 'scope:pricing', onlyDependOnLibsWithTags: [] },
   { sourceTag: 'scope:contracts', onlyDependOnLibsWithTags: [] },
+  // The traveler's languages (messages, Intl formatting, negotiation): universal and pure, used by servers and browsers.
+  { sourceTag: 'scope:i18n', onlyDependOnLibsWithTags: [] },
   // platform (clock, ids, logger type, polling loop, rate limiter, env schema pieces) is Node-only and depends on no
   // project; every Node project may use it. domain-pricing and contracts stay universal and pure, so not them.
   { sourceTag: 'scope:shared', onlyDependOnLibsWithTags: [] },
@@ -17,8 +19,8 @@ export const depConstraints = [
   { sourceTag: 'scope:fulfillment', onlyDependOnLibsWithTags: ['scope:shared', 'scope:contracts', 'scope:pricing', 'scope:db', 'scope:payments', 'scope:quoting'] },
   // The policyholder's documents (certificate, read model of a stored policy): rendered by quote-api and by the mail
   // worker, so they live in a lib both can use.
-  { sourceTag: 'scope:documents', onlyDependOnLibsWithTags: ['scope:shared', 'scope:contracts', 'scope:pricing', 'scope:db', 'scope:fulfillment'] },
-  { sourceTag: 'scope:quoting', onlyDependOnLibsWithTags: ['scope:shared', 'scope:contracts', 'scope:pricing', 'scope:db', 'scope:http'] },
+  { sourceTag: 'scope:documents', onlyDependOnLibsWithTags: ['scope:shared', 'scope:contracts', 'scope:pricing', 'scope:db', 'scope:fulfillment', 'scope:i18n'] },
+  { sourceTag: 'scope:quoting', onlyDependOnLibsWithTags: ['scope:shared', 'scope:contracts', 'scope:pricing', 'scope:db', 'scope:http', 'scope:i18n'] },
   // Platforms: browser code (the widget loader and iframe, the portal UI) may use only universal libs (pure TS, no
   // Node API: contracts, domain-pricing) and other browser libs; universal libs stay universal. Node-only libs
   // (db, payments, http-kit, …) are tagged platform:node, so a browser project importing them is a lint error

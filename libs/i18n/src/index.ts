@@ -1,0 +1,26 @@
+/**
+ * @expedition/i18n: the traveler's languages (English, German, French, Spanish). One ICU MessageFormat catalog per
+ * namespace and language (libs/i18n/messages), compiled to plain functions (src/generated), `Intl` formatting,
+ * locale negotiation and Accept-Language. Universal: no Node API, no DOM.
+ *
+ * The messages themselves come from their own entries, so that a bundle holds only what it shows: servers import
+ * `@expedition/i18n/documents` (every language of the documents and the catalog's texts).
+ */
+export {
+  DEFAULT_LOCALE,
+  LANGUAGE_NAMES,
+  LOCALES,
+  PSEUDO_LOCALE,
+  asLocale,
+  intlLocale,
+  isLocale,
+  localeFromAcceptLanguage,
+  matchLocale,
+  negotiateLocale,
+  negotiateRenderLocale,
+  parseAcceptLanguage,
+  type LanguageRange,
+  type Locale,
+  type RenderLocale,
+} from './locales';
+export { formatDay, formatList, formatMoney, formatWholeMoney, type MoneyStyle } from './format';
