@@ -83,6 +83,14 @@ describe('POST /api/embed/quote: success and attribution', () => {
     expect(stored).toMatchObject({ residence: 'US', state: 'CA', currency: 'USD', phone: '+1 555 0100', otherCountries: ['AR', 'FK'], name: 'Ana Ruiz' });
   });
 
+  it("records the traveler's language: `locale` (MountConfig.locale) by language, else the browser's Accept-Language, else English", async () => {
+    expect((await created({ ...fullQuote, locale: 'de-AT' })).locale).toBe('de');
+    const fromBrowser = await post(fullQuote).set('Accept-Language', 'es-ES,es;q=0.9,en;q=0.8');
+    expect((await h.prisma.quote.findUniqueOrThrow({ where: { id: fromBrowser.body.quoteId } })).locale).toBe('es');
+    expect((await created({ ...fullQuote, locale: 'pt-BR' })).locale).toBe('en');
+    expect((await created(fullQuote)).locale).toBe('en');
+  });
+
   it('reads tripCost as whole dollars for all travelers (not per traveler, not cents)', async () => {
     expect((await created({ ...fullQuote, tripCost: 18_500, travelers: 2 })).tripCostCents).toBe(1_850_000);
     expect((await created({ ...fullQuote, tripCost: 0 })).tripCostCents).toBe(0);

@@ -521,3 +521,23 @@ describe('hostile input: 4xx, nothing written', () => {
     expect(settlements).toHaveLength(0);
   });
 });
+
+describe("ACP: the buyer's language", () => {
+  it('records the request\'s `locale` (by language), else its Accept-Language, on the session and on every quote it makes', async () => {
+    const withLocale = await post('/checkout_sessions', createBody({ locale: 'de-DE' }), { 'Accept-Language': 'fr' });
+    expect(withLocale.status).toBe(201);
+    const quoteLocale = async (quoteId: string) => (await h.db.prisma.quote.findUniqueOrThrow({ where: { id: quoteId } })).locale;
+    expect(await quoteLocale(withLocale.body.quote_id)).toBe('de');
+    expect((await h.db.prisma.acpCheckoutSession.findUniqueOrThrow({ where: { id: withLocale.body.id } })).locale).toBe('de');
+
+    const fromHeader = await post('/checkout_sessions', createBody(), { 'Accept-Language': 'es-419, en;q=0.5' });
+    expect(await quoteLocale(fromHeader.body.quote_id)).toBe('es');
+    // A new trip re-quotes the session: the new quote keeps the session's language.
+    const requoted = await post(`/checkout_sessions/${fromHeader.body.id}`, { metadata: { trip: { ...trip, travelers: 1, travelerAges: [40] } } });
+    expect(requoted.body.quote_id).not.toBe(fromHeader.body.quote_id);
+    expect(await quoteLocale(requoted.body.quote_id)).toBe('es');
+
+    const neither = await post('/checkout_sessions', createBody());
+    expect(await quoteLocale(neither.body.quote_id)).toBe('en');
+  });
+});

@@ -201,6 +201,13 @@ describe('MCP at /mcp: quote → checkout link', () => {
     expect(await h.db.prisma.purchase.count({ where: { quoteId: q.quoteId } })).toBe(0);
   });
 
+  it("records the traveler's language given as create_quote's `locale` (fr-CA → fr), English without it", async () => {
+    const q = await quote({ locale: 'fr-CA' });
+    expect(q.locale).toBe('fr');
+    expect((await h.db.prisma.quote.findUniqueOrThrow({ where: { id: q.quoteId } })).locale).toBe('fr');
+    expect((await quote()).locale).toBe('en');
+  });
+
   it('refuses a link for a sessionId that is not the quote\'s', async () => {
     const q = await quote();
     const text = await toolError('create_checkout_link', { quoteId: q.quoteId, planId: fullPlan(q).planId, sessionId: 'not-the-session' });

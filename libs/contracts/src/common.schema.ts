@@ -22,6 +22,26 @@ export type AvailabilityMode = z.infer<typeof AvailabilityModeSchema>;
 export const ModeSchema = z.enum(['test', 'live']);
 export type Mode = z.infer<typeof ModeSchema>;
 
+/**
+ * The traveler's languages (libs/i18n holds their messages): the documents, pages and e-mails a traveler reads are in
+ * one of these. Kept here as data because contracts depend on nothing; a test in quote-api checks it equals
+ * libs/i18n's list.
+ */
+export const TRAVELER_LOCALES = ['en', 'de', 'fr', 'es'] as const;
+export const TravelerLocaleSchema = z.enum(TRAVELER_LOCALES).meta({
+  id: 'TravelerLocale',
+  description: "The traveler's language: en, de, fr or es.",
+});
+export type TravelerLocale = z.infer<typeof TravelerLocaleSchema>;
+
+/** A BCP 47 language tag as a caller gives it (`de`, `de-AT`, `pt-BR`); we map it to a TravelerLocale. */
+export const LanguageTagSchema = z
+  .string()
+  .trim()
+  .max(35)
+  .regex(/^[A-Za-z]{1,8}(-[A-Za-z0-9]{1,8})*$/, 'must be a BCP 47 language tag, e.g. de or fr-CH')
+  .meta({ example: 'de-AT' });
+
 export const ConfidenceSchema = z.enum(['high', 'medium', 'low']).meta({ id: 'Confidence' });
 export type Confidence = z.infer<typeof ConfidenceSchema>;
 

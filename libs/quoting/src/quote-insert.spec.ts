@@ -27,6 +27,7 @@ const fullTrip = {
   phone: '+441234567890',
   operatorName: 'Polar Co',
   otherCountries: ['AR', 'CL'],
+  locale: 'de' as const,
 };
 const sparseTrip = { source: 'api' as const, destination: 'Arctic', tripCostCents: 500_000, travelers: 1, residence: 'GB' };
 
@@ -65,7 +66,9 @@ function suite(kind: 'postgres' | 'pglite') {
       travelerAges: [45, 52],
       state: 'CA',
       operatorName: 'Polar Co',
+      locale: 'de',
     });
+    expect((await createQuoteService({ prisma: db.prisma, clock }).create(sparseTrip)).quote.locale).toBe('en');
     expect(quote.startDate!.toISOString()).toBe('2027-01-10T00:00:00.000Z');
     expect(quote.endDate!.toISOString()).toBe('2027-01-24T00:00:00.000Z');
     expect(quote.depositPaidDate!.toISOString()).toBe('2026-11-01T00:00:00.000Z');

@@ -44,12 +44,12 @@ export async function insertQuoteWithEstimates(
       INSERT INTO quotes (id, quote_number, session_id_hash, source, operator_id, mode, options_status,
         destination_slug, other_countries, start_date, end_date, duration_days, duration_defaulted, trip_cost_cents,
         currency, travelers, traveler_ages, residence, state, deposit_paid_date, email, name, phone, operator_name,
-        recommended_plan_id, instant_quote_eligible, expires_at, updated_at)
+        locale, recommended_plan_id, instant_quote_eligible, expires_at, updated_at)
       VALUES (${id}, ${q.quoteNumber}, ${q.sessionIdHash}, ${q.source}::quote_source, ${q.operatorId},
         ${q.mode}::key_mode, ${q.optionsStatus}::options_status, ${q.destinationSlug}, ${q.otherCountries}::text[],
         ${q.startDate}::date, ${q.endDate}::date, ${q.durationDays}, ${q.durationDefaulted}, ${q.tripCostCents},
         ${q.currency}, ${q.travelers}, ${q.travelerAges}::int[], ${q.residence}, ${q.state},
-        ${q.depositPaidDate}::date, ${q.email}, ${q.name}, ${q.phone}, ${q.operatorName}, ${q.recommendedPlanId},
+        ${q.depositPaidDate}::date, ${q.email}, ${q.name}, ${q.phone}, ${q.operatorName}, ${q.locale}, ${q.recommendedPlanId},
         ${q.instantQuoteEligible}, ${q.expiresAt}::timestamp(3), ${updatedAt}::timestamp(3))
       RETURNING id, quote_number AS "quoteNumber", session_id_hash AS "sessionIdHash", source,
         operator_id AS "operatorId", mode, status, options_status AS "optionsStatus",
@@ -58,7 +58,7 @@ export async function insertQuoteWithEstimates(
         start_date AS "startDate", end_date AS "endDate", duration_days AS "durationDays",
         duration_defaulted AS "durationDefaulted", trip_cost_cents AS "tripCostCents", currency, travelers,
         traveler_ages AS "travelerAges", residence, state, deposit_paid_date AS "depositPaidDate", email, name, phone,
-        operator_name AS "operatorName", recommended_plan_id AS "recommendedPlanId",
+        operator_name AS "operatorName", locale, recommended_plan_id AS "recommendedPlanId",
         instant_quote_eligible AS "instantQuoteEligible", expires_at AS "expiresAt", created_at AS "createdAt",
         updated_at AS "updatedAt"
     )${estimatesCte}

@@ -7,6 +7,7 @@ import {
 import { AppError } from '@expedition/http-kit';
 import type { PrismaClient, Quote, QuoteEstimate } from '@expedition/db';
 import { priceQuote, type PricedQuote } from '@expedition/domain-pricing';
+import { DEFAULT_LOCALE, type Locale } from '@expedition/i18n';
 import { hashToken, isoDay, randomToken, type Clock } from '@expedition/platform';
 import { instantQuoteEligibility, offersOptions } from './options/instant-eligibility';
 import { randomQuoteNumber } from './identifiers';
@@ -38,6 +39,11 @@ export interface NewQuote {
   phone?: string | null;
   operatorName?: string | null;
   otherCountries?: readonly string[];
+  /**
+   * The traveler's language, negotiated by the channel (`negotiateLocale`: the request's locale field, then its
+   * Accept-Language); English when not given. The e-mail, the certificate and the policy page use it.
+   */
+  locale?: Locale;
 }
 
 export interface CreatedQuote {
@@ -122,6 +128,7 @@ export function createQuoteService(deps: QuoteServiceDeps) {
             name: input.name ?? null,
             phone: input.phone ?? null,
             operatorName: input.operatorName ?? null,
+            locale: input.locale ?? DEFAULT_LOCALE,
             recommendedPlanId: pricing.recommendedPlanId,
             instantQuoteEligible,
             // Pending quotes are what the options worker produces bindable options for; the others never get any.

@@ -7,6 +7,7 @@ import {
 } from '@expedition/contracts';
 import type { Mode } from '@expedition/contracts';
 import { dollarsToCents } from '@expedition/domain-pricing';
+import { negotiateLocale } from '@expedition/i18n';
 import type { NewQuote } from '@expedition/quoting';
 
 /** The reason given when an explicit durationDays contradicts both dates (README "Decisions", embed). */
@@ -20,6 +21,8 @@ export class EmbedInputError extends Error {
 export interface Attribution {
   operatorId: string;
   mode: Mode;
+  /** The request's Accept-Language (the traveler's browser sends it from the iframe): the fallback for `locale`. */
+  acceptLanguage?: string;
 }
 
 /**
@@ -50,6 +53,7 @@ export function toNewQuote(body: EmbedQuoteRequest, who: Attribution, now: Date)
     name: blankToNull(body.name) ?? EMBED_DEFAULT_QUOTE_NAME,
     phone: blankToNull(body.phone),
     otherCountries: body.otherCountries ?? [],
+    locale: negotiateLocale({ explicit: [body.locale], acceptLanguage: who.acceptLanguage }),
   };
 }
 

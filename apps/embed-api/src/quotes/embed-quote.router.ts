@@ -17,7 +17,11 @@ export function addEmbedQuoteRoute(app: IRouter, deps: { gate: RequestHandler; q
     if (!parsed.success) return sendEmbedError(res, EMBED_INVALID_FIELDS_ERROR);
     if (forcesQuoteError(parsed.data, context.mode)) return sendEmbedError(res, EMBED_SANDBOX_QUOTE_ERROR);
     try {
-      const result = await deps.quotes.create(parsed.data, { operatorId: context.operatorId, mode: context.mode });
+      const result = await deps.quotes.create(parsed.data, {
+        operatorId: context.operatorId,
+        mode: context.mode,
+        acceptLanguage: req.get('accept-language'),
+      });
       req.log?.info({ keyId: context.keyId, quoteId: result.quoteId, eligible: result.instantQuoteEligible }, 'embed quote created');
       res.json(result);
     } catch (err) {

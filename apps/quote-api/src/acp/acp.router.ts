@@ -87,7 +87,11 @@ export function acpRouter(deps: AcpRouterDeps): Router {
     send(res, { status: 200, headers: {}, body: await deps.service.get(agentKey(res), String(req.params['id'])) });
   });
 
-  post('/checkout_sessions', AcpCreateSessionRequestSchema, async (key, body) => ({ status: 201, headers: {}, body: await deps.service.create(key, body) }));
+  post('/checkout_sessions', AcpCreateSessionRequestSchema, async (key, body, _id, req) => ({
+    status: 201,
+    headers: {},
+    body: await deps.service.create(key, body, { acceptLanguage: req.get('accept-language') }),
+  }));
   post('/checkout_sessions/:id', AcpUpdateSessionRequestSchema, async (key, body, id) => ({ status: 200, headers: {}, body: await deps.service.update(key, id, body) }));
   post('/checkout_sessions/:id/cancel', AcpCancelSessionRequestSchema, async (key, _body, id) => ({ status: 200, headers: {}, body: await deps.service.cancel(key, id) }));
   post('/checkout_sessions/:id/complete', AcpCompleteSessionRequestSchema, async (key, body, id): Promise<Answer> => {
@@ -119,7 +123,7 @@ export function acpRouter(deps: AcpRouterDeps): Router {
   });
   return router;
 
-  function post<S extends z.ZodType>(path: string, schema: S, handle: (key: AgentKey, body: z.infer<S>, id: string) => Promise<Answer>) {
+  function post<S extends z.ZodType>(path: string, schema: S, handle: (key: AgentKey, body: z.infer<S>, id: string, req: Request) => Promise<Answer>) {
     router.post(path, async (req, res) => {
       const key = agentKey(res);
       const idempotencyKey = req.get('idempotency-key');
@@ -143,7 +147,7 @@ export function acpRouter(deps: AcpRouterDeps): Router {
       }
       let answer: Answer;
       try {
-        answer = await handle(key, body, id);
+        answer = await handle(key, body, id, req);
       } catch (err) {
         const acp = toAcpHttpError(err);
         if (acp.status >= 500) {

@@ -15,6 +15,7 @@ import { Prisma, type AcpCheckoutSession as SessionRow, type AgentKey, type Pris
 import { getPlan } from '@expedition/domain-pricing';
 import { policyLinks, type AttemptResult, type FulfillmentOutcome, type MoneyPath } from '@expedition/fulfillment';
 import { AppError } from '@expedition/http-kit';
+import { negotiateLocale } from '@expedition/i18n';
 import type { Metrics } from '@expedition/observability';
 import type { PaymentProcessor } from '@expedition/payments';
 import { randomToken, type Clock, type Logger } from '@expedition/platform';
@@ -58,11 +59,13 @@ export type CompleteResult = { kind: 'session'; session: AcpCheckoutSession } | 
 export function createAcpService(deps: AcpServiceDeps) {
   const { prisma, clock } = deps;
 
-  async function create(key: AgentKey, body: AcpCreateSessionRequest): Promise<AcpCheckoutSession> {
+  /** `acceptLanguage`: the request's header; with the body's `locale` it sets the session's (and its quotes') language. */
+  async function create(key: AgentKey, body: AcpCreateSessionRequest, request: { acceptLanguage?: string } = {}): Promise<AcpCheckoutSession> {
     if (body.currency !== 'usd') throw AcpHttpError.invalid('invalid', 'Only usd is sold', '$.currency');
     const { trip, ...rest } = body.metadata ?? {};
     const planId = body.line_items[0]?.id ?? null;
-    const state = await evaluate(key, { trip, planId, buyer: body.buyer ?? null, quoteId: null, requote: true });
+    const locale = negotiateLocale({ explicit: [body.locale], acceptLanguage: request.acceptLanguage });
+    const state = await evaluate(key, { trip, planId, buyer: body.buyer ?? null, quoteId: null, requote: true, locale });
     const now = clock.now();
     const row = await prisma.acpCheckoutSession.create({
       data: {
@@ -76,6 +79,7 @@ export function createAcpService(deps: AcpServiceDeps) {
         buyer: body.buyer ?? undefined,
         metadata: Object.keys(rest).length ? (rest as Prisma.InputJsonValue) : undefined,
         messages: state.messages,
+        locale,
         createdAt: now,
         updatedAt: now,
       },
@@ -95,7 +99,7 @@ export function createAcpService(deps: AcpServiceDeps) {
     const buyer = body.buyer ?? (row.buyer as Buyer | null);
     const planId = body.line_items?.[0]?.id ?? row.planId;
     const requote = trip !== row.trip || buyer?.email !== (row.buyer as Buyer | null)?.email;
-    const state = await evaluate(key, { trip, planId, buyer, quoteId: row.quoteId, requote });
+    const state = await evaluate(key, { trip, planId, buyer, quoteId: row.quoteId, requote, locale: row.locale });
     const metadata = body.metadata ? { ...((row.metadata as object | null) ?? {}), ...rest } : row.metadata;
     const updated = await prisma.acpCheckoutSession.update({
       where: { id: row.id },
@@ -135,7 +139,7 @@ export function createAcpService(deps: AcpServiceDeps) {
       row = await load(key, updated.id);
     } else {
       // The quote may have expired, or been paid elsewhere, since the last look.
-      const state = await evaluate(key, { trip: row.trip, planId: row.planId, buyer: row.buyer as Buyer | null, quoteId: row.quoteId, requote: false });
+      const state = await evaluate(key, { trip: row.trip, planId: row.planId, buyer: row.buyer as Buyer | null, quoteId: row.quoteId, requote: false, locale: row.locale });
       row = await prisma.acpCheckoutSession.update({ where: { id: row.id }, data: { status: state.status, messages: state.messages, updatedAt: clock.now() } });
     }
     const quote = row.quoteId ? await loadQuote(row.quoteId) : null;
@@ -234,7 +238,7 @@ export function createAcpService(deps: AcpServiceDeps) {
   /** Re-quotes when asked (trip or email changed) and says what still stands between the session and payment. */
   async function evaluate(
     key: AgentKey,
-    s: { trip: unknown; planId: string | null; buyer: Buyer | null; quoteId: string | null; requote: boolean },
+    s: { trip: unknown; planId: string | null; buyer: Buyer | null; quoteId: string | null; requote: boolean; locale: string },
   ): Promise<Evaluation> {
     const messages: AcpMessage[] = [];
     let quoteId = s.quoteId;
@@ -250,6 +254,7 @@ export function createAcpService(deps: AcpServiceDeps) {
           const quoted = await createApiQuote(
             { quotes: deps.quotes, prisma, clock, mode: key.mode },
             { ...(s.trip as object), currency: 'USD', email: s.buyer?.email },
+            { locale: s.locale },
           );
           quoteId = quoted.quoteId;
           deps.metrics?.quoteCreated('acp');

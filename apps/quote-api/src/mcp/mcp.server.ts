@@ -210,7 +210,7 @@ export function createMcpServer(services: McpServices, options: { requestId?: st
     },
     (args) =>
       run('create_quote', async () => {
-        const data = await createApiQuote(services, args, 'arguments');
+        const data = await createApiQuote(services, args, { where: 'arguments' });
         services.metrics?.quoteCreated('mcp');
         return { data, text: quoteText(data) };
       }),

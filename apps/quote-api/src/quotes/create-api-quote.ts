@@ -2,6 +2,7 @@ import { quoteRequestSchemaAt, type Mode, type QuoteResponse } from '@expedition
 import type { PrismaClient } from '@expedition/db';
 import { dollarsToCents } from '@expedition/domain-pricing';
 import { parseOrThrow } from '@expedition/http-kit';
+import { negotiateLocale } from '@expedition/i18n';
 import { isUuid, type Clock } from '@expedition/platform';
 import type { QuoteService } from '@expedition/quoting';
 import { rethrowPricingError } from '../pricing-errors';
@@ -14,12 +15,21 @@ export interface ApiQuoteDeps {
   mode: Mode;
 }
 
+/** Where the input came from: `where` names it in errors (`arguments` for MCP); `acceptLanguage` is the request's header. */
+export interface ApiQuoteContext {
+  where?: string;
+  acceptLanguage?: string | null;
+  /** A language the channel already chose (an ACP session's): used when the input has no `locale`. */
+  locale?: string | null;
+}
+
 /**
- * A quote of the quoting API, for `POST /api/v1/quotes` and the MCP `create_quote` tool alike: validated at the
- * injected clock's "today" (the date window), created by the quote service, answered as a QuoteResponse.
+ * A quote of the quoting API, for `POST /api/v1/quotes`, the MCP `create_quote` tool and ACP sessions alike: validated
+ * at the injected clock's "today" (the date window), created by the quote service, answered as a QuoteResponse. The
+ * traveler's language: the input's `locale`, else the channel's, else Accept-Language, else English.
  */
-export async function createApiQuote(deps: ApiQuoteDeps, input: unknown, where?: string): Promise<QuoteResponse> {
-  const body = parseOrThrow(quoteRequestSchemaAt(deps.clock.now()), input, where);
+export async function createApiQuote(deps: ApiQuoteDeps, input: unknown, context: ApiQuoteContext = {}): Promise<QuoteResponse> {
+  const body = parseOrThrow(quoteRequestSchemaAt(deps.clock.now()), input, context.where);
   const created = await deps.quotes
     .create({
       source: 'api',
@@ -37,6 +47,7 @@ export async function createApiQuote(deps: ApiQuoteDeps, input: unknown, where?:
       depositPaidDate: body.depositPaidDate,
       email: body.email,
       operatorName: body.operator,
+      locale: negotiateLocale({ explicit: [body.locale, context.locale], acceptLanguage: context.acceptLanguage }),
     })
     .catch(rethrowPricingError);
   return toQuoteResponse(created.quote, created.sessionId, created.pricing);

@@ -1,6 +1,7 @@
 import { QUOTE_DISCLAIMER, type QuoteResponse } from '@expedition/contracts';
 import type { Quote } from '@expedition/db';
 import { getPlan, type PricedQuote } from '@expedition/domain-pricing';
+import { asLocale } from '@expedition/i18n';
 
 const usd = (cents: number) => Math.round(cents) / 100;
 const day = (d: Date | null) => (d ? d.toISOString().slice(0, 10) : '');
@@ -56,5 +57,6 @@ export function toQuoteResponse(quote: Quote, sessionId: string, pricing: Priced
       reasons: [...i.reasons],
     })),
     disclaimer: QUOTE_DISCLAIMER,
+    locale: asLocale(quote.locale),
   };
 }

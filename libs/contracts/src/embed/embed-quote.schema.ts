@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { IsoDateSchema } from '../common.schema';
+import { IsoDateSchema, LanguageTagSchema } from '../common.schema';
 
 /** The only 400 body for bad input on POST /api/embed/quote (SERVICE-SPEC §7). */
 export const EMBED_INVALID_FIELDS_ERROR = 'Missing or invalid required fields';
@@ -31,6 +31,9 @@ export const EmbedQuoteRequestSchema = z
     state: z.string().trim().max(56).optional(),
     name: z.string().max(200).optional(),
     phone: z.string().trim().max(40).optional(),
+    locale: LanguageTagSchema.optional().meta({
+      description: "The traveler's language (MountConfig.locale); else Accept-Language decides. Recorded on the quote.",
+    }),
   })
   .meta({ id: 'EmbedQuoteRequest' });
 export type EmbedQuoteRequest = z.infer<typeof EmbedQuoteRequestSchema>;

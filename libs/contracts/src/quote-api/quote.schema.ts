@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { ConfidenceSchema, CountryCodeSchema, CurrencySchema, IsoDateSchema, StateCodeSchema } from '../common.schema';
+import { ConfidenceSchema, CountryCodeSchema, CurrencySchema, IsoDateSchema, LanguageTagSchema, StateCodeSchema, TravelerLocaleSchema } from '../common.schema';
 import { TRIP_DATE_WINDOW, tripDateProblems, utcDay } from '../trip-dates';
 
 export const QuoteRequestSchema = z
@@ -40,6 +40,12 @@ export const QuoteRequestSchema = z
         `${TRIP_DATE_WINDOW.maxDepositDaysBack} days back. Cancel-for-any-reason cover needs purchase within 21 days of it.`,
     }),
     email: z.email().max(254).optional(),
+    locale: LanguageTagSchema.optional().meta({
+      description:
+        "The traveler's language (BCP 47), for the checkout page, the confirmation e-mail, the certificate and the " +
+        'policy page. We write English, German, French and Spanish; another tag falls back by language (de-AT → de), ' +
+        'then to English. Without it, the Accept-Language header decides. The quote records the result as `locale`.',
+    }),
   })
   .superRefine((q, ctx) => {
     if (q.travelerAges.length !== q.travelers) {
@@ -142,6 +148,9 @@ export const QuoteResponseSchema = z
       .array(z.object({ planId: z.string(), planName: z.string(), reasons: z.array(z.string()) }))
       .optional(),
     disclaimer: z.string().meta({ description: 'Relay this to the user, always.' }),
+    locale: TravelerLocaleSchema.optional().meta({
+      description: "The language recorded for the traveler's pages, e-mail and documents (from `locale` or Accept-Language).",
+    }),
   })
   .meta({ id: 'QuoteResponse' });
 export type QuoteResponse = z.infer<typeof QuoteResponseSchema>;
