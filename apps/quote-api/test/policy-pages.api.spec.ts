@@ -57,10 +57,10 @@ describe('GET /policy-wording/{planId} and /policy-wording/{planId}.pdf', () => 
     expect(res.headers['etag']).toMatch(/^"[A-Za-z0-9_-]{27}"$/);
     expect(res.headers['content-security-policy']).toBe(DOCUMENT_PAGE_CSP);
     expect(res.text).toContain('<html lang="en">');
-    for (const text of ['Polar Shield Standard: policy wording', 'Benefits and limits', 'USD 100,000', 'USD 500,000', 'Deductible', 'Who and what is covered', 'Main exclusions', 'How to claim', ASSISTANCE.emergencyLine.display, 'is an illustrative carrier, invented for this platform']) {
+    for (const text of ['Polar Shield Standard: policy wording', 'Benefits and limits', 'USD\u00a0100,000', 'USD\u00a0500,000', 'Deductible', 'Who and what is covered', 'Main exclusions', 'How to claim', ASSISTANCE.emergencyLine.display, 'is an illustrative carrier, invented for this platform']) {
       expect(res.text).toContain(text);
     }
-    expect(res.text).toContain(`href="${PUBLIC_URL}/policy-wording/${planId}.pdf"`);
+    expect(res.text).toContain(`href="${PUBLIC_URL}/policy-wording/${planId}.pdf?locale=en"`);
     expect(res.text).not.toContain('For AI agents');
   });
 
@@ -120,8 +120,8 @@ describe('GET /policies/{policyNumber}?access_token= (the policy page)', () => {
     expect(res.text).toContain('<html lang="en">');
     expect(res.text).toContain('Test policy (specimen): not valid for travel.');
     expect(res.text).toContain('Issued: cover from 10 January 2027 to');
-    expect(res.text).toContain(`href="${policy.documentUrl.replace(/&/g, '&amp;')}"`);
-    expect(res.text).toContain(`href="${PUBLIC_URL}/policy-wording/${policy.plan.planId}"`);
+    expect(res.text).toContain(`href="${policy.documentUrl}&amp;locale=en"`);
+    expect(res.text).toContain(`href="${PUBLIC_URL}/policy-wording/${policy.plan.planId}?locale=en"`);
     expect(res.text).toContain(`href="tel:${ASSISTANCE.emergencyLine.e164}"`);
     expect(res.text).toContain(ASSISTANCE.claimsEmail);
     expect(res.text).toContain('Traveler 1, age 45');

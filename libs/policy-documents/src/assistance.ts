@@ -6,7 +6,12 @@
  * contacts. The phone numbers are in the 555-0100…0199 range the North American Numbering Plan reserves for fiction,
  * and the addresses are under `.example`, a top-level domain reserved for examples (RFC 2606): none reaches anyone.
  * The rules (cooling-off, claim deadline) are the ones docs/decisions.md documents.
+ *
+ * The sentences come from the documents catalog (libs/i18n/messages/documents): one per language; the constants below
+ * are the English ones, the functions take the reader's language.
  */
+import { documentsMessages } from '@expedition/i18n/documents';
+import type { RenderLocale } from '@expedition/i18n';
 
 /** One phone line, as printed for people and as a `tel:` link. */
 export interface PhoneLine {
@@ -17,43 +22,52 @@ export interface PhoneLine {
   readonly e164: string;
 }
 
+const en = documentsMessages('en').assistance;
+
 export const ASSISTANCE = {
   /** Everything in this object is invented: documents say so next to it. */
   illustrative: true,
   provider: 'Expedition Assistance',
   emergencyLine: {
-    label: '24-hour emergency assistance (worldwide, reverse charges accepted)',
+    label: en.emergencyLine(),
     display: '+1 202 555 0147',
     e164: '+12025550147',
   } satisfies PhoneLine,
-  satellitePhoneNote: 'From a ship or a satellite phone, call the same number; the operator asks for your policy number.',
+  satellitePhoneNote: en.satellitePhone(),
   claimsEmail: 'claims@expedition-insurance.example',
   /** Questions, changes and cancellation requests (there is no self-service cancellation). */
   careEmail: 'care@expedition-insurance.example',
 } as const;
-
-/** Printed next to the contacts on every document, in every mode: the contacts are invented, like the carriers. */
-export const ILLUSTRATIVE_CONTACTS_NOTE =
-  'Illustrative contacts: this platform\'s carriers are invented, and these numbers and addresses are reserved for ' +
-  'examples and reach no one.';
 
 /** Days after issue in which a policy can be cancelled for a full refund, if cover has not started (decisions.md). */
 export const COOLING_OFF_DAYS = 14;
 /** Days after the loss (or the return home) in which a claim is sent (decisions.md). */
 export const CLAIM_DEADLINE_DAYS = 90;
 
+/** The emergency line's label in the reader's language. */
+export const emergencyLineLabel = (locale: RenderLocale) => documentsMessages(locale).assistance.emergencyLine();
+
+/** How to call from a ship or a satellite phone, in the reader's language. */
+export const satellitePhoneNote = (locale: RenderLocale) => documentsMessages(locale).assistance.satellitePhone();
+
+/** Printed next to the contacts on every document, in every mode: the contacts are invented, like the carriers. */
+export const illustrativeContactsNote = (locale: RenderLocale) => documentsMessages(locale).assistance.illustrativeContacts();
+
 /** What to do in an emergency and how to claim, in order. */
-export const HOW_TO_CLAIM: readonly string[] = [
-  `In an emergency, call ${ASSISTANCE.provider} first on ${ASSISTANCE.emergencyLine.display}, at any hour, before you pay for treatment, ` +
-    'evacuation or a flight home where you can: the assistance team arranges and pays providers directly and confirms what is covered.',
-  'Keep every receipt and document: medical reports, invoices, the tour operator\'s cancellation notice, police reports for theft.',
-  `Send your claim with your policy number and those documents to ${ASSISTANCE.claimsEmail} within ${CLAIM_DEADLINE_DAYS} days of the ` +
-    'loss or of your return home. The claims team answers by e-mail.',
-];
+export function howToClaim(locale: RenderLocale): readonly string[] {
+  const m = documentsMessages(locale).assistance;
+  return [
+    m.claimStepCall({ provider: ASSISTANCE.provider, phone: ASSISTANCE.emergencyLine.display }),
+    m.claimStepKeep(),
+    m.claimStepSend({ email: ASSISTANCE.claimsEmail, days: CLAIM_DEADLINE_DAYS }),
+  ];
+}
 
 /** The cooling-off and cancellation rule, as printed on the certificate, the policy page and the wording. */
-export const CANCELLATION_RULE =
-  `You can cancel this policy within ${COOLING_OFF_DAYS} days of the day it was issued, as long as cover has not started ` +
-  'and no claim has been made, and get the whole premium back. After that, or once cover has started, the premium is ' +
-  `not refunded. Cancellation is not done online: e-mail ${ASSISTANCE.careEmail} with your policy number and we ` +
-  'reply by e-mail.';
+export const cancellationRule = (locale: RenderLocale) =>
+  documentsMessages(locale).assistance.cancellationRule({ days: COOLING_OFF_DAYS, email: ASSISTANCE.careEmail });
+
+/** English, for callers that write English only. */
+export const ILLUSTRATIVE_CONTACTS_NOTE = illustrativeContactsNote('en');
+export const HOW_TO_CLAIM: readonly string[] = howToClaim('en');
+export const CANCELLATION_RULE = cancellationRule('en');

@@ -7,8 +7,15 @@ export {
   COOLING_OFF_DAYS,
   HOW_TO_CLAIM,
   ILLUSTRATIVE_CONTACTS_NOTE,
+  cancellationRule,
+  emergencyLineLabel,
+  howToClaim,
+  illustrativeContactsNote,
+  satellitePhoneNote,
   type PhoneLine,
 } from './assistance';
+export { cancelReasonText, carrierName, destinationName, exclusionText, planDescription } from './catalog-texts';
 export { formatDay, formatMinor, formatUsd } from './format';
+export { specimenMark } from './pdf';
 export { policyWording, type Benefit, type PolicyWording } from './wording';
 export { renderWordingPdf, WORDING_EDITION } from './wording.pdf';

@@ -2,11 +2,12 @@ import { QUOTE_DISCLAIMER, policyWordingUrls, type PolicyLookup } from '@expedit
 import type { Prisma, PrismaClient } from '@expedition/db';
 import { findDestination, getPlan } from '@expedition/domain-pricing';
 import { policyLinks } from '@expedition/fulfillment';
+import { asLocale } from '@expedition/i18n';
 import { isoDay } from '@expedition/platform';
 
 /** What a policy view reads besides the policy row: its quote and the names the checkout collected. */
 export const POLICY_VIEW_INCLUDE = {
-  quote: { select: { quoteNumber: true, destinationSlug: true, durationDays: true } },
+  quote: { select: { quoteNumber: true, destinationSlug: true, durationDays: true, locale: true } },
   purchase: { select: { payment: { select: { checkoutSession: { select: { guestNames: true } } } } } },
 } as const satisfies Prisma.PolicyInclude;
 
@@ -67,6 +68,7 @@ export function toPolicyView(policy: PolicyViewRow, links: { quoteApiUrl: string
     documentUrl,
     pageUrl,
     disclaimer: QUOTE_DISCLAIMER,
+    locale: asLocale(policy.quote.locale),
   };
 }
 

@@ -1,5 +1,8 @@
-import { CFAR_WINDOW_DAYS, findDestination, GENERAL_EXCLUSIONS, type Plan } from '@expedition/domain-pricing';
-import { ASSISTANCE, CANCELLATION_RULE, HOW_TO_CLAIM, ILLUSTRATIVE_CONTACTS_NOTE } from './assistance';
+import { CFAR_WINDOW_DAYS, GENERAL_EXCLUSIONS, type Plan } from '@expedition/domain-pricing';
+import { formatList, type RenderLocale } from '@expedition/i18n';
+import { documentsMessages } from '@expedition/i18n/documents';
+import { ASSISTANCE, cancellationRule, emergencyLineLabel, howToClaim, illustrativeContactsNote, satellitePhoneNote } from './assistance';
+import { cancelReasonText, carrierName, destinationName, exclusionText, planDescription } from './catalog-texts';
 import { formatUsd } from './format';
 
 /** One line of the benefits table. */
@@ -10,11 +13,12 @@ export interface Benefit {
 }
 
 /**
- * A plan's policy wording, generated from its catalog row: the one content that the HTML page and the PDF both
- * render, so they never disagree. Plain text only; renderers escape it.
+ * A plan's policy wording, generated from its catalog row in one language: the one content that the HTML page and
+ * the PDF both render, so they never disagree. Plain text only; renderers escape it.
  */
 export interface PolicyWording {
   readonly planId: string;
+  readonly locale: RenderLocale;
   readonly title: string;
   readonly carrier: string;
   readonly illustrativeNote: string;
@@ -31,79 +35,67 @@ export interface PolicyWording {
   readonly contactsNote: string;
 }
 
-const RESIDENCE: Record<Plan['eligibility']['residenceType'], string> = {
-  US: 'Residents of the United States',
-  US_CA: 'Residents of the United States or Canada',
-  worldwide: 'Residents of any country',
-  non_US: 'Residents of any country except the United States',
-};
+const RESIDENCE = {
+  US: 'residentsUS',
+  US_CA: 'residentsUSCA',
+  worldwide: 'residentsWorldwide',
+  non_US: 'residentsNonUS',
+} as const satisfies Record<Plan['eligibility']['residenceType'], string>;
 
-function residenceLine(plan: Plan): string {
+function residenceLine(plan: Plan, locale: RenderLocale): string {
+  const m = documentsMessages(locale).wording;
   const e = plan.eligibility;
   const excluded = e.excludedResidences.filter((c) => !(e.residenceType === 'non_US' && c === 'US'));
-  const parts = [RESIDENCE[e.residenceType]];
-  if (excluded.length) parts.push(`except residents of ${excluded.join(', ')}`);
-  if (e.excludedStates.length) parts.push(`not sold to residents of ${e.excludedStates.join(', ')}`);
+  const parts = [m[RESIDENCE[e.residenceType]]()];
+  if (excluded.length) parts.push(m.exceptResidentsOf({ countries: excluded.join(', ') }));
+  if (e.excludedStates.length) parts.push(m.notSoldInStates({ states: e.excludedStates.join(', ') }));
   return `${parts.join(', ')}.`;
 }
 
-export function policyWording(plan: Plan): PolicyWording {
+export function policyWording(plan: Plan, locale: RenderLocale = 'en'): PolicyWording {
+  const m = documentsMessages(locale).wording;
   const e = plan.eligibility;
   const c = plan.coverage;
-  const destinations = plan.destinations.map((slug) => findDestination(slug)?.name ?? slug);
+  const destinations = plan.destinations.map((slug) => destinationName(slug, locale));
   const benefits: Benefit[] = [
-    { benefit: 'Emergency medical expenses', limit: formatUsd(c.medicalExpenseLimit), notes: 'Per traveler, per trip: hospital, doctor and medicines abroad.' },
-    {
-      benefit: 'Emergency evacuation and repatriation',
-      limit: formatUsd(c.evacuationCoverage),
-      notes: 'Per traveler: evacuation arranged by the assistance team to the nearest suitable hospital, and home.',
-    },
-    {
-      benefit: 'Trip cancellation and interruption',
-      limit: formatUsd(c.tripCancellation),
-      notes: 'Per traveler, up to the trip cost insured: non-refundable trip costs, for covered reasons only.',
-    },
-    { benefit: 'Deductible', limit: formatUsd(c.deductible), notes: 'Per claim: the part of each claim you pay yourself.' },
+    { benefit: m.medical(), limit: formatUsd(c.medicalExpenseLimit, locale), notes: m.medicalNotes() },
+    { benefit: m.evacuation(), limit: formatUsd(c.evacuationCoverage, locale), notes: m.evacuationNotes() },
+    { benefit: m.cancellation(), limit: formatUsd(c.tripCancellation, locale), notes: m.cancellationNotes() },
+    { benefit: m.deductible(), limit: formatUsd(c.deductible, locale), notes: m.deductibleNotes() },
   ];
-  if (plan.cfar) {
-    benefits.push({
-      benefit: 'Cancel for any reason',
-      limit: 'Included',
-      notes: `Only when the policy was bought within ${CFAR_WINDOW_DAYS} days of the first trip deposit.`,
-    });
-  }
+  if (plan.cfar) benefits.push({ benefit: m.cfar(), limit: m.cfarLimit(), notes: m.cfarNotes({ days: CFAR_WINDOW_DAYS }) });
   const notOnSale = !plan.enabled
-    ? 'This plan is no longer sold. This wording stays published for the quotes and policies made while it was.'
+    ? m.retired()
     : plan.availabilityMode === 'admin_only'
-      ? 'This plan is not sold to the public (staff and negotiated cover).'
+      ? m.adminOnly()
       : plan.availabilityMode === 'inquiry'
-        ? 'This plan is not sold online: an underwriter confirms the premium before it is sold.'
+        ? m.inquiry()
         : null;
+  const carrier = carrierName(plan.carrier, locale);
   return {
     planId: plan.id,
-    title: `${plan.name}: policy wording`,
-    carrier: plan.carrier,
-    illustrativeNote:
-      `${plan.carrier.replace(/ \(illustrative\)$/, '')} is an illustrative carrier, invented for this platform: no real insurer ` +
-      'underwrites this plan.',
+    locale,
+    title: m.title({ planName: plan.name }),
+    carrier,
+    illustrativeNote: m.illustrativeCarrier({ carrier: plan.carrier.replace(/ \(illustrative\)$/, '') }),
     notOnSale,
-    summary: plan.description,
+    summary: planDescription(plan, locale),
     benefits,
-    coveredCancellationReasons: c.cancelReason,
+    coveredCancellationReasons: cancelReasonText(c.cancelReason, locale),
     eligibility: [
-      residenceLine(plan),
-      `Travelers aged ${e.minAge} to ${e.maxAge} at departure.`,
-      e.maxTripDuration === null ? 'Trips of up to 365 days.' : `Trips of up to ${e.maxTripDuration} days.`,
-      e.maxTravelers === null ? 'Any number of travelers on one policy.' : `Up to ${e.maxTravelers} travelers on one policy.`,
-      `Destinations covered: ${destinations.join(', ')}.`,
+      residenceLine(plan, locale),
+      m.ages({ min: e.minAge, max: e.maxAge }),
+      m.maxTrip({ days: e.maxTripDuration ?? 365 }),
+      e.maxTravelers === null ? m.anyNumberOfTravelers() : m.maxTravelers({ count: e.maxTravelers }),
+      m.destinations({ destinations: formatList(destinations, locale) }),
     ],
-    exclusions: [...GENERAL_EXCLUSIONS],
+    exclusions: GENERAL_EXCLUSIONS.map((text) => exclusionText(text, locale)),
     emergency: [
-      `${ASSISTANCE.emergencyLine.label}: ${ASSISTANCE.emergencyLine.display}.`,
-      ASSISTANCE.satellitePhoneNote,
+      `${documentsMessages(locale).common.labelValue({ label: emergencyLineLabel(locale), value: ASSISTANCE.emergencyLine.display })}.`,
+      satellitePhoneNote(locale),
     ],
-    howToClaim: HOW_TO_CLAIM,
-    cancellation: CANCELLATION_RULE,
-    contactsNote: ILLUSTRATIVE_CONTACTS_NOTE,
+    howToClaim: howToClaim(locale),
+    cancellation: cancellationRule(locale),
+    contactsNote: illustrativeContactsNote(locale),
   };
 }

@@ -1,5 +1,7 @@
 import { createHash } from 'node:crypto';
 import type { Response } from 'express';
+import { LANGUAGE_NAMES, LOCALES, type Locale, type RenderLocale } from '@expedition/i18n';
+import { documentsMessages } from '@expedition/i18n/documents';
 
 const ESCAPES: Record<string, string> = { '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' };
 export const escapeHtml = (s: string) => s.replace(/[&<>"']/g, (c) => ESCAPES[c] ?? c);
@@ -30,6 +32,8 @@ table{border-collapse:collapse;width:100%;margin:.5rem 0}th,td{text-align:left;v
 th{font-size:.9rem;color:#52606d;font-weight:600}td.limit{white-space:nowrap;font-weight:600}
 @media (max-width:30rem){table,tbody,tr,td{display:block}thead{display:none}tr{padding:.4rem 0;border-bottom:1px solid #e1e7ec}td{border:0;padding:.1rem 0}}
 .nowrap{white-space:nowrap}
+.langs{display:flex;flex-wrap:wrap;justify-content:flex-end;gap:.25rem .9rem;margin:0 0 .8rem;font-size:.92rem}
+.langs a{padding:.35rem .1rem}.langs a[aria-current]{font-weight:700;color:#14212b;text-decoration:none}
 `;
 const STYLE_HASH = createHash('sha256').update(STYLE).digest('base64');
 
@@ -39,12 +43,39 @@ const STYLE_HASH = createHash('sha256').update(STYLE).digest('base64');
  */
 export const DOCUMENT_PAGE_CSP = `default-src 'none'; style-src 'sha256-${STYLE_HASH}'; img-src 'self' data:; form-action 'none'; frame-ancestors 'none'; base-uri 'none'`;
 
-/** A whole HTML document: English, mobile viewport, no scripts, no remote resources. */
-export function documentPage(title: string, body: string, opts: { noindex?: boolean } = {}): string {
+/** A whole HTML document in `lang` (default English): mobile viewport, no scripts, no remote resources. */
+export function documentPage(title: string, body: string, opts: { noindex?: boolean; lang?: RenderLocale } = {}): string {
   return `<!doctype html>
-<html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1">
+<html lang="${opts.lang ?? 'en'}"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1">
 ${opts.noindex ? '<meta name="robots" content="noindex">' : ''}<link rel="icon" href="data:,"><title>${escapeHtml(title)}</title>
 <style>${STYLE}</style></head><body><main>${body}</main></body></html>`;
+}
+
+/**
+ * A placeholder for HTML inside a translated sentence: pass `slot(0)` as the message's argument, then
+ * `withSlots(text, [html])` escapes the sentence and puts the HTML (a link) where the slot is. The message stays one
+ * sentence in every language, with its words around the link in that language's order.
+ */
+export const slot = (i: number) => `\uE000${i}\uE001`;
+export function withSlots(text: string, html: readonly string[]): string {
+  return escapeHtml(text).replace(/\uE000(\d+)\uE001/g, (_, i: string) => html[Number(i)] ?? '');
+}
+
+/**
+ * The language switch of a page: each language in its own name (`lang` and `hreflang` set), the current one marked.
+ * `href(locale)` is the page's URL in that language (a `?locale=` link: these pages have no scripts).
+ */
+export function languageSwitch(current: RenderLocale, href: (locale: Locale) => string): string {
+  const links = LOCALES.map(
+    (l) =>
+      `<a href="${escapeHtml(href(l))}" hreflang="${l}" lang="${l}"${l === current ? ' aria-current="true"' : ''}>${escapeHtml(LANGUAGE_NAMES[l])}</a>`,
+  ).join('');
+  return `<nav class="langs" aria-label="${escapeHtml(documentsMessages(current).common.language())}">${links}</nav>`;
+}
+
+/** The language a document page was asked for by `?locale=` (the pseudo-locale included), if any. */
+export function queryLocale(query: unknown): string | undefined {
+  return typeof query === 'string' && query.length <= 35 ? query : undefined;
 }
 
 /** Headers every document page carries (the page's caching is set by its route). */

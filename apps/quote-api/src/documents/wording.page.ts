@@ -1,30 +1,38 @@
+import type { Locale } from '@expedition/i18n';
+import { documentsMessages } from '@expedition/i18n/documents';
 import type { PolicyWording } from '@expedition/policy-documents';
-import { ASSISTANCE, WORDING_EDITION, formatDay } from '@expedition/policy-documents';
-import { documentPage, escapeHtml as e } from './document-page';
+import { ASSISTANCE, WORDING_EDITION, formatDay, satellitePhoneNote } from '@expedition/policy-documents';
+import { documentPage, escapeHtml as e, languageSwitch, slot, withSlots } from './document-page';
 
 const items = (list: readonly string[]) => list.map((item) => `<li>${e(item)}</li>`).join('');
 
-/** A plan's policy wording as an HTML page: the same content as its PDF. Public: no personal data, no token. */
-export function renderWordingPage(wording: PolicyWording, urls: { pdf: string }): string {
+/**
+ * A plan's policy wording as an HTML page in the wording's language, with a language switch (`?locale=`): the same
+ * content as its PDF. Public: no personal data, no token.
+ */
+export function renderWordingPage(wording: PolicyWording, urls: { html: string; pdf: string }): string {
+  const m = documentsMessages(wording.locale);
+  const w = m.wording;
   const rows = wording.benefits
     .map((b) => `<tr><td>${e(b.benefit)}</td><td class="limit">${e(b.limit)}</td><td>${e(b.notes)}</td></tr>`)
     .join('');
   const tel = ASSISTANCE.emergencyLine;
-  const body = `<h1>${e(wording.title)}</h1>
-<p class="muted">Expedition Travel Insurance · underwritten by ${e(wording.carrier)} · edition of ${e(formatDay(WORDING_EDITION))}</p>
+  const body = `${languageSwitch(wording.locale, (l: Locale) => `${urls.html}?locale=${l}`)}
+<h1>${e(wording.title)}</h1>
+<p class="muted">${e(w.underwrittenBy({ carrier: wording.carrier }))} · ${e(w.edition({ date: formatDay(WORDING_EDITION, wording.locale) }))}</p>
 <p class="note">${e(wording.illustrativeNote)}</p>
 ${wording.notOnSale ? `<p><strong>${e(wording.notOnSale)}</strong></p>` : ''}
 <p>${e(wording.summary)}</p>
-<p><a href="${e(urls.pdf)}">Download this policy wording (PDF)</a></p>
-<h2>Benefits and limits</h2>
-<table><thead><tr><th scope="col">Benefit</th><th scope="col">Limit</th><th scope="col">What it covers</th></tr></thead><tbody>${rows}</tbody></table>
-<p><strong>Covered cancellation reasons:</strong> ${e(wording.coveredCancellationReasons)}</p>
-<h2>Who and what is covered</h2><ul>${items(wording.eligibility)}</ul>
-<h2>Main exclusions</h2><p>The plan does not pay for:</p><ul>${items(wording.exclusions)}</ul>
-<h2>In an emergency</h2>
-<div class="emergency"><p>${e(ASSISTANCE.provider)}, 24 hours a day: <a class="phone" href="tel:${e(tel.e164)}">${e(tel.display)}</a></p><p>${e(ASSISTANCE.satellitePhoneNote)}</p></div>
-<h2>How to claim</h2><ol>${items(wording.howToClaim)}</ol>
-<h2>Cancelling your policy</h2><p>${e(wording.cancellation)}</p>
+<p><a href="${e(`${urls.pdf}?locale=${wording.locale}`)}">${e(w.downloadPdf())}</a></p>
+<h2>${e(w.benefitsAndLimits())}</h2>
+<table><thead><tr><th scope="col">${e(w.benefit())}</th><th scope="col">${e(w.limit())}</th><th scope="col">${e(w.whatItCovers())}</th></tr></thead><tbody>${rows}</tbody></table>
+<p>${withSlots(m.common.labelValue({ label: slot(0), value: slot(1) }), [`<strong>${e(w.coveredCancellationReasons())}</strong>`, e(wording.coveredCancellationReasons)])}</p>
+<h2>${e(w.whoIsCovered())}</h2><ul>${items(wording.eligibility)}</ul>
+<h2>${e(w.mainExclusions())}</h2><p>${e(w.doesNotPayFor())}</p><ul>${items(wording.exclusions)}</ul>
+<h2>${e(m.sections.inAnEmergency())}</h2>
+<div class="emergency"><p>${withSlots(m.assistance.callAnyHour({ provider: ASSISTANCE.provider, phone: slot(0) }), [`<a class="phone" href="tel:${e(tel.e164)}">${e(tel.display)}</a>`])}</p><p>${e(satellitePhoneNote(wording.locale))}</p></div>
+<h2>${e(m.sections.howToClaim())}</h2><ol>${items(wording.howToClaim)}</ol>
+<h2>${e(m.sections.cancellingYourPolicy())}</h2><p>${e(wording.cancellation)}</p>
 <p class="muted">${e(wording.contactsNote)}</p>`;
-  return documentPage(wording.title, body);
+  return documentPage(wording.title, body, { lang: wording.locale });
 }

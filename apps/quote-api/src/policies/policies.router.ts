@@ -1,7 +1,8 @@
 import { Router, type RequestHandler, type Response } from 'express';
 import { AppError } from '@expedition/http-kit';
+import { negotiateLocale, negotiateRenderLocale } from '@expedition/i18n';
 import { renderCertificate } from '@expedition/policy-documents';
-import { documentPageHeaders } from '../documents/document-page';
+import { documentPageHeaders, queryLocale } from '../documents/document-page';
 import { renderPolicyNotFoundPage, renderPolicyPage } from './policy.page';
 import type { PolicyService } from './policy.service';
 
@@ -45,13 +46,16 @@ export function policiesRouter(deps: { policies: PolicyService }): Router {
       throw missingToken();
     }
     const policy = await deps.policies.lookup(req.params.policyNumber, token);
-    const pdf = await renderCertificate(policy);
+    // In the language the policy was bought in, unless the link asks for another (`?locale=`, from the policy page).
+    const locale = negotiateLocale({ explicit: [queryLocale(req.query['locale']), policy.locale] });
+    const pdf = await renderCertificate(policy, locale);
     res
       .status(200)
       .set({
         'Content-Type': 'application/pdf',
         'Content-Disposition': `inline; filename="${policy.policyNumber.replace(/[^A-Za-z0-9._-]/g, '_')}.pdf"`,
         'Content-Length': String(pdf.length),
+        'Content-Language': locale,
       })
       .end(pdf);
   });
@@ -71,12 +75,16 @@ export function policyPageRouter(deps: { policies: PolicyService; rateLimit: Req
     documentPageHeaders(res);
     const query = req.query['access_token'];
     const token = typeof query === 'string' ? query : undefined;
+    const asked = queryLocale(req.query['locale']);
     try {
       const policy = await deps.policies.lookup(String(req.params['policyNumber']), token);
-      res.status(200).send(renderPolicyPage(policy));
+      // The language the policy was bought in, unless the page's language switch asked for another.
+      const locale = negotiateRenderLocale({ explicit: [asked, policy.locale] });
+      res.status(200).setHeader('Content-Language', locale).send(renderPolicyPage(policy, locale));
     } catch (err) {
       if (!(err instanceof AppError) || err.code !== 'policy_not_found') throw err;
-      res.status(404).send(renderPolicyNotFoundPage());
+      const locale = negotiateRenderLocale({ explicit: [asked], acceptLanguage: req.get('accept-language') });
+      res.status(404).setHeader('Content-Language', locale).send(renderPolicyNotFoundPage(locale));
     }
   });
   return router;

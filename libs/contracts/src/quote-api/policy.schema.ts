@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { ModeSchema, TierSchema } from '../common.schema';
+import { ModeSchema, TierSchema, TravelerLocaleSchema } from '../common.schema';
 
 /**
  * The policy's bearer token (`pat_…`): handed to the buyer on the purchase receipt, the checkout success page, the
@@ -78,6 +78,9 @@ export const PolicyLookupSchema = z
           'token: hand it to the traveler, never publish it.',
       }),
     disclaimer: z.string().meta({ description: 'Relay this text to the traveler.' }),
+    locale: TravelerLocaleSchema.optional().meta({
+      description: "The traveler's language, recorded on the quote: the certificate, the policy page and the e-mail use it.",
+    }),
   })
   .meta({ id: 'PolicyLookup' });
 export type PolicyLookup = z.infer<typeof PolicyLookupSchema>;
