@@ -72,6 +72,7 @@ export const SessionResponseSchema = z
   .meta({ id: 'SessionResponse' });
 
 export const VerifyEmailRequestSchema = z.object({ token: Token }).meta({ id: 'VerifyEmailRequest' });
+export const SignInLinkRequestSchema = z.object({ token: Token }).meta({ id: 'SignInLinkRequest' });
 export const PasswordResetRequestSchema = z.object({ email: z.string().max(254) }).meta({ id: 'PasswordResetRequest' });
 export const PasswordResetConfirmSchema = z.object({ token: Token, password: Password }).meta({ id: 'PasswordResetConfirm' });
 export const ChangePasswordRequestSchema = z
