@@ -106,17 +106,16 @@ describe('links to the discovery documents', () => {
     for (const path of ['`/llms.txt`', '`/.well-known/api-catalog`', '`/mcp`']) expect(doc.info.description).toContain(path);
   });
 
-  it('every checkout page footer links llms.txt, the API catalog and the OpenAPI document', async () => {
+  it('the human checkout pages carry no footer for AI agents (people read them; agents find the documents above)', async () => {
     const quote = (await request(h.app).post('/api/v1/quotes').send(antarcticaQuote)).body as { quoteId: string; sessionId: string; plans: { planId: string }[] };
     const link = await request(h.app).post('/api/v1/checkout').send({ quoteId: quote.quoteId, planId: quote.plans[0]!.planId, sessionId: quote.sessionId });
     const open = await request(h.app).get(new URL(link.body.checkoutUrl).pathname);
     const unknown = await request(h.app).get('/checkout/cs_unknownunknownunknownunknown');
     expect([open.status, unknown.status]).toEqual([200, 404]);
     for (const page of [open, unknown]) {
-      const footer = /<footer>([\s\S]*)<\/footer>/.exec(page.text)?.[1] ?? '';
-      expect(footer).toContain('<a href="/llms.txt">');
-      expect(footer).toContain('<a href="/.well-known/api-catalog">');
-      expect(footer).toContain('<a href="/api/v1/openapi.json">');
+      expect(page.text).not.toContain('<footer>');
+      expect(page.text).not.toContain('For AI agents');
+      expect(page.text).not.toContain('/llms.txt');
     }
   });
 });
