@@ -1,10 +1,8 @@
 import { createHash, timingSafeEqual } from 'node:crypto';
-import { QUOTE_DISCLAIMER, isStorableString, type PolicyLookup } from '@expedition/contracts';
+import { isStorableString, type PolicyLookup } from '@expedition/contracts';
 import type { PrismaClient } from '@expedition/db';
-import { findDestination, getPlan } from '@expedition/domain-pricing';
-import { policyLinks } from '@expedition/fulfillment';
 import { AppError } from '@expedition/http-kit';
-import { isoDay } from '@expedition/platform';
+import { POLICY_VIEW_INCLUDE, toPolicyView } from '@expedition/policy-documents';
 
 /**
  * The one answer for an unknown policy number, a wrong token and another policy's token: a caller learns nothing
@@ -39,58 +37,13 @@ export function createPolicyService(deps: { prisma: PrismaClient; publicUrl: str
     const policy = wellFormed
       ? await prisma.policy.findUnique({
           where: { policyNumber },
-          include: {
-            quote: { select: { quoteNumber: true, destinationSlug: true, durationDays: true } },
-            purchase: { select: { payment: { select: { checkoutSession: { select: { guestNames: true } } } } } },
-          },
+          include: POLICY_VIEW_INCLUDE,
         })
       : null;
     const matches = sameToken(token, policy?.accessToken ?? ABSENT_TOKEN);
     if (!policy || !matches) throw policyNotFound();
 
-    const plan = getPlan(policy.planId);
-    const names = policy.purchase.payment?.checkoutSession?.guestNames ?? [];
-    return {
-      policyNumber: policy.policyNumber,
-      status: policy.status,
-      mode: policy.mode,
-      quoteNumber: policy.quote.quoteNumber,
-      plan: {
-        planId: policy.planId,
-        planName: plan?.name ?? policy.planId,
-        carrier: plan?.carrier ?? '',
-        ...(plan
-          ? {
-              tier: plan.tier,
-              coverage: {
-                medicalExpenseLimit: plan.coverage.medicalExpenseLimit,
-                evacuationCoverage: plan.coverage.evacuationCoverage,
-                tripCancellation: plan.coverage.tripCancellation,
-                deductible: plan.coverage.deductible,
-                cancelReason: plan.coverage.cancelReason,
-              },
-              policyTermsUrl: plan.policyTermsUrl ?? null,
-            }
-          : {}),
-      },
-      trip: {
-        destination: findDestination(policy.quote.destinationSlug)?.name ?? policy.quote.destinationSlug,
-        destinationSlug: policy.quote.destinationSlug,
-        startDate: policy.startDate ? isoDay(policy.startDate) : null,
-        endDate: policy.endDate ? isoDay(policy.endDate) : null,
-        durationDays: policy.quote.durationDays ?? null,
-      },
-      travelers: {
-        count: policy.travelers,
-        ages: [...policy.travelerAges],
-        ...(names.length ? { names: [...names] } : {}),
-      },
-      premiumCents: policy.premiumCents,
-      currency: policy.currency,
-      issuedAt: policy.issuedAt.toISOString(),
-      documentUrl: policyLinks(deps.publicUrl, policy).documentUrl,
-      disclaimer: QUOTE_DISCLAIMER,
-    };
+    return toPolicyView(policy, { quoteApiUrl: deps.publicUrl, accessToken: token });
   }
 
   return { lookup };
