@@ -13,6 +13,7 @@ import { createProcessorEventSource, type ProcessorEventSource } from './process
 import { createSecretBox, resolveWebhookSecretKeys, type Keyring, type SecretBox } from '@expedition/operators';
 import { mailDomainOf, mailerFromConfig, type Mailer } from '@expedition/mail';
 import { createPolicyMailWorker, type PolicyDocuments, type PolicyMailWorker } from './policy-mail/policy-mail-worker';
+import { policyDocumentsFor } from './policy-mail/policy-documents';
 
 export interface DispatcherRuntime {
   config: DispatcherConfig;
@@ -93,11 +94,7 @@ function createMailWorkers(runtime: DispatcherRuntime, clock: Clock): PolicyMail
     mailerFromConfig({ smtpUrl: config.mail.smtpUrl, from: config.mail.from, dataDir: config.dataDir, production: config.production, clock, logger })?.mailer;
   // loadConfig refuses production without SMTP_URL when this replica sends mail, so one of the two exists.
   if (!mailer) throw new Error('no mailer: set SMTP_URL');
-  const documents = runtime.documents;
-  if (!documents) {
-    logger.warn('policy mails are not sent: no policy documents were wired (see apps/webhook-dispatcher/src/compose.ts)');
-    return [];
-  }
+  const documents = runtime.documents ?? policyDocumentsFor(db.prisma, config.quoteApiUrl);
   return Array.from({ length: config.mail.workers }, (_, i) =>
     createPolicyMailWorker({
       prisma: db.prisma,
