@@ -1,4 +1,4 @@
-import { QUOTE_DISCLAIMER, type PolicyLookup } from '@expedition/contracts';
+import { QUOTE_DISCLAIMER, policyWordingUrls, type PolicyLookup } from '@expedition/contracts';
 import type { Prisma, PrismaClient } from '@expedition/db';
 import { findDestination, getPlan } from '@expedition/domain-pricing';
 import { policyLinks } from '@expedition/fulfillment';
@@ -25,6 +25,7 @@ export type PolicyKey = { policyId: string } | { policyNumber: string };
 export function toPolicyView(policy: PolicyViewRow, links: { quoteApiUrl: string; accessToken: string }): PolicyLookup {
   const plan = getPlan(policy.planId);
   const names = policy.purchase.payment?.checkoutSession?.guestNames ?? [];
+  const { documentUrl, pageUrl } = policyLinks(links.quoteApiUrl, { policyNumber: policy.policyNumber, accessToken: links.accessToken });
   return {
     policyNumber: policy.policyNumber,
     status: policy.status,
@@ -44,7 +45,7 @@ export function toPolicyView(policy: PolicyViewRow, links: { quoteApiUrl: string
               deductible: plan.coverage.deductible,
               cancelReason: plan.coverage.cancelReason,
             },
-            policyTermsUrl: plan.policyTermsUrl ?? null,
+            policyTermsUrl: policyWordingUrls(links.quoteApiUrl, plan.id).html,
           }
         : {}),
     },
@@ -63,7 +64,8 @@ export function toPolicyView(policy: PolicyViewRow, links: { quoteApiUrl: string
     premiumCents: policy.premiumCents,
     currency: policy.currency,
     issuedAt: policy.issuedAt.toISOString(),
-    documentUrl: policyLinks(links.quoteApiUrl, { policyNumber: policy.policyNumber, accessToken: links.accessToken }).documentUrl,
+    documentUrl,
+    pageUrl,
     disclaimer: QUOTE_DISCLAIMER,
   };
 }

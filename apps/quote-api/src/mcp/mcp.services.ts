@@ -16,6 +16,8 @@ export interface McpServices {
   checkout: CheckoutService;
   purchases: PurchaseService;
   policies: PolicyService;
+  /** quote-api's public base URL (links to policy wording). */
+  publicUrl: string;
   prisma: PrismaClient;
   clock: Clock;
   logger: Logger;
@@ -47,6 +49,7 @@ export function createMcpServices(deps: QuoteApiDeps): McpServices {
       publicUrl: deps.publicUrl,
     }),
     policies: createPolicyService({ prisma: deps.prisma, publicUrl: deps.publicUrl }),
+    publicUrl: deps.publicUrl,
     prisma: deps.prisma,
     clock: deps.clock,
     logger: deps.logger,
