@@ -84,7 +84,7 @@ describe('the confirmation e-mail of an issued policy', () => {
       expect(mail.text).toMatch(/Premium paid: \$[\d,]+\.\d\d/);
       expect(mail.html).toContain(`Policy ${sale.policyNumber}`);
       expect(mail.html).not.toMatch(/<img|<link|<script/i);
-      expect(mail.text).toContain(`${QUOTE_API}/api/v1/policies/${sale.policyNumber}`);
+      expect(mail.text).toContain(`${QUOTE_API}/policies/${sale.policyNumber}?access_token=pat_`);
       const [pdf] = mail.attachments;
       expect(pdf).toMatchObject({ contentType: 'application/pdf', filename: `certificate-${sale.policyNumber}.pdf` });
       const certificate = pdfText(pdf!.content);

@@ -15,7 +15,7 @@ export interface MailAssistance {
 export interface ConfirmationInput {
   policy: PolicyLookup;
   recipient: string;
-  /** The policy page (or, until there is one, the certificate), opened by the policy's access token. */
+  /** The policy page (`GET /policies/{n}?access_token=…` on quote-api), opened by the policy's access token. */
   policyUrl: string;
   certificate: Buffer;
   assistance: MailAssistance;

@@ -107,7 +107,7 @@ export function createPolicyMailWorker(deps: PolicyMailWorkerDeps): PolicyMailWo
     return renderConfirmationMail({
       policy,
       recipient: mail.recipient,
-      policyUrl: links.documentUrl,
+      policyUrl: links.pageUrl,
       certificate: await deps.documents.certificate(policy),
       assistance: deps.documents.assistance,
       messageId,
