@@ -100,6 +100,14 @@ describe('GET /.well-known/api-catalog (RFC 9727)', () => {
   });
 });
 
+describe('GET /llms.txt: after the sale', () => {
+  it('says exactly when the traveler gets an e-mail, and what to do when none is sent', async () => {
+    const text = (await request(h.app).get('/llms.txt')).text;
+    expect(text).toContain('one confirmation e-mail (certificate attached, link to the policy page)');
+    expect(text).toContain('with no address, no e-mail is sent');
+  });
+});
+
 describe('links to the discovery documents', () => {
   it('the OpenAPI document names both documents and the MCP endpoint', async () => {
     const doc = (await request(h.app).get('/api/v1/openapi.json')).body as { info: { description: string } };
