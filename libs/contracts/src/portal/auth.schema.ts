@@ -114,6 +114,7 @@ export const OutboxMailSchema = z
     text: z.string(),
     sentAt: z.iso.datetime(),
     links: z.array(z.string()).meta({ description: 'The links found in the text (verification, reset, invitation).' }),
+    attachments: z.array(z.string()).optional().meta({ description: 'File names of the attachments (the `.eml` beside the record holds them).' }),
   })
   .meta({ id: 'OutboxMail' });
 export const OutboxResponseSchema = z.object({ mails: z.array(OutboxMailSchema) }).meta({ id: 'OutboxResponse' });
