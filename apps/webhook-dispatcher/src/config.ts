@@ -53,7 +53,6 @@ const ConfigSchema = z
     WEBHOOK_SECRET_KEYS: optional(Keyring),
     /** Webhook URLs may reach loopback and private addresses; default true unless NODE_ENV=production. */
     WEBHOOK_ALLOW_PRIVATE_NETWORKS: envVar.flag(),
-    NODE_ENV: envVar.string(),
     /** quote-api's public URL (or its port on localhost): `policy.issued` links the policy's certificate there. */
     QUOTE_API_PORT: envVar.port(3001),
     QUOTE_API_URL: envVar.url(),
