@@ -3,6 +3,7 @@
  * offline fake Stripe server. Card numbers and `pm_card_*` ids are Stripe's own test values
  * (https://docs.stripe.com/testing), so a flow tested here behaves the same against Stripe test mode.
  */
+import { TEST_CARDS } from '@expedition/contracts/rules';
 
 export type TestOutcome =
   | { kind: 'succeed' }
@@ -29,13 +30,8 @@ const PROCESSING_ERROR: TestOutcome = {
 const SUCCEED: TestOutcome = { kind: 'succeed' };
 const ACTION: TestOutcome = { kind: 'requires_action' };
 
-export const TEST_CARDS = {
-  success: '4242424242424242',
-  decline: '4000000000000002',
-  insufficientFunds: '4000000000009995',
-  processingError: '4000000000000119',
-  requiresAction: '4000002500003155',
-} as const;
+/** The card numbers are public sandbox inputs (the iframe and the checkout page list them): contracts' rules own them. */
+export { TEST_CARDS };
 
 const CARD_OUTCOMES: Record<string, TestOutcome> = {
   [TEST_CARDS.success]: SUCCEED,

@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { QuoteRequestSchema } from '../quote-api/quote.schema';
+import { EMAIL_MAX_LENGTH } from '../rules';
 
 /**
  * Agentic Commerce Protocol (agentic checkout), release 2026-04-17, as served under `{base_url}/acp/v1`. The wire
@@ -50,7 +51,7 @@ const Text = (max: number) => z.string().trim().min(1).max(max);
 
 export const AcpBuyerSchema = z
   .object({
-    email: z.email().max(254),
+    email: z.email().max(EMAIL_MAX_LENGTH),
     first_name: Text(100).optional(),
     last_name: Text(100).optional(),
     full_name: Text(200).optional(),

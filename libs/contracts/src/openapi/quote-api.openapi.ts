@@ -16,7 +16,7 @@ import { PolicyCertificateQuerySchema, PolicyLookupSchema, PolicyNumberParamsSch
 import { QUOTE_API_LIMITS, QUOTE_API_SANDBOX, QUOTE_API_VERSION } from '../quote-api/quote-api.constants';
 import { QuoteRequestSchema, QuoteResponseSchema } from '../quote-api/quote.schema';
 import { JSON_MAX_DEPTH } from '../storable-json';
-import { TRIP_DATE_WINDOW } from '../trip-dates';
+import { TRIP_DATE_WINDOW } from '../rules';
 
 const json = <T extends z.ZodType>(schema: T) => ({ content: { 'application/json': { schema } } });
 const error = (description: string) => ({ description, ...json(ApiErrorSchema) });

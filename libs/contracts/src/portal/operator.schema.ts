@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { ModeSchema } from '../common.schema';
+import { PORTAL_LIMITS } from '../rules';
 
 /**
  * Operator portal API (`/api/portal/v1`), the routes an operator's own users call: `/operator/**`. Every response is
@@ -35,7 +36,7 @@ export const PortalOperatorSchema = z
     status: OperatorStatusSchema,
     embeddingEnabled: z.boolean().meta({ description: 'Live keys work only when true (the provider approves).' }),
     integrationTier: IntegrationTierSchema,
-    commissionRateBps: z.number().int().min(0).max(10_000).meta({ description: 'Commission in basis points (1000 = 10 %). Set by the provider.' }),
+    commissionRateBps: z.number().int().min(0).max(PORTAL_LIMITS.maxCommissionBps).meta({ description: 'Commission in basis points (1000 = 10 %). Set by the provider.' }),
     webhookUrl: z.string().nullable(),
     webhookSecretSet: z.boolean(),
     liveApproved: z.boolean().meta({ description: 'status active and embedding enabled: live keys pass the embed gate.' }),
@@ -86,7 +87,7 @@ export type PublishableKeyList = z.infer<typeof PublishableKeyListSchema>;
 export const CreatePublishableKeyRequestSchema = z
   .object({
     mode: ModeSchema,
-    label: z.string().trim().max(100).optional(),
+    label: z.string().trim().max(PORTAL_LIMITS.maxKeyLabel).optional(),
   })
   .strict()
   .meta({ id: 'CreatePublishableKeyRequest' });
