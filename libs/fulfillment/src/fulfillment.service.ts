@@ -111,10 +111,12 @@ export function createFulfillment(deps: FulfillmentDeps) {
     if (event.type === 'payment.succeeded' && !(await confirmedByProcessor(event))) {
       return { kind: 'ignored', reason: 'unverified_payment' };
     }
+    const failure = event.type === 'payment.failed' ? await confirmedFailure(event) : undefined;
+    if (failure === null) return { kind: 'ignored', reason: 'unverified_payment' };
     const outcome =
       (event.type === 'payment.succeeded' ? await eventAtOnce(event) : null) ??
       (await inTransaction(
-        (tx) => eventInTransaction(tx, event),
+        (tx) => eventInTransaction(tx, event, failure),
         event.type === 'payment.succeeded' ? () => unfulfillableEvent(event) : undefined,
       ));
     logOutcome({ processorEventId: event.id, type: event.sourceType }, outcome);
@@ -146,6 +148,45 @@ export function createFulfillment(deps: FulfillmentDeps) {
       return false;
     }
     return true;
+  }
+
+  /**
+   * A reported failure is confirmed the same way: the processor must know the payment, in that mode, as failed, for the
+   * amount and currency reported. What is recorded is the processor's own failure (its `last_payment_error`), never
+   * the event's text: a signed event alone (a leaked secret) must not write a forger's words on a payment of ours.
+   * Without a verifier only the event's codes are kept, no free text.
+   */
+  async function confirmedFailure(event: PaymentProcessorEvent): Promise<ConfirmedFailure | null> {
+    if (!deps.verifier) {
+      return {
+        failureCode: event.failureCode ?? null,
+        declineCode: event.declineCode ?? null,
+        failureMessage: null,
+        metadata: event.metadata,
+      };
+    }
+    let found;
+    try {
+      found = await deps.verifier.retrievePayment({ paymentId: event.paymentId, mode: event.mode });
+    } catch (err) {
+      if (!(err instanceof PaymentProcessorError) || err.code === 'processor_unavailable') throw err;
+      untrusted(event, 'unverified_payment', `the processor does not know this payment (${err.code})`);
+      return null;
+    }
+    const same =
+      found.status === 'failed' &&
+      found.amountCents === event.amountCents &&
+      found.currency.toLowerCase() === event.currency.toLowerCase();
+    if (!same) {
+      untrusted(event, 'unverified_payment', `the processor reports ${found.status}, ${found.amountCents} ${found.currency}`);
+      return null;
+    }
+    return {
+      failureCode: found.failureCode ?? null,
+      declineCode: found.declineCode ?? null,
+      failureMessage: found.failureMessage ?? null,
+      metadata: found.metadata,
+    };
   }
 
   async function recordSucceededPayment(payment: SucceededPayment): Promise<FulfillmentOutcome> {
@@ -236,7 +277,7 @@ export function createFulfillment(deps: FulfillmentDeps) {
     }
   }
 
-  async function eventInTransaction(tx: Tx, event: ProcessorEvent): Promise<FulfillmentOutcome> {
+  async function eventInTransaction(tx: Tx, event: ProcessorEvent, failure?: ConfirmedFailure): Promise<FulfillmentOutcome> {
     // ON CONFLICT DO NOTHING: a concurrent twin waits for our commit, then inserts nothing and reports a duplicate.
     const recorded = await insertProcessorEvent(tx, {
       processor: deps.processorName,
@@ -254,7 +295,11 @@ export function createFulfillment(deps: FulfillmentDeps) {
     if ('reason' in ctx) return { kind: 'ignored', reason: ctx.reason };
 
     const facts = eventFacts(event, trusted);
-    if (event.type === 'payment.failed') return failed(tx, event, facts, ctx);
+    if (event.type === 'payment.failed') {
+      // recordProcessorEvent confirms every failure with the processor before it gets here.
+      if (!failure) throw new Error('a payment failure must be confirmed with the processor first');
+      return failed(tx, facts, ctx, failure);
+    }
     return succeeded(tx, facts, ctx);
   }
 
@@ -314,16 +359,16 @@ export function createFulfillment(deps: FulfillmentDeps) {
     return { reason };
   }
 
-  async function failed(tx: Tx, event: PaymentProcessorEvent, facts: SucceededPayment, ctx: PaymentContext): Promise<FulfillmentOutcome> {
-    const failureMessage = [event.declineCode && `decline_code=${event.declineCode}`, event.failureMessage].filter(Boolean).join(': ');
+  async function failed(tx: Tx, facts: SucceededPayment, ctx: PaymentContext, failure: ConfirmedFailure): Promise<FulfillmentOutcome> {
+    const failureMessage = [failure.declineCode && `decline_code=${failure.declineCode}`, failure.failureMessage].filter(Boolean).join(': ');
     await upsertPayment(tx, facts, ctx, {
       status: 'failed',
-      failureCode: event.failureCode ?? 'payment_failed',
+      failureCode: failure.failureCode ?? 'payment_failed',
       failureMessage: failureMessage || null,
     });
     // The failed attempt moved no money: its claim key may advance. In this transaction (PGlite has one connection:
     // a write through the root client here would wait on this very transaction).
-    const attempt = Number(event.metadata['claimAttempt']);
+    const attempt = Number(failure.metadata['claimAttempt']);
     if (Number.isSafeInteger(attempt) && attempt > 0) {
       await tx.paymentClaim.updateMany({
         where: { quoteId: facts.quoteId, attempt, leaseUntil: { lte: deps.clock.now() } },
@@ -561,6 +606,14 @@ export function createFulfillment(deps: FulfillmentDeps) {
 }
 
 export type Fulfillment = ReturnType<typeof createFulfillment>;
+
+/** A failure as the processor confirmed it (its own codes and message, and the payment's metadata as it holds it). */
+interface ConfirmedFailure {
+  failureCode: string | null;
+  declineCode: string | null;
+  failureMessage: string | null;
+  metadata: Record<string, string>;
+}
 
 interface TrustedPayment {
   quoteId: string;

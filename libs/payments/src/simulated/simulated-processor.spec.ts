@@ -396,6 +396,18 @@ describe('simulated processor: shared store (several processes)', () => {
 });
 
 describe('simulated processor: retrieve and refund', () => {
+  it('retrieves a declined intent as failed with its own failure code, decline code and message', async () => {
+    const { processor } = setup();
+    const { paymentId } = await create(processor);
+    await processor.confirmPayment({ paymentId, mode: 'test', paymentMethod: '4000000000009995' });
+    expect(await processor.retrievePayment({ paymentId, mode: 'test' })).toMatchObject({
+      status: 'failed',
+      failureCode: 'card_declined',
+      declineCode: 'insufficient_funds',
+      failureMessage: 'Your card has insufficient funds.',
+    });
+  });
+
   it('tells what became of a payment, then refunds it once per idempotency key', async () => {
     const { processor } = setup();
     const { paymentId } = await create(processor);

@@ -203,6 +203,7 @@ export function createSimulatedProcessor(options: SimulatedProcessorOptions): Si
         currency: record.intent.currency,
         metadata: { ...record.intent.metadata },
         amountRefundedCents: refundedOf(record),
+        ...failureOf(record.intent),
       };
     },
 

@@ -236,6 +236,18 @@ describe('Stripe adapter: parseWebhookEvent', () => {
 });
 
 describe('Stripe adapter: retrieve and refund', () => {
+  it('retrieves a declined intent as failed with its own last_payment_error (how a failure event is confirmed)', async () => {
+    const p = processor();
+    const { paymentId } = await p.createPayment({ amountCents: 100, currency: 'usd', mode: 'test', idempotencyKey: 'rf1', metadata: META });
+    await p.confirmPayment({ paymentId, mode: 'test', paymentMethod: 'pm_card_chargeDeclinedInsufficientFunds' });
+    expect(await p.retrievePayment({ paymentId, mode: 'test' })).toMatchObject({
+      status: 'failed',
+      failureCode: 'card_declined',
+      declineCode: 'insufficient_funds',
+      failureMessage: 'Your card has insufficient funds.',
+    });
+  });
+
   it('retrieves the intent with what was refunded, and refunds with the idempotency key', async () => {
     const settled = await processor().settleSharedPaymentToken({
       amountCents: 2500, currency: 'usd', mode: 'test', spt: 'spt_test_success_refund', challengeId: 'ch_r', idempotencyKey: 'mpp_q_r_a1', metadata: META,

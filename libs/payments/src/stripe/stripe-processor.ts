@@ -119,13 +119,18 @@ export function createStripeProcessor(options: StripeProcessorOptions): StripePr
     async retrievePayment(input) {
       const pi = await callStripe(() => client(input.mode).paymentIntents.retrieve(input.paymentId, { expand: ['latest_charge'] }));
       const charge = typeof pi.latest_charge === 'object' && pi.latest_charge ? pi.latest_charge : null;
+      const status = toPaymentStatus(pi.status, pi.last_payment_error);
+      const error = status === 'failed' ? pi.last_payment_error : null;
       return {
         paymentId: pi.id,
-        status: toPaymentStatus(pi.status, pi.last_payment_error),
+        status,
         amountCents: pi.amount,
         currency: pi.currency,
         metadata: { ...(pi.metadata ?? {}) },
         amountRefundedCents: charge?.amount_refunded ?? 0,
+        ...(error?.code ? { failureCode: error.code } : {}),
+        ...(error?.decline_code ? { declineCode: error.decline_code } : {}),
+        ...(error?.message ? { failureMessage: error.message } : {}),
       };
     },
 
