@@ -4,7 +4,14 @@ import { PolicyIssuedPayloadSchema, type PolicyIssuedPayload } from '@expedition
 import { Prisma, isUniqueViolation, type Payment, type PaymentChannel, type PrismaClient, type Purchase } from '@expedition/db';
 import { findDestination } from '@expedition/domain-pricing';
 import { activeTraceparent } from '@expedition/observability';
-import { PaymentProcessorError, type PaymentMode, type PaymentProcessor, type PaymentProcessorEvent, type ProcessorEvent } from '@expedition/payments';
+import {
+  PaymentProcessorError,
+  type PaymentMode,
+  type PaymentProcessor,
+  type PaymentProcessorEvent,
+  type ProcessorEvent,
+  type RetrievedPayment,
+} from '@expedition/payments';
 import { isoDay, type Clock } from '@expedition/platform';
 import { computeCommissionCents } from './commission';
 import {
@@ -125,62 +132,49 @@ export function createFulfillment(deps: FulfillmentDeps) {
   }
 
   /**
-   * The processor's own word on a reported success, read over its API (not from the event): it must know the payment,
-   * in that mode, succeeded, for exactly the amount and currency reported. An outage throws (the event is answered
-   * 500 and the processor retries it later); anything else that does not match is refused and logged.
+   * The processor's own word on a reported outcome, read over its API (not from the event): it must know the payment,
+   * in that mode, with the reported status, for exactly the amount and currency reported. An outage throws (the event
+   * is answered 500 and the processor retries it later); anything else that does not match is refused and logged.
    */
-  async function confirmedByProcessor(event: PaymentProcessorEvent): Promise<boolean> {
-    if (!deps.verifier) return true;
+  async function confirmedWithProcessor(
+    verifier: NonNullable<FulfillmentDeps['verifier']>,
+    event: PaymentProcessorEvent,
+    status: 'succeeded' | 'failed',
+  ): Promise<RetrievedPayment | null> {
     let found;
     try {
-      found = await deps.verifier.retrievePayment({ paymentId: event.paymentId, mode: event.mode });
+      found = await verifier.retrievePayment({ paymentId: event.paymentId, mode: event.mode });
     } catch (err) {
       if (!(err instanceof PaymentProcessorError) || err.code === 'processor_unavailable') throw err;
       untrusted(event, 'unverified_payment', `the processor does not know this payment (${err.code})`);
-      return false;
+      return null;
     }
     const same =
-      found.status === 'succeeded' &&
+      found.status === status &&
       found.amountCents === event.amountCents &&
       found.currency.toLowerCase() === event.currency.toLowerCase();
     if (!same) {
       untrusted(event, 'unverified_payment', `the processor reports ${found.status}, ${found.amountCents} ${found.currency}`);
-      return false;
+      return null;
     }
-    return true;
+    return found;
+  }
+
+  async function confirmedByProcessor(event: PaymentProcessorEvent): Promise<boolean> {
+    return !deps.verifier || (await confirmedWithProcessor(deps.verifier, event, 'succeeded')) !== null;
   }
 
   /**
-   * A reported failure is confirmed the same way: the processor must know the payment, in that mode, as failed, for the
-   * amount and currency reported. What is recorded is the processor's own failure (its `last_payment_error`), never
-   * the event's text: a signed event alone (a leaked secret) must not write a forger's words on a payment of ours.
-   * Without a verifier only the event's codes are kept, no free text.
+   * A reported failure is confirmed the same way. What is recorded is the processor's own failure (its
+   * `last_payment_error`), never the event's text: a signed event alone (a leaked secret) must not write a forger's
+   * words on a payment of ours. Without a verifier only the event's codes are kept, no free text.
    */
   async function confirmedFailure(event: PaymentProcessorEvent): Promise<ConfirmedFailure | null> {
     if (!deps.verifier) {
-      return {
-        failureCode: event.failureCode ?? null,
-        declineCode: event.declineCode ?? null,
-        failureMessage: null,
-        metadata: event.metadata,
-      };
+      return { failureCode: event.failureCode ?? null, declineCode: event.declineCode ?? null, failureMessage: null, metadata: event.metadata };
     }
-    let found;
-    try {
-      found = await deps.verifier.retrievePayment({ paymentId: event.paymentId, mode: event.mode });
-    } catch (err) {
-      if (!(err instanceof PaymentProcessorError) || err.code === 'processor_unavailable') throw err;
-      untrusted(event, 'unverified_payment', `the processor does not know this payment (${err.code})`);
-      return null;
-    }
-    const same =
-      found.status === 'failed' &&
-      found.amountCents === event.amountCents &&
-      found.currency.toLowerCase() === event.currency.toLowerCase();
-    if (!same) {
-      untrusted(event, 'unverified_payment', `the processor reports ${found.status}, ${found.amountCents} ${found.currency}`);
-      return null;
-    }
+    const found = await confirmedWithProcessor(deps.verifier, event, 'failed');
+    if (!found) return null;
     return {
       failureCode: found.failureCode ?? null,
       declineCode: found.declineCode ?? null,
