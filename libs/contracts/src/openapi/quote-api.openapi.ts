@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { createDocument } from 'zod-openapi';
+import { API_LICENSE } from './document-info';
 import { agentRules, describeDestinations, QUOTE_DISCLAIMER, type AgentCatalog } from '../agent-guidance';
 import { ApiErrorSchema } from '../common.schema';
 import {
@@ -106,6 +107,7 @@ export function buildQuoteApiOpenApi(options: { serverUrl?: string; catalog: Age
       title: 'Expedition Travel Insurance — Quoting API',
       version: QUOTE_API_VERSION,
       description: describeApi(options.catalog),
+      license: API_LICENSE,
     },
     servers: options.serverUrl ? [{ url: options.serverUrl }] : undefined,
     tags: [
@@ -116,6 +118,13 @@ export function buildQuoteApiOpenApi(options: { serverUrl?: string; catalog: Age
     ],
     components: {
       securitySchemes: {
+        mppPayment: {
+          type: 'http',
+          scheme: 'Payment',
+          description:
+            'Machine payment (MPP): `Authorization: Payment <credential>`, the answer to the `WWW-Authenticate: Payment` ' +
+            'challenge of a 402, carrying a Shared Payment Token for exactly the challenged amount.',
+        },
         policyAccessToken: {
           type: 'http',
           scheme: 'bearer',
@@ -135,6 +144,8 @@ export function buildQuoteApiOpenApi(options: { serverUrl?: string; catalog: Age
       '/api/v1/destinations': {
         get: {
           operationId: 'listDestinations',
+          // Public: no key, no account (rate-limited per client).
+          security: [],
           tags: ['catalog'],
           summary: 'List the destinations covered',
           responses: { '200': { description: 'All destinations.', ...json(DestinationListSchema) }, '429': rateLimited },
@@ -143,6 +154,8 @@ export function buildQuoteApiOpenApi(options: { serverUrl?: string; catalog: Age
       '/api/v1/products': {
         get: {
           operationId: 'listProducts',
+          // Public: no key, no account (rate-limited per client).
+          security: [],
           tags: ['catalog'],
           summary: 'List insurance plans',
           description: 'Filter by destination slug, residence (and US state), and tier.',
@@ -153,6 +166,8 @@ export function buildQuoteApiOpenApi(options: { serverUrl?: string; catalog: Age
       '/api/v1/products/{planId}': {
         get: {
           operationId: 'getProduct',
+          // Public: no key, no account (rate-limited per client).
+          security: [],
           tags: ['catalog'],
           summary: 'Show one plan in detail',
           requestParams: { path: PlanIdParamsSchema },
@@ -166,6 +181,8 @@ export function buildQuoteApiOpenApi(options: { serverUrl?: string; catalog: Age
       '/api/v1/quotes': {
         post: {
           operationId: 'createQuote',
+          // Public: no key, no account (rate-limited per client).
+          security: [],
           tags: ['quotes'],
           summary: 'Create a quote: premium estimates for every eligible plan',
           description:
@@ -188,6 +205,8 @@ export function buildQuoteApiOpenApi(options: { serverUrl?: string; catalog: Age
       '/api/v1/coverage-gap': {
         post: {
           operationId: 'analyzeCoverageGap',
+          // Public: no key, no account (rate-limited per client).
+          security: [],
           tags: ['quotes'],
           summary: "Compare a credit card's travel benefits with what the expedition requires",
           description:
@@ -200,6 +219,8 @@ export function buildQuoteApiOpenApi(options: { serverUrl?: string; catalog: Age
       '/api/v1/checkout': {
         post: {
           operationId: 'createCheckout',
+          // Public: no key, no account (rate-limited per client).
+          security: [],
           tags: ['buy'],
           summary: 'Create a 30-minute checkout link where the human pays',
           description:
@@ -233,6 +254,8 @@ export function buildQuoteApiOpenApi(options: { serverUrl?: string; catalog: Age
       '/api/v1/purchase': {
         post: {
           operationId: 'purchase',
+          // Public to call; the first call gets the 402 challenge, the repeat carries the MPP credential.
+          security: [{}, { mppPayment: [] }],
           tags: ['buy'],
           summary: 'Buy a plan by machine payment (HTTP 402, MPP "Payment" scheme)',
           description:
