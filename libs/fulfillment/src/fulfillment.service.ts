@@ -490,7 +490,10 @@ export function createFulfillment(deps: FulfillmentDeps) {
       where: { id: payment.id },
       data: { refundStatus: payment.refundStatus ?? 'pending', refundReason: `${cause}: ${detail}` },
     });
-    deps.logger.warn({ paymentId: payment.processorPaymentId, quoteId: payment.quoteId, cause, detail }, 'succeeded payment will not be fulfilled; refunding it');
+    const fields = { paymentId: payment.processorPaymentId, quoteId: payment.quoteId, cause, detail };
+    // Money of the other mode than the quote's is never a mistake of the buyer's: alerted like an untrusted event.
+    if (cause === 'mode_mismatch') deps.logger.error(fields, 'payment in the other mode than its quote refused; refunding it');
+    else deps.logger.warn(fields, 'succeeded payment will not be fulfilled; refunding it');
     return { kind: 'refund_pending', cause, paymentRowId: payment.id, purchase };
   }
 

@@ -13,6 +13,7 @@ import {
   type SettleSharedPaymentTokenInput,
   type SettleSharedPaymentTokenResult,
 } from '../processor';
+import { TEST_SPT_PREFIXES } from '../magic-test-values';
 import { parseSignedStripeEvent, toSecretList } from '../signed-event';
 import { toPaymentStatus } from '../stripe-format';
 
@@ -96,6 +97,16 @@ export function createStripeProcessor(options: StripeProcessorOptions): StripePr
 
     async settleSharedPaymentToken(input: SettleSharedPaymentTokenInput): Promise<SettleSharedPaymentTokenResult> {
       assertValidAmount(input.amountCents, input.currency);
+      // Stripe would not find a test-mode token with the live key either; refused here, it never reaches a live charge.
+      if (input.mode === 'live' && input.spt.startsWith(TEST_SPT_PREFIXES.anyTest)) {
+        return {
+          paymentId: null,
+          status: 'failed',
+          replayed: false,
+          failureCode: 'shared_payment_granted_token_invalid',
+          failureMessage: 'A test-mode shared payment token cannot pay in live mode.',
+        };
+      }
       try {
         const pi = await createWithSpt(client(input.mode), input, sptApiVersion);
         return {
