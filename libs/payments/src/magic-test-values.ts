@@ -73,3 +73,30 @@ export function outcomeForSpt(spt: string): TestOutcome | undefined {
   if (spt.startsWith(TEST_SPT_PREFIXES.anyTest)) return SUCCEED;
   return undefined;
 }
+
+/**
+ * Live mode never takes test money. As at Stripe, a test-mode Shared Payment Token does not exist in live mode, and a
+ * test card is declined there. The simulator's own live values (only where live simulation is switched on, for demos
+ * and tests) stand in for real money: `spt_live_…` and `pm_live_…` behave like their `spt_test_…` / `pm_card_…` twins.
+ */
+export const SIMULATED_LIVE_PREFIXES = { spt: 'spt_live_', paymentMethod: 'pm_live_' } as const;
+
+export const LIVE_MODE_TEST_CARD: TestOutcome = {
+  kind: 'decline',
+  code: 'card_declined',
+  declineCode: 'live_mode_test_card',
+  message: 'Your card was declined. Your request was in live mode, but used a known test card.',
+};
+
+export function outcomeForSptIn(mode: 'test' | 'live', spt: string): TestOutcome | undefined {
+  if (mode === 'test') return outcomeForSpt(spt);
+  const { spt: live } = SIMULATED_LIVE_PREFIXES;
+  return spt.startsWith(live) ? outcomeForSpt(`${TEST_SPT_PREFIXES.anyTest}${spt.slice(live.length)}`) : undefined;
+}
+
+export function outcomeForPaymentMethodIn(mode: 'test' | 'live', paymentMethod: string): TestOutcome | undefined {
+  if (mode === 'test') return outcomeForPaymentMethod(paymentMethod);
+  const { paymentMethod: live } = SIMULATED_LIVE_PREFIXES;
+  if (paymentMethod.startsWith(live)) return outcomeForPaymentMethod(`pm_card_${paymentMethod.slice(live.length)}`);
+  return outcomeForPaymentMethod(paymentMethod) ? LIVE_MODE_TEST_CARD : undefined;
+}

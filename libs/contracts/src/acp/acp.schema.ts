@@ -71,7 +71,16 @@ export const AcpItemSchema = z
 
 /** `metadata` of create and update: free-form for the protocol, `trip` for us. */
 const AcpMetadataSchema = z
-  .object({ trip: z.unknown().optional().meta({ description: 'Trip facts: the body of POST /api/v1/quotes without email/currency.' }) })
+  .object({
+    trip: z
+      .unknown()
+      .optional()
+      // Checked by the service (problems answered in messages[], not a 400), documented as the QuoteRequest it must be.
+      .meta({
+        description: 'Trip facts: the body of POST /api/v1/quotes without email/currency.',
+        override: { $ref: '#/components/schemas/QuoteRequest' },
+      }),
+  })
   .catchall(z.union([z.string().max(500), z.number(), z.boolean(), z.null()]))
   .meta({ description: 'Put the trip facts in `trip` (AcpTrip). Other keys: short scalars, stored and echoed.' });
 

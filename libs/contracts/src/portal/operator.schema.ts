@@ -420,6 +420,15 @@ export const AUDIT_ACTIONS = [
 ] as const;
 export type AuditAction = (typeof AUDIT_ACTIONS)[number];
 
+/**
+ * A changed value in the audit log: any JSON value, null when none. Rendered as `{}` (any value, null included):
+ * zod renders `unknown().nullable()` as an anyOf whose first branch already matches everything.
+ */
+const AuditValue = z
+  .unknown()
+  .nullable()
+  .meta({ description: 'Any JSON value; null when none.', override: { anyOf: undefined } });
+
 export const AuditEntrySchema = z
   .object({
     id: z.string(),
@@ -433,8 +442,8 @@ export const AuditEntrySchema = z
     action: z.string().meta({ description: `One of ${AUDIT_ACTIONS.join(', ')} (more may be added).` }),
     targetType: z.string().nullable(),
     targetId: z.string().nullable(),
-    before: z.unknown().nullable(),
-    after: z.unknown().nullable(),
+    before: AuditValue,
+    after: AuditValue,
     ip: z.string().nullable(),
   })
   .meta({ id: 'AuditEntry' });
