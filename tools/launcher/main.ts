@@ -107,6 +107,8 @@ async function main(): Promise<void> {
     webhookSecretKeys,
     processor,
     observability,
+    // One mail stack: the policyholders' confirmations go through the portal's mailer (SMTP_URL, or the same outbox).
+    mailer: portal.mailer,
   });
   await start('webhook-dispatcher', 'processor events → policies → signed policy.issued', dispatcher.app, dispatcherConfig);
   await start('operator-portal', 'operators and the provider: sign up, keys, origins, webhooks', portal.app, portalConfig);
@@ -153,7 +155,7 @@ async function main(): Promise<void> {
       ? `  provider admin   ${providerAdmin.email} / ${providerAdmin.password}   (kept in ${providerAdmin.file})`
       : `  provider admin   ${providerAdmin.email} (password not stored here; npm run admin -- create-provider-admin makes another)`,
     portal.outboxDir
-      ? `  e-mail outbox    ${url('operator-portal')}/dev/outbox   (no SMTP_URL: messages are files in ${portal.outboxDir})`
+      ? `  e-mail outbox    ${url('operator-portal')}/dev/outbox   (no SMTP_URL: portal mails and policy confirmations are files in ${portal.outboxDir})`
       : '  e-mail           sent through SMTP_URL',
     '',
     `Agents: MCP ${url('quote-api')}/mcp · ACP ${url('quote-api')}/acp/v1 (docs/acp.md)`,

@@ -11,6 +11,7 @@ import { outboxRoutes, type OutboxSource } from './dev/outbox.routes';
 import { csrfProtection } from './http/csrf';
 import { portalErrorHandler, portalNotFound } from './http/errors';
 import { createGuards } from './http/guards';
+import { operatorWriteGate } from './http/operator-writes';
 import type { PortalRouteDeps, PortalUrls } from './http/route-deps';
 import { securityHeaders } from './http/security-headers';
 import { sessionMiddleware } from './http/session';
@@ -84,6 +85,7 @@ export function createApp(deps: PortalAppDeps): Express {
   api.use(csrfProtection(portalOrigin));
   api.get('/openapi.json', (_req, res) => void res.json(deps.openApi()));
   api.use(accountRoutes(routeDeps));
+  api.use(operatorWriteGate({ prisma: deps.prisma, throttles: deps.throttles }));
   api.use(teamRoutes(routeDeps));
   api.use(operatorRoutes(portalDeps));
   api.use(adminRoutes(portalDeps));

@@ -18,7 +18,7 @@ import { createPortalThrottles } from './accounts/throttles';
 import { createApp } from './app';
 import type { PortalConfig } from './config';
 import { buildPortalOpenApi } from '@expedition/contracts/openapi';
-import { createOutboxMailer, createSmtpMailer, type Mailer } from './mail/mailer';
+import { createOutboxMailer, createSmtpMailer, type Mailer } from '@expedition/mail';
 import { createUiAssets } from './spa/spa';
 
 export interface PortalRuntime {

@@ -1,6 +1,6 @@
-import path from 'node:path';
 import { z } from 'zod';
 import { allowPrivateNetworks, ConfigError, envVar, missingInProduction, optionalVar, parseConfig, type Env } from '@expedition/platform';
+import { DEFAULT_MAIL_FROM, outboxDirOf } from '@expedition/mail';
 import { MISSING_WEBHOOK_SECRET_KEYS, parseWebhookSecretKeys, WebhookSecretKeysError } from '@expedition/operators';
 
 const SmtpUrl = z
@@ -28,7 +28,7 @@ const ConfigSchema = z
     TRUST_PROXY: envVar.trustProxy(),
     /** Outgoing mail; unset → the outbox under DATA_DIR (refused in production). */
     SMTP_URL: optionalVar(SmtpUrl),
-    MAIL_FROM: optionalVar(z.string().trim()).default('Expedition Insurance <no-reply@expedition.localhost>'),
+    MAIL_FROM: optionalVar(z.string().trim()).default(DEFAULT_MAIL_FROM),
     PORTAL_SESSION_IDLE_MINUTES: envVar.int({ min: 1, max: 24 * 60 }).default(30),
     PORTAL_SESSION_ABSOLUTE_HOURS: envVar.int({ min: 1, max: 24 * 30 }).default(12),
     /** Keyring of webhook secrets at rest (see libs/operators README); in embedded mode a file under DATA_DIR. */
@@ -60,7 +60,7 @@ const ConfigSchema = z
       trustProxy: env.TRUST_PROXY,
       smtpUrl: env.SMTP_URL,
       mailFrom: env.MAIL_FROM,
-      outboxDir: path.join(path.resolve(env.DATA_DIR), 'outbox'),
+      outboxDir: outboxDirOf(env.DATA_DIR),
       sessionIdleMs: env.PORTAL_SESSION_IDLE_MINUTES * 60_000,
       sessionAbsoluteMs: env.PORTAL_SESSION_ABSOLUTE_HOURS * 60 * 60_000,
       webhookSecretKeys: env.WEBHOOK_SECRET_KEYS,

@@ -105,11 +105,12 @@ describe('loadConfig: production and one-line refusals', () => {
   const refusal = (env: Record<string, string>): string => configRefusal(loadConfig, env);
 
   it('production: no default for DATABASE_URL, the keyring or the processor', () => {
-    expect(refusal({ NODE_ENV: 'production' })).toBe('Invalid configuration: DATABASE_URL: required when NODE_ENV=production');
-    expect(refusal({ NODE_ENV: 'production', DATABASE_URL: 'postgresql://db/app' })).toMatch(/^Invalid configuration: WEBHOOK_SECRET_KEYS: required/);
-    expect(refusal({ NODE_ENV: 'production', DATABASE_URL: 'postgresql://db/app', WEBHOOK_SECRET_KEYS: KEYRING })).toMatch(/PAYMENTS_PROVIDER: the simulated processor is refused/);
+    expect(refusal({ NODE_ENV: 'production', SMTP_URL: 'smtp://mail:25' })).toBe('Invalid configuration: DATABASE_URL: required when NODE_ENV=production');
+    expect(refusal({ NODE_ENV: 'production', SMTP_URL: 'smtp://mail:25', DATABASE_URL: 'postgresql://db/app' })).toMatch(/^Invalid configuration: WEBHOOK_SECRET_KEYS: required/);
+    expect(refusal({ NODE_ENV: 'production', SMTP_URL: 'smtp://mail:25', DATABASE_URL: 'postgresql://db/app', WEBHOOK_SECRET_KEYS: KEYRING })).toMatch(/PAYMENTS_PROVIDER: the simulated processor is refused/);
     const config = loadConfig({
       NODE_ENV: 'production',
+      SMTP_URL: 'smtp://mail:25',
       DATABASE_URL: 'postgresql://db/app',
       WEBHOOK_SECRET_KEYS: KEYRING,
       PAYMENTS_PROVIDER: 'stripe',
@@ -117,6 +118,13 @@ describe('loadConfig: production and one-line refusals', () => {
       STRIPE_WEBHOOK_SECRET: 'whsec_1',
     });
     expect(config.payments.provider).toBe('stripe');
+  });
+
+  it('production: policyholder mails need SMTP_URL, unless this replica sends none (MAIL_WORKERS=0)', () => {
+    const deployed = { NODE_ENV: 'production', DATABASE_URL: 'postgresql://db/app', WEBHOOK_SECRET_KEYS: KEYRING, PAYMENTS_PROVIDER: 'stripe', STRIPE_TEST_SECRET_KEY: 'sk_test_1', STRIPE_WEBHOOK_SECRET: 'whsec_1' };
+    expect(refusal(deployed)).toMatch(/SMTP_URL: required when NODE_ENV=production/);
+    expect(loadConfig({ ...deployed, MAIL_WORKERS: '0' }).mail.workers).toBe(0);
+    expect(loadConfig({ ...deployed, SMTP_URL: 'smtps://mail.example.test:465', MAIL_FROM: 'Policies <p@x.test>' }).mail).toMatchObject({ smtpUrl: 'smtps://mail.example.test:465', from: 'Policies <p@x.test>', workers: 1 });
   });
 
   it.each([

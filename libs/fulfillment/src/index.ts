@@ -17,3 +17,4 @@ export { createMoneyPath, type MoneyPath, type MoneyPathDeps } from './money-pat
 export { computeCommissionCents } from './commission';
 export { randomPolicyAccessToken, randomPolicyNumber, randomWebhookEventId } from './identifiers';
 export { policyLinks, type PolicyLinks } from './policy-links';
+export { CONFIRMATION_MAIL, requeueConfirmationMail, type ConfirmationMailStatus, type ResendOutcome } from './policy-mails';

@@ -1,6 +1,7 @@
 export {
   type OperatorErrorCode,
   OperatorError,
+  SUSPENDED_OPERATOR_MESSAGE,
   isOperatorError,
 } from './lib/operator-error';
 export {
@@ -24,6 +25,7 @@ export {
   type ServiceContext,
   type WebhookSettings,
   MAX_SECRET_OVERLAP_HOURS,
+  OPERATOR_LIMITS,
   type WebhookUpdate,
   WEBHOOK_SECRET_BYTES,
   WEBHOOK_SECRET_PREFIX,

@@ -15,6 +15,7 @@ import {
   isOperatorError,
 } from '@expedition/operators';
 import { AgentKeyError, createAgentKeyService } from './agent-keys';
+import { createPolicyMailAdmin } from './policy-mails';
 import { COMMANDS, type Command, type CommandContext, type CommandOutput, type Options, UsageError } from './commands';
 
 export interface AdminDeps {
@@ -155,6 +156,7 @@ function context(db: Database, deps: AdminDeps, parsed: ParsedCommand): CommandC
     service,
     accounts: createAccountService({ prisma: db.prisma, clock: deps.clock }),
     agentKeys: createAgentKeyService({ prisma: db.prisma, clock: deps.clock }),
+    policyMails: createPolicyMailAdmin({ prisma: db.prisma, clock: deps.clock }),
     args: parsed.args,
     options: parsed.options,
     dataDir: deps.dataDir,

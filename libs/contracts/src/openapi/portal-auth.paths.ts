@@ -12,6 +12,7 @@ import {
   PasswordResetConfirmSchema,
   PasswordResetRequestSchema,
   PORTAL_CSRF_HEADER,
+  SignInLinkRequestSchema,
   PORTAL_SESSION_COOKIE,
   SessionResponseSchema,
   SignupRequestSchema,
@@ -39,11 +40,38 @@ const unauthorized = error('No valid session (code unauthorized).');
 const badRequest = error('Invalid body (code invalid_request, see details).');
 const ok = { description: 'Done.', ...json(z.object({ ok: z.literal(true) })) };
 
-/** OpenAPI path items of the accounts and team routes (PA); portal.openapi.ts includes them. */
+/** The portal's credentials as OpenAPI security schemes: the session cookie, and the CSRF header of every write. */
+export const PORTAL_SECURITY_SCHEMES = {
+  portalSession: {
+    type: 'apiKey',
+    in: 'cookie',
+    name: PORTAL_SESSION_COOKIE,
+    description: 'The session cookie set by log-in, sign-up and invitation acceptance (HttpOnly).',
+  },
+  csrfToken: {
+    type: 'apiKey',
+    in: 'header',
+    name: PORTAL_CSRF_HEADER,
+    description: `The session's CSRF token (\`csrfToken\` of GET /auth/session), required on every write with a session.`,
+  },
+} as const;
+
+/** Security requirements: none (public), the session, the session and the CSRF header (both at once). */
+export const PORTAL_SECURITY = {
+  public: [] as Record<string, string[]>[],
+  session: [{ portalSession: [] }] as Record<string, string[]>[],
+  sessionAndCsrf: [{ portalSession: [], csrfToken: [] }] as Record<string, string[]>[],
+};
+
+/**
+ * OpenAPI path items of the accounts and team routes (PA); portal.openapi.ts includes them. Public routes say so
+ * (`security: []`); the others get the session (reads) or session and CSRF header (writes) there.
+ */
 export const portalAuthPaths: ZodOpenApiPathsObject = {
   [`${P}/auth/signup`]: {
     post: {
       operationId: 'signUp',
+      security: PORTAL_SECURITY.public,
       tags: ['accounts'],
       summary: 'Create an operator and its owner, and log in',
       description:
@@ -62,6 +90,7 @@ export const portalAuthPaths: ZodOpenApiPathsObject = {
   [`${P}/auth/login`]: {
     post: {
       operationId: 'logIn',
+      security: PORTAL_SECURITY.public,
       tags: ['accounts'],
       summary: 'Log in with e-mail and password',
       requestBody: { required: true, ...json(LoginRequestSchema) },
@@ -70,13 +99,33 @@ export const portalAuthPaths: ZodOpenApiPathsObject = {
         '400': badRequest,
         '401': error('Unknown e-mail or wrong password, the same answer for both (code invalid_credentials).'),
         '403': csrf,
-        '429': rateLimited('10 per account per 15 minutes, 50 per IP per 15 minutes'),
+        '429': rateLimited(
+          'failed log-ins only: 10 per account and client per 15 minutes, 100 per account per hour (the account is then ' +
+            'locked and its owner e-mailed a one-time sign-in link), 50 per client per 15 minutes; a client is an IPv4 ' +
+            'address or an IPv6 /64',
+        ),
+      },
+    },
+  },
+  [`${P}/auth/login-link`]: {
+    post: {
+      operationId: 'logInWithLink',
+      tags: ['accounts'],
+      summary: 'Log in with the one-time sign-in link mailed to a locked-out account',
+      requestBody: { required: true, ...json(SignInLinkRequestSchema) },
+      responses: {
+        '200': { description: 'Logged in (a new session).', headers: setCookie, ...json(LoginResponseSchema) },
+        '400': error('Unknown, used or expired link (code invalid_token).'),
+        '403': csrf,
+        '429': rateLimited('per client'),
       },
     },
   },
   [`${P}/auth/logout`]: {
     post: {
       operationId: 'logOut',
+      // Answers 204 without a session too.
+      security: [...PORTAL_SECURITY.sessionAndCsrf, {}],
       tags: ['accounts'],
       summary: 'End this session',
       responses: { '204': { description: 'Logged out (also without a session).' }, '403': csrf },
@@ -101,6 +150,7 @@ export const portalAuthPaths: ZodOpenApiPathsObject = {
   [`${P}/auth/verify-email`]: {
     post: {
       operationId: 'verifyEmail',
+      security: PORTAL_SECURITY.public,
       tags: ['accounts'],
       summary: 'Confirm the e-mail address with the token of the e-mailed link',
       requestBody: { required: true, ...json(VerifyEmailRequestSchema) },
@@ -128,6 +178,7 @@ export const portalAuthPaths: ZodOpenApiPathsObject = {
   [`${P}/auth/password-reset`]: {
     post: {
       operationId: 'requestPasswordReset',
+      security: PORTAL_SECURITY.public,
       tags: ['accounts'],
       summary: 'E-mail a password reset link (valid 1 hour, single use)',
       description: 'Always 202 with the same body, whether an account exists or not.',
@@ -143,6 +194,7 @@ export const portalAuthPaths: ZodOpenApiPathsObject = {
   [`${P}/auth/password-reset/confirm`]: {
     post: {
       operationId: 'confirmPasswordReset',
+      security: PORTAL_SECURITY.public,
       tags: ['accounts'],
       summary: 'Set a new password with the reset token; ends every session',
       requestBody: { required: true, ...json(PasswordResetConfirmSchema) },
@@ -165,13 +217,14 @@ export const portalAuthPaths: ZodOpenApiPathsObject = {
         '400': error('Wrong current password (wrong_password) or weak new password (weak_password).'),
         '401': unauthorized,
         '403': csrf,
-        '429': rateLimited('shares the per-account log-in budget'),
+        '429': rateLimited('a wrong current password counts as a failed log-in of the account from this client'),
       },
     },
   },
   [`${P}/auth/invites/accept`]: {
     post: {
       operationId: 'acceptInvite',
+      security: PORTAL_SECURITY.public,
       tags: ['accounts'],
       summary: 'Accept a team invitation: creates the user and logs in',
       requestBody: { required: true, ...json(AcceptInviteRequestSchema) },
@@ -206,9 +259,12 @@ export const portalAuthPaths: ZodOpenApiPathsObject = {
         '201': { description: 'Invited.', ...json(CreateInviteResponseSchema) },
         '400': badRequest,
         '401': unauthorized,
-        '403': error('Not an owner (forbidden), or CSRF refusal (csrf_failed).'),
+        '403': error(
+          'Not an owner (forbidden), an owner whose e-mail address is not verified yet (email_unverified), a suspended ' +
+            'operator (operator_suspended), or CSRF refusal (csrf_failed).',
+        ),
         '409': error('Already a member (already_member) or a user of another operator (email_taken).'),
-        '429': rateLimited('10 mails per user per hour'),
+        '429': rateLimited('10 invitations per user per hour; 20 per operator per hour and 50 per day; 60 operator writes a minute'),
       },
     },
   },
@@ -221,7 +277,7 @@ export const portalAuthPaths: ZodOpenApiPathsObject = {
       responses: {
         '204': { description: 'Withdrawn.' },
         '401': unauthorized,
-        '403': error('Not an owner, or CSRF refusal.'),
+        '403': error('Not an owner, a suspended operator (operator_suspended), or CSRF refusal.'),
         '404': error('No pending invitation with this id in your team.'),
       },
     },
@@ -235,7 +291,7 @@ export const portalAuthPaths: ZodOpenApiPathsObject = {
       responses: {
         '204': { description: 'Removed.' },
         '401': unauthorized,
-        '403': error('Not an owner, or CSRF refusal.'),
+        '403': error('Not an owner, a suspended operator (operator_suspended), or CSRF refusal.'),
         '404': error('No such user in your team.'),
         '409': error('The last owner cannot be removed (last_owner).'),
       },
@@ -244,6 +300,7 @@ export const portalAuthPaths: ZodOpenApiPathsObject = {
   [`${P}/dev/outbox`]: {
     get: {
       operationId: 'listOutbox',
+      security: PORTAL_SECURITY.public,
       tags: ['dev'],
       summary: 'E-mails written to the local outbox (embedded/dev mode only; 404 in production)',
       responses: { '200': { description: 'Newest first.', ...json(OutboxResponseSchema) }, '404': error('Production.') },

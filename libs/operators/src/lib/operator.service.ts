@@ -7,7 +7,7 @@ import {
 } from '@expedition/auth-publishable-key';
 import { type PrismaClient, isUniqueViolation } from '@expedition/db';
 import { systemClock, type Clock } from '@expedition/platform';
-import { conflict, invalidInput, notFound } from './operator-error';
+import { conflict, invalidInput, limitReached, notFound, suspended } from './operator-error';
 import { type SecretBox, SecretBoxError, isSealed } from './secret-box';
 import { type AuditActor, type AuditQuery, SYSTEM_ACTOR, listAudit, writeAudit } from './audit';
 import { originModes } from './origin-rules';
@@ -133,6 +133,16 @@ export interface RewrapReport {
   failed: { operatorId: string; reason: string }[];
 }
 
+/**
+ * Caps per operator (docs/portal-api.md). Counted are the keys that still work (neither revoked nor expired) and every
+ * listed origin; a rotation is not capped (it retires the key it replaces).
+ */
+export const OPERATOR_LIMITS = {
+  publishableKeys: 20,
+  secretKeys: 10,
+  allowedOrigins: 50,
+} as const;
+
 export const WEBHOOK_SECRET_PREFIX = 'whsec_';
 export const WEBHOOK_SECRET_BYTES = 32;
 /** The longest a rotated webhook secret keeps signing next to the new one. */
@@ -154,6 +164,27 @@ export function createOperatorService(deps: OperatorServiceDeps) {
   }
 
   const actorOf = (actor?: AuditActor): AuditActor => actor ?? deps.defaultActor ?? SYSTEM_ACTOR;
+
+  function refuseIfSuspended(operator: { status: string }): void {
+    if (operator.status === 'suspended') throw suspended();
+  }
+
+  /**
+   * Refuses one more of a capped thing. Run inside the transaction that adds it: the operator's row is locked first,
+   * so two concurrent additions are counted one after the other and the cap holds exactly.
+   */
+  async function enforceCap(tx: Pick<PrismaClient, '$queryRaw'>, operatorId: string, what: string, limit: number, count: () => Promise<number>) {
+    await tx.$queryRaw`SELECT id FROM operators WHERE id = ${operatorId} FOR UPDATE`;
+    if ((await count()) >= limit) {
+      throw limitReached(`An operator can have at most ${limit} ${what}; revoke or remove one first`);
+    }
+  }
+
+  const liveKeyFilter = (operatorId: string, now: Date) => ({
+    operatorId,
+    revokedAt: null,
+    OR: [{ expiresAt: null }, { expiresAt: { gt: now } }],
+  });
 
   /** One field change of an operator and its audit entry, in one transaction; a no-op change is still recorded. */
   async function changeOperator<K extends keyof OperatorRow>(
@@ -432,9 +463,13 @@ export function createOperatorService(deps: OperatorServiceDeps) {
     const keyMode = requireMode(mode);
     const keyLabel = optionalLabel(label);
     const operator = await requireOperatorRow(operatorId);
+    refuseIfSuspended(operator);
     const now = clock.now();
     const row = await insertKey(() =>
       prisma.$transaction(async (tx) => {
+        await enforceCap(tx, operator.id, 'publishable keys', OPERATOR_LIMITS.publishableKeys, () =>
+          tx.publishableKey.count({ where: liveKeyFilter(operator.id, now) }),
+        );
         const created = await tx.publishableKey.create({
           data: { operatorId: operator.id, key: mintPublishableKeyString(keyMode, randomBytes), mode: keyMode, label: keyLabel, createdAt: now },
         });
@@ -503,6 +538,7 @@ export function createOperatorService(deps: OperatorServiceDeps) {
       expiresAt = graceSeconds > 0 ? new Date(now.getTime() + graceSeconds * 1000) : null;
     }
     const old = await requireKeyRow(keyIdOrKey);
+    refuseIfSuspended(await requireOperatorRow(old.operatorId));
     const retire = expiresAt ? { expiresAt } : { revokedAt: now };
     return prisma.$transaction(async (tx) => {
       // Conditional update: of two concurrent rotations of one key, exactly one wins.
@@ -543,10 +579,14 @@ export function createOperatorService(deps: OperatorServiceDeps) {
   async function mintSecretKey(operatorId: string, mode: Mode, actor?: AuditActor): Promise<MintedSecret> {
     const keyMode = requireMode(mode);
     const operator = await requireOperatorRow(operatorId);
+    refuseIfSuspended(operator);
     const minted = mintSecretKeyString(keyMode, randomBytes);
     const now = clock.now();
     const row = await insertKey(() =>
       prisma.$transaction(async (tx) => {
+        await enforceCap(tx, operator.id, 'secret keys', OPERATOR_LIMITS.secretKeys, () =>
+          tx.secretKey.count({ where: { operatorId: operator.id, revokedAt: null } }),
+        );
         const created = await tx.secretKey.create({
           data: { operatorId: operator.id, mode: keyMode, prefix: minted.prefix, hash: minted.hash, createdAt: now },
         });
@@ -589,6 +629,9 @@ export function createOperatorService(deps: OperatorServiceDeps) {
     const now = clock.now();
     try {
       await prisma.$transaction(async (tx) => {
+        await enforceCap(tx, operator.id, 'allowed origins', OPERATOR_LIMITS.allowedOrigins, () =>
+          tx.allowedOrigin.count({ where: { operatorId: operator.id } }),
+        );
         await tx.allowedOrigin.create({ data: { operatorId: operator.id, origin: normalized, createdAt: now } });
         await writeAudit(tx, actorOf(actor), { operatorId: operator.id, action: 'origin.added', targetType: 'origin', targetId: normalized, after: { origin: normalized, appliesTo: originModes(normalized) } }, now);
       });

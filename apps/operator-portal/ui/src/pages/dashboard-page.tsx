@@ -1,3 +1,4 @@
+import type { Mode } from '@expedition/contracts/rules';
 import { useState } from 'preact/hooks';
 import { Badge, Button, EmptyState, formatMoney, useToast } from '@expedition/ui';
 import { errorMessage } from '../api/client';
@@ -81,6 +82,7 @@ export function DashboardPage() {
                       <th scope="col" class="num">Premium</th>
                       <th scope="col" class="num">Commission</th>
                       <th scope="col">Issued</th>
+                      <th scope="col">Confirmation e-mail</th>
                     </tr>
                   </thead>
                   <tbody>
@@ -93,6 +95,7 @@ export function DashboardPage() {
                         <td data-label="Premium" class="num">{formatMoney(p.premiumCents, p.currency)}</td>
                         <td data-label="Commission" class="num">{p.commissionCents === null ? '—' : formatMoney(p.commissionCents, p.currency)}</td>
                         <td data-label="Issued">{formatDateTime(p.issuedAt)}</td>
+                        <td data-label="Confirmation e-mail">{CONFIRMATION_EMAIL[p.confirmationEmail ?? 'none'] ?? p.confirmationEmail}</td>
                       </tr>
                     ))}
                   </tbody>
@@ -106,7 +109,16 @@ export function DashboardPage() {
   );
 }
 
-export function ModeBadge({ mode }: { mode: 'test' | 'live' | null }) {
+/** The confirmation e-mail's state in words (an unknown future value is shown as sent by the API). */
+const CONFIRMATION_EMAIL: Record<string, string> = {
+  sent: 'Sent',
+  pending: 'Sending',
+  failed: 'Failed (ask the provider to resend)',
+  no_address: 'Not sent: no address given',
+  none: '—',
+};
+
+export function ModeBadge({ mode }: { mode: Mode | null }) {
   if (mode === null) return <span class="muted">—</span>;
   return <Badge tone={mode === 'live' ? 'success' : 'info'}>{mode}</Badge>;
 }
