@@ -119,6 +119,57 @@ describe('the policy page in the language the policy was bought in', () => {
   });
 });
 
+describe('the checkout link in the language of its quote', () => {
+  async function linkFor(locale: string) {
+    const quote = await request(h.app).post('/api/v1/quotes').send({ ...antarcticaQuote, locale });
+    const plan = (quote.body.plans as { planId: string; availabilityMode: string }[]).find((p) => p.availabilityMode === 'full')!;
+    const res = await request(h.app).post('/api/v1/checkout').send({ quoteId: quote.body.quoteId, planId: plan.planId, sessionId: quote.body.sessionId });
+    return new URL(res.body.checkoutUrl as string).pathname;
+  }
+  const payWith = (path: string, cardNumber: string) => request(h.app).post(path).type('form').send({ cardNumber, expiry: '12/30', cvc: '123' });
+
+  it('shows the payment page, a declined card and the receipt in German for a German quote', async () => {
+    const link = await linkFor('de');
+    const page = await request(h.app).get(link);
+    expect(page.status).toBe(200);
+    expect(page.headers['content-language']).toBe('de');
+    expect(page.text).toContain('<html lang="de">');
+    for (const t of ['Schließen Sie Ihre Expeditionsversicherung ab', 'Antarktis', '10. Jan. 2027', '(14 Tage)', 'Bezahlen und Police ausstellen', 'Testmodus: Es fließt kein Geld', '4242 4242 4242 4242', 'Minuten</strong>']) {
+      expect(page.text).toContain(t);
+    }
+    expect(page.text).toMatch(/\d{1,3}(\.\d{3})*,\d{2}\u00a0\$/); // the premium, German style
+    expect(page.text).toContain('data-countdown="%m Min. %s Sek."');
+    expect(page.text).not.toContain('Complete your expedition insurance');
+
+    const declined = await payWith(link, '4000 0000 0000 0002');
+    expect(declined.status).toBe(402);
+    expect(declined.text).toContain('Ihre Karte wurde abgelehnt. Verwenden Sie eine andere Karte.');
+
+    const paid = await payWith(link, '4242 4242 4242 4242');
+    expect(paid.status).toBe(303);
+    const receipt = await request(h.app).get(paid.headers['location'] as string);
+    expect(receipt.text).toContain('<html lang="de">');
+    expect(receipt.text).toContain('Zahlung eingegangen — Police <span id="policy-number"');
+    expect(receipt.text).toContain('Ihre Versicherungsbestätigung herunterladen (PDF)');
+  });
+
+  it('switches language with ?locale=, keeps it across the form post, and answers an unknown link by Accept-Language', async () => {
+    const link = await linkFor('de');
+    const fr = await request(h.app).get(`${link}?locale=fr`);
+    expect(fr.text).toContain('<html lang="fr">');
+    expect(fr.text).toContain('Finalisez votre assurance expédition');
+    for (const l of LOCALES) expect(fr.text).toContain(`<a href="?locale=${l}" hreflang="${l}" lang="${l}"`);
+    const declined = await payWith(`${link}?locale=es`, '4000 0000 0000 9995');
+    expect(declined.text).toContain('Su tarjeta no tiene fondos suficientes.');
+    const paid = await payWith(`${link}?locale=es`, '4242 4242 4242 4242');
+    expect(paid.headers['location']).toBe(`${link}?locale=es`);
+
+    const unknown = await request(h.app).get('/checkout/cs_unknownunknownunknown1234').set('Accept-Language', 'fr-FR,fr;q=0.9');
+    expect(unknown.status).toBe(404);
+    expect(unknown.text).toContain('Ce lien de paiement n’est pas valide');
+  });
+});
+
 (hasPdftotext ? describe : describe.skip)('the certificate in the language recorded on the quote', () => {
   it('is German for a German quote, and Spanish when its link asks for Spanish', async () => {
     const policy = await policyBoughtIn('de-CH');
@@ -191,7 +242,7 @@ describe('GET /policy-wording/{planId} in the reader\'s language', () => {
 describe('no untranslated text on the policy page and the policy wording (pseudo-locale)', () => {
   const textNodes = (html: string) =>
     html
-      .replace(/<style>[\s\S]*?<\/style>/, '')
+      .replace(/<style[^>]*>[\s\S]*?<\/style>/, '')
       .replace(/<title>[\s\S]*?<\/title>/, '')
       .split(/<[^>]+>/)
       .map((t) => t.replace(/&[a-z#0-9]+;/g, ' ').trim())
@@ -220,6 +271,22 @@ describe('no untranslated text on the policy page and the policy wording (pseudo
       ...[policy.trip.startDate!, policy.trip.endDate!, policy.issuedAt].map((d) => formatDay(d, 'en')),
     ];
     expect(untranslated(res.text, data)).toEqual([]);
+  });
+
+  it('the checkout page and its receipt', async () => {
+    const quote = await request(h.app).post('/api/v1/quotes').send(antarcticaQuote);
+    const plan = (quote.body.plans as { planId: string; availabilityMode: string }[]).find((p) => p.availabilityMode === 'full')!;
+    const res = await request(h.app).post('/api/v1/checkout').send({ quoteId: quote.body.quoteId, planId: plan.planId, sessionId: quote.body.sessionId });
+    const link = new URL(res.body.checkoutUrl as string).pathname;
+    const catalogPlan = getPlan(plan.planId)!;
+    const data = [catalogPlan.name, catalogPlan.brand, quote.body.quoteNumber, '4242 4242 4242 4242', '4000 0000 0000 0002', '4000 0000 0000 9995', '10 Jan 2027', '24 Jan 2027'];
+    const page = await request(h.app).get(`${link}?locale=en-XA`);
+    expect(page.text).toContain('<html lang="en-XA">');
+    expect(untranslated(page.text.replace(/<script[\s\S]*?<\/script>/g, ''), data)).toEqual([]);
+    const paid = await request(h.app).post(`${link}?locale=en-XA`).type('form').send({ cardNumber: '4242424242424242', expiry: '12/30', cvc: '123' });
+    const receipt = await request(h.app).get(paid.headers['location'] as string);
+    const policyNumber = /id="policy-number" class="nowrap">([^<]+)</.exec(receipt.text)![1]!;
+    expect(untranslated(receipt.text, [...data, policyNumber])).toEqual([]);
   });
 
   it.each(['polar-shield-standard', 'meridian-private-charter', 'austral-classic'])('the policy wording of %s', async (planId) => {

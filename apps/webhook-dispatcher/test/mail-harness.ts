@@ -1,3 +1,4 @@
+import type { Locale } from '@expedition/i18n';
 import { execFileSync } from 'node:child_process';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -79,7 +80,7 @@ export interface Sale {
 export async function sell(
   deps: { prisma: PrismaClient; clock: Clock; fulfillment: Fulfillment },
   channel: PaymentChannel,
-  addresses: { quote?: string; link?: string } = {},
+  addresses: { quote?: string; link?: string; locale?: Locale } = {},
 ): Promise<Sale> {
   const { prisma, clock } = deps;
   const { quote, estimates } = await createQuoteService({ prisma, clock }).create({
@@ -92,6 +93,7 @@ export async function sell(
     travelerAges: [45, 52],
     residence: 'GB',
     email: addresses.quote ?? null,
+    ...(addresses.locale ? { locale: addresses.locale } : {}),
   });
   const estimate = estimates[0]!;
   const link =

@@ -95,6 +95,32 @@ describe('the confirmation e-mail of an issued policy', () => {
     }
   });
 
+  it('is written in the language the policy was bought in: subject, text and HTML parts, certificate (German)', async () => {
+    const sale = await sell(deps(), 'embed', { quote: 'de@traveler.test', locale: 'de' });
+    expect(await worker().runOnce()).toBe(1);
+    const [mail] = mailsTo('de@traveler.test');
+    expect(mail!.subject).toBe(`[TEST] Ihre Expeditionsversicherung: Police ${sale.policyNumber}`);
+    for (const text of [
+      'TESTMODUS',
+      `Policennummer: ${sale.policyNumber}`,
+      'Reiseziel: Antarktis',
+      'Versicherungsschutz: 10. Januar 2027 bis 24. Januar 2027',
+      'Reisende: 2 Reisende; Alter 45, 52',
+      'IM NOTFALL',
+      'SCHADEN MELDEN',
+      'Rufen Sie im Notfall zuerst Expedition Assistance',
+    ]) {
+      expect(mail!.text).toContain(text);
+    }
+    expect(mail!.text).toMatch(/Gezahlte Prämie: [\d.]+,\d\d\u00a0\$/);
+    expect(mail!.text).not.toContain('Premium paid');
+    expect(mail!.html).toContain('<html lang="de">');
+    expect(mail!.html).toContain('Meine Police öffnen');
+    const certificate = pdfText(mail!.attachments[0]!.content);
+    expect(certificate).toContain('Versicherungsbestätigung');
+    expect(certificate).toContain('MUSTER');
+  });
+
   it('is not sent, and says so, when no address was given', async () => {
     const sale = await sell(deps(), 'mpp');
     const before = smtp.mails.length;

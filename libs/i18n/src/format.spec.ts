@@ -33,6 +33,8 @@ describe('formatDay', () => {
     expect(formatDay('2027-01-10', 'es')).toBe('10 de enero de 2027');
     expect(formatDay('2026-12-31T23:30:00.000Z', 'en')).toBe('31 December 2026');
     expect(formatDay('not a date', 'de')).toBe('not a date');
+    expect(formatDay(new Date('2027-01-10T00:00:00Z'), 'en', 'short')).toBe('10 Jan 2027');
+    expect(formatDay('2027-01-10', 'de', 'short')).toBe('10. Jan. 2027');
   });
 });
 

@@ -1,4 +1,4 @@
-import { GENERAL_EXCLUSIONS, listDestinations, listPlans } from '@expedition/domain-pricing';
+import { GENERAL_EXCLUSIONS, listDestinations, listPlans, TIERS } from '@expedition/domain-pricing';
 import { LOCALES } from '@expedition/i18n';
 import { catalogMessages } from '@expedition/i18n/documents';
 import { cancelReasonText, destinationName, exclusionText, planDescription } from './catalog-texts';
@@ -14,6 +14,7 @@ describe('the catalog in every language', () => {
     expect(keys(en.destinations)).toEqual(listDestinations().map((d) => d.slug).sort());
     expect(Object.values(en.cancelReasons).map((t) => t()).sort()).toEqual([...new Set(plans.map((p) => p.coverage.cancelReason))].sort());
     expect(Object.values(en.exclusions).map((t) => t())).toEqual([...GENERAL_EXCLUSIONS]);
+    expect(keys(en.tiers)).toEqual([...TIERS].sort());
   });
 
   it('gives the English of the catalog in English, and a translation in every other language', () => {

@@ -31,6 +31,11 @@ export function destinationName(slug: string, locale: RenderLocale): string {
   return byId(catalogMessages(locale).destinations, slug) ?? findDestination(slug)?.name ?? slug;
 }
 
+/** A plan's tier (basic, standard, premium) as people read it. */
+export function tierName(tier: string, locale: RenderLocale): string {
+  return byId(catalogMessages(locale).tiers, tier) ?? tier;
+}
+
 export function planDescription(plan: Pick<Plan, 'id' | 'description'>, locale: RenderLocale): string {
   return byId(catalogMessages(locale).plans, plan.id) ?? plan.description;
 }

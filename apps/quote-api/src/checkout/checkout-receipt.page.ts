@@ -1,6 +1,10 @@
 import type { Response } from 'express';
+import type { RenderLocale } from '@expedition/i18n';
+import { checkoutMessages } from '@expedition/i18n/documents';
+import { destinationName, tierName } from '@expedition/policy-documents';
+import { slot, withSlots } from '../documents/document-page';
 import type { CheckoutReceipt, IssuedPolicy } from './checkout-receipt.repository';
-import { day, escapeHtml, layout, money, refreshMeta, startCheckoutPage } from './checkout.page';
+import { day, escapeHtml as e, layout, money, refreshMeta, startCheckoutPage } from './checkout.page';
 
 /** Seconds between reloads while the policy is being issued (the processor's event usually lands in under one). */
 export const ISSUING_REFRESH_SECONDS = 3;
@@ -8,78 +12,86 @@ export const ISSUING_REFRESH_SECONDS = 3;
 type ShownReceipt = Exclude<CheckoutReceipt, { kind: 'none' }>;
 
 /**
- * What a checkout link shows once money has moved: the policy bought through this link, the policy being issued, or
- * the news that the quote was bought another way and this link charged nothing.
+ * What a checkout link shows once money has moved, in the page's language: the policy bought through this link, the
+ * policy being issued, or the news that the quote was bought another way and this link charged nothing.
  */
-export function renderCheckoutReceipt(res: Response, receipt: ShownReceipt): void {
-  const nonce = startCheckoutPage(res);
+export function renderCheckoutReceipt(res: Response, receipt: ShownReceipt, locale: RenderLocale = 'en'): void {
+  const nonce = startCheckoutPage(res, '', locale);
+  const r = checkoutMessages(locale).receipt;
   switch (receipt.kind) {
     case 'paid_here':
-      res.status(200).send(layout(`Policy ${receipt.policy.policyNumber}`, paidHere(receipt.policy), nonce));
+      res.status(200).send(layout(r.policyTitle({ policyNumber: receipt.policy.policyNumber }), paidHere(receipt.policy, locale), nonce, '', '', locale));
       return;
     case 'issuing':
-      res.status(200).send(layout('Issuing your policy', issuing(receipt.quoteNumber), nonce, '', refreshMeta(ISSUING_REFRESH_SECONDS)));
+      res.status(200).send(layout(r.issuingTitle(), issuing(receipt.quoteNumber, locale), nonce, '', refreshMeta(ISSUING_REFRESH_SECONDS), locale));
       return;
     case 'bought_elsewhere':
-      res.status(200).send(layout('Already insured', boughtElsewhere(receipt), nonce));
+      res.status(200).send(layout(r.elsewhereTitle(), boughtElsewhere(receipt, locale), nonce, '', '', locale));
       return;
   }
 }
 
-function paidHere(p: IssuedPolicy): string {
-  const travelers = p.guestNames.length ? p.guestNames.map(escapeHtml).join(', ') : `${p.travelers} traveler${p.travelers === 1 ? '' : 's'}`;
-  const ages = p.travelerAges.length ? `; ages ${p.travelerAges.join(', ')}` : '';
-  const days = p.durationDays ? ` (${p.durationDays} days)` : '';
+function paidHere(p: IssuedPolicy, locale: RenderLocale): string {
+  const m = checkoutMessages(locale);
+  const r = m.receipt;
+  const travelers = p.guestNames.length ? p.guestNames.join(', ') : m.values.travelerCount({ count: p.travelers });
+  const who = p.travelerAges.length ? m.values.travelersWithAges({ travelers, ages: p.travelerAges.join(', ') }) : travelers;
+  const dates = p.durationDays
+    ? withSlots(m.values.datesWithDays({ start: slot(0), end: slot(1), days: p.durationDays }), [day(p.startDate, locale), day(p.endDate, locale)])
+    : withSlots(m.values.dates({ start: slot(0), end: slot(1) }), [day(p.startDate, locale), day(p.endDate, locale)]);
+  const address = [`<strong>${e(p.email ?? '')}</strong>`];
   const emailed = p.email
     ? p.mailStatus === 'sent'
-      ? `A confirmation e-mail with your certificate attached was sent to <strong>${escapeHtml(p.email)}</strong>; check the names and dates in it.`
-      : `A confirmation e-mail with your certificate attached is being sent to <strong>${escapeHtml(p.email)}</strong>; check the names and dates when it arrives.`
-    : 'No e-mail is sent for this policy: no address was given. Keep this page&#39;s link: it shows this policy again, and the certificate link above opens your certificate.';
-  const testMode = p.mode === 'test'
-    ? '<p class="notice">Test mode: no money moved and this policy is not real cover.</p>'
-    : '';
+      ? withSlots(r.mailSent({ email: slot(0) }), address)
+      : withSlots(r.mailPending({ email: slot(0) }), address)
+    : e(r.noMail());
+  const testMode = p.mode === 'test' ? `<p class="notice">${e(r.testMode())}</p>` : '';
   return `
-<h1 class="success">Payment received — policy <span id="policy-number" class="nowrap">${escapeHtml(p.policyNumber)}</span></h1>
-<p class="muted">Quote ${escapeHtml(p.quoteNumber)}</p>
-${testMode || '<p>You are covered. Here is your policy.</p>'}
+<h1 class="success">${withSlots(r.paidHeading({ policyNumber: slot(0) }), [`<span id="policy-number" class="nowrap">${e(p.policyNumber)}</span>`])}</h1>
+<p class="muted">${e(m.page.quoteReference({ quoteNumber: p.quoteNumber }))}</p>
+${testMode || `<p>${e(r.covered())}</p>`}
 <dl>
-<dt>Policy number</dt><dd><strong>${escapeHtml(p.policyNumber)}</strong></dd>
-<dt>Plan</dt><dd>${escapeHtml(p.planName)} <span class="muted">(${escapeHtml(p.planBrand)}, ${escapeHtml(p.planTier)})</span></dd>
-<dt>Premium paid</dt><dd class="premium">${money(p.premiumCents, p.currency)}</dd>
-<dt>Destination</dt><dd>${escapeHtml(p.destinationName)}</dd>
-<dt>Dates</dt><dd>${day(p.startDate)} → ${day(p.endDate)}${days}</dd>
-<dt>Travelers</dt><dd>${travelers}${ages}</dd>
+<dt>${e(m.labels.policyNumber())}</dt><dd><strong>${e(p.policyNumber)}</strong></dd>
+<dt>${e(m.labels.plan())}</dt><dd>${e(p.planName)} <span class="muted">(${e(p.planBrand)}, ${e(tierName(p.planTier, locale))})</span></dd>
+<dt>${e(m.labels.premiumPaid())}</dt><dd class="premium">${e(money(p.premiumCents, p.currency, locale))}</dd>
+<dt>${e(m.labels.destination())}</dt><dd>${e(destinationName(p.destinationSlug, locale))}</dd>
+<dt>${e(m.labels.dates())}</dt><dd>${dates}</dd>
+<dt>${e(m.labels.travelers())}</dt><dd>${e(who)}</dd>
 </dl>
-<p><a id="certificate" href="${escapeHtml(p.documentUrl)}" target="_blank" rel="noopener noreferrer">Download your certificate of insurance (PDF)</a></p>
-<p class="muted">Keep the certificate link private: it opens your policy.</p>
-<h2>What happens next</h2>
+<p><a id="certificate" href="${e(p.documentUrl)}" target="_blank" rel="noopener noreferrer">${e(r.downloadCertificate())}</a></p>
+<p class="muted">${e(r.keepPrivate())}</p>
+<h2>${e(r.whatNext())}</h2>
 <ul>
 <li>${emailed}</li>
-<li>Your cover starts on ${day(p.startDate)}. Carry the policy number with you on the expedition: the assistance line asks for it.</li>
-<li>Keep your quote number <strong>${escapeHtml(p.quoteNumber)}</strong> and policy number for any question.</li>
+<li>${withSlots(r.coverStarts({ date: slot(0) }), [day(p.startDate, locale)])}</li>
+<li>${withSlots(r.keepNumbers({ quoteNumber: slot(0) }), [`<strong>${e(p.quoteNumber)}</strong>`])}</li>
 </ul>
-<p class="muted">Nothing more to do here. You can close this page; this link will not charge you again.</p>`;
+<p class="muted">${e(r.nothingMore())}</p>`;
 }
 
-function issuing(quoteNumber: string): string {
+function issuing(quoteNumber: string, locale: RenderLocale): string {
+  const m = checkoutMessages(locale);
   return `
-<h1 class="success">Payment received — issuing your policy…</h1>
-<p class="muted">Quote ${escapeHtml(quoteNumber)}</p>
-<p>This usually takes a few seconds. This page refreshes by itself and shows your policy number as soon as it is issued.</p>
-<p class="muted">Do not pay again: your payment has been received.</p>`;
+<h1 class="success">${e(m.receipt.issuingHeading())}</h1>
+<p class="muted">${e(m.page.quoteReference({ quoteNumber }))}</p>
+<p>${e(m.receipt.issuingBody())}</p>
+<p class="muted">${e(m.receipt.doNotPayAgain())}</p>`;
 }
 
-function boughtElsewhere(r: Extract<CheckoutReceipt, { kind: 'bought_elsewhere' }>): string {
-  const what = r.policyNumber
-    ? `It was bought through another checkout link or channel: policy <strong class="nowrap">${escapeHtml(r.policyNumber)}</strong>${r.planName ? ` (${escapeHtml(r.planName)})` : ''}.`
-    : 'It was bought through another checkout link or channel.';
-  const charge = r.chargedHere
-    ? 'A payment made on this link was not needed: it is refunded automatically.'
-    : '<strong>Nothing was charged on this link.</strong>';
+function boughtElsewhere(b: Extract<CheckoutReceipt, { kind: 'bought_elsewhere' }>, locale: RenderLocale): string {
+  const m = checkoutMessages(locale);
+  const r = m.receipt;
+  const policy = b.policyNumber ? [`<strong class="nowrap">${e(b.policyNumber)}</strong>`] : [];
+  const what = !b.policyNumber
+    ? e(r.boughtElsewhere())
+    : b.planName
+      ? withSlots(r.boughtElsewhereAsPlan({ policyNumber: slot(0), planName: b.planName }), policy)
+      : withSlots(r.boughtElsewhereAs({ policyNumber: slot(0) }), policy);
+  const charge = b.chargedHere ? e(r.refunded()) : `<strong>${e(r.nothingCharged())}</strong>`;
   return `
-<h1>This trip is already insured</h1>
-<p class="muted">Quote ${escapeHtml(r.quoteNumber)}</p>
+<h1>${e(r.elsewhereHeading())}</h1>
+<p class="muted">${e(m.page.quoteReference({ quoteNumber: b.quoteNumber }))}</p>
 <p>${what}</p>
 <p>${charge}</p>
-<p class="muted">If an e-mail address was given with that purchase, its confirmation e-mail and certificate went there. Nothing more to do here.</p>`;
+<p class="muted">${e(r.elsewhereMail())}</p>`;
 }

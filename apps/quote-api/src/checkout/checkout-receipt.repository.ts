@@ -14,8 +14,9 @@ export interface IssuedPolicy {
   mode: 'test' | 'live';
   startDate: Date | null;
   endDate: Date | null;
-  /** The destination's name from the catalog (never the slug). */
+  /** The destination's name from the catalog (never the slug), in English; pages write it from the slug. */
   destinationName: string;
+  destinationSlug: string;
   travelers: number;
   travelerAges: number[];
   durationDays: number | null;
@@ -122,6 +123,7 @@ export function createCheckoutReceiptRepository(prisma: PrismaClient, publicUrl:
         startDate: policy.startDate,
         endDate: policy.endDate,
         destinationName: destinationName(quote.destinationSlug),
+        destinationSlug: quote.destinationSlug,
         travelers: policy.travelers,
         travelerAges: policy.travelerAges,
         durationDays: quote.durationDays,

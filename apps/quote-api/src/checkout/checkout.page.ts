@@ -1,59 +1,85 @@
 import { randomBytes } from 'node:crypto';
 import type { Response } from 'express';
-import { findDestination } from '@expedition/domain-pricing';
+import { CHECKOUT_LINK_TTL_MS } from '@expedition/contracts';
+import { TEST_CARDS } from '@expedition/contracts/rules';
+import { formatDay, formatMoney, LANGUAGE_NAMES, LOCALES, type Locale, type RenderLocale } from '@expedition/i18n';
+import { checkoutMessages } from '@expedition/i18n/documents';
+import { destinationName, tierName } from '@expedition/policy-documents';
+import { slot, withSlots } from '../documents/document-page';
 import type { CheckoutService } from './checkout.service';
 
 type View = Awaited<ReturnType<CheckoutService['view']>>;
 
 const ESCAPES: Record<string, string> = { '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' };
 export const escapeHtml = (s: string) => s.replace(/[&<>"']/g, (c) => ESCAPES[c] ?? c);
-export const money = (cents: number, currency: string) =>
-  new Intl.NumberFormat('en-US', { style: 'currency', currency }).format(cents / 100);
-const DAY = new Intl.DateTimeFormat('en-GB', { day: 'numeric', month: 'short', year: 'numeric', timeZone: 'UTC' });
-/** A date as people read it ("10 Jan 2027"), as HTML that never breaks inside the date. */
-export const day = (d: Date | null) => `<span class="nowrap">${d ? DAY.format(d) : 'not given'}</span>`;
+/** Integer minor units in the quote's currency, in the page's language. */
+export const money = (cents: number, currency: string, locale: RenderLocale = 'en') => formatMoney(cents, currency, locale);
+/** A date as people read it ("10 Jan 2027", "10. Jan. 2027"), as HTML that never breaks inside the date. */
+export const day = (d: Date | null, locale: RenderLocale = 'en') =>
+  `<span class="nowrap">${escapeHtml(d ? formatDay(d, locale, 'short') : checkoutMessages(locale).values.dateNotGiven())}</span>`;
 
-/** `head`: extra elements for <head>, e.g. a meta refresh (the CSP allows no inline script for that). */
-export function layout(title: string, body: string, nonce: string, script = '', head = ''): string {
+/** The links to this page in the other languages (`?locale=`: the path, and with it the token, stays). */
+function languageSwitch(current: RenderLocale): string {
+  const links = LOCALES.map(
+    (l: Locale) =>
+      `<a href="?locale=${l}" hreflang="${l}" lang="${l}"${l === current ? ' aria-current="true"' : ''}>${escapeHtml(LANGUAGE_NAMES[l])}</a>`,
+  ).join('');
+  return `<nav class="langs" aria-label="Language / Sprache / Langue / Idioma">${links}</nav>`;
+}
+
+/**
+ * A whole page in `lang`, with the language switch. `head`: extra elements for <head>, e.g. a meta refresh (the CSP
+ * allows no inline script for that).
+ */
+export function layout(title: string, body: string, nonce: string, script = '', head = '', lang: RenderLocale = 'en'): string {
   return `<!doctype html>
-<html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1">
+<html lang="${lang}"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1">
 <meta name="robots" content="noindex"><link rel="icon" href="data:,">${head}<title>${escapeHtml(title)}</title>
 <style nonce="${nonce}">
 body{font:16px/1.5 system-ui,sans-serif;margin:0;background:#f4f7fa;color:#14212b}
 main{max-width:40rem;margin:2rem auto;background:#fff;border-radius:12px;padding:2rem;box-shadow:0 1px 4px #0002}
-h1{font-size:1.4rem;margin-top:0}dl{display:grid;grid-template-columns:max-content 1fr;gap:.3rem 1rem}
-dt{color:#52606d}dd{margin:0}.premium{font-size:1.6rem;font-weight:600}.notice{background:#fff8e1;padding:1rem;border-radius:8px}
+@media (max-width:30rem){main{margin:1rem .5rem;padding:1.25rem}}
+h1{font-size:1.4rem;margin-top:0;overflow-wrap:anywhere}dl{display:grid;grid-template-columns:max-content 1fr;gap:.3rem 1rem}
+@media (max-width:30rem){dl{grid-template-columns:1fr;gap:0}dd{margin-bottom:.5rem}}
+dt{color:#52606d}dd{margin:0;min-width:0;overflow-wrap:anywhere}.premium{font-size:1.6rem;font-weight:600}.notice{background:#fff8e1;padding:1rem;border-radius:8px}
 .error{background:#fdecea;color:#8a1c12;padding:1rem;border-radius:8px}
 .success{color:#0b6b3a}ul{padding-left:1.2rem}li{margin:.3rem 0}h2{font-size:1.1rem;margin:1.4rem 0 .4rem}.nowrap{white-space:nowrap}
-form{display:grid;gap:.6rem;margin:1.2rem 0}input{font:inherit;padding:.6rem;border:1px solid #b8c4ce;border-radius:6px}
+form{display:grid;gap:.6rem;margin:1.2rem 0}input{font:inherit;padding:.6rem;border:1px solid #b8c4ce;border-radius:6px;min-width:0}
 button{font:inherit;font-weight:600;padding:.7rem;border:0;border-radius:6px;background:#0b5cad;color:#fff;cursor:pointer}
 .summary{white-space:pre-wrap;background:#f4f7fa;padding:1rem;border-radius:8px}.muted{color:#52606d;font-size:.9rem}
-</style></head><body><main>${body}</main>${script}</body></html>`;
+.langs{display:flex;flex-wrap:wrap;justify-content:flex-end;gap:.25rem .9rem;margin:0 0 .8rem;font-size:.92rem}
+.langs a{color:#0b5cad;padding:.35rem .1rem}.langs a[aria-current]{font-weight:700;color:#14212b;text-decoration:none}
+</style></head><body><main>${languageSwitch(lang)}${body}</main>${script}</body></html>`;
 }
 
 /** The optional field's name, and what the page says about it (one place: the page and its tests). */
 export const EMAIL_FIELD = 'email';
-export const EMAIL_FIELD_HINT =
-  'Optional. We e-mail your policy confirmation and certificate there. Leave it empty and no e-mail is sent: ' +
-  'keep this page\'s link, which shows your policy and its certificate after payment.';
+export const EMAIL_FIELD_HINT = checkoutMessages('en').page.emailHint();
 
 /** Asked only when neither the link nor its quote carries an address (the assistant never collected one). */
-function emailField(): string {
-  return `<label for="email">E-mail for your policy documents</label><input id="email" name="${EMAIL_FIELD}" type="email" autocomplete="email" maxlength="254" aria-describedby="email-hint">
-<p class="muted" id="email-hint">${escapeHtml(EMAIL_FIELD_HINT)}</p>`;
+function emailField(locale: RenderLocale): string {
+  const m = checkoutMessages(locale).page;
+  return `<label for="email">${escapeHtml(m.emailLabel())}</label><input id="email" name="${EMAIL_FIELD}" type="email" autocomplete="email" maxlength="254" aria-describedby="email-hint">
+<p class="muted" id="email-hint">${escapeHtml(m.emailHint())}</p>`;
 }
 
-/** Posts back to the page's own URL: the bearer token is not repeated in the document. */
-function payForm(testMode: boolean, askEmail: boolean): string {
+/** Cards are written in groups of four, as on the card. */
+const grouped = (digits: string) => digits.replace(/(\d{4})(?=\d)/g, '$1 ');
+
+/** Posts back to the page's own URL (its `?locale=` too): the bearer token is not repeated in the document. */
+function payForm(testMode: boolean, askEmail: boolean, locale: RenderLocale): string {
+  const m = checkoutMessages(locale).page;
   const hint = testMode
-    ? `<p class="muted">Test mode: no money moves. Use 4242 4242 4242 4242 (succeeds), 4000 0000 0000 0002 (declined) or 4000 0000 0000 9995 (insufficient funds), any future expiry and any CVC.</p>`
+    ? `<p class="muted">${escapeHtml(
+        m.testCards({ success: grouped(TEST_CARDS.success), declined: grouped(TEST_CARDS.decline), insufficient: grouped(TEST_CARDS.insufficientFunds) }),
+      )}</p>`
     : '';
   // The test cards come before the form: the payer needs them to fill it in.
   return `${hint}<form method="post" autocomplete="off">
-${askEmail ? emailField() : ''}<label for="card">Card number</label><input id="card" name="cardNumber" inputmode="numeric" autocomplete="cc-number" required maxlength="23">
-<label for="exp">Expiry (MM/YY)</label><input id="exp" name="expiry" autocomplete="cc-exp" required maxlength="7">
-<label for="cvc">CVC</label><input id="cvc" name="cvc" inputmode="numeric" autocomplete="cc-csc" required maxlength="4">
-<button type="submit">Pay and issue my policy</button></form>`;
+${askEmail ? emailField(locale) : ''}<label for="card">${escapeHtml(m.cardNumber())}</label><input id="card" name="cardNumber" inputmode="numeric" autocomplete="cc-number" required maxlength="23">
+<label for="exp">${escapeHtml(m.expiry())}</label><input id="exp" name="expiry" autocomplete="cc-exp" required maxlength="7">
+<label for="cvc">${escapeHtml(m.cvc())}</label><input id="cvc" name="cvc" inputmode="numeric" autocomplete="cc-csc" required maxlength="4">
+<button type="submit">${escapeHtml(m.pay())}</button></form>`;
 }
 
 /** Renders the page behind a checkout link. The token is a bearer secret: no caching, no referrer, no framing. */
@@ -70,19 +96,22 @@ export interface PageOptions {
   stripe?: { publishableKey: string; clientSecret: string };
   /** Back from the processor's redirect with a successful status: the policy is being issued. */
   processing?: boolean;
+  /** The page's language: `?locale=`, else the quote's (the router negotiates it). */
+  locale?: RenderLocale;
 }
 
 const STRIPE_JS = 'https://js.stripe.com/v3/';
 
-function stripeForm(nonce: string, stripe: { publishableKey: string; clientSecret: string }) {
-  const config = JSON.stringify(stripe).replace(/</g, '\\u003c');
-  const body = `<form id="stripe-form"><div id="payment-element"></div><button type="submit">Pay and issue my policy</button>
+function stripeForm(nonce: string, stripe: { publishableKey: string; clientSecret: string }, locale: RenderLocale) {
+  // Stripe's Payment Element speaks the page's language too (its own texts: card fields, errors).
+  const config = JSON.stringify({ ...stripe, locale }).replace(/</g, '\\u003c');
+  const body = `<form id="stripe-form"><div id="payment-element"></div><button type="submit">${escapeHtml(checkoutMessages(locale).page.pay())}</button>
 <p class="error" id="stripe-error" hidden></p></form>`;
   const script = `<script nonce="${nonce}" src="${STRIPE_JS}"></script>
 <script nonce="${nonce}">(function(){var c=${config};var stripe=Stripe(c.publishableKey);
-var elements=stripe.elements({clientSecret:c.clientSecret});elements.create('payment').mount('#payment-element');
+var elements=stripe.elements({clientSecret:c.clientSecret,locale:c.locale});elements.create('payment').mount('#payment-element');
 document.getElementById('stripe-form').addEventListener('submit',function(e){e.preventDefault();
-stripe.confirmPayment({elements:elements,confirmParams:{return_url:location.origin+location.pathname}}).then(function(r){
+stripe.confirmPayment({elements:elements,confirmParams:{return_url:location.origin+location.pathname+location.search}}).then(function(r){
 if(r.error){var el=document.getElementById('stripe-error');el.textContent=r.error.message;el.hidden=false;}});});})();</script>`;
   return { body, script };
 }
@@ -91,8 +120,9 @@ if(r.error){var el=document.getElementById('stripe-error');el.textContent=r.erro
  * Security headers of every page behind a checkout link (the token is a bearer secret: no caching, no referrer, no
  * framing, a strict CSP); returns the nonce of its inline style and scripts.
  */
-export function startCheckoutPage(res: Response, stripeCsp = ''): string {
+export function startCheckoutPage(res: Response, stripeCsp = '', locale: RenderLocale = 'en'): string {
   const nonce = randomBytes(16).toString('base64');
+  res.setHeader('Content-Language', locale);
   res.setHeader(
     'Content-Security-Policy',
     `default-src 'none'; style-src 'nonce-${nonce}'; script-src 'nonce-${nonce}'${stripeCsp}; img-src 'self' data:; form-action 'self'; frame-ancestors 'none'; base-uri 'none'`,
@@ -108,68 +138,67 @@ export function startCheckoutPage(res: Response, stripeCsp = ''): string {
 export const refreshMeta = (seconds: number) => `<meta http-equiv="refresh" content="${seconds}">`;
 
 export function renderCheckoutPage(res: Response, view: View, options: PageOptions = {}): void {
+  const locale = options.locale ?? 'en';
+  const m = checkoutMessages(locale);
+  const e = escapeHtml;
   // Stripe's Payment Element loads its script and iframes from Stripe and talks to its API; nothing else is allowed.
   const stripeCsp = options.stripe
     ? ` https://js.stripe.com; frame-src https://js.stripe.com https://hooks.stripe.com; connect-src https://api.stripe.com`
     : '';
-  const nonce = startCheckoutPage(res, stripeCsp);
+  const nonce = startCheckoutPage(res, stripeCsp, locale);
+  const page = (title: string, body: string, script = '', head = '') => layout(title, body, nonce, script, head, locale);
 
   if (view.state === 'unknown') {
-    res.status(404).send(
-      layout(
-        'Checkout link not found',
-        `<h1>This checkout link is not valid</h1><p>Check that the whole link was copied, or ask your assistant for a new one.</p>`,
-        nonce,
-      ),
-    );
+    res.status(404).send(page(m.page.notFoundTitle(), `<h1>${e(m.page.notFoundHeading())}</h1><p>${e(m.page.notFoundBody())}</p>`));
     return;
   }
   const { session } = view;
   const { quote, plan } = session;
-  const reference = `<p class="muted">Quote ${escapeHtml(quote.quoteNumber)}</p>`;
+  const reference = `<p class="muted">${e(m.page.quoteReference({ quoteNumber: quote.quoteNumber }))}</p>`;
   if (view.state === 'expired') {
-    res.status(410).send(
-      layout(
-        'Checkout link expired',
-        `<h1>This checkout link has expired</h1>${reference}<p>Checkout links work for 30 minutes. Ask your assistant for a new link; your quote is kept.</p>`,
-        nonce,
-      ),
-    );
+    res
+      .status(410)
+      .send(page(m.page.expiredTitle(), `<h1>${e(m.page.expiredHeading())}</h1>${reference}<p>${e(m.page.expiredBody({ minutes: CHECKOUT_LINK_MINUTES }))}</p>`));
     return;
   }
   if (view.state === 'paid') {
-    res.status(200).send(
-      layout('Already paid', `<h1>This policy is already paid</h1>${reference}<p>Nothing more to do here: this link will not charge you again.</p>`, nonce),
-    );
+    res.status(200).send(page(m.page.paidTitle(), `<h1>${e(m.page.paidHeading())}</h1>${reference}<p>${e(m.page.paidBody())}</p>`));
     return;
   }
 
-  const stripe = options.stripe && !options.processing ? stripeForm(nonce, options.stripe) : null;
+  const stripe = options.stripe && !options.processing ? stripeForm(nonce, options.stripe, locale) : null;
   const paymentSection = options.processing
-    ? '<p class="notice" id="processing">Payment received. Your policy is being issued; this page updates by itself.</p>'
+    ? `<p class="notice" id="processing">${e(m.page.processing())}</p>`
     : stripe
       ? stripe.body
       : options.payable
-        ? payForm(options.testMode ?? false, !session.email && !quote.email)
-        : '<p class="notice">Online payment is not enabled for this link. A representative will contact you to complete the purchase.</p>';
-  const guests = session.guestNames.length ? session.guestNames.map(escapeHtml).join(', ') : `${quote.travelers} ${quote.travelers === 1 ? 'traveler' : 'travelers'}`;
+        ? payForm(options.testMode ?? false, !session.email && !quote.email, locale)
+        : `<p class="notice">${e(m.page.notEnabled())}</p>`;
+  const guests = session.guestNames.length ? session.guestNames.join(', ') : m.values.travelerCount({ count: quote.travelers });
+  const dates = withSlots(m.values.datesWithDays({ start: slot(0), end: slot(1), days: quote.durationDays }), [day(quote.startDate, locale), day(quote.endDate, locale)]);
+  const minutes = Math.ceil(view.msLeft / 60000);
+  const left = `<strong id="left" data-expires="${session.expiresAt.toISOString()}" data-countdown="${e(m.page.countdown({ minutes: '%m', seconds: '%s' }))}" data-expired="${e(m.page.expiredNow())}">${e(m.page.minutesLeft({ minutes }))}</strong>`;
   const body = `
-<h1>Complete your expedition insurance</h1>${reference}
+<h1>${e(m.page.heading())}</h1>${reference}
 <dl>
-<dt>Plan</dt><dd>${escapeHtml(plan.name)} <span class="muted">(${escapeHtml(plan.brand)}, ${escapeHtml(plan.tier)})</span></dd>
-<dt>Destination</dt><dd>${escapeHtml(findDestination(quote.destinationSlug)?.name ?? quote.destinationSlug)}</dd>
-<dt>Dates</dt><dd>${day(quote.startDate)} → ${day(quote.endDate)} (${quote.durationDays} days)</dd>
-<dt>Travelers</dt><dd>${guests}; ages ${quote.travelerAges.join(', ')}</dd>
-<dt>Trip cost</dt><dd>${money(quote.tripCostCents, quote.currency)}</dd>
-<dt>Premium</dt><dd class="premium">${money(session.premiumCents, session.currency)}</dd>
+<dt>${e(m.labels.plan())}</dt><dd>${e(plan.name)} <span class="muted">(${e(plan.brand)}, ${e(tierName(plan.tier, locale))})</span></dd>
+<dt>${e(m.labels.destination())}</dt><dd>${e(destinationName(quote.destinationSlug, locale))}</dd>
+<dt>${e(m.labels.dates())}</dt><dd>${dates}</dd>
+<dt>${e(m.labels.travelers())}</dt><dd>${e(m.values.travelersWithAges({ travelers: guests, ages: quote.travelerAges.join(', ') }))}</dd>
+<dt>${e(m.labels.tripCost())}</dt><dd>${e(money(quote.tripCostCents, quote.currency, locale))}</dd>
+<dt>${e(m.labels.premium())}</dt><dd class="premium">${e(money(session.premiumCents, session.currency, locale))}</dd>
 </dl>
-${session.agentSummary ? `<h2>Summary from your assistant</h2><p class="summary">${escapeHtml(session.agentSummary)}</p>` : ''}
-<p class="notice">This link expires in <strong id="left" data-expires="${session.expiresAt.toISOString()}">${Math.ceil(view.msLeft / 60000)} minutes</strong>.</p>
-${options.error ? `<p class="error" role="alert">${escapeHtml(options.error)}</p>` : ''}
+${session.agentSummary ? `<h2>${e(m.page.assistantSummary())}</h2><p class="summary">${e(session.agentSummary)}</p>` : ''}
+<p class="notice">${withSlots(m.page.expiresIn({ time: slot(0) }), [left])}</p>
+${options.error ? `<p class="error" role="alert">${e(options.error)}</p>` : ''}
 ${paymentSection}
-<p class="muted">Prices are estimates until confirmed by the policy documents; they are not a binding contract.</p>`;
+<p class="muted">${e(m.page.estimates())}</p>`;
   const script = `<script nonce="${nonce}">(function(){var el=document.getElementById('left');var end=Date.parse(el.dataset.expires);
-function tick(){var s=Math.max(0,Math.round((end-Date.now())/1000));el.textContent=s>0?Math.floor(s/60)+' min '+(s%60)+' s':'now: this link has expired';if(s>0)setTimeout(tick,1000);}tick();})();</script>`;
+var fmt=el.dataset.countdown;function tick(){var s=Math.max(0,Math.round((end-Date.now())/1000));
+el.textContent=s>0?fmt.replace('%m',Math.floor(s/60)).replace('%s',s%60):el.dataset.expired;if(s>0)setTimeout(tick,1000);}tick();})();</script>`;
   const head = options.processing ? refreshMeta(3) : '';
-  res.status(options.error ? (options.errorStatus ?? 402) : 200).send(layout('Checkout', body, nonce, script + (stripe?.script ?? ''), head));
+  res.status(options.error ? (options.errorStatus ?? 402) : 200).send(page(m.page.title(), body, script + (stripe?.script ?? ''), head));
 }
+
+/** How long a checkout link works (libs/quoting opens it for this long). */
+const CHECKOUT_LINK_MINUTES = CHECKOUT_LINK_TTL_MS / 60_000;

@@ -1,7 +1,10 @@
-import express, { Router } from 'express';
+import express, { Router, type Request } from 'express';
 import { z } from 'zod';
 import { CheckoutRequestSchema } from '@expedition/contracts';
 import { parseOrThrow } from '@expedition/http-kit';
+import { matchLocale, negotiateRenderLocale, type RenderLocale } from '@expedition/i18n';
+import { checkoutMessages } from '@expedition/i18n/documents';
+import { queryLocale } from '../documents/document-page';
 import { readIdempotencyKey } from './checkout-idempotency';
 import type { CheckoutService } from './checkout.service';
 import { EMAIL_FIELD, renderCheckoutPage } from './checkout.page';
@@ -30,45 +33,69 @@ export function checkoutPageRouter(deps: { checkout: CheckoutService; ui: Checko
   const page = { payable: deps.ui.kind === 'card-form', testMode: deps.ui.kind === 'card-form' && deps.ui.testMode };
   router.get('/checkout/:token', async (req, res) => {
     const view = await deps.checkout.view(req.params.token);
+    const locale = pageLocale(req, view);
+    const shown = { ...page, locale };
     // Once money has moved, the link shows what it bought (or that the quote was bought elsewhere), never a form.
     if (view.state === 'paid' || view.state === 'open') {
       const receipt = await deps.receipts.forSession(view.session);
-      if (receipt.kind !== 'none') return renderCheckoutReceipt(res, receipt);
+      if (receipt.kind !== 'none') return renderCheckoutReceipt(res, receipt, locale);
     }
-    if (view.state !== 'open' || deps.ui.kind !== 'stripe') return renderCheckoutPage(res, view, page);
+    if (view.state !== 'open' || deps.ui.kind !== 'stripe') return renderCheckoutPage(res, view, shown);
     // Back from Stripe's redirect: the webhook is on its way; show progress rather than a second form.
-    if (req.query['redirect_status'] === 'succeeded') return renderCheckoutPage(res, view, { ...page, processing: true });
+    if (req.query['redirect_status'] === 'succeeded') return renderCheckoutPage(res, view, { ...shown, processing: true });
     const hosted = await deps.checkout.hostedPayment(req.params.token);
     const publishableKey = hosted ? deps.ui.publishableKeys[hosted.mode] : undefined;
-    renderCheckoutPage(res, view, hosted && publishableKey ? { ...page, stripe: { publishableKey, clientSecret: hosted.clientSecret } } : page);
+    renderCheckoutPage(res, view, hosted && publishableKey ? { ...shown, stripe: { publishableKey, clientSecret: hosted.clientSecret } } : shown);
   });
   // A plain HTML form (works without JavaScript); the card number is never logged or stored.
   router.post(['/checkout/:token', '/checkout/:token/pay'], express.urlencoded({ extended: false, limit: '4kb' }), async (req, res) => {
     const token = String(req.params['token']);
+    // The page after a POST keeps the language the form was shown in (its URL's `?locale=`), else the quote's.
+    const back = `/checkout/${encodeURIComponent(token)}${localeQuery(req)}`;
     if (deps.ui.kind !== 'card-form') {
-      return renderCheckoutPage(res, await deps.checkout.view(token), { ...page, error: 'Pay with the secure form on this page.' });
+      const view = await deps.checkout.view(token);
+      const locale = pageLocale(req, view);
+      return renderCheckoutPage(res, view, { ...page, locale, error: checkoutMessages(locale).errors.useSecureForm() });
     }
     const cardNumber = typeof req.body?.cardNumber === 'string' ? req.body.cardNumber : '';
     const email = optionalEmail(req.body?.[EMAIL_FIELD]);
     if (email === INVALID) {
       const current = await deps.checkout.view(token);
-      if (current.state !== 'open') return renderCheckoutPage(res, current, page);
-      return renderCheckoutPage(res, current, { ...page, error: INVALID_EMAIL_MESSAGE, errorStatus: 400 });
+      const locale = pageLocale(req, current);
+      if (current.state !== 'open') return renderCheckoutPage(res, current, { ...page, locale });
+      return renderCheckoutPage(res, current, { ...page, locale, error: checkoutMessages(locale).errors.invalidEmail(), errorStatus: 400 });
     }
     const result = await deps.checkout.pay(token, cardNumber, email);
-    if (result.outcome === 'paid') return res.redirect(303, `/checkout/${encodeURIComponent(token)}`);
+    if (result.outcome === 'paid') return res.redirect(303, back);
     const view = await deps.checkout.view(token);
+    const locale = pageLocale(req, view);
     // This link paid meanwhile (this was the second of two submits, and the first has finished): the same answer as
     // the first, so a refresh of either page never posts the form again. (A quote bought another way keeps its page.)
-    if (view.state === 'paid' && view.session.status === 'paid') return res.redirect(303, `/checkout/${encodeURIComponent(token)}`);
-    if (view.state !== 'open') return renderCheckoutPage(res, view, page);
-    renderCheckoutPage(res, view, { ...page, error: result.message });
+    if (view.state === 'paid' && view.session.status === 'paid') return res.redirect(303, back);
+    if (view.state !== 'open') return renderCheckoutPage(res, view, { ...page, locale });
+    renderCheckoutPage(res, view, { ...page, locale, error: checkoutMessages(locale).errors[result.reason]() });
   });
   return router;
 }
 
+/**
+ * The language of a checkout-link page: `?locale=` (its language switch), else the one recorded on the quote (the
+ * link inherits the quote's language), else — for a link we do not know — Accept-Language.
+ */
+function pageLocale(req: Request, view: Awaited<ReturnType<CheckoutService['view']>>): RenderLocale {
+  const recorded = view.state === 'unknown' ? undefined : view.session.quote.locale;
+  return negotiateRenderLocale({ explicit: [queryLocale(req.query['locale']), recorded], acceptLanguage: req.get('accept-language') });
+}
+
+/** `?locale=xx` of the request when it names a language we write, to keep it across a redirect. */
+function localeQuery(req: Request): string {
+  const asked = queryLocale(req.query['locale']);
+  const match = asked ? matchLocale(asked, { pseudo: true }) : null;
+  return match ? `?locale=${match}` : '';
+}
+
 const INVALID = Symbol('invalid e-mail');
-export const INVALID_EMAIL_MESSAGE = 'That e-mail address does not look right. Correct it, or leave the field empty (then no e-mail is sent). Nothing was charged.';
+export const INVALID_EMAIL_MESSAGE = checkoutMessages('en').errors.invalidEmail();
 const EmailSchema = z.email().max(254);
 
 /** The optional address typed on the page: undefined when empty, INVALID when it is not an address. */

@@ -16,12 +16,37 @@ export interface CheckoutServiceDeps {
   payments?: { processor: PaymentProcessor; moneyPath: Pick<MoneyPath, 'guard' | 'fulfillment'> };
 }
 
-const BUSY = { outcome: 'failed', message: 'A payment for this trip is already being processed. Wait a moment, then reload this page.' } as const;
+/**
+ * Why a payment on the page did not go through: the page says it in the traveler's language
+ * (libs/i18n checkout `errors.<reason>`); `message` is the English, for logs and tests.
+ */
+export type PayFailure =
+  | 'busy'
+  | 'authentication'
+  | 'declined'
+  | 'insufficientFunds'
+  | 'testModeLiveCard'
+  | 'liveModeTestCard'
+  | 'processingError'
+  | 'failed';
+export type PayUnavailable = 'unavailable' | 'closed' | 'notEnabled';
+
+const BUSY = { outcome: 'failed', reason: 'busy', message: 'A payment for this trip is already being processed. Wait a moment, then reload this page.' } as const;
 
 export type PayResult =
   | { outcome: 'paid' }
-  | { outcome: 'failed'; message: string }
-  | { outcome: 'unavailable'; message: string };
+  | { outcome: 'failed'; reason: PayFailure; message: string }
+  | { outcome: 'unavailable'; reason: PayUnavailable; message: string };
+
+/** The processor's refusal as one of our reasons (Stripe's codes; the simulated processor uses the same). */
+function failureReason(confirmed: { failureCode?: string; declineCode?: string }): PayFailure {
+  if (confirmed.declineCode === 'insufficient_funds') return 'insufficientFunds';
+  if (confirmed.declineCode === 'test_mode_live_card') return 'testModeLiveCard';
+  if (confirmed.declineCode === 'live_mode_test_card') return 'liveModeTestCard';
+  if (confirmed.failureCode === 'processing_error') return 'processingError';
+  if (confirmed.failureCode === 'card_declined') return 'declined';
+  return 'failed';
+}
 
 function sameSecret(a: string, b: string): boolean {
   const x = Buffer.from(a);
@@ -139,8 +164,8 @@ export function createCheckoutService(deps: CheckoutServiceDeps) {
    */
   async function pay(token: string, paymentMethod: string, email?: string): Promise<PayResult> {
     const current = await view(token);
-    if (current.state !== 'open') return current.state === 'paid' ? { outcome: 'paid' } : { outcome: 'unavailable', message: 'This link can no longer be paid.' };
-    if (!deps.payments) return { outcome: 'unavailable', message: 'Online payment is not enabled.' };
+    if (current.state !== 'open') return current.state === 'paid' ? { outcome: 'paid' } : { outcome: 'unavailable', reason: 'closed', message: 'This link can no longer be paid.' };
+    if (!deps.payments) return { outcome: 'unavailable', reason: 'notEnabled', message: 'Online payment is not enabled.' };
     const { session } = current;
     const { processor, moneyPath } = deps.payments;
     const { quote } = session;
@@ -176,11 +201,18 @@ export function createCheckoutService(deps: CheckoutServiceDeps) {
           await abandonAuthentication(processor, confirmed.paymentId, quote.mode);
           return {
             end: 'none',
-            value: { outcome: 'failed', message: 'Your bank asks for extra authentication (3-D Secure), which this test checkout cannot show. Use another card.' } as PayResult,
+            value: {
+              outcome: 'failed',
+              reason: 'authentication',
+              message: 'Your bank asks for extra authentication (3-D Secure), which this test checkout cannot show. Use another card.',
+            } as PayResult,
           };
         }
         if (confirmed.status === 'processing') return { end: 'unknown', value: BUSY };
-        return { end: 'none', value: { outcome: 'failed', message: confirmed.failureMessage ?? 'The payment did not go through. Try another card.' } as PayResult };
+        return {
+          end: 'none',
+          value: { outcome: 'failed', reason: failureReason(confirmed), message: confirmed.failureMessage ?? 'The payment did not go through. Try another card.' } as PayResult,
+        };
       });
       if (guarded.kind === 'paid') return { outcome: 'paid' };
       if (guarded.kind === 'busy') return BUSY;
@@ -190,7 +222,7 @@ export function createCheckoutService(deps: CheckoutServiceDeps) {
         // The intent already succeeded (another tab): the link is paid once the processor event lands.
         return (await view(token)).state === 'paid' ? { outcome: 'paid' } : BUSY;
       }
-      if (err instanceof PaymentProcessorError) return { outcome: 'unavailable', message: 'The payment service is unavailable. Try again in a minute.' };
+      if (err instanceof PaymentProcessorError) return { outcome: 'unavailable', reason: 'unavailable', message: 'The payment service is unavailable. Try again in a minute.' };
       throw err;
     }
   }

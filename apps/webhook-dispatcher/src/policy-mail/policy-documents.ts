@@ -1,25 +1,22 @@
 import type { PrismaClient } from '@expedition/db';
-import {
-  ASSISTANCE,
-  HOW_TO_CLAIM,
-  ILLUSTRATIVE_CONTACTS_NOTE,
-  loadPolicyView,
-  renderCertificate,
-} from '@expedition/policy-documents';
+import type { Locale } from '@expedition/i18n';
+import { ASSISTANCE, howToClaim, illustrativeContactsNote, loadPolicyView, renderCertificate } from '@expedition/policy-documents';
 import type { PolicyDocuments } from './policy-mail-worker';
 
-/** The policy mail's documents from libs/policy-documents: the same read model, certificate and assistance facts as
- * the policy page and the JSON look-up. */
+/**
+ * The policy mail's documents from libs/policy-documents: the same read model, certificate and assistance facts as
+ * the policy page and the JSON look-up, in the policy's language (the certificate in the one recorded on its quote).
+ */
 export function policyDocumentsFor(prisma: PrismaClient, quoteApiUrl: string): PolicyDocuments {
   return {
     load: (policyId) => loadPolicyView(prisma, { policyId }, { quoteApiUrl }),
-    certificate: renderCertificate,
-    assistance: {
+    certificate: (policy) => renderCertificate(policy),
+    assistance: (locale: Locale) => ({
       provider: ASSISTANCE.provider,
       emergencyLine: ASSISTANCE.emergencyLine,
       careEmail: ASSISTANCE.careEmail,
-      howToClaim: HOW_TO_CLAIM,
-      illustrativeNote: ILLUSTRATIVE_CONTACTS_NOTE,
-    },
+      howToClaim: howToClaim(locale),
+      illustrativeNote: illustrativeContactsNote(locale),
+    }),
   };
 }

@@ -1,6 +1,7 @@
 import type { PolicyLookup } from '@expedition/contracts';
 import type { PrismaClient } from '@expedition/db';
 import { policyLinks } from '@expedition/fulfillment';
+import { asLocale, type Locale } from '@expedition/i18n';
 import type { Mailer } from '@expedition/mail';
 import type { Metrics } from '@expedition/observability';
 import { createPollingLoop, type Clock, type Logger } from '@expedition/platform';
@@ -14,7 +15,8 @@ import { claimDuePolicyMails, recordMailOutcome, type ClaimedPolicyMail, type Ma
 export interface PolicyDocuments {
   load(policyId: string): Promise<PolicyLookup | null>;
   certificate(policy: PolicyLookup): Promise<Buffer>;
-  assistance: MailAssistance;
+  /** The emergency and claims facts in the mail's language. */
+  assistance(locale: Locale): MailAssistance;
 }
 
 export interface PolicyMailSettings {
@@ -109,7 +111,7 @@ export function createPolicyMailWorker(deps: PolicyMailWorkerDeps): PolicyMailWo
       recipient: mail.recipient,
       policyUrl: links.pageUrl,
       certificate: await deps.documents.certificate(policy),
-      assistance: deps.documents.assistance,
+      assistance: deps.documents.assistance(asLocale(policy.locale)),
       messageId,
     });
   }

@@ -10,6 +10,11 @@ const messages: CatalogMessages = {
     galapagos: () => "Galápagos",
     "african-safari": () => "Afrika-Safari"
   },
+  tiers: {
+    basic: () => "Basis",
+    standard: () => "Standard",
+    premium: () => "Premium"
+  },
   cancelReasons: {
     covered: () => "Versicherte Gründe (Krankheit, Unfallverletzung, Todesfall in der Familie, Unwetter, Insolvenz des Beförderungsunternehmens)",
     coveredOrCfar: () => "Versicherte Gründe oder Rücktritt ohne Angabe von Gründen (75 %) bei Abschluss innerhalb von 21 Tagen nach der ersten Anzahlung"

@@ -10,6 +10,11 @@ const messages: CatalogMessages = {
     galapagos: () => "Galápagos",
     "african-safari": () => "African Safari"
   },
+  tiers: {
+    basic: () => "Basic",
+    standard: () => "Standard",
+    premium: () => "Premium"
+  },
   cancelReasons: {
     covered: () => "Covered reasons (illness, injury, death in the family, severe weather, carrier default)",
     coveredOrCfar: () => "Covered reasons, or cancel for any reason (75 %) when bought within 21 days of the first deposit"

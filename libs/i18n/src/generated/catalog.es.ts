@@ -10,6 +10,11 @@ const messages: CatalogMessages = {
     galapagos: () => "Galápagos",
     "african-safari": () => "Safari en África"
   },
+  tiers: {
+    basic: () => "Básico",
+    standard: () => "Estándar",
+    premium: () => "Premium"
+  },
   cancelReasons: {
     covered: () => "Motivos cubiertos (enfermedad, lesión, fallecimiento de un familiar, fenómenos meteorológicos graves, quiebra del transportista)",
     coveredOrCfar: () => "Motivos cubiertos, o cancelación por cualquier motivo (75 %) si se contrata en un plazo de 21 días desde el primer anticipo"

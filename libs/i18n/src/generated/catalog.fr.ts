@@ -10,6 +10,11 @@ const messages: CatalogMessages = {
     galapagos: () => "Galápagos",
     "african-safari": () => "Safari en Afrique"
   },
+  tiers: {
+    basic: () => "Essentielle",
+    standard: () => "Standard",
+    premium: () => "Premium"
+  },
   cancelReasons: {
     covered: () => "Motifs couverts (maladie, accident, décès dans la famille, intempéries graves, défaillance du transporteur)",
     coveredOrCfar: () => "Motifs couverts, ou annulation sans motif (75 %) si la police est souscrite dans les 21 jours suivant le premier acompte"

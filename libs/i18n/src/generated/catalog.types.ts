@@ -8,6 +8,11 @@ export interface CatalogMessages {
     galapagos(): string;
     "african-safari"(): string;
   };
+  readonly tiers: {
+    basic(): string;
+    standard(): string;
+    premium(): string;
+  };
   readonly cancelReasons: {
     covered(): string;
     coveredOrCfar(): string;
