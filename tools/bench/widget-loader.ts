@@ -64,7 +64,11 @@ export function bundleSizes() {
   const loader = readFileSync(path.join(root, 'dist/browser/widget-loader/widget.js'));
   const frameDir = path.join(root, 'dist/browser/widget-frame');
   const manifest = JSON.parse(readFileSync(path.join(frameDir, 'manifest.json'), 'utf8')) as { entries: Record<string, string>; files: Record<string, unknown> };
-  const firstRender = staticClosure(frameDir, manifest.entries['frame']!);
+  // The first render WITH its language: the entry, and the largest language's texts chunk (libs/i18n, one per language).
+  const texts = Object.keys(manifest.files)
+    .filter((f) => /^widget\.(en|de|fr|es)-[\w-]+\.js$/.test(f))
+    .sort((a, b) => gz(readFileSync(path.join(frameDir, b))) - gz(readFileSync(path.join(frameDir, a))))[0];
+  const firstRender = [...new Set([...staticClosure(frameDir, manifest.entries['frame']!), ...(texts ? staticClosure(frameDir, texts) : [])])];
   const firstGz = firstRender.reduce((sum, f) => sum + gz(readFileSync(path.join(frameDir, f))), 0);
   const lazy = Object.keys(manifest.files).filter((f) => f.endsWith('.js') && !firstRender.includes(f));
   return { loader, loaderGz: gz(loader), firstRender, firstGz, lazy, frameDir };

@@ -3,6 +3,7 @@ import express, { type Express, type Request, type Response } from 'express';
 import { parsePublishableKey, type ResolveKey, type ResolvedKey } from '@expedition/auth-publishable-key';
 import type { WidgetBootData } from '@expedition/contracts/widget-boot';
 import { errorHandler, healthRoutes, httpLogger, notFound, requestId } from '@expedition/http-kit';
+import { negotiateRenderLocale } from '@expedition/i18n';
 import { observe, type Observability } from '@expedition/observability';
 import type { Logger } from '@expedition/platform';
 import { decideFrame, decideHosted, documentCsp, prefillFromQuery, renderDocument, type DocumentSettings } from './documents';
@@ -107,7 +108,9 @@ export function createApp(deps: WidgetIframeDeps): Express {
     const key = await resolve(presentedKey);
     const decision = decideFrame({ presentedKey, key, parent: queryString(req, 'parent'), instanceId: queryString(req, 'instance') }, settings);
     logDocument(req, decision.boot, key);
-    sendDocument(res, documentCsp(decision.frameAncestors, settings), renderDocument(decision.boot, bundle));
+    // The browser's language until the page's MountConfig.locale arrives with svc:frame.init.
+    const lang = negotiateRenderLocale({ acceptLanguage: req.get('accept-language') });
+    sendDocument(res, documentCsp(decision.frameAncestors, settings), renderDocument({ ...decision.boot, locale: lang }, bundle, lang), lang);
   });
 
   app.get(HOSTED_QUOTE_PATH, async (req, res) => {
@@ -118,7 +121,9 @@ export function createApp(deps: WidgetIframeDeps): Express {
     const boot = decideHosted({ presentedKey, key, prefill: prefillFromQuery(req.query as Record<string, unknown>) }, settings);
     logDocument(req, boot, key);
     res.setHeader('X-Frame-Options', 'DENY');
-    sendDocument(res, documentCsp("'none'", settings), renderDocument(boot, bundle));
+    // `?locale=` (a link in the operator's language, or the page's language switch), else the browser's.
+    const lang = negotiateRenderLocale({ explicit: [queryString(req, 'locale')], acceptLanguage: req.get('accept-language') });
+    sendDocument(res, documentCsp("'none'", settings), renderDocument({ ...boot, locale: lang }, bundle, lang), lang);
   });
 
   // ---- hashed frame assets ------------------------------------------------------------------------------------
@@ -161,8 +166,9 @@ function sendLoader(req: Request, res: Response, file: LoaderFile, cacheControl:
   res.send(file.bytes);
 }
 
-function sendDocument(res: Response, csp: string, html: string): void {
+function sendDocument(res: Response, csp: string, html: string, lang: string): void {
   res.setHeader('Content-Security-Policy', csp);
+  res.setHeader('Content-Language', lang);
   // The CSP (frame-ancestors) and the boot data depend on live key data: never cached anywhere.
   res.setHeader('Cache-Control', 'no-store');
   res.setHeader('Referrer-Policy', 'strict-origin-when-cross-origin');

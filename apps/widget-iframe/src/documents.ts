@@ -2,6 +2,8 @@ import type { ResolvedKey } from '@expedition/auth-publishable-key';
 import { normalizeOrigin, parsePublishableKey } from '@expedition/auth-publishable-key';
 import type { WidgetBootData } from '@expedition/contracts/widget-boot';
 import type { WidgetPrefill } from '@expedition/contracts/widget-protocol';
+import type { RenderLocale } from '@expedition/i18n';
+import { widgetMessages } from '@expedition/i18n/documents';
 import type { FrameBundle } from './frame-assets';
 
 export const STRIPE_JS_ORIGIN = 'https://js.stripe.com';
@@ -168,11 +170,14 @@ function escapeHtml(text: string): string {
  * The document: stylesheets and one module script from /assets (hashed, immutable), a root element `#svc-root`, and
  * the boot data as ONE non-executable `<script type="application/json" id="svc-boot">`. No inline script or style.
  */
-export function renderDocument(boot: WidgetBootData, bundle: FrameBundle): string {
-  const title = boot.kind === 'hosted' && boot.operatorName ? `Travel insurance · ${boot.operatorName}` : 'Travel insurance quote';
+export function renderDocument(boot: WidgetBootData, bundle: FrameBundle, lang: RenderLocale = 'en'): string {
+  const page = widgetMessages(lang).page;
+  const title = boot.kind === 'hosted' && boot.operatorName ? page.documentTitleOperator({ operator: boot.operatorName }) : page.documentTitle();
+  // The texts of the document's language load with the entry, not after it (other languages only when chosen).
+  const messages = bundle.messages[lang];
   return [
     '<!doctype html>',
-    '<html lang="en">',
+    `<html lang="${lang}">`,
     '<head>',
     '<meta charset="utf-8">',
     '<meta name="viewport" content="width=device-width, initial-scale=1">',
@@ -180,6 +185,7 @@ export function renderDocument(boot: WidgetBootData, bundle: FrameBundle): strin
     `<title>${escapeHtml(title)}</title>`,
     ...bundle.styles.map((file) => `<link rel="stylesheet" href="/assets/${encodeURIComponent(file)}">`),
     `<script type="module" src="/assets/${encodeURIComponent(bundle.script)}"></script>`,
+    ...(messages ? [`<link rel="modulepreload" href="/assets/${encodeURIComponent(messages)}">`] : []),
     '</head>',
     `<body class="svc-${boot.kind}">`,
     '<div id="svc-root"></div>',

@@ -8,11 +8,16 @@ export interface FrameManifest {
   files: Record<string, { bytes: number }>;
 }
 
-/** What a document links: one module entry and its stylesheets. */
+/** What a document links: one module entry and its stylesheets, and the chunk of each language's texts. */
 export interface FrameBundle {
   script: string;
   styles: string[];
+  /** `de` → `widget.de-<hash>.js`: preloaded with the document when the server knows its language. */
+  messages: Record<string, string>;
 }
+
+/** The chunks rollup makes of libs/i18n's generated widget texts, one per language. */
+const MESSAGES_CHUNK = /^widget\.(en-XA|en|de|fr|es)-[A-Za-z0-9_-]+\.js$/;
 
 /** A served file name: one path segment of safe characters, never `.`/`..`, never the manifest itself. */
 const ASSET_NAME = /^[A-Za-z0-9_][A-Za-z0-9_-]*(?:\.[A-Za-z0-9_-]+)*\.(?:js|css|map|svg|png|woff2)$/;
@@ -50,7 +55,12 @@ export function createFrameAssets(frameDir: string): FrameAssets {
     if (!script) return null;
     const own = current.css[kind] ?? current.css['frame'];
     const styles = own ? [own] : Object.values(current.css);
-    return { script, styles };
+    const messages: Record<string, string> = {};
+    for (const file of Object.keys(current.files)) {
+      const lang = MESSAGES_CHUNK.exec(file)?.[1];
+      if (lang) messages[lang] = file;
+    }
+    return { script, styles, messages };
   }
 
   function resolve(name: string): string | null {

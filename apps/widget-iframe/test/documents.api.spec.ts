@@ -17,6 +17,7 @@ import {
   scriptTags,
   seedKey,
   seedOperator,
+  FRAME_TEXTS_DE,
   SITE_ORIGIN,
   WWW_SITE_ORIGIN,
   type Harness,
@@ -80,6 +81,7 @@ describe('GET /frame: allowed', () => {
     expect(ancestors(res).sort()).toEqual([SITE_ORIGIN, WWW_SITE_ORIGIN].sort());
     expect(boot).toEqual({
       kind: 'frame',
+      locale: 'en',
       state: 'ok',
       publishableKey: liveKey,
       instanceId: 'inst_42',
@@ -147,6 +149,7 @@ describe('GET /frame: refused', () => {
     expect(ancestors(res)).toEqual(['*']);
     expect(boot).toEqual({
       kind: 'frame',
+      locale: 'en',
       state: 'refused',
       refusal: { code: 'unauthorized', message: expect.any(String) },
       publishableKey: pk,
@@ -260,6 +263,7 @@ describe('GET /quote (hosted Tier 1 page)', () => {
     expect(res.text).toContain('<title>Travel insurance · Polar Voyages</title>');
     expect(boot).toEqual({
       kind: 'hosted',
+      locale: 'en',
       state: 'ok',
       publishableKey: liveKey,
       embedUrl: EMBED_URL,
@@ -270,6 +274,21 @@ describe('GET /quote (hosted Tier 1 page)', () => {
       operatorName: 'Polar Voyages',
       prefill: { destination: 'Antarctica', startDate: '2027-01-10', endDate: '2027-01-24', travelers: 2, tripCost: 24000, residence: 'US', state: 'CA', currency: 'USD' },
     });
+  });
+
+  it("is in the language of ?locale=, else the browser's Accept-Language, and preloads only that language's texts", async () => {
+    const de = await request(h.app).get(`/quote?pk=${liveKey}&locale=de-AT`).set('Accept-Language', 'fr');
+    expect(de.headers['content-language']).toBe('de');
+    expect(de.text).toContain('<html lang="de">');
+    expect(de.text).toContain('<title>Reiseversicherung · Polar Voyages</title>');
+    expect(de.text).toContain(`<link rel="modulepreload" href="/assets/${FRAME_TEXTS_DE}">`);
+    expect(expectDocument(de).locale).toBe('de');
+    const fr = await request(h.app).get(`/quote?pk=${liveKey}`).set('Accept-Language', 'fr-CH, de;q=0.5');
+    expect(expectDocument(fr).locale).toBe('fr');
+    expect(fr.text).toContain('<html lang="fr">');
+    expect(fr.text).not.toContain('modulepreload'); // this fake build has German texts only
+    const frame = await request(h.app).get(`/frame?pk=${liveKey}&parent=${encodeURIComponent(SITE_ORIGIN)}&instance=w1`).set('Accept-Language', 'es');
+    expect(bootOf(frame.text).locale).toBe('es');
   });
 
   it('drops invalid prefill values rather than failing', async () => {

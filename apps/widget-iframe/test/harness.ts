@@ -40,6 +40,8 @@ export interface BuildDirs {
 
 export const FRAME_SCRIPT = 'frame-abc123def0.js';
 export const FRAME_CHUNK = 'checkout-0123456789.js';
+/** The German texts' chunk (libs/i18n makes one per language). */
+export const FRAME_TEXTS_DE = 'widget.de-0a1b2c3d4e.js';
 export const FRAME_CSS = 'frame-9f8e7d6c5b.css';
 
 export function createBuildDirs(): BuildDirs {
@@ -51,6 +53,7 @@ export function createBuildDirs(): BuildDirs {
   writeFileSync(path.join(loaderDir, 'widget.js'), ROLLING_SOURCE);
   writeFileSync(path.join(frameDir, FRAME_SCRIPT), 'import("./checkout-0123456789.js");\n');
   writeFileSync(path.join(frameDir, FRAME_CHUNK), 'export const checkout = 1;\n');
+  writeFileSync(path.join(frameDir, FRAME_TEXTS_DE), 'export default {};\n');
   writeFileSync(path.join(frameDir, FRAME_CSS), ':root{--svc-accent:#0a5}\n');
   writeFileSync(path.join(root, 'secret.txt'), 'not an asset');
   writeFileSync(
@@ -58,7 +61,7 @@ export function createBuildDirs(): BuildDirs {
     JSON.stringify({
       entries: { frame: FRAME_SCRIPT },
       css: { frame: FRAME_CSS },
-      files: { [FRAME_SCRIPT]: { bytes: 36 }, [FRAME_CHUNK]: { bytes: 27 }, [FRAME_CSS]: { bytes: 24 } },
+      files: { [FRAME_SCRIPT]: { bytes: 36 }, [FRAME_CHUNK]: { bytes: 27 }, [FRAME_TEXTS_DE]: { bytes: 19 }, [FRAME_CSS]: { bytes: 24 } },
     }),
   );
   const manifest: { current?: string; versions: Record<string, unknown> } = { versions: {} };

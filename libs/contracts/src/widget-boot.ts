@@ -38,4 +38,10 @@ export interface WidgetBootData {
   operatorName?: string;
   /** hosted only: prefill from the query string */
   prefill?: WidgetPrefill;
+  /**
+   * The language the server chose for this document (`en`, `de`, `fr`, `es`, or the pseudo-locale `en-XA`): the
+   * hosted page's `?locale=`, else the browser's Accept-Language. The frame prefers MountConfig.locale when the page
+   * gives one.
+   */
+  locale?: string;
 }

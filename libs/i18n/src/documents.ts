@@ -23,8 +23,14 @@ import type { DocumentsMessages } from './generated/documents.types';
 import type { CatalogMessages } from './generated/catalog.types';
 import type { CheckoutMessages } from './generated/checkout.types';
 import type { MailMessages } from './generated/mail.types';
+import type { WidgetMessages } from './generated/widget.types';
+import widgetEn from './generated/widget.en';
+import widgetDe from './generated/widget.de';
+import widgetFr from './generated/widget.fr';
+import widgetEs from './generated/widget.es';
+import widgetPseudo from './generated/widget.en-XA';
 
-export type { CatalogMessages, CheckoutMessages, DocumentsMessages, MailMessages };
+export type { CatalogMessages, CheckoutMessages, DocumentsMessages, MailMessages, WidgetMessages };
 
 /**
  * Every text the servers render for travelers, in every language at once: the policyholder's documents (policy page,
@@ -38,8 +44,11 @@ const DOCUMENTS = byLocale(documentsEn, documentsDe, documentsFr, documentsEs, d
 const CATALOG = byLocale(catalogEn, catalogDe, catalogFr, catalogEs, catalogPseudo);
 const CHECKOUT = byLocale(checkoutEn, checkoutDe, checkoutFr, checkoutEs, checkoutPseudo);
 const MAIL = byLocale(mailEn, mailDe, mailFr, mailEs, mailPseudo);
+const WIDGET = byLocale(widgetEn, widgetDe, widgetFr, widgetEs, widgetPseudo);
 
 export const documentsMessages = (locale: RenderLocale): DocumentsMessages => DOCUMENTS[locale];
 export const catalogMessages = (locale: RenderLocale): CatalogMessages => CATALOG[locale];
 export const checkoutMessages = (locale: RenderLocale): CheckoutMessages => CHECKOUT[locale];
 export const mailMessages = (locale: RenderLocale): MailMessages => MAIL[locale];
+/** The widget's texts for the server that writes its documents (titles); the browser loads them per language. */
+export const widgetMessages = (locale: RenderLocale): WidgetMessages => WIDGET[locale];

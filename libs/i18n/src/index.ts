@@ -4,7 +4,8 @@
  * locale negotiation and Accept-Language. Universal: no Node API, no DOM.
  *
  * The messages themselves come from their own entries, so that a bundle holds only what it shows: servers import
- * `@expedition/i18n/documents` (every language of the documents and the catalog's texts).
+ * `@expedition/i18n/documents` (every language of every server-rendered text), the widget
+ * `@expedition/i18n/widget` (its texts, one lazily loaded chunk per language).
  */
 export {
   DEFAULT_LOCALE,
@@ -24,3 +25,4 @@ export {
   type RenderLocale,
 } from './locales';
 export { formatDay, formatList, formatMoney, formatWholeMoney, type MoneyStyle } from './format';
+export { slot, splitSlots } from './slots';

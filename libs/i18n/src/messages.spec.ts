@@ -112,6 +112,7 @@ describe('the glossary (docs/glossary.md)', () => {
     'catalog:plans.savanna-ultimate|premium': '"Premium safari cover": the adjective (top of the range), not the price',
     'catalog:exclusions.outsideCover|cover': '"the plan does not cover": the verb, not the noun',
     'catalog:tiers.premium|premium': 'the name of the top tier, not the price',
+    'widget:plans.premium|premium': '"Premium cover": the name of the top tier, not the price',
   };
 
   it('lists terms in every language', () => {

@@ -1,6 +1,6 @@
 import { createHash } from 'node:crypto';
 import type { Response } from 'express';
-import { LANGUAGE_NAMES, LOCALES, type Locale, type RenderLocale } from '@expedition/i18n';
+import { LANGUAGE_NAMES, LOCALES, slot, splitSlots, type Locale, type RenderLocale } from '@expedition/i18n';
 import { documentsMessages } from '@expedition/i18n/documents';
 
 const ESCAPES: Record<string, string> = { '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' };
@@ -56,9 +56,11 @@ ${opts.noindex ? '<meta name="robots" content="noindex">' : ''}<link rel="icon" 
  * `withSlots(text, [html])` escapes the sentence and puts the HTML (a link) where the slot is. The message stays one
  * sentence in every language, with its words around the link in that language's order.
  */
-export const slot = (i: number) => `\uE000${i}\uE001`;
+export { slot };
 export function withSlots(text: string, html: readonly string[]): string {
-  return escapeHtml(text).replace(/\uE000(\d+)\uE001/g, (_, i: string) => html[Number(i)] ?? '');
+  return splitSlots(text)
+    .map((part) => (typeof part === 'number' ? (html[part] ?? '') : escapeHtml(part)))
+    .join('');
 }
 
 /**

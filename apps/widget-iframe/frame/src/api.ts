@@ -64,6 +64,9 @@ const MESSAGES = {
   server: 'The insurance service had a problem. Please try again.',
 } as const;
 
+/** A 403 after the quote was made (the quote is another operator's): the UI says so in the widget's language. */
+export const QUOTE_NOT_HERE = 'This quote is not available here. Please start a new quote.';
+
 /** Whole seconds of a `Retry-After` header (delta-seconds or an HTTP date); undefined when absent or unreadable. */
 export function parseRetryAfter(value: string | null, now = Date.now()): number | undefined {
   if (!value) return undefined;
@@ -77,7 +80,7 @@ export function parseRetryAfter(value: string | null, now = Date.now()): number 
 export function errorForStatus(route: Route, status: number, body: unknown, retryAfter: string | null): EmbedError {
   const apiMessage = body && typeof body === 'object' && typeof (body as { error?: unknown }).error === 'string' ? (body as { error: string }).error : undefined;
   if (status === 401) return new EmbedError('unauthorized', MESSAGES.unauthorized, status);
-  if (status === 403) return new EmbedError('origin_forbidden', route === 'quote' ? MESSAGES.forbidden : 'This quote is not available here. Please start a new quote.', status);
+  if (status === 403) return new EmbedError('origin_forbidden', route === 'quote' ? MESSAGES.forbidden : QUOTE_NOT_HERE, status);
   if (status === 429) return new EmbedError('rate_limited', MESSAGES.rateLimited, status, parseRetryAfter(retryAfter));
   if (status === 409) {
     const inProgress = apiMessage ? /in progress/i.test(apiMessage) : false;

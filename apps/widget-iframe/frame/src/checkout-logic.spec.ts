@@ -1,5 +1,6 @@
 import type { EmbedOption } from '@expedition/contracts';
 import { luminance } from './appearance';
+import widgetEn from '@expedition/i18n/widget/en';
 import { luhn, validateCard } from './card';
 import { sortOptions } from './options';
 import { stripeOutcome } from './stripe';
@@ -8,14 +9,14 @@ describe('card form', () => {
   const now = new Date('2026-11-23T12:00:00Z');
   it('accepts the test cards and a future expiry', () => {
     for (const n of ['4242 4242 4242 4242', '4000 0000 0000 0002', '4000-0025-0000-3155']) {
-      expect(validateCard({ number: n, expiry: '12/30', cvc: '123' }, now)).toEqual({});
+      expect(validateCard({ number: n, expiry: '12/30', cvc: '123' }, widgetEn.validation, now)).toEqual({});
     }
   });
   it('refuses a bad number, a past or malformed expiry and a bad CVC', () => {
-    expect(validateCard({ number: '4242 4242 4242 4241', expiry: '10/26', cvc: '12' }, now)).toEqual({
+    expect(validateCard({ number: '4242 4242 4242 4241', expiry: '10/26', cvc: '12' }, widgetEn.validation, now)).toEqual({
       number: 'Check the card number.', expiry: 'This card has expired.', cvc: 'The security code has 3 or 4 digits.',
     });
-    expect(validateCard({ number: '', expiry: '13/30', cvc: '' }, now)).toMatchObject({ expiry: 'Use the format MM/YY.' });
+    expect(validateCard({ number: '', expiry: '13/30', cvc: '' }, widgetEn.validation, now)).toMatchObject({ expiry: 'Use the format MM/YY.' });
     expect(luhn('79927398713')).toBe(true);
   });
 });

@@ -1,7 +1,7 @@
 /**
  * Test-mode hint: the sandbox inputs the embed API accepts with TEST keys (documented in apps/embed-api/README.md and
- * apps/widget-iframe/README.md) and the processor's test cards, both read from `@expedition/contracts/rules`. Only the
- * wording is this file's.
+ * apps/widget-iframe/README.md) and the processor's test cards, both read from `@expedition/contracts/rules`. Their
+ * wording is the widget's messages (libs/i18n).
  */
 import {
   cardNumberInGroups,
@@ -18,8 +18,9 @@ export const SANDBOX = {
   declinedCard: cardNumberInGroups(PROCESSOR_TEST_CARDS.decline),
 } as const;
 
+/** The test cards the Tier 3 form lists; `outcome` names the widget message that says what each does. */
 export const TEST_CARDS = [
-  { number: cardNumberInGroups(PROCESSOR_TEST_CARDS.success), outcome: 'succeeds' },
-  { number: SANDBOX.declinedCard, outcome: 'is declined' },
-  { number: cardNumberInGroups(PROCESSOR_TEST_CARDS.requiresAction), outcome: 'asks for authentication' },
+  { number: cardNumberInGroups(PROCESSOR_TEST_CARDS.success), outcome: 'cardSucceeds' },
+  { number: SANDBOX.declinedCard, outcome: 'cardDeclined' },
+  { number: cardNumberInGroups(PROCESSOR_TEST_CARDS.requiresAction), outcome: 'cardAuthenticates' },
 ] as const;

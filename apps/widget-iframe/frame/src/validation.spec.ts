@@ -1,6 +1,9 @@
+import { widgetMessages } from '@expedition/i18n/documents';
+import widgetEn from '@expedition/i18n/widget/en';
 import { applyPrefill, emptyValues, resizeAges, toQuoteBody, validate, type FormValues } from './validation';
 
 const TODAY = '2026-11-23';
+const m = widgetEn.validation;
 const good: FormValues = {
   destination: 'antarctica',
   startDate: '2027-01-10',
@@ -17,7 +20,7 @@ const good: FormValues = {
 
 describe('quote form validation', () => {
   it('accepts a complete trip and builds the embed quote body', () => {
-    expect(validate(good, TODAY)).toEqual({});
+    expect(validate(good, TODAY, m)).toEqual({});
     expect(toQuoteBody(good)).toEqual({
       destination: 'antarctica', startDate: '2027-01-10', endDate: '2027-01-24', travelers: 2, travelerAges: [45, 72], tripCost: 24000,
       currency: 'USD', residence: 'US', state: 'CA', email: 'ana@example.com', name: 'Ana',
@@ -25,7 +28,7 @@ describe('quote form validation', () => {
   });
 
   it('names every missing field', () => {
-    const errors = validate(emptyValues(), TODAY);
+    const errors = validate(emptyValues(), TODAY, m);
     expect(Object.keys(errors).sort()).toEqual(['age-0', 'destination', 'email', 'endDate', 'residence', 'startDate', 'tripCost'].sort());
   });
 
@@ -45,12 +48,12 @@ describe('quote form validation', () => {
     [{ state: '' }, 'state'],
     [{ email: 'ana@' }, 'email'],
   ])('refuses %j on %s', (patch, field) => {
-    expect(Object.keys(validate({ ...good, ...patch }, TODAY))).toEqual([field]);
+    expect(Object.keys(validate({ ...good, ...patch }, TODAY, m))).toEqual([field]);
   });
 
   it('asks for a US state only for US residents, and sends none otherwise', () => {
     const gb = { ...good, residence: 'GB', state: '' };
-    expect(validate(gb, TODAY)).toEqual({});
+    expect(validate(gb, TODAY, m)).toEqual({});
     expect(toQuoteBody(gb)).not.toHaveProperty('state');
   });
 
@@ -66,5 +69,17 @@ describe('quote form validation', () => {
     const again = applyPrefill(v, { email: 'x@y.zz' }, TODAY);
     expect(again).toMatchObject({ destination: 'galapagos', email: 'x@y.zz', ages: ['46', '77'] });
     expect(applyPrefill(emptyValues(), { destination: 'Mars', travelers: 3 }, TODAY)).toMatchObject({ destination: '', travelers: '3', ages: ['', '', ''] });
+  });
+});
+
+describe("the form in the traveler's language", () => {
+  it('says what is wrong in German, and sends the language with the quote (never the pseudo-locale)', () => {
+    const de = widgetMessages('de').validation;
+    expect(validate({ ...good, startDate: '', tripCost: '20000000' }, TODAY, de)).toEqual({
+      startDate: 'Geben Sie Ihr Abreisedatum ein.',
+      tripCost: 'Geben Sie einen Betrag bis 10.000.000 ein.',
+    });
+    expect(toQuoteBody(good, 'de')).toMatchObject({ locale: 'de' });
+    expect(toQuoteBody(good, 'en-XA')).not.toHaveProperty('locale');
   });
 });

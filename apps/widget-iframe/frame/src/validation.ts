@@ -2,7 +2,7 @@
  * The quote form's values (strings, as the inputs hold them), its prefill, its validation and the request body. The
  * numbers are the embed API's own, read from `@expedition/contracts/rules` (date window, priced currencies, travelers,
  * ages, trip cost, text lengths), so a traveler sees the problem next to the field instead of a refusal after the
- * round trip. Only the messages are this file's.
+ * round trip. The messages are the widget's (libs/i18n `widget.validation`), in the traveler's language.
  */
 import {
   ageOn,
@@ -15,6 +15,8 @@ import {
   TRIP_DATE_WINDOW,
 } from '@expedition/contracts/rules';
 import type { EmbedQuoteRequest } from '@expedition/contracts';
+import { PSEUDO_LOCALE, type RenderLocale } from '@expedition/i18n';
+import type { WidgetMessages } from '@expedition/i18n/widget';
 import type { WidgetPrefill } from '@expedition/contracts/widget-protocol';
 import { destinationSlug, isCountryCode, US_STATES } from './regions';
 
@@ -76,55 +78,60 @@ export function applyPrefill(values: FormValues, prefill: WidgetPrefill | undefi
   return next;
 }
 
-/** `today` is the visitor's calendar day (YYYY-MM-DD). */
-export function validate(values: FormValues, today: string): FormErrors {
+type Messages = WidgetMessages['validation'];
+
+/** `today` is the visitor's calendar day (YYYY-MM-DD); `m` the messages in the traveler's language. */
+export function validate(values: FormValues, today: string, m: Messages): FormErrors {
   const errors: FormErrors = {};
-  if (!destinationSlug(values.destination)) errors.destination = 'Choose a destination.';
+  if (!destinationSlug(values.destination)) errors.destination = m.chooseDestination();
 
   const todayMs = parseIsoDay(today) ?? Date.now();
   const start = parseIsoDay(values.startDate);
-  if (!values.startDate) errors.startDate = 'Enter your departure date.';
-  else if (start === undefined) errors.startDate = 'Enter a date like 2027-01-15.';
-  else if (start < todayMs) errors.startDate = 'The departure date is in the past.';
-  else if (start > todayMs + TRIP_DATE_WINDOW.maxDaysAhead * DAY_MS) errors.startDate = 'We can insure trips departing within the next two years.';
+  if (!values.startDate) errors.startDate = m.enterDeparture();
+  else if (start === undefined) errors.startDate = m.dateLike({ example: '2027-01-15' });
+  else if (start < todayMs) errors.startDate = m.departurePast();
+  else if (start > todayMs + TRIP_DATE_WINDOW.maxDaysAhead * DAY_MS) errors.startDate = m.departureTooFar({ days: TRIP_DATE_WINDOW.maxDaysAhead });
 
   const end = parseIsoDay(values.endDate);
-  if (!values.endDate) errors.endDate = 'Enter your return date.';
-  else if (end === undefined) errors.endDate = 'Enter a date like 2027-01-29.';
-  else if (start !== undefined && end <= start) errors.endDate = 'The return date must be after the departure date.';
-  else if (start !== undefined && end > start + TRIP_DATE_WINDOW.maxTripDays * DAY_MS) errors.endDate = `Trips can last at most ${TRIP_DATE_WINDOW.maxTripDays} days.`;
+  if (!values.endDate) errors.endDate = m.enterReturn();
+  else if (end === undefined) errors.endDate = m.dateLike({ example: '2027-01-29' });
+  else if (start !== undefined && end <= start) errors.endDate = m.returnAfterDeparture();
+  else if (start !== undefined && end > start + TRIP_DATE_WINDOW.maxTripDays * DAY_MS) errors.endDate = m.tripTooLong({ days: TRIP_DATE_WINDOW.maxTripDays });
 
   const travelers = Number(values.travelers);
   if (!Number.isInteger(travelers) || travelers < 1 || travelers > maxTravelers) {
-    errors.travelers = `Enter 1 to ${maxTravelers} travelers.`;
+    errors.travelers = m.travelersRange({ max: maxTravelers });
   } else {
     values.ages.slice(0, travelers).forEach((raw, i) => {
       const age = Number(raw);
-      if (raw.trim() === '') errors[`age-${i}`] = `Enter the age of traveler ${i + 1}.`;
-      else if (!Number.isInteger(age) || age < 0 || age > maxTravelerAge) errors[`age-${i}`] = `Enter an age from 0 to ${maxTravelerAge}.`;
+      if (raw.trim() === '') errors[`age-${i}`] = m.enterAge({ number: i + 1 });
+      else if (!Number.isInteger(age) || age < 0 || age > maxTravelerAge) errors[`age-${i}`] = m.ageRange({ max: maxTravelerAge });
     });
   }
 
   const cost = Number(values.tripCost);
-  if (values.tripCost.trim() === '') errors.tripCost = 'Enter the total trip cost for all travelers.';
-  else if (!Number.isFinite(cost) || cost <= 0) errors.tripCost = 'Enter an amount above zero.';
-  else if (cost > maxTripCost) errors.tripCost = `Enter an amount up to ${maxTripCost.toLocaleString('en-US')}.`;
-  else if (!/^\d+(\.\d{1,2})?$/.test(values.tripCost.trim())) errors.tripCost = 'Enter the amount in whole dollars (cents optional), without separators.';
+  if (values.tripCost.trim() === '') errors.tripCost = m.enterTripCost();
+  else if (!Number.isFinite(cost) || cost <= 0) errors.tripCost = m.amountAboveZero();
+  else if (cost > maxTripCost) errors.tripCost = m.amountUpTo({ max: maxTripCost });
+  else if (!/^\d+(\.\d{1,2})?$/.test(values.tripCost.trim())) errors.tripCost = m.wholeDollars();
 
-  if (!(PRICED_CURRENCIES as readonly string[]).includes(values.currency)) errors.currency = 'Trip costs can be priced in US dollars only for now.';
+  if (!(PRICED_CURRENCIES as readonly string[]).includes(values.currency)) errors.currency = m.usdOnly();
 
-  if (!isCountryCode(values.residence)) errors.residence = 'Choose your country of residence.';
-  else if (values.residence === 'US' && !US_STATES.includes(values.state)) errors.state = 'Choose your state of residence.';
+  if (!isCountryCode(values.residence)) errors.residence = m.chooseResidence();
+  else if (values.residence === 'US' && !US_STATES.includes(values.state)) errors.state = m.chooseState();
 
-  if (!values.email.trim()) errors.email = 'Enter your e-mail address: we send the quote there.';
-  else if (!EMAIL_SHAPE.test(values.email.trim()) || values.email.trim().length > EMAIL_MAX_LENGTH) errors.email = 'Enter an e-mail address like name@example.com.';
+  if (!values.email.trim()) errors.email = m.enterEmail();
+  else if (!EMAIL_SHAPE.test(values.email.trim()) || values.email.trim().length > EMAIL_MAX_LENGTH) errors.email = m.emailLike();
 
-  if (values.name.length > maxName) errors.name = `Use at most ${maxName} characters.`;
+  if (values.name.length > maxName) errors.name = m.nameTooLong({ max: maxName });
   return errors;
 }
 
-/** The POST /api/embed/quote body of valid values. */
-export function toQuoteBody(values: FormValues): EmbedQuoteRequest {
+/**
+ * The POST /api/embed/quote body of valid values, with the widget's language: the quote records it, so the checkout,
+ * the e-mail and the documents follow (never the pseudo-locale, which is for layout checks).
+ */
+export function toQuoteBody(values: FormValues, lang?: RenderLocale): EmbedQuoteRequest {
   const travelers = Number(values.travelers);
   const name = values.name.trim();
   return {
@@ -139,6 +146,7 @@ export function toQuoteBody(values: FormValues): EmbedQuoteRequest {
     ...(values.residence === 'US' ? { state: values.state } : {}),
     email: values.email.trim(),
     ...(name ? { name } : {}),
+    ...(lang && lang !== PSEUDO_LOCALE ? { locale: lang } : {}),
   };
 }
 

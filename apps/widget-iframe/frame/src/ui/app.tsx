@@ -12,7 +12,10 @@ import { createEmbedClient, EmbedError } from '../api';
 import { sortOptions } from '../options';
 import { pollOptions } from '../polling';
 import { SANDBOX } from '../sandbox';
+import { rich, useTexts } from '../texts';
+import { explainError } from './errors';
 import { buyMode as buyModeOf, effectiveTier } from '../tier';
+import { LANGUAGE_NAMES, LOCALES, slot, type Locale, type RenderLocale } from '@expedition/i18n';
 import { applyPrefill, emptyValues, localToday, toQuoteBody, validate, type FormErrors, type FormValues } from '../validation';
 import type { CheckoutProps } from './checkout';
 import type { Emit } from './emit';
@@ -22,8 +25,9 @@ import { QuoteForm } from './quote-form';
 export interface AppProps {
   boot: WidgetBootData;
   config: FrameConfig;
-  locale?: string;
   emit: Emit;
+  /** The hosted page's language switch (the iframe's language is the operator page's MountConfig.locale). */
+  onLanguage?: (lang: Locale) => void;
 }
 
 type Status = 'idle' | 'quoting' | 'polling' | 'ready' | 'manual' | 'failed';
@@ -35,7 +39,8 @@ function loadCheckout(): Promise<ComponentType<CheckoutProps>> {
   return import('./checkout').then((m) => m.Checkout);
 }
 
-export function App({ boot, config, locale, emit }: AppProps) {
+export function App({ boot, config, emit, onLanguage }: AppProps) {
+  const { t, lang } = useTexts();
   const api = useMemo(() => createEmbedClient({ embedUrl: boot.embedUrl, publishableKey: boot.publishableKey }), [boot]);
   const tier = effectiveTier(config.tier, boot.allowedTier);
   const buyMode = buyModeOf(boot.kind, tier);
@@ -70,17 +75,18 @@ export function App({ boot, config, locale, emit }: AppProps) {
 
   function change(next: FormValues) {
     setValues(next);
-    if (validated) setErrors(validate(next, localToday()));
+    if (validated) setErrors(validate(next, localToday(), t.validation));
   }
 
-  function fail(error: EmbedError, title: string) {
-    setNotice({ tone: 'danger', title, message: error.message });
+  /** The traveler reads the error in the widget's language; the page's `quote.error` keeps the code and the API's words. */
+  function fail(error: EmbedError, title: string, message = explainError(error, t, lang)) {
+    setNotice({ tone: 'danger', title, message });
     emit('quote.error', { code: error.code, message: error.message });
     requestAnimationFrame(() => noticeRef.current?.focus());
   }
 
   async function submit() {
-    const found = validate(values, localToday());
+    const found = validate(values, localToday(), t.validation);
     setErrors(found);
     setValidated(true);
     const first = Object.keys(found)[0];
@@ -97,7 +103,7 @@ export function App({ boot, config, locale, emit }: AppProps) {
     setCheckoutLink(undefined);
     setTravelers(Number(values.travelers));
     try {
-      const created = await api.createQuote(toQuoteBody(values));
+      const created = await api.createQuote(toQuoteBody(values, lang));
       if (mine !== run.current) return;
       setQuote(created);
       emit('quote.ready', { quoteId: created.quoteId });
@@ -114,9 +120,10 @@ export function App({ boot, config, locale, emit }: AppProps) {
     } catch (e) {
       if (mine !== run.current) return;
       const error = e instanceof EmbedError ? e : new EmbedError('network', 'Something went wrong. Please try again.');
+      const message = e instanceof EmbedError ? undefined : t.errors.generic();
       setStatus('failed');
-      if (error.code === 'options_timeout') fail(error, 'Prices are not ready yet');
-      else fail(error, error.code === 'quote_refused' ? "We couldn't quote this trip" : "We couldn't get prices");
+      if (error.code === 'options_timeout') fail(error, t.page.pricesNotReady(), message);
+      else fail(error, error.code === 'quote_refused' ? t.page.couldNotQuote() : t.page.couldNotPrice(), message);
     }
   }
 
@@ -136,7 +143,7 @@ export function App({ boot, config, locale, emit }: AppProps) {
           const component = await loadCheckout();
           setCheckout(() => component);
         } catch {
-          fail(new EmbedError('network', "The checkout could not be loaded. Check your connection and try again."), 'Checkout unavailable');
+          fail(new EmbedError('network', 'The checkout could not be loaded. Check your connection and try again.'), t.page.checkoutUnavailable(), t.errors.checkoutLoad());
           setCheckoutPlan(undefined);
         }
       }
@@ -154,7 +161,8 @@ export function App({ boot, config, locale, emit }: AppProps) {
       // window.open with noopener returns null whether or not a tab opened: always offer the link as well.
       setCheckoutLink(checkoutUrl);
     } catch (e) {
-      fail(e instanceof EmbedError ? e : new EmbedError('network', 'Something went wrong. Please try again.'), "We couldn't open the checkout");
+      if (e instanceof EmbedError) fail(e, t.page.couldNotOpenCheckout());
+      else fail(new EmbedError('network', 'Something went wrong. Please try again.'), t.page.couldNotOpenCheckout(), t.errors.generic());
     } finally {
       setBuying(undefined);
     }
@@ -163,24 +171,27 @@ export function App({ boot, config, locale, emit }: AppProps) {
   const busy = status === 'quoting' || status === 'polling';
   const testMode = boot.mode === 'test';
 
+  const sandbox = { quoteErrorEmail: slot(0), tripCost: SANDBOX.quoteErrorTripCost, pendingEmail: slot(1) };
+  const testHint = buyMode === 'embedded' ? t.page.testHintCard({ ...sandbox, card: slot(2) }) : t.page.testHint(sandbox);
+
   return (
     <main class={`svc-widget svc-widget--${boot.kind}`}>
       {boot.kind === 'hosted' ? (
         <header class="svc-hosted-header">
-          <p class="svc-hosted-header__operator">{boot.operatorName ?? 'Your tour operator'}</p>
-          <h1>Travel insurance for your expedition</h1>
+          {onLanguage ? <LanguageSwitch current={lang} onChoose={onLanguage} /> : null}
+          <p class="svc-hosted-header__operator">{boot.operatorName ?? t.page.operatorFallback()}</p>
+          <h1>{t.page.hostedTitle()}</h1>
         </header>
       ) : (
-        <h1 class="svc-widget__title">Protect your trip</h1>
+        <h1 class="svc-widget__title">{t.page.widgetTitle()}</h1>
       )}
       {testMode ? (
         <p class="svc-test-hint">
-          <strong>Test mode</strong>: nothing is charged. E-mail <code>{SANDBOX.quoteErrorEmail}</code> (or a trip cost of {SANDBOX.quoteErrorTripCost}) forces a quote error,{' '}
-          <code>{SANDBOX.optionsPendingEmail}</code> keeps prices pending{buyMode === 'embedded' ? `, and card ${SANDBOX.declinedCard} is declined` : ''}.
+          {rich(testHint, [<code key="e">{SANDBOX.quoteErrorEmail}</code>, <code key="p">{SANDBOX.optionsPendingEmail}</code>, <span key="c" class="svc-nowrap">{SANDBOX.declinedCard}</span>])}
         </p>
       ) : null}
       {paid ? null : (
-        <QuoteForm values={values} errors={errors} locale={locale} busy={busy} submitLabel={quote ? 'Update prices' : 'Get prices'} onChange={change} onSubmit={submit} />
+        <QuoteForm values={values} errors={errors} busy={busy} submitLabel={quote ? t.page.updatePrices() : t.page.getPrices()} onChange={change} onSubmit={submit} />
       )}
       <div class="svc-notice" ref={noticeRef} tabIndex={-1}>
         {notice ? (
@@ -191,8 +202,8 @@ export function App({ boot, config, locale, emit }: AppProps) {
       </div>
       {status === 'polling' || status === 'quoting' ? <PlanSkeletons /> : null}
       {status === 'manual' && quote ? (
-        <Alert tone="info" title={`Quote ${quote.quoteNumber} received`}>
-          We need a closer look at this trip before we can price it. A person will follow up by e-mail at {values.email.trim()}.
+        <Alert tone="info" title={t.page.manualTitle({ quoteNumber: quote.quoteNumber })}>
+          {t.page.manualBody({ email: values.email.trim() })}
         </Alert>
       ) : null}
       {status === 'ready' && ready && !paid && !checkoutPlan ? (
@@ -200,7 +211,6 @@ export function App({ boot, config, locale, emit }: AppProps) {
           options={ready.options}
           recommendedPlanId={ready.recommendedPlanId}
           travelers={travelers}
-          locale={locale}
           selectedPlanId={selected}
           buyMode={buyMode}
           buyingPlanId={buying}
@@ -209,10 +219,10 @@ export function App({ boot, config, locale, emit }: AppProps) {
         />
       ) : null}
       {checkoutLink ? (
-        <Alert tone="success" title="Checkout opened in a new tab">
-          Finish your purchase there. No new tab?{' '}
+        <Alert tone="success" title={t.page.checkoutOpenedTitle()}>
+          {t.page.checkoutOpenedBody()}{' '}
           <a href={checkoutLink} target="_blank" rel="noopener noreferrer">
-            Continue to checkout
+            {t.page.continueToCheckout()}
           </a>
         </Alert>
       ) : null}
@@ -224,7 +234,6 @@ export function App({ boot, config, locale, emit }: AppProps) {
           quoteNumber={quote.quoteNumber}
           option={checkoutPlan}
           email={values.email.trim()}
-          locale={locale}
           emit={emit}
           onClose={() => setCheckoutPlan(undefined)}
           onPaid={() => setPaid(true)}
@@ -232,9 +241,39 @@ export function App({ boot, config, locale, emit }: AppProps) {
       ) : null}
       {checkoutPlan && !Checkout ? (
         <div class="svc-checkout svc-card svc-checkout--loading" role="status">
-          Preparing secure checkout…
+          {t.page.preparingCheckout()}
         </div>
       ) : null}
     </main>
+  );
+}
+
+/** This page's address in another language (the key and the prefill kept). */
+function withLocale(lang: Locale): string {
+  const url = new URL(window.location.href);
+  url.searchParams.set('locale', lang);
+  return url.search;
+}
+
+/** Each language in its own name; a link (`?locale=`) that switches in place. */
+function LanguageSwitch({ current, onChoose }: { current: RenderLocale; onChoose: (lang: Locale) => void }) {
+  return (
+    <nav class="svc-langs" aria-label="Language / Sprache / Langue / Idioma">
+      {LOCALES.map((l) => (
+        <a
+          key={l}
+          href={withLocale(l)}
+          hreflang={l}
+          lang={l}
+          aria-current={l === current ? 'true' : undefined}
+          onClick={(e) => {
+            e.preventDefault();
+            onChoose(l);
+          }}
+        >
+          {LANGUAGE_NAMES[l]}
+        </a>
+      ))}
+    </nav>
   );
 }

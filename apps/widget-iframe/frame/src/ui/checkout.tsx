@@ -8,9 +8,13 @@ import type { EmbedOption, EmbedPaymentConfirmResult, EmbedPaymentStartResult } 
 import type { WidgetBootData } from '@expedition/contracts/widget-boot';
 import { Alert, Field, formatMoney } from '@expedition/ui';
 import { useEffect, useRef, useState } from 'preact/hooks';
+import type { WidgetMessages } from '@expedition/i18n/widget';
 import { EmbedError, type EmbedClient } from '../api';
+import { explainError } from './errors';
 import { cardDigits, validateCard, type CardErrors, type CardValues } from '../card';
 import { TEST_CARDS } from '../sandbox';
+import { rich, useTexts } from '../texts';
+import { slot } from '@expedition/i18n';
 import { loadStripe, stripeOutcome, type StripeElements, type StripeLike } from '../stripe';
 import type { Emit } from './emit';
 
@@ -21,7 +25,6 @@ export interface CheckoutProps {
   quoteNumber: string;
   option: EmbedOption;
   email: string;
-  locale?: string;
   emit: Emit;
   onClose: () => void;
   onPaid: () => void;
@@ -38,7 +41,9 @@ type Phase =
 
 const toEmbedError = (e: unknown) => (e instanceof EmbedError ? e : new EmbedError('network', 'Something went wrong. Please try again.'));
 
-export function Checkout({ api, boot, quoteId, quoteNumber, option, email, locale, emit, onClose, onPaid }: CheckoutProps) {
+export function Checkout({ api, boot, quoteId, quoteNumber, option, email, emit, onClose, onPaid }: CheckoutProps) {
+  const { t, lang, intl: locale } = useTexts();
+  const c = t.checkout;
   const [phase, setPhase] = useState<Phase>({ name: 'starting' });
   const [payment, setPayment] = useState<EmbedPaymentStartResult>();
   const [card, setCard] = useState<CardValues>({ number: '', expiry: '', cvc: '' });
@@ -62,11 +67,12 @@ export function Checkout({ api, boot, quoteId, quoteNumber, option, email, local
             const key = started.stripePublishableKey ?? boot.payments.stripePublishableKey;
             if (!key) throw new Error('no Stripe key');
             const stripe = await loadStripe(key);
-            const elements = stripe.elements({ clientSecret: started.clientSecret, ...(locale ? { locale } : {}) });
+            // Stripe's own texts (card fields, its errors) in the widget's language too.
+            const elements = stripe.elements({ clientSecret: started.clientSecret, locale: lang === 'en-XA' ? 'en' : lang });
             stripeRef.current = { stripe, elements };
           } catch {
             if (cancelled) return;
-            blocked('network', 'The secure payment form could not be loaded. Check your connection and try again.');
+            blocked('network', 'The secure payment form could not be loaded. Check your connection and try again.', c.stripeUnavailable());
             return;
           }
         }
@@ -75,7 +81,7 @@ export function Checkout({ api, boot, quoteId, quoteNumber, option, email, local
       (e: unknown) => {
         if (cancelled) return;
         const error = toEmbedError(e);
-        blocked(error.code, explain(error));
+        blocked(error.code, error.message, explain(error));
       },
     );
     return () => {
@@ -89,21 +95,27 @@ export function Checkout({ api, boot, quoteId, quoteNumber, option, email, local
     stripeRef.current.elements.create('payment', { layout: 'tabs' }).mount(stripeHost.current);
   }, [phase.name]);
 
-  function blocked(code: string, message: string) {
-    setPhase({ name: 'blocked', message });
+  /** The page's `payment.failed` carries the code and the English message; the traveler reads `shown`. */
+  function blocked(code: string, message: string, shown = message) {
+    setPhase({ name: 'blocked', message: shown });
     emit('payment.failed', { code, message });
   }
 
   function explain(error: EmbedError): string {
-    if (error.code === 'already_purchased') return 'This trip is already insured with this quote. Check your e-mail for the policy.';
-    if (error.code === 'payment_in_progress') return 'A payment for this quote is already in progress. Wait a moment, then try again.';
-    return error.message;
+    return explainError(error, t, lang);
   }
 
-  function failed(code: string, message: string) {
-    setFailure(message);
+  function failed(code: string, message: string, shown = message) {
+    setFailure(shown);
     setPhase({ name: 'card' });
     emit('payment.failed', { code, message });
+  }
+
+  /** A refusal in the widget's language: by decline code; the processor's own words in English. */
+  function refusal(code: string, message: string): string {
+    if (code === 'insufficient_funds') return c.insufficientFunds();
+    if (lang === 'en') return message;
+    return code === 'payment_failed' ? c.notCompleted() : c.declined();
   }
 
   function handle(result: EmbedPaymentConfirmResult) {
@@ -116,7 +128,9 @@ export function Checkout({ api, boot, quoteId, quoteNumber, option, email, local
     } else if (result.status === 'processing' || result.status === 'pending') {
       setPhase({ name: 'processing' });
     } else {
-      failed(result.declineCode ?? result.failureCode ?? 'payment_failed', result.failureMessage ?? 'The payment was declined. Try another card.');
+      const code = result.declineCode ?? result.failureCode ?? 'payment_failed';
+      const message = result.failureMessage ?? 'The payment was declined. Try another card.';
+      failed(code, message, refusal(code, message));
     }
   }
 
@@ -127,13 +141,13 @@ export function Checkout({ api, boot, quoteId, quoteNumber, option, email, local
       handle(await step());
     } catch (e) {
       const error = toEmbedError(e);
-      if (error.code === 'already_purchased' || error.code === 'payment_in_progress') blocked(error.code, explain(error));
-      else failed(error.code, explain(error));
+      if (error.code === 'already_purchased' || error.code === 'payment_in_progress') blocked(error.code, error.message, explain(error));
+      else failed(error.code, error.message, explain(error));
     }
   }
 
   async function paySimulated() {
-    const errors = validateCard(card);
+    const errors = validateCard(card, t.validation);
     setCardErrors(errors);
     if (Object.keys(errors).length || !payment) return;
     await run(() => api.confirmPayment({ paymentId: payment.paymentId, paymentMethod: cardDigits(card.number) }));
@@ -153,7 +167,7 @@ export function Checkout({ api, boot, quoteId, quoteNumber, option, email, local
       emit('payment.succeeded', { quoteId, planId: option.planId, premiumCents: amountCents, currency: payment.currency });
       onPaid();
     } else if (outcome.kind === 'processing') setPhase({ name: 'processing' });
-    else failed(outcome.code, outcome.message);
+    else failed(outcome.code, outcome.message, refusal(outcome.code, outcome.message));
   }
 
   const testMode = (payment?.mode ?? boot.mode) === 'test';
@@ -162,11 +176,11 @@ export function Checkout({ api, boot, quoteId, quoteNumber, option, email, local
   return (
     <section class="svc-checkout svc-card" aria-labelledby="svc-checkout-title">
       <h2 id="svc-checkout-title" class="svc-checkout__title" tabIndex={-1} ref={headingRef}>
-        {phase.name === 'done' ? 'You are covered' : `Pay for ${option.name}`}
+        {phase.name === 'done' ? c.covered() : c.payFor({ plan: option.name })}
       </h2>
       {phase.name === 'starting' ? (
         <p class="svc-checkout__loading" role="status">
-          Preparing secure checkout…
+          {t.page.preparingCheckout()}
         </p>
       ) : null}
       {phase.name === 'blocked' ? (
@@ -174,7 +188,7 @@ export function Checkout({ api, boot, quoteId, quoteNumber, option, email, local
           <Alert tone="warning">{phase.message}</Alert>
           <div class="svc-checkout__actions">
             <button type="button" class="svc-btn svc-btn--secondary" onClick={onClose}>
-              Back to plans
+              {c.back()}
             </button>
           </div>
         </>
@@ -182,38 +196,43 @@ export function Checkout({ api, boot, quoteId, quoteNumber, option, email, local
       {phase.name === 'done' ? (
         <div class="svc-confirmation" role="status">
           <p>
-            Payment of <strong>{formatMoney(phase.amountCents, phase.currency, locale)}</strong> received for <strong>{option.name}</strong> (quote {quoteNumber}).
+            {rich(c.received({ amount: slot(0), plan: slot(1), quoteNumber }), [
+              <strong key="a">{formatMoney(phase.amountCents, phase.currency, locale)}</strong>,
+              <strong key="p">{option.name}</strong>,
+            ])}
           </p>
           {phase.policyNumber ? (
             <p>
-              Your policy number is <strong>{phase.policyNumber}</strong>. {mailSentence(email)}
+              {rich(c.policyNumberIs({ policyNumber: slot(0) }), [<strong key="n">{phase.policyNumber}</strong>])} {mailSentence(email, c)}
             </p>
           ) : (
-            <p>Your policy is being issued. {mailSentence(email)}</p>
+            <p>
+              {c.beingIssued()} {mailSentence(email, c)}
+            </p>
           )}
           {phase.documentUrl ? (
             <p>
               <a class="svc-certificate" href={phase.documentUrl} target="_blank" rel="noopener noreferrer">
-                Download your certificate (PDF)
+                {c.downloadCertificate()}
               </a>
             </p>
           ) : null}
         </div>
       ) : null}
       {phase.name === 'processing' ? (
-        <Alert tone="info">Your payment is processing. We e-mail your policy as soon as it is confirmed.</Alert>
+        <Alert tone="info">{c.processing()}</Alert>
       ) : null}
       {phase.name === 'authenticate' ? (
         <div class="svc-authenticate">
-          <Alert tone="info" title="Authenticate this payment (test)">
-            Your bank asks you to confirm this payment of {amount}. In test mode you choose the answer.
+          <Alert tone="info" title={c.authTitle()}>
+            {c.authBody({ amount })}
           </Alert>
           <div class="svc-checkout__actions">
             <button type="button" class="svc-btn" onClick={() => payment && run(() => api.authenticatePayment({ paymentId: payment.paymentId, approve: true }))}>
-              Approve payment
+              {c.approve()}
             </button>
             <button type="button" class="svc-btn svc-btn--secondary" onClick={() => payment && run(() => api.authenticatePayment({ paymentId: payment.paymentId, approve: false }))}>
-              Decline
+              {c.decline()}
             </button>
           </div>
         </div>
@@ -222,7 +241,7 @@ export function Checkout({ api, boot, quoteId, quoteNumber, option, email, local
         <form
           class="svc-card-form"
           noValidate
-          aria-label="Card payment"
+          aria-label={c.formLabel()}
           onSubmit={(e) => {
             e.preventDefault();
             if (busy) return;
@@ -234,7 +253,7 @@ export function Checkout({ api, boot, quoteId, quoteNumber, option, email, local
             <div ref={stripeHost} class="svc-stripe-element" />
           ) : (
             <div class="svc-card-form__fields">
-              <Field id="svc-card-number" label="Card number" error={cardErrors.number} class="svc-span-2">
+              <Field id="svc-card-number" label={c.cardNumber()} error={cardErrors.number} class="svc-span-2">
                 {(aria) => (
                   <input
                     {...aria}
@@ -247,12 +266,12 @@ export function Checkout({ api, boot, quoteId, quoteNumber, option, email, local
                   />
                 )}
               </Field>
-              <Field id="svc-card-expiry" label="Expiry (MM/YY)" error={cardErrors.expiry}>
+              <Field id="svc-card-expiry" label={c.expiry()} error={cardErrors.expiry}>
                 {(aria) => (
                   <input {...aria} type="text" inputMode="numeric" autoComplete="cc-exp" placeholder="MM/YY" value={card.expiry} onInput={(e) => setCard({ ...card, expiry: e.currentTarget.value })} />
                 )}
               </Field>
-              <Field id="svc-card-cvc" label="Security code" error={cardErrors.cvc}>
+              <Field id="svc-card-cvc" label={c.securityCode()} error={cardErrors.cvc}>
                 {(aria) => (
                   <input {...aria} type="text" inputMode="numeric" autoComplete="cc-csc" placeholder="CVC" value={card.cvc} onInput={(e) => setCard({ ...card, cvc: e.currentTarget.value })} />
                 )}
@@ -261,10 +280,10 @@ export function Checkout({ api, boot, quoteId, quoteNumber, option, email, local
           )}
           {testMode && payment?.provider !== 'stripe' ? (
             <p class="svc-test-cards">
-              <strong>Test mode:</strong> no real money moves. Any future expiry and any 3 digits.{' '}
-              {TEST_CARDS.map((c, i) => (
-                <span key={c.number}>
-                  <code>{c.number}</code> {c.outcome}
+              {c.testCards()}{' '}
+              {TEST_CARDS.map((card, i) => (
+                <span key={card.number}>
+                  {rich(c[card.outcome]({ card: slot(0) }), [<code key="c">{card.number}</code>])}
                   {i < TEST_CARDS.length - 1 ? '; ' : '.'}
                 </span>
               ))}
@@ -272,10 +291,10 @@ export function Checkout({ api, boot, quoteId, quoteNumber, option, email, local
           ) : null}
           <div class="svc-checkout__actions">
             <button type="submit" class="svc-btn" disabled={busy} aria-busy={busy ? 'true' : undefined}>
-              {busy ? 'Paying…' : `Pay ${amount}`}
+              {busy ? c.paying() : c.pay({ amount })}
             </button>
             <button type="button" class="svc-btn svc-btn--secondary" disabled={busy} onClick={onClose}>
-              Back to plans
+              {c.back()}
             </button>
           </div>
         </form>
@@ -285,8 +304,6 @@ export function Checkout({ api, boot, quoteId, quoteNumber, option, email, local
 }
 
 /** What the success view says of the confirmation e-mail: the platform sends one to the quote's address. */
-export function mailSentence(email: string): string {
-  return email
-    ? `A confirmation e-mail with your certificate attached is on its way to ${email}.`
-    : 'No e-mail address was given, so no e-mail is sent: download your certificate below.';
+export function mailSentence(email: string, c: WidgetMessages['checkout']): string {
+  return email ? c.mailOnItsWay({ email }) : c.noMail();
 }

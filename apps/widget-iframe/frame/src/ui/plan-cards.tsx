@@ -1,15 +1,12 @@
 import type { EmbedOption } from '@expedition/contracts';
 import { formatMoney, formatWholeAmount } from '@expedition/ui';
-import { DISCLAIMER } from '../options';
+import { useTexts } from '../texts';
 import type { BuyMode } from '../tier';
-
-const TIER_LABEL: Record<string, string> = { basic: 'Basic', standard: 'Standard', premium: 'Premium' };
 
 export interface PlanCardsProps {
   options: EmbedOption[];
   recommendedPlanId: string | null | undefined;
   travelers: number;
-  locale?: string;
   selectedPlanId?: string;
   buyMode: BuyMode;
   /** planId being bought (button busy). */
@@ -18,15 +15,23 @@ export interface PlanCardsProps {
   onBuy: (option: EmbedOption) => void;
 }
 
-export function PlanCards({ options, recommendedPlanId, travelers, locale, selectedPlanId, buyMode, buyingPlanId, onSelect, onBuy }: PlanCardsProps) {
+export function PlanCards({ options, recommendedPlanId, travelers, selectedPlanId, buyMode, buyingPlanId, onSelect, onBuy }: PlanCardsProps) {
+  const { t, intl: locale } = useTexts();
+  const p = t.plans;
+  // The catalog's carriers are invented and say so: "(illustrative)" in the widget's language.
+  const carrier = (name: string) => {
+    const bare = name.replace(/\.+$/, '').replace(/ \(illustrative\)$/, '');
+    return bare === name.replace(/\.+$/, '') ? bare : p.carrierName({ name: bare });
+  };
+  const tierLabel = (tier: string) => (tier === 'basic' ? p.basic() : tier === 'standard' ? p.standard() : tier === 'premium' ? p.premium() : tier);
   return (
     <section class="svc-plans" aria-labelledby="svc-plans-title">
       <h2 id="svc-plans-title" class="svc-plans__title">
-        {options.length === 1 ? '1 plan for your trip' : `${options.length} plans for your trip`}
+        {p.title({ count: options.length })}
       </h2>
       {/* Announced when the cards replace the loading placeholders (the skeletons' status said "Finding plans…"). */}
       <p class="svc-visually-hidden" role="status">
-        {options.length === 1 ? '1 plan found.' : `${options.length} plans found.`}
+        {p.found({ count: options.length })}
       </p>
       <ul class="svc-plans__list">
         {options.map((o) => {
@@ -48,34 +53,34 @@ export function PlanCards({ options, recommendedPlanId, travelers, locale, selec
               >
                 <div class="svc-plan__head">
                   <div>
-                    {recommended ? <span class="svc-chip svc-chip--recommended">Recommended</span> : null}
+                    {recommended ? <span class="svc-chip svc-chip--recommended">{p.recommended()}</span> : null}
                     <h3 id={titleId} class="svc-plan__name">
                       {o.name}
                     </h3>
                     <p class="svc-plan__meta">
-                      <span class="svc-chip">{o.brand}</span> <span class="svc-plan__tier">{TIER_LABEL[o.tier] ?? o.tier} cover</span>
+                      <span class="svc-chip">{o.brand}</span> <span class="svc-plan__tier">{tierLabel(o.tier)}</span>
                     </p>
                   </div>
                   <p class="svc-plan__price">
                     <strong data-premium-cents={o.premiumCents}>{formatMoney(o.premiumCents, o.currency, locale)}</strong>
-                    <span>{travelers > 1 ? `total for ${travelers} travelers` : 'total'}</span>
+                    <span>{travelers > 1 ? p.totalFor({ count: travelers }) : p.total()}</span>
                   </p>
                 </div>
                 <dl class="svc-plan__limits">
                   <div>
-                    <dt>Medical</dt>
+                    <dt>{p.medical()}</dt>
                     <dd>{formatWholeAmount(o.coverage.medicalExpenseLimit, o.currency, locale)}</dd>
                   </div>
                   <div>
-                    <dt>Evacuation</dt>
+                    <dt>{p.evacuation()}</dt>
                     <dd>{formatWholeAmount(o.coverage.evacuationCoverage, o.currency, locale)}</dd>
                   </div>
                   <div>
-                    <dt>Trip cancellation</dt>
+                    <dt>{p.tripCancellation()}</dt>
                     <dd>{formatWholeAmount(o.coverage.tripCancellationLimit, o.currency, locale)}</dd>
                   </div>
                   <div>
-                    <dt>Deductible</dt>
+                    <dt>{p.deductible()}</dt>
                     <dd>{formatWholeAmount(o.coverage.deductible, o.currency, locale)}</dd>
                   </div>
                 </dl>
@@ -87,18 +92,19 @@ export function PlanCards({ options, recommendedPlanId, travelers, locale, selec
                   </ul>
                 ) : null}
                 <p class="svc-plan__terms">
-                  <span>Underwritten by {o.carrier.replace(/\.+$/, '')}.</span>{' '}
+                  <span>{p.underwrittenBy({ carrier: carrier(o.carrier) })}</span>{' '}
                   {terms ? (
                     <a href={terms} target="_blank" rel="noopener noreferrer">
-                      Policy wording<span class="svc-visually-hidden"> of {o.name} (opens in a new tab)</span>
+                      {p.policyWording()}
+                      <span class="svc-visually-hidden"> {p.policyWordingOf({ plan: o.name })}</span>
                     </a>
                   ) : (
-                    <span>The policy wording is linked from your confirmation.</span>
+                    <span>{p.wordingLater()}</span>
                   )}
                 </p>
                 <div class="svc-plan__actions">
                   <button type="button" class="svc-btn svc-btn--secondary" aria-pressed={selected ? 'true' : 'false'} onClick={() => onSelect(o)}>
-                    {selected ? 'Selected' : 'Select'}
+                    {selected ? p.selected() : p.select()}
                     <span class="svc-visually-hidden"> {o.name}</span>
                   </button>
                   {buyMode !== 'none' && o.checkout.purchasable ? (
@@ -109,28 +115,29 @@ export function PlanCards({ options, recommendedPlanId, travelers, locale, selec
                       aria-busy={buyingPlanId === o.planId ? 'true' : undefined}
                       onClick={() => onBuy(o)}
                     >
-                      {buyingPlanId === o.planId ? 'Opening checkout…' : 'Buy'}
+                      {buyingPlanId === o.planId ? p.openingCheckout() : p.buy()}
                       <span class="svc-visually-hidden"> {o.name}</span>
                     </button>
                   ) : null}
-                  {buyMode !== 'none' && !o.checkout.purchasable ? <span class="svc-plan__note">Not sold online: a person will follow up by e-mail.</span> : null}
+                  {buyMode !== 'none' && !o.checkout.purchasable ? <span class="svc-plan__note">{p.notSoldOnline()}</span> : null}
                 </div>
               </article>
             </li>
           );
         })}
       </ul>
-      <p class="svc-disclaimer">{DISCLAIMER}</p>
+      <p class="svc-disclaimer">{p.disclaimer()}</p>
     </section>
   );
 }
 
 /** Fixed-height placeholders while options generate: the frame does not jump when the cards arrive. */
 export function PlanSkeletons() {
+  const { t } = useTexts();
   return (
-    <section class="svc-plans" aria-busy="true" aria-label="Loading plans">
+    <section class="svc-plans" aria-busy="true" aria-label={t.plans.loading()}>
       <p class="svc-plans__title" role="status">
-        Finding plans for your trip…
+        {t.plans.finding()}
       </p>
       <ul class="svc-plans__list">
         {[0, 1, 2].map((i) => (

@@ -3,12 +3,12 @@ import { Field } from '@expedition/ui';
 import type { TargetedEvent } from 'preact';
 import { useMemo } from 'preact/hooks';
 import { countryOptions, DESTINATIONS, US_STATES } from '../regions';
+import { useTexts } from '../texts';
 import { resizeAges, type FieldName, type FormErrors, type FormValues } from '../validation';
 
 export interface QuoteFormProps {
   values: FormValues;
   errors: FormErrors;
-  locale?: string;
   busy: boolean;
   /** "Get prices" before the first quote, "Update prices" after. */
   submitLabel: string;
@@ -18,8 +18,11 @@ export interface QuoteFormProps {
 
 type InputEvent = TargetedEvent<HTMLInputElement | HTMLSelectElement, Event>;
 
-export function QuoteForm({ values, errors, locale, busy, submitLabel, onChange, onSubmit }: QuoteFormProps) {
-  const countries = useMemo(() => countryOptions(locale), [locale]);
+export function QuoteForm({ values, errors, busy, submitLabel, onChange, onSubmit }: QuoteFormProps) {
+  const { t, intl } = useTexts();
+  const f = t.form;
+  const countries = useMemo(() => countryOptions(intl), [intl]);
+  const destinationName = t.destinations as Record<string, (() => string) | undefined>;
   const set = (name: Exclude<FieldName, `age-${number}`>) => (e: InputEvent) => {
     const value = e.currentTarget.value;
     onChange(name === 'travelers' ? { ...values, travelers: value, ages: resizeAges(values.ages, value) } : { ...values, [name]: value });
@@ -35,49 +38,49 @@ export function QuoteForm({ values, errors, locale, busy, submitLabel, onChange,
     <form
       class="svc-form"
       noValidate
-      aria-label="Trip details"
+      aria-label={f.label()}
       onSubmit={(e) => {
         e.preventDefault();
         onSubmit();
       }}
     >
-      <Field id="svc-destination" label="Destination" error={errors.destination} class="svc-span-2">
+      <Field id="svc-destination" label={f.destination()} error={errors.destination} class="svc-span-2">
         {(aria) => (
           <select {...aria} name="destination" value={values.destination} onChange={set('destination')} required>
-            <option value="">Choose…</option>
+            <option value="">{f.choose()}</option>
             {DESTINATIONS.map((d) => (
               <option key={d.slug} value={d.slug}>
-                {d.name}
+                {destinationName[d.slug]?.() ?? d.name}
               </option>
             ))}
           </select>
         )}
       </Field>
-      <Field id="svc-startDate" label="Departure" error={errors.startDate}>
+      <Field id="svc-startDate" label={f.departure()} error={errors.startDate}>
         {(aria) => <input {...aria} type="date" name="startDate" value={values.startDate} onInput={set('startDate')} required />}
       </Field>
-      <Field id="svc-endDate" label="Return" error={errors.endDate}>
+      <Field id="svc-endDate" label={f.return()} error={errors.endDate}>
         {(aria) => <input {...aria} type="date" name="endDate" value={values.endDate} onInput={set('endDate')} min={values.startDate || undefined} required />}
       </Field>
-      <Field id="svc-travelers" label="Travelers" error={errors.travelers}>
+      <Field id="svc-travelers" label={f.travelers()} error={errors.travelers}>
         {(aria) => (
           <input {...aria} type="number" name="travelers" inputMode="numeric" min={1} max={QUOTE_LIMITS.maxTravelers} step={1} value={values.travelers} onInput={set('travelers')} required />
         )}
       </Field>
       <fieldset class="svc-ages svc-span-2">
-        <legend>Age of each traveler at departure</legend>
+        <legend>{f.ages()}</legend>
         <div class="svc-ages__list">
           {values.ages.map((age, i) => (
-            <Field key={i} id={`svc-age-${i}`} label={`Traveler ${i + 1}`} error={errors[`age-${i}`]}>
+            <Field key={i} id={`svc-age-${i}`} label={f.travelerNumber({ number: i + 1 })} error={errors[`age-${i}`]}>
               {(aria) => <input {...aria} type="number" inputMode="numeric" min={0} max={QUOTE_LIMITS.maxTravelerAge} step={1} value={age} onInput={setAge(i)} required />}
             </Field>
           ))}
         </div>
       </fieldset>
-      <Field id="svc-tripCost" label="Total trip cost" hint="For all travelers, in whole dollars" error={errors.tripCost}>
+      <Field id="svc-tripCost" label={f.tripCost()} hint={f.tripCostHint()} error={errors.tripCost}>
         {(aria) => <input {...aria} type="text" name="tripCost" inputMode="decimal" autoComplete="off" value={values.tripCost} onInput={set('tripCost')} required />}
       </Field>
-      <Field id="svc-currency" label="Currency" error={errors.currency}>
+      <Field id="svc-currency" label={f.currency()} error={errors.currency}>
         {(aria) => (
           <select {...aria} name="currency" value={values.currency} onChange={set('currency')}>
             {currencies.map((c) => (
@@ -88,10 +91,10 @@ export function QuoteForm({ values, errors, locale, busy, submitLabel, onChange,
           </select>
         )}
       </Field>
-      <Field id="svc-residence" label="Country of residence" error={errors.residence}>
+      <Field id="svc-residence" label={f.residence()} error={errors.residence}>
         {(aria) => (
           <select {...aria} name="residence" autoComplete="country" value={values.residence} onChange={set('residence')} required>
-            <option value="">Choose…</option>
+            <option value="">{f.choose()}</option>
             {countries.map((c) => (
               <option key={c.code} value={c.code}>
                 {c.name}
@@ -101,10 +104,10 @@ export function QuoteForm({ values, errors, locale, busy, submitLabel, onChange,
         )}
       </Field>
       {values.residence === 'US' ? (
-        <Field id="svc-state" label="US state" error={errors.state}>
+        <Field id="svc-state" label={f.usState()} error={errors.state}>
           {(aria) => (
             <select {...aria} name="state" autoComplete="address-level1" value={values.state} onChange={set('state')} required>
-              <option value="">Choose…</option>
+              <option value="">{f.choose()}</option>
               {US_STATES.map((s) => (
                 <option key={s} value={s}>
                   {s}
@@ -114,15 +117,15 @@ export function QuoteForm({ values, errors, locale, busy, submitLabel, onChange,
           )}
         </Field>
       ) : null}
-      <Field id="svc-email" label="E-mail" hint="We send your quote here" error={errors.email}>
+      <Field id="svc-email" label={f.email()} hint={f.emailHint()} error={errors.email}>
         {(aria) => <input {...aria} type="email" name="email" autoComplete="email" value={values.email} onInput={set('email')} required />}
       </Field>
-      <Field id="svc-name" label="Name (optional)" error={errors.name}>
+      <Field id="svc-name" label={f.name()} error={errors.name}>
         {(aria) => <input {...aria} type="text" name="name" autoComplete="name" value={values.name} onInput={set('name')} />}
       </Field>
       <div class="svc-form__actions svc-span-2">
         <button type="submit" class="svc-btn" disabled={busy} aria-busy={busy ? 'true' : undefined}>
-          {busy ? 'Getting prices…' : submitLabel}
+          {busy ? t.page.gettingPrices() : submitLabel}
         </button>
       </div>
     </form>
