@@ -20,6 +20,12 @@ describe('boot data', () => {
     expect(isOrigin('http://localhost:4200')).toBe(true);
     expect(isOrigin('null')).toBe(false);
   });
+  it("keeps the document's language the server chose (a short tag), and drops anything else", () => {
+    expect(parseBootData({ ...ok, locale: 'de' })?.locale).toBe('de');
+    expect(parseBootData({ ...ok, locale: 'x'.repeat(36) })?.locale).toBeUndefined();
+    expect(parseBootData({ ...ok, locale: 7 })?.locale).toBeUndefined();
+  });
+
   it('caps an unknown tier at 1', () => {
     expect(parseBootData({ ...ok, allowedTier: 9 })?.allowedTier).toBe(1);
   });

@@ -45,6 +45,7 @@ export function parseBootData(value: unknown): WidgetBootData | undefined {
     version: str(v['version']) ? v['version'] : '0.0.0',
     ...(str(v['operatorName']) ? { operatorName: v['operatorName'] } : {}),
     ...(v['prefill'] && typeof v['prefill'] === 'object' ? { prefill: v['prefill'] as WidgetBootData['prefill'] } : {}),
+    ...(str(v['locale']) && (v['locale'] as string).length <= 35 ? { locale: v['locale'] } : {}),
   };
 }
 

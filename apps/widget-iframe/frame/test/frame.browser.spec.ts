@@ -151,7 +151,7 @@ describeWithBrowser('the widget iframe UI in Chromium', () => {
     expect(world.requests.every((r) => r.key === KEYS.tier3 && r.origin === WIDGET)).toBe(true);
     expect(world.requests[0]!.body).toEqual({
       destination: 'antarctica', startDate: PREFILL.startDate, endDate: PREFILL.endDate, travelers: 2, travelerAges: [45, 72], tripCost: 24000,
-      currency: 'USD', residence: 'US', state: 'CA', email: 'ana@example.com', name: 'Ana Traveler',
+      currency: 'USD', residence: 'US', state: 'CA', email: 'ana@example.com', name: 'Ana Traveler', locale: 'en',
     });
 
     const ids = await frame.$$eval('.svc-plan[data-plan-id]', (els) => els.map((e) => e.getAttribute('data-plan-id')));
@@ -270,7 +270,7 @@ describeWithBrowser('the widget iframe UI in Chromium', () => {
     await frame.click('button[type=submit]');
     await waitForEvent(page, 'svc:quote.error', "m.payload.code === 'quote_refused'");
     expect(await lastError()).toEqual({ code: 'quote_refused', message: 'Sandbox: this test e-mail always fails to quote' });
-    expect(await frame.textContent('.svc-notice')).toContain("We couldn't quote this trip");
+    expect(await frame.textContent('.svc-notice')).toContain('We couldn’t quote this trip');
 
     // Inline validation: tied to the field, nothing sent.
     const before = world.requests.length;
@@ -327,7 +327,7 @@ describeWithBrowser('the widget iframe UI in Chromium', () => {
       ['svc:frame.hello', undefined],
       ['svc:quote.error', { code: 'unauthorized', message: 'This publishable key is not valid.' }],
     ]);
-    expect(await frame.textContent('main')).toContain("This insurance widget isn't available here.");
+    expect(await frame.textContent('main')).toContain('This insurance widget isn’t available here.');
     expect(await frame.locator('form').count()).toBe(0);
     expect(world.requests).toEqual([]);
     await context.close();

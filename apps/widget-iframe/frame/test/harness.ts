@@ -141,7 +141,9 @@ export async function startWorld(): Promise<World> {
     const prefill: Record<string, unknown> = {};
     for (const k of ['destination', 'startDate', 'endDate', 'residence', 'state', 'currency'] as const) if (typeof req.query[k] === 'string') prefill[k] = req.query[k];
     for (const k of ['travelers', 'tripCost'] as const) if (typeof req.query[k] === 'string') prefill[k] = Number(req.query[k]);
-    const boot = bootFor('hosted', key, undefined, undefined, { prefill, ...bootOverrides.get(key) });
+    // As the widget server does: the hosted page's ?locale= becomes the boot data's language.
+    const locale = typeof req.query['locale'] === 'string' ? { locale: req.query['locale'] } : {};
+    const boot = bootFor('hosted', key, undefined, undefined, { prefill, ...locale, ...bootOverrides.get(key) });
     res.set('Content-Security-Policy', csp("'none'")).type('html').send(documentHtml(boot, manifest, 'Travel insurance – Polar Journeys Ltd'));
   });
   widget.use('/assets', express.static(DIST, { immutable: true, maxAge: '1y', index: false }));
