@@ -23,6 +23,7 @@ describeWithBrowser('the policy page and a policy wording page in Chromium (CSP,
   let server: Server;
   let browser: Browser;
   let pagePath = '';
+  let checkoutPath = '';
 
   beforeAll(async () => {
     h = await createHarness();
@@ -35,6 +36,10 @@ describeWithBrowser('the policy page and a policy wording page in Chromium (CSP,
     const receipt = PurchaseReceiptSchema.parse((await request(h.app).post('/api/v1/purchase').set('Authorization', auth).send(body)).body);
     const lookup = await request(h.app).get(`/api/v1/policies/${receipt.policyNumber}`).set('Authorization', `Bearer ${receipt.accessToken}`);
     pagePath = PolicyLookupSchema.parse(lookup.body).pageUrl!.replace(PUBLIC_URL, '');
+    // A checkout link of another quote, still open (the payment page).
+    const open = await request(h.app).post('/api/v1/quotes').send(antarcticaQuote);
+    const link = await request(h.app).post('/api/v1/checkout').send({ quoteId: open.body.quoteId, planId: plan.planId, sessionId: open.body.sessionId });
+    checkoutPath = new URL(link.body.checkoutUrl as string).pathname;
     server = await new Promise<Server>((resolve) => {
       const s = h.app.listen(PORT, '127.0.0.1', () => resolve(s));
     });
@@ -80,5 +85,51 @@ describeWithBrowser('the policy page and a policy wording page in Chromium (CSP,
         await context.close();
       }
     }, 60_000);
+  }
+
+  /** Text that runs out of the page or is cut off by a box that hides its overflow (see the widget's language suite). */
+  const OVERFLOWING = `(() => {
+    const problems = [];
+    const width = document.documentElement.clientWidth;
+    if (document.documentElement.scrollWidth > width + 1) problems.push('document scrolls sideways');
+    const walker = document.createTreeWalker(document.body, NodeFilter.SHOW_TEXT);
+    for (let node = walker.nextNode(); node; node = walker.nextNode()) {
+      const text = (node.textContent || '').trim();
+      const parent = node.parentElement;
+      if (!text || !parent || parent.closest('script, style')) continue;
+      const range = document.createRange();
+      range.selectNodeContents(node);
+      for (const rect of Array.from(range.getClientRects())) if (rect.width > 0 && (rect.right > width + 1 || rect.left < -1)) problems.push(text.slice(0, 40));
+      for (let el = parent; el && el !== document.body; el = el.parentElement) {
+        const style = getComputedStyle(el);
+        if ((['hidden', 'clip'].includes(style.overflowX) || style.textOverflow === 'ellipsis') && el.scrollWidth > el.clientWidth + 1) { problems.push('clipped: ' + text.slice(0, 40)); break; }
+      }
+    }
+    return [...new Set(problems)];
+  })()`;
+
+  for (const width of [390, 1280]) {
+    it(`renders the policy page, the wording and the checkout page in every language and the pseudo-locale at ${width} px: no clipped or overflowing text, axe clean`, async () => {
+      for (const lang of ['de', 'fr', 'es', 'en-XA']) {
+        const urls = [
+          ['policy', `${pagePath}&locale=${lang}`],
+          ['wording', `/policy-wording/polar-shield-standard?locale=${lang}`],
+          ['checkout', `${checkoutPath}?locale=${lang}`],
+        ] as const;
+        for (const [name, url] of urls) {
+          const context = await browser.newContext({ viewport: { width, height: 900 } });
+          const page = await context.newPage();
+          const res = await page.goto(`http://127.0.0.1:${PORT}${url}`);
+          expect(res?.status()).toBe(200);
+          await expect(page.evaluate<string>('document.documentElement.lang')).resolves.toBe(lang);
+          await page.screenshot({ path: path.join(SCREENS, `quote-api-${name}-${lang}-${width}.png`), fullPage: true });
+          expect({ page: `${name} ${lang}`, overflowing: await page.evaluate<string[]>(OVERFLOWING) }).toEqual({ page: `${name} ${lang}`, overflowing: [] });
+          await page.evaluate(readFileSync(require.resolve('axe-core/axe.min.js'), 'utf8'));
+          const result = await page.evaluate<{ violations: { id: string; impact: string }[] }>('axe.run()');
+          expect({ page: `${name} ${lang}`, violations: result.violations.map((v) => `${v.id} (${v.impact})`) }).toEqual({ page: `${name} ${lang}`, violations: [] });
+          await context.close();
+        }
+      }
+    }, 120_000);
   }
 });

@@ -118,8 +118,8 @@ function serialize(tokens: Token[], inPlural: boolean): string {
 
 export function pseudoMessage(message: string): string {
   const body = serialize(parse(message, { strict: true }), false);
-  // Padding so that a short label grows like a German or French one would (~40 %).
-  const pad = '·'.repeat(Math.max(1, Math.round(message.length * 0.25)));
+  // Padding so that a short label grows like a German or French one would (~40 %), in words a line can break between.
+  const pad = ('···· '.repeat(Math.ceil(message.length / 20)).slice(0, Math.max(1, Math.round(message.length * 0.25))) || '·').trim();
   return `[${body} ${pad}]`;
 }
 

@@ -144,7 +144,7 @@ describe('the pseudo-locale', () => {
   it('accents every letter, keeps placeholders and plural syntax, and makes texts about 40 % longer', () => {
     const message = 'Send your claim to {email} within {days, plural, one {# day} other {# days}}.';
     const pseudo = pseudoMessage(message);
-    expect(pseudo).toMatch(/^\[Šéñð ýööüŕ çļááíɱ ţöö \{email\} ŵíţĥííñ \{days, plural, one \{# ðáý\} other \{# ðáýš\}\}\. ·+\]$/);
+    expect(pseudo).toMatch(/^\[Šéñð ýööüŕ çļááíɱ ţöö \{email\} ŵíţĥííñ \{days, plural, one \{# ðáý\} other \{# ðáýš\}\}\. [· ]+\]$/);
     const all = namespaces().flatMap((ns) => leaves(readCatalog(ns, 'en')).map(([, m]) => m));
     const ratio = all.reduce((sum, m) => sum + pseudoMessage(m).length, 0) / all.reduce((sum, m) => sum + m.length, 0);
     expect(ratio).toBeGreaterThan(1.3);

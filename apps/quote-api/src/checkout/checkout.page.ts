@@ -177,7 +177,7 @@ export function renderCheckoutPage(res: Response, view: View, options: PageOptio
   const guests = session.guestNames.length ? session.guestNames.join(', ') : m.values.travelerCount({ count: quote.travelers });
   const dates = withSlots(m.values.datesWithDays({ start: slot(0), end: slot(1), days: quote.durationDays }), [day(quote.startDate, locale), day(quote.endDate, locale)]);
   const minutes = Math.ceil(view.msLeft / 60000);
-  const left = `<strong id="left" data-expires="${session.expiresAt.toISOString()}" data-countdown="${e(m.page.countdown({ minutes: '%m', seconds: '%s' }))}" data-expired="${e(m.page.expiredNow())}">${e(m.page.minutesLeft({ minutes }))}</strong>`;
+  const left = `<strong id="left" data-expires="${session.expiresAt.toISOString()}" data-countdown="${e(m.page.countdown({ minutes: '%m', seconds: '%s' }))}" data-expired="${e(`${m.page.expiredHeading()}.`)}">${e(m.page.minutesLeft({ minutes }))}</strong>`;
   const body = `
 <h1>${e(m.page.heading())}</h1>${reference}
 <dl>
@@ -194,8 +194,8 @@ ${options.error ? `<p class="error" role="alert">${e(options.error)}</p>` : ''}
 ${paymentSection}
 <p class="muted">${e(m.page.estimates())}</p>`;
   const script = `<script nonce="${nonce}">(function(){var el=document.getElementById('left');var end=Date.parse(el.dataset.expires);
-var fmt=el.dataset.countdown;function tick(){var s=Math.max(0,Math.round((end-Date.now())/1000));
-el.textContent=s>0?fmt.replace('%m',Math.floor(s/60)).replace('%s',s%60):el.dataset.expired;if(s>0)setTimeout(tick,1000);}tick();})();</script>`;
+var fmt=el.dataset.countdown;function tick(){var s=Math.max(0,Math.round((end-Date.now())/1000));if(s>0){el.textContent=fmt.replace('%m',Math.floor(s/60)).replace('%s',s%60);setTimeout(tick,1000);}
+else{el.parentElement.textContent=el.dataset.expired;}}tick();})();</script>`;
   const head = options.processing ? refreshMeta(3) : '';
   res.status(options.error ? (options.errorStatus ?? 402) : 200).send(page(m.page.title(), body, script + (stripe?.script ?? ''), head));
 }

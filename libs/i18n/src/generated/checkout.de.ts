@@ -23,7 +23,6 @@ const messages: CheckoutMessages = {
     expiresIn: (d: any) => "Dieser Link läuft in " + d.time + " ab.",
     minutesLeft: (d: any) => plural(d.minutes, 0, de, { one: strictNumber("de", d.minutes, 0, "minutes") + " Minute", other: strictNumber("de", d.minutes, 0, "minutes") + " Minuten" }),
     countdown: (d: any) => d.minutes + " Min. " + d.seconds + " Sek.",
-    expiredNow: () => "jetzt: Dieser Link ist abgelaufen",
     estimates: () => "Die Preise sind Schätzungen, bis die Versicherungsunterlagen sie bestätigen; sie sind kein verbindlicher Vertrag.",
     processing: () => "Zahlung eingegangen. Ihre Police wird ausgestellt; diese Seite aktualisiert sich von selbst.",
     notEnabled: () => "Für diesen Link ist keine Online-Zahlung möglich. Eine Ansprechperson meldet sich bei Ihnen, um den Kauf abzuschließen.",

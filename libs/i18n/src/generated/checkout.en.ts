@@ -23,7 +23,6 @@ const messages: CheckoutMessages = {
     expiresIn: (d: any) => "This link expires in " + d.time + ".",
     minutesLeft: (d: any) => plural(d.minutes, 0, en, { one: strictNumber("en", d.minutes, 0, "minutes") + " minute", other: strictNumber("en", d.minutes, 0, "minutes") + " minutes" }),
     countdown: (d: any) => d.minutes + " min " + d.seconds + " s",
-    expiredNow: () => "now: this link has expired",
     estimates: () => "Prices are estimates until confirmed by the policy documents; they are not a binding contract.",
     processing: () => "Payment received. Your policy is being issued; this page updates by itself.",
     notEnabled: () => "Online payment is not enabled for this link. A representative will contact you to complete the purchase.",

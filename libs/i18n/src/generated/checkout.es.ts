@@ -23,7 +23,6 @@ const messages: CheckoutMessages = {
     expiresIn: (d: any) => "Este enlace caduca en " + d.time + ".",
     minutesLeft: (d: any) => plural(d.minutes, 0, es, { one: strictNumber("es", d.minutes, 0, "minutes") + " minuto", other: strictNumber("es", d.minutes, 0, "minutes") + " minutos" }),
     countdown: (d: any) => d.minutes + " min " + d.seconds + " s",
-    expiredNow: () => "ahora: este enlace ha caducado",
     estimates: () => "Los precios son estimaciones hasta que los confirmen los documentos de la póliza; no constituyen un contrato vinculante.",
     processing: () => "Pago recibido. Su póliza se está emitiendo; esta página se actualiza sola.",
     notEnabled: () => "El pago en línea no está disponible para este enlace. Un representante se pondrá en contacto con usted para completar la compra.",

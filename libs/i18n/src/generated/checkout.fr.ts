@@ -23,7 +23,6 @@ const messages: CheckoutMessages = {
     expiresIn: (d: any) => "Ce lien expire dans " + d.time + ".",
     minutesLeft: (d: any) => plural(d.minutes, 0, fr, { one: strictNumber("fr", d.minutes, 0, "minutes") + " minute", other: strictNumber("fr", d.minutes, 0, "minutes") + " minutes" }),
     countdown: (d: any) => d.minutes + " min " + d.seconds + " s",
-    expiredNow: () => "maintenant : ce lien a expiré",
     estimates: () => "Les prix sont des estimations jusqu’à leur confirmation par les documents de la police ; ils ne constituent pas un contrat.",
     processing: () => "Paiement reçu. Votre police est en cours d’émission ; cette page se met à jour d’elle-même.",
     notEnabled: () => "Le paiement en ligne n’est pas disponible pour ce lien. Un conseiller vous contactera pour finaliser l’achat.",

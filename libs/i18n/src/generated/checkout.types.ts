@@ -18,7 +18,6 @@ export interface CheckoutMessages {
     expiresIn(d: { time: string | number }): string;
     minutesLeft(d: { minutes: number }): string;
     countdown(d: { minutes: string | number; seconds: string | number }): string;
-    expiredNow(): string;
     estimates(): string;
     processing(): string;
     notEnabled(): string;
