@@ -96,6 +96,8 @@ export function createDemoSite(options: DemoSiteOptions): { app: Express; receiv
         publishableKey: options.publishableKey,
         operatorName: options.operatorName,
         favicon: FAVICON_SVG,
+        // `/?locale=de`: how an operator sets the widget's language (MountConfig.locale).
+        ...(typeof req.query['locale'] === 'string' && /^[A-Za-z]{2,3}(-[A-Za-z0-9]{1,8})*$/.test(req.query['locale']) ? { locale: req.query['locale'] } : {}),
       }),
     );
   });

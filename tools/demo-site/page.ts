@@ -23,6 +23,8 @@ export interface DemoPageInput {
   publishableKey: string;
   operatorName: string;
   favicon: string;
+  /** The widget's language (MountConfig.locale), from the demo page's `?locale=`; absent: the visitor's browser decides. */
+  locale?: string;
 }
 
 const escape = (s: string) => s.replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`);
@@ -65,6 +67,7 @@ export function demoPage(input: DemoPageInput): string {
   const tripCost = trip.pricePerPersonUsd * trip.travelers;
   const config = {
     tier,
+    ...(input.locale ? { locale: input.locale } : {}),
     widgetUrl,
     publishableKey,
     prefill: {

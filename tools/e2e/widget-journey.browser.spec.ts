@@ -132,6 +132,41 @@ describeWithBrowser('the widget journey in Chromium (real widget server, frame a
     await context.close();
   });
 
+  it("Tier 3 in German (MountConfig.locale 'de-DE'): widget, payment, confirmation and the policyholder's e-mail", async () => {
+    const context = await browser.newContext({ viewport: { width: 1280, height: 1000 } });
+    const page = await context.newPage();
+    await page.goto(`${platform.urls.demo}/?locale=de-DE`);
+    await waitForLogged(page, 'widget.ready');
+    const widget = frame(page);
+    await expect(widget.locator('h1').textContent()).resolves.toBe('Sichern Sie Ihre Reise ab');
+    await widget.locator('form button[type=submit]').click();
+    await widget.locator('article.svc-plan').first().waitFor({ timeout: 30_000 });
+    await expect(widget.locator('.svc-plans__title').textContent()).resolves.toMatch(/Tarife? für Ihre Reise/);
+    await widget.locator('article.svc-plan--recommended').getByRole('button', { name: /^Kaufen/ }).click();
+    await widget.locator('#svc-card-number').fill('4242 4242 4242 4242');
+    await widget.locator('#svc-card-expiry').fill('12/30');
+    await widget.locator('#svc-card-cvc').fill('123');
+    await widget.getByRole('button', { name: /bezahlen$/ }).click();
+    await waitForLogged(page, 'payment.succeeded');
+    await expect(widget.locator('.svc-confirmation').textContent()).resolves.toMatch(/Ihre Policennummer lautet POL-/);
+    const quoteId = (await logged(page)).find((e) => e.name === 'payment.succeeded')!.event['quoteId'] as string;
+    const { payload } = await waitForPolicyIssued(platform.urls.demo, quoteId, 30_000);
+    const policyNumber = payload['policyNumber'] as string;
+
+    // The confirmation e-mail, sent later by the dispatcher's worker, is German: the quote recorded the language.
+    const deadline = Date.now() + 30_000;
+    let mail: { subject: string; text: string } | undefined;
+    while (!mail && Date.now() < deadline) {
+      const outbox = (await (await fetch(`${platform.urls.portal}/api/portal/v1/dev/outbox`)).json()) as { mails: { subject: string; text: string }[] };
+      mail = outbox.mails.find((m) => m.subject.includes(policyNumber));
+      if (!mail) await new Promise((r) => setTimeout(r, 250));
+    }
+    expect(mail?.subject).toBe(`[TEST] Ihre Expeditionsversicherung: Police ${policyNumber}`);
+    expect(mail?.text).toContain(`Policennummer: ${policyNumber}`);
+    expect(mail?.text).toContain('Reiseziel: Antarktis');
+    await context.close();
+  });
+
   it('Tier 3: a declined card gives payment.failed and no payment.succeeded', async () => {
     const { context, page } = await newContext();
     await page.goto(platform.urls.demo);

@@ -41,7 +41,8 @@
     const widget = window.SvcWidget.mount('#svc-widget', {
       publishableKey: config.publishableKey,
       tier: config.tier,
-      locale: 'en-US',
+      // The widget's language: the demo page's ?locale= (MountConfig.locale), else the visitor's browser.
+      ...(config.locale ? { locale: config.locale } : {}),
       ...config.prefill,
     });
     widget.on('widget.ready', () => status.remove());
