@@ -14,7 +14,7 @@ import {
   type EmbedOption,
   type EmbedOptionsReady,
 } from '@expedition/contracts';
-import { createMoneyPath } from '@expedition/fulfillment';
+import { createMoneyPath, createPolicyTokens, DEV_POLICY_TOKEN_SECRET } from '@expedition/fulfillment';
 import { TEST_CARDS, type PaymentProcessorEvent } from '@expedition/payments';
 import {
   capturingProcessor,
@@ -51,6 +51,7 @@ beforeEach(() => {
   sim.events.length = 0;
 });
 
+const DEV_TOKENS = createPolicyTokens({ secret: DEV_POLICY_TOKEN_SECRET });
 const post = (path: string, body: unknown, key: string, origin: string) =>
   request(h.app).post(path).set('X-SVC-Publishable-Key', key).set('Origin', origin).send(body as object);
 const start = (body: unknown, key = mine.testKey, origin = SITE_ORIGIN) => post('/api/embed/payments', body, key, origin);
@@ -132,8 +133,8 @@ describe('POST /api/embed/payments → confirm → signed event → intake: the 
       currency: 'USD',
       // The paying call is the buyer's: the policy, its token and the certificate link (quote-api serves it).
       policyNumber: issued.policyNumber,
-      accessToken: issued.accessToken,
-      documentUrl: `${QUOTE_API_URL}/api/v1/policies/${issued.policyNumber}/certificate.pdf?access_token=${encodeURIComponent(issued.accessToken)}`,
+      accessToken: DEV_TOKENS.tokenFor(issued),
+      documentUrl: `${QUOTE_API_URL}/api/v1/policies/${issued.policyNumber}/certificate.pdf?access_token=${encodeURIComponent(DEV_TOKENS.tokenFor(issued))}`,
     });
 
     expect(sim.events).toHaveLength(1);

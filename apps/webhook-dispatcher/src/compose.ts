@@ -4,7 +4,7 @@ import { systemClock, type Clock, type Logger } from '@expedition/platform';
 import type { Observability } from '@expedition/observability';
 import { createApp } from './app';
 import type { DispatcherConfig } from './config';
-import { createMoneyPath } from '@expedition/fulfillment';
+import { createMoneyPath, createPolicyTokens } from '@expedition/fulfillment';
 import { createDeliveryWorkers, type DeliveryWorkers } from './delivery/delivery-worker';
 import { sampleOutbox } from './delivery/outbox-metrics';
 import { createRefundWorker } from './refunds/refund-worker';
@@ -59,6 +59,7 @@ export function composeWebhookDispatcher(runtime: DispatcherRuntime): ComposedDi
     // PostgreSQL: a new outbox row wakes the workers (LISTEN/NOTIFY); PGlite has none and they poll.
     notifications: db.notifications,
     metrics: observability?.metrics,
+    policyTokens: createPolicyTokens(config.policyTokens),
     ...config.delivery,
   });
   const workers: DeliveryWorkers = {

@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { asConfigError, ConfigError, DatabaseUrlSchema, emptyToUndefined, envVar, missingInProduction, parseConfig } from '@expedition/platform';
 import { paymentsSettingsFromEnv, type PaymentsSettings } from '@expedition/payments';
+import { DEV_POLICY_TOKEN_SECRET, MIN_POLICY_TOKEN_SECRET_LENGTH } from '@expedition/fulfillment';
 import { MISSING_WEBHOOK_SECRET_KEYS, parseWebhookSecretKeys, WebhookSecretKeysError } from '@expedition/operators';
 
 const optional = <T extends z.ZodType>(schema: T) => z.preprocess(emptyToUndefined, schema.optional());
@@ -48,6 +49,9 @@ const ConfigSchema = z
     /** quote-api's public URL (or its port on localhost): `policy.issued` links the policy's certificate there. */
     QUOTE_API_PORT: envVar.port(3001),
     QUOTE_API_URL: envVar.url(),
+    /** Derives the access token a delivered `policy.issued` puts in documentUrl: the same secret as quote-api's. */
+    POLICY_TOKEN_SECRET: optional(z.string().min(MIN_POLICY_TOKEN_SECRET_LENGTH, `at least ${MIN_POLICY_TOKEN_SECRET_LENGTH} characters`)),
+    POLICY_TOKEN_PREVIOUS_SECRET: optional(z.string().min(MIN_POLICY_TOKEN_SECRET_LENGTH, `at least ${MIN_POLICY_TOKEN_SECRET_LENGTH} characters`)),
   })
   // Deployed delivery workers open operators' sealed secrets; an intake-only replica (WEBHOOK_WORKERS=0) never does.
   .refine((env) => !env.DATABASE_URL || env.WEBHOOK_WORKERS === 0 || env.WEBHOOK_SECRET_KEYS, {
@@ -65,6 +69,8 @@ const ConfigSchema = z
       quoteApiUrl: (env.QUOTE_API_URL ?? `http://localhost:${env.QUOTE_API_PORT}`).replace(/\/$/, ''),
       /** Unset in embedded mode: main.ts then uses DATA_DIR/webhook-secret-keys (resolveWebhookSecretKeys). */
       webhookSecretKeys: env.WEBHOOK_SECRET_KEYS,
+      /** The published dev secret when unset (refused with NODE_ENV=production). */
+      policyTokens: { secret: env.POLICY_TOKEN_SECRET ?? DEV_POLICY_TOKEN_SECRET, previous: env.POLICY_TOKEN_PREVIOUS_SECRET },
       delivery: {
         workers: env.WEBHOOK_WORKERS,
         batchSize: env.WEBHOOK_BATCH_SIZE,
@@ -101,7 +107,7 @@ export function splitDatabaseUrl(url: string | undefined): { databaseUrl?: strin
  * No default in production (the payments lib requires Stripe's keys there; WEBHOOK_SECRET_KEYS is required with
  * DATABASE_URL on every replica that delivers).
  */
-export const PRODUCTION_REQUIRED = ['DATABASE_URL'] as const;
+export const PRODUCTION_REQUIRED = ['DATABASE_URL', 'POLICY_TOKEN_SECRET'] as const;
 
 export function loadConfig(env: NodeJS.ProcessEnv = process.env): DispatcherConfig {
   const base = parseConfig(ConfigSchema, env);

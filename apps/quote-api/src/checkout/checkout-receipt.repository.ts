@@ -1,6 +1,6 @@
 import type { PrismaClient } from '@expedition/db';
 import { findDestination } from '@expedition/domain-pricing';
-import { policyLinks } from '@expedition/fulfillment';
+import { policyLinks, type PolicyTokens } from '@expedition/fulfillment';
 
 /** What the payer sees after paying; the policy itself, not another form. */
 export interface IssuedPolicy {
@@ -52,7 +52,7 @@ export interface ReceiptSession {
  * Reads what became of a checkout link's quote: the purchase, its policy and plan, and whether this link's own payment
  * was the one that bought it. Read-only; the money path writes all of it.
  */
-export function createCheckoutReceiptRepository(prisma: PrismaClient, publicUrl: string) {
+export function createCheckoutReceiptRepository(prisma: PrismaClient, publicUrl: string, policyTokens: PolicyTokens) {
   async function forSession(session: ReceiptSession): Promise<CheckoutReceipt> {
     const [purchase, succeededHere] = await Promise.all([
       prisma.purchase.findUnique({
@@ -72,7 +72,6 @@ export function createCheckoutReceiptRepository(prisma: PrismaClient, publicUrl:
               endDate: true,
               travelers: true,
               travelerAges: true,
-              accessToken: true,
             },
           },
         },
@@ -123,7 +122,7 @@ export function createCheckoutReceiptRepository(prisma: PrismaClient, publicUrl:
         durationDays: quote.durationDays,
         guestNames: session.guestNames,
         email: session.email ?? quote.email,
-        documentUrl: policyLinks(publicUrl, policy).documentUrl,
+        documentUrl: policyLinks(publicUrl, { policyNumber: policy.policyNumber, accessToken: policyTokens.tokenFor(policy) }).documentUrl,
       },
     };
   }
