@@ -15,6 +15,9 @@ export const depConstraints = [
   { sourceTag: 'scope:http', onlyDependOnLibsWithTags: ['scope:shared', 'scope:contracts'] },
   { sourceTag: 'scope:operators', onlyDependOnLibsWithTags: ['scope:shared', 'scope:contracts', 'scope:db', 'scope:auth'] },
   { sourceTag: 'scope:fulfillment', onlyDependOnLibsWithTags: ['scope:shared', 'scope:contracts', 'scope:pricing', 'scope:db', 'scope:payments', 'scope:quoting'] },
+  // The policyholder's documents (certificate, read model of a stored policy): rendered by quote-api and by the mail
+  // worker, so they live in a lib both can use.
+  { sourceTag: 'scope:documents', onlyDependOnLibsWithTags: ['scope:shared', 'scope:contracts', 'scope:pricing', 'scope:db', 'scope:fulfillment'] },
   { sourceTag: 'scope:quoting', onlyDependOnLibsWithTags: ['scope:shared', 'scope:contracts', 'scope:pricing', 'scope:db', 'scope:http'] },
   // Platforms: browser code (the widget loader and iframe, the portal UI) may use only universal libs (pure TS, no
   // Node API: contracts, domain-pricing) and other browser libs; universal libs stay universal. Node-only libs

@@ -1,6 +1,6 @@
 import { Router, type Response } from 'express';
 import { AppError } from '@expedition/http-kit';
-import { renderCertificate } from './certificate.pdf';
+import { renderCertificate } from '@expedition/policy-documents';
 import type { PolicyService } from './policy.service';
 
 /** `Authorization: Bearer <token>`; undefined when absent or of another scheme. */

@@ -1,9 +1,8 @@
-import { QUOTE_DISCLAIMER, isStorableString, type PolicyLookup } from '@expedition/contracts';
+import { isStorableString, type PolicyLookup } from '@expedition/contracts';
 import type { PrismaClient } from '@expedition/db';
-import { findDestination, getPlan } from '@expedition/domain-pricing';
-import { policyLinks, type PolicyTokens } from '@expedition/fulfillment';
+import type { PolicyTokens } from '@expedition/fulfillment';
 import { AppError } from '@expedition/http-kit';
-import { isoDay } from '@expedition/platform';
+import { POLICY_VIEW_INCLUDE, toPolicyView } from '@expedition/policy-documents';
 
 /**
  * The one answer for an unknown policy number, a wrong token and another policy's token: a caller learns nothing
@@ -33,58 +32,9 @@ export function createPolicyService(deps: { prisma: PrismaClient; publicUrl: str
     const found = await prisma.policy.findUnique({ where: { policyNumber }, select: { accessTokenHash: true } });
     const matches = policyTokens.verify({ policyNumber, accessTokenHash: found?.accessTokenHash ?? null }, token);
     if (!found || !matches) throw policyNotFound();
-    const policy = await prisma.policy.findUniqueOrThrow({
-      where: { policyNumber },
-      include: {
-        quote: { select: { quoteNumber: true, destinationSlug: true, durationDays: true } },
-        purchase: { select: { payment: { select: { checkoutSession: { select: { guestNames: true } } } } } },
-      },
-    });
+    const policy = await prisma.policy.findUniqueOrThrow({ where: { policyNumber }, include: POLICY_VIEW_INCLUDE });
 
-    const plan = getPlan(policy.planId);
-    const names = policy.purchase.payment?.checkoutSession?.guestNames ?? [];
-    return {
-      policyNumber: policy.policyNumber,
-      status: policy.status,
-      mode: policy.mode,
-      quoteNumber: policy.quote.quoteNumber,
-      plan: {
-        planId: policy.planId,
-        planName: plan?.name ?? policy.planId,
-        carrier: plan?.carrier ?? '',
-        ...(plan
-          ? {
-              tier: plan.tier,
-              coverage: {
-                medicalExpenseLimit: plan.coverage.medicalExpenseLimit,
-                evacuationCoverage: plan.coverage.evacuationCoverage,
-                tripCancellation: plan.coverage.tripCancellation,
-                deductible: plan.coverage.deductible,
-                cancelReason: plan.coverage.cancelReason,
-              },
-              policyTermsUrl: plan.policyTermsUrl ?? null,
-            }
-          : {}),
-      },
-      trip: {
-        destination: findDestination(policy.quote.destinationSlug)?.name ?? policy.quote.destinationSlug,
-        destinationSlug: policy.quote.destinationSlug,
-        startDate: policy.startDate ? isoDay(policy.startDate) : null,
-        endDate: policy.endDate ? isoDay(policy.endDate) : null,
-        durationDays: policy.quote.durationDays ?? null,
-      },
-      travelers: {
-        count: policy.travelers,
-        ages: [...policy.travelerAges],
-        ...(names.length ? { names: [...names] } : {}),
-      },
-      premiumCents: policy.premiumCents,
-      currency: policy.currency,
-      issuedAt: policy.issuedAt.toISOString(),
-      // The token that opened it may be a legacy one; the link carries the derived token, which opens it too.
-      documentUrl: policyLinks(deps.publicUrl, { policyNumber: policy.policyNumber, accessToken: policyTokens.tokenFor(policy) }).documentUrl,
-      disclaimer: QUOTE_DISCLAIMER,
-    };
+    return toPolicyView(policy, { quoteApiUrl: deps.publicUrl, accessToken: token });
   }
 
   return { lookup };
