@@ -15,6 +15,7 @@ export const depConstraints = [
   { sourceTag: 'scope:http', onlyDependOnLibsWithTags: ['scope:shared', 'scope:contracts'] },
   { sourceTag: 'scope:operators', onlyDependOnLibsWithTags: ['scope:shared', 'scope:contracts', 'scope:db', 'scope:auth'] },
   { sourceTag: 'scope:fulfillment', onlyDependOnLibsWithTags: ['scope:shared', 'scope:contracts', 'scope:pricing', 'scope:db', 'scope:payments', 'scope:quoting'] },
+  { sourceTag: 'scope:mail', onlyDependOnLibsWithTags: ['scope:shared', 'scope:contracts'] },
   // The policyholder's documents (certificate, read model of a stored policy): rendered by quote-api and by the mail
   // worker, so they live in a lib both can use.
   { sourceTag: 'scope:documents', onlyDependOnLibsWithTags: ['scope:shared', 'scope:contracts', 'scope:pricing', 'scope:db', 'scope:fulfillment'] },

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { envVar, parseConfig, type Env } from '@expedition/platform';
+import { allowPrivateNetworks, envVar, parseConfig, type Env } from '@expedition/platform';
 import { demoDefaults } from './src/demo-defaults';
 
 /** `npm run admin`: the one place its environment is read. */
@@ -12,11 +12,15 @@ const AdminEnvSchema = z
     DEMO_PORT: envVar.port(4200),
     DEMO_URL: envVar.url(),
     DEMO_WEBHOOK_URL: envVar.url(),
+    /** Webhook URLs may name loopback and private hosts; default true unless NODE_ENV=production. */
+    WEBHOOK_ALLOW_PRIVATE_NETWORKS: envVar.flag(),
+    NODE_ENV: envVar.string(),
   })
   .transform((env) => ({
     databaseUrl: env.DATABASE_URL,
     dataDir: env.DATA_DIR,
     webhookSecretKeys: env.WEBHOOK_SECRET_KEYS,
+    allowPrivateWebhookUrls: allowPrivateNetworks(env.WEBHOOK_ALLOW_PRIVATE_NETWORKS, { NODE_ENV: env.NODE_ENV }),
     ...demoDefaults({ demoUrl: env.DEMO_URL, demoPort: env.DEMO_PORT, demoWebhookUrl: env.DEMO_WEBHOOK_URL }),
   }));
 

@@ -28,6 +28,7 @@ runAdmin(process.argv.slice(2), {
     resolveWebhookSecretKeys({ configured: config.webhookSecretKeys, embedded: databaseUrl === undefined, dataDir }),
   demoOrigin: config.demoOrigin,
   demoWebhookUrl: config.demoWebhookUrl,
+  allowPrivateWebhookUrls: config.allowPrivateWebhookUrls,
 })
   .then((result) => {
     process.stdout.write(result.stdout);

@@ -205,6 +205,7 @@ export async function measureDispatcher(config: Readonly<BenchConfig> = loadBenc
     batchSize: BATCH,
     pollIntervalMs: POLL_MS,
     secretBox,
+    allowPrivateNetworks: true, // the bench receiver is on loopback
     // As composeWebhookDispatcher wires them: woken by LISTEN/NOTIFY on PostgreSQL, polling on PGlite.
     notifications: db.notifications,
   });

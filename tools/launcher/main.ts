@@ -58,6 +58,8 @@ async function main(): Promise<void> {
     demoOrigin: demoUrl,
     webhookUrl: `${demoUrl}${DEMO_WEBHOOK_PATH}`,
     secretBox,
+    // The demo site listens on localhost: allowed unless WEBHOOK_ALLOW_PRIVATE_NETWORKS=false or NODE_ENV=production.
+    allowPrivateWebhookUrls: config.apps.dispatcher.delivery.allowPrivateNetworks,
   });
   // The operator portal: its accounts service gives the demo operator a portal owner (log-in written into
   // demo-operator.json) and creates the first provider admin (log-in kept in DATA_DIR/provider-admin.json, 0600).
@@ -79,7 +81,7 @@ async function main(): Promise<void> {
     await db.close();
   });
   const start = async (name: string, note: string, app: Parameters<typeof listen>[0], config: { port: number; host: string }) => {
-    servers.push({ name, note, server: await listen(app, { port: config.port, host: config.host }) });
+    servers.push({ name, note, server: await listen(app, { port: config.port, host: config.host, logger: logger.child({ app: name }) }) });
   };
 
   const { quote: quoteConfig, embed: embedConfig, dispatcher: dispatcherConfig } = config.apps;
@@ -105,6 +107,8 @@ async function main(): Promise<void> {
     webhookSecretKeys,
     processor,
     observability,
+    // One mail stack: the policyholders' confirmations go through the portal's mailer (SMTP_URL, or the same outbox).
+    mailer: portal.mailer,
   });
   await start('webhook-dispatcher', 'processor events → policies → signed policy.issued', dispatcher.app, dispatcherConfig);
   await start('operator-portal', 'operators and the provider: sign up, keys, origins, webhooks', portal.app, portalConfig);
@@ -151,7 +155,7 @@ async function main(): Promise<void> {
       ? `  provider admin   ${providerAdmin.email} / ${providerAdmin.password}   (kept in ${providerAdmin.file})`
       : `  provider admin   ${providerAdmin.email} (password not stored here; npm run admin -- create-provider-admin makes another)`,
     portal.outboxDir
-      ? `  e-mail outbox    ${url('operator-portal')}/dev/outbox   (no SMTP_URL: messages are files in ${portal.outboxDir})`
+      ? `  e-mail outbox    ${url('operator-portal')}/dev/outbox   (no SMTP_URL: portal mails and policy confirmations are files in ${portal.outboxDir})`
       : '  e-mail           sent through SMTP_URL',
     '',
     `Agents: MCP ${url('quote-api')}/mcp · ACP ${url('quote-api')}/acp/v1 (docs/acp.md)`,

@@ -45,8 +45,9 @@ export interface EmbedApiDeps {
   /** Tier 3 payment routes (the processor, Stripe.js publishable keys); absent → those routes are not mounted. */
   payments?: EmbedPaymentsOptions;
   /**
-   * quote-api's public base URL: POST /api/embed/checkout (Tier 2) opens its 30-minute checkout links there. Absent →
-   * that route is not mounted.
+   * quote-api's public base URL: POST /api/embed/checkout (Tier 2) opens its 30-minute checkout links there, and
+   * each plan option links its policy wording there (`policyTermsUrl`). Absent → that route is not mounted and the
+   * options carry no wording link.
    */
   quoteApiUrl?: string;
   /** Called for every request the gate admits (fire-and-forget), e.g. the key's `lastUsedAt` recorder. */
@@ -102,7 +103,7 @@ export function createApp(deps: EmbedApiDeps): Express {
   // The widget's poll, the busiest route, is the first layer after the prelude. Every route goes straight on the app
   // rather than in a Router mounted without a path: Express enters every such Router on every request (and leaves one
   // without a match a tick later). Paths and methods do not overlap, so the order changes no answer.
-  addEmbedOptionsRoute(app, { gate: optionsGate, prisma: deps.prisma, cache: createReadyOptionsCache(deps.readyOptionsCacheSize) });
+  addEmbedOptionsRoute(app, { gate: optionsGate, prisma: deps.prisma, cache: createReadyOptionsCache(deps.readyOptionsCacheSize), quoteApiUrl: deps.quoteApiUrl });
   app.use(healthRoutes({ ready: deps.ready }));
   app.get('/', (_req, res) => {
     res.json({

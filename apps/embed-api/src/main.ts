@@ -20,7 +20,7 @@ async function main(): Promise<void> {
   const redis = config.redisUrl ? logRedisOutages(new Redis(config.redisUrl, { maxRetriesPerRequest: 1 }), config.redisUrl, logger) : undefined;
 
   const embed = composeEmbedApi({ config, db, logger, redis, observability: obs.observability });
-  const server = await listen(embed.app, { port: config.port, host: config.host });
+  const server = await listen(embed.app, { port: config.port, host: config.host, logger });
   const metricsUrl = await obs.listen(config.host);
   embed.optionsWorker.start();
   logger.info(

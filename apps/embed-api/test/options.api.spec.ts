@@ -10,6 +10,7 @@ import {
   OTHER_SITE_ORIGIN,
   seedTenant,
   SITE_ORIGIN,
+  QUOTE_API_URL,
   type Harness,
 } from './harness';
 
@@ -137,6 +138,8 @@ describe('GET /api/embed/options: pending then ready', () => {
         tier: plan.tier,
         availabilityMode: plan.availabilityMode,
         coverage: { medicalExpenseLimit: plan.medicalExpenseLimit, evacuationCoverage: plan.evacuationCoverage },
+        // The plan's policy wording, served by quote-api (issue 19 §3).
+        policyTermsUrl: `${QUOTE_API_URL}/policy-wording/${plan.id}`,
       });
       const purchasable = isPurchasable(plan);
       expect(option.checkout).toEqual({ purchasable, amountCents: purchasable ? option.premiumCents : 0, currency: 'USD' });

@@ -1,6 +1,6 @@
 import express, { type Express, type RequestHandler } from 'express';
 import type { PrismaClient } from '@expedition/db';
-import { healthRoutes, httpLogger, requestId } from '@expedition/http-kit';
+import { healthRoutes, httpLogger, jsonBody, requestId } from '@expedition/http-kit';
 import { observe, type Observability } from '@expedition/observability';
 import type { AccountService, OperatorService, SecretBox } from '@expedition/operators';
 import type { Clock, Logger } from '@expedition/platform';
@@ -11,6 +11,7 @@ import { outboxRoutes, type OutboxSource } from './dev/outbox.routes';
 import { csrfProtection } from './http/csrf';
 import { portalErrorHandler, portalNotFound } from './http/errors';
 import { createGuards } from './http/guards';
+import { operatorWriteGate } from './http/operator-writes';
 import type { PortalRouteDeps, PortalUrls } from './http/route-deps';
 import { securityHeaders } from './http/security-headers';
 import { sessionMiddleware } from './http/session';
@@ -79,11 +80,12 @@ export function createApp(deps: PortalAppDeps): Express {
 
   const api = express.Router();
   api.use(noStore);
-  api.use(express.json({ limit: PORTAL_MAX_BODY }));
+  api.use(jsonBody({ limit: PORTAL_MAX_BODY }));
   api.use(sessionMiddleware(deps.accounts, { secure }));
   api.use(csrfProtection(portalOrigin));
   api.get('/openapi.json', (_req, res) => void res.json(deps.openApi()));
   api.use(accountRoutes(routeDeps));
+  api.use(operatorWriteGate({ prisma: deps.prisma, throttles: deps.throttles }));
   api.use(teamRoutes(routeDeps));
   api.use(operatorRoutes(portalDeps));
   api.use(adminRoutes(portalDeps));

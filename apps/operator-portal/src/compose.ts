@@ -18,7 +18,7 @@ import { createPortalThrottles } from './accounts/throttles';
 import { createApp } from './app';
 import type { PortalConfig } from './config';
 import { buildPortalOpenApi } from '@expedition/contracts/openapi';
-import { createOutboxMailer, createSmtpMailer, type Mailer } from './mail/mailer';
+import { createOutboxMailer, createSmtpMailer, type Mailer } from '@expedition/mail';
 import { createUiAssets } from './spa/spa';
 
 export interface PortalRuntime {
@@ -67,7 +67,7 @@ export function composePortal(runtime: PortalRuntime): Portal {
     createSecretBox(
       resolveWebhookSecretKeys({ configured: config.webhookSecretKeys, embedded: config.embedded, dataDir: config.dataDir }),
     );
-  const operators = createOperatorService({ prisma: db.prisma, clock, secretBox });
+  const operators = createOperatorService({ prisma: db.prisma, clock, secretBox, allowPrivateWebhookUrls: config.allowPrivateWebhookUrls });
   const accounts = createAccountService({
     prisma: db.prisma,
     clock,

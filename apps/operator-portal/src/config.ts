@@ -1,6 +1,6 @@
-import path from 'node:path';
 import { z } from 'zod';
-import { ConfigError, envVar, missingInProduction, optionalVar, parseConfig, type Env } from '@expedition/platform';
+import { allowPrivateNetworks, ConfigError, envVar, missingInProduction, optionalVar, parseConfig, type Env } from '@expedition/platform';
+import { DEFAULT_MAIL_FROM, outboxDirOf } from '@expedition/mail';
 import { MISSING_WEBHOOK_SECRET_KEYS, parseWebhookSecretKeys, WebhookSecretKeysError } from '@expedition/operators';
 
 const SmtpUrl = z
@@ -28,11 +28,13 @@ const ConfigSchema = z
     TRUST_PROXY: envVar.trustProxy(),
     /** Outgoing mail; unset → the outbox under DATA_DIR (refused in production). */
     SMTP_URL: optionalVar(SmtpUrl),
-    MAIL_FROM: optionalVar(z.string().trim()).default('Expedition Insurance <no-reply@expedition.localhost>'),
+    MAIL_FROM: optionalVar(z.string().trim()).default(DEFAULT_MAIL_FROM),
     PORTAL_SESSION_IDLE_MINUTES: envVar.int({ min: 1, max: 24 * 60 }).default(30),
     PORTAL_SESSION_ABSOLUTE_HOURS: envVar.int({ min: 1, max: 24 * 30 }).default(12),
     /** Keyring of webhook secrets at rest (see libs/operators README); in embedded mode a file under DATA_DIR. */
     WEBHOOK_SECRET_KEYS: envVar.string(),
+    /** Webhook URLs the provider sets may name loopback and private hosts; default true unless NODE_ENV=production. */
+    WEBHOOK_ALLOW_PRIVATE_NETWORKS: envVar.flag(),
     /** The built UI (dist/browser/portal-ui); default: next to main.js in a build, else the workspace's dist. */
     PORTAL_UI_DIR: envVar.string(),
   })
@@ -58,10 +60,11 @@ const ConfigSchema = z
       trustProxy: env.TRUST_PROXY,
       smtpUrl: env.SMTP_URL,
       mailFrom: env.MAIL_FROM,
-      outboxDir: path.join(path.resolve(env.DATA_DIR), 'outbox'),
+      outboxDir: outboxDirOf(env.DATA_DIR),
       sessionIdleMs: env.PORTAL_SESSION_IDLE_MINUTES * 60_000,
       sessionAbsoluteMs: env.PORTAL_SESSION_ABSOLUTE_HOURS * 60 * 60_000,
       webhookSecretKeys: env.WEBHOOK_SECRET_KEYS,
+      allowPrivateWebhookUrls: allowPrivateNetworks(env.WEBHOOK_ALLOW_PRIVATE_NETWORKS, { NODE_ENV: env.NODE_ENV }),
       uiDir: env.PORTAL_UI_DIR,
     };
   });

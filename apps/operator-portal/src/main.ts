@@ -19,7 +19,7 @@ async function main(): Promise<void> {
   const redis = config.redisUrl ? logRedisOutages(new Redis(config.redisUrl, { maxRetriesPerRequest: 1 }), config.redisUrl, logger) : undefined;
 
   const portal = composePortal({ config, db, logger, redis, observability: obs.observability });
-  const server = await listen(portal.app, { port: config.port, host: config.host });
+  const server = await listen(portal.app, { port: config.port, host: config.host, logger });
   const metricsUrl = await obs.listen(config.host);
   logger.info(
     { url: server.url, metricsUrl, tracing: obs.observability.tracing?.enabled, publicUrl: config.urls.portal, mail: portal.mailer.kind, outbox: portal.outboxDir, ui: portal.uiDir },

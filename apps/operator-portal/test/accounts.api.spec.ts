@@ -236,7 +236,7 @@ describe('POST /auth/logout and /auth/logout-all', () => {
 
 describe('e-mail verification', () => {
   it('POST /auth/verify-email verifies once; the token is then refused (400 invalid_token)', async () => {
-    const { client, email } = await signUp(h);
+    const { client, email } = await signUp(h, { verified: false });
     const token = h.mailer.lastToken(email, 'verify-email');
     const first = await new PortalClient(h.app).post(`${API}/auth/verify-email`, { token });
     expect(first.status).toBe(200);
@@ -248,7 +248,7 @@ describe('e-mail verification', () => {
   });
 
   it('an expired verification token is refused', async () => {
-    const { email } = await signUp(h);
+    const { email } = await signUp(h, { verified: false });
     const token = h.mailer.lastToken(email, 'verify-email');
     h.clock.advance(48 * 3600_000 + 1000);
     const res = await new PortalClient(h.app).post(`${API}/auth/verify-email`, { token });
@@ -257,7 +257,7 @@ describe('e-mail verification', () => {
   });
 
   it('a reset token is not a verification token', async () => {
-    const { email } = await signUp(h);
+    const { email } = await signUp(h, { verified: false });
     await new PortalClient(h.app).post(`${API}/auth/password-reset`, { email });
     await new Promise((r) => setImmediate(r));
     const res = await new PortalClient(h.app).post(`${API}/auth/verify-email`, { token: h.mailer.lastToken(email, 'reset-password') });
@@ -265,7 +265,7 @@ describe('e-mail verification', () => {
   });
 
   it('POST /auth/verify-email/resend: 202 and a new link; 401 without a session', async () => {
-    const { client, email } = await signUp(h);
+    const { client, email } = await signUp(h, { verified: false });
     const count = h.mailer.sent.filter((m) => m.to === email).length;
     const res = await client.post(`${API}/auth/verify-email/resend`);
     expect(res.status).toBe(202);
@@ -397,3 +397,56 @@ describe('session timeouts (test clock)', () => {
     expect((await client.get(`${API}/auth/session`)).status).toBe(401);
   });
 });
+
+describe('breached and common passwords are refused, Unicode is normalized (issue 20 item 2)', () => {
+  const BREACHED = ['passwordpassword', '1qaz2wsx3edc4rfv', 'qwertyuiopasdfghjkl', '123123123123', 'iloveyou123456'];
+
+  it.each(BREACHED)('sign-up with %s: 400 weak_password with the reason, nothing created', async (password) => {
+    const email = uniqueEmail('breached');
+    const res = await new PortalClient(h.app).post(`${API}/auth/signup`, { email, password, operatorName: 'Breach Co' });
+    expect(res.status).toBe(400);
+    expect(res.body.code).toBe('weak_password');
+    expect(res.body.error).toMatch(/too common or too easy to guess/);
+    expect(await h.prisma.operatorUser.count({ where: { email } })).toBe(0);
+  });
+
+  it('a password change and a reset refuse them too', async () => {
+    const { client, email } = await signUp(h);
+    const change = await client.post(`${API}/auth/password`, { currentPassword: GOOD_PASSWORD, newPassword: 'iloveyou123456' });
+    expect(change.status).toBe(400);
+    expect(change.body.code).toBe('weak_password');
+    await new PortalClient(h.app).post(`${API}/auth/password-reset`, { email });
+    await new Promise((r) => setImmediate(r));
+    const reset = await new PortalClient(h.app).post(`${API}/auth/password-reset/confirm`, {
+      token: h.mailer.lastToken(email, 'reset-password'),
+      password: '1qaz2wsx3edc4rfv',
+    });
+    expect(reset.status).toBe(400);
+    expect(reset.body.code).toBe('weak_password');
+    await logIn(h, email);
+  });
+
+  it('a password is compared in NFKC form: signed up with full-width letters, logs in with ASCII (and as typed)', async () => {
+    const typed = 'ﬁnal-Ｃｈａｐｔｅｒ-of-92';
+    const { email } = await signUp(h, { password: typed });
+    await logIn(h, email, 'final-Chapter-of-92');
+    await logIn(h, email, typed);
+  });
+});
+
+describe('a refused password does not spend the link (issue 20 item 6)', () => {
+  it('reset: a password containing the address is refused (400) and the same link then works', async () => {
+    const { email } = await signUp(h);
+    await new PortalClient(h.app).post(`${API}/auth/password-reset`, { email });
+    await new Promise((r) => setImmediate(r));
+    const token = h.mailer.lastToken(email, 'reset-password');
+    const refused = await new PortalClient(h.app).post(`${API}/auth/password-reset/confirm`, { token, password: `${email}-2026` });
+    expect(refused.status).toBe(400);
+    expect(refused.body.code).toBe('weak_password');
+    const row = await h.prisma.userToken.findFirstOrThrow({ where: { email, purpose: 'reset_password' }, orderBy: { createdAt: 'desc' } });
+    expect(row.usedAt).toBeNull();
+    const ok = await new PortalClient(h.app).post(`${API}/auth/password-reset/confirm`, { token, password: 'a-brand-new-secret-42' });
+    expect(ok.status).toBe(200);
+  });
+});
+

@@ -161,8 +161,11 @@ export function uniqueEmail(prefix = 'user'): string {
   return `${prefix}-${process.pid}-${counter}@example.com`;
 }
 
-/** Signs up a new operator through the API; the client is logged in as its owner. */
-export async function signUp(h: PortalHarness, input: { email?: string; operatorName?: string; password?: string } = {}) {
+/**
+ * Signs up a new operator through the API; the client is logged in as its owner, whose address is then marked
+ * verified (owners must be verified to invite) unless `verified: false`.
+ */
+export async function signUp(h: PortalHarness, input: { email?: string; operatorName?: string; password?: string; verified?: boolean } = {}) {
   const client = new PortalClient(h.app);
   const email = input.email ?? uniqueEmail('owner');
   const res = await client.post(`${API}/auth/signup`, {
@@ -172,6 +175,10 @@ export async function signUp(h: PortalHarness, input: { email?: string; operator
   });
   if (res.status !== 201) throw new Error(`sign-up failed: ${res.status} ${JSON.stringify(res.body)}`);
   client.csrfToken = res.body.csrfToken;
+  if (input.verified !== false) {
+    // As if the mailed link had been opened (the mailer of a suite may be a real outbox).
+    await h.prisma.operatorUser.update({ where: { email: res.body.user.email }, data: { emailVerifiedAt: h.clock.now() } });
+  }
   return { client, email, user: res.body.user, operator: res.body.operator as { id: string; name: string } };
 }
 

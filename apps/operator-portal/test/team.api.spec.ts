@@ -1,4 +1,5 @@
 import request from 'supertest';
+import { createPortalThrottles, PORTAL_THROTTLE_LIMITS } from '../src/accounts/throttles';
 import { API, GOOD_PASSWORD, PortalClient, addMember, logIn, createPortalHarness, providerAdmin, signUp, uniqueEmail, type PortalHarness } from './harness';
 
 let h: PortalHarness;
@@ -124,4 +125,67 @@ describe('team', () => {
     const admin = await providerAdmin(h);
     expect((await admin.client.get(`${API}/team`)).status).toBe(403);
   });
+
+  it('accepting with a password the account refuses (it contains the address) leaves the invitation usable', async () => {
+    const { client } = await signUp(h);
+    const email = uniqueEmail('keep');
+    await client.post(`${API}/team/invites`, { email, role: 'member' });
+    const token = h.mailer.lastToken(email, 'accept-invite');
+    const refused = await new PortalClient(h.app).post(`${API}/auth/invites/accept`, { token, password: `${email}-2026` });
+    expect(refused.status).toBe(400);
+    expect(refused.body.code).toBe('weak_password');
+    const breached = await new PortalClient(h.app).post(`${API}/auth/invites/accept`, { token, password: 'iloveyou123456' });
+    expect(breached.body.code).toBe('weak_password');
+    expect((await new PortalClient(h.app).post(`${API}/auth/invites/accept`, { token, password: GOOD_PASSWORD })).status).toBe(201);
+  });
 });
+
+describe('invitations cannot be used for phishing (issue 20 item 1)', () => {
+  const PHISH = 'ACTION REQUIRED: your account is locked, unlock at https://evil.example/unlock or evil.example/unlock';
+
+  it('an unverified owner cannot invite: 403 email_unverified, nothing stored, no mail', async () => {
+    const { client, operator } = await signUp(h, { verified: false, operatorName: PHISH });
+    const before = h.mailer.sent.length;
+    const res = await client.post(`${API}/team/invites`, { email: uniqueEmail('victim'), role: 'owner' });
+    expect(res.status).toBe(403);
+    expect(res.body.code).toBe('email_unverified');
+    expect(h.mailer.sent.length).toBe(before);
+    expect(await h.prisma.userToken.count({ where: { operatorId: operator.id, purpose: 'invite' } })).toBe(0);
+  });
+
+  it('the invitation mail never carries operator-chosen text: no operator name, no inviter, nothing clickable but our link', async () => {
+    const inviterEmail = `evil.example.unlock-${Date.now()}@example.com`;
+    const { client } = await signUp(h, { operatorName: PHISH, email: inviterEmail });
+    await h.prisma.operatorUser.update({ where: { email: inviterEmail }, data: { name: 'Security team, visit evil.example/unlock' } });
+    const victim = uniqueEmail('victim');
+    expect((await client.post(`${API}/team/invites`, { email: victim, role: 'owner' })).status).toBe(201);
+    const mail = h.mailer.sent.filter((m) => m.to === victim).at(-1)!;
+    expect(mail.subject).toBe('You are invited to a team on the Expedition Insurance operator portal');
+    for (const text of [mail.subject, mail.text]) {
+      expect(text).not.toContain('ACTION REQUIRED');
+      expect(text).not.toContain('evil');
+      expect(text).not.toContain(inviterEmail);
+    }
+    // Anything a mail client would auto-link: a URL, or a bare host name followed by a path.
+    const urls = mail.text.match(/\b(?:https?:\/\/)?[a-z0-9-]+(?:\.[a-z0-9-]+)+(?::\d+)?\/\S*/gi) ?? [];
+    expect(urls).toHaveLength(1);
+    expect(urls[0]).toMatch(/^http:\/\/portal\.test:3004\/accept-invite\?token=/);
+  });
+
+  it('mail volume per operator is bounded: 20 invitations an hour across its owners, then 429 with Retry-After', async () => {
+    const limited = await createPortalHarness({ db: h.db, throttles: createPortalThrottles() });
+    const a = await signUp(limited);
+    const b = await addMember(limited, a.client, 'owner');
+    const c = await addMember(limited, a.client, 'owner');
+    const invite = (owner: PortalClient) => owner.post(`${API}/team/invites`, { email: uniqueEmail('bulk'), role: 'member' });
+    const perUser = PORTAL_THROTTLE_LIMITS.mailPerUser.points;
+    for (let i = 2; i < perUser; i++) expect((await invite(a.client)).status).toBe(201);
+    for (let i = 0; i < PORTAL_THROTTLE_LIMITS.invitesPerOperatorHour.points - perUser; i++) expect((await invite(b.client)).status).toBe(201);
+    const refused = await invite(c.client);
+    expect(refused.status).toBe(429);
+    expect(refused.body.code).toBe('rate_limited');
+    expect(Number(refused.headers['retry-after'])).toBeGreaterThan(0);
+    expect(await limited.prisma.userToken.count({ where: { operatorId: a.operator.id, purpose: 'invite' } })).toBe(PORTAL_THROTTLE_LIMITS.invitesPerOperatorHour.points);
+  });
+});
+

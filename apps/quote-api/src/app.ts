@@ -9,6 +9,7 @@ import {
   errorHandler,
   healthRoutes,
   httpLogger,
+  jsonBody,
   notFound,
   refuseUnstorableJson,
   requestId,
@@ -31,7 +32,8 @@ import { createPurchaseService, type MppSettings } from './purchase/purchase.ser
 import { quoteRouter } from './quotes/quote.router';
 import { mcpRouter } from './mcp/mcp.router';
 import { acpApi } from './acp/acp.module';
-import { policiesRouter } from './policies/policies.router';
+import { policiesRouter, policyPageRouter } from './policies/policies.router';
+import { wordingRouter } from './documents/wording.router';
 import { createPolicyService } from './policies/policy.service';
 
 export interface QuoteApiDeps {
@@ -120,10 +122,10 @@ export function createApp(deps: QuoteApiDeps): Express {
 
   const api = express.Router();
   api.use(clientRateLimit(deps.rateLimiter, deps.rateLimitPerMinute ?? QUOTE_API_LIMITS.requestsPerMinutePerClient));
-  api.use(express.json({ limit: QUOTE_API_LIMITS.maxJsonBodyBytes, strict: true }));
+  api.use(jsonBody({ limit: QUOTE_API_LIMITS.maxJsonBodyBytes }));
   // Before any route: a body PostgreSQL cannot store is refused whole, so nothing is half-written (issue 7 §3).
   api.use(refuseUnstorableJson());
-  api.use(catalogRouter());
+  api.use(catalogRouter({ publicUrl: deps.publicUrl }));
   if (deps.observability?.metrics) api.post('/quotes', ...countQuotesCreated(deps.observability.metrics, 'api', [200, 201]));
   api.use(quoteRouter({ quotes, prisma: deps.prisma, clock: deps.clock, mode: deps.mode ?? 'test' }));
   api.use(coverageGapRouter());
@@ -132,7 +134,7 @@ export function createApp(deps: QuoteApiDeps): Express {
   api.use(policiesRouter({ policies }));
   app.use('/api/v1', api);
   const metrics = deps.observability?.metrics;
-  app.use('/mcp', mcpRouter({ quotes, checkout, purchases, policies, prisma: deps.prisma, clock: deps.clock, logger: deps.logger, mode: deps.mode ?? 'test', metrics, rateLimit: clientRateLimit(deps.rateLimiter, deps.rateLimitPerMinute ?? QUOTE_API_LIMITS.requestsPerMinutePerClient) }));
+  app.use('/mcp', mcpRouter({ quotes, checkout, purchases, policies, publicUrl: deps.publicUrl, prisma: deps.prisma, clock: deps.clock, logger: deps.logger, mode: deps.mode ?? 'test', metrics, rateLimit: clientRateLimit(deps.rateLimiter, deps.rateLimitPerMinute ?? QUOTE_API_LIMITS.requestsPerMinutePerClient) }));
 
   app.use(
     '/acp/v1',
@@ -156,6 +158,9 @@ export function createApp(deps: QuoteApiDeps): Express {
     processor.name === 'stripe'
       ? { kind: 'stripe', publishableKeys: deps.payments.stripePublishableKeys ?? {} }
       : { kind: 'card-form', testMode: true };
+  // The policyholder's pages: the policy (opened by its token) and each plan's public policy wording.
+  app.use(policyPageRouter({ policies, rateLimit: clientRateLimit(deps.rateLimiter, deps.rateLimitPerMinute ?? QUOTE_API_LIMITS.requestsPerMinutePerClient) }));
+  app.use(wordingRouter({ publicUrl: deps.publicUrl }));
   app.use(checkoutPageRouter({ checkout, ui, receipts: createCheckoutReceiptRepository(deps.prisma, deps.publicUrl, policyTokens) }));
   app.use(notFound());
   app.use(errorHandler(deps.logger));

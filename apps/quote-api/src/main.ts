@@ -21,7 +21,7 @@ async function main(): Promise<void> {
   const redis = config.redisUrl ? logRedisOutages(new Redis(config.redisUrl, { maxRetriesPerRequest: 1 }), config.redisUrl, logger) : undefined;
 
   const app = composeQuoteApi({ config, db, logger, redis, observability: obs.observability });
-  const server = await listen(app, { port: config.port, host: config.host });
+  const server = await listen(app, { port: config.port, host: config.host, logger });
   const metricsUrl = await obs.listen(config.host);
   logger.info({ url: server.url, metricsUrl, tracing: obs.observability.tracing?.enabled, publicUrl: config.publicUrl, redis: Boolean(redis) }, 'quote-api listening');
 

@@ -78,10 +78,48 @@ describe('GET /checkout/{token} after paying', () => {
     expect(page.text).toContain('<span class="nowrap">10 Jan 2027</span> → <span class="nowrap">24 Jan 2027</span> (14 days)');
     expect(page.text).toContain('Ada Lovelace, Charles Babbage; ages 45, 52');
     expect(page.text).toContain('What happens next');
-    expect(page.text).toContain('emailed to <strong>ada@example.com</strong>');
+    expect(page.text).toContain('A confirmation e-mail with your certificate attached is being sent to <strong>ada@example.com</strong>');
     expect(page.text).toContain(`Keep your quote number <strong>${q.quoteNumber}</strong>`);
     expect(page.text).toContain('Test mode: no money moved');
     expect(page.text).not.toContain('already paid');
+  });
+
+  it('asks for an optional address when none is known, says what an empty field means, and queues the mail to the one typed', async () => {
+    const q = await quoteWithLink();
+    const link = await q.link();
+    const form = await request(h.app).get(link);
+    expect(form.text).toContain('name="email" type="email"');
+    expect(form.text).toContain('Leave it empty and no e-mail is sent');
+
+    const refused = await request(h.app).post(`${link}/pay`).type('form').send({ email: 'not an address', cardNumber: TEST_CARDS.success, expiry: '12/30', cvc: '123' });
+    expect(refused.status).toBe(400);
+    expect(refused.text).toContain('That e-mail address does not look right');
+    expect(await h.db.prisma.payment.count({ where: { quoteId: q.quoteId } })).toBe(0);
+    expect((await newestSession(q.quoteId)).email).toBeNull();
+
+    const paid = await request(h.app).post(`${link}/pay`).type('form').send({ email: 'grace@example.com', cardNumber: TEST_CARDS.success, expiry: '12/30', cvc: '123' });
+    expect(paid.status).toBe(303);
+    const policy = await h.db.prisma.policy.findUniqueOrThrow({ where: { quoteId: q.quoteId }, include: { mails: true } });
+    expect(policy.mails.map((m) => [m.kind, m.recipient, m.status])).toEqual([['confirmation', 'grace@example.com', 'pending']]);
+    expect((await request(h.app).get(link)).text).toContain('is being sent to <strong>grace@example.com</strong>');
+  });
+
+  it('says plainly that no e-mail is sent when no address was given, and where the documents are', async () => {
+    const q = await quoteWithLink();
+    const link = await q.link();
+    expect((await payWith(link, TEST_CARDS.success)).status).toBe(303);
+
+    const page = await request(h.app).get(link);
+
+    const policy = await h.db.prisma.policy.findUniqueOrThrow({ where: { quoteId: q.quoteId }, include: { mails: true } });
+    expect(policy.mails.map((m) => [m.recipient, m.status])).toEqual([[null, 'no_address']]);
+    expect(page.text).toContain('No e-mail is sent for this policy: no address was given.');
+    expect(page.text).not.toMatch(/being sent|emailed/);
+  });
+
+  it('does not ask for an address the quote already carries', async () => {
+    const q = await quoteWithLink({ email: 'ada@example.com' });
+    expect((await request(h.app).get(await q.link())).text).not.toContain('name="email"');
   });
 
   it('says "issuing your policy" and refreshes itself (meta refresh, no script) while the payment has no policy yet', async () => {

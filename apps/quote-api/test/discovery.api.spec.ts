@@ -100,23 +100,30 @@ describe('GET /.well-known/api-catalog (RFC 9727)', () => {
   });
 });
 
+describe('GET /llms.txt: after the sale', () => {
+  it('says exactly when the traveler gets an e-mail, and what to do when none is sent', async () => {
+    const text = (await request(h.app).get('/llms.txt')).text;
+    expect(text).toContain('one confirmation e-mail (certificate attached, link to the policy page)');
+    expect(text).toContain('with no address, no e-mail is sent');
+  });
+});
+
 describe('links to the discovery documents', () => {
   it('the OpenAPI document names both documents and the MCP endpoint', async () => {
     const doc = (await request(h.app).get('/api/v1/openapi.json')).body as { info: { description: string } };
     for (const path of ['`/llms.txt`', '`/.well-known/api-catalog`', '`/mcp`']) expect(doc.info.description).toContain(path);
   });
 
-  it('every checkout page footer links llms.txt, the API catalog and the OpenAPI document', async () => {
+  it('the human checkout pages carry no footer for AI agents (people read them; agents find the documents above)', async () => {
     const quote = (await request(h.app).post('/api/v1/quotes').send(antarcticaQuote)).body as { quoteId: string; sessionId: string; plans: { planId: string }[] };
     const link = await request(h.app).post('/api/v1/checkout').send({ quoteId: quote.quoteId, planId: quote.plans[0]!.planId, sessionId: quote.sessionId });
     const open = await request(h.app).get(new URL(link.body.checkoutUrl).pathname);
     const unknown = await request(h.app).get('/checkout/cs_unknownunknownunknownunknown');
     expect([open.status, unknown.status]).toEqual([200, 404]);
     for (const page of [open, unknown]) {
-      const footer = /<footer>([\s\S]*)<\/footer>/.exec(page.text)?.[1] ?? '';
-      expect(footer).toContain('<a href="/llms.txt">');
-      expect(footer).toContain('<a href="/.well-known/api-catalog">');
-      expect(footer).toContain('<a href="/api/v1/openapi.json">');
+      expect(page.text).not.toContain('<footer>');
+      expect(page.text).not.toContain('For AI agents');
+      expect(page.text).not.toContain('/llms.txt');
     }
   });
 });

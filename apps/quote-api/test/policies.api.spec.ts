@@ -5,6 +5,7 @@ import request from 'supertest';
 import { PolicyIssuedPayloadSchema, PolicyLookupSchema, PurchaseReceiptSchema, QUOTE_DISCLAIMER } from '@expedition/contracts';
 import { formatAuthorizationPayment, parsePaymentChallenges, TEST_CARDS, type PaymentChallenge } from '@expedition/payments';
 import { createPolicyTokens, DEV_POLICY_TOKEN_SECRET, withAccessToken, withoutAccessToken } from '@expedition/fulfillment';
+import { ASSISTANCE, COOLING_OFF_DAYS } from '@expedition/policy-documents';
 import { antarcticaQuote, createHarness, PUBLIC_URL, type Harness } from './harness';
 
 const DEV_TOKENS = createPolicyTokens({ secret: DEV_POLICY_TOKEN_SECRET });
@@ -205,6 +206,13 @@ describe('GET /api/v1/policies/{policyNumber}', () => {
 
     const res = await lookup(policy.policyNumber, DEV_TOKENS.tokenFor(policy));
     expect(res.body.travelers).toEqual({ count: 2, ages: [45, 52], names: ['Ada Lovelace', 'Charles Babbage'] });
+    // …and so do the certificate and the policy page.
+    if (hasPdftotext) {
+      const flat = pdfText((await certificate(res.body.documentUrl as string)).body as Buffer).replace(/\s+/g, ' ');
+      expect(flat).toContain('Insured persons Ada Lovelace, age 45 Charles Babbage, age 52');
+    }
+    const policyPage = await request(h.app).get((res.body.pageUrl as string).replace(PUBLIC_URL, ''));
+    expect(policyPage.text).toContain('Ada Lovelace, age 45<br>Charles Babbage, age 52');
 
     // The success page of the link (its holder is the buyer) links the certificate, in a new tab.
     const page = await request(h.app).get(path);
@@ -250,21 +258,36 @@ describe('GET /api/v1/policies/{policyNumber}/certificate.pdf', () => {
     expect(none.headers['www-authenticate']).toBe('Bearer realm="policies"');
   });
 
-  (hasPdftotext ? it : it.skip)('reads (pdftotext): policy number, traveler ages, plan, premium, dates, disclaimer, SPECIMEN for a test policy', async () => {
-    const { q, receipt } = await boughtPolicy();
-    const text = pdfText((await certificate(receipt.documentUrl!)).body as Buffer);
-    const flat = text.replace(/\s+/g, ' ');
-    expect(flat).toContain('Certificate of Insurance');
-    expect(flat).toContain(receipt.policyNumber!);
-    expect(flat).toContain('45, 52');
-    expect(flat).toContain(q.plan.planName);
-    expect(flat).toContain(`${(q.plan.estimatedPremiumCents / 100).toLocaleString('en-US', { minimumFractionDigits: 2 })} USD`);
-    expect(flat).toContain('2027-01-10');
-    expect(flat).toContain('Antarctica');
-    expect(flat).toContain('SPECIMEN / TEST — NOT VALID FOR TRAVEL');
-    expect(flat).toContain(QUOTE_DISCLAIMER);
-    expect(flat).not.toContain(receipt.accessToken!);
-  });
+  (hasPdftotext ? it : it.skip)(
+    'reads (pdftotext) as the policyholder\'s document: insured persons, dates for people, limits, illustrative carrier, emergency line, how to claim, cancellation, wording links, SPECIMEN — and no agent disclaimer',
+    async () => {
+      const { q, receipt } = await boughtPolicy();
+      const text = pdfText((await certificate(receipt.documentUrl!)).body as Buffer);
+      const flat = text.replace(/\s+/g, ' ');
+      expect(flat).toContain('Certificate of Insurance');
+      expect(flat).toContain(receipt.policyNumber!);
+      expect(flat).toContain('Traveler 1, age 45 Traveler 2, age 52');
+      expect(flat).toContain(q.plan.planName);
+      expect(flat).toContain(`USD ${(q.plan.estimatedPremiumCents / 100).toLocaleString('en-US', { minimumFractionDigits: 2 })}`);
+      expect(flat).toContain('Cover starts 10 January 2027');
+      expect(flat).not.toMatch(/\d{4}-\d{2}-\d{2}/); // no machine dates for people
+      expect(flat).toContain('Antarctica');
+      expect(flat).toMatch(/Emergency medical USD [\d,]+ per traveler/);
+      expect(flat).toContain('(illustrative): invented for this platform, no real insurer underwrites this plan.');
+      expect(flat).toContain(`24 hours a day: ${ASSISTANCE.emergencyLine.display}`);
+      expect(flat).toContain(ASSISTANCE.claimsEmail);
+      expect(flat).toContain(`within ${COOLING_OFF_DAYS} days of the day it was issued`);
+      expect(flat).toContain(`${PUBLIC_URL}/policy-wording/${q.plan.planId}`);
+      expect(flat).toContain(`${PUBLIC_URL}/policy-wording/${q.plan.planId}.pdf`);
+      expect(flat).toContain('SPECIMEN / TEST — NOT VALID FOR TRAVEL');
+      expect(flat).not.toContain(QUOTE_DISCLAIMER.slice(0, 30));
+      expect(flat).not.toMatch(/AI assistant|not a binding contract/i);
+      expect(flat).not.toMatch(/travell/i); // one spelling throughout: "traveler"
+      expect(flat).not.toContain('example.com');
+      expect(flat).not.toContain(receipt.accessToken!);
+    },
+  );
+
   it('never hands the token to a log line (query string, Bearer header, a 404 or a 401)', async () => {
     const { receipt } = await boughtPolicy();
     logLines = [];

@@ -46,8 +46,8 @@ interface Quote {
   plans: QuotePlan[];
 }
 
-async function newQuote(): Promise<Quote & { plan: QuotePlan; other: QuotePlan }> {
-  const res = await request(h.app).post('/api/v1/quotes').send(antarcticaQuote);
+async function newQuote(extra: Record<string, unknown> = {}): Promise<Quote & { plan: QuotePlan; other: QuotePlan }> {
+  const res = await request(h.app).post('/api/v1/quotes').send({ ...antarcticaQuote, ...extra });
   expect(res.status).toBe(200);
   const quote = res.body as Quote;
   const buyable = quote.plans.filter((p) => p.availabilityMode === 'full');
@@ -201,6 +201,24 @@ describe('POST /api/v1/purchase: the 402 challenge', () => {
     expect(after).toEqual({ ...before, challenges: before.challenges + 2 });
     expect(after).toMatchObject({ purchases: 0, policies: 0, payments: 0, quoteStatus: 'quoted' });
     expect(settlements).toHaveLength(0);
+  });
+});
+
+describe('POST /api/v1/purchase: what the receipt says of the confirmation e-mail', () => {
+  it('says it goes to the quote\'s address when the quote has one, and queues exactly that mail', async () => {
+    const q = await newQuote({ email: 'mpp-buyer@example.com' });
+    const res = await purchase({ quoteId: q.quoteId, planId: q.plan.planId }, pay(await challengeFor(q.quoteId, q.plan.planId), spt('success')));
+    expect(res.status).toBe(200);
+    expect(res.body.nextSteps).toContain('A confirmation e-mail with the certificate attached goes to the e-mail address given with the quote.');
+    const policy = await h.db.prisma.policy.findUniqueOrThrow({ where: { quoteId: q.quoteId }, include: { mails: true } });
+    expect(policy.mails.map((m) => [m.recipient, m.status])).toEqual([['mpp-buyer@example.com', 'pending']]);
+  });
+
+  it('says no e-mail is sent when the quote has no address (never "emailed to the traveler")', async () => {
+    const q = await newQuote();
+    const res = await purchase({ quoteId: q.quoteId, planId: q.plan.planId }, pay(await challengeFor(q.quoteId, q.plan.planId), spt('success')));
+    expect(res.body.nextSteps).toContain('No e-mail is sent: the quote carries no e-mail address.');
+    expect(res.body.nextSteps).not.toMatch(/emailed/);
   });
 });
 

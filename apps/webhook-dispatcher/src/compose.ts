@@ -4,13 +4,16 @@ import { systemClock, type Clock, type Logger } from '@expedition/platform';
 import type { Observability } from '@expedition/observability';
 import { createApp } from './app';
 import type { DispatcherConfig } from './config';
-import { createMoneyPath, createPolicyTokens } from '@expedition/fulfillment';
+import { createMoneyPath, createPolicyTokens, type PolicyTokens } from '@expedition/fulfillment';
 import { createDeliveryWorkers, type DeliveryWorkers } from './delivery/delivery-worker';
 import { sampleOutbox } from './delivery/outbox-metrics';
 import { createRefundWorker } from './refunds/refund-worker';
 import type { FetchLike } from './delivery/webhook-sender';
 import { createProcessorEventSource, type ProcessorEventSource } from './processor';
 import { createSecretBox, resolveWebhookSecretKeys, type Keyring, type SecretBox } from '@expedition/operators';
+import { mailDomainOf, mailerFromConfig, type Mailer } from '@expedition/mail';
+import { createPolicyMailWorker, type PolicyDocuments, type PolicyMailWorker } from './policy-mail/policy-mail-worker';
+import { policyDocumentsFor } from './policy-mail/policy-documents';
 
 export interface DispatcherRuntime {
   config: DispatcherConfig;
@@ -24,6 +27,10 @@ export interface DispatcherRuntime {
   webhookSecretKeys?: Keyring;
   /** Metrics (request histograms, deliveries, payments, outbox gauges) and tracing; absent: none. */
   observability?: Observability;
+  /** Defaults to SMTP_URL, else the outbox under DATA_DIR (libs/mail); tests pass their own. */
+  mailer?: Mailer;
+  /** What policy mails are made of; defaults to libs/policy-documents. */
+  documents?: PolicyDocuments;
 }
 
 export interface ComposedDispatcher {
@@ -32,6 +39,8 @@ export interface ComposedDispatcher {
   /** WEBHOOK_WORKERS delivery workers and the refund worker; NOT started: call start() after listening and await
    * stop() on shutdown. */
   workers: DeliveryWorkers;
+  /** The policyholder mail workers (MAIL_WORKERS), started and stopped with `workers`. */
+  mailWorkers: readonly PolicyMailWorker[];
 }
 
 /** Wires config and shared resources into the app and its delivery workers. Used by main.ts and the launcher. */
@@ -41,6 +50,8 @@ export function composeWebhookDispatcher(runtime: DispatcherRuntime): ComposedDi
   const processor = runtime.processor ?? createProcessorEventSource(config.payments, clock);
   const moneyPath = createMoneyPath({ prisma: db.prisma, clock, logger, processor, quoteApiUrl: config.quoteApiUrl });
   const { observability } = runtime;
+  // Every policy access token this replica hands out (webhook documentUrl, the confirmation e-mail's links).
+  const policyTokens = createPolicyTokens(config.policyTokens);
   const app = createApp({ prisma: db.prisma, ready: () => db.ping(), logger, clock, processor, moneyPath, observability });
   observability?.metrics?.sampleOutbox(
     () => sampleOutbox(db.prisma, () => clock.now()),
@@ -59,20 +70,48 @@ export function composeWebhookDispatcher(runtime: DispatcherRuntime): ComposedDi
     // PostgreSQL: a new outbox row wakes the workers (LISTEN/NOTIFY); PGlite has none and they poll.
     notifications: db.notifications,
     metrics: observability?.metrics,
-    policyTokens: createPolicyTokens(config.policyTokens),
+    policyTokens,
     ...config.delivery,
   });
+  const mailWorkers = createMailWorkers(runtime, clock, policyTokens);
   const workers: DeliveryWorkers = {
     workers: delivery.workers,
     start: () => {
       delivery.start();
       refundWorker.start();
+      mailWorkers.forEach((w) => w.start());
     },
     stop: async () => {
-      await Promise.all([delivery.stop(), refundWorker.stop()]);
+      await Promise.all([delivery.stop(), refundWorker.stop(), ...mailWorkers.map((w) => w.stop())]);
     },
   };
-  return { app, workers };
+  return { app, workers, mailWorkers };
+}
+
+/** MAIL_WORKERS policyholder mail workers; none when the replica sends no mail. */
+function createMailWorkers(runtime: DispatcherRuntime, clock: Clock, policyTokens: PolicyTokens): PolicyMailWorker[] {
+  const { config, db, logger } = runtime;
+  if (config.mail.workers === 0) return [];
+  const mailer =
+    runtime.mailer ??
+    mailerFromConfig({ smtpUrl: config.mail.smtpUrl, from: config.mail.from, dataDir: config.dataDir, production: config.production, clock, logger })?.mailer;
+  // loadConfig refuses production without SMTP_URL when this replica sends mail, so one of the two exists.
+  if (!mailer) throw new Error('no mailer: set SMTP_URL');
+  const documents = runtime.documents ?? policyDocumentsFor(db.prisma, config.quoteApiUrl, policyTokens);
+  return Array.from({ length: config.mail.workers }, (_, i) =>
+    createPolicyMailWorker({
+      prisma: db.prisma,
+      logger: logger.child({ component: 'policy-mail', worker: i + 1 }),
+      clock,
+      mailer,
+      documents,
+      quoteApiUrl: config.quoteApiUrl,
+      policyTokens,
+      mailDomain: mailDomainOf(config.mail.from),
+      metrics: runtime.observability?.metrics,
+      ...config.mail,
+    }),
+  );
 }
 
 /**

@@ -25,8 +25,17 @@ describe('loadConfig', () => {
       timeoutMs: 10_000,
       leaseMs: 40_000,
       retryDelaysMs: [...DEFAULT_RETRY_DELAYS_MS],
+      allowPrivateNetworks: true,
     });
     expect(DEFAULT_RETRY_DELAYS_MS).toEqual([30_000, 300_000]);
+  });
+
+  it('WEBHOOK_ALLOW_PRIVATE_NETWORKS: true by default outside production (the demo receiver on localhost), as given otherwise', () => {
+    const dataDir = mkdtempSync(path.join(os.tmpdir(), 'dispatcher-config-'));
+    expect(loadConfig({ DATA_DIR: dataDir, NODE_ENV: 'development' }).delivery.allowPrivateNetworks).toBe(true);
+    expect(loadConfig({ DATA_DIR: dataDir, WEBHOOK_ALLOW_PRIVATE_NETWORKS: 'false' }).delivery.allowPrivateNetworks).toBe(false);
+    expect(loadConfig({ DATA_DIR: dataDir, WEBHOOK_ALLOW_PRIVATE_NETWORKS: '0' }).delivery.allowPrivateNetworks).toBe(false);
+    expect(() => loadConfig({ DATA_DIR: dataDir, WEBHOOK_ALLOW_PRIVATE_NETWORKS: 'maybe' })).toThrow(/WEBHOOK_ALLOW_PRIVATE_NETWORKS/);
   });
 
   it("knows quote-api's public URL (policy.issued links the certificate there): QUOTE_API_URL, else its port on localhost", () => {
@@ -97,18 +106,19 @@ describe('loadConfig: production and one-line refusals', () => {
 
   it('production: no default for DATABASE_URL, the policy token secret, the keyring or the processor', () => {
     const SECRET = 'policy-token-secret-for-config-spec-0123456789';
-    expect(refusal({ NODE_ENV: 'production' })).toBe(
+    expect(refusal({ NODE_ENV: 'production', SMTP_URL: 'smtp://mail:25' })).toBe(
       'Invalid configuration: DATABASE_URL: required when NODE_ENV=production; POLICY_TOKEN_SECRET: required when NODE_ENV=production',
     );
-    expect(refusal({ NODE_ENV: 'production', DATABASE_URL: 'postgresql://db/app' })).toMatch(/^Invalid configuration: WEBHOOK_SECRET_KEYS: required/);
-    expect(refusal({ NODE_ENV: 'production', DATABASE_URL: 'postgresql://db/app', WEBHOOK_SECRET_KEYS: KEYRING })).toBe(
+    expect(refusal({ NODE_ENV: 'production', SMTP_URL: 'smtp://mail:25', DATABASE_URL: 'postgresql://db/app' })).toMatch(/^Invalid configuration: WEBHOOK_SECRET_KEYS: required/);
+    expect(refusal({ NODE_ENV: 'production', SMTP_URL: 'smtp://mail:25', DATABASE_URL: 'postgresql://db/app', WEBHOOK_SECRET_KEYS: KEYRING })).toBe(
       'Invalid configuration: POLICY_TOKEN_SECRET: required when NODE_ENV=production',
     );
-    expect(refusal({ NODE_ENV: 'production', DATABASE_URL: 'postgresql://db/app', WEBHOOK_SECRET_KEYS: KEYRING, POLICY_TOKEN_SECRET: SECRET })).toMatch(
+    expect(refusal({ NODE_ENV: 'production', SMTP_URL: 'smtp://mail:25', DATABASE_URL: 'postgresql://db/app', WEBHOOK_SECRET_KEYS: KEYRING, POLICY_TOKEN_SECRET: SECRET })).toMatch(
       /PAYMENTS_PROVIDER: the simulated processor is refused/,
     );
     const config = loadConfig({
       NODE_ENV: 'production',
+      SMTP_URL: 'smtp://mail:25',
       DATABASE_URL: 'postgresql://db/app',
       WEBHOOK_SECRET_KEYS: KEYRING,
       POLICY_TOKEN_SECRET: SECRET,
@@ -118,6 +128,13 @@ describe('loadConfig: production and one-line refusals', () => {
     });
     expect(config.policyTokens).toEqual({ secret: SECRET, previous: undefined });
     expect(config.payments.provider).toBe('stripe');
+  });
+
+  it('production: policyholder mails need SMTP_URL, unless this replica sends none (MAIL_WORKERS=0)', () => {
+    const deployed = { NODE_ENV: 'production', DATABASE_URL: 'postgresql://db/app', WEBHOOK_SECRET_KEYS: KEYRING, POLICY_TOKEN_SECRET: 'p'.repeat(40), PAYMENTS_PROVIDER: 'stripe', STRIPE_TEST_SECRET_KEY: 'sk_test_1', STRIPE_WEBHOOK_SECRET: 'whsec_1' };
+    expect(refusal(deployed)).toMatch(/SMTP_URL: required when NODE_ENV=production/);
+    expect(loadConfig({ ...deployed, MAIL_WORKERS: '0' }).mail.workers).toBe(0);
+    expect(loadConfig({ ...deployed, SMTP_URL: 'smtps://mail.example.test:465', MAIL_FROM: 'Policies <p@x.test>' }).mail).toMatchObject({ smtpUrl: 'smtps://mail.example.test:465', from: 'Policies <p@x.test>', workers: 1 });
   });
 
   it.each([

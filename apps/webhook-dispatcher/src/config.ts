@@ -1,7 +1,8 @@
 import { z } from 'zod';
-import { asConfigError, ConfigError, DatabaseUrlSchema, emptyToUndefined, envVar, missingInProduction, parseConfig } from '@expedition/platform';
+import { allowPrivateNetworks, asConfigError, ConfigError, DatabaseUrlSchema, emptyToUndefined, envVar, missingInProduction, parseConfig } from '@expedition/platform';
 import { paymentsSettingsFromEnv, type PaymentsSettings } from '@expedition/payments';
 import { DEV_POLICY_TOKEN_SECRET, MIN_POLICY_TOKEN_SECRET_LENGTH } from '@expedition/fulfillment';
+import { DEFAULT_MAIL_FROM } from '@expedition/mail';
 import { MISSING_WEBHOOK_SECRET_KEYS, parseWebhookSecretKeys, WebhookSecretKeysError } from '@expedition/operators';
 
 const optional = <T extends z.ZodType>(schema: T) => z.preprocess(emptyToUndefined, schema.optional());
@@ -9,6 +10,11 @@ const optional = <T extends z.ZodType>(schema: T) => z.preprocess(emptyToUndefin
 
 /** Default pause between delivery attempts: 30 s after the 1st failure, 5 min after the 2nd (3 attempts in total). */
 export const DEFAULT_RETRY_DELAYS_MS = [30_000, 300_000] as const;
+/**
+ * Default pause after policy mail attempts 1…5 (30 s, 2 min, 10 min, 30 min, 2 h): with policy_mails.max_attempts
+ * (6) a mail is marked failed about 2 h 43 min after its first attempt.
+ */
+export const DEFAULT_MAIL_RETRY_DELAYS_MS = [30_000, 120_000, 600_000, 1_800_000, 7_200_000] as const;
 
 const list = (value: string | undefined) =>
   (value ?? '')
@@ -46,12 +52,23 @@ const ConfigSchema = z
     WEBHOOK_BATCH_SIZE: optional(z.coerce.number().int().min(1).max(500)).default(10),
     WEBHOOK_POLL_INTERVAL_MS: optional(z.coerce.number().int().positive()).default(1_000),
     WEBHOOK_SECRET_KEYS: optional(Keyring),
+    /** Webhook URLs may reach loopback and private addresses; default true unless NODE_ENV=production. */
+    WEBHOOK_ALLOW_PRIVATE_NETWORKS: envVar.flag(),
     /** quote-api's public URL (or its port on localhost): `policy.issued` links the policy's certificate there. */
     QUOTE_API_PORT: envVar.port(3001),
     QUOTE_API_URL: envVar.url(),
     /** Derives the access token a delivered `policy.issued` puts in documentUrl: the same secret as quote-api's. */
     POLICY_TOKEN_SECRET: optional(z.string().min(MIN_POLICY_TOKEN_SECRET_LENGTH, `at least ${MIN_POLICY_TOKEN_SECRET_LENGTH} characters`)),
     POLICY_TOKEN_PREVIOUS_SECRET: optional(z.string().min(MIN_POLICY_TOKEN_SECRET_LENGTH, `at least ${MIN_POLICY_TOKEN_SECRET_LENGTH} characters`)),
+    NODE_ENV: optional(z.string().trim()).default('development'),
+    /** Every mail of the platform (docs: README "Configuration"); unset → the outbox under DATA_DIR (not in production). */
+    SMTP_URL: optional(z.string().trim().regex(/^smtps?:\/\//, 'must be an smtp:// or smtps:// URL')),
+    MAIL_FROM: optional(z.string().trim()).default(DEFAULT_MAIL_FROM),
+    /** Policyholder mail workers in this replica (0: this replica sends no mail). */
+    MAIL_WORKERS: optional(z.coerce.number().int().min(0).max(16)).default(1),
+    MAIL_RETRY_DELAYS_MS: optional(DelayList),
+    MAIL_LEASE_MS: optional(z.coerce.number().int().min(1_000)).default(120_000),
+    MAIL_POLL_INTERVAL_MS: optional(z.coerce.number().int().positive()).default(2_000),
   })
   // Deployed delivery workers open operators' sealed secrets; an intake-only replica (WEBHOOK_WORKERS=0) never does.
   .refine((env) => !env.DATABASE_URL || env.WEBHOOK_WORKERS === 0 || env.WEBHOOK_SECRET_KEYS, {
@@ -79,6 +96,17 @@ const ConfigSchema = z
         // The lease must outlive a whole attempt, or a second worker could re-send a row that is still in flight.
         leaseMs: Math.max(env.WEBHOOK_LEASE_MS ?? timeoutMs + 30_000, timeoutMs + 1_000),
         retryDelaysMs: env.WEBHOOK_RETRY_DELAYS_MS ?? [...DEFAULT_RETRY_DELAYS_MS],
+        allowPrivateNetworks: allowPrivateNetworks(env.WEBHOOK_ALLOW_PRIVATE_NETWORKS, { NODE_ENV: env.NODE_ENV }),
+      },
+      production: env.NODE_ENV === 'production',
+      mail: {
+        smtpUrl: env.SMTP_URL,
+        from: env.MAIL_FROM,
+        workers: env.MAIL_WORKERS,
+        retryDelaysMs: env.MAIL_RETRY_DELAYS_MS ?? [...DEFAULT_MAIL_RETRY_DELAYS_MS],
+        leaseMs: env.MAIL_LEASE_MS,
+        batchSize: 5,
+        pollIntervalMs: env.MAIL_POLL_INTERVAL_MS,
       },
     };
   });
@@ -113,9 +141,15 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): DispatcherConf
   const base = parseConfig(ConfigSchema, env);
   const missing = missingInProduction(env, PRODUCTION_REQUIRED);
   if (missing.length > 0) throw new ConfigError(missing);
+  let payments: PaymentsSettings;
   try {
-    return Object.freeze({ ...base, payments: paymentsSettingsFromEnv(env) });
+    payments = paymentsSettingsFromEnv(env);
   } catch (err) {
     throw asConfigError(err);
   }
+  // In production mails go through SMTP (the embedded outbox is a development aid), unless this replica sends none.
+  if (base.production && base.mail.workers > 0 && !base.mail.smtpUrl) {
+    throw new ConfigError(['SMTP_URL: required when NODE_ENV=production (or MAIL_WORKERS=0 on a replica that sends no mail)']);
+  }
+  return Object.freeze({ ...base, payments });
 }

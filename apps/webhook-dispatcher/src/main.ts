@@ -19,7 +19,7 @@ async function main(): Promise<void> {
   logger.info({ db: db.kind, migrationsApplied: prepared.applied, plans: prepared.plans }, 'database ready');
 
   const { app, workers } = composeWebhookDispatcher({ config, db, logger, observability: obs.observability });
-  const server = await listen(app, { port: config.port, host: config.host });
+  const server = await listen(app, { port: config.port, host: config.host, logger });
   const metricsUrl = await obs.listen(config.host);
   workers.start();
   logger.info(

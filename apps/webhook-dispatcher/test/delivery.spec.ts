@@ -3,6 +3,7 @@ import { listen, type RunningServer } from '@expedition/http-kit';
 import { PolicyIssuedPayloadSchema, WEBHOOK_MAX_ATTEMPTS } from '@expedition/contracts';
 import { createPolicyTokens, DEV_POLICY_TOKEN_SECRET } from '@expedition/fulfillment';
 import { verifySignature } from '@expedition/webhook-signature';
+import { createOperatorService, OPERATOR_CONNECTION_ERROR } from '@expedition/operators';
 import { createApp } from '../src/app';
 import { claimDueWebhookEvents } from '../src/delivery/outbox.repository';
 import { WEBHOOK_USER_AGENT } from '../src/delivery/webhook-sender';
@@ -15,6 +16,7 @@ import {
   enqueueWebhook,
   OPERATOR_SECRET,
   startReceiver,
+  TEST_SECRET_BOX,
   testWorker,
   waitFor,
   type Harness,
@@ -190,6 +192,42 @@ describe('delivery of policy.issued', () => {
 
     expect(receiver.requests).toHaveLength(0);
     expect(await rowOf(row.id)).toMatchObject({ status: 'pending', attempts: 1, lastError: 'no webhook URL configured' });
+  });
+});
+
+describe('outbound address rules under production settings (WEBHOOK_ALLOW_PRIVATE_NETWORKS=false)', () => {
+  const operators = () => createOperatorService({ prisma: h.prisma, clock: h.clock, secretBox: TEST_SECRET_BOX });
+
+  it('refuses a host name resolving to 127.0.0.1 at connect time: nothing reaches the listening receiver, the attempt records why', async () => {
+    const { operator, row } = await freshEvent(() => 200, receiver.url.replace('127.0.0.1', 'localhost'));
+    const worker = testWorker(h.prisma, h.clock, { allowPrivateNetworks: false });
+
+    expect(await worker.runOnce()).toBe(1);
+
+    expect(receiver.requests).toHaveLength(0);
+    const stored = await rowOf(row.id);
+    expect(stored).toMatchObject({ status: 'pending', attempts: 1 });
+    expect(stored.lastError).toMatch(/^address refused: localhost resolves to (127\.0\.0\.1|::1): loopback address refused$/);
+    // The provider's view (portal admin) keeps the detail; the operator's reads like any connection failure.
+    const provider = await operators().getWebhookEvent(operator.id, row.eventId, 'provider');
+    expect(provider.attempts.map((a) => a.error)).toEqual([stored.lastError]);
+    const seen = await operators().getWebhookEvent(operator.id, row.eventId, 'operator');
+    expect(seen.event.lastError).toBe(OPERATOR_CONNECTION_ERROR);
+    expect(seen.attempts.map((a) => [a.statusCode, a.error])).toEqual([[null, OPERATOR_CONNECTION_ERROR]]);
+  });
+
+  it('shows the operator a closed port and a refused address alike (the delivery log is no port scanner)', async () => {
+    const closed = await freshEvent(() => 200, await deadUrl());
+    await testWorker(h.prisma, h.clock, { allowPrivateNetworks: true }).runOnce();
+    expect((await rowOf(closed.row.id)).lastError).toMatch(/^connection failed: ECONNREFUSED/);
+    const closedView = await operators().getWebhookEvent(closed.operator.id, closed.row.eventId);
+    const refused = await freshEvent(() => 200, 'http://169.254.169.254/latest/meta-data');
+    await testWorker(h.prisma, h.clock, { allowPrivateNetworks: false }).runOnce();
+    const refusedView = await operators().getWebhookEvent(refused.operator.id, refused.row.eventId);
+
+    expect(closedView.attempts.map((a) => [a.statusCode, a.error])).toEqual([[null, OPERATOR_CONNECTION_ERROR]]);
+    expect(refusedView.attempts.map((a) => [a.statusCode, a.error])).toEqual([[null, OPERATOR_CONNECTION_ERROR]]);
+    expect((await rowOf(refused.row.id)).lastError).toBe('address refused: 169.254.169.254: link-local address refused');
   });
 });
 

@@ -91,6 +91,8 @@ export function testWorker(prisma: PrismaClient, clock: Clock, overrides: Partia
     batchSize: 10,
     pollIntervalMs: 20,
     secretBox: TEST_SECRET_BOX,
+    // The test receivers listen on 127.0.0.1, as in development.
+    allowPrivateNetworks: true,
     ...overrides,
   });
 }

@@ -16,7 +16,7 @@ import {
   TEST_SECRET_BOX,
 } from './harness';
 
-const settings = { retryDelaysMs: [30_000], timeoutMs: 5_000, leaseMs: 60_000, batchSize: 4, pollIntervalMs: 10, secretBox: TEST_SECRET_BOX };
+const settings = { retryDelaysMs: [30_000], timeoutMs: 5_000, leaseMs: 60_000, batchSize: 4, pollIntervalMs: 10, secretBox: TEST_SECRET_BOX, allowPrivateNetworks: true };
 
 async function enqueue(prisma: PrismaClient, clock: TestClock, receiver: Receiver, count: number): Promise<string[]> {
   const operator = await createOperator(prisma, { webhookUrl: receiver.url });

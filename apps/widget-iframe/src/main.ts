@@ -17,7 +17,7 @@ async function main(): Promise<void> {
   logger.info({ db: db.kind, migrationsApplied: prepared.applied }, 'database ready');
 
   const widget = composeWidgetIframe({ config, db, logger, observability: obs.observability });
-  const server = await listen(widget.app, { port: config.port, host: config.host });
+  const server = await listen(widget.app, { port: config.port, host: config.host, logger });
   const metricsUrl = await obs.listen(config.host);
   logger.info(
     {

@@ -8,6 +8,7 @@ export * from './quote-api/coverage-gap.schema';
 export * from './quote-api/checkout.schema';
 export * from './quote-api/purchase.schema';
 export * from './quote-api/policy.schema';
+export * from './quote-api/policy-wording';
 export * from './embed/embed-quote.schema';
 export * from './embed/embed-options.schema';
 export * from './events/widget-events.schema';

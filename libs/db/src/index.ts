@@ -24,6 +24,7 @@ export type {
   WebhookAttempt,
   AgentKey,
   AcpCheckoutSession,
+  PolicyMail,
 } from './generated/prisma/client';
 export {
   OperatorStatus,
@@ -37,6 +38,7 @@ export {
   RefundStatus,
   WebhookEventStatus,
   UserRole,
+  PolicyMailStatus,
 } from './generated/prisma/enums';
 
 export { createDatabase, databaseFromPGlite, splitSchemaParam } from './database';

@@ -13,6 +13,7 @@ export {
   type DestinationSlug,
 } from './lib/catalog/destinations.catalog';
 export { CARRIER_TABLE, type Carrier, type CarrierId } from './lib/catalog/carriers.catalog';
+export { GENERAL_EXCLUSIONS } from './lib/catalog/exclusions.table';
 export {
   type AvailabilityMode,
   type Plan,

@@ -3,8 +3,8 @@ import { Prisma, type KeyMode, type PaymentChannel, type PaymentStatus, type Pur
 
 /**
  * The statements of fulfillment's common path, in plain SQL: record the processor event, read everything a decision
- * needs in one statement, and issue a policy (payment, purchase, policy, quote, checkout link, commission and the
- * `policy.issued` outbox row) in one more. Through the ORM the same work took about fifteen round trips, and most of
+ * needs in one statement, and issue a policy (payment, purchase, policy, quote, checkout link, commission, the
+ * `policy.issued` outbox row and the policyholder's confirmation mail job) in one more. Through the ORM the same work took about fifteen round trips, and most of
  * the intake's CPU went to Prisma's client (tools/bench/README.md). The rare paths (refunds, failures, ACP and MPP
  * trust) stay in the ORM, in fulfillment.service.ts. Plain SQL runs the same on PostgreSQL and PGlite.
  *
@@ -216,8 +216,8 @@ export interface Issue {
 /**
  * Issues a policy in ONE statement (data-modifying CTEs: every part runs, atomically, in one round trip): the payment
  * marked succeeded (created when we never stored it; a success once recorded is never rewritten), the purchase, the
- * policy, the quote marked purchased, its checkout link paid, and, through an operator, the commission and the
- * `policy.issued` outbox row. A taken policy number or a racing purchase surfaces as the usual unique violation.
+ * policy, its confirmation mail job, the quote marked purchased, its checkout link paid, and, through an operator,
+ * the commission and the `policy.issued` outbox row. A taken policy number or a racing purchase surfaces as the usual unique violation.
  */
 export async function issuePolicyRows(db: Tx, s: Issue): Promise<Purchase> {
   const { now, quote, payment } = s;
@@ -259,6 +259,7 @@ export async function issuePolicyRows(db: Tx, s: Issue): Promise<Purchase> {
       UPDATE quotes SET status = 'purchased', updated_at = ${now}::timestamp(3) WHERE id = ${quote.id}
     )`,
   ];
+  parts.push(confirmationMailPart(s, payment.current?.checkoutSessionId ?? payment.checkoutSessionId));
   if (checkoutSessionId) {
     parts.push(Prisma.sql`link_paid AS (
       UPDATE checkout_sessions SET status = 'paid', paid_at = ${now}::timestamp(3), updated_at = ${now}::timestamp(3)
@@ -284,6 +285,24 @@ export async function issuePolicyRows(db: Tx, s: Issue): Promise<Purchase> {
   }
   await db.$executeRaw`WITH ${Prisma.join(parts, ', ')} SELECT 1`;
   return purchase;
+}
+
+/**
+ * The policyholder's confirmation e-mail, queued by the statement that issues the policy (transactional outbox: no
+ * policy without its mail job, no mail job without its policy). The address is the one the buyer gave on the checkout
+ * link, else the quote's (widget, hosted page, MPP, ACP `buyer.email`); without one the row says `no_address`, so the
+ * operator's portal can tell "not sent: no address" from "pending". The webhook-dispatcher's mail worker sends it.
+ */
+function confirmationMailPart(s: Issue, checkoutSessionId: string | null): Prisma.Sql {
+  return Prisma.sql`mail AS (
+    INSERT INTO policy_mails (id, policy_id, kind, recipient, status, next_attempt_at, created_at)
+    SELECT ${randomUUID()}, ${s.policy.id}, 'confirmation', a.address,
+      (CASE WHEN a.address IS NULL THEN 'no_address' ELSE 'pending' END)::"PolicyMailStatus", ${s.now}::timestamp(3),
+      ${s.now}::timestamp(3)
+    FROM (SELECT COALESCE(
+      (SELECT NULLIF(btrim(email), '') FROM checkout_sessions WHERE id = ${checkoutSessionId}),
+      (SELECT NULLIF(btrim(email), '') FROM quotes WHERE id = ${s.quote.id})) AS address) AS a
+  )`;
 }
 
 function eventPart(event: NonNullable<Issue['event']>, now: Date): Prisma.Sql {

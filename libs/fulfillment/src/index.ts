@@ -25,3 +25,4 @@ export {
   type PolicyTokensOptions,
   type PolicyTokenSubject,
 } from './policy-tokens';
+export { CONFIRMATION_MAIL, requeueConfirmationMail, type ConfirmationMailStatus, type ResendOutcome } from './policy-mails';

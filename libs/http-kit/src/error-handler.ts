@@ -2,6 +2,7 @@ import type { ErrorRequestHandler, RequestHandler } from 'express';
 import type { Logger } from '@expedition/platform';
 import { AppError } from './app-error';
 import { linkedErrors, type LinkedError } from './error-chain';
+import { unsupportedCharset } from './json-body';
 
 interface BodyParserError extends Error {
   type?: string;
@@ -53,9 +54,8 @@ export function toAppError(err: unknown): AppError {
   const e = err as BodyParserError;
   if (e?.type === 'entity.parse.failed') return new AppError(400, 'invalid_json', 'Request body is not valid JSON');
   if (e?.type === 'entity.too.large') return new AppError(413, 'payload_too_large', 'Request body is too large');
-  if (e?.type === 'encoding.unsupported' || e?.type === 'charset.unsupported') {
-    return new AppError(415 as number, 'invalid_request', 'Unsupported request encoding');
-  }
+  if (e?.type === 'charset.unsupported') return unsupportedCharset();
+  if (e?.type === 'encoding.unsupported') return new AppError(415, 'invalid_request', 'Unsupported Content-Encoding: send the body uncompressed, or gzip or deflate');
   if (typeof e?.status === 'number' && e.status >= 400 && e.status < 500) {
     return new AppError(e.status, 'invalid_request', 'Invalid request');
   }

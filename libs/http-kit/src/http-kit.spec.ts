@@ -2,6 +2,7 @@ import express from 'express';
 import request from 'supertest';
 import { z } from 'zod';
 import pino from 'pino';
+import { createRateLimiter } from '@expedition/platform';
 import { AppError, clientRateLimit, errorHandler, healthRoutes, httpLogger, notFound, parseOrThrow, requestId, redactPath } from './index';
 
 const silent = pino({ level: 'silent' });
@@ -109,6 +110,20 @@ describe('http-kit', () => {
     expect(limited.status).toBe(429);
     expect(limited.headers['retry-after']).toBe('17');
     expect(limited.body.code).toBe('rate_limited');
+  });
+
+  it('counts every address of one IPv6 /64 as one client (55 addresses of a /64 share one budget)', async () => {
+    const a = express();
+    a.set('trust proxy', true);
+    a.use(clientRateLimit(createRateLimiter({ points: 50, durationSec: 60, keyPrefix: 'v6' }), 50));
+    a.get('/', (_req, res) => res.json({ ok: true }));
+    a.use(errorHandler(silent));
+    const statuses: number[] = [];
+    for (let i = 1; i <= 55; i++) {
+      statuses.push((await request(a).get('/').set('X-Forwarded-For', `2001:db8:7:7::${i.toString(16)}`)).status);
+    }
+    expect(statuses.filter((s) => s === 429)).toHaveLength(5);
+    expect((await request(a).get('/').set('X-Forwarded-For', '2001:db8:7:8::1')).status).toBe(200);
   });
 });
 

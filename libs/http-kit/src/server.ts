@@ -2,6 +2,7 @@ import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import type { Express } from 'express';
 import type { Logger } from '@expedition/platform';
+import { answerClientError } from './client-error';
 
 export interface RunningServer {
   server: Server;
@@ -11,8 +12,13 @@ export interface RunningServer {
   close(graceMs?: number): Promise<void>;
 }
 
-export async function listen(app: Express, options: { port: number; host?: string }): Promise<RunningServer> {
+/**
+ * Serves `app` on a port. Requests Node's parser refuses before Express (headers over 16 KiB: 431; malformed: 400)
+ * are answered in our error shape with a request id (client-error.ts) and logged on `logger`.
+ */
+export async function listen(app: Express, options: { port: number; host?: string; logger?: Pick<Logger, 'info'> }): Promise<RunningServer> {
   const server = createServer(app);
+  server.on('clientError', answerClientError(options.logger));
   // Keep-alive must outlive a typical load balancer's idle timeout (60 s) to avoid resets on reused sockets.
   server.keepAliveTimeout = 65_000;
   server.headersTimeout = 66_000;

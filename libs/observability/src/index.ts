@@ -10,6 +10,7 @@ export {
   type MetricsOptions,
   type OutboxSample,
   type PaymentOutcome,
+  type PolicyMailOutcome,
   type QuoteSource,
   createMetrics,
 } from './metrics';

@@ -11,6 +11,8 @@ export type GateOutcome = 'admitted' | '401' | '403' | '429';
 /** A webhook delivery attempt as the outbox records it. */
 export type DeliveryOutcome = 'delivered' | 'retry' | 'failed';
 export type PaymentOutcome = 'succeeded' | 'failed';
+/** A policyholder mail attempt: sent, retry (failed, will retry), failed (gave up after the last attempt). */
+export type PolicyMailOutcome = 'sent' | 'retry' | 'failed';
 
 const CHANNELS = new Set(['checkout_link', 'mpp', 'embed', 'acp']);
 
@@ -31,6 +33,8 @@ export interface Metrics {
   /** A quote's options became ready `lagSec` seconds after the quote was created. */
   optionsReady(lagSec: number): void;
   deliveryAttempt(outcome: DeliveryOutcome): void;
+  /** A policyholder mail attempt (policy_mail_attempts_total). */
+  policyMailAttempt(outcome: PolicyMailOutcome): void;
   /** A processor-reported payment result; unknown channels are counted as `other` (labels stay bounded). */
   paymentOutcome(channel: string | undefined, outcome: PaymentOutcome): void;
   /**
@@ -90,6 +94,12 @@ export function createMetrics(options: MetricsOptions): Metrics {
     labelNames: ['outcome'] as const,
     registers,
   });
+  const policyMails = new Counter({
+    name: 'policy_mail_attempts_total',
+    help: 'Policyholder confirmation e-mail attempts by outcome: sent, retry (failed, will retry), failed (gave up).',
+    labelNames: ['outcome'] as const,
+    registers,
+  });
   const payments = new Counter({
     name: 'payment_outcomes_total',
     help: 'Payment results reported by the processor, by channel (checkout_link, mpp, embed, acp) and outcome.',
@@ -111,6 +121,7 @@ export function createMetrics(options: MetricsOptions): Metrics {
     quoteCreated: (source) => quotes.inc({ source }),
     optionsReady: (lagSec) => optionsLag.observe(Math.max(0, lagSec)),
     deliveryAttempt: (outcome) => deliveries.inc({ outcome }),
+    policyMailAttempt: (outcome) => policyMails.inc({ outcome }),
     paymentOutcome: (channel, outcome) => payments.inc({ channel: channel && CHANNELS.has(channel) ? channel : 'other', outcome }),
     sampleOutbox(sample, onError) {
       let inFlight: Promise<OutboxSample | null> | null = null;

@@ -1,6 +1,7 @@
 export {
   type OperatorErrorCode,
   OperatorError,
+  SUSPENDED_OPERATOR_MESSAGE,
   isOperatorError,
 } from './lib/operator-error';
 export {
@@ -24,6 +25,7 @@ export {
   type ServiceContext,
   type WebhookSettings,
   MAX_SECRET_OVERLAP_HOURS,
+  OPERATOR_LIMITS,
   type WebhookUpdate,
   WEBHOOK_SECRET_BYTES,
   WEBHOOK_SECRET_PREFIX,
@@ -63,13 +65,16 @@ export {
 } from './lib/audit';
 export { describeOriginProblem, isLoopbackOrigin, originModes, originsForMode } from './lib/origin-rules';
 export {
+  type DeliveryLogAudience,
   type WebhookAttemptView,
   type WebhookEventDetailView,
   type WebhookEventQuery,
   type WebhookEventStatusValue,
   type WebhookEventSummaryView,
+  OPERATOR_CONNECTION_ERROR,
   TEST_EVENT_ID_PREFIX,
   WEBHOOK_EVENT_STATUSES,
+  operatorDeliveryError,
   sampleTestPayload,
 } from './lib/webhook-events';
 export {

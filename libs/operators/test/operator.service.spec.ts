@@ -161,8 +161,9 @@ describe('webhook', () => {
     expect(() => secretBox.open(stored, other.id)).toThrow(SecretBoxError);
   });
 
-  it('allows plain http only for localhost and 127.0.0.1', async () => {
+  it('allows plain http only for localhost and 127.0.0.1, and those only with private networks allowed (development)', async () => {
     const op = await activeOperator();
+    const service = createOperatorService({ prisma: db.prisma, clock, secretBox, allowPrivateWebhookUrls: true });
     await expect(service.setWebhook(op.id, { url: 'http://localhost:4200/webhooks' })).resolves.toBeDefined();
     await expect(service.setWebhook(op.id, { url: 'http://127.0.0.1:4200/webhooks' })).resolves.toBeDefined();
     await expectOperatorError(service.setWebhook(op.id, { url: 'http://hooks.example/x' }), 'invalid_input', /https/);
@@ -171,6 +172,26 @@ describe('webhook', () => {
     await expectOperatorError(service.setWebhook(op.id, { url: 'not a url' }), 'invalid_input');
     await expectOperatorError(service.setWebhook(op.id, { url: 'https://h.example/x', secret: 'short' }), 'invalid_input');
     expect((await service.getOperator(op.id)).webhookUrl).toBe('http://127.0.0.1:4200/webhooks');
+  });
+
+  it.each([
+    'http://169.254.169.254/latest/meta-data/',
+    'https://[fd00:ec2::254]/',
+    'https://10.0.0.1/hooks',
+    'https://192.168.1.1/hooks',
+    'https://100.64.0.1/hooks',
+    'https://metadata.google.internal/computeMetadata/v1/',
+    'https://0.0.0.0/',
+    'http://2130706433/',
+    'https://0x7f000001/',
+    'https://127.1/',
+    'https://[::ffff:127.0.0.1]/',
+    'https://localhost:9464/metrics',
+  ])('refuses %s under production rules (the default), and stores nothing', async (url) => {
+    const op = await activeOperator();
+    await expectOperatorError(service.setWebhook(op.id, { url }), 'invalid_input', /public internet host/);
+    await expectOperatorError(service.setWebhookUrl(op.id, url), 'invalid_input', /public internet host/);
+    expect(await db.prisma.operator.findUniqueOrThrow({ where: { id: op.id } })).toMatchObject({ webhookUrl: null, webhookSecret: null });
   });
 
   it('rewrapWebhookSecrets moves every secret to the current key and seals legacy plain values', async () => {

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { asConfigError, ConfigError, envVar, isProduction, missingInProduction, parseConfig } from './env';
+import { allowPrivateNetworks, asConfigError, ConfigError, envVar, isProduction, missingInProduction, parseConfig } from './env';
 
 describe('parseConfig', () => {
   it('parses once and freezes the result', () => {
@@ -73,6 +73,14 @@ describe('production secrets and foreign config errors', () => {
       'MPP_SECRET_KEY: required when NODE_ENV=production',
     ]);
     expect(isProduction({ NODE_ENV: ' production ' })).toBe(true);
+  });
+
+  it('allowPrivateNetworks: the given value wins; unset, false only with NODE_ENV=production', () => {
+    expect(allowPrivateNetworks(undefined, { NODE_ENV: 'production' })).toBe(false);
+    expect(allowPrivateNetworks(undefined, {})).toBe(true);
+    expect(allowPrivateNetworks(undefined, { NODE_ENV: 'development' })).toBe(true);
+    expect(allowPrivateNetworks(true, { NODE_ENV: 'production' })).toBe(true);
+    expect(allowPrivateNetworks(false, {})).toBe(false);
   });
 
   it('asConfigError keeps problems and turns a multi-line message into ONE line', () => {

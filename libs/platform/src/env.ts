@@ -108,4 +108,15 @@ export const envVar = {
     ),
   /** A plain string (trimmed). */
   string: () => optionalVar(z.string().trim()),
+  /** `true`/`false` (also `1`/`0`); unset gives undefined, for a default that depends on other variables. */
+  flag: () => optionalVar(z.enum(['true', 'false', '1', '0'])).transform((v) => (v === undefined ? undefined : v === 'true' || v === '1')),
 } as const;
+
+/**
+ * WEBHOOK_ALLOW_PRIVATE_NETWORKS, the same in every app that sets or dials operators' webhook URLs: given, it wins;
+ * unset, private and loopback targets are allowed unless NODE_ENV=production (`npm start`'s demo receiver is on
+ * localhost). See outbound-address.ts.
+ */
+export function allowPrivateNetworks(given: boolean | undefined, env: Env): boolean {
+  return given ?? !isProduction(env);
+}

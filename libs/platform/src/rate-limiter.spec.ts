@@ -31,6 +31,17 @@ describe('createRateLimiter (in memory)', () => {
     expect(await limiter.consume('key_a')).toEqual({ allowed: false, retryAfterSec: 40, remaining: 0 });
   });
 
+  it('refund gives one point back: attempts that were refunded do not count against the budget', async () => {
+    const limiter = createRateLimiter({ points: 2, durationSec: 60 });
+    for (let i = 0; i < 5; i++) {
+      expect((await limiter.consume('r')).allowed).toBe(true);
+      await limiter.refund('r');
+    }
+    await limiter.consume('r');
+    await limiter.consume('r');
+    expect((await limiter.consume('r')).allowed).toBe(false);
+  });
+
   it('resets lazily: the first request after the window starts a fresh count', async () => {
     const limiter = createRateLimiter({ points: 2, durationSec: 60 });
     await limiter.consume('k');

@@ -20,6 +20,11 @@ export interface RateLimiter {
   consume(id: string): Promise<RateLimitResult>;
 }
 
+/** A limiter that can give a point back: consume before the attempt, refund when it succeeded (count failures only). */
+export interface RefundableRateLimiter extends RateLimiter {
+  refund(id: string): Promise<void>;
+}
+
 export interface RateLimiterOptions {
   /** Shared counters across replicas. Without it, counters live in this process only (embedded mode). */
   redis?: Redis;
@@ -48,7 +53,7 @@ export interface RateLimiterOptions {
  * same budget, via rate-limiter-flexible's insuranceLimiter, with a throttled warning. During an outage the budget is
  * therefore enforced per replica (up to replicas x points per window) instead of failing every request.
  */
-export function createRateLimiter(options: RateLimiterOptions = {}): RateLimiter {
+export function createRateLimiter(options: RateLimiterOptions = {}): RefundableRateLimiter {
   const points = options.points ?? 60;
   const duration = options.durationSec ?? 60;
   const keyPrefix = options.keyPrefix ?? 'rl';
@@ -59,7 +64,12 @@ export function createRateLimiter(options: RateLimiterOptions = {}): RateLimiter
     ? createRedisLimiter(options.redis, { points, duration, keyPrefix }, options)
     : new RateLimiterMemory({ points, duration, keyPrefix });
 
-  return { consume: (id) => consumeOne(limiter, id) };
+  return {
+    consume: (id) => consumeOne(limiter, id),
+    refund: async (id) => {
+      await limiter.reward(id, 1);
+    },
+  };
 }
 
 async function consumeOne(limiter: RateLimiterAbstract, id: string): Promise<RateLimitResult> {

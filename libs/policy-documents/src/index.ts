@@ -1,4 +1,4 @@
-export { renderCertificate, SPECIMEN_MARK } from './certificate.pdf';
+export { coverDates, insuredPersons, renderCertificate, SPECIMEN_MARK } from './certificate.pdf';
 export { loadPolicyView, toPolicyView, POLICY_VIEW_INCLUDE, type PolicyKey, type PolicyViewRow } from './policy-view';
 export {
   ASSISTANCE,
@@ -9,3 +9,6 @@ export {
   ILLUSTRATIVE_CONTACTS_NOTE,
   type PhoneLine,
 } from './assistance';
+export { formatDay, formatMinor, formatUsd } from './format';
+export { policyWording, type Benefit, type PolicyWording } from './wording';
+export { renderWordingPdf, WORDING_EDITION } from './wording.pdf';

@@ -1,7 +1,7 @@
-import { QUOTE_DISCLAIMER, type PolicyLookup } from '@expedition/contracts';
+import { QUOTE_DISCLAIMER, policyWordingUrls, type PolicyLookup } from '@expedition/contracts';
 import type { Prisma, PrismaClient } from '@expedition/db';
 import { findDestination, getPlan } from '@expedition/domain-pricing';
-import { policyLinks } from '@expedition/fulfillment';
+import { policyLinks, type PolicyTokens } from '@expedition/fulfillment';
 import { isoDay } from '@expedition/platform';
 
 /** What a policy view reads besides the policy row: its quote and the names the checkout collected. */
@@ -25,6 +25,7 @@ export type PolicyKey = { policyId: string } | { policyNumber: string };
 export function toPolicyView(policy: PolicyViewRow, links: { quoteApiUrl: string; accessToken: string }): PolicyLookup {
   const plan = getPlan(policy.planId);
   const names = policy.purchase.payment?.checkoutSession?.guestNames ?? [];
+  const { documentUrl, pageUrl } = policyLinks(links.quoteApiUrl, { policyNumber: policy.policyNumber, accessToken: links.accessToken });
   return {
     policyNumber: policy.policyNumber,
     status: policy.status,
@@ -44,7 +45,7 @@ export function toPolicyView(policy: PolicyViewRow, links: { quoteApiUrl: string
               deductible: plan.coverage.deductible,
               cancelReason: plan.coverage.cancelReason,
             },
-            policyTermsUrl: plan.policyTermsUrl ?? null,
+            policyTermsUrl: policyWordingUrls(links.quoteApiUrl, plan.id).html,
           }
         : {}),
     },
@@ -63,22 +64,23 @@ export function toPolicyView(policy: PolicyViewRow, links: { quoteApiUrl: string
     premiumCents: policy.premiumCents,
     currency: policy.currency,
     issuedAt: policy.issuedAt.toISOString(),
-    documentUrl: policyLinks(links.quoteApiUrl, { policyNumber: policy.policyNumber, accessToken: links.accessToken }).documentUrl,
+    documentUrl,
+    pageUrl,
     disclaimer: QUOTE_DISCLAIMER,
   };
 }
 
 /**
  * The view of one policy by id or number, or null when there is none. No token check: for a worker that renders a
- * policy's documents (the confirmation e-mail), never for answering a request. The links carry `opts.accessToken`:
- * no token is stored, so derive it with libs/fulfillment's `createPolicyTokens(…).tokenFor(policy)`.
+ * policy's documents (the confirmation e-mail), never for answering a request. No token is stored: the links carry
+ * the one `opts.policyTokens` derives from the policy number (libs/fulfillment policy-tokens.ts).
  */
 export async function loadPolicyView(
   prisma: PrismaClient,
   key: PolicyKey,
-  opts: { quoteApiUrl: string; accessToken: string },
+  opts: { quoteApiUrl: string; policyTokens: Pick<PolicyTokens, 'tokenFor'> },
 ): Promise<PolicyLookup | null> {
   const where = 'policyId' in key ? { id: key.policyId } : { policyNumber: key.policyNumber };
   const policy = await prisma.policy.findUnique({ where, include: POLICY_VIEW_INCLUDE });
-  return policy ? toPolicyView(policy, opts) : null;
+  return policy ? toPolicyView(policy, { quoteApiUrl: opts.quoteApiUrl, accessToken: opts.policyTokens.tokenFor(policy) }) : null;
 }

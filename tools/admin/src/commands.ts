@@ -18,6 +18,7 @@ import {
 } from './format';
 import { formatTable } from './format';
 import type { AgentKeyService, AgentKeyView } from './agent-keys';
+import type { PolicyMailAdmin } from './policy-mails';
 
 /** A mistake in how the command was typed (exit 2), as opposed to a refusal by the service (exit 1). */
 export class UsageError extends Error {
@@ -32,6 +33,8 @@ export interface CommandContext {
   accounts: AccountService;
   /** Agent platforms' keys for /acp/v1. */
   agentKeys: AgentKeyService;
+  /** Policyholders' confirmation e-mails (resend). */
+  policyMails: PolicyMailAdmin;
   args: string[];
   options: Options;
   ensureDemo(options: { demoOrigin?: string; webhookUrl?: string }): Promise<DemoOperatorInfo>;
@@ -378,6 +381,32 @@ export const COMMANDS: readonly Command[] = [
     run: async (ctx) => {
       const key = await ctx.agentKeys.revoke(arg(ctx, 0));
       return { data: key, text: `Revoked.\n${formatAgentKey(key)}` };
+    },
+  },
+  {
+    name: 'policy:resend-confirmation',
+    args: ['policyNumber'],
+    usage: 'policy:resend-confirmation <policyNumber> [--to <address>]',
+    summary: "Queue a policy's confirmation e-mail (certificate attached) once more; audited",
+    options: { to: str },
+    run: async (ctx) => {
+      const policyNumber = arg(ctx, 0);
+      const to = opt(ctx, 'to');
+      if (to !== undefined && !/^[^\s@]+@[^\s@]+\.[^\s@]+$/.test(to.trim())) throw new UsageError(`--to "${to}" is not an e-mail address`);
+      const result = await ctx.policyMails.resendConfirmation(policyNumber, to);
+      switch (result.outcome) {
+        case 'queued':
+          return {
+            data: result,
+            text: `Queued the confirmation e-mail of ${policyNumber} again (resend ${result.resends}); the dispatcher's mail worker sends it within seconds. Recorded in the audit log.`,
+          };
+        case 'already_queued':
+          return { data: result, text: `The confirmation e-mail of ${policyNumber} is already waiting to be sent: nothing changed.`, exitCode: 1 };
+        case 'no_address':
+          return { data: result, text: `No e-mail address is known for ${policyNumber}: pass --to <address>. Nothing changed.`, exitCode: 1 };
+        case 'no_policy':
+          return { data: result, text: `No policy ${policyNumber}.`, exitCode: 1 };
+      }
     },
   },
   {

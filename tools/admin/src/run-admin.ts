@@ -15,6 +15,7 @@ import {
   isOperatorError,
 } from '@expedition/operators';
 import { AgentKeyError, createAgentKeyService } from './agent-keys';
+import { createPolicyMailAdmin } from './policy-mails';
 import { COMMANDS, type Command, type CommandContext, type CommandOutput, type Options, UsageError } from './commands';
 
 export interface AdminDeps {
@@ -29,6 +30,9 @@ export interface AdminDeps {
   /** Defaults for demo:ensure. */
   demoOrigin: string;
   demoWebhookUrl: string;
+  /** WEBHOOK_ALLOW_PRIVATE_NETWORKS: set-webhook and demo:ensure accept loopback and private hosts (development).
+   * Default false: public hosts only. */
+  allowPrivateWebhookUrls?: boolean;
   /**
    * The keyring sealing operators' webhook secrets (resolveWebhookSecretKeys in main.ts). Called only by commands
    * that write or re-wrap a secret, so reading keys or origins works without WEBHOOK_SECRET_KEYS.
@@ -140,11 +144,19 @@ function lazySecretBox(keyring: () => Keyring): SecretBox {
 
 function context(db: Database, deps: AdminDeps, parsed: ParsedCommand): CommandContext {
   const secretBox = lazySecretBox(() => deps.webhookSecretKeys());
-  const service = createOperatorService({ prisma: db.prisma, clock: deps.clock, randomBytes: deps.randomBytes, secretBox, defaultActor: CLI_ACTOR });
+  const service = createOperatorService({
+    prisma: db.prisma,
+    clock: deps.clock,
+    randomBytes: deps.randomBytes,
+    secretBox,
+    defaultActor: CLI_ACTOR,
+    allowPrivateWebhookUrls: deps.allowPrivateWebhookUrls ?? false,
+  });
   return {
     service,
     accounts: createAccountService({ prisma: db.prisma, clock: deps.clock }),
     agentKeys: createAgentKeyService({ prisma: db.prisma, clock: deps.clock }),
+    policyMails: createPolicyMailAdmin({ prisma: db.prisma, clock: deps.clock }),
     args: parsed.args,
     options: parsed.options,
     dataDir: deps.dataDir,
@@ -157,6 +169,7 @@ function context(db: Database, deps: AdminDeps, parsed: ParsedCommand): CommandC
         clock: deps.clock,
         randomBytes: deps.randomBytes,
         secretBox,
+        allowPrivateWebhookUrls: deps.allowPrivateWebhookUrls ?? false,
       }),
   };
 }

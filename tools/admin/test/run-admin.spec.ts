@@ -46,6 +46,7 @@ function deps(overrides: Partial<AdminDeps> = {}): AdminDeps {
     usingDatabaseUrl: false,
     demoOrigin: 'http://localhost:4200',
     demoWebhookUrl: 'http://localhost:4200/webhooks/expedition',
+    allowPrivateWebhookUrls: true,
     webhookSecretKeys: () => KEYS_A,
     clock: { now: () => NOW },
     ...overrides,
@@ -139,6 +140,19 @@ describe('admin CLI: commands', () => {
     const shown = await admin('operator:show', id);
     expect(shown.stdout).toMatch(/webhook secret:\s+set/);
     expect(shown.stdout).not.toContain(secret);
+  });
+
+  it('operator:set-webhook refuses a metadata, private or loopback URL under production rules and stores nothing', async () => {
+    const id = await createOperator();
+    const production = deps({ allowPrivateWebhookUrls: false });
+    for (const url of ['http://169.254.169.254/latest/meta-data/', 'https://192.168.1.1/hooks', 'http://127.1:9464/metrics']) {
+      const result = await runAdmin(['operator:set-webhook', id, '--url', url], production);
+      expect(result.exitCode).not.toBe(0);
+      expect(result.stderr).toMatch(/public internet host/);
+    }
+    expect(await db.prisma.operator.findUniqueOrThrow({ where: { id } })).toMatchObject({ webhookUrl: null, webhookSecret: null });
+    // In development (npm start) the demo receiver on localhost is fine.
+    expect((await admin('operator:set-webhook', id, '--url', 'http://127.0.0.1:4200/webhooks/expedition')).exitCode).toBe(0);
   });
 
   it('secrets:rewrap moves every webhook secret to the new current key after a rotation', async () => {

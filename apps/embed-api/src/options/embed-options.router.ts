@@ -29,7 +29,7 @@ export const PLACEHOLDER_QUOTE_ID = '00000000-0000-4000-8000-000000000000';
  * - `pending`, `not_eligible` and `failed` → 200 `{ options: [], pending: true }`; `ready` → 200 EmbedOptionsReady
  *   (no `pending` field). Sandbox: a TEST quote whose email is `options-pending@sandbox.test` is always pending.
  */
-export function addEmbedOptionsRoute(app: IRouter, deps: { gate: RequestHandler; prisma: PrismaClient; cache: ReadyOptionsCache }): void {
+export function addEmbedOptionsRoute(app: IRouter, deps: { gate: RequestHandler; prisma: PrismaClient; cache: ReadyOptionsCache; quoteApiUrl?: string }): void {
   app.get(EMBED_OPTIONS_PATH, deps.gate, async (req, res) => {
     const { operatorId } = getEmbedContext(req);
     const presented = readQuoteId(req);
@@ -52,7 +52,7 @@ export function addEmbedOptionsRoute(app: IRouter, deps: { gate: RequestHandler;
       orderBy: { rank: 'asc' },
       select: { planId: true, premiumCents: true, currency: true, isRecommended: true, coverage: true, createdAt: true },
     });
-    const body = Buffer.from(JSON.stringify(toEmbedOptionsReady(quote, options)));
+    const body = Buffer.from(JSON.stringify(toEmbedOptionsReady(quote, options, { quoteApiUrl: deps.quoteApiUrl })));
     deps.cache.set(quote.id, { operatorId, body });
     sendJson(res, body);
   });

@@ -148,6 +148,37 @@ describe('onboarding changes, each audited with before → after', () => {
     expect((await call(admin, 'post', `/admin/operators/${other.operator.id}/webhook-events/${row.eventId}/resend`)).status).toBe(404);
   });
 
+  it('refuses a webhook URL to a private, loopback or metadata host under production rules (400, nothing stored)', async () => {
+    const before = await h.db.prisma.operator.findUniqueOrThrow({ where: { id: a.operator.id } });
+    for (const url of ['http://169.254.169.254/latest/meta-data', 'https://10.0.0.1/h', 'http://0x7f000001/', 'https://metadata.google.internal/']) {
+      const res = await call(admin, 'put', `/admin/operators/${a.operator.id}/webhook`, { url });
+      expect(res.status).toBe(400);
+      expect(res.body.error).toMatch(/public internet host/);
+    }
+    expect((await h.db.prisma.operator.findUniqueOrThrow({ where: { id: a.operator.id } })).webhookUrl).toBe(before.webhookUrl);
+  });
+
+  it('shows the provider the recorded delivery error in full, the operator a generic connection failure', async () => {
+    const detail = 'address refused: hooks.evil.example resolves to 10.0.0.5: private address refused';
+    const row = await h.db.prisma.webhookEvent.create({
+      data: {
+        eventId: `evt_${crypto.randomUUID()}`, type: 'policy.issued', operatorId: a.operator.id, payload: { eventId: 'x' }, status: 'failed', attempts: 1,
+        maxAttempts: 1, nextAttemptAt: h.clock.now(), lastError: detail,
+        attemptsLog: { create: { attemptNumber: 1, startedAt: h.clock.now(), durationMs: 0, statusCode: null, error: detail } },
+      },
+    });
+
+    const provider = await call(admin, 'get', `/admin/operators/${a.operator.id}/webhook-events/${row.eventId}`);
+    expect(provider.body.event.lastError).toBe(detail);
+    expect(provider.body.attempts[0].error).toBe(detail);
+    const operator = await call(a.member, 'get', `/operator/webhook-events/${row.eventId}`);
+    expect(operator.status).toBe(200);
+    expect(operator.body.event.lastError).toBe('could not connect to the webhook URL');
+    expect(operator.body.attempts[0].error).toBe('could not connect to the webhook URL');
+    const list = await call(a.member, 'get', '/operator/webhook-events');
+    expect(JSON.stringify(list.body)).not.toContain('10.0.0.5');
+  });
+
   it('deactivates an operator: its keys stop passing the gate', async () => {
     const res = await call(admin, 'patch', `/admin/operators/${a.operator.id}`, { status: 'suspended' });
     expect(res.status).toBe(200);

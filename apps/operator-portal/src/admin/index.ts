@@ -95,16 +95,16 @@ export function adminRoutes(deps: PortalRouteDeps): Router {
 
   router.get('/admin/operators/:id/webhook-events', async (req, res) => {
     const query = parse(WebhookEventListQuerySchema, req.query);
-    res.json(await operators.listWebhookEvents(operatorParam(req), query));
+    res.json(await operators.listWebhookEvents(operatorParam(req), query, 'provider'));
   });
 
   router.get('/admin/operators/:id/webhook-events/:eventId', async (req, res) => {
-    res.json(await operators.getWebhookEvent(operatorParam(req), param(req, 'eventId')));
+    res.json(await operators.getWebhookEvent(operatorParam(req), param(req, 'eventId'), 'provider'));
   });
 
   router.post('/admin/operators/:id/webhook-events/:eventId/resend', async (req, res) => {
     const actor: AuditActor = actorOf(req);
-    res.status(202).json({ event: await operators.resendWebhookEvent(operatorParam(req), param(req, 'eventId'), actor) });
+    res.status(202).json({ event: await operators.resendWebhookEvent(operatorParam(req), param(req, 'eventId'), actor, 'provider') });
   });
 
   router.get('/admin/audit', async (req, res) => {

@@ -36,11 +36,11 @@ export function renderOutboxPage(mails: OutboxMail[], dir: string): string {
           (m) => `<article class="svc-card">
 <h2>${escapeHtml(m.subject)}</h2>
 <p class="meta">To <strong>${escapeHtml(m.to)}</strong> · <time datetime="${escapeHtml(m.sentAt)}">${escapeHtml(m.sentAt.replace('T', ' ').slice(0, 19))} UTC</time></p>
-<pre>${linkify(m.text)}</pre>
+<pre>${linkify(m.text)}</pre>${m.attachments?.length ? `\n<p class="meta">Attached: ${m.attachments.map(escapeHtml).join(', ')} (in the <code>${escapeHtml(m.id)}.eml</code> file)</p>` : ''}
 </article>`,
         )
         .join('\n')
-    : '<p>No mail yet. Sign up, invite a teammate or ask for a password reset, then reload this page.</p>';
+    : '<p>No mail yet. Sign up, invite a teammate, ask for a password reset or buy a policy with an e-mail address, then reload this page.</p>';
   return `<!doctype html>
 <html lang="en">
 <head>
@@ -53,7 +53,7 @@ export function renderOutboxPage(mails: OutboxMail[], dir: string): string {
 <body>
 <main>
 <h1>Mail outbox</h1>
-<p>Development only: with no <code>SMTP_URL</code>, the portal writes its e-mails to <code>${escapeHtml(dir)}</code> instead of sending them. Newest first. Reload to see new messages.</p>
+<p>Development only: with no <code>SMTP_URL</code>, the platform (portal mails and policyholders' confirmation e-mails) writes its e-mails to <code>${escapeHtml(dir)}</code> instead of sending them. Newest first. Reload to see new messages.</p>
 ${items}
 </main>
 </body>

@@ -6,8 +6,8 @@ import type { Logger } from '@expedition/platform';
 
 /**
  * The error type of portal routes. Body: `{ error, code, details? }` (+ `requestId`). Throw it from any handler;
- * `OperatorError`s of the service layer are mapped too (not_found → 404, invalid_input → 400, conflict → 409), and so
- * are http-kit `AppError`s and body-parser errors.
+ * `OperatorError`s of the service layer are mapped too (not_found → 404, invalid_input → 400, conflict → 409,
+ * suspended → 403 operator_suspended, limit_reached → 409), and so are http-kit `AppError`s and body-parser errors.
  */
 export class PortalError extends Error {
   override readonly name = 'PortalError';
@@ -53,6 +53,7 @@ export class PortalError extends Error {
 const ACCOUNT_ERRORS: Record<AccountErrorCode, [number, PortalErrorCode]> = {
   invalid_input: [400, 'invalid_request'],
   weak_password: [400, 'weak_password'],
+  email_unverified: [403, 'email_unverified'],
   wrong_password: [400, 'wrong_password'],
   invalid_token: [400, 'invalid_token'],
   invalid_credentials: [401, 'invalid_credentials'],
@@ -71,6 +72,8 @@ export function toPortalError(err: unknown): PortalError {
   if (isOperatorError(err)) {
     if (err.code === 'not_found') return new PortalError(404, 'not_found', err.message);
     if (err.code === 'conflict') return new PortalError(409, 'conflict', err.message);
+    if (err.code === 'suspended') return new PortalError(403, 'operator_suspended', err.message);
+    if (err.code === 'limit_reached') return new PortalError(409, 'limit_reached', err.message);
     return new PortalError(400, 'invalid_request', err.message);
   }
   const appError: AppError = toAppError(err);

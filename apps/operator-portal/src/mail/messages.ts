@@ -41,17 +41,37 @@ export const messages = {
       ].join('\n'),
     };
   },
-  invite(to: string, operatorName: string, inviter: string, role: string, link: string): OutgoingMail {
+  /**
+   * The invitation. Nothing the operator chose (its name, the inviter's name or address) appears in it: a sign-up is
+   * free, so that text is an attacker's, and a mail client turns "evil.example/unlock" into a link. The invitee learns
+   * the operator's name in the portal itself, once the invitation is accepted. Only verified owners can invite.
+   */
+  invite(to: string, role: 'owner' | 'member', link: string): OutgoingMail {
     return {
       to,
-      subject: `You are invited to ${operatorName} on the operator portal`,
+      subject: 'You are invited to a team on the Expedition Insurance operator portal',
       text: [
-        `${inviter} invited you to join ${operatorName} as ${role === 'owner' ? 'an owner' : 'a member'}.`,
+        `You were invited to join a tour operator's team on the Expedition Insurance operator portal, as ${role === 'owner' ? 'an owner' : 'a member'}.`,
         '',
-        'Accept the invitation and choose your password here (valid 7 days):',
+        'Accept the invitation and choose your password here (valid 7 days); the portal then shows you the team:',
         link,
         '',
-        'If you did not expect this, ignore this message.',
+        'If you did not expect this, ignore this message. We never ask you to unlock or confirm an account through an invitation.',
+      ].join('\n'),
+    };
+  },
+  signInLink(to: string, link: string): OutgoingMail {
+    return {
+      to,
+      subject: 'Sign in to the operator portal',
+      text: [
+        'There were many failed attempts to log in to your operator portal account, so log-ins with its password are',
+        'paused for up to an hour.',
+        '',
+        'If you are trying to log in, use this one-time link instead (it works once, for 1 hour):',
+        link,
+        '',
+        'If it was not you, someone is guessing your password: sign in with the link and change your password.',
       ].join('\n'),
     };
   },

@@ -154,7 +154,7 @@ export function operatorRoutes(deps: PortalRouteDeps): Router {
 
   router.get('/operator/webhook-events', member, async (req, res) => {
     const query = parse(WebhookEventListQuerySchema, req.query);
-    res.json(await operators.listWebhookEvents(getOperatorId(req), query));
+    res.json(await operators.listWebhookEvents(getOperatorId(req), query, 'operator'));
   });
 
   router.post('/operator/webhook-events/test', member, async (req, res) => {
@@ -162,11 +162,11 @@ export function operatorRoutes(deps: PortalRouteDeps): Router {
   });
 
   router.get('/operator/webhook-events/:id', member, async (req, res) => {
-    res.json(await operators.getWebhookEvent(getOperatorId(req), param(req, 'id')));
+    res.json(await operators.getWebhookEvent(getOperatorId(req), param(req, 'id'), 'operator'));
   });
 
   router.post('/operator/webhook-events/:id/resend', member, async (req, res) => {
-    res.status(202).json({ event: await operators.resendWebhookEvent(getOperatorId(req), param(req, 'id'), actorOf(req)) });
+    res.status(202).json({ event: await operators.resendWebhookEvent(getOperatorId(req), param(req, 'id'), actorOf(req), 'operator') });
   });
 
   // ---- dashboard and audit ----------------------------------------------------------------------------------

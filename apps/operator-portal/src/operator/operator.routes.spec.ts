@@ -373,6 +373,24 @@ describe('webhook settings, secret reveal, delivery log', () => {
 });
 
 describe('GET /operator/dashboard', () => {
+  it("shows whether each recent policy's confirmation e-mail was sent (sent, pending, failed, no address; null before mails existed)", async () => {
+    const d = await createOperatorWithUsers(h, 'Delta Mails');
+    for (let i = 0; i < 5; i++) await seedSale(d.operator.id, 'test', h.clock.now(), 10_000 + i, 1000, true);
+    const policies = await h.db.prisma.policy.findMany({ where: { operatorId: d.operator.id }, orderBy: { premiumCents: 'asc' } });
+    const statuses = ['sent', 'pending', 'failed', 'no_address'] as const;
+    for (const [i, status] of statuses.entries()) {
+      await h.db.prisma.policyMail.create({
+        data: { policyId: policies[i]!.id, kind: 'confirmation', status, recipient: status === 'no_address' ? null : 'buyer@example.test' },
+      });
+    }
+
+    const body = DashboardResponseSchema.parse((await as(d.member).get('/operator/dashboard')).body);
+
+    const byPremium = Object.fromEntries(body.recentPolicies.map((p) => [p.premiumCents, p.confirmationEmail]));
+    expect(byPremium).toEqual({ 10_000: 'sent', 10_001: 'pending', 10_002: 'failed', 10_003: 'no_address', 10_004: null });
+    expect(JSON.stringify(body)).not.toContain('buyer@example.test');
+  });
+
   it('aggregates quotes, purchases, premium and commission by day, test and live apart; test events are not sales', async () => {
     const c = await createOperatorWithUsers(h, 'Gamma Dashboard');
     const day = (offset: number) => new Date(h.clock.now().getTime() - offset * 86_400_000);

@@ -47,13 +47,18 @@ export function teamRoutes(deps: AccountRouteDeps): Router {
   router.post('/team/invites', guards.requireOwner, async (req, res) => {
     const principal = getPrincipal(req);
     const operatorId = getOperatorId(req);
-    await throttle([[deps.throttles.mailPerUser, principal.userId]]);
     const body = parseBody(CreateInviteRequestSchema, req.body);
-    const { invite, token } = await accounts.createInvite(operatorId, body.email, body.role);
-    const operator = await prisma.operator.findUniqueOrThrow({ where: { id: operatorId }, select: { name: true } });
+    // Mail volume: per inviting user, and per operator (all its owners together) an hour and a day.
+    await throttle([
+      [deps.throttles.mailPerUser, principal.userId],
+      [deps.throttles.invitesPerOperatorHour, operatorId],
+      [deps.throttles.invitesPerOperatorDay, operatorId],
+    ]);
+    const { invite, token } = await accounts.createInvite(operatorId, body.email, body.role, principal.userId);
     await audit(req, 'team.invite.create', 'invite', invite.id, null, { email: invite.email, role: invite.role });
+    deps.logger.info({ event: 'auth.invite.sent', userId: principal.userId, operatorId, inviteId: invite.id, role: invite.role, ip: req.ip, reqId: req.id }, 'auth event');
     await deps.mailer
-      .send(messages.invite(invite.email, operator.name, principal.email, invite.role, `${deps.urls.portal}/accept-invite?token=${token}`))
+      .send(messages.invite(invite.email, invite.role, `${deps.urls.portal}/accept-invite?token=${token}`))
       .catch((err: unknown) => deps.logger.error({ err: (err as Error).message }, 'invitation mail not sent'));
     res.status(201).json({ invite: toInvite(invite) });
   });

@@ -4,7 +4,7 @@ import { Spinner, ToastProvider } from '@expedition/ui';
 import { matchPath, navigate, onLinkClick, useLocation, type Params } from './router';
 import { isPublicPath, loginPathFor, SessionProvider, useSession } from './session';
 import { Shell } from './shell/shell';
-import { LoginPage, SignupPage, ForgotPasswordPage, ResetPasswordPage, VerifyEmailPage, AcceptInvitePage } from './pages/auth-pages';
+import { LoginPage, SignupPage, ForgotPasswordPage, ResetPasswordPage, VerifyEmailPage, AcceptInvitePage, SignInLinkPage } from './pages/auth-pages';
 import { DashboardPage } from './pages/dashboard-page';
 import { KeysPage } from './pages/keys-page';
 import { OriginsPage } from './pages/origins-page';
@@ -67,6 +67,7 @@ const PUBLIC_ROUTES: { path: string; page: ComponentType }[] = [
   { path: '/reset-password', page: ResetPasswordPage },
   { path: '/verify-email', page: VerifyEmailPage },
   { path: '/accept-invite', page: AcceptInvitePage },
+  { path: '/sign-in-link', page: SignInLinkPage },
 ];
 
 export function findRoute(pathname: string): { route: Route; params: Params } | null {

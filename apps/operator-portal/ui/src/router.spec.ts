@@ -33,6 +33,7 @@ describe('routing', () => {
     expect(loginPathFor('/keys', '?tab=1')).toBe('/login?next=%2Fkeys%3Ftab%3D1');
     expect(loginPathFor('/', '')).toBe('/login');
     expect(isPublicPath('/reset-password')).toBe(true);
+    expect(isPublicPath('/sign-in-link')).toBe(true);
     expect(isPublicPath('/keys')).toBe(false);
   });
 

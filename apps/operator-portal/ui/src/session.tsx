@@ -20,7 +20,7 @@ interface SessionApi {
 const SessionContext = createContext<SessionApi | null>(null);
 
 /** The public pages never bounce to the log-in page on 401. */
-export const PUBLIC_PATHS = ['/login', '/signup', '/forgot-password', '/reset-password', '/verify-email', '/accept-invite'];
+export const PUBLIC_PATHS = ['/login', '/signup', '/forgot-password', '/reset-password', '/verify-email', '/accept-invite', '/sign-in-link'];
 export const isPublicPath = (pathname: string) => PUBLIC_PATHS.includes(pathname.replace(/\/+$/, '') || '/');
 
 export function loginPathFor(pathname: string, search: string): string {

@@ -1,5 +1,5 @@
 import { createHash } from 'node:crypto';
-import express, { Router, type NextFunction, type Request, type Response } from 'express';
+import { Router, type NextFunction, type Request, type Response } from 'express';
 import type { z } from 'zod';
 import {
   ACP_SUPPORTED_VERSIONS,
@@ -10,7 +10,7 @@ import {
   QUOTE_API_LIMITS,
 } from '@expedition/contracts';
 import type { AgentKey } from '@expedition/db';
-import { parseOrThrow, refuseUnstorableJson } from '@expedition/http-kit';
+import { jsonBody, parseOrThrow, refuseUnstorableJson } from '@expedition/http-kit';
 import type { Logger, RateLimiter } from '@expedition/platform';
 import type { IdempotencyStore, StoredResponse } from '../purchase/idempotency.repository';
 import { AcpHttpError, toAcpHttpError } from './acp-errors';
@@ -83,7 +83,7 @@ export function acpRouter(deps: AcpRouterDeps): Router {
     }
   });
 
-  router.use(express.json({ limit: QUOTE_API_LIMITS.maxJsonBodyBytes, strict: true }));
+  router.use(jsonBody({ limit: QUOTE_API_LIMITS.maxJsonBodyBytes }));
   router.use(refuseUnstorableJson());
 
   router.get('/checkout_sessions/:id', async (req, res) => {

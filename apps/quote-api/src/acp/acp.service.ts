@@ -278,7 +278,7 @@ export function createAcpService(deps: AcpServiceDeps) {
         messages.push(error('unsupported', '$.line_items[0].id', 'This plan is priced on inquiry and cannot be bought online; choose another plan.'));
       }
     }
-    if (!s.buyer) messages.push(error('missing', '$.buyer.email', "The buyer's email is needed: the policy documents are sent there."));
+    if (!s.buyer) messages.push(error('missing', '$.buyer.email', "The buyer's email is needed: the confirmation e-mail with the policy certificate is sent there."));
     if (quote?.expiresAt && quote.expiresAt <= clock.now()) {
       messages.push(error('expired', '$.metadata.trip', 'The price held for this trip has expired; send the trip again (update) to quote anew.'));
     }

@@ -1,4 +1,4 @@
-import type { Destination as DestinationDto, PlanDetails, PlanSummary } from '@expedition/contracts';
+import { policyWordingUrls, type Destination as DestinationDto, type PlanDetails, type PlanSummary } from '@expedition/contracts';
 import type { Destination, Plan } from '@expedition/domain-pricing';
 
 export function toDestinationDto(d: Destination): DestinationDto {
@@ -34,7 +34,8 @@ export function toPlanSummary(plan: Plan, isRecommended?: boolean): PlanSummary 
   };
 }
 
-export function toPlanDetails(plan: Plan): PlanDetails {
+/** `quoteApiUrl`: this API's public base URL, for the link to the plan's policy wording. */
+export function toPlanDetails(plan: Plan, quoteApiUrl: string): PlanDetails {
   const { eligibility: e, coverage: c } = plan;
   return {
     planId: plan.id,
@@ -59,6 +60,6 @@ export function toPlanDetails(plan: Plan): PlanDetails {
       maxTravelers: e.maxTravelers,
     },
     highlights: [...plan.highlights],
-    policyTermsUrl: plan.policyTermsUrl,
+    policyTermsUrl: policyWordingUrls(quoteApiUrl, plan.id).html,
   };
 }

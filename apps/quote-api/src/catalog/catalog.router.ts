@@ -5,7 +5,7 @@ import { AppError, parseOrThrow } from '@expedition/http-kit';
 import { toDestinationDto, toPlanDetails, toPlanSummary } from './catalog.mapper';
 
 /** The catalog is code (reviewed, versioned data in domain-pricing): these routes never touch the database. */
-export function catalogRouter(): Router {
+export function catalogRouter(deps: { publicUrl: string }): Router {
   const router = Router();
 
   router.get('/destinations', (_req, res) => {
@@ -38,7 +38,7 @@ export function catalogRouter(): Router {
     const { planId } = parseOrThrow(PlanIdParamsSchema, req.params, 'path');
     const plan = getPlan(planId);
     if (!plan) throw AppError.notFound('plan_not_found', `No plan with id "${planId}"`);
-    res.json(toPlanDetails(plan));
+    res.json(toPlanDetails(plan, deps.publicUrl));
   });
 
   return router;

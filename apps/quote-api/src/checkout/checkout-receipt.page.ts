@@ -31,8 +31,10 @@ function paidHere(p: IssuedPolicy): string {
   const ages = p.travelerAges.length ? `; ages ${p.travelerAges.join(', ')}` : '';
   const days = p.durationDays ? ` (${p.durationDays} days)` : '';
   const emailed = p.email
-    ? `Your policy documents are being emailed to <strong>${escapeHtml(p.email)}</strong>.`
-    : 'Your policy documents are being emailed to the traveler.';
+    ? p.mailStatus === 'sent'
+      ? `A confirmation e-mail with your certificate attached was sent to <strong>${escapeHtml(p.email)}</strong>; check the names and dates in it.`
+      : `A confirmation e-mail with your certificate attached is being sent to <strong>${escapeHtml(p.email)}</strong>; check the names and dates when it arrives.`
+    : 'No e-mail is sent for this policy: no address was given. Keep this page&#39;s link: it shows this policy again, and the certificate link above opens your certificate.';
   const testMode = p.mode === 'test'
     ? '<p class="notice">Test mode: no money moved and this policy is not real cover.</p>'
     : '';
@@ -52,7 +54,7 @@ ${testMode || '<p>You are covered. Here is your policy.</p>'}
 <p class="muted">Keep the certificate link private: it opens your policy.</p>
 <h2>What happens next</h2>
 <ul>
-<li>${emailed} They are your contract; check the names and dates when they arrive.</li>
+<li>${emailed}</li>
 <li>Your cover starts on ${day(p.startDate)}. Carry the policy number with you on the expedition: the assistance line asks for it.</li>
 <li>Keep your quote number <strong>${escapeHtml(p.quoteNumber)}</strong> and policy number for any question.</li>
 </ul>
@@ -79,5 +81,5 @@ function boughtElsewhere(r: Extract<CheckoutReceipt, { kind: 'bought_elsewhere' 
 <p class="muted">Quote ${escapeHtml(r.quoteNumber)}</p>
 <p>${what}</p>
 <p>${charge}</p>
-<p class="muted">The policy documents go to the email address given with that purchase. Nothing more to do here.</p>`;
+<p class="muted">If an e-mail address was given with that purchase, its confirmation e-mail and certificate went there. Nothing more to do here.</p>`;
 }

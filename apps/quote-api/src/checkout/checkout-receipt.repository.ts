@@ -1,6 +1,6 @@
 import type { PrismaClient } from '@expedition/db';
 import { findDestination } from '@expedition/domain-pricing';
-import { policyLinks, type PolicyTokens } from '@expedition/fulfillment';
+import { CONFIRMATION_MAIL, policyLinks, type PolicyTokens } from '@expedition/fulfillment';
 
 /** What the payer sees after paying; the policy itself, not another form. */
 export interface IssuedPolicy {
@@ -21,8 +21,10 @@ export interface IssuedPolicy {
   durationDays: number | null;
   /** Names the agent gave for the link, if any. */
   guestNames: string[];
-  /** Where the policy documents go, when the quote or link carries an address. */
+  /** Where the confirmation e-mail (with the certificate) goes; null: no address was given, no e-mail is sent. */
   email: string | null;
+  /** Whether that e-mail has gone out yet (`sent`), is on its way (`pending`), failed, or has no address. */
+  mailStatus: 'pending' | 'sent' | 'failed' | 'no_address' | null;
   /** The certificate of insurance (PDF, with the policy's access token): the holder of this link is the buyer. */
   documentUrl: string;
 }
@@ -61,7 +63,7 @@ export function createCheckoutReceiptRepository(prisma: PrismaClient, publicUrl:
           processorPaymentId: true,
           payment: { select: { checkoutSessionId: true } },
           plan: { select: { name: true, brand: true, tier: true } },
-          quote: { select: { quoteNumber: true, destinationSlug: true, durationDays: true, email: true } },
+          quote: { select: { quoteNumber: true, destinationSlug: true, durationDays: true } },
           policy: {
             select: {
               policyNumber: true,
@@ -72,6 +74,7 @@ export function createCheckoutReceiptRepository(prisma: PrismaClient, publicUrl:
               endDate: true,
               travelers: true,
               travelerAges: true,
+              mails: { where: { kind: CONFIRMATION_MAIL }, select: { recipient: true, status: true } },
             },
           },
         },
@@ -103,6 +106,7 @@ export function createCheckoutReceiptRepository(prisma: PrismaClient, publicUrl:
     }
     if (!policy) return { kind: 'issuing', quoteNumber: quote.quoteNumber };
 
+    const mail = policy.mails[0] ?? null;
     return {
       kind: 'paid_here',
       policy: {
@@ -121,7 +125,8 @@ export function createCheckoutReceiptRepository(prisma: PrismaClient, publicUrl:
         travelerAges: policy.travelerAges,
         durationDays: quote.durationDays,
         guestNames: session.guestNames,
-        email: session.email ?? quote.email,
+        email: mail?.recipient ?? null,
+        mailStatus: mail?.status ?? null,
         documentUrl: policyLinks(publicUrl, { policyNumber: policy.policyNumber, accessToken: policyTokens.tokenFor(policy) }).documentUrl,
       },
     };

@@ -13,11 +13,6 @@ const DAY = new Intl.DateTimeFormat('en-GB', { day: 'numeric', month: 'short', y
 /** A date as people read it ("10 Jan 2027"), as HTML that never breaks inside the date. */
 export const day = (d: Date | null) => `<span class="nowrap">${d ? DAY.format(d) : 'not given'}</span>`;
 
-/** For AI agents and their developers: where the service describes itself (same origin, no token in the URLs). */
-const FOOTER =
-  '<footer><p>For AI agents: <a href="/llms.txt">llms.txt</a> · <a href="/.well-known/api-catalog">API catalog</a> · ' +
-  '<a href="/api/v1/openapi.json">OpenAPI</a></p></footer>';
-
 /** `head`: extra elements for <head>, e.g. a meta refresh (the CSP allows no inline script for that). */
 export function layout(title: string, body: string, nonce: string, script = '', head = ''): string {
   return `<!doctype html>
@@ -33,18 +28,29 @@ dt{color:#52606d}dd{margin:0}.premium{font-size:1.6rem;font-weight:600}.notice{b
 form{display:grid;gap:.6rem;margin:1.2rem 0}input{font:inherit;padding:.6rem;border:1px solid #b8c4ce;border-radius:6px}
 button{font:inherit;font-weight:600;padding:.7rem;border:0;border-radius:6px;background:#0b5cad;color:#fff;cursor:pointer}
 .summary{white-space:pre-wrap;background:#f4f7fa;padding:1rem;border-radius:8px}.muted{color:#52606d;font-size:.9rem}
-footer{max-width:40rem;margin:0 auto 2rem;padding:0 2rem;font-size:.85rem;color:#52606d}footer a{color:#0b5cad}
-</style></head><body><main>${body}</main>${FOOTER}${script}</body></html>`;
+</style></head><body><main>${body}</main>${script}</body></html>`;
+}
+
+/** The optional field's name, and what the page says about it (one place: the page and its tests). */
+export const EMAIL_FIELD = 'email';
+export const EMAIL_FIELD_HINT =
+  'Optional. We e-mail your policy confirmation and certificate there. Leave it empty and no e-mail is sent: ' +
+  'keep this page\'s link, which shows your policy and its certificate after payment.';
+
+/** Asked only when neither the link nor its quote carries an address (the assistant never collected one). */
+function emailField(): string {
+  return `<label for="email">E-mail for your policy documents</label><input id="email" name="${EMAIL_FIELD}" type="email" autocomplete="email" maxlength="254" aria-describedby="email-hint">
+<p class="muted" id="email-hint">${escapeHtml(EMAIL_FIELD_HINT)}</p>`;
 }
 
 /** Posts back to the page's own URL: the bearer token is not repeated in the document. */
-function payForm(testMode: boolean): string {
+function payForm(testMode: boolean, askEmail: boolean): string {
   const hint = testMode
     ? `<p class="muted">Test mode: no money moves. Use 4242 4242 4242 4242 (succeeds), 4000 0000 0000 0002 (declined) or 4000 0000 0000 9995 (insufficient funds), any future expiry and any CVC.</p>`
     : '';
   // The test cards come before the form: the payer needs them to fill it in.
   return `${hint}<form method="post" autocomplete="off">
-<label for="card">Card number</label><input id="card" name="cardNumber" inputmode="numeric" autocomplete="cc-number" required maxlength="23">
+${askEmail ? emailField() : ''}<label for="card">Card number</label><input id="card" name="cardNumber" inputmode="numeric" autocomplete="cc-number" required maxlength="23">
 <label for="exp">Expiry (MM/YY)</label><input id="exp" name="expiry" autocomplete="cc-exp" required maxlength="7">
 <label for="cvc">CVC</label><input id="cvc" name="cvc" inputmode="numeric" autocomplete="cc-csc" required maxlength="4">
 <button type="submit">Pay and issue my policy</button></form>`;
@@ -54,6 +60,8 @@ function payForm(testMode: boolean): string {
 export interface PageOptions {
   /** Shown above the form after a failed attempt. */
   error?: string;
+  /** The status that goes with `error` (default 402: a payment that failed). */
+  errorStatus?: 400 | 402;
   /** Whether the card form is offered (a processor is configured). */
   payable?: boolean;
   /** Simulated mode: list the magic test cards. */
@@ -131,7 +139,7 @@ export function renderCheckoutPage(res: Response, view: View, options: PageOptio
   }
   if (view.state === 'paid') {
     res.status(200).send(
-      layout('Already paid', `<h1>This policy is already paid</h1>${reference}<p>Your policy documents are on their way by email. Nothing more to do.</p>`, nonce),
+      layout('Already paid', `<h1>This policy is already paid</h1>${reference}<p>Nothing more to do here: this link will not charge you again.</p>`, nonce),
     );
     return;
   }
@@ -142,7 +150,7 @@ export function renderCheckoutPage(res: Response, view: View, options: PageOptio
     : stripe
       ? stripe.body
       : options.payable
-        ? payForm(options.testMode ?? false)
+        ? payForm(options.testMode ?? false, !session.email && !quote.email)
         : '<p class="notice">Online payment is not enabled for this link. A representative will contact you to complete the purchase.</p>';
   const guests = session.guestNames.length ? session.guestNames.map(escapeHtml).join(', ') : `${quote.travelers} ${quote.travelers === 1 ? 'traveler' : 'travelers'}`;
   const body = `
@@ -163,5 +171,5 @@ ${paymentSection}
   const script = `<script nonce="${nonce}">(function(){var el=document.getElementById('left');var end=Date.parse(el.dataset.expires);
 function tick(){var s=Math.max(0,Math.round((end-Date.now())/1000));el.textContent=s>0?Math.floor(s/60)+' min '+(s%60)+' s':'now: this link has expired';if(s>0)setTimeout(tick,1000);}tick();})();</script>`;
   const head = options.processing ? refreshMeta(3) : '';
-  res.status(options.error ? 402 : 200).send(layout('Checkout', body, nonce, script + (stripe?.script ?? ''), head));
+  res.status(options.error ? (options.errorStatus ?? 402) : 200).send(layout('Checkout', body, nonce, script + (stripe?.script ?? ''), head));
 }

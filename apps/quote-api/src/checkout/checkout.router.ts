@@ -1,9 +1,10 @@
 import express, { Router } from 'express';
+import { z } from 'zod';
 import { CheckoutRequestSchema } from '@expedition/contracts';
 import { parseOrThrow } from '@expedition/http-kit';
 import { readIdempotencyKey } from './checkout-idempotency';
 import type { CheckoutService } from './checkout.service';
-import { renderCheckoutPage } from './checkout.page';
+import { EMAIL_FIELD, renderCheckoutPage } from './checkout.page';
 import type { CheckoutReceiptRepository } from './checkout-receipt.repository';
 import { renderCheckoutReceipt } from './checkout-receipt.page';
 
@@ -48,7 +49,13 @@ export function checkoutPageRouter(deps: { checkout: CheckoutService; ui: Checko
       return renderCheckoutPage(res, await deps.checkout.view(token), { ...page, error: 'Pay with the secure form on this page.' });
     }
     const cardNumber = typeof req.body?.cardNumber === 'string' ? req.body.cardNumber : '';
-    const result = await deps.checkout.pay(token, cardNumber);
+    const email = optionalEmail(req.body?.[EMAIL_FIELD]);
+    if (email === INVALID) {
+      const current = await deps.checkout.view(token);
+      if (current.state !== 'open') return renderCheckoutPage(res, current, page);
+      return renderCheckoutPage(res, current, { ...page, error: INVALID_EMAIL_MESSAGE, errorStatus: 400 });
+    }
+    const result = await deps.checkout.pay(token, cardNumber, email);
     if (result.outcome === 'paid') return res.redirect(303, `/checkout/${encodeURIComponent(token)}`);
     const view = await deps.checkout.view(token);
     // This link paid meanwhile (this was the second of two submits, and the first has finished): the same answer as
@@ -58,4 +65,15 @@ export function checkoutPageRouter(deps: { checkout: CheckoutService; ui: Checko
     renderCheckoutPage(res, view, { ...page, error: result.message });
   });
   return router;
+}
+
+const INVALID = Symbol('invalid e-mail');
+export const INVALID_EMAIL_MESSAGE = 'That e-mail address does not look right. Correct it, or leave the field empty (then no e-mail is sent). Nothing was charged.';
+const EmailSchema = z.email().max(254);
+
+/** The optional address typed on the page: undefined when empty, INVALID when it is not an address. */
+function optionalEmail(value: unknown): string | undefined | typeof INVALID {
+  if (typeof value !== 'string' || value.trim() === '') return undefined;
+  const parsed = EmailSchema.safeParse(value.trim());
+  return parsed.success ? parsed.data : INVALID;
 }

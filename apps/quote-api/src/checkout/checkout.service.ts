@@ -134,15 +134,21 @@ export function createCheckoutService(deps: CheckoutServiceDeps) {
   /**
    * Pays an open link with a card (simulated mode: the processor's magic test cards), under the quote's payment
    * claim: a second tab, another link of the same quote, or a machine payment at the same moment is refused before
-   * the processor is called. A declined card leaves the link open for another try.
+   * the processor is called. A declined card leaves the link open for another try. `email`: the optional address the
+   * page asked for.
    */
-  async function pay(token: string, paymentMethod: string): Promise<PayResult> {
+  async function pay(token: string, paymentMethod: string, email?: string): Promise<PayResult> {
     const current = await view(token);
     if (current.state !== 'open') return current.state === 'paid' ? { outcome: 'paid' } : { outcome: 'unavailable', message: 'This link can no longer be paid.' };
     if (!deps.payments) return { outcome: 'unavailable', message: 'Online payment is not enabled.' };
     const { session } = current;
     const { processor, moneyPath } = deps.payments;
     const { quote } = session;
+    // The address the payer typed (asked only when none is known): stored before the charge, so the statement that
+    // issues the policy queues its confirmation e-mail to it. An address given before is never replaced.
+    if (email && !session.email && !quote.email) {
+      await deps.prisma.checkoutSession.updateMany({ where: { id: session.id, email: null }, data: { email } });
+    }
     try {
       const guarded = await moneyPath.guard.run(quote.id, 'checkout_link', async (claim) => {
         const created = await startPayment(session);

@@ -81,6 +81,9 @@ export function buildLlmsTxt(publicUrl: string, catalog: AgentCatalog): string {
     '',
     `- No authentication. ${QUOTE_API_LIMITS.requestsPerMinutePerClient} requests per minute per client (429 with ` +
       'Retry-After beyond that). Errors are `{ "error", "code", "details"? }`.',
+    '- After the sale, the traveler gets one confirmation e-mail (certificate attached, link to the policy page) at the ' +
+      "quote's `email` or the address typed on the checkout page; with no address, no e-mail is sent: give the " +
+      'traveler the policy number and `documentUrl`.',
     '- A quote holds its premiums until its `expiresAt` (30 days, or the departure if sooner). After that, checkout ' +
       'and purchase answer 410 `quote_expired`: create a new quote; nothing is repriced silently.',
     '- Send `Idempotency-Key` (a new UUID per intended action) on POST /api/v1/checkout and POST /api/v1/purchase; ' +

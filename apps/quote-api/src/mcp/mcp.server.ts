@@ -179,7 +179,7 @@ export function createMcpServer(services: McpServices, options: { requestId?: st
       run('get_plan', () => {
         const plan = getPlan(planId);
         if (!plan) throw AppError.notFound('plan_not_found', `No plan with id "${planId}"; list_plans names every plan`);
-        const data: PlanDetails = toPlanDetails(plan);
+        const data: PlanDetails = toPlanDetails(plan, services.publicUrl);
         const c = data.coverage;
         return {
           data,

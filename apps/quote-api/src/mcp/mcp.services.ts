@@ -16,6 +16,8 @@ export interface McpServices {
   checkout: CheckoutService;
   purchases: PurchaseService;
   policies: PolicyService;
+  /** quote-api's public base URL (links to policy wording). */
+  publicUrl: string;
   prisma: PrismaClient;
   clock: Clock;
   logger: Logger;
@@ -49,6 +51,7 @@ export function createMcpServices(deps: QuoteApiDeps): McpServices {
       policyTokens,
     }),
     policies: createPolicyService({ prisma: deps.prisma, publicUrl: deps.publicUrl, policyTokens }),
+    publicUrl: deps.publicUrl,
     prisma: deps.prisma,
     clock: deps.clock,
     logger: deps.logger,

@@ -1,6 +1,8 @@
-import { Router, type Response } from 'express';
+import { Router, type RequestHandler, type Response } from 'express';
 import { AppError } from '@expedition/http-kit';
 import { renderCertificate } from '@expedition/policy-documents';
+import { documentPageHeaders } from '../documents/document-page';
+import { renderPolicyNotFoundPage, renderPolicyPage } from './policy.page';
 import type { PolicyService } from './policy.service';
 
 /** `Authorization: Bearer <token>`; undefined when absent or of another scheme. */
@@ -54,5 +56,28 @@ export function policiesRouter(deps: { policies: PolicyService }): Router {
       .end(pdf);
   });
 
+  return router;
+}
+
+/**
+ * GET /policies/{policyNumber}?access_token=pat_… — the policy page for people (HTML). The same look-up (and token
+ * check) as the JSON route; an unknown number, a wrong token and no token all get the same 404 page.
+ */
+export function policyPageRouter(deps: { policies: PolicyService; rateLimit: RequestHandler }): Router {
+  const router = Router();
+  router.get('/policies/:policyNumber', deps.rateLimit, async (req, res) => {
+    privateHeaders(res);
+    res.setHeader('Cache-Control', 'no-store');
+    documentPageHeaders(res);
+    const query = req.query['access_token'];
+    const token = typeof query === 'string' ? query : undefined;
+    try {
+      const policy = await deps.policies.lookup(String(req.params['policyNumber']), token);
+      res.status(200).send(renderPolicyPage(policy));
+    } catch (err) {
+      if (!(err instanceof AppError) || err.code !== 'policy_not_found') throw err;
+      res.status(404).send(renderPolicyNotFoundPage());
+    }
+  });
   return router;
 }

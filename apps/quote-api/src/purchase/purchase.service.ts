@@ -2,7 +2,7 @@ import { randomBytes } from 'node:crypto';
 import type { PurchaseReceipt, PurchaseRequest } from '@expedition/contracts';
 import type { PrismaClient, Purchase } from '@expedition/db';
 import { getPlan } from '@expedition/domain-pricing';
-import { policyLinks, type FulfillmentOutcome, type MoneyPath, type PolicyTokens } from '@expedition/fulfillment';
+import { CONFIRMATION_MAIL, policyLinks, type FulfillmentOutcome, type MoneyPath, type PolicyTokens } from '@expedition/fulfillment';
 import { AppError } from '@expedition/http-kit';
 import {
   createChallenge,
@@ -222,7 +222,11 @@ export function createPurchaseService(deps: PurchaseDeps) {
     purchase: Purchase,
     options: { buyer: boolean; nextSteps?: string },
   ): Promise<PurchaseResult> {
-    const policy = await prisma.policy.findUnique({ where: { purchaseId: purchase.id }, select: { policyNumber: true } });
+    const policy = await prisma.policy.findUnique({
+      where: { purchaseId: purchase.id },
+      select: { policyNumber: true, mails: { where: { kind: CONFIRMATION_MAIL }, select: { recipient: true } } },
+    });
+    const mailed = Boolean(policy?.mails[0]?.recipient);
     const accessToken = options.buyer && policy ? deps.policyTokens.tokenFor(policy) : null;
     return {
       kind: 'receipt',
@@ -242,9 +246,9 @@ export function createPurchaseService(deps: PurchaseDeps) {
         nextSteps:
           options.nextSteps ??
           (status === 'purchased'
-            ? 'The policy is issued; the policy documents are emailed to the traveler. Keep the policy number and the ' +
-              'accessToken: GET /api/v1/policies/{policyNumber} with it shows the policy, and documentUrl is the certificate (PDF).'
-            : 'This quote was already paid; no new charge was made. The policy documents were emailed to the traveler.'),
+            ? `The policy is issued. ${mailed ? MAILED : `${NOT_MAILED} Give the traveler the policy number and documentUrl.`} Keep the policy number and the accessToken: ` +
+              'GET /api/v1/policies/{policyNumber} with it shows the policy, and documentUrl is the certificate (PDF).'
+            : `This quote was already paid; no new charge was made. ${mailed ? MAILED : NOT_MAILED}`),
         ...(policy ? { policyNumber: policy.policyNumber } : {}),
         ...(policy && accessToken ? { accessToken, documentUrl: policyLinks(deps.publicUrl, { ...policy, accessToken }).documentUrl } : {}),
       },
@@ -255,6 +259,10 @@ export function createPurchaseService(deps: PurchaseDeps) {
 }
 
 export type PurchaseService = ReturnType<typeof createPurchaseService>;
+
+/** What the receipt says of the confirmation e-mail: only what the platform does (the quote's address, or none). */
+const MAILED = 'A confirmation e-mail with the certificate attached goes to the e-mail address given with the quote.';
+const NOT_MAILED = 'No e-mail is sent: the quote carries no e-mail address.';
 
 function sameRequest(echoedRequest: string, expected: StripeChargeRequest): boolean {
   try {

@@ -26,6 +26,11 @@ export interface DeliverySettings {
   batchSize: number;
   /** Sleep between rounds when there was nothing (or not a full batch) to do. */
   pollIntervalMs: number;
+  /**
+   * WEBHOOK_ALLOW_PRIVATE_NETWORKS: webhook URLs may reach loopback and private addresses (development: the demo
+   * receiver on localhost). Off in production, where only public addresses are dialled (keep-alive-transport.ts).
+   */
+  allowPrivateNetworks: boolean;
 }
 
 export interface DeliveryWorkerDeps extends DeliverySettings {
@@ -34,7 +39,10 @@ export interface DeliveryWorkerDeps extends DeliverySettings {
   clock: Clock;
   /** Opens operators' sealed webhook secrets, only to sign (keyring from WEBHOOK_SECRET_KEYS). */
   secretBox: Pick<SecretBox, 'open'>;
-  /** Sends through this fetch instead of the worker's own keep-alive node:http(s) connections (keep-alive-transport.ts). */
+  /**
+   * Sends through this fetch instead of the worker's own keep-alive node:http(s) connections (keep-alive-transport.ts).
+   * For tests only: an injected fetch bypasses the outbound address rules, which live in the keep-alive transport.
+   */
   fetch?: FetchLike;
   /**
    * PostgreSQL's LISTEN/NOTIFY (Database.notifications): a new outbox row wakes the worker at once instead of at its
@@ -70,7 +78,7 @@ type SigningSecretsOf = (row: ClaimedWebhookEvent, target: WebhookTarget) => Sig
  */
 export function createDeliveryWorker(deps: DeliveryWorkerDeps): DeliveryWorker {
   if (deps.leaseMs <= deps.timeoutMs) throw new RangeError('leaseMs must be longer than timeoutMs');
-  const keepAlive = deps.fetch ? null : createKeepAliveTransport();
+  const keepAlive = deps.fetch ? null : createKeepAliveTransport({ allowPrivateNetworks: deps.allowPrivateNetworks });
   const transport = keepAlive?.send ?? fetchTransport(deps.fetch);
   const policyTokens = deps.policyTokens ?? createPolicyTokens({ secret: DEV_POLICY_TOKEN_SECRET });
 

@@ -24,7 +24,7 @@ afterAll(async () => {
 });
 beforeEach(() => {
   connections = 0;
-  transport = createKeepAliveTransport();
+  transport = createKeepAliveTransport({ allowPrivateNetworks: true }); // development: the receiver is on loopback
 });
 afterEach(() => transport.close());
 
@@ -78,5 +78,33 @@ describe('keep-alive webhook transport', () => {
     await new Promise<void>((resolve) => closed.close(() => resolve()));
 
     await expect(transport.send(deadUrl, { headers: {}, body: '{}', timeoutMs: 2_000 })).rejects.toMatchObject({ code: 'ECONNREFUSED' });
+  });
+
+  describe('under production rules (no private networks)', () => {
+    let production: KeepAliveTransport;
+    beforeEach(() => {
+      production = createKeepAliveTransport({ allowPrivateNetworks: false });
+      handle = (_req, res) => res.end('ok');
+    });
+    afterEach(() => production.close());
+
+    const port = () => (server.address() as AddressInfo).port;
+    const send = (target: string) => production.send(target, { headers: {}, body: '{}', timeoutMs: 2_000 });
+
+    it('refuses a host name that resolves to 127.0.0.1 at connect time: the listening receiver never sees a connection', async () => {
+      await expect(send(`http://localhost:${port()}/hooks`)).rejects.toMatchObject({
+        name: 'BlockedAddressError',
+        message: expect.stringMatching(/^localhost resolves to (127\.0\.0\.1|::1): loopback address refused$/),
+      });
+      expect(connections).toBe(0);
+    });
+
+    it.each(['http://127.0.0.1:PORT/', 'http://2130706433:PORT/', 'http://0x7f000001:PORT/', 'http://127.1:PORT/', 'http://[::ffff:127.0.0.1]:PORT/'])(
+      'refuses the IP literal %s before connecting',
+      async (template) => {
+        await expect(send(template.replace('PORT', String(port())))).rejects.toMatchObject({ name: 'BlockedAddressError', code: 'ERR_BLOCKED_ADDRESS' });
+        expect(connections).toBe(0);
+      },
+    );
   });
 });

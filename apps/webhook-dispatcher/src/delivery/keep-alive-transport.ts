@@ -1,5 +1,7 @@
 import http from 'node:http';
 import https from 'node:https';
+import { isIP, type LookupFunction } from 'node:net';
+import { BlockedAddressError, createGuardedLookup, refusedAddressClass, type OutboundPolicy } from '@expedition/platform';
 import type { WebhookTransport } from './webhook-sender';
 
 /**
@@ -19,11 +21,16 @@ export interface KeepAliveTransport {
  * reused from round to round. It costs a fraction of fetch's CPU per request, which builds WHATWG Request, Response,
  * stream and AbortSignal objects around each one (a loopback POST: ~150 µs against ~560 µs of CPU, measured on the
  * 2-core bench machine). Redirects are never followed (node:http does not), so a 3xx comes back as it is.
+ *
+ * Every connection goes only where `policy` allows (docs/deploy.md, "Outbound requests"): a host name through the
+ * agents' guarded lookup (the address actually dialled is checked, after DNS, so rebinding cannot pass), an IP
+ * literal before the request starts. A refused target fails with a BlockedAddressError and nothing is sent.
  */
-export function createKeepAliveTransport(): KeepAliveTransport {
+export function createKeepAliveTransport(policy: OutboundPolicy): KeepAliveTransport {
+  const lookup: LookupFunction = createGuardedLookup(policy);
   const agents = {
-    'http:': new http.Agent({ keepAlive: true, timeout: IDLE_SOCKET_MS }),
-    'https:': new https.Agent({ keepAlive: true, timeout: IDLE_SOCKET_MS }),
+    'http:': new http.Agent({ keepAlive: true, timeout: IDLE_SOCKET_MS, lookup }),
+    'https:': new https.Agent({ keepAlive: true, timeout: IDLE_SOCKET_MS, lookup }),
   };
 
   const send: WebhookTransport = (url, { headers, body, timeoutMs }) =>
@@ -31,6 +38,13 @@ export function createKeepAliveTransport(): KeepAliveTransport {
       const target = new URL(url);
       if (target.protocol !== 'http:' && target.protocol !== 'https:') {
         reject(new Error(`unsupported protocol ${target.protocol}`));
+        return;
+      }
+      // Node dials an IP literal without calling lookup: judge it here.
+      const literal = target.hostname.replace(/^\[(.*)\]$/, '$1');
+      const refused = isIP(literal) ? refusedAddressClass(literal, policy) : null;
+      if (refused) {
+        reject(new BlockedAddressError(literal, literal, refused));
         return;
       }
       const request = (target.protocol === 'https:' ? https.request : http.request)(target, {

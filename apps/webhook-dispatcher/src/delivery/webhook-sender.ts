@@ -1,5 +1,6 @@
 import { WEBHOOK_SIGNATURE_HEADER } from '@expedition/contracts';
 import { signPayload } from '@expedition/webhook-signature';
+import { isBlockedAddressError } from '@expedition/platform';
 
 export const WEBHOOK_USER_AGENT = 'Expedition-Webhooks/1.0 (policy.issued)';
 
@@ -66,11 +67,16 @@ export async function sendWebhook(input: SendInput): Promise<SendResult> {
   }
 }
 
+/** The recorded error of an attempt refused by the outbound address rules; the operator's view shows it as a generic
+ * connection failure (libs/operators, operatorDeliveryError), the provider's view and the process log in full. */
+export const BLOCKED_ADDRESS_ERROR_PREFIX = 'address refused:';
+
 // fetch wraps the socket error in `cause`; node:http raises it as is. Node's own ERR_* codes (a malformed URL, a bad
 // header) are not connection failures.
 function describeSendError(err: unknown, timeoutMs: number): string {
   const e = err as { name?: string; message?: string; code?: string; cause?: { code?: string; message?: string } };
   if (e?.name === 'TimeoutError' || e?.name === 'AbortError') return `timeout after ${timeoutMs} ms`;
+  if (isBlockedAddressError(err)) return `${BLOCKED_ADDRESS_ERROR_PREFIX} ${err.message}`;
   const code = e?.cause?.code ?? e?.code;
   if (code && !code.startsWith('ERR_')) return `connection failed: ${code}`;
   return `request failed: ${e?.cause?.message ?? e?.message ?? String(err)}`;

@@ -239,6 +239,11 @@ describeWithBrowser('the widget iframe UI in Chromium', () => {
     await frame.waitForSelector('form');
     await quote(frame);
     expect(await frame.locator('button:has-text("Buy")').count()).toBe(0);
+    // The card links the plan's policy wording (a new tab); a card without the link names the underwriter only.
+    const wording = frame.locator('[data-plan-id="polar-shield-standard"] .svc-plan__terms a');
+    expect(await wording.getAttribute('href')).toBe('http://quote.test/policy-wording/polar-shield-standard');
+    expect(await wording.getAttribute('target')).toBe('_blank');
+    expect(await frame.locator('[data-plan-id="polar-shield-standard"] .svc-plan__terms').textContent()).toContain('Underwritten by Polar Shield Underwriters Ltd.');
     await frame.click('[data-plan-id="polar-shield-standard"] h3');
     expect((await waitForEvent(page, 'svc:quote.selected')).payload).toEqual({ planId: 'polar-shield-standard', premiumCents: 41234, currency: 'USD' });
     await context.close();

@@ -64,6 +64,7 @@ export const OPTIONS = [
     planId: 'polar-shield-standard', name: 'Polar Shield Standard', brand: 'Polar Shield', carrier: 'Polar Shield Underwriters Ltd.', tier: 'standard',
     premiumCents: 41234, currency: 'USD', coverage: { medicalExpenseLimit: 250000, evacuationCoverage: 500000, tripCancellationLimit: 24000, deductible: 100 },
     highlights: ['Helicopter evacuation included', 'Cover up to age 85', '24/7 polar assistance line'], isRecommended: true, availabilityMode: 'full',
+    policyTermsUrl: 'http://quote.test/policy-wording/polar-shield-standard',
     checkout: { purchasable: true, amountCents: 41234, currency: 'USD' },
   },
   {

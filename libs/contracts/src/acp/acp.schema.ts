@@ -57,7 +57,7 @@ export const AcpBuyerSchema = z
     phone_number: Text(40).optional(),
   })
   .strict()
-  .meta({ id: 'AcpBuyer', description: 'The policy holder; the policy documents go to this email.' });
+  .meta({ id: 'AcpBuyer', description: 'The policy holder; the confirmation e-mail with the policy certificate (PDF) is sent to this address.' });
 
 export const AcpItemSchema = z
   .object({

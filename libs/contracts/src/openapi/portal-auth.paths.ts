@@ -12,6 +12,7 @@ import {
   PasswordResetConfirmSchema,
   PasswordResetRequestSchema,
   PORTAL_CSRF_HEADER,
+  SignInLinkRequestSchema,
   PORTAL_SESSION_COOKIE,
   SessionResponseSchema,
   SignupRequestSchema,
@@ -70,7 +71,25 @@ export const portalAuthPaths: ZodOpenApiPathsObject = {
         '400': badRequest,
         '401': error('Unknown e-mail or wrong password, the same answer for both (code invalid_credentials).'),
         '403': csrf,
-        '429': rateLimited('10 per account per 15 minutes, 50 per IP per 15 minutes'),
+        '429': rateLimited(
+          'failed log-ins only: 10 per account and client per 15 minutes, 100 per account per hour (the account is then ' +
+            'locked and its owner e-mailed a one-time sign-in link), 50 per client per 15 minutes; a client is an IPv4 ' +
+            'address or an IPv6 /64',
+        ),
+      },
+    },
+  },
+  [`${P}/auth/login-link`]: {
+    post: {
+      operationId: 'logInWithLink',
+      tags: ['accounts'],
+      summary: 'Log in with the one-time sign-in link mailed to a locked-out account',
+      requestBody: { required: true, ...json(SignInLinkRequestSchema) },
+      responses: {
+        '200': { description: 'Logged in (a new session).', headers: setCookie, ...json(LoginResponseSchema) },
+        '400': error('Unknown, used or expired link (code invalid_token).'),
+        '403': csrf,
+        '429': rateLimited('per client'),
       },
     },
   },
@@ -165,7 +184,7 @@ export const portalAuthPaths: ZodOpenApiPathsObject = {
         '400': error('Wrong current password (wrong_password) or weak new password (weak_password).'),
         '401': unauthorized,
         '403': csrf,
-        '429': rateLimited('shares the per-account log-in budget'),
+        '429': rateLimited('a wrong current password counts as a failed log-in of the account from this client'),
       },
     },
   },
@@ -206,9 +225,12 @@ export const portalAuthPaths: ZodOpenApiPathsObject = {
         '201': { description: 'Invited.', ...json(CreateInviteResponseSchema) },
         '400': badRequest,
         '401': unauthorized,
-        '403': error('Not an owner (forbidden), or CSRF refusal (csrf_failed).'),
+        '403': error(
+          'Not an owner (forbidden), an owner whose e-mail address is not verified yet (email_unverified), a suspended ' +
+            'operator (operator_suspended), or CSRF refusal (csrf_failed).',
+        ),
         '409': error('Already a member (already_member) or a user of another operator (email_taken).'),
-        '429': rateLimited('10 mails per user per hour'),
+        '429': rateLimited('10 invitations per user per hour; 20 per operator per hour and 50 per day; 60 operator writes a minute'),
       },
     },
   },
@@ -221,7 +243,7 @@ export const portalAuthPaths: ZodOpenApiPathsObject = {
       responses: {
         '204': { description: 'Withdrawn.' },
         '401': unauthorized,
-        '403': error('Not an owner, or CSRF refusal.'),
+        '403': error('Not an owner, a suspended operator (operator_suspended), or CSRF refusal.'),
         '404': error('No pending invitation with this id in your team.'),
       },
     },
@@ -235,7 +257,7 @@ export const portalAuthPaths: ZodOpenApiPathsObject = {
       responses: {
         '204': { description: 'Removed.' },
         '401': unauthorized,
-        '403': error('Not an owner, or CSRF refusal.'),
+        '403': error('Not an owner, a suspended operator (operator_suspended), or CSRF refusal.'),
         '404': error('No such user in your team.'),
         '409': error('The last owner cannot be removed (last_owner).'),
       },

@@ -43,11 +43,19 @@ import { PortalErrorSchema } from '../portal/portal-error.schema';
 import { portalAuthPaths } from './portal-auth.paths';
 
 /** Version of the portal API's contract (`info.version`); paths are prefixed `/api/portal/v1`. */
-export const PORTAL_API_VERSION = '1.0.0';
+export const PORTAL_API_VERSION = '1.1.0';
 
 const P = '/api/portal/v1';
 const json = <T extends z.ZodType>(schema: T) => ({ content: { 'application/json': { schema } } });
 const error = (description: string) => ({ description, ...json(PortalErrorSchema) });
+
+/** Operator writes share a per-operator budget (docs/portal-api.md: 60 a minute; test events 5 a minute). */
+const operatorWriteRateLimited = {
+  description: "Over the operator's write budget (code rate_limited): 60 writes a minute, 5 test webhook events a minute.",
+  headers: z.object({ 'Retry-After': z.string().meta({ description: 'Whole seconds to wait.' }) }),
+  ...json(PortalErrorSchema),
+};
+const capReached = (what: string) => ({ '409': `The operator has the most ${what} allowed (code limit_reached); revoke or remove one first.` });
 
 type Access = 'member' | 'owner' | 'admin';
 const ACCESS_TEXT: Record<Access, string> = {
@@ -63,10 +71,12 @@ function op(
   success: Record<string, object>,
   extra: { body?: z.ZodType; query?: z.ZodType; path?: z.ZodObject; errors?: Record<string, string>; description?: string; write?: boolean } = {},
 ): ZodOpenApiOperationObject {
+  const suspended = extra.write ? ' Code operator_suspended when the operator is suspended (its portal is read-only).' : '';
   const errors: Record<string, object> = {
     '401': error('No valid session (code unauthorized).'),
-    '403': error(`${ACCESS_TEXT[access]} Also code csrf_failed on a write without the right Origin and X-CSRF-Token.`),
+    '403': error(`${ACCESS_TEXT[access]} Also code csrf_failed on a write without the right Origin and X-CSRF-Token.${suspended}`),
   };
+  if (extra.write) errors['429'] = operatorWriteRateLimited;
   if (extra.body || extra.query) errors['400'] = error('Invalid body or query (code invalid_request, with details).');
   for (const [status, text] of Object.entries(extra.errors ?? {})) errors[status] = error(text);
   return {
@@ -93,6 +103,8 @@ const operatorPaths: ZodOpenApiPathsObject = {
     get: op('member', 'listPublishableKeys', 'Publishable keys, with whether the embed gate accepts each now', ok(PublishableKeyListSchema)),
     post: op('member', 'createPublishableKey', 'Create a test or live publishable key', created(PublishableKeyResponseSchema), {
       body: CreatePublishableKeyRequestSchema,
+      write: true,
+      errors: capReached('working publishable keys (20)'),
       description: 'Live keys are refused by the embed gate until the provider enables embedding (refusal embedding_disabled).',
     }),
   },
@@ -100,29 +112,35 @@ const operatorPaths: ZodOpenApiPathsObject = {
     post: op('member', 'rotatePublishableKey', 'Replace a key; the old one keeps working for the chosen grace', ok(RotateKeyResponseSchema), {
       path: idPath,
       body: RotateKeyRequestSchema,
+      write: true,
       errors: { ...notFound('Key'), '409': 'The key is already revoked or rotated (code conflict).' },
       description: 'grace now | 24h | 7d, or expiresAt (future, ≤ 30 days). The new key has the same mode and label.',
     }),
   },
   [`${P}/operator/keys/{id}/revoke`]: {
-    post: op('member', 'revokePublishableKey', 'Revoke a key at once (idempotent)', ok(PublishableKeyResponseSchema), { path: idPath, errors: notFound('Key') }),
+    post: op('member', 'revokePublishableKey', 'Revoke a key at once (idempotent)', ok(PublishableKeyResponseSchema), { path: idPath, write: true, errors: notFound('Key') }),
   },
   [`${P}/operator/secret-keys`]: {
     get: op('member', 'listSecretKeys', 'Secret keys by display prefix', ok(SecretKeyListSchema)),
-    post: op('owner', 'createSecretKey', 'Mint an sk_op_ key (shown once; Cache-Control: no-store)', created(CreateSecretKeyResponseSchema), { body: CreateSecretKeyRequestSchema }),
+    post: op('owner', 'createSecretKey', 'Mint an sk_op_ key (shown once; Cache-Control: no-store)', created(CreateSecretKeyResponseSchema), {
+      body: CreateSecretKeyRequestSchema,
+      write: true,
+      errors: capReached('unrevoked secret keys (10)'),
+    }),
   },
   [`${P}/operator/secret-keys/{id}/revoke`]: {
-    post: op('owner', 'revokeSecretKey', 'Revoke a secret key', ok(SecretKeyResponseSchema), { path: idPath, errors: notFound('Secret key') }),
+    post: op('owner', 'revokeSecretKey', 'Revoke a secret key', ok(SecretKeyResponseSchema), { path: idPath, write: true, errors: notFound('Secret key') }),
   },
   [`${P}/operator/origins`]: {
     get: op('member', 'listAllowedOrigins', 'Allowed origins (loopback ones apply to test keys only)', ok(AllowedOriginListSchema)),
     post: {
       ...op('member', 'addAllowedOrigin', 'Add an origin (normalized scheme://host[:port])', created(AddOriginResponseSchema, 'Added.'), {
         body: OriginRequestSchema,
-        errors: { '400': 'Not an origin we can allow: code origin_invalid, the reason in error (path, wildcard, scheme, …).' },
+        write: true,
+        errors: { '400': 'Not an origin we can allow: code origin_invalid, the reason in error (path, wildcard, scheme, …).', ...capReached('allowed origins (50)') },
       }),
     },
-    delete: op('member', 'removeAllowedOrigin', 'Remove an origin', { '204': { description: 'Removed.' } }, { query: OriginQuerySchema, errors: { '404': 'Not in this operator\'s list (code not_found).' } }),
+    delete: op('member', 'removeAllowedOrigin', 'Remove an origin', { '204': { description: 'Removed.' } }, { query: OriginQuerySchema, write: true, errors: { '404': 'Not in this operator\'s list (code not_found).' } }),
   },
   [`${P}/operator/origins/test`]: {
     post: op('member', 'testOrigin', 'Would a page at this origin be accepted, and for which keys?', ok(OriginTestResponseSchema), { body: OriginRequestSchema }),
@@ -134,13 +152,14 @@ const operatorPaths: ZodOpenApiPathsObject = {
     get: op('member', 'getWebhook', 'Webhook URL, commission rate and delivery rules (read-only; set by the provider)', ok(PortalWebhookSchema)),
   },
   [`${P}/operator/webhook/secret/reveal`]: {
-    post: op('owner', 'revealWebhookSecret', 'Reveal the signing secret(s); audited; Cache-Control: no-store', ok(RevealSecretResponseSchema)),
+    post: op('owner', 'revealWebhookSecret', 'Reveal the signing secret(s); audited; Cache-Control: no-store', ok(RevealSecretResponseSchema), { write: true }),
   },
   [`${P}/operator/webhook-events`]: {
     get: op('member', 'listWebhookEvents', 'The delivery log, newest first', ok(WebhookEventListSchema), { query: WebhookEventListQuerySchema }),
   },
   [`${P}/operator/webhook-events/test`]: {
     post: op('member', 'sendTestWebhookEvent', 'Queue a signed test policy.issued (eventId evt_test_…, body test: true)', created(WebhookEventResponseSchema), {
+      write: true,
       errors: { '409': 'No webhook URL configured (code conflict).' },
     }),
   },
@@ -150,6 +169,7 @@ const operatorPaths: ZodOpenApiPathsObject = {
   [`${P}/operator/webhook-events/{id}/resend`]: {
     post: op('member', 'resendWebhookEvent', 'One more attempt with the same eventId and body', { '202': { description: 'Queued.', ...json(WebhookEventResponseSchema) } }, {
       path: eventPath,
+      write: true,
       errors: { ...notFound('Event'), '409': 'Still pending, or no webhook URL (code conflict).' },
     }),
   },

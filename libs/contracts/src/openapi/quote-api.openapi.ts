@@ -73,7 +73,8 @@ const describeApi = (catalog: AgentCatalog) => [
   '## Conventions',
   '- No authentication is needed, except for reading a policy: its access token (`pat_…`, from the purchase ' +
     `receipt) as \`Authorization: Bearer\`. Each client may make ${QUOTE_API_LIMITS.requestsPerMinutePerClient} requests per ` +
-    'minute (429 with Retry-After beyond that). JSON bodies are limited to 64 KiB (413 beyond that).',
+    'minute (429 with Retry-After beyond that). JSON bodies are limited to 64 KiB (413 beyond that) and are UTF-8 ' +
+    '(415 for any other declared charset); request headers are limited to 16 KiB (431).',
   '- Money in request bodies and the USD figures in responses are dollars; fields ending in `Cents` are integer ' +
     'minor units. Ignore response fields you do not know: new optional fields are added without notice.',
   `- Dates are UTC calendar days: a departure from today to ${TRIP_DATE_WINDOW.maxDaysAhead} days ahead, a deposit ` +

@@ -72,6 +72,7 @@ export const SessionResponseSchema = z
   .meta({ id: 'SessionResponse' });
 
 export const VerifyEmailRequestSchema = z.object({ token: Token }).meta({ id: 'VerifyEmailRequest' });
+export const SignInLinkRequestSchema = z.object({ token: Token }).meta({ id: 'SignInLinkRequest' });
 export const PasswordResetRequestSchema = z.object({ email: z.string().max(254) }).meta({ id: 'PasswordResetRequest' });
 export const PasswordResetConfirmSchema = z.object({ token: Token, password: Password }).meta({ id: 'PasswordResetConfirm' });
 export const ChangePasswordRequestSchema = z
@@ -113,6 +114,7 @@ export const OutboxMailSchema = z
     text: z.string(),
     sentAt: z.iso.datetime(),
     links: z.array(z.string()).meta({ description: 'The links found in the text (verification, reset, invitation).' }),
+    attachments: z.array(z.string()).optional().meta({ description: 'File names of the attachments (the `.eml` beside the record holds them).' }),
   })
   .meta({ id: 'OutboxMail' });
 export const OutboxResponseSchema = z.object({ mails: z.array(OutboxMailSchema) }).meta({ id: 'OutboxResponse' });

@@ -363,6 +363,15 @@ export const RecentPolicySchema = z
     currency: z.string(),
     travelers: z.number().int(),
     issuedAt: Timestamp,
+    confirmationEmail: z
+      .enum(['sent', 'pending', 'failed', 'no_address'])
+      .nullable()
+      .meta({
+        description:
+          "The policyholder's confirmation e-mail (certificate attached): `sent`, `pending` (queued or being retried), " +
+          '`failed` (gave up after the last attempt; the provider can resend it), `no_address` (the buyer gave none: ' +
+          'nothing is sent); null for a policy issued before confirmation e-mails existed. Ignore unknown values.',
+      }),
   })
   .meta({ id: 'RecentPolicy' });
 export type RecentPolicy = z.infer<typeof RecentPolicySchema>;

@@ -92,7 +92,10 @@ export const PlanDetailsSchema = z
       maxTravelers: z.number().int().nullable(),
     }),
     highlights: z.array(z.string()),
-    policyTermsUrl: z.string().nullable(),
+    policyTermsUrl: z
+      .string()
+      .nullable()
+      .meta({ description: "The plan's policy wording, served by us (HTML; add `.pdf` for the PDF). Public." }),
   })
   .meta({ id: 'PlanDetails' });
 export type PlanDetails = z.infer<typeof PlanDetailsSchema>;

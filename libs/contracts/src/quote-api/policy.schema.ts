@@ -47,7 +47,11 @@ export const PolicyLookupSchema = z
         })
         .optional()
         .meta({ description: 'Limits of the plan in USD (absent only if the catalog no longer has the plan).' }),
-      policyTermsUrl: z.string().nullable().optional(),
+      policyTermsUrl: z
+        .string()
+        .nullable()
+        .optional()
+        .meta({ description: "The plan's policy wording, served by us (HTML; add `.pdf` for the PDF). Public." }),
     }),
     trip: z.object({
       destination: z.string().meta({ description: 'Destination name.' }),
@@ -65,6 +69,14 @@ export const PolicyLookupSchema = z
     currency: z.string(),
     issuedAt: z.string().meta({ description: 'RFC 3339 instant the policy was issued.' }),
     documentUrl: z.string().meta({ description: 'The certificate of insurance (PDF); carries the access token: keep it private.' }),
+    pageUrl: z
+      .string()
+      .optional()
+      .meta({
+        description:
+          'The policy page for the traveler (HTML: status, cover, documents, emergency and claims); carries the access ' +
+          'token: hand it to the traveler, never publish it.',
+      }),
     disclaimer: z.string().meta({ description: 'Relay this text to the traveler.' }),
   })
   .meta({ id: 'PolicyLookup' });

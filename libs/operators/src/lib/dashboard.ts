@@ -1,4 +1,5 @@
 import type { Mode } from '@expedition/contracts';
+import type { PolicyMailStatus } from '@expedition/db';
 import { invalidInput } from './operator-error';
 import type { ServiceContext } from './operator.service';
 
@@ -29,6 +30,9 @@ export interface RecentPolicyView {
   currency: string;
   travelers: number;
   issuedAt: Date;
+  /** The policyholder's confirmation e-mail: sent, pending (queued or retrying), failed (gave up), no_address (none
+   * was given: nothing is sent); null for a policy issued before confirmation e-mails existed. */
+  confirmationEmail: PolicyMailStatus | null;
 }
 
 export interface DashboardView {
@@ -93,7 +97,11 @@ export function createDashboardFunctions(ctx: ServiceContext) {
         where: { operatorId: id },
         orderBy: [{ issuedAt: 'desc' }, { id: 'desc' }],
         take: 10,
-        include: { plan: { select: { name: true } }, commission: { select: { commissionCents: true } } },
+        include: {
+          plan: { select: { name: true } },
+          commission: { select: { commissionCents: true } },
+          mails: { where: { kind: 'confirmation' }, select: { status: true } },
+        },
       }),
     ]);
 
@@ -153,6 +161,7 @@ export function createDashboardFunctions(ctx: ServiceContext) {
         currency: p.currency,
         travelers: p.travelers,
         issuedAt: p.issuedAt,
+        confirmationEmail: p.mails[0]?.status ?? null,
       })),
     };
   }

@@ -39,6 +39,11 @@ export interface EnsureDemoOperatorOptions {
   randomBytes?: RandomBytes;
   /** Seals the webhook secret in the database; the file keeps it in plain for the demo site's receiver. */
   secretBox: SecretBox;
+  /**
+   * WEBHOOK_ALLOW_PRIVATE_NETWORKS. Default true: the demo operator is a development fixture whose receiver is the
+   * demo site on localhost; the launcher and the admin CLI pass their configured value.
+   */
+  allowPrivateWebhookUrls?: boolean;
 }
 
 export function demoOperatorFilePath(dataDir: string): string {
@@ -54,8 +59,9 @@ export function demoOperatorFilePath(dataDir: string): string {
  */
 export async function ensureDemoOperator(options: EnsureDemoOperatorOptions): Promise<DemoOperatorInfo> {
   const origins = demoOrigins(options.demoOrigin, options.extraOrigins ?? []);
-  const webhookUrl = requireWebhookUrl(options.webhookUrl);
-  const service = createOperatorService(options);
+  const allowPrivate = options.allowPrivateWebhookUrls ?? true;
+  const webhookUrl = requireWebhookUrl(options.webhookUrl, { allowPrivateNetworks: allowPrivate });
+  const service = createOperatorService({ ...options, allowPrivateWebhookUrls: allowPrivate });
   const file = demoOperatorFilePath(options.dataDir);
   const previous = readDemoFile(file);
 

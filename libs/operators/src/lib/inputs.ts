@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { normalizeOrigin } from '@expedition/auth-publishable-key';
 import { ModeSchema, type Mode } from '@expedition/contracts';
+import { refusedHostname, type OutboundPolicy } from '@expedition/platform';
 import { invalidInput } from './operator-error';
 
 // Plain checks at the service edge: every public function validates what it is given before touching the database,
@@ -100,17 +101,23 @@ export function requireId(value: unknown, what: string): string {
 
 /**
  * https anywhere; plain http only to a loopback host (the embedded demo site). The URL must not carry credentials or
- * a fragment: credentials in a URL end up in logs, and a fragment is never sent.
+ * a fragment: credentials in a URL end up in logs, and a fragment is never sent. A host that is plainly not on the
+ * public internet (a private, loopback, link-local … IP literal in any spelling, `localhost`, the cloud metadata
+ * names) is refused unless `policy` allows private networks (development). This is the first line only: a name is
+ * judged on the address it resolves to when each webhook is sent (webhook-dispatcher, keep-alive-transport.ts).
  */
-export function requireWebhookUrl(value: unknown): string {
+export function requireWebhookUrl(value: unknown, policy: OutboundPolicy): string {
   const raw = typeof value === 'string' ? value.trim() : '';
   if (raw === '') throw invalidInput('webhook url is required');
   const url = raw.length <= MAX_URL_LENGTH ? parseUrl(raw) : null;
   if (!url) throw invalidInput(`webhook url "${raw}" is not a valid URL`);
   if (url.username || url.password) throw invalidInput('webhook url must not contain credentials');
   if (url.hash) throw invalidInput('webhook url must not contain a fragment');
+  if (url.protocol !== 'https:' && url.protocol !== 'http:') throw invalidInput(`webhook url must use https: "${raw}"`);
+  const refused = refusedHostname(url.hostname, policy);
+  if (refused) throw invalidInput(`webhook url must point to a public internet host, not ${refused}: "${raw}"`);
   if (url.protocol === 'https:') return url.toString();
-  if (url.protocol === 'http:' && LOOPBACK_HOSTS.has(url.hostname)) return url.toString();
+  if (LOOPBACK_HOSTS.has(url.hostname)) return url.toString();
   throw invalidInput(`webhook url must use https (plain http only for localhost or 127.0.0.1): "${raw}"`);
 }
 

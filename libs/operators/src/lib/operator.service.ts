@@ -7,7 +7,7 @@ import {
 } from '@expedition/auth-publishable-key';
 import { type PrismaClient, isUniqueViolation } from '@expedition/db';
 import { systemClock, type Clock } from '@expedition/platform';
-import { conflict, invalidInput, notFound } from './operator-error';
+import { conflict, invalidInput, limitReached, notFound, suspended } from './operator-error';
 import { type SecretBox, SecretBoxError, isSealed } from './secret-box';
 import { type AuditActor, type AuditQuery, SYSTEM_ACTOR, listAudit, writeAudit } from './audit';
 import { originModes } from './origin-rules';
@@ -51,6 +51,11 @@ export interface OperatorServiceDeps {
   secretBox: SecretBox;
   /** Recorded as the actor of changes made without one (the admin CLI passes CLI_ACTOR); default SYSTEM_ACTOR. */
   defaultActor?: AuditActor;
+  /**
+   * WEBHOOK_ALLOW_PRIVATE_NETWORKS: webhook URLs may name loopback and private hosts (development, the demo receiver
+   * on localhost). Default false: production rules, public hosts only (inputs.ts, requireWebhookUrl).
+   */
+  allowPrivateWebhookUrls?: boolean;
 }
 
 export interface NewOperator {
@@ -128,6 +133,16 @@ export interface RewrapReport {
   failed: { operatorId: string; reason: string }[];
 }
 
+/**
+ * Caps per operator (docs/portal-api.md). Counted are the keys that still work (neither revoked nor expired) and every
+ * listed origin; a rotation is not capped (it retires the key it replaces).
+ */
+export const OPERATOR_LIMITS = {
+  publishableKeys: 20,
+  secretKeys: 10,
+  allowedOrigins: 50,
+} as const;
+
 export const WEBHOOK_SECRET_PREFIX = 'whsec_';
 export const WEBHOOK_SECRET_BYTES = 32;
 /** The longest a rotated webhook secret keeps signing next to the new one. */
@@ -139,6 +154,7 @@ export function createOperatorService(deps: OperatorServiceDeps) {
   const { prisma } = deps;
   const clock = deps.clock ?? systemClock;
   const randomBytes = deps.randomBytes ?? cryptoRandomBytes;
+  const webhookTargets = { allowPrivateNetworks: deps.allowPrivateWebhookUrls ?? false };
 
   async function requireOperatorRow(operatorId: unknown) {
     const id = requireId(operatorId, 'operator id');
@@ -148,6 +164,27 @@ export function createOperatorService(deps: OperatorServiceDeps) {
   }
 
   const actorOf = (actor?: AuditActor): AuditActor => actor ?? deps.defaultActor ?? SYSTEM_ACTOR;
+
+  function refuseIfSuspended(operator: { status: string }): void {
+    if (operator.status === 'suspended') throw suspended();
+  }
+
+  /**
+   * Refuses one more of a capped thing. Run inside the transaction that adds it: the operator's row is locked first,
+   * so two concurrent additions are counted one after the other and the cap holds exactly.
+   */
+  async function enforceCap(tx: Pick<PrismaClient, '$queryRaw'>, operatorId: string, what: string, limit: number, count: () => Promise<number>) {
+    await tx.$queryRaw`SELECT id FROM operators WHERE id = ${operatorId} FOR UPDATE`;
+    if ((await count()) >= limit) {
+      throw limitReached(`An operator can have at most ${limit} ${what}; revoke or remove one first`);
+    }
+  }
+
+  const liveKeyFilter = (operatorId: string, now: Date) => ({
+    operatorId,
+    revokedAt: null,
+    OR: [{ expiresAt: null }, { expiresAt: { gt: now } }],
+  });
 
   /** One field change of an operator and its audit entry, in one transaction; a no-op change is still recorded. */
   async function changeOperator<K extends keyof OperatorRow>(
@@ -264,7 +301,7 @@ export function createOperatorService(deps: OperatorServiceDeps) {
   /** URL and a new secret at once (the CLI's set-webhook): replaces any secret outright, without overlap. */
   async function setWebhook(operatorId: string, settings: WebhookSettings, actor?: AuditActor): Promise<WebhookUpdate> {
     if (typeof settings !== 'object' || settings === null) throw invalidInput('webhook settings are required');
-    const url = requireWebhookUrl(settings.url);
+    const url = requireWebhookUrl(settings.url, webhookTargets);
     const given = optionalWebhookSecret(settings.secret);
     const webhookSecret = given ?? generateWebhookSecret();
     const row = await requireOperatorRow(operatorId);
@@ -297,7 +334,7 @@ export function createOperatorService(deps: OperatorServiceDeps) {
 
   /** The URL only (the portal admin); the secret is left alone. `null` removes the webhook: URL and secrets. */
   async function setWebhookUrl(operatorId: string, url: string | null, actor?: AuditActor): Promise<OperatorView> {
-    const next = url === null ? null : requireWebhookUrl(url);
+    const next = url === null ? null : requireWebhookUrl(url, webhookTargets);
     const row = await requireOperatorRow(operatorId);
     const now = clock.now();
     const data = next === null ? { webhookUrl: null, webhookSecret: null, webhookSecretPrevious: null, webhookSecretPreviousExpiresAt: null } : { webhookUrl: next };
@@ -426,9 +463,13 @@ export function createOperatorService(deps: OperatorServiceDeps) {
     const keyMode = requireMode(mode);
     const keyLabel = optionalLabel(label);
     const operator = await requireOperatorRow(operatorId);
+    refuseIfSuspended(operator);
     const now = clock.now();
     const row = await insertKey(() =>
       prisma.$transaction(async (tx) => {
+        await enforceCap(tx, operator.id, 'publishable keys', OPERATOR_LIMITS.publishableKeys, () =>
+          tx.publishableKey.count({ where: liveKeyFilter(operator.id, now) }),
+        );
         const created = await tx.publishableKey.create({
           data: { operatorId: operator.id, key: mintPublishableKeyString(keyMode, randomBytes), mode: keyMode, label: keyLabel, createdAt: now },
         });
@@ -497,6 +538,7 @@ export function createOperatorService(deps: OperatorServiceDeps) {
       expiresAt = graceSeconds > 0 ? new Date(now.getTime() + graceSeconds * 1000) : null;
     }
     const old = await requireKeyRow(keyIdOrKey);
+    refuseIfSuspended(await requireOperatorRow(old.operatorId));
     const retire = expiresAt ? { expiresAt } : { revokedAt: now };
     return prisma.$transaction(async (tx) => {
       // Conditional update: of two concurrent rotations of one key, exactly one wins.
@@ -537,10 +579,14 @@ export function createOperatorService(deps: OperatorServiceDeps) {
   async function mintSecretKey(operatorId: string, mode: Mode, actor?: AuditActor): Promise<MintedSecret> {
     const keyMode = requireMode(mode);
     const operator = await requireOperatorRow(operatorId);
+    refuseIfSuspended(operator);
     const minted = mintSecretKeyString(keyMode, randomBytes);
     const now = clock.now();
     const row = await insertKey(() =>
       prisma.$transaction(async (tx) => {
+        await enforceCap(tx, operator.id, 'secret keys', OPERATOR_LIMITS.secretKeys, () =>
+          tx.secretKey.count({ where: { operatorId: operator.id, revokedAt: null } }),
+        );
         const created = await tx.secretKey.create({
           data: { operatorId: operator.id, mode: keyMode, prefix: minted.prefix, hash: minted.hash, createdAt: now },
         });
@@ -583,6 +629,9 @@ export function createOperatorService(deps: OperatorServiceDeps) {
     const now = clock.now();
     try {
       await prisma.$transaction(async (tx) => {
+        await enforceCap(tx, operator.id, 'allowed origins', OPERATOR_LIMITS.allowedOrigins, () =>
+          tx.allowedOrigin.count({ where: { operatorId: operator.id } }),
+        );
         await tx.allowedOrigin.create({ data: { operatorId: operator.id, origin: normalized, createdAt: now } });
         await writeAudit(tx, actorOf(actor), { operatorId: operator.id, action: 'origin.added', targetType: 'origin', targetId: normalized, after: { origin: normalized, appliesTo: originModes(normalized) } }, now);
       });

@@ -55,12 +55,37 @@ export interface WebhookEventQuery {
 
 type EventRow = Prisma.WebhookEventGetPayload<{ include: { attemptsLog: true } }>;
 
+/**
+ * Who reads the delivery log. The provider (portal admin) sees each attempt's recorded error in full; an operator sees
+ * the status code, a timeout, or one generic connection failure, so the log cannot serve as a port scanner (a
+ * refused port, an address refused by the outbound rules and an unknown host all read the same).
+ */
+export type DeliveryLogAudience = 'operator' | 'provider';
+
+/** What an operator reads for any attempt that got no HTTP answer and did not time out. */
+export const OPERATOR_CONNECTION_ERROR = 'could not connect to the webhook URL';
+
+const OPERATOR_VISIBLE_ERRORS = [/^HTTP \d{3}$/, /^timeout after \d+ ms$/, /^no webhook (URL|secret) configured$/];
+
+/** An attempt's recorded error as an operator may see it (see DeliveryLogAudience). */
+export function operatorDeliveryError(error: string | null): string | null {
+  if (error === null || OPERATOR_VISIBLE_ERRORS.some((visible) => visible.test(error))) return error;
+  if (error.startsWith('webhook secret cannot be decrypted')) return 'webhook secret cannot be decrypted';
+  return OPERATOR_CONNECTION_ERROR;
+}
+
+const errorFor = (audience: DeliveryLogAudience) => (error: string | null) => (audience === 'provider' ? error : operatorDeliveryError(error));
+
 const DEFAULT_PAGE = 25;
 
 export function createWebhookEventFunctions(ctx: ServiceContext) {
   const { prisma, clock } = ctx;
 
-  async function listWebhookEvents(operatorId: string, query: WebhookEventQuery = {}): Promise<{ events: WebhookEventSummaryView[]; nextCursor: string | null }> {
+  async function listWebhookEvents(
+    operatorId: string,
+    query: WebhookEventQuery = {},
+    audience: DeliveryLogAudience = 'operator',
+  ): Promise<{ events: WebhookEventSummaryView[]; nextCursor: string | null }> {
     const operator = await ctx.requireOperatorRow(operatorId);
     if (query.status !== undefined && !WEBHOOK_EVENT_STATUSES.includes(query.status)) throw invalidInput('status must be pending, delivered or failed');
     const limit = Math.min(Math.max(query.limit ?? DEFAULT_PAGE, 1), 100);
@@ -77,7 +102,7 @@ export function createWebhookEventFunctions(ctx: ServiceContext) {
     });
     const page = rows.slice(0, limit);
     const last = page[page.length - 1];
-    return { events: page.map(toSummary), nextCursor: rows.length > limit && last ? encodeCursor(last.createdAt, last.id) : null };
+    return { events: page.map((row) => toSummary(row, audience)), nextCursor: rows.length > limit && last ? encodeCursor(last.createdAt, last.id) : null };
   }
 
   /** By row id or by eventId; another operator's event is `not_found`. */
@@ -89,17 +114,18 @@ export function createWebhookEventFunctions(ctx: ServiceContext) {
     return row;
   }
 
-  async function getWebhookEvent(operatorId: string, ref: string): Promise<WebhookEventDetailView> {
+  async function getWebhookEvent(operatorId: string, ref: string, audience: DeliveryLogAudience = 'operator'): Promise<WebhookEventDetailView> {
     const row = await findEventRow(operatorId, ref);
+    const shown = errorFor(audience);
     return {
-      event: toSummary(row),
+      event: toSummary(row, audience),
       payload: (row.payload ?? {}) as Record<string, unknown>,
       attempts: row.attemptsLog.map((a) => ({
         attemptNumber: a.attemptNumber,
         startedAt: a.startedAt,
         durationMs: a.durationMs,
         statusCode: a.statusCode,
-        error: a.error,
+        error: shown(a.error),
         ok: a.error === null && a.statusCode !== null && a.statusCode >= 200 && a.statusCode < 300,
       })),
     };
@@ -110,7 +136,12 @@ export function createWebhookEventFunctions(ctx: ServiceContext) {
    * maxAttempts = attempts + 1 (so a resend is exactly one attempt; it is not retried if it fails). A pending event is
    * still in its schedule: `conflict`.
    */
-  async function resendWebhookEvent(operatorId: string, ref: string, actor?: AuditActor): Promise<WebhookEventSummaryView> {
+  async function resendWebhookEvent(
+    operatorId: string,
+    ref: string,
+    actor?: AuditActor,
+    audience: DeliveryLogAudience = 'operator',
+  ): Promise<WebhookEventSummaryView> {
     const row = await findEventRow(operatorId, ref);
     const operator = await ctx.requireOperatorRow(row.operatorId);
     if (!operator.webhookUrl) throw conflict('No webhook URL is configured for this operator: the provider sets it');
@@ -136,7 +167,7 @@ export function createWebhookEventFunctions(ctx: ServiceContext) {
         now,
       );
       const updated = await tx.webhookEvent.findUniqueOrThrow({ where: { id: row.id }, include: { attemptsLog: { orderBy: { attemptNumber: 'desc' }, take: 1 } } });
-      return toSummary(updated);
+      return toSummary(updated, audience);
     });
   }
 
@@ -155,7 +186,7 @@ export function createWebhookEventFunctions(ctx: ServiceContext) {
         include: { attemptsLog: true },
       });
       await writeAudit(tx, ctx.actorOf(actor), { operatorId: operator.id, action: 'webhook_event.test_sent', targetType: 'webhook_event', targetId: payload.eventId, after: { eventId: payload.eventId } }, now);
-      return toSummary(created);
+      return toSummary(created, 'operator');
     });
   }
 
@@ -193,7 +224,7 @@ export function sampleTestPayload(operatorId: string, commissionRateBps: number,
   };
 }
 
-function toSummary(row: EventRow): WebhookEventSummaryView {
+function toSummary(row: EventRow, audience: DeliveryLogAudience): WebhookEventSummaryView {
   const payload = (row.payload ?? {}) as Partial<PolicyIssuedPayload>;
   const lastAttempt = [...row.attemptsLog].sort((a, b) => b.attemptNumber - a.attemptNumber)[0];
   return {
@@ -206,7 +237,7 @@ function toSummary(row: EventRow): WebhookEventSummaryView {
     attemptCount: row.attempts,
     maxAttempts: row.maxAttempts,
     nextAttemptAt: row.status === 'pending' ? row.nextAttemptAt : null,
-    lastError: row.lastError,
+    lastError: errorFor(audience)(row.lastError),
     lastStatusCode: lastAttempt?.statusCode ?? null,
     policyNumber: typeof payload.policyNumber === 'string' ? payload.policyNumber : null,
     premiumCents: typeof payload.premiumCents === 'number' ? payload.premiumCents : null,

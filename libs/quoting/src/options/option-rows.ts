@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import type { EmbedOption, EmbedOptionsReady } from '@expedition/contracts';
+import { policyWordingUrls, type EmbedOption, type EmbedOptionsReady } from '@expedition/contracts';
 import { getPlan, isPurchasable, type Plan } from '@expedition/domain-pricing';
 
 /** Coverage figures frozen into `quote_options.coverage` when the option is generated (USD per person). */
@@ -82,9 +82,13 @@ export interface ReadyQuote {
  * come from the in-code catalog (plans are never deleted from it: retired ones stay with `enabled: false`), so
  * `checkout.purchasable` is re-evaluated on read: a plan withdrawn after generation can no longer be bought.
  */
-export function toEmbedOptionsReady(quote: ReadyQuote, options: readonly StoredOption[]): EmbedOptionsReady {
+export function toEmbedOptionsReady(
+  quote: ReadyQuote,
+  options: readonly StoredOption[],
+  links: { quoteApiUrl?: string } = {},
+): EmbedOptionsReady {
   const mapped = options.flatMap((o) => {
-    const option = toEmbedOption(o);
+    const option = toEmbedOption(o, links.quoteApiUrl);
     return option ? [option] : [];
   });
   const generatedAt = options.reduce<Date | null>((min, o) => (min === null || o.createdAt < min ? o.createdAt : min), null);
@@ -98,7 +102,8 @@ export function toEmbedOptionsReady(quote: ReadyQuote, options: readonly StoredO
   };
 }
 
-function toEmbedOption(stored: StoredOption): EmbedOption | null {
+/** `quoteApiUrl`: where the plan's policy wording is served (quote-api); without it the option has no link. */
+function toEmbedOption(stored: StoredOption, quoteApiUrl: string | undefined): EmbedOption | null {
   const plan = getPlan(stored.planId);
   if (!plan) return null;
   const parsed = OptionCoverageSchema.safeParse(stored.coverage);
@@ -114,6 +119,7 @@ function toEmbedOption(stored: StoredOption): EmbedOption | null {
     currency: stored.currency,
     coverage,
     highlights: [...plan.highlights],
+    ...(quoteApiUrl ? { policyTermsUrl: policyWordingUrls(quoteApiUrl, plan.id).html } : {}),
     isRecommended: stored.isRecommended,
     availabilityMode: plan.availabilityMode,
     checkout: { purchasable, amountCents: purchasable ? stored.premiumCents : 0, currency: stored.currency },

@@ -43,6 +43,7 @@ const ANONYMOUS = new Set([
   '/auth/password-reset/confirm',
   '/auth/verify-email',
   '/auth/invites/accept',
+  '/auth/login-link',
 ]);
 
 export const isStateChanging = (method: Method): boolean => method !== 'GET';

@@ -274,6 +274,36 @@ export function VerifyEmailPage() {
   );
 }
 
+/** The one-time sign-in link mailed to an account locked by failed log-ins (docs/portal.md, throttling). */
+export function SignInLinkPage() {
+  const { api, signedIn } = useSession();
+  const token = useLocation().search.get('token') ?? '';
+  const [message, setMessage] = useState('');
+  const started = useRef(false);
+  useEffect(() => {
+    if (!token || started.current) return;
+    started.current = true;
+    api
+      .post<LoginResponse>('/auth/login-link', { token }, { quiet401: true })
+      .then(async (answer) => {
+        await signedIn(answer);
+        navigate('/settings', { replace: true });
+      })
+      .catch((e) => setMessage(e instanceof ApiError && e.code === 'invalid_token' ? 'This sign-in link has expired or was already used.' : errorMessage(e)));
+  }, [token]);
+  return (
+    <AuthCard title="Sign in with a link" footer={<a href="/forgot-password">Reset your password instead</a>}>
+      {!token ? (
+        <MissingToken what="sign-in" />
+      ) : message ? (
+        <p role="alert" class="form-error">{message}</p>
+      ) : (
+        <Spinner label="Signing you in…" />
+      )}
+    </AuthCard>
+  );
+}
+
 export function AcceptInvitePage() {
   const { api, signedIn } = useSession();
   const token = useLocation().search.get('token') ?? '';

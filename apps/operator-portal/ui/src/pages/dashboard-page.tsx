@@ -81,6 +81,7 @@ export function DashboardPage() {
                       <th scope="col" class="num">Premium</th>
                       <th scope="col" class="num">Commission</th>
                       <th scope="col">Issued</th>
+                      <th scope="col">Confirmation e-mail</th>
                     </tr>
                   </thead>
                   <tbody>
@@ -93,6 +94,7 @@ export function DashboardPage() {
                         <td data-label="Premium" class="num">{formatMoney(p.premiumCents, p.currency)}</td>
                         <td data-label="Commission" class="num">{p.commissionCents === null ? '—' : formatMoney(p.commissionCents, p.currency)}</td>
                         <td data-label="Issued">{formatDateTime(p.issuedAt)}</td>
+                        <td data-label="Confirmation e-mail">{CONFIRMATION_EMAIL[p.confirmationEmail ?? 'none'] ?? p.confirmationEmail}</td>
                       </tr>
                     ))}
                   </tbody>
@@ -105,6 +107,15 @@ export function DashboardPage() {
     </>
   );
 }
+
+/** The confirmation e-mail's state in words (an unknown future value is shown as sent by the API). */
+const CONFIRMATION_EMAIL: Record<string, string> = {
+  sent: 'Sent',
+  pending: 'Sending',
+  failed: 'Failed (ask the provider to resend)',
+  no_address: 'Not sent: no address given',
+  none: '—',
+};
 
 export function ModeBadge({ mode }: { mode: 'test' | 'live' | null }) {
   if (mode === null) return <span class="muted">—</span>;

@@ -186,10 +186,10 @@ export function Checkout({ api, boot, quoteId, quoteNumber, option, email, local
           </p>
           {phase.policyNumber ? (
             <p>
-              Your policy number is <strong>{phase.policyNumber}</strong>; the policy documents are sent to {email || 'your e-mail address'}.
+              Your policy number is <strong>{phase.policyNumber}</strong>. {mailSentence(email)}
             </p>
           ) : (
-            <p>Your policy is being issued; the policy documents are sent to {email || 'your e-mail address'}.</p>
+            <p>Your policy is being issued. {mailSentence(email)}</p>
           )}
           {phase.documentUrl ? (
             <p>
@@ -282,4 +282,11 @@ export function Checkout({ api, boot, quoteId, quoteNumber, option, email, local
       ) : null}
     </section>
   );
+}
+
+/** What the success view says of the confirmation e-mail: the platform sends one to the quote's address. */
+export function mailSentence(email: string): string {
+  return email
+    ? `A confirmation e-mail with your certificate attached is on its way to ${email}.`
+    : 'No e-mail address was given, so no e-mail is sent: download your certificate below.';
 }

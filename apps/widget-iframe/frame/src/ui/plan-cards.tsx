@@ -33,7 +33,7 @@ export function PlanCards({ options, recommendedPlanId, travelers, locale, selec
           const recommended = o.isRecommended || o.planId === recommendedPlanId;
           const selected = o.planId === selectedPlanId;
           const titleId = `svc-plan-${o.planId}`;
-          const terms = (o as EmbedOption & { policyTermsUrl?: string | null }).policyTermsUrl;
+          const terms = o.policyTermsUrl;
           return (
             <li key={o.planId}>
               {/* A click anywhere on the card selects it (quote.selected); the button is the keyboard way to do the same. */}
@@ -87,12 +87,13 @@ export function PlanCards({ options, recommendedPlanId, travelers, locale, selec
                   </ul>
                 ) : null}
                 <p class="svc-plan__terms">
+                  <span>Underwritten by {o.carrier.replace(/\.+$/, '')}.</span>{' '}
                   {terms ? (
                     <a href={terms} target="_blank" rel="noopener noreferrer">
-                      Policy terms<span class="svc-visually-hidden"> of {o.name} (opens in a new tab)</span>
+                      Policy wording<span class="svc-visually-hidden"> of {o.name} (opens in a new tab)</span>
                     </a>
                   ) : (
-                    <span>Underwritten by {o.carrier.replace(/\.+$/, '')}. The policy terms come with your confirmation.</span>
+                    <span>The policy wording is linked from your confirmation.</span>
                   )}
                 </p>
                 <div class="svc-plan__actions">

@@ -80,7 +80,6 @@ export interface Plan {
   readonly coverage: PlanCoverage;
   readonly availabilityMode: AvailabilityMode;
   readonly eligibility: PlanEligibility;
-  readonly policyTermsUrl: string | null;
   /** Whether the plan offers cancel-for-any-reason (subject to the 21-day purchase window). */
   readonly cfar: boolean;
   /** False for retired plans: kept for existing quotes, never sold. */
@@ -115,7 +114,8 @@ type PlanRow = Omit<
 
 /**
  * The plan catalog. Limits are USD per person. `rateAdjustment` is the carrier's deviation from the tier base
- * rate (see rates.table.ts). Policy terms URLs are placeholders under example.com: the carriers are invented.
+ * rate (see rates.table.ts). The carriers are invented. Each plan's policy wording is generated from this row and
+ * served by quote-api (`/policy-wording/{planId}`): no URL of ours is baked in here.
  */
 export const PLAN_TABLE = [
   {
@@ -143,7 +143,6 @@ export const PLAN_TABLE = [
       maxTripDuration: 30,
       maxTravelers: 10,
     },
-    policyTermsUrl: 'https://example.com/terms/polar-shield-essential',
     cfar: false,
     enabled: true,
     rateAdjustment: 1.0,
@@ -179,7 +178,6 @@ export const PLAN_TABLE = [
       maxTripDuration: 45,
       maxTravelers: 12,
     },
-    policyTermsUrl: 'https://example.com/terms/polar-shield-standard',
     cfar: true,
     enabled: true,
     rateAdjustment: 1.0,
@@ -216,7 +214,6 @@ export const PLAN_TABLE = [
       maxTripDuration: 60,
       maxTravelers: 10,
     },
-    policyTermsUrl: 'https://example.com/terms/polar-shield-premium',
     cfar: true,
     enabled: true,
     rateAdjustment: 1.0,
@@ -251,7 +248,6 @@ export const PLAN_TABLE = [
       maxTripDuration: 45,
       maxTravelers: 15,
     },
-    policyTermsUrl: 'https://example.com/terms/meridian-expedition-standard',
     cfar: false,
     enabled: true,
     rateAdjustment: 0.95,
@@ -288,7 +284,6 @@ export const PLAN_TABLE = [
       maxTripDuration: 90,
       maxTravelers: null,
     },
-    policyTermsUrl: 'https://example.com/terms/meridian-expedition-premium',
     cfar: true,
     enabled: true,
     rateAdjustment: 1.08,
@@ -323,7 +318,6 @@ export const PLAN_TABLE = [
       maxTripDuration: 120,
       maxTravelers: null,
     },
-    policyTermsUrl: 'https://example.com/terms/meridian-private-charter',
     cfar: false,
     enabled: true,
     rateAdjustment: 1.15,
@@ -353,7 +347,6 @@ export const PLAN_TABLE = [
       maxTripDuration: 31,
       maxTravelers: 8,
     },
-    policyTermsUrl: 'https://example.com/terms/austral-voyager-basic',
     cfar: false,
     enabled: true,
     rateAdjustment: 0.92,
@@ -388,7 +381,6 @@ export const PLAN_TABLE = [
       maxTripDuration: 45,
       maxTravelers: 10,
     },
-    policyTermsUrl: 'https://example.com/terms/austral-voyager-plus',
     cfar: true,
     enabled: true,
     rateAdjustment: 1.02,
@@ -417,7 +409,6 @@ export const PLAN_TABLE = [
       maxTripDuration: 30,
       maxTravelers: 10,
     },
-    policyTermsUrl: 'https://example.com/terms/savanna-essentials',
     cfar: false,
     enabled: true,
     rateAdjustment: 0.95,
@@ -453,7 +444,6 @@ export const PLAN_TABLE = [
       maxTripDuration: 45,
       maxTravelers: 12,
     },
-    policyTermsUrl: 'https://example.com/terms/savanna-explorer',
     cfar: true,
     enabled: true,
     rateAdjustment: 1.0,
@@ -488,7 +478,6 @@ export const PLAN_TABLE = [
       maxTripDuration: 60,
       maxTravelers: 10,
     },
-    policyTermsUrl: 'https://example.com/terms/savanna-ultimate',
     cfar: true,
     enabled: true,
     rateAdjustment: 1.0,
@@ -518,7 +507,6 @@ export const PLAN_TABLE = [
       maxTripDuration: 180,
       maxTravelers: null,
     },
-    policyTermsUrl: 'https://example.com/terms/polar-shield-expedition-staff',
     cfar: false,
     enabled: true,
     rateAdjustment: 0.85,
@@ -547,7 +535,6 @@ export const PLAN_TABLE = [
       maxTripDuration: 30,
       maxTravelers: 8,
     },
-    policyTermsUrl: null,
     cfar: false,
     enabled: false,
     rateAdjustment: 1.0,

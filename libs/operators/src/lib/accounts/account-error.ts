@@ -5,6 +5,7 @@
 export type AccountErrorCode =
   | 'invalid_input'
   | 'weak_password'
+  | 'email_unverified'
   | 'email_taken'
   | 'invalid_credentials'
   | 'wrong_password'

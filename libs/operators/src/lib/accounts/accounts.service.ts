@@ -2,10 +2,10 @@ import { mintPublishableKey } from '@expedition/auth-publishable-key';
 import { type PrismaClient, isUniqueViolation } from '@expedition/db';
 import { addMs, hashToken, isUuid, randomToken, systemClock, type Clock } from '@expedition/platform';
 import { AccountError } from './account-error';
-import { generatePassword, hashPassword, passwordProblem, verifyDummyPassword, verifyPassword } from './passwords';
+import { generatePassword, hashPassword, normalizePassword, passwordProblem, verifyDummyPassword, verifyPassword } from './passwords';
 
 export type AccountRole = 'owner' | 'member' | 'provider_admin';
-export type TokenPurpose = 'verify_email' | 'reset_password' | 'invite';
+export type TokenPurpose = 'verify_email' | 'reset_password' | 'invite' | 'sign_in';
 
 export interface AccountUser {
   id: string;
@@ -62,14 +62,22 @@ export const ACCOUNT_DEFAULTS = {
   verifyEmailTtlMs: 48 * 60 * 60_000,
   resetPasswordTtlMs: 60 * 60_000,
   inviteTtlMs: 7 * 24 * 60 * 60_000,
+  /** The sign-in link mailed to a locked-out account: as long as the lock lasts at most. */
+  signInTtlMs: 60 * 60_000,
 } as const;
 
-const TOKEN_PREFIX: Record<TokenPurpose, string> = { verify_email: 'ev', reset_password: 'pr', invite: 'inv' };
+const TOKEN_PREFIX: Record<TokenPurpose, string> = { verify_email: 'ev', reset_password: 'pr', invite: 'inv', sign_in: 'si' };
 const TOKEN_TTL: Record<TokenPurpose, number> = {
   verify_email: ACCOUNT_DEFAULTS.verifyEmailTtlMs,
   reset_password: ACCOUNT_DEFAULTS.resetPasswordTtlMs,
   invite: ACCOUNT_DEFAULTS.inviteTtlMs,
+  sign_in: ACCOUNT_DEFAULTS.signInTtlMs,
 };
+
+/** The result of checking a log-in: the user, or why not (with the account it concerned, for the audit log). */
+export type CredentialCheck =
+  | { ok: true; user: AccountUser }
+  | { ok: false; reason: 'unknown_account' | 'wrong_password' | 'disabled'; account: AccountUser | null };
 
 const EMAIL = /^[^\s@]+@[^\s@]+\.[^\s@]+$/;
 const MAX_EMAIL = 254;
@@ -156,19 +164,30 @@ export function createAccountService(deps: AccountServiceDeps) {
     return { token, id: row.id, expiresAt: row.expiresAt };
   }
 
-  /** Marks the token used, atomically: a token works once, and not after its expiry. */
-  async function consumeToken(purpose: TokenPurpose, token: unknown) {
-    if (typeof token !== 'string' || token.length === 0 || token.length > 200) {
-      throw new AccountError('invalid_token', 'This link is invalid or has expired');
-    }
-    const now = clock.now();
+  const invalidToken = () => new AccountError('invalid_token', 'This link is invalid or has expired');
+
+  /** The unused, unexpired token of this purpose, without spending it (check the rest of the request first). */
+  async function findUsableToken(purpose: TokenPurpose, token: unknown) {
+    if (typeof token !== 'string' || token.length === 0 || token.length > 200) throw invalidToken();
     const row = await prisma.userToken.findUnique({ where: { tokenHash: hashToken(token) } });
-    if (!row || row.purpose !== purpose) throw new AccountError('invalid_token', 'This link is invalid or has expired');
-    const claimed = await prisma.userToken.updateMany({
+    if (!row || row.purpose !== purpose || row.usedAt !== null || row.expiresAt.getTime() <= clock.now().getTime()) {
+      throw invalidToken();
+    }
+    return row;
+  }
+
+  /** Marks the token used, atomically: a token works once (of two concurrent uses one wins), and not after expiry. */
+  async function claimToken(tx: Pick<PrismaClient, 'userToken'>, row: { id: string }, now: Date): Promise<void> {
+    const claimed = await tx.userToken.updateMany({
       where: { id: row.id, usedAt: null, expiresAt: { gt: now } },
       data: { usedAt: now },
     });
-    if (claimed.count !== 1) throw new AccountError('invalid_token', 'This link is invalid or has expired');
+    if (claimed.count !== 1) throw invalidToken();
+  }
+
+  async function consumeToken(purpose: TokenPurpose, token: unknown) {
+    const row = await findUsableToken(purpose, token);
+    await claimToken(prisma, row, clock.now());
     return row;
   }
 
@@ -235,22 +254,29 @@ export function createAccountService(deps: AccountServiceDeps) {
    * an unknown address, a disabled user and a wrong password.
    */
   async function authenticate(emailInput: unknown, password: unknown): Promise<AccountUser> {
-    const refused = new AccountError('invalid_credentials', 'E-mail or password is incorrect');
+    const check = await checkCredentials(emailInput, password);
+    if (!check.ok) throw new AccountError('invalid_credentials', 'E-mail or password is incorrect');
+    return check.user;
+  }
+
+  /** `authenticate` that says why not (for the audit log; callers answer every failure the same way). */
+  async function checkCredentials(emailInput: unknown, password: unknown): Promise<CredentialCheck> {
     let email: string;
     try {
       email = normalizeEmail(emailInput);
     } catch {
       await verifyDummyPassword(String(password ?? ''));
-      throw refused;
+      return { ok: false, reason: 'unknown_account', account: null };
     }
     const row = await prisma.operatorUser.findUnique({ where: { email } });
     if (!row || typeof password !== 'string') {
       await verifyDummyPassword(typeof password === 'string' ? password : '');
-      throw refused;
+      return { ok: false, reason: 'unknown_account', account: row ? toAccountUser(row) : null };
     }
     const ok = await verifyPassword(row.passwordHash, password);
-    if (!ok || row.disabledAt) throw refused;
-    return toAccountUser(row);
+    if (!ok) return { ok: false, reason: 'wrong_password', account: toAccountUser(row) };
+    if (row.disabledAt) return { ok: false, reason: 'disabled', account: toAccountUser(row) };
+    return { ok: true, user: toAccountUser(row) };
   }
 
   // ---- sessions ----
@@ -338,27 +364,57 @@ export function createAccountService(deps: AccountServiceDeps) {
   }
 
   /** Sets the new password, ends every session of the user and marks the address verified (the link proved it). */
+  /**
+   * A one-time sign-in link for a known, enabled user (mailed when the account is locked by failed log-ins); null
+   * otherwise. A newer link replaces the pending one.
+   */
+  async function createSignInLink(emailInput: unknown): Promise<{ user: AccountUser; token: string } | null> {
+    let email: string;
+    try {
+      email = normalizeEmail(emailInput);
+    } catch {
+      return null;
+    }
+    const row = await prisma.operatorUser.findUnique({ where: { email } });
+    if (!row || row.disabledAt) return null;
+    await prisma.userToken.updateMany({ where: { userId: row.id, purpose: 'sign_in', usedAt: null }, data: { usedAt: clock.now() } });
+    const { token } = await issueToken('sign_in', { email, userId: row.id });
+    return { user: toAccountUser(row), token };
+  }
+
+  /** The user of a sign-in link (spent here). The caller creates the session. */
+  async function signInWithLink(token: unknown): Promise<AccountUser> {
+    const row = await consumeToken('sign_in', token);
+    const user = row.userId ? await prisma.operatorUser.findUnique({ where: { id: row.userId } }) : null;
+    if (!user || user.email !== row.email || user.disabledAt) throw invalidToken();
+    return toAccountUser(user);
+  }
+
+  /**
+   * Sets the new password, ends every session of the user and marks the address verified (the link proved it). The
+   * password is judged in full (with the user's address) before the token is spent: a refused password leaves the
+   * link working.
+   */
   async function confirmPasswordReset(token: unknown, password: unknown): Promise<AccountUser> {
     if (typeof password !== 'string') throw new AccountError('weak_password', 'password is required');
-    const preliminary = passwordProblem(password);
-    if (preliminary) throw new AccountError('weak_password', preliminary);
-    const row = await consumeToken('reset_password', token);
+    const row = await findUsableToken('reset_password', token);
     const user = row.userId ? await prisma.operatorUser.findUnique({ where: { id: row.userId } }) : null;
-    if (!user || user.email !== row.email || user.disabledAt) {
-      throw new AccountError('invalid_token', 'This link is invalid or has expired');
-    }
-    const problem = passwordProblem(password, { email: user.email });
-    if (problem) throw new AccountError('weak_password', problem);
+    if (!user || user.email !== row.email || user.disabledAt) throw invalidToken();
+    const passwordHash = await hashPassword(requireNewPassword(password, user.email));
     const now = clock.now();
-    const updated = await prisma.operatorUser.update({
-      where: { id: user.id },
-      data: { passwordHash: await hashPassword(password), emailVerifiedAt: user.emailVerifiedAt ?? now },
-    });
-    await revokeAllSessions(user.id);
-    // Other outstanding reset links of this user die with this one.
-    await prisma.userToken.updateMany({
-      where: { userId: user.id, purpose: 'reset_password', usedAt: null },
-      data: { usedAt: now },
+    const updated = await prisma.$transaction(async (tx) => {
+      await claimToken(tx, row, now);
+      const changed = await tx.operatorUser.update({
+        where: { id: user.id },
+        data: { passwordHash, emailVerifiedAt: user.emailVerifiedAt ?? now },
+      });
+      await tx.operatorSession.updateMany({ where: { userId: user.id, revokedAt: null }, data: { revokedAt: now } });
+      // Other outstanding reset and sign-in links of this user die with this one.
+      await tx.userToken.updateMany({
+        where: { userId: user.id, purpose: { in: ['reset_password', 'sign_in'] }, usedAt: null },
+        data: { usedAt: now },
+      });
+      return changed;
     });
     return toAccountUser(updated);
   }
@@ -371,7 +427,7 @@ export function createAccountService(deps: AccountServiceDeps) {
       throw new AccountError('wrong_password', 'The current password is incorrect');
     }
     const password = requireNewPassword(newPassword, row.email);
-    if (password === currentPassword) throw new AccountError('weak_password', 'the new password must differ from the current one');
+    if (normalizePassword(password) === normalizePassword(currentPassword)) throw new AccountError('weak_password', 'the new password must differ from the current one');
     await prisma.operatorUser.update({ where: { id: userId }, data: { passwordHash: await hashPassword(password) } });
     // A reset link mailed before the change must not undo it.
     await prisma.userToken.updateMany({
@@ -404,8 +460,16 @@ export function createAccountService(deps: AccountServiceDeps) {
     };
   }
 
-  /** Invites an address to the operator. A newer invitation to the same address replaces the pending one. */
-  async function createInvite(operatorId: string, emailInput: unknown, roleInput: unknown) {
+  /**
+   * Invites an address to the operator. Only a verified owner of that operator may invite (an unverified sign-up must
+   * not make us mail anyone). A newer invitation to the same address replaces the pending one.
+   */
+  async function createInvite(operatorId: string, emailInput: unknown, roleInput: unknown, inviterUserId: string) {
+    const inviter = await getUser(inviterUserId);
+    if (inviter.operatorId !== operatorId || inviter.role !== 'owner') throw new AccountError('not_found', 'user not found');
+    if (!inviter.emailVerified) {
+      throw new AccountError('email_unverified', 'Confirm your e-mail address before inviting anyone (we sent you a link; you can ask for a new one)');
+    }
     const email = normalizeEmail(emailInput);
     if (roleInput !== 'owner' && roleInput !== 'member') throw new AccountError('invalid_input', 'role must be owner or member');
     const existing = await prisma.operatorUser.findUnique({ where: { email } });
@@ -430,28 +494,24 @@ export function createAccountService(deps: AccountServiceDeps) {
   }
 
   /** Creates the invited user (verified: the link proved the address). */
+  /**
+   * Creates the invited user (verified: the link proved the address). Everything is checked before the token is spent,
+   * and the claim and the new user land together: a refused password or a taken address leaves the link working.
+   */
   async function acceptInvite(token: unknown, password: unknown, name?: unknown): Promise<AccountUser> {
-    const preliminary = passwordProblem(password);
-    if (preliminary) throw new AccountError('weak_password', preliminary);
     const displayName = optionalName(name);
-    const row = await consumeToken('invite', token);
-    if (!row.operatorId || (row.role !== 'owner' && row.role !== 'member')) {
-      throw new AccountError('invalid_token', 'This link is invalid or has expired');
-    }
-    const problem = passwordProblem(password, { email: row.email });
-    if (problem) throw new AccountError('weak_password', problem);
+    const row = await findUsableToken('invite', token);
+    const operatorId = row.operatorId;
+    const role = row.role;
+    if (!operatorId || (role !== 'owner' && role !== 'member')) throw invalidToken();
+    const passwordHash = await hashPassword(requireNewPassword(password, row.email));
     const now = clock.now();
     try {
-      const user = await prisma.operatorUser.create({
-        data: {
-          email: row.email,
-          name: displayName,
-          passwordHash: await hashPassword(password as string),
-          role: row.role,
-          operatorId: row.operatorId,
-          emailVerifiedAt: now,
-          createdAt: now,
-        },
+      const user = await prisma.$transaction(async (tx) => {
+        await claimToken(tx, row, now);
+        return tx.operatorUser.create({
+          data: { email: row.email, name: displayName, passwordHash, role, operatorId, emailVerifiedAt: now, createdAt: now },
+        });
       });
       return toAccountUser(user);
     } catch (error) {
@@ -529,6 +589,7 @@ export function createAccountService(deps: AccountServiceDeps) {
     findUserByEmail,
     signUp,
     authenticate,
+    checkCredentials,
     createSession,
     resolveSession,
     revokeSession,
@@ -537,6 +598,8 @@ export function createAccountService(deps: AccountServiceDeps) {
     verifyEmail,
     requestPasswordReset,
     confirmPasswordReset,
+    createSignInLink,
+    signInWithLink,
     changePassword,
     listTeam,
     createInvite,

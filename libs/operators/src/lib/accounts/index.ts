@@ -1,9 +1,11 @@
 export { type AccountErrorCode, AccountError, isAccountError } from './account-error';
 export {
+  MIN_PASSWORD_SCORE,
   PASSWORD_MAX_LENGTH,
   PASSWORD_MIN_LENGTH,
   generatePassword,
   hashPassword,
+  normalizePassword,
   passwordProblem,
   verifyPassword,
 } from './passwords';
@@ -12,6 +14,7 @@ export {
   type AccountService,
   type AccountServiceDeps,
   type AccountUser,
+  type CredentialCheck,
   type NewSession,
   type PendingInvite,
   type ResolvedSession,

@@ -1,0 +1,84 @@
+import { existsSync, mkdirSync, readFileSync } from 'node:fs';
+import type { Server } from 'node:http';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { chromium, type Browser } from 'playwright-core';
+import request from 'supertest';
+import { PolicyLookupSchema, PurchaseReceiptSchema } from '@expedition/contracts';
+import { formatAuthorizationPayment, parsePaymentChallenges } from '@expedition/payments';
+import { noteSkippedSuite } from '@expedition/platform/testing';
+import { antarcticaQuote, createHarness, PUBLIC_URL, type Harness } from './harness';
+
+const CHROMIUM = process.env['CHROMIUM_PATH'] ?? '/usr/bin/chromium';
+const available = existsSync(CHROMIUM);
+if (!available && process.env['REQUIRE_SERVICES'] === '1') throw new Error(`Chromium not found at ${CHROMIUM} (REQUIRE_SERVICES=1)`);
+if (!available) noteSkippedSuite(`Chromium not found at ${CHROMIUM} (apt-get install -y chromium, or set CHROMIUM_PATH)`);
+const describeWithBrowser = available ? describe : describe.skip;
+
+const PORT = 14083;
+const SCREENS = path.join(process.env['TMPDIR'] ?? tmpdir(), 'expedition-screens');
+
+describeWithBrowser('the policy page and a policy wording page in Chromium (CSP, mobile and desktop, axe-core)', () => {
+  let h: Harness;
+  let server: Server;
+  let browser: Browser;
+  let pagePath = '';
+
+  beforeAll(async () => {
+    h = await createHarness();
+    // A policy bought by machine payment; its checkout-link twin carries names, this one shows "Traveler 1".
+    const quote = await request(h.app).post('/api/v1/quotes').send(antarcticaQuote);
+    const plan = (quote.body.plans as { planId: string; availabilityMode: string }[]).find((p) => p.availabilityMode === 'full')!;
+    const body = { quoteId: quote.body.quoteId as string, planId: plan.planId };
+    const challenge = parsePaymentChallenges((await request(h.app).post('/api/v1/purchase').send(body)).headers['www-authenticate'] as string)[0]!;
+    const auth = formatAuthorizationPayment({ challenge, payload: { spt: 'spt_test_success_browser_page' } });
+    const receipt = PurchaseReceiptSchema.parse((await request(h.app).post('/api/v1/purchase').set('Authorization', auth).send(body)).body);
+    const lookup = await request(h.app).get(`/api/v1/policies/${receipt.policyNumber}`).set('Authorization', `Bearer ${receipt.accessToken}`);
+    pagePath = PolicyLookupSchema.parse(lookup.body).pageUrl!.replace(PUBLIC_URL, '');
+    server = await new Promise<Server>((resolve) => {
+      const s = h.app.listen(PORT, '127.0.0.1', () => resolve(s));
+    });
+    browser = await chromium.launch({
+      executablePath: CHROMIUM,
+      args: ['--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync'],
+    });
+    mkdirSync(SCREENS, { recursive: true });
+  }, 60_000);
+
+  afterAll(async () => {
+    await browser?.close();
+    await new Promise((resolve) => server?.close(resolve));
+    await h?.close();
+  });
+
+  const pages = () =>
+    [
+      ['policy', pagePath, 'Your travel insurance policy'],
+      ['wording', '/policy-wording/polar-shield-standard', 'Polar Shield Standard: policy wording'],
+    ] as const;
+
+  for (const width of [390, 1280]) {
+    it(`renders both pages at ${width} px: styled under the CSP, no horizontal scroll, no axe violation`, async () => {
+      for (const [name, url, heading] of pages()) {
+        const context = await browser.newContext({ viewport: { width, height: 900 } });
+        const page = await context.newPage();
+        const errors: string[] = [];
+        page.on('console', (m) => m.type() === 'error' && errors.push(m.text()));
+        const res = await page.goto(`http://127.0.0.1:${PORT}${url}`);
+        expect(res?.status()).toBe(200);
+        await expect(page.locator('h1').textContent()).resolves.toBe(heading);
+        // The inline stylesheet ran under the hash-based CSP: the card has its white background.
+        await expect(page.evaluate<string>("getComputedStyle(document.querySelector('main')).backgroundColor")).resolves.toBe('rgb(255, 255, 255)');
+        // Nothing wider than the screen (a phone never scrolls sideways).
+        await expect(page.evaluate<boolean>('document.documentElement.scrollWidth <= window.innerWidth')).resolves.toBe(true);
+        expect(errors).toEqual([]);
+        await page.screenshot({ path: path.join(SCREENS, `quote-api-${name}-${width}.png`), fullPage: true });
+
+        await page.evaluate(readFileSync(require.resolve('axe-core/axe.min.js'), 'utf8'));
+        const result = await page.evaluate<{ violations: { id: string; impact: string }[] }>('axe.run()');
+        expect(result.violations.map((v) => `${v.id} (${v.impact})`)).toEqual([]);
+        await context.close();
+      }
+    }, 60_000);
+  }
+});
