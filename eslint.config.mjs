@@ -3,7 +3,9 @@ import nx from '@nx/eslint-plugin';
 export const depConstraints = [
   { sourceTag: 'type:app', onlyDependOnLibsWithTags: ['type:lib'] },
   { sourceTag: 'type:tool', onlyDependOnLibsWithTags: ['type:lib', 'type:app'] },
-  { sourceTag: 'scope:pricing', onlyDependOnLibsWithTags: [] },
+  // domain-pricing reads its input limits from contracts' zod-free rules entry (libs/domain-pricing/eslint.config.mjs
+  // allows that entry only); contracts depends on nothing.
+  { sourceTag: 'scope:pricing', onlyDependOnLibsWithTags: ['scope:contracts'] },
   { sourceTag: 'scope:contracts', onlyDependOnLibsWithTags: [] },
   // platform (clock, ids, logger type, polling loop, rate limiter, env schema pieces) is Node-only and depends on no
   // project; every Node project may use it. domain-pricing and contracts stay universal and pure, so not them.

@@ -125,6 +125,31 @@ describeWithBrowser('the widget loader in Chromium (stub frame)', () => {
     await page.context().close();
   });
 
+  it('without document.currentScript takes its origin only from a script of exactly its own path, never a look-alike', async () => {
+    // A module script has no currentScript; a third party's `…/widgets/chat.js` comes first on the page.
+    const page = await hostPage(`${stub.hostUrl}/module-loader`);
+    await page.waitForFunction(() => window.SvcWidget !== undefined && (window as any).chatWidgetLoaded === true);
+    expect(await page.evaluate(() => window.SvcWidget.embedOrigin)).toBe(stub.widgetUrl);
+    const id = await mount(page, '#a', { publishableKey: KEY, destination: 'Antarctica' });
+    const frame = await frameOf(page, id);
+    await frame.waitForFunction(() => window.stub.received.length > 0);
+    // The init config went to our frame, and nothing was ever posted toward the third party's origin.
+    expect(await frame.evaluate(() => window.stub.received[0].type)).toBe('svc:frame.init');
+    expect(await page.evaluate(() => window.__svcPosts.map((p) => p.targetOrigin))).not.toContain(stub.foreignUrl);
+    await page.context().close();
+  });
+
+  it('refuses to start, with a console error and no SvcWidget, when no script of its own path tells the origin', async () => {
+    const errorsBefore = consoleErrors.length;
+    // Module scripts run before `load`, which hostPage awaits; the console event may arrive just after.
+    const page = await hostPage(`${stub.hostUrl}/module-loader-renamed`);
+    expect(await page.evaluate(() => typeof window.SvcWidget)).toBe('undefined');
+    expect(await page.locator('iframe').count()).toBe(0);
+    while (consoleErrors.length === errorsBefore) await page.waitForTimeout(20);
+    expect(consoleErrors.slice(errorsBefore)).toEqual(['SvcWidget: not started: no …/widget.js script']);
+    await page.context().close();
+  });
+
   it('runs handlers in subscribe order, isolates a throwing handler, strips the prefix and re-emits premiumCents exactly', async () => {
     const page = await hostPage();
     const errorsBefore = consoleErrors.length;

@@ -130,8 +130,15 @@ export async function startStubWidget(basePort: number): Promise<StubWidget> {
   const widgetUrl = url(basePort), hostUrl = url(basePort + 1), otherHostUrl = url(basePort + 2), foreignUrl = url(basePort + 3);
 
   const widget = express();
+  // CORS as the widget server sends it: a page may load the loader as a module script.
   widget.get('/widget.js', (_req, res) => {
     res.setHeader('Cache-Control', 'no-cache');
+    res.setHeader('Access-Control-Allow-Origin', '*');
+    res.sendFile(LOADER_BUILD);
+  });
+  // The same loader under a path that is not ours (a renamed copy): it must refuse to start.
+  widget.get('/static/loader.js', (_req, res) => {
+    res.setHeader('Access-Control-Allow-Origin', '*');
     res.sendFile(LOADER_BUILD);
   });
   widget.get('/stub-frame.js', (_req, res) => res.type('js').send(STUB_FRAME_JS));
@@ -158,7 +165,22 @@ export async function startStubWidget(basePort: number): Promise<StubWidget> {
     res.setHeader('Content-Security-Policy', `default-src 'self'; script-src 'self' ${widgetUrl}; frame-src 'self'`);
     res.type('html').send(html('<main><h1>Host</h1><div id="a"></div></main>', `<script src="${widgetUrl}/widget.js"></script>`));
   });
+  // The loader as a module script (no document.currentScript) after a third party's look-alike `…/widgets/chat.js`.
+  const thirdPartyFirst = (loaderSrc: string) =>
+    html(
+      '<main><h1>Host</h1><div id="a"></div></main>',
+      `<script src="${foreignUrl}/widgets/chat.js"></script><script type="module" src="${loaderSrc}"></script>`,
+    );
+  host.get('/module-loader', (_req, res) => {
+    res.setHeader('Content-Security-Policy', `default-src 'self'; script-src 'self' ${widgetUrl} ${foreignUrl}; frame-src ${widgetUrl} ${foreignUrl}`);
+    res.type('html').send(thirdPartyFirst(`${widgetUrl}/widget.js`));
+  });
+  host.get('/module-loader-renamed', (_req, res) => {
+    res.setHeader('Content-Security-Policy', `default-src 'self'; script-src 'self' ${widgetUrl} ${foreignUrl}; frame-src ${widgetUrl} ${foreignUrl}`);
+    res.type('html').send(thirdPartyFirst(`${widgetUrl}/static/loader.js`));
+  });
   const foreign = express();
+  foreign.get('/widgets/chat.js', (_req, res) => res.type('js').send('window.chatWidgetLoaded = true;'));
   foreign.get('/foreign.js', (_req, res) => res.type('js').send(IMPOSTOR_JS));
   foreign.get('/foreign.html', (_req, res) => res.type('html').send(html('<p>foreign</p>', '<script src="/foreign.js"></script>')));
 

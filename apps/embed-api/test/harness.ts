@@ -85,12 +85,16 @@ export interface CapturedEvent {
  * The simulated processor with its event delivery captured instead of POSTed: tests read what the dispatcher's intake
  * would have received (and can feed it to a real intake themselves).
  */
-export function capturingProcessor(clock: { now(): Date }): { processor: SimulatedProcessor; events: CapturedEvent[] } {
+export function capturingProcessor(
+  clock: { now(): Date },
+  options: { allowLiveMode?: boolean } = {},
+): { processor: SimulatedProcessor; events: CapturedEvent[] } {
   const events: CapturedEvent[] = [];
   const processor = createSimulatedProcessor({
     webhookUrl: INTAKE_URL,
     webhookSecret: SIMULATED_WEBHOOK_SECRET,
     clock,
+    allowLiveMode: options.allowLiveMode,
     fetch: async (url, init) => {
       events.push({ url, headers: init.headers, body: init.body });
       return { status: 200 };

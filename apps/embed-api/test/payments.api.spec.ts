@@ -40,7 +40,8 @@ let theirs: Awaited<ReturnType<typeof seedTenant>>;
 beforeAll(async () => {
   h = await createHarness({
     payments: (clock) => {
-      sim = capturingProcessor(clock);
+      // Live mode simulated too (SIMULATED_PROCESSOR_ALLOW_LIVE_MODE), so the live-key tests can pay with simulated live money.
+      sim = capturingProcessor(clock, { allowLiveMode: true });
       return { processor: sim.processor };
     },
   });
@@ -426,7 +427,16 @@ describe('confirm: ownership', () => {
 });
 
 describe('modes: the key selects the processor mode', () => {
-  it('a live key pays a live quote in live mode (simulated livemode), and the policy is live', async () => {
+  it('a test card never pays a live quote: declined live_mode_test_card, nothing bought', async () => {
+    const { quoteId, option } = await readyQuote(mine.liveKey);
+    const started = await start({ quoteId, planId: option.planId }, mine.liveKey);
+    const declined = await confirm({ paymentId: started.body.paymentId, paymentMethod: TEST_CARDS.success }, mine.liveKey);
+    expect(declined.body).toMatchObject({ status: 'failed', failureCode: 'card_declined', declineCode: 'live_mode_test_card' });
+    expect(await h.prisma.purchase.findUnique({ where: { quoteId } })).toBeNull();
+    expect(await h.prisma.policy.findUnique({ where: { quoteId } })).toBeNull();
+  });
+
+  it('a live key pays a live quote in live mode (simulated live money), and the policy is live', async () => {
     const { quoteId, option } = await readyQuote(mine.liveKey);
     const started = await start({ quoteId, planId: option.planId }, mine.liveKey);
     expect(started.status).toBe(200);
@@ -438,7 +448,7 @@ describe('modes: the key selects the processor mode', () => {
       sim.processor.confirmPayment({ paymentId: started.body.paymentId, mode: 'test', paymentMethod: TEST_CARDS.success }),
     ).rejects.toMatchObject({ code: 'payment_not_found' });
 
-    const confirmed = await confirm({ paymentId: started.body.paymentId, paymentMethod: TEST_CARDS.success }, mine.liveKey);
+    const confirmed = await confirm({ paymentId: started.body.paymentId, paymentMethod: 'pm_live_visa' }, mine.liveKey);
     expect(confirmed.body.status).toBe('succeeded');
     const raw = JSON.parse(sim.events[0]!.body);
     expect(raw.livemode).toBe(true);

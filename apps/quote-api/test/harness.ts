@@ -28,25 +28,30 @@ export const MPP_NETWORK_ID = 'profile_test_expedition';
  * The simulated processor, with its event delivery to the dispatcher stubbed out (answered 200): the synchronous
  * record path under test does the recording, as it would if the dispatcher were slow or down.
  */
-export function testProcessor(clock: { now(): Date }) {
+export function testProcessor(clock: { now(): Date }, options: { allowLiveMode?: boolean } = {}) {
   return createSimulatedProcessor({
     webhookUrl: 'http://127.0.0.1:9/processor/events',
     webhookSecret: 'whsec_test',
     clock,
     fetch: async () => new Response('{}', { status: 200 }),
+    allowLiveMode: options.allowLiveMode,
   });
 }
 
 /**
- * One isolated database per test file (its own PostgreSQL schema, or PGlite when PostgreSQL is absent). `database`:
- * options of that database (e.g. `onQuery` to see every SQL statement).
+ * One isolated database per test file (its own PostgreSQL schema, or PGlite when PostgreSQL is absent).
+ * `allowLiveMode`: the simulated processor takes live payments (SIMULATED_PROCESSOR_ALLOW_LIVE_MODE); `database`:
+ * options of the test database (e.g. `onQuery` to see every SQL statement).
  */
-export async function createHarness(overrides: Partial<QuoteApiDeps> = {}, database: CreateTestDatabaseOptions = {}): Promise<Harness> {
-  const db = await createTestDatabase(database);
+export async function createHarness(
+  overrides: Partial<QuoteApiDeps> = {},
+  options: { allowLiveMode?: boolean; database?: CreateTestDatabaseOptions } = {},
+): Promise<Harness> {
+  const db = await createTestDatabase(options.database);
   await syncCatalog(db.prisma, catalogSnapshot());
   const clock = testClock();
   const logger = pino({ level: 'silent' });
-  const processor = overrides.payments?.processor ?? testProcessor(clock);
+  const processor = overrides.payments?.processor ?? testProcessor(clock, options);
   const app = createApp({
     prisma: db.prisma,
     ready: () => db.ping(),

@@ -23,7 +23,7 @@ let recording = false;
 let operatorId: string;
 let agentKey: string;
 beforeAll(async () => {
-  h = await createHarness({}, { onQuery: (sql) => void (recording && statements.push(sql)) });
+  h = await createHarness({}, { database: { onQuery: (sql) => void (recording && statements.push(sql)) } });
   const operator = await h.db.prisma.operator.create({
     data: { name: 'Ice Tours', status: 'active', commissionRateBps: 1000, webhookUrl: 'http://127.0.0.1:9/hooks', webhookSecret: 'whsec_op' },
   });

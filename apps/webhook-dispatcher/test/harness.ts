@@ -63,14 +63,32 @@ export const refundCalls: RefundPaymentInput[] = [];
 
 /** What the processor "knows" of the fabricated payments (registerAsOurs fills it): the intake verifies successes
  * against it, as it asks Stripe in production. */
-export const processorLedger = new Map<string, { status: 'succeeded' | 'failed'; amountCents: number; currency: string; mode: 'test' | 'live' }>();
+export const processorLedger = new Map<
+  string,
+  {
+    status: 'succeeded' | 'failed' | 'pending';
+    amountCents: number;
+    currency: string;
+    mode: 'test' | 'live';
+    /** The processor's own `last_payment_error` of a failed payment. */
+    failure?: { failureCode?: string; declineCode?: string; failureMessage?: string };
+  }
+>();
 
 export function refundRecordingProcessor(clock: Clock) {
   const processor = createSimulatedProcessor({ webhookUrl: 'http://127.0.0.1:9/unused', webhookSecret: PROCESSOR_SECRET, clock });
   processor.retrievePayment = async (input) => {
     const known = processorLedger.get(input.paymentId);
     if (!known || known.mode !== input.mode) throw new PaymentProcessorError('payment_not_found', `No such payment_intent: '${input.paymentId}'`);
-    return { paymentId: input.paymentId, status: known.status, amountCents: known.amountCents, currency: known.currency, metadata: {}, amountRefundedCents: 0 };
+    return {
+      paymentId: input.paymentId,
+      status: known.status,
+      amountCents: known.amountCents,
+      currency: known.currency,
+      metadata: {},
+      amountRefundedCents: 0,
+      ...known.failure,
+    };
   };
   processor.refundPayment = async (input) => {
     refundCalls.push(input);
@@ -176,19 +194,32 @@ export function intentEvent(input: IntentEventInput, createdSec: number) {
   };
 }
 
+interface IntentFields {
+  object?: string;
+  id?: string;
+  amount?: number;
+  currency?: string;
+  livemode?: boolean;
+  status?: string;
+  metadata?: Record<string, string>;
+  last_payment_error?: { code?: string; decline_code?: string; message?: string } | null;
+}
+
 /**
  * Stores the Payment row the app that started this payment would have written (checkout link, Tier 3): the intake
  * trusts a processor event only for a payment of ours. Skipped when the quote does not exist or the row is there.
  */
 export async function registerAsOurs(prisma: PrismaClient, event: object): Promise<void> {
-  const intent = (event as { data?: { object?: { object?: string; id?: string; amount?: number; currency?: string; livemode?: boolean; status?: string; metadata?: Record<string, string> } } }).data?.object;
+  const intent = (event as { data?: { object?: IntentFields } }).data?.object;
   const meta = intent?.metadata ?? {};
   if (intent?.object !== 'payment_intent' || !intent.id || !meta['quoteId'] || !meta['planId']) return;
+  const error = intent.last_payment_error;
   processorLedger.set(intent.id, {
     status: intent.status === 'succeeded' ? 'succeeded' : 'failed',
     amountCents: intent.amount ?? 0,
     currency: intent.currency ?? 'usd',
     mode: intent.livemode ? 'live' : 'test',
+    ...(error ? { failure: { failureCode: error.code, declineCode: error.decline_code, failureMessage: error.message } } : {}),
   });
   if (!(await prisma.quote.findUnique({ where: { id: meta['quoteId'] }, select: { id: true } }))) return;
   if (!(await prisma.plan.findUnique({ where: { id: meta['planId'] }, select: { id: true } }))) return;

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { MODES } from './rules';
 
 /** A calendar date `YYYY-MM-DD` that exists (2026-02-30 is rejected). */
 export const IsoDateSchema = z.iso.date().meta({ description: 'Calendar date, YYYY-MM-DD.', example: '2027-01-12' });
@@ -15,12 +16,8 @@ export const AvailabilityModeSchema = z.enum(['full', 'deposit', 'inquiry', 'adm
 });
 export type AvailabilityMode = z.infer<typeof AvailabilityModeSchema>;
 
-/**
- * Payment mode of a publishable key, a quote and every payment made for it: `test` (simulated, or Stripe test keys)
- * or `live` (real money). The one spelling of the pair for the whole platform.
- */
-export const ModeSchema = z.enum(['test', 'live']);
-export type Mode = z.infer<typeof ModeSchema>;
+/** Payment mode (`Mode`, `MODES` in rules.ts): `test` (simulated, or Stripe test keys) or `live` (real money). */
+export const ModeSchema = z.enum(MODES);
 
 export const ConfidenceSchema = z.enum(['high', 'medium', 'low']).meta({ id: 'Confidence' });
 export type Confidence = z.infer<typeof ConfidenceSchema>;

@@ -1,3 +1,4 @@
+export * from './rules';
 export * from './common.schema';
 export * from './trip-dates';
 export * from './storable-json';

@@ -1,18 +1,10 @@
 /**
- * The sane window of every date the APIs accept (README "Decisions"). Without it a departure in 9999 priced fine and
- * then made an end date the database driver cannot read back. Days are UTC calendar days; "today" always comes from
- * the caller's clock, never from a global one, so these checks are testable with a fixed clock.
+ * The date checks of every quote request: each date must lie in TRIP_DATE_WINDOW (rules.ts, README "Decisions").
+ * Without it a departure in 9999 priced fine and then made an end date the database driver cannot read back. "Today"
+ * always comes from the caller's clock, never from a global one, so these checks are testable with a fixed clock.
  */
-export const TRIP_DATE_WINDOW = {
-  /** Departure (`startDate`): from today to this many days ahead (two years). */
-  maxDaysAhead: 730,
-  /** `endDate` is after `startDate` by 1 to this many days; `durationDays` is 1 to this. */
-  maxTripDays: 365,
-  /** Dates of birth: not in the future, and an age of at most this many years today. */
-  maxAgeYears: 120,
-  /** `depositPaidDate`: not in the future, and at most this many days back (two years). */
-  maxDepositDaysBack: 730,
-} as const;
+import { addDays, isoDay } from './days';
+import { TRIP_DATE_WINDOW } from './rules';
 
 /** The dates of a request, all `YYYY-MM-DD` already checked as real calendar days. */
 export interface TripDates {
@@ -28,29 +20,12 @@ export interface TripDateProblem {
   message: string;
 }
 
-const MS_PER_DAY = 86_400_000;
-
-/** `YYYY-MM-DD` of an instant, in UTC. */
-export function utcDay(now: Date): string {
-  return now.toISOString().slice(0, 10);
-}
-
-/** The UTC calendar day `days` after `day` (negative goes back). */
-export function addDays(day: string, days: number): string {
-  return new Date(Date.parse(`${day}T00:00:00Z`) + days * MS_PER_DAY).toISOString().slice(0, 10);
-}
-
-/** Whole days from `from` to `to` (negative when `to` is earlier). */
-export function daysBetween(from: string, to: string): number {
-  return Math.round((Date.parse(`${to}T00:00:00Z`) - Date.parse(`${from}T00:00:00Z`)) / MS_PER_DAY);
-}
-
 /**
  * Every date of `dates` outside TRIP_DATE_WINDOW, in field order (empty when all are inside). `now` is the caller's
  * clock. An `endDate` without a `startDate` must lie where some trip in the window could end.
  */
 export function tripDateProblems(dates: TripDates, now: Date): TripDateProblem[] {
-  const today = utcDay(now);
+  const today = isoDay(now);
   const w = TRIP_DATE_WINDOW;
   const problems: TripDateProblem[] = [];
   const refuse = (path: (string | number)[], message: string) => problems.push({ path, message });

@@ -8,6 +8,7 @@
  * `\u003c`) so no value can close the element. Imported by `@expedition/contracts/widget-boot`; like
  * `widget-protocol.ts` it imports nothing at runtime (no zod), so browser code pays nothing for it.
  */
+import type { Mode } from './rules';
 import type { WidgetPrefill } from './widget-protocol';
 
 /** The `id` of the boot data element. */
@@ -28,7 +29,7 @@ export interface WidgetBootData {
   parentOrigin?: string;
   /** embed-api base URL, e.g. http://localhost:3002 */
   embedUrl: string;
-  mode?: 'test' | 'live';
+  mode?: Mode;
   /** The provider's cap for this operator (operators.integration_tier, 1..3). */
   allowedTier: 1 | 2 | 3;
   payments: { provider: 'simulated' | 'stripe'; stripePublishableKey?: string };

@@ -2,13 +2,14 @@
  * The widget's in-page protocol (SERVICE-SPEC §6): event names, their payloads and the `svc:*` postMessage messages
  * between the loader and the iframe. Imported by `@expedition/contracts/widget-protocol`.
  *
- * This file imports nothing and holds only types and a few constants, so the browser loader can import it at no
- * runtime cost (no zod). The zod schemas in `events/widget-events.schema.ts` are checked against these types at
- * compile time; this file is the source of truth.
+ * This file imports nothing at runtime (only types of the rules entry) and holds only types and a few constants, so
+ * the browser loader can import it at no runtime cost (no zod). The zod schemas in `events/widget-events.schema.ts` are
+ * checked against these types at compile time; this file is the source of truth.
  *
  * Every payload field is optional unless the spec marks it required. Consumers read the fields they use and ignore
  * the others: new optional fields and new event names are additive changes (spec §9.5).
  */
+import type { EMAIL_MAX_LENGTH, QUOTE_LIMITS } from './rules';
 
 /** The five events of embed v1, in their logical order (spec §6 rule 3). */
 export const WIDGET_EVENT_NAMES = [
@@ -217,7 +218,15 @@ export type SvcWidgetHandler<E extends SvcWidgetEventName = SvcWidgetEventName> 
   event: WidgetHandlerEvent<SvcWidgetEventPayloads[E]>,
 ) => void;
 
-/** Bounds shared by the loader's hand-written validation and `MountConfigSchema` (zod); keep them in one place. */
+/**
+ * Bounds shared by the loader's hand-written validation and `MountConfigSchema` (zod). The quote limits are the
+ * rules entry's (`QUOTE_LIMITS`, `EMAIL_MAX_LENGTH`), written out as literals that the compiler checks against it
+ * (`satisfies`): a published pinned loader must keep its bytes (apps/widget-iframe/releases), and reading the values
+ * at runtime changes the minified output. Change a limit in rules.ts and this file stops compiling until it agrees.
+ * The e-mail pattern is looser than `EMAIL_SHAPE` on purpose: a prefill only fills the field, and the iframe's form
+ * checks the shape before sending.
+ */
+type Quote = typeof QUOTE_LIMITS;
 export const MOUNT_CONFIG_LIMITS = {
   publishableKey: /^pk_[A-Za-z0-9_]{1,200}$/,
   isoDate: /^\d{4}-\d{2}-\d{2}$/,
@@ -227,13 +236,13 @@ export const MOUNT_CONFIG_LIMITS = {
   /** CSS values set through the CSSOM in the iframe: no declaration or markup breakers. */
   cssValue: /^[^;{}<>\\]+$/,
   maxCssValue: 200,
-  maxDestination: 100,
-  maxTripCost: 10_000_000,
-  maxTravelers: 20,
-  maxAge: 120,
-  maxResidence: 56,
-  maxEmail: 254,
-  maxName: 200,
+  maxDestination: 100 satisfies Quote['maxDestination'],
+  maxTripCost: 10_000_000 satisfies Quote['maxTripCost'],
+  maxTravelers: 20 satisfies Quote['maxTravelers'],
+  maxAge: 120 satisfies Quote['maxTravelerAge'],
+  maxResidence: 56 satisfies Quote['maxResidence'],
+  maxEmail: 254 satisfies typeof EMAIL_MAX_LENGTH,
+  maxName: 200 satisfies Quote['maxName'],
   maxTitle: 200,
   minLoadTimeoutMs: 100,
   maxLoadTimeoutMs: 120_000,

@@ -4,7 +4,14 @@ import { PolicyIssuedPayloadSchema, type PolicyIssuedPayload } from '@expedition
 import { Prisma, isUniqueViolation, type Payment, type PaymentChannel, type PrismaClient, type Purchase } from '@expedition/db';
 import { findDestination } from '@expedition/domain-pricing';
 import { activeTraceparent } from '@expedition/observability';
-import { PaymentProcessorError, type PaymentMode, type PaymentProcessor, type PaymentProcessorEvent, type ProcessorEvent } from '@expedition/payments';
+import {
+  PaymentProcessorError,
+  type PaymentMode,
+  type PaymentProcessor,
+  type PaymentProcessorEvent,
+  type ProcessorEvent,
+  type RetrievedPayment,
+} from '@expedition/payments';
 import { isoDay, type Clock } from '@expedition/platform';
 import { computeCommissionCents } from './commission';
 import {
@@ -114,10 +121,12 @@ export function createFulfillment(deps: FulfillmentDeps) {
     if (event.type === 'payment.succeeded' && !(await confirmedByProcessor(event))) {
       return { kind: 'ignored', reason: 'unverified_payment' };
     }
+    const failure = event.type === 'payment.failed' ? await confirmedFailure(event) : undefined;
+    if (failure === null) return { kind: 'ignored', reason: 'unverified_payment' };
     const outcome =
       (event.type === 'payment.succeeded' ? await eventAtOnce(event) : null) ??
       (await inTransaction(
-        (tx) => eventInTransaction(tx, event),
+        (tx) => eventInTransaction(tx, event, failure),
         event.type === 'payment.succeeded' ? () => unfulfillableEvent(event) : undefined,
       ));
     logOutcome({ processorEventId: event.id, type: event.sourceType }, outcome);
@@ -126,29 +135,55 @@ export function createFulfillment(deps: FulfillmentDeps) {
   }
 
   /**
-   * The processor's own word on a reported success, read over its API (not from the event): it must know the payment,
-   * in that mode, succeeded, for exactly the amount and currency reported. An outage throws (the event is answered
-   * 500 and the processor retries it later); anything else that does not match is refused and logged.
+   * The processor's own word on a reported outcome, read over its API (not from the event): it must know the payment,
+   * in that mode, with the reported status, for exactly the amount and currency reported. An outage throws (the event
+   * is answered 500 and the processor retries it later); anything else that does not match is refused and logged.
    */
-  async function confirmedByProcessor(event: PaymentProcessorEvent): Promise<boolean> {
-    if (!deps.verifier) return true;
+  async function confirmedWithProcessor(
+    verifier: NonNullable<FulfillmentDeps['verifier']>,
+    event: PaymentProcessorEvent,
+    status: 'succeeded' | 'failed',
+  ): Promise<RetrievedPayment | null> {
     let found;
     try {
-      found = await deps.verifier.retrievePayment({ paymentId: event.paymentId, mode: event.mode });
+      found = await verifier.retrievePayment({ paymentId: event.paymentId, mode: event.mode });
     } catch (err) {
       if (!(err instanceof PaymentProcessorError) || err.code === 'processor_unavailable') throw err;
       untrusted(event, 'unverified_payment', `the processor does not know this payment (${err.code})`);
-      return false;
+      return null;
     }
     const same =
-      found.status === 'succeeded' &&
+      found.status === status &&
       found.amountCents === event.amountCents &&
       found.currency.toLowerCase() === event.currency.toLowerCase();
     if (!same) {
       untrusted(event, 'unverified_payment', `the processor reports ${found.status}, ${found.amountCents} ${found.currency}`);
-      return false;
+      return null;
     }
-    return true;
+    return found;
+  }
+
+  async function confirmedByProcessor(event: PaymentProcessorEvent): Promise<boolean> {
+    return !deps.verifier || (await confirmedWithProcessor(deps.verifier, event, 'succeeded')) !== null;
+  }
+
+  /**
+   * A reported failure is confirmed the same way. What is recorded is the processor's own failure (its
+   * `last_payment_error`), never the event's text: a signed event alone (a leaked secret) must not write a forger's
+   * words on a payment of ours. Without a verifier only the event's codes are kept, no free text.
+   */
+  async function confirmedFailure(event: PaymentProcessorEvent): Promise<ConfirmedFailure | null> {
+    if (!deps.verifier) {
+      return { failureCode: event.failureCode ?? null, declineCode: event.declineCode ?? null, failureMessage: null, metadata: event.metadata };
+    }
+    const found = await confirmedWithProcessor(deps.verifier, event, 'failed');
+    if (!found) return null;
+    return {
+      failureCode: found.failureCode ?? null,
+      declineCode: found.declineCode ?? null,
+      failureMessage: found.failureMessage ?? null,
+      metadata: found.metadata,
+    };
   }
 
   async function recordSucceededPayment(payment: SucceededPayment): Promise<FulfillmentOutcome> {
@@ -239,7 +274,7 @@ export function createFulfillment(deps: FulfillmentDeps) {
     }
   }
 
-  async function eventInTransaction(tx: Tx, event: ProcessorEvent): Promise<FulfillmentOutcome> {
+  async function eventInTransaction(tx: Tx, event: ProcessorEvent, failure?: ConfirmedFailure): Promise<FulfillmentOutcome> {
     // ON CONFLICT DO NOTHING: a concurrent twin waits for our commit, then inserts nothing and reports a duplicate.
     const recorded = await insertProcessorEvent(tx, {
       processor: deps.processorName,
@@ -257,7 +292,11 @@ export function createFulfillment(deps: FulfillmentDeps) {
     if ('reason' in ctx) return { kind: 'ignored', reason: ctx.reason };
 
     const facts = eventFacts(event, trusted);
-    if (event.type === 'payment.failed') return failed(tx, event, facts, ctx);
+    if (event.type === 'payment.failed') {
+      // recordProcessorEvent confirms every failure with the processor before it gets here.
+      if (!failure) throw new Error('a payment failure must be confirmed with the processor first');
+      return failed(tx, facts, ctx, failure);
+    }
     return succeeded(tx, facts, ctx);
   }
 
@@ -317,16 +356,16 @@ export function createFulfillment(deps: FulfillmentDeps) {
     return { reason };
   }
 
-  async function failed(tx: Tx, event: PaymentProcessorEvent, facts: SucceededPayment, ctx: PaymentContext): Promise<FulfillmentOutcome> {
-    const failureMessage = [event.declineCode && `decline_code=${event.declineCode}`, event.failureMessage].filter(Boolean).join(': ');
+  async function failed(tx: Tx, facts: SucceededPayment, ctx: PaymentContext, failure: ConfirmedFailure): Promise<FulfillmentOutcome> {
+    const failureMessage = [failure.declineCode && `decline_code=${failure.declineCode}`, failure.failureMessage].filter(Boolean).join(': ');
     await upsertPayment(tx, facts, ctx, {
       status: 'failed',
-      failureCode: event.failureCode ?? 'payment_failed',
+      failureCode: failure.failureCode ?? 'payment_failed',
       failureMessage: failureMessage || null,
     });
     // The failed attempt moved no money: its claim key may advance. In this transaction (PGlite has one connection:
     // a write through the root client here would wait on this very transaction).
-    const attempt = Number(event.metadata['claimAttempt']);
+    const attempt = Number(failure.metadata['claimAttempt']);
     if (Number.isSafeInteger(attempt) && attempt > 0) {
       await tx.paymentClaim.updateMany({
         where: { quoteId: facts.quoteId, attempt, leaseUntil: { lte: deps.clock.now() } },
@@ -454,7 +493,10 @@ export function createFulfillment(deps: FulfillmentDeps) {
       where: { id: payment.id },
       data: { refundStatus: payment.refundStatus ?? 'pending', refundReason: `${cause}: ${detail}` },
     });
-    deps.logger.warn({ paymentId: payment.processorPaymentId, quoteId: payment.quoteId, cause, detail }, 'succeeded payment will not be fulfilled; refunding it');
+    const fields = { paymentId: payment.processorPaymentId, quoteId: payment.quoteId, cause, detail };
+    // Money of the other mode than the quote's is never a mistake of the buyer's: alerted like an untrusted event.
+    if (cause === 'mode_mismatch') deps.logger.error(fields, 'payment in the other mode than its quote refused; refunding it');
+    else deps.logger.warn(fields, 'succeeded payment will not be fulfilled; refunding it');
     return { kind: 'refund_pending', cause, paymentRowId: payment.id, purchase };
   }
 
@@ -564,6 +606,14 @@ export function createFulfillment(deps: FulfillmentDeps) {
 }
 
 export type Fulfillment = ReturnType<typeof createFulfillment>;
+
+/** A failure as the processor confirmed it (its own codes and message, and the payment's metadata as it holds it). */
+interface ConfirmedFailure {
+  failureCode: string | null;
+  declineCode: string | null;
+  failureMessage: string | null;
+  metadata: Record<string, string>;
+}
 
 interface TrustedPayment {
   quoteId: string;

@@ -39,7 +39,7 @@ export {
   type SimulatedPaymentStore,
 } from './simulated/simulated-store';
 export type { EventDeliveryResult, FetchLike } from './simulated/event-delivery';
-export { TEST_CARDS, TEST_SPT_PREFIXES } from './magic-test-values';
+export { SIMULATED_LIVE_PREFIXES, TEST_CARDS, TEST_SPT_PREFIXES, outcomeForPaymentMethodIn, outcomeForSptIn } from './magic-test-values';
 export * from './mpp';
 export {
   DEFAULT_DISPATCHER_INTAKE_URL,

@@ -3,6 +3,7 @@
  * offline fake Stripe server. Card numbers and `pm_card_*` ids are Stripe's own test values
  * (https://docs.stripe.com/testing), so a flow tested here behaves the same against Stripe test mode.
  */
+import { TEST_CARDS } from '@expedition/contracts/rules';
 
 export type TestOutcome =
   | { kind: 'succeed' }
@@ -29,13 +30,8 @@ const PROCESSING_ERROR: TestOutcome = {
 const SUCCEED: TestOutcome = { kind: 'succeed' };
 const ACTION: TestOutcome = { kind: 'requires_action' };
 
-export const TEST_CARDS = {
-  success: '4242424242424242',
-  decline: '4000000000000002',
-  insufficientFunds: '4000000000009995',
-  processingError: '4000000000000119',
-  requiresAction: '4000002500003155',
-} as const;
+/** The card numbers are public sandbox inputs (the iframe and the checkout page list them): contracts' rules own them. */
+export { TEST_CARDS };
 
 const CARD_OUTCOMES: Record<string, TestOutcome> = {
   [TEST_CARDS.success]: SUCCEED,
@@ -76,4 +72,31 @@ export function outcomeForSpt(spt: string): TestOutcome | undefined {
   if (spt.startsWith(TEST_SPT_PREFIXES.requiresAction)) return ACTION;
   if (spt.startsWith(TEST_SPT_PREFIXES.anyTest)) return SUCCEED;
   return undefined;
+}
+
+/**
+ * Live mode never takes test money. As at Stripe, a test-mode Shared Payment Token does not exist in live mode, and a
+ * test card is declined there. The simulator's own live values (only where live simulation is switched on, for demos
+ * and tests) stand in for real money: `spt_live_…` and `pm_live_…` behave like their `spt_test_…` / `pm_card_…` twins.
+ */
+export const SIMULATED_LIVE_PREFIXES = { spt: 'spt_live_', paymentMethod: 'pm_live_' } as const;
+
+export const LIVE_MODE_TEST_CARD: TestOutcome = {
+  kind: 'decline',
+  code: 'card_declined',
+  declineCode: 'live_mode_test_card',
+  message: 'Your card was declined. Your request was in live mode, but used a known test card.',
+};
+
+export function outcomeForSptIn(mode: 'test' | 'live', spt: string): TestOutcome | undefined {
+  if (mode === 'test') return outcomeForSpt(spt);
+  const { spt: live } = SIMULATED_LIVE_PREFIXES;
+  return spt.startsWith(live) ? outcomeForSpt(`${TEST_SPT_PREFIXES.anyTest}${spt.slice(live.length)}`) : undefined;
+}
+
+export function outcomeForPaymentMethodIn(mode: 'test' | 'live', paymentMethod: string): TestOutcome | undefined {
+  if (mode === 'test') return outcomeForPaymentMethod(paymentMethod);
+  const { paymentMethod: live } = SIMULATED_LIVE_PREFIXES;
+  if (paymentMethod.startsWith(live)) return outcomeForPaymentMethod(`pm_card_${paymentMethod.slice(live.length)}`);
+  return outcomeForPaymentMethod(paymentMethod) ? LIVE_MODE_TEST_CARD : undefined;
 }

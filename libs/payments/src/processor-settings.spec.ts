@@ -23,6 +23,17 @@ describe('paymentsSettingsFromEnv', () => {
     expect(s.warnings.join()).toMatch(/SIMULATED/);
   });
 
+  it('simulates live mode only when SIMULATED_PROCESSOR_ALLOW_LIVE_MODE=true, and says so loudly', async () => {
+    const off = paymentsSettingsFromEnv({ DATA_DIR: tmp() });
+    expect(off.simulatedAllowLiveMode).toBe(false);
+    const live = { amountCents: 100, currency: 'usd', mode: 'live' as const, idempotencyKey: 'k', metadata: { quoteId: 'q', planId: 'p', channel: 'mpp' as const } };
+    await expect(createPaymentProcessor(off).createPayment(live)).rejects.toMatchObject({ code: 'mode_not_configured' });
+    const on = paymentsSettingsFromEnv({ DATA_DIR: tmp(), SIMULATED_PROCESSOR_ALLOW_LIVE_MODE: 'true' });
+    expect(on.warnings.join()).toMatch(/LIVE policies for simulated money/);
+    expect((await createPaymentProcessor(on).createPayment(live)).status).toBe('pending');
+    expect(() => paymentsSettingsFromEnv({ SIMULATED_PROCESSOR_ALLOW_LIVE_MODE: 'yes' })).toThrow(/SIMULATED_PROCESSOR_ALLOW_LIVE_MODE/);
+  });
+
   it('refuses a short simulated secret and the simulated processor in production', () => {
     expect(() => paymentsSettingsFromEnv({ SIMULATED_PROCESSOR_WEBHOOK_SECRET: 'whsec_short' })).toThrow(/SIMULATED_PROCESSOR_WEBHOOK_SECRET: each secret needs at least 32/);
     expect(() => paymentsSettingsFromEnv({ NODE_ENV: 'production', SIMULATED_PROCESSOR_WEBHOOK_SECRET: SECRET })).toThrow(/refused with NODE_ENV=production/);

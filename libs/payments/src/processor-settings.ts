@@ -26,7 +26,9 @@ export interface PaymentsSettings {
     testPublishableKey?: string;
     livePublishableKey?: string;
   };
-  /** Said loudly at start (simulated payments outside embedded mode). */
+  /** The simulated processor also simulates live mode (SIMULATED_PROCESSOR_ALLOW_LIVE_MODE; demos and tests only). */
+  simulatedAllowLiveMode: boolean;
+  /** Said loudly at start (simulated payments outside embedded mode, simulated live mode). */
   warnings: string[];
 }
 
@@ -42,6 +44,8 @@ export const PaymentsEnvSchema = z.object({
   SIMULATED_PROCESSOR_WEBHOOK_SECRET: optionalVar(
     SecretList.pipe(z.array(z.string().min(MIN_SIMULATED_SECRET_CHARS, `each secret needs at least ${MIN_SIMULATED_SECRET_CHARS} characters`))),
   ),
+  /** Demos and tests only: the simulated processor takes live-mode payments (with its own live values, never test ones). */
+  SIMULATED_PROCESSOR_ALLOW_LIVE_MODE: optionalVar(z.enum(['true', 'false'])).default('false'),
   STRIPE_TEST_SECRET_KEY: optionalVar(z.string()),
   STRIPE_LIVE_SECRET_KEY: optionalVar(z.string()),
   STRIPE_WEBHOOK_SECRET: optionalVar(SecretList),
@@ -92,6 +96,7 @@ export function paymentsSettingsFromEnv(env: Record<string, string | undefined>)
         testPublishableKey: e.STRIPE_TEST_PUBLISHABLE_KEY,
         livePublishableKey: e.STRIPE_LIVE_PUBLISHABLE_KEY,
       },
+      simulatedAllowLiveMode: false,
       warnings: [],
     };
   }
@@ -104,13 +109,20 @@ export function paymentsSettingsFromEnv(env: Record<string, string | undefined>)
       'SIMULATED_PROCESSOR_WEBHOOK_SECRET: required with PAYMENTS_PROVIDER=simulated outside embedded mode (the same random value, ≥ 32 characters, for every app)',
     ]);
   }
+  const allowLive = e.SIMULATED_PROCESSOR_ALLOW_LIVE_MODE === 'true';
   return {
     provider: 'simulated',
     simulatedWebhookUrl: e.SIMULATED_PROCESSOR_WEBHOOK_URL ?? DEFAULT_DISPATCHER_INTAKE_URL,
     simulatedWebhookSecrets: e.SIMULATED_PROCESSOR_WEBHOOK_SECRET ?? [installationSecret(e.DATA_DIR)],
-    warnings: deployed
-      ? ['PAYMENTS_PROVIDER=simulated: payments are SIMULATED (no money moves, every policy is a test policy); use PAYMENTS_PROVIDER=stripe for real payments']
-      : [],
+    simulatedAllowLiveMode: allowLive,
+    warnings: [
+      ...(deployed
+        ? ['PAYMENTS_PROVIDER=simulated: payments are SIMULATED (no money moves, every policy is a test policy); use PAYMENTS_PROVIDER=stripe for real payments']
+        : []),
+      ...(allowLive
+        ? ['SIMULATED_PROCESSOR_ALLOW_LIVE_MODE=true: the simulated processor issues LIVE policies for simulated money (demos and tests only)']
+        : []),
+    ],
   };
 }
 
@@ -149,5 +161,6 @@ export function createPaymentProcessor(settings: PaymentsSettings, options: { cl
     webhookUrl: settings.simulatedWebhookUrl,
     webhookSecret: settings.simulatedWebhookSecrets,
     clock: options.clock,
+    allowLiveMode: settings.simulatedAllowLiveMode,
   });
 }

@@ -79,8 +79,12 @@ export interface RetrievePaymentInput {
   mode: PaymentMode;
 }
 
-/** What the processor knows of one payment now: how a claim taken over from a crashed holder learns its fate. */
-export interface RetrievedPayment {
+/**
+ * What the processor knows of one payment now: how a claim taken over from a crashed holder learns its fate, and how
+ * fulfillment confirms what a processor event reports. A failed payment carries the processor's own failure fields
+ * (Stripe's `last_payment_error`).
+ */
+export interface RetrievedPayment extends PaymentFailure {
   paymentId: string;
   status: PaymentStatus;
   amountCents: number;

@@ -69,7 +69,8 @@ export function portalFuzzSuite(name: string, port: number, include: (path: stri
         // password hashing per refresh). A request that ends the session gets a fresh one before the next input.
         const owner = await accounts.signUp({ email: 'owner@fuzz.example', password: PASSWORD, operatorName: 'Fuzz Expeditions' });
         const admin = await accounts.createProviderAdmin('admin@fuzz.example', PASSWORD);
-        const invite = await accounts.createInvite(owner.operator.id, 'member@fuzz.example', 'member');
+        await accounts.verifyEmail(owner.verificationToken); // only verified owners invite
+        const invite = await accounts.createInvite(owner.operator.id, 'member@fuzz.example', 'member', owner.user.id);
         const sessions = new Map<string, { token: string; csrfToken: string }>();
         const sessionHeaders = async (userId: string, check: boolean) => {
           let current = sessions.get(userId);

@@ -1,8 +1,9 @@
 import {
+  ageOn,
   daysBetween,
   EMBED_DEFAULT_QUOTE_NAME,
+  isoDay,
   tripDateProblems,
-  utcDay,
   type EmbedQuoteRequest,
 } from '@expedition/contracts';
 import type { Mode } from '@expedition/contracts';
@@ -43,7 +44,7 @@ export function toNewQuote(body: EmbedQuoteRequest, who: Attribution, now: Date)
     // Pricing (domain-pricing) refuses a currency it cannot price, with the reason the route returns.
     currency: body.currency,
     travelers: body.travelers,
-    travelerAges: resolveTravelerAges(body, body.startDate ?? utcDay(now)),
+    travelerAges: resolveTravelerAges(body, body.startDate ?? isoDay(now)),
     residence: body.residence.trim().toUpperCase(),
     state: blankToNull(body.state)?.toUpperCase() ?? null,
     email: body.email,
@@ -75,7 +76,8 @@ export function resolveDurationDays(body: Pick<EmbedQuoteRequest, 'durationDays'
  * at departure (`referenceDay`: the start date, else today); otherwise 0, which the engine reads as "unknown" (it
  * prices an assumed age and lowers the confidence, so the quote is not instant-eligible). When `travelerAges` is
  * given with the wrong length it is passed through unchanged and the engine refuses it with its own message.
- * Caveat: an infant under one year resolves to 0, i.e. "unknown", because 0 is the spec's unknown marker.
+ * Caveat: an infant under one year resolves to 0, i.e. "unknown", because 0 is the spec's unknown marker. A date of
+ * birth after `referenceDay` is refused.
  */
 export function resolveTravelerAges(
   body: Pick<EmbedQuoteRequest, 'travelers' | 'travelerAges' | 'travelerDobs'>,
@@ -90,17 +92,11 @@ export function resolveTravelerAges(
     const given = body.travelerAges?.[i] ?? 0;
     if (given > 0) return given;
     const dob = dobs[i];
-    return dob ? ageOn(dob, referenceDay, i) : 0;
+    if (!dob) return 0;
+    const age = ageOn(dob, referenceDay);
+    if (age === undefined) throw new EmbedInputError(`travelerDobs: traveler ${i + 1}'s date of birth is after departure`);
+    return age;
   });
-}
-
-/** Completed years between a date of birth and a day (a 29 February birthday counts from 1 March in other years). */
-export function ageOn(dob: string, day: string, index = 0): number {
-  const [by, bm, bd] = dob.split('-').map(Number) as [number, number, number];
-  const [y, m, d] = day.split('-').map(Number) as [number, number, number];
-  if (dob > day) throw new EmbedInputError(`travelerDobs: traveler ${index + 1}'s date of birth is after departure`);
-  const hadBirthday = m > bm || (m === bm && d >= bd);
-  return y - by - (hadBirthday ? 0 : 1);
 }
 
 function blankToNull(value: string | undefined): string | null {

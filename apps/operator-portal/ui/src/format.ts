@@ -1,4 +1,5 @@
 /** Formatting for people: dates, relative times, basis points, key states. Pure; tested in format.spec.ts. */
+import { PORTAL_LIMITS } from '@expedition/contracts/rules';
 
 export function formatDateTime(iso: string | null | undefined, locale?: string): string {
   if (!iso) return '—';
@@ -65,12 +66,12 @@ export function shortKey(key: string, keep = 6): string {
   return `${prefix}${body.slice(0, keep)}…${body.slice(-keep)}`;
 }
 
-/** Parses a whole number of basis points 0..10 000 from a form ("12.5%" is not accepted: bps only). */
+/** Parses a whole number of basis points 0..PORTAL_LIMITS.maxCommissionBps (10 000) from a form ("12.5%" is not accepted: bps only). */
 export function parseBps(text: string): number | null {
   const trimmed = text.trim();
   if (!/^\d{1,5}$/.test(trimmed)) return null;
   const value = Number(trimmed);
-  return value >= 0 && value <= 10_000 ? value : null;
+  return value >= 0 && value <= PORTAL_LIMITS.maxCommissionBps ? value : null;
 }
 
 /** A datetime-local input's value ("2026-12-01T09:30") → ISO string in UTC, or null when empty/invalid. */

@@ -58,6 +58,13 @@ export async function settleSptInClaim(
     });
   } catch (err) {
     if (!(err instanceof PaymentProcessorError)) throw err;
+    // A processor that takes no payments in the quote's mode (the simulated one and a live quote): nothing moved, and
+    // retrying cannot help. The buyer is told so (a 4xx), never "unavailable, retry".
+    if (err.code === 'mode_not_configured') {
+      deps.logger.error({ ...context, mode: quote.mode }, `${channel}: the payment processor takes no ${quote.mode}-mode payments`);
+      const message = `This ${quote.mode}-mode quote cannot be paid here: the payment processor takes no ${quote.mode}-mode payments.`;
+      return { end: 'none', value: { kind: 'not_charged', settled: { paymentId: null, status: 'failed', replayed: false, failureCode: err.code, failureMessage: message } } };
+    }
     deps.logger.warn({ ...context, code: err.code }, `${channel} settlement did not complete`);
     // An idempotency conflict means an earlier attempt of this claim reached the processor (then crashed): its
     // outcome arrives as a processor event; until then nothing else may charge the quote.

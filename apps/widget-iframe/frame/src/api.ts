@@ -6,8 +6,21 @@
  * The gate answers 401 and 403 WITHOUT CORS headers (SERVICE-SPEC §5), so a browser cannot read them: fetch rejects
  * exactly as it does when the network is down. Those surface as `network` unless the status is readable (same-origin
  * deployments, tests); a key that is already refused never gets this far (the boot data refuses it).
+ *
+ * The bodies are the embed API's own types from libs/contracts, imported as types only: no zod reaches the bundle.
  */
-import type { EmbedOptionsReady } from '@expedition/contracts';
+import type {
+  EmbedCheckoutRequest,
+  EmbedCheckoutResult,
+  EmbedOptionsReady,
+  EmbedPaymentAuthenticateRequest,
+  EmbedPaymentConfirmRequest,
+  EmbedPaymentConfirmResult,
+  EmbedPaymentStartRequest,
+  EmbedPaymentStartResult,
+  EmbedQuoteRequest,
+  EmbedQuoteResult,
+} from '@expedition/contracts';
 
 export type EmbedErrorCode =
   | 'unauthorized'
@@ -39,48 +52,7 @@ export class EmbedError extends Error {
   }
 }
 
-export interface EmbedQuoteBody {
-  destination: string;
-  tripCost: number;
-  travelers: number;
-  residence: string;
-  email: string;
-  startDate?: string;
-  endDate?: string;
-  currency?: string;
-  travelerAges?: number[];
-  state?: string;
-  name?: string;
-}
-export interface EmbedQuoteResult {
-  quoteId: string;
-  quoteNumber: string;
-  instantQuoteEligible: boolean;
-}
 export type OptionsAnswer = { pending: true } | { pending: false; ready: EmbedOptionsReady };
-export interface PaymentStart {
-  paymentId: string;
-  clientSecret: string;
-  amountCents: number;
-  currency: string;
-  provider: 'simulated' | 'stripe';
-  mode: 'test' | 'live';
-  stripePublishableKey?: string;
-}
-export interface PaymentResult {
-  paymentId: string;
-  status: 'pending' | 'requires_action' | 'processing' | 'succeeded' | 'failed' | 'canceled';
-  quoteId: string;
-  planId: string;
-  amountCents: number;
-  currency: string;
-  failureCode?: string;
-  declineCode?: string;
-  failureMessage?: string;
-  /** Present on the paying call's answer once the policy is issued: the certificate (PDF) link for the buyer. */
-  policyNumber?: string;
-  documentUrl?: string;
-}
 
 type Route = 'quote' | 'options' | 'checkout' | 'payment';
 
@@ -150,17 +122,17 @@ export function createEmbedClient({ embedUrl, publishableKey, fetch: fetchImpl =
   }
 
   return {
-    createQuote: (body: EmbedQuoteBody) => call<EmbedQuoteResult>('quote', 'POST', '/api/embed/quote', body),
+    createQuote: (body: EmbedQuoteRequest) => call<EmbedQuoteResult>('quote', 'POST', '/api/embed/quote', body),
     async options(quoteId: string): Promise<OptionsAnswer> {
       const body = await call<{ pending?: boolean } & EmbedOptionsReady>('options', 'GET', `/api/embed/options?quoteId=${encodeURIComponent(quoteId)}`);
       return body.pending === true || !Array.isArray(body.options) ? { pending: true } : { pending: false, ready: body };
     },
-    checkout: (body: { quoteId: string; planId: string; email?: string; name?: string }) =>
-      call<{ checkoutUrl: string; expiresAt?: string }>('checkout', 'POST', '/api/embed/checkout', body),
-    startPayment: (body: { quoteId: string; planId: string }) => call<PaymentStart>('payment', 'POST', '/api/embed/payments', body),
-    confirmPayment: (body: { paymentId: string; paymentMethod: string }) => call<PaymentResult>('payment', 'POST', '/api/embed/payments/confirm', body),
-    authenticatePayment: (body: { paymentId: string; approve: boolean }) =>
-      call<PaymentResult>('payment', 'POST', '/api/embed/payments/authenticate', body),
+    checkout: (body: EmbedCheckoutRequest) => call<EmbedCheckoutResult>('checkout', 'POST', '/api/embed/checkout', body),
+    startPayment: (body: EmbedPaymentStartRequest) => call<EmbedPaymentStartResult>('payment', 'POST', '/api/embed/payments', body),
+    confirmPayment: (body: EmbedPaymentConfirmRequest) =>
+      call<EmbedPaymentConfirmResult>('payment', 'POST', '/api/embed/payments/confirm', body),
+    authenticatePayment: (body: EmbedPaymentAuthenticateRequest) =>
+      call<EmbedPaymentConfirmResult>('payment', 'POST', '/api/embed/payments/authenticate', body),
   };
 }
 export type EmbedClient = ReturnType<typeof createEmbedClient>;

@@ -3,8 +3,10 @@
  * verified parent origin as target (never "*"), and accepts only `svc:frame.init` / `svc:frame.update` for its own
  * instance, from `window.parent`, from that origin. Everything else is ignored.
  */
+import { EMAIL_MAX_LENGTH } from '@expedition/contracts/rules';
 import {
   FRAME_MESSAGE,
+  MOUNT_CONFIG_LIMITS,
   WIDGET_MESSAGE_PREFIX,
   type FrameConfig,
   type WidgetAppearance,
@@ -35,7 +37,9 @@ export function acceptMessage(
   return undefined;
 }
 
-const str = (v: unknown, max = 200): v is string => typeof v === 'string' && v.trim().length > 0 && v.length <= max;
+// Caps on the page's strings: an appearance value is at most MOUNT_CONFIG_LIMITS.maxCssValue, a prefill field at
+// most the longest a quote accepts (an e-mail address, EMAIL_MAX_LENGTH); the form then checks each field's own rule.
+const str = (v: unknown, max: number = MOUNT_CONFIG_LIMITS.maxCssValue): v is string => typeof v === 'string' && v.trim().length > 0 && v.length <= max;
 const num = (v: unknown): v is number => typeof v === 'number' && Number.isFinite(v);
 
 /** Keeps only well-typed fields: the page's config is input like any other. */
@@ -68,7 +72,7 @@ export function sanitizePrefill(value: unknown): WidgetPrefill | undefined {
   const v = value as Record<string, unknown>;
   const out: WidgetPrefill = {};
   for (const key of ['destination', 'startDate', 'endDate', 'residence', 'state', 'email', 'name', 'currency'] as const) {
-    if (str(v[key], 254)) out[key] = v[key].trim();
+    if (str(v[key], EMAIL_MAX_LENGTH)) out[key] = v[key].trim();
   }
   if (num(v['tripCost'])) out.tripCost = v['tripCost'];
   if (num(v['travelers'])) out.travelers = v['travelers'];

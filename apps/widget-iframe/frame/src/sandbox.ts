@@ -1,17 +1,25 @@
 /**
  * Test-mode hint: the sandbox inputs the embed API accepts with TEST keys (documented in apps/embed-api/README.md and
- * apps/widget-iframe/README.md) and the processor's test cards (libs/payments magic-test-values).
+ * apps/widget-iframe/README.md) and the processor's test cards, both read from `@expedition/contracts/rules`. Only the
+ * wording is this file's.
  */
-// The same values as EMBED_SANDBOX_* in libs/contracts (embed-checkout.schema.ts, a zod module this bundle must not
-// import); sandbox.spec.ts keeps them equal.
+import {
+  cardNumberInGroups,
+  EMBED_SANDBOX_OPTIONS_PENDING_EMAIL,
+  EMBED_SANDBOX_QUOTE_ERROR_EMAIL,
+  EMBED_SANDBOX_QUOTE_ERROR_TRIP_COST,
+  TEST_CARDS as PROCESSOR_TEST_CARDS,
+} from '@expedition/contracts/rules';
+
 export const SANDBOX = {
-  quoteErrorEmail: 'quote-error@sandbox.test',
-  quoteErrorTripCost: 13013,
-  optionsPendingEmail: 'options-pending@sandbox.test',
+  quoteErrorEmail: EMBED_SANDBOX_QUOTE_ERROR_EMAIL,
+  quoteErrorTripCost: EMBED_SANDBOX_QUOTE_ERROR_TRIP_COST,
+  optionsPendingEmail: EMBED_SANDBOX_OPTIONS_PENDING_EMAIL,
+  declinedCard: cardNumberInGroups(PROCESSOR_TEST_CARDS.decline),
 } as const;
 
 export const TEST_CARDS = [
-  { number: '4242 4242 4242 4242', outcome: 'succeeds' },
-  { number: '4000 0000 0000 0002', outcome: 'is declined' },
-  { number: '4000 0025 0000 3155', outcome: 'asks for authentication' },
+  { number: cardNumberInGroups(PROCESSOR_TEST_CARDS.success), outcome: 'succeeds' },
+  { number: SANDBOX.declinedCard, outcome: 'is declined' },
+  { number: cardNumberInGroups(PROCESSOR_TEST_CARDS.requiresAction), outcome: 'asks for authentication' },
 ] as const;

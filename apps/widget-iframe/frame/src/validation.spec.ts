@@ -1,4 +1,4 @@
-import { ageOn, applyPrefill, emptyValues, resizeAges, toQuoteBody, validate, type FormValues } from './validation';
+import { applyPrefill, emptyValues, resizeAges, toQuoteBody, validate, type FormValues } from './validation';
 
 const TODAY = '2026-11-23';
 const good: FormValues = {
@@ -66,11 +66,5 @@ describe('quote form validation', () => {
     const again = applyPrefill(v, { email: 'x@y.zz' }, TODAY);
     expect(again).toMatchObject({ destination: 'galapagos', email: 'x@y.zz', ages: ['46', '77'] });
     expect(applyPrefill(emptyValues(), { destination: 'Mars', travelers: 3 }, TODAY)).toMatchObject({ destination: '', travelers: '3', ages: ['', '', ''] });
-  });
-
-  it('computes ages at departure', () => {
-    expect(ageOn('1980-03-02', '2027-03-01')).toBe(46);
-    expect(ageOn('1980-03-01', '2027-03-01')).toBe(47);
-    expect(ageOn('nope', '2027-03-01')).toBeUndefined();
   });
 });

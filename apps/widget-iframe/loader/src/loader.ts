@@ -14,7 +14,7 @@ import {
   type SvcWidgetApi,
   type WidgetHandle,
 } from '@expedition/contracts/widget-protocol';
-import { validateMountConfig } from './validate';
+import { isObject, validateMountConfig } from './validate';
 import { LOADER_VERSION } from './version';
 
 type Payload = Record<string, unknown>;
@@ -43,8 +43,6 @@ export const DEFAULT_LOAD_TIMEOUT_MS = 15_000;
 /** A frame that loaded but never said hello was refused (frame-ancestors) or is not ours. */
 export const REFUSED_AFTER_MS = 3_000;
 const INITIAL_HEIGHT = '420px';
-
-const isObject = (v: unknown): v is Payload => !!v && typeof v === 'object' && !Array.isArray(v);
 
 function frameConfig(c: MountConfig): FrameConfig {
   const prefill: Payload = {};
@@ -198,7 +196,7 @@ export function createSvcWidget(win: Window, embedOrigin: string): SvcWidgetApi 
 
     const timeout = config.loadTimeoutMs ?? DEFAULT_LOAD_TIMEOUT_MS;
     inst.timers.push(
-      setTimeout(() => fail(inst, 'frame_timeout', `no answer from ${embedOrigin} in ${timeout} ms (network? this page's CSP frame-src?)`), timeout),
+      setTimeout(() => fail(inst, 'frame_timeout', `no answer from ${embedOrigin} in ${timeout} ms`), timeout),
     );
     iframe.addEventListener('load', () => {
       inst.timers.push(

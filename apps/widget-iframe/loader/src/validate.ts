@@ -6,7 +6,7 @@ import { MOUNT_CONFIG_LIMITS as L, type MountConfig } from '@expedition/contract
 
 type Check = (value: unknown) => boolean;
 
-const isObject = (v: unknown): v is Record<string, unknown> => !!v && typeof v === 'object' && !Array.isArray(v);
+export const isObject = (v: unknown): v is Record<string, unknown> => !!v && typeof v === 'object' && !Array.isArray(v);
 const isString = (v: unknown): v is string => typeof v === 'string';
 const isNumber = (v: unknown): v is number => typeof v === 'number' && isFinite(v);
 const isInt = (v: unknown): v is number => isNumber(v) && Math.floor(v) === v;

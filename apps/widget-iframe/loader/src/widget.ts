@@ -1,24 +1,40 @@
 /**
  * The loader's entry (`/widget.js`, `/widget/<x.y.z>.js`): defines `window.SvcWidget` once. Evaluated where there is
- * no window (server-side rendering, a test runner) it does nothing; loaded twice, the first copy stays (with its
- * handlers), and a second copy of another version says so in the console.
+ * no document (server-side rendering, a worker, a test runner) it does nothing; loaded twice, the first copy stays
+ * (with its handlers), and a second copy of another version says so in the console. Loaded from any other URL (an
+ * inline copy, a renamed file) it cannot tell the widget's origin: it says so in the console and defines nothing.
  */
 import type { SvcWidgetApi } from '@expedition/contracts/widget-protocol';
 import { createSvcWidget } from './loader';
 import { LOADER_VERSION } from './version';
 
-/** The origin the loader was served from: the iframe's origin, wherever this (pinned) file is deployed. */
-function loaderOrigin(doc: Document): string {
-  const script = (doc.currentScript || doc.querySelector('script[src*="/widget"]')) as HTMLScriptElement | null;
-  return new URL(script?.src || doc.baseURI).origin;
+/** Our own paths only: the rolling `/widget.js` and the pinned `/widget/<x.y.z>.js`. */
+const LOADER_PATH = /^\/widget(\/\d+\.\d+\.\d+)?\.js$/;
+
+/**
+ * The origin the loader was served from: the iframe's origin, wherever this (pinned) file is deployed. This very
+ * script when the browser says which it is, else (a module script: no `document.currentScript`) the first script
+ * on the page whose path is exactly ours, never a look-alike (a third party's `…/widgets/chat.js` would be sent the
+ * page's config). Either way the path must be ours (an inline copy has none); otherwise null: the loader refuses to
+ * start.
+ */
+function loaderOrigin(doc: Document): string | null {
+  const current = doc.currentScript as HTMLScriptElement | null;
+  for (const script of current ? [current] : doc.scripts) {
+    const url = script.src && new URL(script.src);
+    if (url && LOADER_PATH.test(url.pathname)) return url.origin;
+  }
+  return null;
 }
 
-if (typeof window !== 'undefined' && typeof document !== 'undefined') {
+if (typeof document !== 'undefined') {
   const w = window as Window & { SvcWidget?: SvcWidgetApi };
   const existing = w.SvcWidget;
   if (existing) {
-    if (existing.version !== LOADER_VERSION) console.warn(`SvcWidget: loader ${LOADER_VERSION} ignored, ${existing.version} is already on this page`);
+    if (existing.version !== LOADER_VERSION) console.warn(`SvcWidget: loader ${LOADER_VERSION} ignored, ${existing.version} is already loaded`);
   } else {
-    Object.defineProperty(w, 'SvcWidget', { value: createSvcWidget(w, loaderOrigin(document)), enumerable: true });
+    const origin = loaderOrigin(document);
+    if (origin) Object.defineProperty(w, 'SvcWidget', { value: createSvcWidget(w, origin), enumerable: true });
+    else console.error('SvcWidget: not started: no …/widget.js script');
   }
 }

@@ -15,6 +15,7 @@ const BUILD = path.resolve(__dirname, '../../../../dist/browser/widget-loader/wi
 const PUBLISHED: Record<string, string> = {
   '1.0.0': '6a6310664940f8853a872a4032d4cc6b3ab0ee926543940d4db52b9f33e6aefc',
   '1.0.1': '1718427842e25c2a939cd25e520e27d5657b0f688ada8e8baaf1212b91784f58',
+  '1.0.2': '15ccb45e1d37ff497fa0f9b8a4dacce2392350f500098b2db7c3be59f0c196b5',
 };
 
 interface Manifest {

@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { createDocument } from 'zod-openapi';
+import { API_LICENSE } from '../openapi/document-info';
 import { QUOTE_API_SANDBOX } from '../quote-api/quote-api.constants';
 import {
   ACP_API_VERSION,
@@ -73,7 +74,7 @@ function describeApi(): string {
 export function buildAcpOpenApi(options: { serverUrl?: string } = {}) {
   return createDocument({
     openapi: '3.1.0',
-    info: { title: 'Expedition Travel Insurance — Agentic Commerce Protocol', version: ACP_API_VERSION, description: describeApi() },
+    info: { title: 'Expedition Travel Insurance — Agentic Commerce Protocol', version: ACP_API_VERSION, description: describeApi(), license: API_LICENSE },
     servers: options.serverUrl ? [{ url: `${options.serverUrl.replace(/\/$/, '')}/acp/v1` }] : undefined,
     security: [{ bearer: [] }],
     components: {

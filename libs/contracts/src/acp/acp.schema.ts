@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { QuoteRequestSchema } from '../quote-api/quote.schema';
+import { EMAIL_MAX_LENGTH } from '../rules';
 
 /**
  * Agentic Commerce Protocol (agentic checkout), release 2026-04-17, as served under `{base_url}/acp/v1`. The wire
@@ -50,7 +51,7 @@ const Text = (max: number) => z.string().trim().min(1).max(max);
 
 export const AcpBuyerSchema = z
   .object({
-    email: z.email().max(254),
+    email: z.email().max(EMAIL_MAX_LENGTH),
     first_name: Text(100).optional(),
     last_name: Text(100).optional(),
     full_name: Text(200).optional(),
@@ -70,7 +71,16 @@ export const AcpItemSchema = z
 
 /** `metadata` of create and update: free-form for the protocol, `trip` for us. */
 const AcpMetadataSchema = z
-  .object({ trip: z.unknown().optional().meta({ description: 'Trip facts: the body of POST /api/v1/quotes without email/currency.' }) })
+  .object({
+    trip: z
+      .unknown()
+      .optional()
+      // Checked by the service (problems answered in messages[], not a 400), documented as the QuoteRequest it must be.
+      .meta({
+        description: 'Trip facts: the body of POST /api/v1/quotes without email/currency.',
+        override: { $ref: '#/components/schemas/QuoteRequest' },
+      }),
+  })
   .catchall(z.union([z.string().max(500), z.number(), z.boolean(), z.null()]))
   .meta({ description: 'Put the trip facts in `trip` (AcpTrip). Other keys: short scalars, stored and echoed.' });
 

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { EMAIL_MAX_LENGTH, EMBED_SANDBOX_QUOTE_ERROR_EMAIL, EMBED_SANDBOX_QUOTE_ERROR_TRIP_COST, QUOTE_LIMITS as L } from '../rules';
 
 /**
  * Tier 2 (the iframe quotes, "Buy" opens our hosted checkout in a new tab): POST /api/embed/checkout. Additive to
@@ -16,9 +17,9 @@ export const EmbedCheckoutRequestSchema = z
     quoteId: z.string().trim().min(1).max(200),
     planId: z.string().trim().min(1).max(100),
     /** Prefills the checkout page; defaults to the quote's email. */
-    email: z.email().max(254).optional(),
+    email: z.email().max(EMAIL_MAX_LENGTH).optional(),
     /** The traveler's name, shown on the checkout page. */
-    name: z.string().trim().min(1).max(200).optional(),
+    name: z.string().trim().min(1).max(L.maxName).optional(),
   })
   .meta({ id: 'EmbedCheckoutRequest' });
 export type EmbedCheckoutRequest = z.infer<typeof EmbedCheckoutRequestSchema>;
@@ -34,14 +35,8 @@ export const EmbedCheckoutResultSchema = z
 export type EmbedCheckoutResult = z.infer<typeof EmbedCheckoutResultSchema>;
 
 /**
- * Sandbox inputs: with a TEST key only, these values force the failure paths deterministically, so an operator can
- * see its page handle them. A live key gets normal behaviour for the same values. Payment failures use the processor's
- * decline test card (4000 0000 0000 0002) in test mode.
+ * The 400 message of the sandbox quote refusal (a TEST key and `EMBED_SANDBOX_QUOTE_ERROR_TRIP_COST` or
+ * `EMBED_SANDBOX_QUOTE_ERROR_EMAIL`; the sandbox inputs live in rules.ts). Payment failures use the processor's
+ * decline test card (`TEST_CARDS.decline`) in test mode.
  */
-/** POST /api/embed/quote with this exact trip cost → 400 `EMBED_SANDBOX_QUOTE_ERROR`. */
-export const EMBED_SANDBOX_QUOTE_ERROR_TRIP_COST = 13013;
-/** POST /api/embed/quote with this email (any case) → 400 `EMBED_SANDBOX_QUOTE_ERROR`. */
-export const EMBED_SANDBOX_QUOTE_ERROR_EMAIL = 'quote-error@sandbox.test';
-/** A quote with this email (any case): GET /api/embed/options stays `{ options: [], pending: true }` forever. */
-export const EMBED_SANDBOX_OPTIONS_PENDING_EMAIL = 'options-pending@sandbox.test';
-export const EMBED_SANDBOX_QUOTE_ERROR = 'Sandbox: this test quote is refused on purpose (trip cost 13013 or email quote-error@sandbox.test)';
+export const EMBED_SANDBOX_QUOTE_ERROR = `Sandbox: this test quote is refused on purpose (trip cost ${EMBED_SANDBOX_QUOTE_ERROR_TRIP_COST} or email ${EMBED_SANDBOX_QUOTE_ERROR_EMAIL})`;

@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { IsoDateSchema } from '../common.schema';
+import { EMAIL_MAX_LENGTH, QUOTE_LIMITS as L } from '../rules';
 
 /** The only 400 body for bad input on POST /api/embed/quote (SERVICE-SPEC §7). */
 export const EMBED_INVALID_FIELDS_ERROR = 'Missing or invalid required fields';
@@ -14,23 +15,23 @@ export const EMBED_DEFAULT_QUOTE_NAME = 'Embedded quote';
  */
 export const EmbedQuoteRequestSchema = z
   .object({
-    destination: z.string().trim().min(1).max(100),
-    tripCost: z.number().finite().nonnegative().max(10_000_000).meta({
+    destination: z.string().trim().min(1).max(L.maxDestination),
+    tripCost: z.number().finite().nonnegative().max(L.maxTripCost).meta({
       description: 'Total trip cost in whole dollars for all travelers (not per traveler, not cents).',
     }),
-    travelers: z.number().int().min(1).max(20),
-    residence: z.string().trim().min(2).max(56),
-    email: z.email().max(254),
+    travelers: z.number().int().min(1).max(L.maxTravelers),
+    residence: z.string().trim().min(2).max(L.maxResidence),
+    email: z.email().max(EMAIL_MAX_LENGTH),
     startDate: IsoDateSchema.optional(),
     endDate: IsoDateSchema.optional(),
     durationDays: z.number().finite().optional(),
     currency: z.string().trim().regex(/^[A-Za-z]{3}$/).optional(),
-    otherCountries: z.array(z.string().trim().max(100)).max(20).optional(),
-    travelerAges: z.array(z.number().int().min(0).max(120)).max(20).optional(),
-    travelerDobs: z.array(IsoDateSchema).max(20).optional(),
-    state: z.string().trim().max(56).optional(),
-    name: z.string().max(200).optional(),
-    phone: z.string().trim().max(40).optional(),
+    otherCountries: z.array(z.string().trim().max(L.maxDestination)).max(L.maxOtherCountries).optional(),
+    travelerAges: z.array(z.number().int().min(0).max(L.maxTravelerAge)).max(L.maxTravelers).optional(),
+    travelerDobs: z.array(IsoDateSchema).max(L.maxTravelers).optional(),
+    state: z.string().trim().max(L.maxResidence).optional(),
+    name: z.string().max(L.maxName).optional(),
+    phone: z.string().trim().max(L.maxPhone).optional(),
   })
   .meta({ id: 'EmbedQuoteRequest' });
 export type EmbedQuoteRequest = z.infer<typeof EmbedQuoteRequestSchema>;

@@ -40,11 +40,38 @@ const unauthorized = error('No valid session (code unauthorized).');
 const badRequest = error('Invalid body (code invalid_request, see details).');
 const ok = { description: 'Done.', ...json(z.object({ ok: z.literal(true) })) };
 
-/** OpenAPI path items of the accounts and team routes (PA); portal.openapi.ts includes them. */
+/** The portal's credentials as OpenAPI security schemes: the session cookie, and the CSRF header of every write. */
+export const PORTAL_SECURITY_SCHEMES = {
+  portalSession: {
+    type: 'apiKey',
+    in: 'cookie',
+    name: PORTAL_SESSION_COOKIE,
+    description: 'The session cookie set by log-in, sign-up and invitation acceptance (HttpOnly).',
+  },
+  csrfToken: {
+    type: 'apiKey',
+    in: 'header',
+    name: PORTAL_CSRF_HEADER,
+    description: `The session's CSRF token (\`csrfToken\` of GET /auth/session), required on every write with a session.`,
+  },
+} as const;
+
+/** Security requirements: none (public), the session, the session and the CSRF header (both at once). */
+export const PORTAL_SECURITY = {
+  public: [] as Record<string, string[]>[],
+  session: [{ portalSession: [] }] as Record<string, string[]>[],
+  sessionAndCsrf: [{ portalSession: [], csrfToken: [] }] as Record<string, string[]>[],
+};
+
+/**
+ * OpenAPI path items of the accounts and team routes (PA); portal.openapi.ts includes them. Public routes say so
+ * (`security: []`); the others get the session (reads) or session and CSRF header (writes) there.
+ */
 export const portalAuthPaths: ZodOpenApiPathsObject = {
   [`${P}/auth/signup`]: {
     post: {
       operationId: 'signUp',
+      security: PORTAL_SECURITY.public,
       tags: ['accounts'],
       summary: 'Create an operator and its owner, and log in',
       description:
@@ -63,6 +90,7 @@ export const portalAuthPaths: ZodOpenApiPathsObject = {
   [`${P}/auth/login`]: {
     post: {
       operationId: 'logIn',
+      security: PORTAL_SECURITY.public,
       tags: ['accounts'],
       summary: 'Log in with e-mail and password',
       requestBody: { required: true, ...json(LoginRequestSchema) },
@@ -96,6 +124,8 @@ export const portalAuthPaths: ZodOpenApiPathsObject = {
   [`${P}/auth/logout`]: {
     post: {
       operationId: 'logOut',
+      // Answers 204 without a session too.
+      security: [...PORTAL_SECURITY.sessionAndCsrf, {}],
       tags: ['accounts'],
       summary: 'End this session',
       responses: { '204': { description: 'Logged out (also without a session).' }, '403': csrf },
@@ -120,6 +150,7 @@ export const portalAuthPaths: ZodOpenApiPathsObject = {
   [`${P}/auth/verify-email`]: {
     post: {
       operationId: 'verifyEmail',
+      security: PORTAL_SECURITY.public,
       tags: ['accounts'],
       summary: 'Confirm the e-mail address with the token of the e-mailed link',
       requestBody: { required: true, ...json(VerifyEmailRequestSchema) },
@@ -147,6 +178,7 @@ export const portalAuthPaths: ZodOpenApiPathsObject = {
   [`${P}/auth/password-reset`]: {
     post: {
       operationId: 'requestPasswordReset',
+      security: PORTAL_SECURITY.public,
       tags: ['accounts'],
       summary: 'E-mail a password reset link (valid 1 hour, single use)',
       description: 'Always 202 with the same body, whether an account exists or not.',
@@ -162,6 +194,7 @@ export const portalAuthPaths: ZodOpenApiPathsObject = {
   [`${P}/auth/password-reset/confirm`]: {
     post: {
       operationId: 'confirmPasswordReset',
+      security: PORTAL_SECURITY.public,
       tags: ['accounts'],
       summary: 'Set a new password with the reset token; ends every session',
       requestBody: { required: true, ...json(PasswordResetConfirmSchema) },
@@ -191,6 +224,7 @@ export const portalAuthPaths: ZodOpenApiPathsObject = {
   [`${P}/auth/invites/accept`]: {
     post: {
       operationId: 'acceptInvite',
+      security: PORTAL_SECURITY.public,
       tags: ['accounts'],
       summary: 'Accept a team invitation: creates the user and logs in',
       requestBody: { required: true, ...json(AcceptInviteRequestSchema) },
@@ -266,6 +300,7 @@ export const portalAuthPaths: ZodOpenApiPathsObject = {
   [`${P}/dev/outbox`]: {
     get: {
       operationId: 'listOutbox',
+      security: PORTAL_SECURITY.public,
       tags: ['dev'],
       summary: 'E-mails written to the local outbox (embedded/dev mode only; 404 in production)',
       responses: { '200': { description: 'Newest first.', ...json(OutboxResponseSchema) }, '404': error('Production.') },

@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { createDocument } from 'zod-openapi';
+import { API_LICENSE } from './document-info';
 import { agentRules, describeDestinations, QUOTE_DISCLAIMER, type AgentCatalog } from '../agent-guidance';
 import { ApiErrorSchema } from '../common.schema';
 import {
@@ -16,7 +17,7 @@ import { PolicyCertificateQuerySchema, PolicyLookupSchema, PolicyNumberParamsSch
 import { QUOTE_API_LIMITS, QUOTE_API_SANDBOX, QUOTE_API_VERSION } from '../quote-api/quote-api.constants';
 import { QuoteRequestSchema, QuoteResponseSchema } from '../quote-api/quote.schema';
 import { JSON_MAX_DEPTH } from '../storable-json';
-import { TRIP_DATE_WINDOW } from '../trip-dates';
+import { TRIP_DATE_WINDOW } from '../rules';
 
 const json = <T extends z.ZodType>(schema: T) => ({ content: { 'application/json': { schema } } });
 const error = (description: string) => ({ description, ...json(ApiErrorSchema) });
@@ -107,6 +108,7 @@ export function buildQuoteApiOpenApi(options: { serverUrl?: string; catalog: Age
       title: 'Expedition Travel Insurance — Quoting API',
       version: QUOTE_API_VERSION,
       description: describeApi(options.catalog),
+      license: API_LICENSE,
     },
     servers: options.serverUrl ? [{ url: options.serverUrl }] : undefined,
     tags: [
@@ -117,6 +119,13 @@ export function buildQuoteApiOpenApi(options: { serverUrl?: string; catalog: Age
     ],
     components: {
       securitySchemes: {
+        mppPayment: {
+          type: 'http',
+          scheme: 'Payment',
+          description:
+            'Machine payment (MPP): `Authorization: Payment <credential>`, the answer to the `WWW-Authenticate: Payment` ' +
+            'challenge of a 402, carrying a Shared Payment Token for exactly the challenged amount.',
+        },
         policyAccessToken: {
           type: 'http',
           scheme: 'bearer',
@@ -136,6 +145,8 @@ export function buildQuoteApiOpenApi(options: { serverUrl?: string; catalog: Age
       '/api/v1/destinations': {
         get: {
           operationId: 'listDestinations',
+          // Public: no key, no account (rate-limited per client).
+          security: [],
           tags: ['catalog'],
           summary: 'List the destinations covered',
           responses: { '200': { description: 'All destinations.', ...json(DestinationListSchema) }, '429': rateLimited },
@@ -144,6 +155,8 @@ export function buildQuoteApiOpenApi(options: { serverUrl?: string; catalog: Age
       '/api/v1/products': {
         get: {
           operationId: 'listProducts',
+          // Public: no key, no account (rate-limited per client).
+          security: [],
           tags: ['catalog'],
           summary: 'List insurance plans',
           description: 'Filter by destination slug, residence (and US state), and tier.',
@@ -154,6 +167,8 @@ export function buildQuoteApiOpenApi(options: { serverUrl?: string; catalog: Age
       '/api/v1/products/{planId}': {
         get: {
           operationId: 'getProduct',
+          // Public: no key, no account (rate-limited per client).
+          security: [],
           tags: ['catalog'],
           summary: 'Show one plan in detail',
           requestParams: { path: PlanIdParamsSchema },
@@ -167,6 +182,8 @@ export function buildQuoteApiOpenApi(options: { serverUrl?: string; catalog: Age
       '/api/v1/quotes': {
         post: {
           operationId: 'createQuote',
+          // Public: no key, no account (rate-limited per client).
+          security: [],
           tags: ['quotes'],
           summary: 'Create a quote: premium estimates for every eligible plan',
           description:
@@ -189,6 +206,8 @@ export function buildQuoteApiOpenApi(options: { serverUrl?: string; catalog: Age
       '/api/v1/coverage-gap': {
         post: {
           operationId: 'analyzeCoverageGap',
+          // Public: no key, no account (rate-limited per client).
+          security: [],
           tags: ['quotes'],
           summary: "Compare a credit card's travel benefits with what the expedition requires",
           description:
@@ -201,6 +220,8 @@ export function buildQuoteApiOpenApi(options: { serverUrl?: string; catalog: Age
       '/api/v1/checkout': {
         post: {
           operationId: 'createCheckout',
+          // Public: no key, no account (rate-limited per client).
+          security: [],
           tags: ['buy'],
           summary: 'Create a 30-minute checkout link where the human pays',
           description:
@@ -234,6 +255,8 @@ export function buildQuoteApiOpenApi(options: { serverUrl?: string; catalog: Age
       '/api/v1/purchase': {
         post: {
           operationId: 'purchase',
+          // Public to call; the first call gets the 402 challenge, the repeat carries the MPP credential.
+          security: [{}, { mppPayment: [] }],
           tags: ['buy'],
           summary: 'Buy a plan by machine payment (HTTP 402, MPP "Payment" scheme)',
           description:

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { PORTAL_LIMITS } from '../rules';
 import {
   AuditListQuerySchema,
   IntegrationTierSchema,
@@ -64,7 +65,7 @@ export const AdminOperatorPatchSchema = z
   .object({
     embeddingEnabled: z.boolean().optional().meta({ description: 'true approves live keys.' }),
     integrationTier: IntegrationTierSchema.optional(),
-    commissionRateBps: z.number().int().min(0).max(10_000).optional().meta({ description: 'Applies to sales after the change; past commissions are never rewritten.' }),
+    commissionRateBps: z.number().int().min(0).max(PORTAL_LIMITS.maxCommissionBps).optional().meta({ description: 'Applies to sales after the change; past commissions are never rewritten.' }),
     status: OperatorStatusSchema.optional().meta({ description: 'suspended deactivates every key at once.' }),
   })
   .strict()
@@ -87,7 +88,7 @@ export const AdminWebhookUrlRequestSchema = z
   .meta({ id: 'AdminWebhookUrlRequest' });
 export type AdminWebhookUrlRequest = z.infer<typeof AdminWebhookUrlRequestSchema>;
 
-export const MAX_SECRET_OVERLAP_HOURS = 168;
+export const MAX_SECRET_OVERLAP_HOURS = PORTAL_LIMITS.maxSecretOverlapHours;
 export const AdminRotateSecretRequestSchema = z
   .object({
     overlapHours: z

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { EMAIL_MAX_LENGTH, PORTAL_LIMITS } from '../rules';
 
 /**
  * Accounts of the operator portal API (`/api/portal/v1/auth/*`, `/team/*`): request and response bodies. Requests are
@@ -6,8 +7,8 @@ import { z } from 'zod';
  * by the server (≥ 12 characters, not a common password), which answers 400 `weak_password` with the reason.
  */
 
-export const PORTAL_PASSWORD_MIN_LENGTH = 12;
-export const PORTAL_PASSWORD_MAX_LENGTH = 256;
+export const PORTAL_PASSWORD_MIN_LENGTH = PORTAL_LIMITS.passwordMinLength;
+export const PORTAL_PASSWORD_MAX_LENGTH = PORTAL_LIMITS.passwordMaxLength;
 export const PORTAL_SESSION_COOKIE = 'svc_portal_session';
 export const PORTAL_CSRF_HEADER = 'X-CSRF-Token';
 
@@ -15,7 +16,7 @@ const Email = z
   .string()
   .trim()
   .toLowerCase()
-  .max(254)
+  .max(EMAIL_MAX_LENGTH)
   .pipe(z.email({ message: 'must be an e-mail address' }))
   .meta({ description: 'E-mail address (case-insensitive).', example: 'ana@polar-horizons.example' });
 const Password = z
@@ -24,7 +25,7 @@ const Password = z
   .meta({ description: `At least ${PORTAL_PASSWORD_MIN_LENGTH} characters, not a common password.` });
 const AnyPassword = z.string().max(PORTAL_PASSWORD_MAX_LENGTH).meta({ description: 'The password.' });
 const Token = z.string().min(1).max(200).meta({ description: 'The token from the e-mailed link.' });
-const PersonName = z.string().trim().max(120).meta({ description: 'Display name.', example: 'Ana Lima' });
+const PersonName = z.string().trim().max(PORTAL_LIMITS.maxPersonName).meta({ description: 'Display name.', example: 'Ana Lima' });
 
 export const PortalRoleSchema = z.enum(['owner', 'member', 'provider_admin']).meta({ id: 'PortalRole' });
 export const TeamRoleSchema = z.enum(['owner', 'member']).meta({ id: 'TeamRole' });
@@ -51,7 +52,7 @@ export const SignupRequestSchema = z
   .object({
     email: Email,
     password: Password,
-    operatorName: z.string().trim().min(1).max(120).meta({ description: 'Company name.', example: 'Polar Horizons Expeditions' }),
+    operatorName: z.string().trim().min(1).max(PORTAL_LIMITS.maxOperatorName).meta({ description: 'Company name.', example: 'Polar Horizons Expeditions' }),
     name: PersonName.optional(),
   })
   .meta({ id: 'SignupRequest' });
@@ -59,7 +60,7 @@ export const SignupResponseSchema = z
   .object({ user: PortalUserSchema, operator: PortalOperatorRefSchema, csrfToken: CsrfToken })
   .meta({ id: 'SignupResponse' });
 
-export const LoginRequestSchema = z.object({ email: z.string().max(254), password: AnyPassword }).meta({ id: 'LoginRequest' });
+export const LoginRequestSchema = z.object({ email: z.string().max(EMAIL_MAX_LENGTH), password: AnyPassword }).meta({ id: 'LoginRequest' });
 export const LoginResponseSchema = z.object({ user: PortalUserSchema, csrfToken: CsrfToken }).meta({ id: 'LoginResponse' });
 
 export const SessionResponseSchema = z
@@ -73,7 +74,7 @@ export const SessionResponseSchema = z
 
 export const VerifyEmailRequestSchema = z.object({ token: Token }).meta({ id: 'VerifyEmailRequest' });
 export const SignInLinkRequestSchema = z.object({ token: Token }).meta({ id: 'SignInLinkRequest' });
-export const PasswordResetRequestSchema = z.object({ email: z.string().max(254) }).meta({ id: 'PasswordResetRequest' });
+export const PasswordResetRequestSchema = z.object({ email: z.string().max(EMAIL_MAX_LENGTH) }).meta({ id: 'PasswordResetRequest' });
 export const PasswordResetConfirmSchema = z.object({ token: Token, password: Password }).meta({ id: 'PasswordResetConfirm' });
 export const ChangePasswordRequestSchema = z
   .object({ currentPassword: AnyPassword, newPassword: Password })

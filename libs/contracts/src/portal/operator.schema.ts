@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { ModeSchema } from '../common.schema';
+import { PORTAL_LIMITS } from '../rules';
 
 /**
  * Operator portal API (`/api/portal/v1`), the routes an operator's own users call: `/operator/**`. Every response is
@@ -35,7 +36,7 @@ export const PortalOperatorSchema = z
     status: OperatorStatusSchema,
     embeddingEnabled: z.boolean().meta({ description: 'Live keys work only when true (the provider approves).' }),
     integrationTier: IntegrationTierSchema,
-    commissionRateBps: z.number().int().min(0).max(10_000).meta({ description: 'Commission in basis points (1000 = 10 %). Set by the provider.' }),
+    commissionRateBps: z.number().int().min(0).max(PORTAL_LIMITS.maxCommissionBps).meta({ description: 'Commission in basis points (1000 = 10 %). Set by the provider.' }),
     webhookUrl: z.string().nullable(),
     webhookSecretSet: z.boolean(),
     liveApproved: z.boolean().meta({ description: 'status active and embedding enabled: live keys pass the embed gate.' }),
@@ -86,7 +87,7 @@ export type PublishableKeyList = z.infer<typeof PublishableKeyListSchema>;
 export const CreatePublishableKeyRequestSchema = z
   .object({
     mode: ModeSchema,
-    label: z.string().trim().max(100).optional(),
+    label: z.string().trim().max(PORTAL_LIMITS.maxKeyLabel).optional(),
   })
   .strict()
   .meta({ id: 'CreatePublishableKeyRequest' });
@@ -419,6 +420,15 @@ export const AUDIT_ACTIONS = [
 ] as const;
 export type AuditAction = (typeof AUDIT_ACTIONS)[number];
 
+/**
+ * A changed value in the audit log: any JSON value, null when none. Rendered as `{}` (any value, null included):
+ * zod renders `unknown().nullable()` as an anyOf whose first branch already matches everything.
+ */
+const AuditValue = z
+  .unknown()
+  .nullable()
+  .meta({ description: 'Any JSON value; null when none.', override: { anyOf: undefined } });
+
 export const AuditEntrySchema = z
   .object({
     id: z.string(),
@@ -432,8 +442,8 @@ export const AuditEntrySchema = z
     action: z.string().meta({ description: `One of ${AUDIT_ACTIONS.join(', ')} (more may be added).` }),
     targetType: z.string().nullable(),
     targetId: z.string().nullable(),
-    before: z.unknown().nullable(),
-    after: z.unknown().nullable(),
+    before: AuditValue,
+    after: AuditValue,
     ip: z.string().nullable(),
   })
   .meta({ id: 'AuditEntry' });

@@ -1,12 +1,13 @@
 import { z } from 'zod';
+import { EMAIL_MAX_LENGTH, QUOTE_LIMITS as L } from '../rules';
 
 export const CheckoutRequestSchema = z
   .object({
     quoteId: z.string().trim().min(1).max(100),
     planId: z.string().trim().min(1).max(100),
     sessionId: z.string().trim().min(1).max(200).meta({ description: 'The sessionId returned by the quote.' }),
-    email: z.email().max(254).optional(),
-    guestNames: z.array(z.string().trim().min(1).max(200)).max(20).optional(),
+    email: z.email().max(EMAIL_MAX_LENGTH).optional(),
+    guestNames: z.array(z.string().trim().min(1).max(L.maxName)).max(L.maxTravelers).optional(),
     agentSummary: z.string().trim().max(4000).optional().meta({ description: 'Conversation summary shown on checkout.' }),
   })
   .meta({ id: 'CheckoutRequest' });

@@ -1,13 +1,14 @@
 import { z } from 'zod';
 import { TierSchema } from '../common.schema';
+import { QUOTE_LIMITS as L } from '../rules';
 
 export const TripCostRangeSchema = z.enum(['under-10k', '10k-20k', 'over-20k']);
 
 export const CoverageGapRequestSchema = z
   .object({
-    destination: z.string().trim().min(1).max(100).meta({ description: 'Slug or name.' }),
+    destination: z.string().trim().min(1).max(L.maxDestination).meta({ description: 'Slug or name.' }),
     creditCardName: z.string().trim().max(120).optional().meta({ example: 'Chase Sapphire Reserve' }),
-    tripCost: z.number().nonnegative().max(10_000_000).optional().meta({ description: 'Total trip cost, USD.' }),
+    tripCost: z.number().nonnegative().max(L.maxTripCost).optional().meta({ description: 'Total trip cost, USD.' }),
     tripCostRange: TripCostRangeSchema.optional().meta({ description: 'Used when the exact amount is unknown.' }),
   })
   .meta({ id: 'CoverageGapRequest' });

@@ -1,4 +1,4 @@
-import { EMBED_SANDBOX_QUOTE_ERROR_EMAIL, EMBED_SANDBOX_QUOTE_ERROR_TRIP_COST } from '../embed/embed-checkout.schema';
+import { cardNumberInGroups, EMBED_SANDBOX_QUOTE_ERROR_EMAIL, EMBED_SANDBOX_QUOTE_ERROR_TRIP_COST, TEST_CARDS } from '../rules';
 
 /** Version of the /api/v1 description (SERVICE-SPEC §9.1); see CHANGELOG.md for what each version added. */
 export const QUOTE_API_VERSION = '1.0.0';
@@ -11,15 +11,15 @@ export const QUOTE_API_LIMITS = {
 
 /**
  * Sandbox inputs of /api/v1 in test mode (the default mode of quote-api; a live deployment prices and charges these
- * values normally). The quote refusal reuses the embed API's values; the payment declines are the simulated
- * processor's magic values (checked against @expedition/payments by quote-api's tests).
+ * values normally). The quote refusal reuses the embed API's values and the cards are the processor's test cards
+ * (all in rules.ts).
  */
 export const QUOTE_API_SANDBOX = {
   /** POST /api/v1/quotes → 400 `invalid_request`, message starting "Sandbox:", nothing stored. */
   quoteRefusal: { tripCost: EMBED_SANDBOX_QUOTE_ERROR_TRIP_COST, email: EMBED_SANDBOX_QUOTE_ERROR_EMAIL },
   /** The checkout page's card form: declined ("Your card was declined."), the link stays open. */
-  declinedCard: '4000 0000 0000 0002',
-  successCard: '4242 4242 4242 4242',
+  declinedCard: cardNumberInGroups(TEST_CARDS.decline),
+  successCard: cardNumberInGroups(TEST_CARDS.success),
   /** POST /api/v1/purchase: a Shared Payment Token with this prefix is declined (402 `verification-failed`). */
   declinedSptPrefix: 'spt_test_decline',
 } as const;

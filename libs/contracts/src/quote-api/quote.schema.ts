@@ -1,10 +1,11 @@
 import { z } from 'zod';
 import { ConfidenceSchema, CountryCodeSchema, CurrencySchema, IsoDateSchema, StateCodeSchema } from '../common.schema';
-import { TRIP_DATE_WINDOW, tripDateProblems, utcDay } from '../trip-dates';
+import { EMAIL_MAX_LENGTH, isoDay, QUOTE_LIMITS as L, TRIP_DATE_WINDOW } from '../rules';
+import { tripDateProblems } from '../trip-dates';
 
 export const QuoteRequestSchema = z
   .object({
-    destination: z.string().trim().min(1).max(100).meta({
+    destination: z.string().trim().min(1).max(L.maxDestination).meta({
       description: 'Destination name or slug, as listed by GET /api/v1/destinations.',
       example: 'Antarctica',
     }),
@@ -17,18 +18,18 @@ export const QuoteRequestSchema = z
         'also listed in the rules of the API description) and tell the user.',
       example: 14,
     }),
-    tripCost: z.number().nonnegative().max(10_000_000).meta({
+    tripCost: z.number().nonnegative().max(L.maxTripCost).meta({
       description: 'Total trip cost in USD for ALL travelers together (not per traveler).',
       example: 24000,
     }),
-    travelers: z.number().int().min(1).max(20),
-    travelerAges: z.array(z.number().int().min(0).max(120)).min(1).max(20).meta({
+    travelers: z.number().int().min(1).max(L.maxTravelers),
+    travelerAges: z.array(z.number().int().min(0).max(L.maxTravelerAge)).min(1).max(L.maxTravelers).meta({
       description: 'Age of each traveler at departure, one per traveler. Ages 70+ cost significantly more.',
       example: [62, 71],
     }),
     residence: CountryCodeSchema,
     state: StateCodeSchema.optional(),
-    operator: z.string().trim().max(200).optional().meta({
+    operator: z.string().trim().max(L.maxName).optional().meta({
       description:
         'Tour operator, if known: its name (shown in tripSummary, nothing more) or, to attribute the quote to a ' +
         "registered operator (commission and policy webhook), that operator's id exactly as it was given to you.",
@@ -39,7 +40,7 @@ export const QuoteRequestSchema = z
         'Date of the first trip deposit: not in the future, at most ' +
         `${TRIP_DATE_WINDOW.maxDepositDaysBack} days back. Cancel-for-any-reason cover needs purchase within 21 days of it.`,
     }),
-    email: z.email().max(254).optional(),
+    email: z.email().max(EMAIL_MAX_LENGTH).optional(),
   })
   .superRefine((q, ctx) => {
     if (q.travelerAges.length !== q.travelers) {
@@ -64,7 +65,7 @@ export type QuoteRequestInput = z.input<typeof QuoteRequestSchema>;
 export function quoteRequestSchemaAt(now: Date) {
   // One schema per UTC day (the window depends on the day alone): a schema made per request had zod 4 compile its
   // fast parser on every request, about 4 % of the quote route's CPU (tools/bench/README.md).
-  const day = utcDay(now);
+  const day = isoDay(now);
   if (windowed?.day !== day) {
     const today = new Date(`${day}T00:00:00Z`);
     windowed = {

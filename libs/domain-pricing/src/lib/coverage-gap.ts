@@ -1,7 +1,8 @@
 import { allPlans, findDestination, isPurchasable } from './catalog/catalog';
 import { CREDIT_CARD_TABLE, type CreditCard, type CreditCardBenefits } from './catalog/credit-cards.table';
 import type { Plan } from './catalog/plans.catalog';
-import { MAX_TRAVELERS, MAX_TRIP_COST_CENTS, TIER_RANK, type Tier } from './catalog/rates.table';
+import { QUOTE_LIMITS } from '@expedition/contracts/rules';
+import { MAX_TRIP_COST_CENTS, TIER_RANK, type Tier } from './catalog/rates.table';
 import { checkEligibility } from './eligibility';
 import { invalidInput, PricingError } from './errors';
 import { formatUsd } from './money';
@@ -191,8 +192,8 @@ function phraseLengthIn(phrase: readonly string[], words: readonly string[]): nu
 
 function requireTravelers(value: number | null | undefined): number {
   if (value === undefined || value === null) return 1;
-  if (!Number.isSafeInteger(value) || value < 1 || value > MAX_TRAVELERS) {
-    throw invalidInput('travelers', `travelers must be a whole number from 1 to ${MAX_TRAVELERS}`);
+  if (!Number.isSafeInteger(value) || value < 1 || value > QUOTE_LIMITS.maxTravelers) {
+    throw invalidInput('travelers', `travelers must be a whole number from 1 to ${QUOTE_LIMITS.maxTravelers}`);
   }
   return value;
 }
@@ -207,7 +208,7 @@ function resolveTripCost(
   }
   if (cents !== undefined && cents !== null) {
     if (!Number.isSafeInteger(cents) || cents < 0 || cents > MAX_TRIP_COST_CENTS) {
-      throw invalidInput('tripCostCents', 'tripCostCents must be a whole number of cents from 0 to 1,000,000,000');
+      throw invalidInput('tripCostCents', `tripCostCents must be a whole number of cents from 0 to ${MAX_TRIP_COST_CENTS.toLocaleString('en-US')}`);
     }
     return { amountUsd: cents / 100, range: knownRange, assumedUsd: Math.ceil(cents / 100), basis: 'exact' };
   }

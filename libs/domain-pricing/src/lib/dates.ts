@@ -1,7 +1,7 @@
+import { DAY_MS, isoDay } from '@expedition/contracts/rules';
 import { invalidInput } from './errors';
 
 const ISO_DATE = /^(\d{4})-(\d{2})-(\d{2})$/;
-const MS_PER_DAY = 86_400_000;
 
 /**
  * Parses a calendar date `YYYY-MM-DD` into a day number (days since 1970-01-01, UTC). Only calendar
@@ -20,9 +20,9 @@ export function parseIsoDate(field: string, value: string): number {
   if (back.getUTCFullYear() !== year || back.getUTCMonth() !== month - 1 || back.getUTCDate() !== day) {
     throw invalidInput(field, `${field} is not a real calendar date`);
   }
-  return Math.floor(ms / MS_PER_DAY);
+  return Math.floor(ms / DAY_MS);
 }
 
 export function formatDayNumber(dayNumber: number): string {
-  return new Date(dayNumber * MS_PER_DAY).toISOString().slice(0, 10);
+  return isoDay(dayNumber * DAY_MS);
 }

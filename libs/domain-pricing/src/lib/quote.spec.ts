@@ -1,3 +1,4 @@
+import { QUOTE_LIMITS } from '@expedition/contracts/rules';
 import { PricingError } from './errors';
 import { findDestination, getPlan } from './catalog/catalog';
 import { priceQuote, recommendPlanId, type QuoteInput } from './quote';
@@ -250,6 +251,16 @@ describe('priceQuote: input that cannot be priced', () => {
   it('rejects an unknown destination', () => rejects({ ...base, destination: 'Hawaii' }, 'unknown_destination', 'destination'));
   it('rejects fewer than one traveler', () => rejects({ ...base, travelers: 0, travelerAges: [] }, 'invalid_input', 'travelers'));
   it('rejects a fractional traveler count', () => rejects({ ...base, travelers: 1.5, travelerAges: null }, 'invalid_input', 'travelers'));
+  it('prices as many travelers as the APIs accept (QUOTE_LIMITS.maxTravelers, 20) and refuses one more', () => {
+    expect(priceQuote({ ...base, travelers: QUOTE_LIMITS.maxTravelers, travelerAges: null }).travelers).toBe(20);
+    rejects({ ...base, travelers: 21, travelerAges: null }, 'invalid_input', 'travelers');
+    expect(() => priceQuote({ ...base, travelers: 21, travelerAges: null })).toThrow('travelers must be a whole number from 1 to 20');
+  });
+  it('refuses an age over QUOTE_LIMITS.maxTravelerAge and a trip cost over QUOTE_LIMITS.maxTripCost', () => {
+    rejects({ ...base, travelerAges: [45, 121] }, 'invalid_input', 'travelerAges');
+    expect(priceQuote({ ...base, tripCostCents: 1_000_000_000 }).estimates.length).toBeGreaterThan(0);
+    rejects({ ...base, tripCostCents: 1_000_000_001 }, 'invalid_input', 'tripCostCents');
+  });
   it('rejects a negative trip cost', () => rejects({ ...base, tripCostCents: -1 }, 'invalid_input', 'tripCostCents'));
   it('rejects a fractional cent amount', () => rejects({ ...base, tripCostCents: 10.5 }, 'invalid_input', 'tripCostCents'));
   it('rejects an ages list of the wrong length', () => rejects({ ...base, travelerAges: [45] }, 'invalid_input', 'travelerAges'));

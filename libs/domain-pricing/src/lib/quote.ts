@@ -1,13 +1,8 @@
 import { findDestination, isPubliclyListed, allPlans } from './catalog/catalog';
 import type { Destination } from './catalog/destinations.catalog';
 import type { Plan } from './catalog/plans.catalog';
-import {
-  ASSUMED_TRAVELER_AGE,
-  MAX_DURATION_DAYS,
-  MAX_TRAVELER_AGE,
-  MAX_TRAVELERS,
-  MAX_TRIP_COST_CENTS,
-} from './catalog/rates.table';
+import { PRICED_CURRENCIES, QUOTE_LIMITS, TRIP_DATE_WINDOW } from '@expedition/contracts/rules';
+import { ASSUMED_TRAVELER_AGE, MAX_TRIP_COST_CENTS } from './catalog/rates.table';
 import { cfarStatus } from './cfar';
 import { parseIsoDate } from './dates';
 import { checkEligibility, tripCostCapNote, type IneligibilityCode } from './eligibility';
@@ -304,15 +299,15 @@ function isBlank(value: string | null | undefined): boolean {
 }
 
 function requireTravelers(travelers: number): number {
-  if (!Number.isSafeInteger(travelers) || travelers < 1 || travelers > MAX_TRAVELERS) {
-    throw invalidInput('travelers', `travelers must be a whole number from 1 to ${MAX_TRAVELERS}`);
+  if (!Number.isSafeInteger(travelers) || travelers < 1 || travelers > QUOTE_LIMITS.maxTravelers) {
+    throw invalidInput('travelers', `travelers must be a whole number from 1 to ${QUOTE_LIMITS.maxTravelers}`);
   }
   return travelers;
 }
 
 function requireTripCost(cents: number): number {
   if (!Number.isSafeInteger(cents) || cents < 0 || cents > MAX_TRIP_COST_CENTS) {
-    throw invalidInput('tripCostCents', 'tripCostCents must be a whole number of cents from 0 to 1,000,000,000');
+    throw invalidInput('tripCostCents', `tripCostCents must be a whole number of cents from 0 to ${MAX_TRIP_COST_CENTS.toLocaleString('en-US')}`);
   }
   return cents;
 }
@@ -333,8 +328,8 @@ function normalizeAges(
       assumedAgeIndexes.push(i);
       continue;
     }
-    if (!Number.isInteger(age) || age < 0 || age > MAX_TRAVELER_AGE) {
-      throw invalidInput('travelerAges', `traveler ${i + 1}'s age must be a whole number from 0 to ${MAX_TRAVELER_AGE}`);
+    if (!Number.isInteger(age) || age < 0 || age > QUOTE_LIMITS.maxTravelerAge) {
+      throw invalidInput('travelerAges', `traveler ${i + 1}'s age must be a whole number from 0 to ${QUOTE_LIMITS.maxTravelerAge}`);
     }
     ages.push(age);
   }
@@ -348,8 +343,8 @@ function normalizeDuration(
   if (given === undefined || given === null || (Number.isFinite(given) && given <= 0)) {
     return { durationDays: destination.defaultDurationDays, durationDefaulted: true };
   }
-  if (!Number.isInteger(given) || given > MAX_DURATION_DAYS) {
-    throw invalidInput('durationDays', `durationDays must be a whole number of days up to ${MAX_DURATION_DAYS}`);
+  if (!Number.isInteger(given) || given > TRIP_DATE_WINDOW.maxTripDays) {
+    throw invalidInput('durationDays', `durationDays must be a whole number of days up to ${TRIP_DATE_WINDOW.maxTripDays}`);
   }
   return { durationDays: given, durationDefaulted: false };
 }
@@ -372,6 +367,6 @@ function normalizeStartDate(startDate: string | null | undefined, todayDay: numb
 }
 
 function requireUsd(currency: string | null | undefined): void {
-  if (isBlank(currency) || (currency ?? '').trim().toUpperCase() === 'USD') return;
+  if (isBlank(currency) || (PRICED_CURRENCIES as readonly string[]).includes((currency ?? '').trim().toUpperCase())) return;
   throw invalidInput('currency', 'only USD trip costs can be priced');
 }

@@ -172,8 +172,37 @@ describe('simulated processor: payment intents and magic cards', () => {
     expect(events()[0].type).toBe('payment_intent.payment_failed');
   });
 
+  it('refuses every live-mode call unless live mode is allowed (mode_not_configured): test money cannot pay live', async () => {
+    const { processor, posted } = setup();
+    const live = { amountCents: 12345, currency: 'USD', mode: 'live' as const, metadata: META };
+    await expect(processor.createPayment({ ...live, idempotencyKey: 'l1' })).rejects.toMatchObject({ code: 'mode_not_configured' });
+    await expect(
+      processor.settleSharedPaymentToken({ ...live, spt: 'spt_test_success_1', challengeId: 'ch_l', idempotencyKey: 'l2' }),
+    ).rejects.toMatchObject({ code: 'mode_not_configured' });
+    await expect(processor.retrievePayment({ paymentId: 'pi_sim_x', mode: 'live' })).rejects.toMatchObject({ code: 'mode_not_configured' });
+    expect(posted).toHaveLength(0);
+  });
+
+  it('allowed, live mode takes only simulated live money: test tokens and test cards never pay', async () => {
+    const { processor, events } = setup({ allowLiveMode: true });
+    const live = { amountCents: 12345, currency: 'USD', mode: 'live' as const, metadata: META };
+    const settle = (spt: string, key: string) => processor.settleSharedPaymentToken({ ...live, spt, challengeId: `ch_${key}`, idempotencyKey: key });
+    expect(await settle('spt_test_success_1', 'l1')).toMatchObject({ paymentId: null, status: 'failed', failureCode: 'shared_payment_granted_token_invalid' });
+    expect(await settle('spt_live_decline_1', 'l2')).toMatchObject({ status: 'failed', declineCode: 'generic_decline' });
+    expect(await settle('spt_live_success_1', 'l3')).toMatchObject({ status: 'succeeded' });
+
+    const { paymentId } = await processor.createPayment({ ...live, idempotencyKey: 'l4' });
+    expect(await processor.confirmPayment({ paymentId, mode: 'live', paymentMethod: '4242424242424242' })).toMatchObject({
+      status: 'failed',
+      declineCode: 'live_mode_test_card',
+    });
+    expect(await processor.confirmPayment({ paymentId, mode: 'live', paymentMethod: 'pm_card_visa' })).toMatchObject({ declineCode: 'live_mode_test_card' });
+    expect(await processor.confirmPayment({ paymentId, mode: 'live', paymentMethod: 'pm_live_visa' })).toMatchObject({ status: 'succeeded' });
+    expect(events().filter((e) => e.type === 'payment_intent.succeeded').map((e) => e.livemode)).toEqual([true, true]);
+  });
+
   it('does not find unknown ids, nor test intents through live mode', async () => {
-    const { processor } = setup();
+    const { processor } = setup({ allowLiveMode: true });
     const { paymentId } = await create(processor);
     await expect(processor.confirmPayment({ paymentId: 'pi_sim_nope', mode: 'test', paymentMethod: '4242424242424242' })).rejects.toMatchObject({ code: 'payment_not_found' });
     await expect(processor.confirmPayment({ paymentId, mode: 'live', paymentMethod: '4242424242424242' })).rejects.toMatchObject({ code: 'payment_not_found' });
@@ -396,6 +425,18 @@ describe('simulated processor: shared store (several processes)', () => {
 });
 
 describe('simulated processor: retrieve and refund', () => {
+  it('retrieves a declined intent as failed with its own failure code, decline code and message', async () => {
+    const { processor } = setup();
+    const { paymentId } = await create(processor);
+    await processor.confirmPayment({ paymentId, mode: 'test', paymentMethod: '4000000000009995' });
+    expect(await processor.retrievePayment({ paymentId, mode: 'test' })).toMatchObject({
+      status: 'failed',
+      failureCode: 'card_declined',
+      declineCode: 'insufficient_funds',
+      failureMessage: 'Your card has insufficient funds.',
+    });
+  });
+
   it('tells what became of a payment, then refunds it once per idempotency key', async () => {
     const { processor } = setup();
     const { paymentId } = await create(processor);

@@ -1,6 +1,6 @@
 import { createHash, randomBytes } from 'node:crypto';
 import { activeTraceparent } from '@expedition/observability';
-import { outcomeForPaymentMethod, outcomeForSpt, type TestOutcome } from '../magic-test-values';
+import { outcomeForPaymentMethodIn, outcomeForSptIn, type TestOutcome } from '../magic-test-values';
 import {
   PaymentProcessorError,
   assertValidAmount,
@@ -40,6 +40,12 @@ export interface SimulatedProcessorOptions {
     onResult?: (result: EventDeliveryResult) => void;
   };
   webhookToleranceSec?: number;
+  /**
+   * Simulate live mode too (demos and tests only; SIMULATED_PROCESSOR_ALLOW_LIVE_MODE). Off by default: a live-mode call
+   * throws `mode_not_configured`, as Stripe without a live key does, so test money can never pay a live quote. On, live
+   * mode takes only the simulator's live values (magic-test-values.ts), never a test token or test card.
+   */
+  allowLiveMode?: boolean;
 }
 
 export interface SimulatedProcessor extends PaymentProcessor {
@@ -56,6 +62,13 @@ const NON_TEST_CARD: TestOutcome = {
   declineCode: 'test_mode_live_card',
   message: 'Your card was declined. Your request was in test mode, but used a non test card.',
 };
+/** Simulated live mode knows no real card: only its own live values pay. */
+const NOT_SIMULATED_LIVE: TestOutcome = {
+  kind: 'decline',
+  code: 'card_declined',
+  declineCode: 'generic_decline',
+  message: 'Your card was declined. The simulated processor charges no real card; use a pm_live_… value.',
+};
 const AUTH_FAILED: TestOutcome = {
   kind: 'decline',
   code: 'payment_intent_authentication_failure',
@@ -71,7 +84,14 @@ export function createSimulatedProcessor(options: SimulatedProcessorOptions): Si
   const newSuffix = options.ids ?? (() => randomBytes(12).toString('hex'));
   const deliveries = createDeliveries(options, secrets, nowSec);
 
+  const assertMode = (mode: PaymentMode) => {
+    if (mode === 'live' && !options.allowLiveMode) {
+      throw new PaymentProcessorError('mode_not_configured', 'the simulated processor takes no live-mode payments');
+    }
+  };
+
   const load = async (paymentId: string, mode: PaymentMode) => {
+    assertMode(mode);
     const record = await store.get(paymentId);
     // As at Stripe, a test key cannot see live objects and vice versa.
     if (!record || record.mode !== mode) {
@@ -136,6 +156,7 @@ export function createSimulatedProcessor(options: SimulatedProcessorOptions): Si
     name: 'simulated',
 
     async createPayment(input) {
+      assertMode(input.mode);
       assertValidAmount(input.amountCents, input.currency);
       const metadata = cleanMetadata(input.metadata);
       const { record } = await insertOnce(
@@ -157,7 +178,8 @@ export function createSimulatedProcessor(options: SimulatedProcessorOptions): Si
           `This PaymentIntent's status is ${record.intent.status}.`,
         );
       }
-      const intent = await settle(record, outcomeForPaymentMethod(input.paymentMethod) ?? NON_TEST_CARD);
+      const outcome = outcomeForPaymentMethodIn(input.mode, input.paymentMethod) ?? (input.mode === 'live' ? NOT_SIMULATED_LIVE : NON_TEST_CARD);
+      const intent = await settle(record, outcome);
       return resultOf(intent);
     },
 
@@ -170,8 +192,10 @@ export function createSimulatedProcessor(options: SimulatedProcessorOptions): Si
     },
 
     async settleSharedPaymentToken(input): Promise<SettleSharedPaymentTokenResult> {
+      assertMode(input.mode);
       assertValidAmount(input.amountCents, input.currency);
-      const outcome = outcomeForSpt(input.spt);
+      // In live mode a test token (spt_test_…) is unknown, as at Stripe: it never pays a live quote.
+      const outcome = outcomeForSptIn(input.mode, input.spt);
       if (!outcome) return rejectedToken('shared_payment_granted_token_invalid', 'No such shared payment token.');
 
       const metadata = { ...cleanMetadata(input.metadata), challenge_id: input.challengeId };
@@ -203,6 +227,7 @@ export function createSimulatedProcessor(options: SimulatedProcessorOptions): Si
         currency: record.intent.currency,
         metadata: { ...record.intent.metadata },
         amountRefundedCents: refundedOf(record),
+        ...failureOf(record.intent),
       };
     },
 

@@ -181,6 +181,26 @@ describe('Stripe adapter: settleSharedPaymentToken (notes A9)', () => {
   });
 });
 
+describe('Stripe adapter: test money never pays in live mode', () => {
+  it('refuses a test-mode SPT for a live charge without asking Stripe', async () => {
+    expect(await settle('spt_test_success_live', 'ch_live', 'live')).toMatchObject({
+      paymentId: null,
+      status: 'failed',
+      failureCode: 'shared_payment_granted_token_invalid',
+    });
+    expect(fake.requests).toHaveLength(0);
+  });
+
+  it('the fake, like Stripe, declines a test card under the live key (live_mode_test_card)', async () => {
+    const p = processor();
+    const { paymentId } = await p.createPayment({ amountCents: 100, currency: 'usd', mode: 'live', idempotencyKey: 'live_card', metadata: META });
+    expect(await p.confirmPayment({ paymentId, mode: 'live', paymentMethod: 'pm_card_visa' })).toMatchObject({
+      status: 'failed',
+      declineCode: 'live_mode_test_card',
+    });
+  });
+});
+
 describe('Stripe adapter: parseWebhookEvent', () => {
   const now = Math.floor(Date.now() / 1000);
   const body = JSON.stringify({
@@ -236,6 +256,18 @@ describe('Stripe adapter: parseWebhookEvent', () => {
 });
 
 describe('Stripe adapter: retrieve and refund', () => {
+  it('retrieves a declined intent as failed with its own last_payment_error (how a failure event is confirmed)', async () => {
+    const p = processor();
+    const { paymentId } = await p.createPayment({ amountCents: 100, currency: 'usd', mode: 'test', idempotencyKey: 'rf1', metadata: META });
+    await p.confirmPayment({ paymentId, mode: 'test', paymentMethod: 'pm_card_chargeDeclinedInsufficientFunds' });
+    expect(await p.retrievePayment({ paymentId, mode: 'test' })).toMatchObject({
+      status: 'failed',
+      failureCode: 'card_declined',
+      declineCode: 'insufficient_funds',
+      failureMessage: 'Your card has insufficient funds.',
+    });
+  });
+
   it('retrieves the intent with what was refunded, and refunds with the idempotency key', async () => {
     const settled = await processor().settleSharedPaymentToken({
       amountCents: 2500, currency: 'usd', mode: 'test', spt: 'spt_test_success_refund', challengeId: 'ch_r', idempotencyKey: 'mpp_q_r_a1', metadata: META,

@@ -13,6 +13,7 @@ import {
   type SettleSharedPaymentTokenInput,
   type SettleSharedPaymentTokenResult,
 } from '../processor';
+import { TEST_SPT_PREFIXES } from '../magic-test-values';
 import { parseSignedStripeEvent, toSecretList } from '../signed-event';
 import { toPaymentStatus } from '../stripe-format';
 
@@ -96,6 +97,16 @@ export function createStripeProcessor(options: StripeProcessorOptions): StripePr
 
     async settleSharedPaymentToken(input: SettleSharedPaymentTokenInput): Promise<SettleSharedPaymentTokenResult> {
       assertValidAmount(input.amountCents, input.currency);
+      // Stripe would not find a test-mode token with the live key either; refused here, it never reaches a live charge.
+      if (input.mode === 'live' && input.spt.startsWith(TEST_SPT_PREFIXES.anyTest)) {
+        return {
+          paymentId: null,
+          status: 'failed',
+          replayed: false,
+          failureCode: 'shared_payment_granted_token_invalid',
+          failureMessage: 'A test-mode shared payment token cannot pay in live mode.',
+        };
+      }
       try {
         const pi = await createWithSpt(client(input.mode), input, sptApiVersion);
         return {
@@ -119,13 +130,18 @@ export function createStripeProcessor(options: StripeProcessorOptions): StripePr
     async retrievePayment(input) {
       const pi = await callStripe(() => client(input.mode).paymentIntents.retrieve(input.paymentId, { expand: ['latest_charge'] }));
       const charge = typeof pi.latest_charge === 'object' && pi.latest_charge ? pi.latest_charge : null;
+      const status = toPaymentStatus(pi.status, pi.last_payment_error);
+      const error = status === 'failed' ? pi.last_payment_error : null;
       return {
         paymentId: pi.id,
-        status: toPaymentStatus(pi.status, pi.last_payment_error),
+        status,
         amountCents: pi.amount,
         currency: pi.currency,
         metadata: { ...(pi.metadata ?? {}) },
         amountRefundedCents: charge?.amount_refunded ?? 0,
+        ...(error?.code ? { failureCode: error.code } : {}),
+        ...(error?.decline_code ? { declineCode: error.decline_code } : {}),
+        ...(error?.message ? { failureMessage: error.message } : {}),
       };
     },
 

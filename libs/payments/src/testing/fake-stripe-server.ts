@@ -2,7 +2,7 @@ import { randomBytes } from 'node:crypto';
 import type { AddressInfo } from 'node:net';
 import type { Server } from 'node:http';
 import express, { type Request, type Response } from 'express';
-import { outcomeForPaymentMethod, outcomeForSpt, type TestOutcome } from '../magic-test-values';
+import { outcomeForPaymentMethodIn, outcomeForSptIn, type TestOutcome } from '../magic-test-values';
 import { buildIntentEvent, type StripeEventLike, type StripeIntentLike } from '../stripe-format';
 
 /**
@@ -12,7 +12,8 @@ import { buildIntentEvent, type StripeEventLike, type StripeIntentLike } from '.
  * - idempotent POSTs: same key + same params → the stored response + `Idempotent-Replayed: true`;
  *   same key + other params → 400 idempotency_error;
  * - magic cards / `pm_card_*` / `spt_test_*` decide the outcome (see magic-test-values.ts); declines answer
- *   HTTP 402 `card_error` with the PaymentIntent attached, like Stripe; an SPT works once.
+ *   HTTP 402 `card_error` with the PaymentIntent attached, like Stripe; an SPT works once. With a live key a test
+ *   SPT is unknown and a test card declined (`live_mode_test_card`); `spt_live_…` / `pm_live_…` stand for real money.
  * Every terminal result is appended to `events` in Stripe's event format.
  */
 
@@ -96,7 +97,8 @@ export async function startFakeStripeServer(options: { nowSec?: () => number } =
     if (spt !== undefined && usedSpts.has(spt)) {
       return invalid('shared_payment_granted_token_used', 'This shared payment token was already used.');
     }
-    const sptOutcome = spt === undefined ? undefined : outcomeForSpt(spt);
+    // A test-mode token does not exist for a live key, as at Stripe.
+    const sptOutcome = spt === undefined ? undefined : outcomeForSptIn(livemode ? 'live' : 'test', spt);
     if (spt !== undefined && !sptOutcome) {
       return invalid('shared_payment_granted_token_invalid', 'No such shared payment token.');
     }
@@ -119,7 +121,7 @@ export async function startFakeStripeServer(options: { nowSec?: () => number } =
     if (sptOutcome) return applyOutcome(intent, sptOutcome);
     const pm = body['payment_method'];
     if (typeof pm !== 'string') return invalid('payment_intent_unexpected_state', 'A payment method is required.');
-    return applyOutcome(intent, outcomeForPaymentMethod(pm) ?? { kind: 'succeed' });
+    return applyOutcome(intent, outcomeForPaymentMethodIn(livemode ? 'live' : 'test', pm) ?? { kind: 'succeed' });
   };
 
   const confirmIntent = (id: string, body: Record<string, unknown>): Reply => {
@@ -130,8 +132,9 @@ export async function startFakeStripeServer(options: { nowSec?: () => number } =
     }
     const pm = body['payment_method'];
     if (typeof pm !== 'string') return invalid('parameter_missing', 'payment_method is required');
-    // Any non-magic pm_… id stands for a card created in the browser with 4242…, so it succeeds.
-    return applyOutcome(intent, outcomeForPaymentMethod(pm) ?? { kind: 'succeed' });
+    // Any non-magic pm_… id stands for a card created in the browser with 4242…, so it succeeds (in live mode, a real
+    // card); a magic test card is declined in live mode, as at Stripe.
+    return applyOutcome(intent, outcomeForPaymentMethodIn(intent.livemode ? 'live' : 'test', pm) ?? { kind: 'succeed' });
   };
 
   const refunds: { id: string; payment_intent: string; amount: number; reason?: string; status: 'succeeded' }[] = [];

@@ -1,4 +1,5 @@
 /** The provider's admin (role provider_admin): a separate lazy chunk, never downloaded by operators. */
+import { PORTAL_LIMITS } from '@expedition/contracts/rules';
 import { useEffect, useState } from 'preact/hooks';
 import { Badge, Button, ConfirmDialog, CopyButton, EmptyState, SelectField, TextField, useToast } from '@expedition/ui';
 import { ApiError, errorMessage } from '../api/client';
@@ -194,7 +195,7 @@ function OperatorAdmin({ detail, base, reload }: { detail: AdminOperatorDetail; 
             event.preventDefault();
             const value = parseBps(bps);
             if (value === null) {
-              setBpsError('A whole number of basis points from 0 to 10000 (1000 = 10%).');
+              setBpsError(`A whole number of basis points from 0 to ${PORTAL_LIMITS.maxCommissionBps} (1000 = 10%).`);
               return;
             }
             setBpsError(null);
@@ -248,7 +249,7 @@ function OperatorAdmin({ detail, base, reload }: { detail: AdminOperatorDetail; 
             setRotating(true);
           }}
         >
-          <TextField label="Overlap (hours, 0–168)" type="number" min={0} max={168} step={1} value={overlap} hint="How long the old secret keeps signing next to the new one." onInput={(e) => setOverlap((e.currentTarget as HTMLInputElement).value)} />
+          <TextField label={`Overlap (hours, 0–${PORTAL_LIMITS.maxSecretOverlapHours})`} type="number" min={0} max={PORTAL_LIMITS.maxSecretOverlapHours} step={1} value={overlap} hint="How long the old secret keeps signing next to the new one." onInput={(e) => setOverlap((e.currentTarget as HTMLInputElement).value)} />
           <Button type="submit" variant="secondary" disabled={!o.webhookUrl}>
             {o.webhookSecretSet ? 'Rotate secret' : 'Generate secret'}
           </Button>
@@ -348,7 +349,7 @@ function OperatorAdmin({ detail, base, reload }: { detail: AdminOperatorDetail; 
         confirmLabel={o.webhookSecretSet ? 'Rotate secret' : 'Generate secret'}
         danger={o.webhookSecretSet && overlapHours === 0}
         busy={busy}
-        confirmDisabled={!Number.isInteger(overlapHours) || overlapHours < 0 || overlapHours > 168}
+        confirmDisabled={!Number.isInteger(overlapHours) || overlapHours < 0 || overlapHours > PORTAL_LIMITS.maxSecretOverlapHours}
         onCancel={() => setRotating(false)}
         onConfirm={async () => {
           setBusy(true);

@@ -1,3 +1,4 @@
+import { PORTAL_LIMITS } from '@expedition/contracts/rules';
 import type { ComponentChildren } from 'preact';
 import { useEffect, useRef, useState } from 'preact/hooks';
 import { Button, Spinner, TextField } from '@expedition/ui';
@@ -7,7 +8,7 @@ import { useTitle } from '../hooks';
 import { navigate, safeNext, useLocation } from '../router';
 import { useSession } from '../session';
 
-const PASSWORD_HINT = 'At least 12 characters. A short sentence is easy to remember and hard to guess.';
+const PASSWORD_HINT = `At least ${PORTAL_LIMITS.passwordMinLength} characters. A short sentence is easy to remember and hard to guess.`;
 
 /** Field errors from a 400's details (`[{path, message}]`), keyed by the field name. */
 export function fieldErrors(error: unknown): Record<string, string> {
@@ -135,10 +136,10 @@ export function SignupPage() {
         }}
       >
         <FormError message={form.error} />
-        <TextField label="Company name" name="operatorName" autoComplete="organization" required maxLength={120} value={operatorName} error={form.fields['operatorName']} onInput={(e) => setOperatorName(value(e))} />
-        <TextField label="Your name (optional)" name="name" autoComplete="name" maxLength={120} value={name} error={form.fields['name']} onInput={(e) => setName(value(e))} />
+        <TextField label="Company name" name="operatorName" autoComplete="organization" required maxLength={PORTAL_LIMITS.maxOperatorName} value={operatorName} error={form.fields['operatorName']} onInput={(e) => setOperatorName(value(e))} />
+        <TextField label="Your name (optional)" name="name" autoComplete="name" maxLength={PORTAL_LIMITS.maxPersonName} value={name} error={form.fields['name']} onInput={(e) => setName(value(e))} />
         <TextField label="Work e-mail" type="email" name="email" autoComplete="email" required value={email} error={form.fields['email']} onInput={(e) => setEmail(value(e))} />
-        <TextField label="Password" type="password" name="password" autoComplete="new-password" required minLength={12} hint={PASSWORD_HINT} value={password} error={form.fields['password']} onInput={(e) => setPassword(value(e))} />
+        <TextField label="Password" type="password" name="password" autoComplete="new-password" required minLength={PORTAL_LIMITS.passwordMinLength} hint={PASSWORD_HINT} value={password} error={form.fields['password']} onInput={(e) => setPassword(value(e))} />
         <Button type="submit" busy={form.busy}>
           Create account
         </Button>
@@ -221,7 +222,7 @@ export function ResetPasswordPage() {
           }}
         >
           <FormError message={form.error} />
-          <TextField label="New password" type="password" autoComplete="new-password" required minLength={12} hint={PASSWORD_HINT} value={password} error={form.fields['password']} onInput={(e) => setPassword(value(e))} />
+          <TextField label="New password" type="password" autoComplete="new-password" required minLength={PORTAL_LIMITS.passwordMinLength} hint={PASSWORD_HINT} value={password} error={form.fields['password']} onInput={(e) => setPassword(value(e))} />
           <TextField label="Repeat the new password" type="password" autoComplete="new-password" required value={confirm} onInput={(e) => setConfirm(value(e))} />
           <Button type="submit" busy={form.busy}>
             Change password
@@ -331,8 +332,8 @@ export function AcceptInvitePage() {
         >
           <p class="muted">You were invited to an operator's account. Choose your password to accept.</p>
           <FormError message={form.error} />
-          <TextField label="Your name (optional)" autoComplete="name" maxLength={120} value={name} onInput={(e) => setName(value(e))} />
-          <TextField label="Password" type="password" autoComplete="new-password" required minLength={12} hint={PASSWORD_HINT} value={password} error={form.fields['password']} onInput={(e) => setPassword(value(e))} />
+          <TextField label="Your name (optional)" autoComplete="name" maxLength={PORTAL_LIMITS.maxPersonName} value={name} onInput={(e) => setName(value(e))} />
+          <TextField label="Password" type="password" autoComplete="new-password" required minLength={PORTAL_LIMITS.passwordMinLength} hint={PASSWORD_HINT} value={password} error={form.fields['password']} onInput={(e) => setPassword(value(e))} />
           <Button type="submit" busy={form.busy}>
             Accept the invitation
           </Button>

@@ -1,3 +1,4 @@
+import type { Mode } from '@expedition/contracts/rules';
 import { useState } from 'preact/hooks';
 import { Badge, Button, EmptyState, formatMoney, useToast } from '@expedition/ui';
 import { errorMessage } from '../api/client';
@@ -117,7 +118,7 @@ const CONFIRMATION_EMAIL: Record<string, string> = {
   none: '—',
 };
 
-export function ModeBadge({ mode }: { mode: 'test' | 'live' | null }) {
+export function ModeBadge({ mode }: { mode: Mode | null }) {
   if (mode === null) return <span class="muted">—</span>;
   return <Badge tone={mode === 'live' ? 'success' : 'info'}>{mode}</Badge>;
 }

@@ -1,3 +1,4 @@
+import { PORTAL_LIMITS, type Mode } from '@expedition/contracts/rules';
 import { useState } from 'preact/hooks';
 import { Badge, Button, ConfirmDialog, CopyButton, EmptyState, SelectField, TextField, useToast, type BadgeTone } from '@expedition/ui';
 import { errorMessage } from '../api/client';
@@ -41,7 +42,7 @@ export function KeysPage() {
   const secretKeys = useResource<SecretKeyList>('/operator/secret-keys');
   const isOwner = session.user.role === 'owner';
 
-  const [createMode, setCreateMode] = useState<'test' | 'live'>('test');
+  const [createMode, setCreateMode] = useState<Mode>('test');
   const [createLabel, setCreateLabel] = useState('');
   const [creating, setCreating] = useState(false);
 
@@ -53,7 +54,7 @@ export function KeysPage() {
   const [rotated, setRotated] = useState<string | null>(null);
 
   const [minted, setMinted] = useState<CreateSecretKeyResponse | null>(null);
-  const [mintMode, setMintMode] = useState<'test' | 'live'>('test');
+  const [mintMode, setMintMode] = useState<Mode>('test');
   const [revokingSecret, setRevokingSecret] = useState<PortalSecretKey | null>(null);
 
   async function act(action: () => Promise<void>, done: string) {
@@ -85,11 +86,11 @@ export function KeysPage() {
             }, `New ${createMode} key created.`).finally(() => setCreating(false));
           }}
         >
-          <SelectField label="Mode" value={createMode} onChange={(e) => setCreateMode((e.currentTarget as HTMLSelectElement).value as 'test' | 'live')}>
+          <SelectField label="Mode" value={createMode} onChange={(e) => setCreateMode((e.currentTarget as HTMLSelectElement).value as Mode)}>
             <option value="test">Test</option>
             <option value="live">Live</option>
           </SelectField>
-          <TextField label="Label (optional)" maxLength={100} value={createLabel} placeholder="e.g. main website" onInput={(e) => setCreateLabel((e.currentTarget as HTMLInputElement).value)} />
+          <TextField label="Label (optional)" maxLength={PORTAL_LIMITS.maxKeyLabel} value={createLabel} placeholder="e.g. main website" onInput={(e) => setCreateLabel((e.currentTarget as HTMLInputElement).value)} />
           <Button type="submit" busy={creating}>
             Create key
           </Button>
@@ -178,7 +179,7 @@ export function KeysPage() {
               }, 'Secret key created. Copy it now.');
             }}
           >
-            <SelectField label="Mode" value={mintMode} onChange={(e) => setMintMode((e.currentTarget as HTMLSelectElement).value as 'test' | 'live')}>
+            <SelectField label="Mode" value={mintMode} onChange={(e) => setMintMode((e.currentTarget as HTMLSelectElement).value as Mode)}>
               <option value="test">Test</option>
               <option value="live">Live</option>
             </SelectField>

@@ -1,3 +1,4 @@
+import { PORTAL_LIMITS } from '@expedition/contracts/rules';
 import { useState } from 'preact/hooks';
 import { Button, ConfirmDialog, TextField, useToast } from '@expedition/ui';
 import { ApiError, errorMessage } from '../api/client';
@@ -51,7 +52,7 @@ export function SettingsPage() {
         >
           {error.form ? <p class="form-error" role="alert">{error.form}</p> : null}
           <TextField label="Current password" type="password" autoComplete="current-password" required value={current} error={error.current} onInput={(e) => setCurrent((e.currentTarget as HTMLInputElement).value)} />
-          <TextField label="New password" type="password" autoComplete="new-password" required minLength={12} hint="At least 12 characters." value={next} error={error.next} onInput={(e) => setNext((e.currentTarget as HTMLInputElement).value)} />
+          <TextField label="New password" type="password" autoComplete="new-password" required minLength={PORTAL_LIMITS.passwordMinLength} hint={`At least ${PORTAL_LIMITS.passwordMinLength} characters.`} value={next} error={error.next} onInput={(e) => setNext((e.currentTarget as HTMLInputElement).value)} />
           <div>
             <Button type="submit" busy={saving}>
               Change password

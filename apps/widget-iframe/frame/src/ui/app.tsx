@@ -2,13 +2,13 @@
  * The widget UI: the quote form, the options (polled), the plan cards and what buying means at the effective tier.
  * Shared by the iframe (events to the page through `emit`) and the hosted Tier 1 page (`emit` does nothing).
  */
-import type { EmbedOption, EmbedOptionsReady } from '@expedition/contracts';
+import type { EmbedOption, EmbedOptionsReady, EmbedQuoteResult } from '@expedition/contracts';
 import type { WidgetBootData } from '@expedition/contracts/widget-boot';
 import type { FrameConfig } from '@expedition/contracts/widget-protocol';
 import { Alert } from '@expedition/ui';
 import type { ComponentType } from 'preact';
 import { useEffect, useMemo, useRef, useState } from 'preact/hooks';
-import { createEmbedClient, EmbedError, type EmbedQuoteResult } from '../api';
+import { createEmbedClient, EmbedError } from '../api';
 import { sortOptions } from '../options';
 import { pollOptions } from '../polling';
 import { SANDBOX } from '../sandbox';
@@ -176,7 +176,7 @@ export function App({ boot, config, locale, emit }: AppProps) {
       {testMode ? (
         <p class="svc-test-hint">
           <strong>Test mode</strong>: nothing is charged. E-mail <code>{SANDBOX.quoteErrorEmail}</code> (or a trip cost of {SANDBOX.quoteErrorTripCost}) forces a quote error,{' '}
-          <code>{SANDBOX.optionsPendingEmail}</code> keeps prices pending{buyMode === 'embedded' ? ', and card 4000 0000 0000 0002 is declined' : ''}.
+          <code>{SANDBOX.optionsPendingEmail}</code> keeps prices pending{buyMode === 'embedded' ? `, and card ${SANDBOX.declinedCard} is declined` : ''}.
         </p>
       ) : null}
       {paid ? null : (

@@ -4,11 +4,11 @@
  * Element with the intent's clientSecret, confirmed in the iframe with `redirect: 'if_required'`. Either way:
  * `payment.succeeded` or `payment.failed`, and the form stays usable after a failure.
  */
-import type { EmbedOption } from '@expedition/contracts';
+import type { EmbedOption, EmbedPaymentConfirmResult, EmbedPaymentStartResult } from '@expedition/contracts';
 import type { WidgetBootData } from '@expedition/contracts/widget-boot';
 import { Alert, Field, formatMoney } from '@expedition/ui';
 import { useEffect, useRef, useState } from 'preact/hooks';
-import { EmbedError, type EmbedClient, type PaymentResult, type PaymentStart } from '../api';
+import { EmbedError, type EmbedClient } from '../api';
 import { cardDigits, validateCard, type CardErrors, type CardValues } from '../card';
 import { TEST_CARDS } from '../sandbox';
 import { loadStripe, stripeOutcome, type StripeElements, type StripeLike } from '../stripe';
@@ -40,7 +40,7 @@ const toEmbedError = (e: unknown) => (e instanceof EmbedError ? e : new EmbedErr
 
 export function Checkout({ api, boot, quoteId, quoteNumber, option, email, locale, emit, onClose, onPaid }: CheckoutProps) {
   const [phase, setPhase] = useState<Phase>({ name: 'starting' });
-  const [payment, setPayment] = useState<PaymentStart>();
+  const [payment, setPayment] = useState<EmbedPaymentStartResult>();
   const [card, setCard] = useState<CardValues>({ number: '', expiry: '', cvc: '' });
   const [cardErrors, setCardErrors] = useState<CardErrors>({});
   const [failure, setFailure] = useState<string>();
@@ -106,7 +106,7 @@ export function Checkout({ api, boot, quoteId, quoteNumber, option, email, local
     emit('payment.failed', { code, message });
   }
 
-  function handle(result: PaymentResult) {
+  function handle(result: EmbedPaymentConfirmResult) {
     if (result.status === 'succeeded') {
       setPhase({ name: 'done', amountCents: result.amountCents, currency: result.currency, policyNumber: result.policyNumber, documentUrl: result.documentUrl });
       emit('payment.succeeded', { quoteId: result.quoteId, planId: result.planId, premiumCents: result.amountCents, currency: result.currency });
@@ -120,7 +120,7 @@ export function Checkout({ api, boot, quoteId, quoteNumber, option, email, local
     }
   }
 
-  async function run(step: () => Promise<PaymentResult>) {
+  async function run(step: () => Promise<EmbedPaymentConfirmResult>) {
     setFailure(undefined);
     setPhase({ name: 'paying' });
     try {

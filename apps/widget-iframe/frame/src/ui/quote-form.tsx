@@ -1,8 +1,9 @@
+import { PRICED_CURRENCIES, QUOTE_LIMITS } from '@expedition/contracts/rules';
 import { Field } from '@expedition/ui';
 import type { TargetedEvent } from 'preact';
 import { useMemo } from 'preact/hooks';
 import { countryOptions, DESTINATIONS, US_STATES } from '../regions';
-import { MAX_TRAVELERS, PRICED_CURRENCIES, resizeAges, type FieldName, type FormErrors, type FormValues } from '../validation';
+import { resizeAges, type FieldName, type FormErrors, type FormValues } from '../validation';
 
 export interface QuoteFormProps {
   values: FormValues;
@@ -60,7 +61,7 @@ export function QuoteForm({ values, errors, locale, busy, submitLabel, onChange,
       </Field>
       <Field id="svc-travelers" label="Travelers" error={errors.travelers}>
         {(aria) => (
-          <input {...aria} type="number" name="travelers" inputMode="numeric" min={1} max={MAX_TRAVELERS} step={1} value={values.travelers} onInput={set('travelers')} required />
+          <input {...aria} type="number" name="travelers" inputMode="numeric" min={1} max={QUOTE_LIMITS.maxTravelers} step={1} value={values.travelers} onInput={set('travelers')} required />
         )}
       </Field>
       <fieldset class="svc-ages svc-span-2">
@@ -68,7 +69,7 @@ export function QuoteForm({ values, errors, locale, busy, submitLabel, onChange,
         <div class="svc-ages__list">
           {values.ages.map((age, i) => (
             <Field key={i} id={`svc-age-${i}`} label={`Traveler ${i + 1}`} error={errors[`age-${i}`]}>
-              {(aria) => <input {...aria} type="number" inputMode="numeric" min={0} max={120} step={1} value={age} onInput={setAge(i)} required />}
+              {(aria) => <input {...aria} type="number" inputMode="numeric" min={0} max={QUOTE_LIMITS.maxTravelerAge} step={1} value={age} onInput={setAge(i)} required />}
             </Field>
           ))}
         </div>

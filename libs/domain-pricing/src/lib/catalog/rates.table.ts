@@ -1,3 +1,4 @@
+import { QUOTE_LIMITS, TRIP_DATE_WINDOW } from '@expedition/contracts/rules';
 import type { DestinationSlug } from './destinations.catalog';
 
 export type Tier = 'basic' | 'standard' | 'premium';
@@ -61,11 +62,8 @@ export const DURATION_BANDS = [
   { minDays: 15, maxDays: 21, factor: 1.12 },
   { minDays: 22, maxDays: 30, factor: 1.25 },
   { minDays: 31, maxDays: 60, factor: 1.45 },
-  { minDays: 61, maxDays: 365, factor: 1.8 },
+  { minDays: 61, maxDays: TRIP_DATE_WINDOW.maxTripDays, factor: 1.8 },
 ] as const;
-
-/** Longest trip this engine prices (the last duration band). */
-export const MAX_DURATION_DAYS = 365;
 
 /**
  * Flat per-traveler evacuation loading, in cents, by destination: the expected cost of the evacuation
@@ -88,14 +86,12 @@ export const EVACUATION_LOADING_CENTS = {
 /** Traveler age assumed when an age is missing (null or 0): a mid-life adult in the reference band. */
 export const ASSUMED_TRAVELER_AGE = 45;
 
-/** Highest age accepted as input. */
-export const MAX_TRAVELER_AGE = 120;
-
-/** Most travelers one quote prices. */
-export const MAX_TRAVELERS = 100;
-
-/** Largest trip cost accepted: USD 10 million, in cents. */
-export const MAX_TRIP_COST_CENTS = 1_000_000_000;
+/*
+ * Input limits (travelers, ages, trip cost, trip length) are not this table's: the engine refuses what the APIs
+ * refuse, reading the one copy in `@expedition/contracts/rules` (README "Limits").
+ */
+/** Largest trip cost accepted, in cents (QUOTE_LIMITS.maxTripCost is whole dollars). */
+export const MAX_TRIP_COST_CENTS = QUOTE_LIMITS.maxTripCost * 100;
 
 /** Cancel-for-any-reason must be bought within this many days after the first trip deposit (inclusive). */
 export const CFAR_WINDOW_DAYS = 21;
