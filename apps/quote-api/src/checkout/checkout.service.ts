@@ -18,6 +18,12 @@ export interface CheckoutServiceDeps {
 
 const BUSY = { outcome: 'failed', message: 'A payment for this trip is already being processed. Wait a moment, then reload this page.' } as const;
 
+/** The processor takes no payments in this quote's mode (the simulated processor and a live quote). */
+const notPayableHere = (mode: 'test' | 'live'): PayResult => ({
+  outcome: 'unavailable',
+  message: `This payment cannot be taken here: this checkout is not set up for ${mode === 'live' ? 'real (live)' : 'test'} payments. Nothing was charged.`,
+});
+
 export type PayResult =
   | { outcome: 'paid' }
   | { outcome: 'failed'; message: string }
@@ -190,6 +196,9 @@ export function createCheckoutService(deps: CheckoutServiceDeps) {
         // The intent already succeeded (another tab): the link is paid once the processor event lands.
         return (await view(token)).state === 'paid' ? { outcome: 'paid' } : BUSY;
       }
+      // A processor that takes no payments in the quote's mode (the simulated one and a live quote): retrying cannot
+      // help, so the page says what is true rather than "try again".
+      if (err instanceof PaymentProcessorError && err.code === 'mode_not_configured') return notPayableHere(quote.mode);
       if (err instanceof PaymentProcessorError) return { outcome: 'unavailable', message: 'The payment service is unavailable. Try again in a minute.' };
       throw err;
     }
