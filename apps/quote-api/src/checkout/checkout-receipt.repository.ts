@@ -27,6 +27,8 @@ export interface IssuedPolicy {
   mailStatus: 'pending' | 'sent' | 'failed' | 'no_address' | null;
   /** The certificate of insurance (PDF, with the policy's access token): the holder of this link is the buyer. */
   documentUrl: string;
+  /** The policy page for people (`/policies/{n}?access_token=…`), the same token. */
+  pageUrl: string;
 }
 
 export type CheckoutReceipt =
@@ -129,6 +131,7 @@ export function createCheckoutReceiptRepository(prisma: PrismaClient, publicUrl:
         email: mail?.recipient ?? null,
         mailStatus: mail?.status ?? null,
         documentUrl: policyLinks(publicUrl, policy).documentUrl,
+        pageUrl: policyLinks(publicUrl, policy).pageUrl,
       },
     };
   }
