@@ -1,6 +1,7 @@
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
+import type { ValidateFunction } from 'ajv';
 import type { z } from 'zod';
 import {
   CheckoutResponseSchema,
@@ -18,6 +19,7 @@ import { decodeRequest, formatAuthorizationPayment, parsePaymentChallenges, pars
 import { MCP_TOOLS } from '../src/mcp/mcp.server';
 import { McpPurchaseOutputSchema } from '../src/mcp/mcp.schemas';
 import { antarcticaQuote, createHarness, PUBLIC_URL, type Harness } from './harness';
+import { strictAjv } from './json-schema';
 
 /**
  * The MCP endpoint with the SDK's own client over real HTTP (the app listening on a port of 15300–15349): every tool,
@@ -40,6 +42,8 @@ async function listenInRange(app: Harness['app']): Promise<RunningServer> {
 let h: Harness;
 let server: RunningServer;
 let client: Client;
+/** Each tool's outputSchema as tools/list gives it, compiled: every result below is checked against it too. */
+let outputValidators: Map<string, ValidateFunction>;
 
 async function connect(url: string): Promise<Client> {
   const c = new Client({ name: 'quote-api-mcp-test', version: '1.0.0' });
@@ -51,6 +55,9 @@ beforeAll(async () => {
   h = await createHarness();
   server = await listenInRange(h.app);
   client = await connect(server.url);
+  const ajv = strictAjv();
+  const { tools } = await client.listTools();
+  outputValidators = new Map(tools.map((t) => [t.name, ajv.compile(t.outputSchema!)]));
 });
 afterAll(async () => {
   await client?.close();
@@ -60,7 +67,7 @@ afterAll(async () => {
 
 const call = (name: string, args: Record<string, unknown> = {}) => client.callTool({ name, arguments: args }) as Promise<CallToolResult>;
 
-/** A successful call: structured content valid against the tool's zod contract, and a non-empty text. */
+/** A successful call: structured content valid against the tool's zod contract and its listed outputSchema, and a non-empty text. */
 async function ok<S extends z.ZodType>(schema: S, name: string, args: Record<string, unknown> = {}): Promise<z.infer<S>> {
   const result = await call(name, args);
   expect(result.isError).toBeFalsy();
@@ -68,6 +75,8 @@ async function ok<S extends z.ZodType>(schema: S, name: string, args: Record<str
   expect(text && text.type === 'text' && text.text.length).toBeGreaterThan(0);
   const parsed = schema.safeParse(result.structuredContent);
   if (!parsed.success) throw new Error(`${name} output does not match its schema: ${parsed.error.message}`);
+  const validate = outputValidators.get(name)!;
+  if (!validate(result.structuredContent)) throw new Error(`${name} output does not match its listed outputSchema: ${JSON.stringify(validate.errors)}`);
   return parsed.data;
 }
 
