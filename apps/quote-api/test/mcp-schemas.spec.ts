@@ -60,7 +60,7 @@ describe('MCP tool schemas, as tools/list gives them', () => {
   });
 
   it('gives the trip facts of a quote the bounds of the quote rules', () => {
-    const quote = tools.find((t) => t.name === 'create_quote')!.outputSchema as { definitions: Record<string, { properties: Record<string, unknown> }> };
+    const quote = tools.find((t) => t.name === 'create_quote')!.outputSchema as unknown as { definitions: Record<string, { properties: Record<string, unknown> }> };
     const trip = quote.definitions['TripSummary']!.properties;
     expect(trip['durationDays']).toMatchObject({ type: 'integer', minimum: 1, maximum: 365 });
     expect(trip['travelers']).toMatchObject({ type: 'integer', minimum: 1, maximum: 20 });
