@@ -8,6 +8,7 @@ import {
   AcpCreateSessionRequestSchema,
   AcpUpdateSessionRequestSchema,
   QUOTE_API_LIMITS,
+  type Mode,
 } from '@expedition/contracts';
 import type { AgentKey } from '@expedition/db';
 import { jsonBody, parseOrThrow, refuseUnstorableJson } from '@expedition/http-kit';
@@ -30,6 +31,8 @@ export interface AcpRouterDeps {
   /** Counts per agent key (`acp:<keyId>`). */
   rateLimiter: RateLimiter;
   rateLimitPerMinute: number;
+  /** This deployment's payment mode (QUOTE_API_MODE): only agent keys of this mode are served. */
+  mode: Mode;
   logger: Logger;
   /** The serialized OpenAPI document of /acp/v1. */
   openapi: string;
@@ -67,6 +70,16 @@ export function acpRouter(deps: AcpRouterDeps): Router {
       if (!key) {
         res.setHeader('WWW-Authenticate', 'Bearer');
         return next(new AcpHttpError(401, { type: 'invalid_request', code: 'unauthorized', message: 'A valid agent key is required: Authorization: Bearer acpk_…' }));
+      }
+      // The deployment's mode wins: a live key never buys test cover here, a test key never moves real money.
+      if (key.mode !== deps.mode) {
+        return next(
+          new AcpHttpError(403, {
+            type: 'invalid_request',
+            code: 'key_mode_mismatch',
+            message: `This is a ${key.mode} agent key; this deployment serves ${deps.mode} mode only. Use a ${deps.mode} key (acpk_${deps.mode}_…) against it.`,
+          }),
+        );
       }
       const verdict = await deps.rateLimiter.consume(`acp:${key.id}`);
       res.setHeader('RateLimit-Limit', String(deps.rateLimitPerMinute));

@@ -42,6 +42,7 @@ const session = (description: string) => ({ description, headers: echoed, ...jso
 const common = {
   '400': error('Invalid body or headers (missing_api_version, unsupported_api_version with supported_versions, idempotency_key_required, invalid).'),
   '401': error('Missing, unknown or revoked bearer key.'),
+  '403': error("key_mode_mismatch: a key of the other mode (a live key against a test deployment, or the reverse)."),
   '429': { description: 'Too many requests for this key.', headers: z.object({ 'Retry-After': z.string() }), ...json(AcpErrorSchema) },
 };
 const postErrors = {
