@@ -24,6 +24,7 @@ export function acpApi(deps: AcpApiDeps): Router {
     rateLimiter: deps.rateLimiter,
     rateLimitPerMinute: deps.rateLimitPerMinute,
     mode: deps.mode,
+    clock: deps.clock,
     logger: deps.logger,
     openapi: JSON.stringify(buildAcpOpenApi({ serverUrl: deps.publicUrl })),
     orderLinks: createOrderLinks(deps.policyTokens),

@@ -12,7 +12,8 @@ import {
 } from '@expedition/contracts';
 import type { AgentKey } from '@expedition/db';
 import { jsonBody, parseOrThrow, refuseUnstorableJson } from '@expedition/http-kit';
-import type { Logger, RateLimiter } from '@expedition/platform';
+import type { Clock, Logger, RateLimiter } from '@expedition/platform';
+import { canonicalJson, verifyRequestSignature } from '@expedition/webhook-signature';
 import type { IdempotencyStore, StoredResponse } from '../purchase/idempotency.repository';
 import { AcpHttpError, toAcpHttpError } from './acp-errors';
 import type { OrderLinks } from './acp-order';
@@ -31,6 +32,7 @@ export interface AcpRouterDeps {
   /** Counts per agent key (`acp:<keyId>`). */
   rateLimiter: RateLimiter;
   rateLimitPerMinute: number;
+  clock: Clock;
   /** This deployment's payment mode (QUOTE_API_MODE): only agent keys of this mode are served. */
   mode: Mode;
   logger: Logger;
@@ -98,6 +100,19 @@ export function acpRouter(deps: AcpRouterDeps): Router {
 
   router.use(jsonBody({ limit: QUOTE_API_LIMITS.maxJsonBodyBytes }));
   router.use(refuseUnstorableJson());
+
+  // A platform whose signing key is registered signs every request (libs/webhook-signature acp-request-signature.ts); checked before anything
+  // is read or written, so a refused request leaves no trace, not even its Idempotency-Key.
+  router.use((req, res, next) => {
+    const key = agentKey(res);
+    if (!key.signingPublicKey || !key.signingAlgorithm) return next();
+    const verdict = verifyRequestSignature(
+      { pem: key.signingPublicKey, algorithm: key.signingAlgorithm },
+      { signature: req.get('signature'), timestamp: req.get('timestamp'), method: req.method, path: req.originalUrl, body: req.body, now: deps.clock.now() },
+    );
+    if (verdict.ok) return next();
+    next(new AcpHttpError(401, { type: 'invalid_request', code: 'invalid_signature', message: verdict.message }));
+  });
 
   router.get('/checkout_sessions/:id', async (req, res) => {
     send(res, { status: 200, headers: {}, body: await deps.service.get(agentKey(res), String(req.params['id'])) });
@@ -192,15 +207,4 @@ function versionError(code: string, message: string): AcpHttpError {
 /** §6.2: semantic JSON equality: key order does not matter, array order and null-vs-absent do. */
 export function requestHash(body: unknown): string {
   return createHash('sha256').update(canonicalJson(body)).digest('hex');
-}
-
-function canonicalJson(value: unknown): string {
-  if (Array.isArray(value)) return `[${value.map(canonicalJson).join(',')}]`;
-  if (value !== null && typeof value === 'object') {
-    const entries = Object.keys(value)
-      .sort()
-      .map((k) => `${JSON.stringify(k)}:${canonicalJson((value as Record<string, unknown>)[k])}`);
-    return `{${entries.join(',')}}`;
-  }
-  return JSON.stringify(value) ?? 'null';
 }
