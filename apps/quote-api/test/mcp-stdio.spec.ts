@@ -4,7 +4,7 @@ import path from 'node:path';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
 import { DestinationListSchema } from '@expedition/contracts';
-import { MCP_TOOLS } from '../src/mcp/mcp.server';
+import { MCP_PROMPTS, MCP_RESOURCE_TEMPLATES, MCP_TOOLS } from '../src/mcp/mcp.server';
 
 /**
  * The built quote-api's stdio MCP entry (`node dist/apps/quote-api/mcp.js`, the `bin` a desktop agent runs), spawned
@@ -36,6 +36,17 @@ const built = existsSync(BUILT);
     expect(result.isError).toBeFalsy();
     const destinations = DestinationListSchema.parse(result.structuredContent);
     expect(destinations.destinations.map((d) => d.slug)).toContain('antarctica');
+  });
+
+  it('offers the resources (a plan\'s wording, HTML and PDF) and the quote_conversation prompt', async () => {
+    const { resourceTemplates } = await client.listResourceTemplates();
+    expect(resourceTemplates.map((t) => t.uriTemplate).sort()).toEqual(Object.values(MCP_RESOURCE_TEMPLATES).sort());
+    const wording = (await client.listResources()).resources.find((r) => r.uri.startsWith('expedition://plans/'))!;
+    const { contents } = await client.readResource({ uri: wording.uri });
+    expect(contents.map((c) => c.mimeType)).toEqual(['text/html', 'application/pdf']);
+    expect((await client.listPrompts()).prompts.map((p) => p.name)).toEqual([...MCP_PROMPTS]);
+    const prompt = await client.getPrompt({ name: 'quote_conversation', arguments: {} });
+    expect((prompt.messages[0]!.content as { text: string }).text).toContain('recommended plan first');
   });
 });
 
