@@ -133,4 +133,15 @@ describe('logRedisOutages', () => {
     client.emit('error', refused());
     expect(logger.warn).toHaveBeenCalledTimes(2);
   });
+
+  it('tells the metrics when the fallback starts and ends, once each', () => {
+    const client = new EventEmitter();
+    const fallback: boolean[] = [];
+    logRedisOutages(client as unknown as Redis, 'redis://127.0.0.1:6390', quietLogger(), (active) => fallback.push(active));
+    client.emit('ready');
+    client.emit('error', refused());
+    client.emit('error', refused());
+    client.emit('ready');
+    expect(fallback).toEqual([true, false]);
+  });
 });

@@ -140,18 +140,26 @@ export function exitOnStartFailure(configErrors: readonly ErrorClass[]): (err: u
  * without it. Without an error listener ioredis prints an "Unhandled error event" stack on every reconnect attempt;
  * this logs one warning line per outage (host:port, what to check) and one line when Redis is back.
  */
-export function logRedisOutages(redis: Redis, url: string, logger: Pick<Logger, 'warn' | 'info' | 'debug'>): Redis {
+export function logRedisOutages(
+  redis: Redis,
+  url: string,
+  logger: Pick<Logger, 'warn' | 'info' | 'debug'>,
+  /** Told when an outage starts (true) and ends (false); the metric `redis_fallback_active`. */
+  onFallback?: (active: boolean) => void,
+): Redis {
   const dependency = redisAt(url);
   let down = false;
   redis.on('error', (err: unknown) => {
     if (down) return logger.debug({ err }, 'Redis still unreachable');
     down = true;
+    onFallback?.(true);
     const diagnosis = diagnoseConnectionFailure(err) ?? { reason: err instanceof Error ? err.message : String(err), check: 'Check {var}' };
     logger.warn(`${unreachableLine(dependency, diagnosis)} Until it is back, limits are counted per replica.`);
   });
   redis.on('ready', () => {
     if (!down) return;
     down = false;
+    onFallback?.(false);
     logger.info(`Redis at ${targetOf(dependency)} is reachable again: limits are shared again`);
   });
   return redis;
