@@ -41,6 +41,8 @@ export interface EmbedApi {
 /** Wires config and shared resources into the app and its options worker. Used by main.ts and the launcher. */
 export function composeEmbedApi(runtime: EmbedApiRuntime): EmbedApi {
   const { config, db, logger } = runtime;
+  // database_up at scrape time (once per registry: the launcher composes every app on one).
+  runtime.observability?.metrics?.watchDatabase(() => db.ping());
   const clock = runtime.clock ?? systemClock;
   const optionsWorker = createOptionsWorker({
     prisma: db.prisma,

@@ -24,6 +24,8 @@ export interface QuoteApiRuntime {
 /** Wires config and shared resources into the app. Used by main.ts and by the all-in-one launcher. */
 export function composeQuoteApi(runtime: QuoteApiRuntime): Express {
   const { config, db, logger } = runtime;
+  // database_up at scrape time (once per registry: the launcher composes every app on one).
+  runtime.observability?.metrics?.watchDatabase(() => db.ping());
   const clock = runtime.clock ?? systemClock;
   const processor = runtime.processor ?? createPaymentProcessor(config.payments, { clock });
   return createApp({

@@ -6,7 +6,7 @@ import { createApp } from './app';
 import type { DispatcherConfig } from './config';
 import { createMoneyPath, createPolicyTokens, type PolicyTokens } from '@expedition/fulfillment';
 import { createDeliveryWorkers, type DeliveryWorkers } from './delivery/delivery-worker';
-import { sampleOutbox } from './delivery/outbox-metrics';
+import { sampleBacklog } from './delivery/outbox-metrics';
 import { createRefundWorker } from './refunds/refund-worker';
 import type { FetchLike } from './delivery/webhook-sender';
 import { createProcessorEventSource, type ProcessorEventSource } from './processor';
@@ -53,10 +53,11 @@ export function composeWebhookDispatcher(runtime: DispatcherRuntime): ComposedDi
   // Every policy access token this replica hands out (webhook documentUrl, the confirmation e-mail's links).
   const policyTokens = createPolicyTokens(config.policyTokens);
   const app = createApp({ prisma: db.prisma, ready: () => db.ping(), logger, clock, processor, moneyPath, observability });
-  observability?.metrics?.sampleOutbox(
-    () => sampleOutbox(db.prisma, () => clock.now()),
-    (err) => logger.warn({ err }, 'metrics: outbox sample failed'),
+  observability?.metrics?.sampleBacklog(
+    () => sampleBacklog(db.prisma, () => clock.now()),
+    (err) => logger.warn({ err }, 'metrics: backlog sample failed'),
   );
+  observability?.metrics?.watchDatabase(() => db.ping());
   const refundWorker = createRefundWorker(moneyPath.refunds, {
     pollIntervalMs: config.delivery.pollIntervalMs * 5,
     logger: logger.child({ component: 'refunds' }),

@@ -33,6 +33,11 @@ export interface CreateDatabaseOptions {
   schema?: string;
   /** PostgreSQL pool size (default 10). */
   poolMax?: number;
+  /**
+   * PostgreSQL: how long a query waits for a connection (a new one, or a free one of a full pool) before it fails
+   * (default 10 s). Without it a database that accepts connections but never answers hangs every request.
+   */
+  connectTimeoutMs?: number;
   /** Called with the text of every SQL statement the Prisma client sends (its `query` event); for tests. */
   onQuery?: (sql: string) => void;
 }
@@ -70,6 +75,7 @@ async function createPostgresDatabase(databaseUrl: string, options: CreateDataba
   const pool = new Pool({
     connectionString: databaseUrl,
     max: options.poolMax ?? 10,
+    connectionTimeoutMillis: options.connectTimeoutMs ?? 10_000,
     // search_path makes raw SQL and the migration runner land in the same schema as the Prisma queries.
     ...(schema ? { options: `-c search_path=${schema}` } : {}),
   });

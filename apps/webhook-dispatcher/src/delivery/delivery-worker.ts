@@ -49,7 +49,7 @@ export interface DeliveryWorkerDeps extends DeliverySettings {
    * next poll. Without it (PGlite) the worker only polls; with it, polling stays as the safety net.
    */
   notifications?: Pick<Notifications, 'subscribe'>;
-  /** Counts attempts by outcome (webhook_delivery_attempts_total). */
+  /** Counts attempts by outcome and operator (webhook_delivery_attempts_total). */
   metrics?: Pick<Metrics, 'deliveryAttempt'>;
   /**
    * Derives the policy's access token that `documentUrl` carries when delivered (stored without it: policy-tokens.ts).
@@ -123,7 +123,7 @@ export function createDeliveryWorker(deps: DeliveryWorkerDeps): DeliveryWorker {
       () => attempt(row, startedAt, signingSecrets),
     );
     const outcome = outcomeOf(row, result);
-    deps.metrics?.deliveryAttempt(outcome.kind);
+    deps.metrics?.deliveryAttempt(outcome.kind, row.operatorId);
     logAttempt(row, result, outcome);
     return {
       claimed: row,
