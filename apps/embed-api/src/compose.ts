@@ -2,6 +2,7 @@ import type { Express } from 'express';
 import type Redis from 'ioredis';
 import type { CachedKeyResolver } from '@expedition/auth-publishable-key';
 import type { Database } from '@expedition/db';
+import { createPolicyTokens } from '@expedition/fulfillment';
 import { createKeyResolver, createKeyUsageRecorder, type KeyUsageRecorder } from '@expedition/operators';
 import { createPaymentProcessor, type PaymentProcessor } from '@expedition/payments';
 import { createRateLimiter, systemClock, type Clock, type Logger } from '@expedition/platform';
@@ -64,6 +65,7 @@ export function composeEmbedApi(runtime: EmbedApiRuntime): EmbedApi {
     testDashboardOrigins: config.testDashboardOrigins,
     trustProxy: config.trustProxy,
     quoteApiUrl: config.quoteApiUrl,
+    policyTokens: createPolicyTokens(config.policyTokens),
     onKeyUsed: (key) => keyUsage.touch(key.keyId),
     observability: runtime.observability,
     // Makes the demo feel instant; correctness never depends on it (the worker also polls).

@@ -2,6 +2,7 @@ import type { Express } from 'express';
 import type Redis from 'ioredis';
 import type { Database } from '@expedition/db';
 import { createRateLimiter, systemClock, type Clock, type Logger } from '@expedition/platform';
+import { createPolicyTokens } from '@expedition/fulfillment';
 import { createPaymentProcessor, type PaymentProcessor } from '@expedition/payments';
 import type { Observability } from '@expedition/observability';
 import { createApp } from './app';
@@ -42,6 +43,7 @@ export function composeQuoteApi(runtime: QuoteApiRuntime): Express {
     trustProxy: config.trustProxy,
     mode: config.mode,
     observability: runtime.observability,
+    policyTokens: createPolicyTokens(config.policyTokens),
     payments: {
       processor,
       mpp: {

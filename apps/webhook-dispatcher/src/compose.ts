@@ -4,7 +4,7 @@ import { systemClock, type Clock, type Logger } from '@expedition/platform';
 import type { Observability } from '@expedition/observability';
 import { createApp } from './app';
 import type { DispatcherConfig } from './config';
-import { createMoneyPath } from '@expedition/fulfillment';
+import { createMoneyPath, createPolicyTokens, type PolicyTokens } from '@expedition/fulfillment';
 import { createDeliveryWorkers, type DeliveryWorkers } from './delivery/delivery-worker';
 import { sampleOutbox } from './delivery/outbox-metrics';
 import { createRefundWorker } from './refunds/refund-worker';
@@ -50,6 +50,8 @@ export function composeWebhookDispatcher(runtime: DispatcherRuntime): ComposedDi
   const processor = runtime.processor ?? createProcessorEventSource(config.payments, clock);
   const moneyPath = createMoneyPath({ prisma: db.prisma, clock, logger, processor, quoteApiUrl: config.quoteApiUrl });
   const { observability } = runtime;
+  // Every policy access token this replica hands out (webhook documentUrl, the confirmation e-mail's links).
+  const policyTokens = createPolicyTokens(config.policyTokens);
   const app = createApp({ prisma: db.prisma, ready: () => db.ping(), logger, clock, processor, moneyPath, observability });
   observability?.metrics?.sampleOutbox(
     () => sampleOutbox(db.prisma, () => clock.now()),
@@ -68,9 +70,10 @@ export function composeWebhookDispatcher(runtime: DispatcherRuntime): ComposedDi
     // PostgreSQL: a new outbox row wakes the workers (LISTEN/NOTIFY); PGlite has none and they poll.
     notifications: db.notifications,
     metrics: observability?.metrics,
+    policyTokens,
     ...config.delivery,
   });
-  const mailWorkers = createMailWorkers(runtime, clock);
+  const mailWorkers = createMailWorkers(runtime, clock, policyTokens);
   const workers: DeliveryWorkers = {
     workers: delivery.workers,
     start: () => {
@@ -86,7 +89,7 @@ export function composeWebhookDispatcher(runtime: DispatcherRuntime): ComposedDi
 }
 
 /** MAIL_WORKERS policyholder mail workers; none when the replica sends no mail. */
-function createMailWorkers(runtime: DispatcherRuntime, clock: Clock): PolicyMailWorker[] {
+function createMailWorkers(runtime: DispatcherRuntime, clock: Clock, policyTokens: PolicyTokens): PolicyMailWorker[] {
   const { config, db, logger } = runtime;
   if (config.mail.workers === 0) return [];
   const mailer =
@@ -94,7 +97,7 @@ function createMailWorkers(runtime: DispatcherRuntime, clock: Clock): PolicyMail
     mailerFromConfig({ smtpUrl: config.mail.smtpUrl, from: config.mail.from, dataDir: config.dataDir, production: config.production, clock, logger })?.mailer;
   // loadConfig refuses production without SMTP_URL when this replica sends mail, so one of the two exists.
   if (!mailer) throw new Error('no mailer: set SMTP_URL');
-  const documents = runtime.documents ?? policyDocumentsFor(db.prisma, config.quoteApiUrl);
+  const documents = runtime.documents ?? policyDocumentsFor(db.prisma, config.quoteApiUrl, policyTokens);
   return Array.from({ length: config.mail.workers }, (_, i) =>
     createPolicyMailWorker({
       prisma: db.prisma,
@@ -103,6 +106,7 @@ function createMailWorkers(runtime: DispatcherRuntime, clock: Clock): PolicyMail
       mailer,
       documents,
       quoteApiUrl: config.quoteApiUrl,
+      policyTokens,
       mailDomain: mailDomainOf(config.mail.from),
       metrics: runtime.observability?.metrics,
       ...config.mail,

@@ -201,7 +201,7 @@ export interface Issue {
     checkoutSessionId: string | null;
     challengeId: string | null;
   };
-  policy: { id: string; policyNumber: string; accessToken: string };
+  policy: { id: string; policyNumber: string };
   /** The processor event that reported the payment, recorded in the same statement (a twin makes it fail). */
   event: null | { processor: string; processorEventId: string; type: string; payload: Prisma.InputJsonValue };
   /** Commission and outbox row, when the quote came through an operator. */
@@ -249,9 +249,9 @@ export async function issuePolicyRows(db: Tx, s: Issue): Promise<Purchase> {
         ${purchase.operatorId}, ${now}::timestamp(3))
     )`,
     Prisma.sql`policy AS (
-      INSERT INTO policies (id, policy_number, access_token, purchase_id, quote_id, plan_id, operator_id, mode, travelers,
+      INSERT INTO policies (id, policy_number, purchase_id, quote_id, plan_id, operator_id, mode, travelers,
         traveler_ages, start_date, end_date, premium_cents, currency, issued_at)
-      VALUES (${s.policy.id}, ${s.policy.policyNumber}, ${s.policy.accessToken}, ${purchase.id}, ${quote.id}, ${s.planId},
+      VALUES (${s.policy.id}, ${s.policy.policyNumber}, ${purchase.id}, ${quote.id}, ${s.planId},
         ${quote.operatorId}, ${quote.mode}::key_mode, ${quote.travelers}, ${quote.travelerAges}::int[],
         ${quote.startDate}::date, ${quote.endDate}::date, ${s.premiumCents}, ${s.currency}, ${now}::timestamp(3))
     )`,

@@ -458,7 +458,7 @@ async function seedSale(operatorId: string, mode: 'test' | 'live', at: Date, pre
     data: { quoteId: quote.id, planId: plan.id, processorPaymentId: `pi_${seq}_${Math.random()}`, amountCents: premiumCents, channel: 'embed', mode, operatorId, createdAt: at },
   });
   const policy = await prisma.policy.create({
-    data: { policyNumber: `POL-T-${seq}-${Math.random()}`, accessToken: `pat_${seq}_${Math.random()}`, purchaseId: purchase.id, quoteId: quote.id, planId: plan.id, operatorId, mode, travelers: 2, premiumCents, issuedAt: at },
+    data: { policyNumber: `POL-T-${seq}-${Math.random()}`, purchaseId: purchase.id, quoteId: quote.id, planId: plan.id, operatorId, mode, travelers: 2, premiumCents, issuedAt: at },
   });
   await prisma.commission.create({
     data: { policyId: policy.id, operatorId, rateBps, premiumCents, commissionCents: Math.floor((premiumCents * rateBps) / 10_000), createdAt: at },

@@ -1,6 +1,7 @@
 import type { Router } from 'express';
 import { buildAcpOpenApi } from '@expedition/contracts/openapi';
 import { createIdempotencyStore } from '../purchase/idempotency.repository';
+import { createOrderLinks } from './acp-order';
 import { acpRouter } from './acp.router';
 import { createAcpService, type AcpServiceDeps } from './acp.service';
 import { createAgentKeyAuth } from './agent-keys';
@@ -21,5 +22,6 @@ export function acpApi(deps: AcpApiDeps): Router {
     rateLimitPerMinute: deps.rateLimitPerMinute,
     logger: deps.logger,
     openapi: JSON.stringify(buildAcpOpenApi({ serverUrl: deps.publicUrl })),
+    orderLinks: createOrderLinks(deps.policyTokens),
   });
 }

@@ -14,6 +14,7 @@ import { jsonBody, parseOrThrow, refuseUnstorableJson } from '@expedition/http-k
 import type { Logger, RateLimiter } from '@expedition/platform';
 import type { IdempotencyStore, StoredResponse } from '../purchase/idempotency.repository';
 import { AcpHttpError, toAcpHttpError } from './acp-errors';
+import type { OrderLinks } from './acp-order';
 import type { AcpService } from './acp.service';
 import type { AgentKeyAuth } from './agent-keys';
 
@@ -32,6 +33,8 @@ export interface AcpRouterDeps {
   logger: Logger;
   /** The serialized OpenAPI document of /acp/v1. */
   openapi: string;
+  /** A kept answer's order is stored without the policy's token and replayed with it (acp-order.ts). */
+  orderLinks: Pick<OrderLinks, 'storedBody' | 'handedOutBody'>;
 }
 
 type Answer = StoredResponse;
@@ -139,7 +142,8 @@ export function acpRouter(deps: AcpRouterDeps): Router {
         throw new AcpHttpError(409, { type: 'invalid_request', code: 'idempotency_in_flight', message: 'A request with this Idempotency-Key is currently being processed' }, { 'Retry-After': '1' });
       }
       if (begun.kind === 'replay') {
-        return send(res, { ...begun.response, headers: { ...begun.response.headers, 'Idempotent-Replayed': 'true' } });
+        const { body: kept, headers } = begun.response;
+        return send(res, { ...begun.response, headers: { ...headers, 'Idempotent-Replayed': 'true' }, body: deps.orderLinks.handedOutBody(kept) });
       }
       let answer: Answer;
       try {
@@ -154,7 +158,7 @@ export function acpRouter(deps: AcpRouterDeps): Router {
       }
       // 5xx is never kept (§6.5); a 409 "payment in progress" is a moment, not an answer: both run afresh on retry.
       if (answer.status >= 500 || answer.status === 409) await deps.idempotency.release(scope, idempotencyKey);
-      else await deps.idempotency.finish(scope, idempotencyKey, answer);
+      else await deps.idempotency.finish(scope, idempotencyKey, { ...answer, body: deps.orderLinks.storedBody(answer.body) });
       send(res, answer);
     });
   }

@@ -1,6 +1,6 @@
 import type { PrismaClient } from '@expedition/db';
 import { findDestination } from '@expedition/domain-pricing';
-import { CONFIRMATION_MAIL, policyLinks } from '@expedition/fulfillment';
+import { CONFIRMATION_MAIL, policyLinks, type PolicyTokens } from '@expedition/fulfillment';
 
 /** What the payer sees after paying; the policy itself, not another form. */
 export interface IssuedPolicy {
@@ -54,7 +54,7 @@ export interface ReceiptSession {
  * Reads what became of a checkout link's quote: the purchase, its policy and plan, and whether this link's own payment
  * was the one that bought it. Read-only; the money path writes all of it.
  */
-export function createCheckoutReceiptRepository(prisma: PrismaClient, publicUrl: string) {
+export function createCheckoutReceiptRepository(prisma: PrismaClient, publicUrl: string, policyTokens: PolicyTokens) {
   async function forSession(session: ReceiptSession): Promise<CheckoutReceipt> {
     const [purchase, succeededHere] = await Promise.all([
       prisma.purchase.findUnique({
@@ -74,7 +74,6 @@ export function createCheckoutReceiptRepository(prisma: PrismaClient, publicUrl:
               endDate: true,
               travelers: true,
               travelerAges: true,
-              accessToken: true,
               mails: { where: { kind: CONFIRMATION_MAIL }, select: { recipient: true, status: true } },
             },
           },
@@ -128,7 +127,7 @@ export function createCheckoutReceiptRepository(prisma: PrismaClient, publicUrl:
         guestNames: session.guestNames,
         email: mail?.recipient ?? null,
         mailStatus: mail?.status ?? null,
-        documentUrl: policyLinks(publicUrl, policy).documentUrl,
+        documentUrl: policyLinks(publicUrl, { policyNumber: policy.policyNumber, accessToken: policyTokens.tokenFor(policy) }).documentUrl,
       },
     };
   }

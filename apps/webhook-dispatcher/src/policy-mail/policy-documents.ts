@@ -1,4 +1,5 @@
 import type { PrismaClient } from '@expedition/db';
+import type { PolicyTokens } from '@expedition/fulfillment';
 import {
   ASSISTANCE,
   HOW_TO_CLAIM,
@@ -9,10 +10,10 @@ import {
 import type { PolicyDocuments } from './policy-mail-worker';
 
 /** The policy mail's documents from libs/policy-documents: the same read model, certificate and assistance facts as
- * the policy page and the JSON look-up. */
-export function policyDocumentsFor(prisma: PrismaClient, quoteApiUrl: string): PolicyDocuments {
+ * the policy page and the JSON look-up; their links carry the policy's derived access token. */
+export function policyDocumentsFor(prisma: PrismaClient, quoteApiUrl: string, policyTokens: Pick<PolicyTokens, 'tokenFor'>): PolicyDocuments {
   return {
-    load: (policyId) => loadPolicyView(prisma, { policyId }, { quoteApiUrl }),
+    load: (policyId) => loadPolicyView(prisma, { policyId }, { quoteApiUrl, policyTokens }),
     certificate: renderCertificate,
     assistance: {
       provider: ASSISTANCE.provider,
