@@ -12,6 +12,7 @@ import {
   tokenIn,
   unique,
   verifiedOwner,
+  stopLaunched,
 } from './hostile.helpers';
 
 /**
@@ -30,7 +31,7 @@ beforeAll(async () => {
   admin = await providerAdmin(portal(), platform.providerAdmin);
 }, 120_000);
 afterAll(async () => {
-  if (platform) expect(await platform.stop()).toBe(0);
+  if (platform) await stopLaunched(platform);
 });
 
 /** Each attacker or victim of a test is its own client (an address of TEST-NET-3, or of 2001:db8::/32). */

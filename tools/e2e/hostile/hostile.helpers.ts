@@ -4,6 +4,7 @@
  * outbox, and the provider admin's session. Everything goes over real HTTP to the running launcher.
  */
 import { connect } from 'node:net';
+import type { Launched } from '../launcher-harness';
 
 export const PORTAL_API = '/api/portal/v1';
 
@@ -169,3 +170,10 @@ export const unique = (): string => `${process.pid}-${Date.now().toString(36)}-$
 
 /** A password zxcvbn-ts rates strong (it is random). */
 export const strongPassword = (): string => `Moraine-${Math.random().toString(36).slice(2, 10)}-crevasse-${++seq}`;
+
+/** Stops the launcher; it must exit 0 (a graceful shutdown). Otherwise its output is printed to say why. */
+export async function stopLaunched(platform: Launched): Promise<void> {
+  const code = await platform.stop();
+  if (code !== 0) console.error(`launcher exited with ${code}:\n${platform.output()}`);
+  expect(code).toBe(0);
+}

@@ -8,7 +8,7 @@ import { formatAuthorizationPayment, parsePaymentChallenges } from '@expedition/
 import { signPayload } from '@expedition/webhook-signature';
 import { launch, waitForPolicyIssued, type Launched } from '../launcher-harness';
 import { until } from '../portal-journey.helpers';
-import { unique } from './hostile.helpers';
+import { unique, stopLaunched } from './hostile.helpers';
 
 /**
  * Issue 20, items 10–13 (tokens and money), replayed against the running platform: `npm start`'s launcher on real
@@ -53,7 +53,7 @@ describeWithPostgres()('hostile: money on the running platform (PostgreSQL)', ()
     db = await createDatabase({ databaseUrl: launchEnv['DATABASE_URL']! });
   }, 120_000);
   afterAll(async () => {
-    if (platform) expect(await platform.stop()).toBe(0);
+    if (platform) await stopLaunched(platform);
     if (db) {
       await db.withConnection((sql) => sql.exec(`DROP SCHEMA IF EXISTS "${schema}" CASCADE`));
       await db.close();

@@ -5,7 +5,7 @@ import { hostname } from 'node:os';
 import { noteSkippedSuite } from '@expedition/platform/testing';
 import { launch, type Launched } from '../launcher-harness';
 import { until } from '../portal-journey.helpers';
-import { PortalCaller, providerAdmin, rawExchange, strongPassword, unique } from './hostile.helpers';
+import { PortalCaller, providerAdmin, rawExchange, strongPassword, unique, stopLaunched } from './hostile.helpers';
 
 /**
  * Issue 20, items 9, 14 and 15, replayed against the running platform (`npm start`'s launcher, PGlite) started as
@@ -22,7 +22,7 @@ beforeAll(async () => {
   admin = await providerAdmin(platform.urls.portal, platform.providerAdmin);
 }, 120_000);
 afterAll(async () => {
-  if (platform) expect(await platform.stop()).toBe(0);
+  if (platform) await stopLaunched(platform);
 });
 
 async function webhookUrlOf(operatorId: string): Promise<string | null> {
