@@ -18,6 +18,8 @@ export interface Launched {
   };
   /** The provider admin the launcher created (DATA_DIR/provider-admin.json). */
   providerAdmin: { email: string; password: string };
+  /** The launcher's DATA_DIR (the mail outbox is under it); removed by stop(). */
+  dataDir: string;
   output: () => string;
   stop(): Promise<number | null>;
 }
@@ -78,6 +80,7 @@ export async function launch(basePort: number, options: { env?: NodeJS.ProcessEn
     urls: { quote: url(ports.quote), embed: url(ports.embed), dispatcher: url(ports.dispatcher), demo: url(ports.demo), widget: url(ports.widget), portal: url(ports.portal) },
     demo,
     providerAdmin,
+    dataDir,
     output: () => output,
     async stop() {
       child.kill('SIGTERM');

@@ -150,6 +150,7 @@ export function createApp(deps: QuoteApiDeps): Express {
       networkId: mpp.networkId,
       rateLimiter: deps.rateLimiter,
       rateLimitPerMinute: deps.rateLimitPerMinute ?? QUOTE_API_LIMITS.requestsPerMinutePerClient,
+      mode: deps.mode ?? 'test',
       metrics,
     }),
   );

@@ -1,6 +1,8 @@
 import { ACP_AGENT_KEY_PREFIX, ModeSchema, type Mode } from '@expedition/contracts';
 import type { PrismaClient } from '@expedition/db';
+import type { AgentKey } from '@expedition/db';
 import { hashToken, isUuid, randomToken, systemClock, type Clock } from '@expedition/platform';
+import { parseSigningPublicKey } from '@expedition/webhook-signature';
 
 /** An agent platform's key for /acp/v1 as the CLI shows it: never the secret, which exists only at creation. */
 export interface AgentKeyView {
@@ -12,6 +14,9 @@ export interface AgentKeyView {
   createdAt: Date;
   revokedAt: Date | null;
   lastUsedAt: Date | null;
+  /** The algorithm of the registered request-signing key (`ed25519`, `es256`), or null: requests are not signed. */
+  signing: string | null;
+  signingKeySetAt: Date | null;
 }
 
 /** A refusal the CLI reports as exit 1 with this code. */
@@ -48,19 +53,40 @@ export function createAgentKeyService(deps: { prisma: PrismaClient; clock?: Cloc
     return (await deps.prisma.agentKey.findMany({ orderBy: { createdAt: 'asc' } })).map(view);
   }
 
-  async function revoke(id: string): Promise<AgentKeyView> {
+  async function find(id: string): Promise<AgentKey> {
     const row = isUuid(id) ? await deps.prisma.agentKey.findUnique({ where: { id } }) : null;
     if (!row) throw new AgentKeyError('not_found', `No agent key with id "${id}"`);
+    return row;
+  }
+
+  async function revoke(id: string): Promise<AgentKeyView> {
+    const row = await find(id);
     if (row.revokedAt) return view(row);
     return view(await deps.prisma.agentKey.update({ where: { id }, data: { revokedAt: clock.now() } }));
   }
 
-  return { create, list, revoke };
+  /**
+   * Registers (or replaces: rotation takes effect at once) the platform's request-signing public key, PEM or JWK;
+   * `null` removes it, and the platform's requests are no longer checked for a signature.
+   */
+  async function setSigningKey(id: string, publicKey: string | null): Promise<AgentKeyView> {
+    await find(id);
+    if (publicKey === null) {
+      return view(await deps.prisma.agentKey.update({ where: { id }, data: { signingPublicKey: null, signingAlgorithm: null, signingKeySetAt: clock.now() } }));
+    }
+    const parsed = parseSigningPublicKey(publicKey);
+    if ('error' in parsed) throw new AgentKeyError('invalid_input', `--public-key: ${parsed.error}`);
+    return view(
+      await deps.prisma.agentKey.update({ where: { id }, data: { signingPublicKey: parsed.pem, signingAlgorithm: parsed.algorithm, signingKeySetAt: clock.now() } }),
+    );
+  }
+
+  return { create, list, revoke, setSigningKey };
 }
 
 export type AgentKeyService = ReturnType<typeof createAgentKeyService>;
 
-function view(row: { id: string; name: string; mode: Mode; prefix: string; createdAt: Date; revokedAt: Date | null; lastUsedAt: Date | null }): AgentKeyView {
+function view(row: AgentKey): AgentKeyView {
   return {
     id: row.id,
     name: row.name,
@@ -70,5 +96,7 @@ function view(row: { id: string; name: string; mode: Mode; prefix: string; creat
     createdAt: row.createdAt,
     revokedAt: row.revokedAt,
     lastUsedAt: row.lastUsedAt,
+    signing: row.signingAlgorithm,
+    signingKeySetAt: row.signingKeySetAt,
   };
 }

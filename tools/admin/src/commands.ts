@@ -365,8 +365,8 @@ export const COMMANDS: readonly Command[] = [
       const keys = await ctx.agentKeys.list();
       const text = keys.length
         ? formatTable(
-            ['ID', 'MODE', 'STATE', 'PREFIX', 'LAST USED', 'NAME'],
-            keys.map((k) => [k.id, k.mode, k.state, k.prefix, k.lastUsedAt?.toISOString() ?? '-', k.name]),
+            ['ID', 'MODE', 'STATE', 'PREFIX', 'SIGNING', 'LAST USED', 'NAME'],
+            keys.map((k) => [k.id, k.mode, k.state, k.prefix, k.signing ?? '-', k.lastUsedAt?.toISOString() ?? '-', k.name]),
           )
         : 'No agent keys yet. Create one with: npm run admin -- agent-key:create <name> --mode test';
       return { data: keys, text };
@@ -381,6 +381,23 @@ export const COMMANDS: readonly Command[] = [
     run: async (ctx) => {
       const key = await ctx.agentKeys.revoke(arg(ctx, 0));
       return { data: key, text: `Revoked.\n${formatAgentKey(key)}` };
+    },
+  },
+  {
+    name: 'agent-key:signing-key',
+    args: ['id'],
+    usage: 'agent-key:signing-key <id> (--public-key="$(cat key.pub.pem)" | --public-key=<JWK> | --remove)',
+    summary: "Register or rotate an agent platform's request-signing public key (Ed25519 or ES256), or remove it",
+    options: { 'public-key': str, remove: { type: 'boolean' } },
+    run: async (ctx) => {
+      const publicKey = opt(ctx, 'public-key');
+      const remove = ctx.options['remove'] === true;
+      if ((publicKey === undefined) === !remove) throw new UsageError('give exactly one of --public-key <PEM or JWK> and --remove');
+      const key = await ctx.agentKeys.setSigningKey(arg(ctx, 0), remove ? null : publicKey!);
+      const text = key.signing
+        ? `Registered an ${key.signing} signing key: from now on every /acp/v1 request of this key must carry a valid Signature and a fresh Timestamp (docs/acp.md, "Request signatures").\n${formatAgentKey(key)}`
+        : `Removed the signing key: this key's requests are no longer checked for a signature.\n${formatAgentKey(key)}`;
+      return { data: key, text };
     },
   },
   {
@@ -460,5 +477,6 @@ function formatAgentKey(key: AgentKeyView): string {
     ['state', key.state],
     ['created', key.createdAt.toISOString()],
     ...(key.revokedAt ? ([['revoked', key.revokedAt.toISOString()]] as const) : []),
+    ['signing', key.signing ?? 'none (requests are not signed)'],
   ]);
 }

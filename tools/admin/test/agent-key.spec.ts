@@ -1,3 +1,4 @@
+import { generateKeyPairSync } from 'node:crypto';
 import { mkdtempSync, rmSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
@@ -84,5 +85,31 @@ describe('admin CLI: agent keys', () => {
     const unknown = await admin('agent-key:revoke', '00000000-0000-4000-8000-000000000000', '--json');
     expect(unknown.exitCode).toBe(1);
     expect(JSON.parse(unknown.stderr).error.code).toBe('not_found');
+  });
+
+  it('signing-key registers an Ed25519 (PEM) or ES256 (JWK) public key, rotates it, removes it; refuses private and RSA keys', async () => {
+    const minted = json<{ agentKey: { id: string } }>(await admin('agent-key:create', 'Signer', '--json'));
+    const id = minted.agentKey.id;
+    const ed = generateKeyPairSync('ed25519');
+    const pem = ed.publicKey.export({ type: 'spki', format: 'pem' }).toString();
+    expect(json<{ signing: string }>(await admin('agent-key:signing-key', id, `--public-key=${pem}`, '--json')).signing).toBe('ed25519');
+    expect(await db.prisma.agentKey.findUniqueOrThrow({ where: { id } })).toMatchObject({ signingAlgorithm: 'ed25519', signingPublicKey: pem, signingKeySetAt: NOW });
+
+    const ec = generateKeyPairSync('ec', { namedCurve: 'P-256' });
+    const jwk = JSON.stringify(ec.publicKey.export({ format: 'jwk' }));
+    expect(json<{ signing: string }>(await admin('agent-key:signing-key', id, '--public-key', jwk, '--json')).signing).toBe('es256');
+    expect((await admin('agent-key:list')).stdout).toMatch(/es256/);
+
+    for (const refused of [ed.privateKey.export({ type: 'pkcs8', format: 'pem' }).toString(), generateKeyPairSync('rsa', { modulusLength: 1024 }).publicKey.export({ type: 'spki', format: 'pem' }).toString(), 'hello']) {
+      const res = await admin('agent-key:signing-key', id, `--public-key=${refused}`, '--json');
+      expect(res.exitCode).toBe(1);
+      expect(JSON.parse(res.stderr).error.code).toBe('invalid_input');
+    }
+    expect((await db.prisma.agentKey.findUniqueOrThrow({ where: { id } })).signingAlgorithm).toBe('es256');
+
+    expect(json<{ signing: string | null }>(await admin('agent-key:signing-key', id, '--remove', '--json')).signing).toBeNull();
+    expect(await db.prisma.agentKey.findUniqueOrThrow({ where: { id } })).toMatchObject({ signingAlgorithm: null, signingPublicKey: null });
+    expect((await admin('agent-key:signing-key', id)).exitCode).toBe(2);
+    expect((await admin('agent-key:signing-key', id, '--remove', `--public-key=${pem}`)).exitCode).toBe(2);
   });
 });

@@ -8,10 +8,12 @@ import {
   AcpCreateSessionRequestSchema,
   AcpUpdateSessionRequestSchema,
   QUOTE_API_LIMITS,
+  type Mode,
 } from '@expedition/contracts';
 import type { AgentKey } from '@expedition/db';
 import { jsonBody, parseOrThrow, refuseUnstorableJson } from '@expedition/http-kit';
-import type { Logger, RateLimiter } from '@expedition/platform';
+import type { Clock, Logger, RateLimiter } from '@expedition/platform';
+import { canonicalJson, verifyRequestSignature } from '@expedition/webhook-signature';
 import type { IdempotencyStore, StoredResponse } from '../purchase/idempotency.repository';
 import { AcpHttpError, toAcpHttpError } from './acp-errors';
 import type { OrderLinks } from './acp-order';
@@ -30,6 +32,9 @@ export interface AcpRouterDeps {
   /** Counts per agent key (`acp:<keyId>`). */
   rateLimiter: RateLimiter;
   rateLimitPerMinute: number;
+  clock: Clock;
+  /** This deployment's payment mode (QUOTE_API_MODE): only agent keys of this mode are served. */
+  mode: Mode;
   logger: Logger;
   /** The serialized OpenAPI document of /acp/v1. */
   openapi: string;
@@ -68,6 +73,16 @@ export function acpRouter(deps: AcpRouterDeps): Router {
         res.setHeader('WWW-Authenticate', 'Bearer');
         return next(new AcpHttpError(401, { type: 'invalid_request', code: 'unauthorized', message: 'A valid agent key is required: Authorization: Bearer acpk_…' }));
       }
+      // The deployment's mode wins: a live key never buys test cover here, a test key never moves real money.
+      if (key.mode !== deps.mode) {
+        return next(
+          new AcpHttpError(403, {
+            type: 'invalid_request',
+            code: 'key_mode_mismatch',
+            message: `This is a ${key.mode} agent key; this deployment serves ${deps.mode} mode only. Use a ${deps.mode} key (acpk_${deps.mode}_…) against it.`,
+          }),
+        );
+      }
       const verdict = await deps.rateLimiter.consume(`acp:${key.id}`);
       res.setHeader('RateLimit-Limit', String(deps.rateLimitPerMinute));
       res.setHeader('RateLimit-Remaining', String(Math.max(0, verdict.remaining)));
@@ -85,6 +100,19 @@ export function acpRouter(deps: AcpRouterDeps): Router {
 
   router.use(jsonBody({ limit: QUOTE_API_LIMITS.maxJsonBodyBytes }));
   router.use(refuseUnstorableJson());
+
+  // A platform whose signing key is registered signs every request (libs/webhook-signature acp-request-signature.ts); checked before anything
+  // is read or written, so a refused request leaves no trace, not even its Idempotency-Key.
+  router.use((req, res, next) => {
+    const key = agentKey(res);
+    if (!key.signingPublicKey || !key.signingAlgorithm) return next();
+    const verdict = verifyRequestSignature(
+      { pem: key.signingPublicKey, algorithm: key.signingAlgorithm },
+      { signature: req.get('signature'), timestamp: req.get('timestamp'), method: req.method, path: req.originalUrl, body: req.body, now: deps.clock.now() },
+    );
+    if (verdict.ok) return next();
+    next(new AcpHttpError(401, { type: 'invalid_request', code: 'invalid_signature', message: verdict.message }));
+  });
 
   router.get('/checkout_sessions/:id', async (req, res) => {
     send(res, { status: 200, headers: {}, body: await deps.service.get(agentKey(res), String(req.params['id'])) });
@@ -179,15 +207,4 @@ function versionError(code: string, message: string): AcpHttpError {
 /** §6.2: semantic JSON equality: key order does not matter, array order and null-vs-absent do. */
 export function requestHash(body: unknown): string {
   return createHash('sha256').update(canonicalJson(body)).digest('hex');
-}
-
-function canonicalJson(value: unknown): string {
-  if (Array.isArray(value)) return `[${value.map(canonicalJson).join(',')}]`;
-  if (value !== null && typeof value === 'object') {
-    const entries = Object.keys(value)
-      .sort()
-      .map((k) => `${JSON.stringify(k)}:${canonicalJson((value as Record<string, unknown>)[k])}`);
-    return `{${entries.join(',')}}`;
-  }
-  return JSON.stringify(value) ?? 'null';
 }

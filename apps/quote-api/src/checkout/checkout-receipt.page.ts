@@ -34,7 +34,7 @@ function paidHere(p: IssuedPolicy): string {
     ? p.mailStatus === 'sent'
       ? `A confirmation e-mail with your certificate attached was sent to <strong>${escapeHtml(p.email)}</strong>; check the names and dates in it.`
       : `A confirmation e-mail with your certificate attached is being sent to <strong>${escapeHtml(p.email)}</strong>; check the names and dates when it arrives.`
-    : 'No e-mail is sent for this policy: no address was given. Keep this page&#39;s link: it shows this policy again, and the certificate link above opens your certificate.';
+    : 'No e-mail is sent for this policy: no address was given. Keep this page&#39;s link: it shows this policy again, and the links above open your policy page and certificate.';
   const testMode = p.mode === 'test'
     ? '<p class="notice">Test mode: no money moved and this policy is not real cover.</p>'
     : '';
@@ -45,13 +45,14 @@ ${testMode || '<p>You are covered. Here is your policy.</p>'}
 <dl>
 <dt>Policy number</dt><dd><strong>${escapeHtml(p.policyNumber)}</strong></dd>
 <dt>Plan</dt><dd>${escapeHtml(p.planName)} <span class="muted">(${escapeHtml(p.planBrand)}, ${escapeHtml(p.planTier)})</span></dd>
-<dt>Premium paid</dt><dd class="premium">${money(p.premiumCents, p.currency)}</dd>
+<dt>${p.mode === 'test' ? 'Premium' : 'Premium paid'}</dt><dd class="premium">${money(p.premiumCents, p.currency)}</dd>
 <dt>Destination</dt><dd>${escapeHtml(p.destinationName)}</dd>
 <dt>Dates</dt><dd>${day(p.startDate)} → ${day(p.endDate)}${days}</dd>
 <dt>Travelers</dt><dd>${travelers}${ages}</dd>
 </dl>
+<p><a id="policy-page" href="${escapeHtml(p.pageUrl)}">Open your policy page</a>: your cover, documents, emergency line and how to claim, at any time.</p>
 <p><a id="certificate" href="${escapeHtml(p.documentUrl)}" target="_blank" rel="noopener noreferrer">Download your certificate of insurance (PDF)</a></p>
-<p class="muted">Keep the certificate link private: it opens your policy.</p>
+<p class="muted">Keep these links private: they open your policy.</p>
 <h2>What happens next</h2>
 <ul>
 <li>${emailed}</li>

@@ -27,6 +27,8 @@ export interface IssuedPolicy {
   mailStatus: 'pending' | 'sent' | 'failed' | 'no_address' | null;
   /** The certificate of insurance (PDF, with the policy's access token): the holder of this link is the buyer. */
   documentUrl: string;
+  /** The policy page for people (`/policies/{n}?access_token=…`), the same token. */
+  pageUrl: string;
 }
 
 export type CheckoutReceipt =
@@ -107,6 +109,7 @@ export function createCheckoutReceiptRepository(prisma: PrismaClient, publicUrl:
     if (!policy) return { kind: 'issuing', quoteNumber: quote.quoteNumber };
 
     const mail = policy.mails[0] ?? null;
+    const links = policyLinks(publicUrl, { policyNumber: policy.policyNumber, accessToken: policyTokens.tokenFor(policy) });
     return {
       kind: 'paid_here',
       policy: {
@@ -127,7 +130,8 @@ export function createCheckoutReceiptRepository(prisma: PrismaClient, publicUrl:
         guestNames: session.guestNames,
         email: mail?.recipient ?? null,
         mailStatus: mail?.status ?? null,
-        documentUrl: policyLinks(publicUrl, { policyNumber: policy.policyNumber, accessToken: policyTokens.tokenFor(policy) }).documentUrl,
+        documentUrl: links.documentUrl,
+        pageUrl: links.pageUrl,
       },
     };
   }

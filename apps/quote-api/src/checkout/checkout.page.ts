@@ -33,6 +33,8 @@ button{font:inherit;font-weight:600;padding:.7rem;border:0;border-radius:6px;bac
 
 /** The optional field's name, and what the page says about it (one place: the page and its tests). */
 export const EMAIL_FIELD = 'email';
+/** Stripe mode: the address could not be stored before the payment (the page then does not pay). */
+export const EMAIL_NOT_SAVED = 'Your e-mail address could not be saved, so nothing was charged. Check your connection and try again.';
 export const EMAIL_FIELD_HINT =
   'Optional. We e-mail your policy confirmation and certificate there. Leave it empty and no e-mail is sent: ' +
   'keep this page\'s link, which shows your policy and its certificate after payment.';
@@ -74,16 +76,26 @@ export interface PageOptions {
 
 const STRIPE_JS = 'https://js.stripe.com/v3/';
 
-function stripeForm(nonce: string, stripe: { publishableKey: string; clientSecret: string }) {
-  const config = JSON.stringify(stripe).replace(/</g, '\\u003c');
-  const body = `<form id="stripe-form"><div id="payment-element"></div><button type="submit">Pay and issue my policy</button>
-<p class="error" id="stripe-error" hidden></p></form>`;
+/**
+ * Stripe's Payment Element confirms the payment in the browser and Stripe redirects back: no form of ours is posted.
+ * So the optional address (`askEmail`) is stored on the link first (POST {link}/email), then Stripe is called; the
+ * dispatcher that issues the policy on Stripe's event finds it there. An address the server refuses stops the payment.
+ */
+function stripeForm(nonce: string, stripe: { publishableKey: string; clientSecret: string }, askEmail: boolean) {
+  const config = JSON.stringify({ ...stripe, networkError: EMAIL_NOT_SAVED }).replace(/</g, '\\u003c');
+  const body = `<form id="stripe-form">${askEmail ? emailField() : ''}<div id="payment-element"></div><button type="submit">Pay and issue my policy</button>
+<p class="error" id="stripe-error" role="alert" hidden></p></form>`;
   const script = `<script nonce="${nonce}" src="${STRIPE_JS}"></script>
 <script nonce="${nonce}">(function(){var c=${config};var stripe=Stripe(c.publishableKey);
 var elements=stripe.elements({clientSecret:c.clientSecret});elements.create('payment').mount('#payment-element');
-document.getElementById('stripe-form').addEventListener('submit',function(e){e.preventDefault();
-stripe.confirmPayment({elements:elements,confirmParams:{return_url:location.origin+location.pathname}}).then(function(r){
-if(r.error){var el=document.getElementById('stripe-error');el.textContent=r.error.message;el.hidden=false;}});});})();</script>`;
+var form=document.getElementById('stripe-form');var err=document.getElementById('stripe-error');
+function fail(m){err.textContent=m;err.hidden=false;}
+function pay(){return stripe.confirmPayment({elements:elements,confirmParams:{return_url:location.origin+location.pathname}}).then(function(r){
+if(r.error)fail(r.error.message);});}
+form.addEventListener('submit',function(e){e.preventDefault();err.hidden=true;var field=form.elements.namedItem('${EMAIL_FIELD}');
+var email=field&&!field.readOnly?field.value.trim():'';if(!email)return pay();
+fetch(location.pathname+'/email',{method:'POST',body:new URLSearchParams({${EMAIL_FIELD}:email})}).then(function(r){
+if(r.ok){field.readOnly=true;return pay();}return r.json().then(function(b){fail(b.message);});},function(){fail(c.networkError);});});})();</script>`;
   return { body, script };
 }
 
@@ -108,9 +120,10 @@ export function startCheckoutPage(res: Response, stripeCsp = ''): string {
 export const refreshMeta = (seconds: number) => `<meta http-equiv="refresh" content="${seconds}">`;
 
 export function renderCheckoutPage(res: Response, view: View, options: PageOptions = {}): void {
-  // Stripe's Payment Element loads its script and iframes from Stripe and talks to its API; nothing else is allowed.
+  // Stripe's Payment Element loads its script and iframes from Stripe and talks to its API; the page itself only posts
+  // the optional e-mail to its own origin. Nothing else is allowed.
   const stripeCsp = options.stripe
-    ? ` https://js.stripe.com; frame-src https://js.stripe.com https://hooks.stripe.com; connect-src https://api.stripe.com`
+    ? ` https://js.stripe.com; frame-src https://js.stripe.com https://hooks.stripe.com; connect-src 'self' https://api.stripe.com`
     : '';
   const nonce = startCheckoutPage(res, stripeCsp);
 
@@ -144,13 +157,14 @@ export function renderCheckoutPage(res: Response, view: View, options: PageOptio
     return;
   }
 
-  const stripe = options.stripe && !options.processing ? stripeForm(nonce, options.stripe) : null;
+  const askEmail = !session.email && !quote.email;
+  const stripe = options.stripe && !options.processing ? stripeForm(nonce, options.stripe, askEmail) : null;
   const paymentSection = options.processing
     ? '<p class="notice" id="processing">Payment received. Your policy is being issued; this page updates by itself.</p>'
     : stripe
       ? stripe.body
       : options.payable
-        ? payForm(options.testMode ?? false, !session.email && !quote.email)
+        ? payForm(options.testMode ?? false, askEmail)
         : '<p class="notice">Online payment is not enabled for this link. A representative will contact you to complete the purchase.</p>';
   const guests = session.guestNames.length ? session.guestNames.map(escapeHtml).join(', ') : `${quote.travelers} ${quote.travelers === 1 ? 'traveler' : 'travelers'}`;
   const body = `

@@ -54,7 +54,7 @@ ${wording}
 <dt>${policy.travelers.count === 1 ? 'Insured person' : 'Insured persons'}</dt><dd>${insuredPersons(policy.travelers).map(e).join('<br>')}</dd>
 <dt>Plan</dt><dd>${e(plan.planName)}</dd>
 ${plan.carrier ? `<dt>Carrier</dt><dd>${e(plan.carrier)}: invented for this platform, no real insurer</dd>` : ''}
-<dt>Premium paid</dt><dd>${e(formatMinor(policy.premiumCents, policy.currency))}</dd>
+<dt>${test ? 'Premium' : 'Premium paid'}</dt><dd>${e(formatMinor(policy.premiumCents, policy.currency))}</dd>
 <dt>Issued</dt><dd>${e(formatDay(policy.issuedAt))}</dd>
 </dl>
 ${limits}

@@ -186,7 +186,7 @@ export function Checkout({ api, boot, quoteId, quoteNumber, option, email, local
           </p>
           {phase.policyNumber ? (
             <p>
-              Your policy number is <strong>{phase.policyNumber}</strong>. {mailSentence(email)}
+              Your policy number is <strong class="svc-policy-number">{phase.policyNumber}</strong>. {mailSentence(email)}
             </p>
           ) : (
             <p>Your policy is being issued. {mailSentence(email)}</p>

@@ -114,7 +114,7 @@ export function QuoteForm({ values, errors, locale, busy, submitLabel, onChange,
           )}
         </Field>
       ) : null}
-      <Field id="svc-email" label="E-mail" hint="We send your quote here" error={errors.email}>
+      <Field id="svc-email" label="E-mail" hint="After you buy, we e-mail your policy and certificate here" error={errors.email}>
         {(aria) => <input {...aria} type="email" name="email" autoComplete="email" value={values.email} onInput={set('email')} required />}
       </Field>
       <Field id="svc-name" label="Name (optional)" error={errors.name}>
