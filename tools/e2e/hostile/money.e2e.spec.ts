@@ -8,14 +8,15 @@ import { formatAuthorizationPayment, parsePaymentChallenges } from '@expedition/
 import { signPayload } from '@expedition/webhook-signature';
 import { launch, waitForPolicyIssued, type Launched } from '../launcher-harness';
 import { until } from '../portal-journey.helpers';
-import { unique, stopLaunched } from './hostile.helpers';
+import { PortalCaller, providerAdmin, stopLaunched, unique } from './hostile.helpers';
 
 /**
  * Issue 20, items 10–13 (tokens and money), replayed against the running platform: `npm start`'s launcher on real
  * PostgreSQL (DATABASE_URL to a fresh schema of TEST_DATABASE_URL, dropped afterwards) so that the test can read what
  * was and was not written. The simulated processor signs its events with SIMULATED_PROCESSOR_WEBHOOK_SECRET, which the
  * suite sets: that is "the real secret" a forger is assumed to have. Agent keys are minted with the admin CLI, as the
- * platform team does. TRUST_PROXY=loopback lets two look-ups come from two clients (item 13: each its own rate-limit
+ * platform team does. Item 11 turns the demo operator live (a live key, a public origin, embedding enabled by the
+ * provider admin) after items 10 and 13 are done; item 12 uses its test key, which that does not change. TRUST_PROXY=loopback lets two look-ups come from two clients (item 13: each its own rate-limit
  * window, so even RateLimit-Remaining is the same). Ports 15041–15045 (demo site 15050).
  */
 const root = path.resolve(__dirname, '../../..');
@@ -106,6 +107,14 @@ describeWithPostgres()('hostile: money on the running platform (PostgreSQL)', ()
   const embedHeaders = () => ({ Origin: platform.urls.demo, 'X-SVC-Publishable-Key': platform.demo.publishableKey });
   const embed = (pathname: string, body: unknown) => fetch(`${platform.urls.embed}${pathname}`, json(body, embedHeaders()));
 
+  /** Polls GET /api/embed/options until the quote's options are ready; the recommended one. */
+  const recommendedOption = (quoteId: string, headers: Record<string, string>) =>
+    until('ready options', async () => {
+      const res = await fetch(`${platform.urls.embed}/api/embed/options?quoteId=${quoteId}`, { headers });
+      const body = (await res.json()) as { pending?: boolean; options: { planId: string; premiumCents: number; isRecommended: boolean }[] };
+      return body.pending ? false : body.options.find((o) => o.isRecommended);
+    }, 20_000, 200);
+
   /** Tier 3 up to a started (pending) payment: embed quote, ready options, POST /api/embed/payments. */
   async function tier3Payment() {
     const created = await embed('/api/embed/quote', {
@@ -114,11 +123,7 @@ describeWithPostgres()('hostile: money on the running platform (PostgreSQL)', ()
     });
     expect(created.status).toBe(200);
     const { quoteId } = (await created.json()) as { quoteId: string };
-    const option = await until('ready options', async () => {
-      const res = await fetch(`${platform.urls.embed}/api/embed/options?quoteId=${quoteId}`, { headers: embedHeaders() });
-      const body = (await res.json()) as { pending?: boolean; options: { planId: string; premiumCents: number; isRecommended: boolean }[] };
-      return body.pending ? false : body.options.find((o) => o.isRecommended);
-    }, 20_000, 200);
+    const option = await recommendedOption(quoteId, embedHeaders());
     const started = await embed('/api/embed/payments', { quoteId, planId: option.planId });
     expect(started.status).toBe(200);
     const { paymentId } = (await started.json()) as { paymentId: string };
@@ -221,42 +226,67 @@ describeWithPostgres()('hostile: money on the running platform (PostgreSQL)', ()
   });
 
   describe('item 11: test money never buys live cover', () => {
-    let liveKey: string;
-    beforeAll(() => {
-      liveKey = agentKey('live');
+    // The way in of the hostile run: a live agent key made live quotes through ACP on a test deployment.
+    it('a live agent key on this test deployment is refused (403 key_mode_mismatch) and makes no quote', async () => {
+      const liveKey = agentKey('live');
+      const { planId } = await apiQuote();
+      const quotesBefore = await db.prisma.quote.count();
+
+      const res = await acp(liveKey, '/checkout_sessions', { line_items: [{ id: planId }], currency: 'usd', capabilities: {}, metadata: { trip: TRIP }, buyer: { email: 'traveler@hostile.example' } });
+
+      expect(res.status).toBe(403);
+      expect(await res.json()).toMatchObject({ code: 'key_mode_mismatch' });
+      expect(await db.prisma.quote.count()).toBe(quotesBefore);
+      expect(await db.prisma.quote.count({ where: { mode: 'live' } })).toBe(0);
     }, 60_000);
 
-    /** A live quote, as the hostile run made one: an ACP checkout session under a live agent key. */
-    async function liveSession() {
-      const { planId } = await apiQuote();
-      const created = await acp(liveKey, '/checkout_sessions', { line_items: [{ id: planId }], currency: 'usd', capabilities: {}, metadata: { trip: TRIP }, buyer: { email: 'traveler@hostile.example' } });
-      expect(created.status).toBe(201);
-      const session = (await created.json()) as { id: string; quote_id: string };
-      expect(await db.prisma.quote.findUniqueOrThrow({ where: { id: session.quote_id } })).toMatchObject({ mode: 'live', status: 'quoted' });
-      return { sessionId: session.id, quoteId: session.quote_id, planId };
+    /**
+     * The other way to a live quote on this platform: an operator approved for live (the provider enables embedding)
+     * quoting through the embed API with its live publishable key, from its own public origin.
+     */
+    let liveHeaders: Record<string, string>;
+    beforeAll(async () => {
+      const origin = 'https://tours.hostile.example';
+      const owner = new PortalCaller(platform.urls.portal);
+      expect((await owner.logIn(platform.demo.portalEmail, platform.demo.portalPassword)).status).toBe(200);
+      expect((await owner.post('/operator/origins', { origin })).status).toBe(201);
+      const minted = await owner.post<{ key: { key: string } }>('/operator/keys', { mode: 'live' });
+      expect(minted.status).toBe(201);
+      const admin = await providerAdmin(platform.urls.portal, platform.providerAdmin);
+      expect((await admin.send('PATCH', `/admin/operators/${platform.demo.operatorId}`, { embeddingEnabled: true })).status).toBe(200);
+      liveHeaders = { Origin: origin, 'X-SVC-Publishable-Key': minted.body.key.key };
+    });
+
+    async function liveQuote() {
+      const quote = { destination: 'antarctica', tripCost: 12000, travelers: 1, travelerAges: [46], residence: 'GB', email: 'traveler@hostile.example', startDate: `${nextYear}-02-01`, durationDays: 14 };
+      // The embed gate caches keys for 5 s (EMBED_KEY_CACHE_TTL_MS): the approval may take that long to show.
+      const created = await until('the live key to be accepted', async () => {
+        const res = await fetch(`${platform.urls.embed}/api/embed/quote`, json(quote, liveHeaders));
+        return res.status === 200 ? ((await res.json()) as { quoteId: string }) : false;
+      }, 20_000, 500);
+      expect(await db.prisma.quote.findUniqueOrThrow({ where: { id: created.quoteId } })).toMatchObject({ mode: 'live', status: 'quoted' });
+      return { quoteId: created.quoteId, planId: (await recommendedOption(created.quoteId, liveHeaders)).planId };
     }
 
-    it('MPP: spt_test_success_… for a live quote → 402, no payment, purchase, policy or commission', async () => {
-      const { quoteId, planId } = await liveSession();
+    it('MPP: spt_test_success_… for a live quote → 402 (the processor takes no live payments), no receipt, nothing written', async () => {
+      const { quoteId, planId } = await liveQuote();
 
       const paid = await mppPurchase(quoteId, planId, `spt_test_success_${unique()}`);
 
       expect(paid.status).toBe(402);
+      expect(await paid.json()).toMatchObject({ detail: expect.stringMatching(/live-mode/) });
       expect(paid.headers.get('payment-receipt')).toBeNull();
       expect(await moneyRows(quoteId)).toEqual(NOTHING);
       expect(await db.prisma.quote.findUniqueOrThrow({ where: { id: quoteId } })).toMatchObject({ status: 'quoted' });
     });
 
-    it('ACP: completing a live session with spt_test_success_… is declined (payment_declined), nothing written', async () => {
-      const { sessionId, quoteId } = await liveSession();
+    it('Tier 3: a live quote’s payment cannot even start on a processor without live mode (400), so no test card pays it', async () => {
+      const { quoteId, planId } = await liveQuote();
 
-      const res = await acp(liveKey, `/checkout_sessions/${sessionId}/complete`, {
-        payment_data: { handler_id: 'stripe_spt', instrument: { type: 'card', credential: { type: 'spt', token: `spt_test_success_${unique()}` } } },
-      });
+      const started = await fetch(`${platform.urls.embed}/api/embed/payments`, json({ quoteId, planId }, liveHeaders));
 
-      // ACP's documented decline: 200, the session stays ready_for_payment with a payment_declined message.
-      expect(res.status).toBe(200);
-      expect(await res.json()).toMatchObject({ status: 'ready_for_payment', messages: [expect.objectContaining({ type: 'error', code: 'payment_declined' })] });
+      expect(started.status).toBe(400);
+      expect(await started.json()).toEqual({ error: expect.any(String) });
       expect(await moneyRows(quoteId)).toEqual(NOTHING);
       expect(await db.prisma.quote.findUniqueOrThrow({ where: { id: quoteId } })).toMatchObject({ status: 'quoted' });
     });
