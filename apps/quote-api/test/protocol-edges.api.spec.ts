@@ -49,6 +49,28 @@ describe('quote-api, listening: requests the HTTP parser refuses', () => {
   });
 });
 
+describe('quote-api, listening: a 431 under /acp and /mcp in those routes\' own error shapes', () => {
+  const padded = (path: string) =>
+    `POST ${path}?q=1 HTTP/1.1\r\nHost: localhost\r\nContent-Type: application/json\r\nContent-Length: 2\r\n` +
+    `X-Padding: ${'x'.repeat(17 * 1024)}\r\n\r\n{}`;
+
+  it('answers an ACP client with the protocol error { type, code, message }', async () => {
+    const answer = await rawExchange(padded('/acp/v1/checkout_sessions'));
+    const [head = '', json = ''] = answer.split('\r\n\r\n');
+    expect(head).toMatch(/^HTTP\/1\.1 431 /);
+    expect(head).toMatch(/\r\nX-Request-Id: [0-9a-f-]{36}\r\n/);
+    expect(JSON.parse(json)).toEqual({ type: 'invalid_request', code: 'headers_too_large', message: expect.any(String) });
+  });
+
+  it('answers an MCP client with a JSON-RPC error, id null', async () => {
+    const answer = await rawExchange(padded('/mcp'));
+    const [head = '', json = ''] = answer.split('\r\n\r\n');
+    expect(head).toMatch(/^HTTP\/1\.1 431 /);
+    const id = /\r\nX-Request-Id: ([0-9a-f-]{36})\r\n/.exec(head)?.[1];
+    expect(JSON.parse(json)).toEqual({ jsonrpc: '2.0', id: null, error: { code: -32000, message: expect.any(String), data: { requestId: id } } });
+  });
+});
+
 describe('quote-api: bodies in a charset other than UTF-8', () => {
   it.each(['utf-16', 'utf-7', 'iso-8859-1'])('answers charset=%s with 415 in the documented shape and stores nothing', async (charset) => {
     const res = await request(h.app).post('/api/v1/quotes').set('Content-Type', `application/json; charset=${charset}`).send(JSON.stringify(antarcticaQuote));
