@@ -37,7 +37,8 @@ export interface EmbedApiDeps {
   /** The provider dashboard (portal) origin(s): accepted for test keys only. */
   testDashboardOrigins: readonly string[];
   /** Express `trust proxy` setting. */
-  trustProxy?: string;
+  /** Express `trust proxy`: proxies in front (a number) or their addresses (docs: README, TRUST_PROXY). */
+  trustProxy?: number | string;
   /** Called after an instant-eligible quote is stored (the composition root kicks the options worker). */
   onQuoteCreated?: (quoteId: string) => void;
   /** Ready payloads cached per process (they never change once ready). */

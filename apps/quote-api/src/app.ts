@@ -50,7 +50,8 @@ export interface QuoteApiDeps {
   /** Payment mode of quotes created here: `live` charges real money (Stripe live keys). Default test. */
   mode?: Mode;
   /** Express `trust proxy` setting, so the client IP is right behind a load balancer. */
-  trustProxy?: string;
+  /** Express `trust proxy`: proxies in front (a number) or their addresses (docs: README, TRUST_PROXY). */
+  trustProxy?: number | string;
   payments: {
     processor: PaymentProcessor;
     /** The per-quote payment claim, fulfillment and refunds; built from the deps when absent. */

@@ -38,7 +38,8 @@ export interface WidgetIframeDeps {
   releases: PinnedReleases;
   /** Reported in the boot data; defaults to the releases' current version, else 1.0.0. */
   version?: string;
-  trustProxy?: string;
+  /** Express `trust proxy`: proxies in front (a number) or their addresses (docs: README, TRUST_PROXY). */
+  trustProxy?: number | string;
   /** Metrics and tracing of this process; absent: none, at no cost. */
   observability?: Observability;
 }
