@@ -14,6 +14,7 @@ import { createSecretBox, resolveWebhookSecretKeys, type Keyring, type SecretBox
 import { mailDomainOf, mailerFromConfig, type Mailer } from '@expedition/mail';
 import { createPolicyMailWorker, type PolicyDocuments, type PolicyMailWorker } from './policy-mail/policy-mail-worker';
 import { policyDocumentsFor } from './policy-mail/policy-documents';
+import { createAcpOrderWorker, type AcpOrderWorker } from './acp-orders/acp-order-worker';
 
 export interface DispatcherRuntime {
   config: DispatcherConfig;
@@ -41,6 +42,8 @@ export interface ComposedDispatcher {
   workers: DeliveryWorkers;
   /** The policyholder mail workers (MAIL_WORKERS), started and stopped with `workers`. */
   mailWorkers: readonly PolicyMailWorker[];
+  /** The ACP order event worker (one when WEBHOOK_WORKERS > 0, else none), started and stopped with `workers`. */
+  acpOrderWorker: AcpOrderWorker | null;
 }
 
 /** Wires config and shared resources into the app and its delivery workers. Used by main.ts and the launcher. */
@@ -75,18 +78,37 @@ export function composeWebhookDispatcher(runtime: DispatcherRuntime): ComposedDi
     ...config.delivery,
   });
   const mailWorkers = createMailWorkers(runtime, clock, policyTokens);
+  // Agent platforms' order events (docs/acp.md): the delivery settings of policy.issued, its own retry schedule.
+  const acpOrderWorker =
+    config.delivery.workers > 0
+      ? createAcpOrderWorker({
+          prisma: db.prisma,
+          logger: logger.child({ component: 'acp-order-events' }),
+          clock,
+          fetch: runtime.fetch,
+          secretBox: webhookSecretBox(runtime),
+          metrics: observability?.metrics,
+          policyTokens,
+          allowPrivateNetworks: config.delivery.allowPrivateNetworks,
+          timeoutMs: config.delivery.timeoutMs,
+          leaseMs: config.delivery.leaseMs,
+          batchSize: config.delivery.batchSize,
+          pollIntervalMs: config.delivery.pollIntervalMs,
+        })
+      : null;
   const workers: DeliveryWorkers = {
     workers: delivery.workers,
     start: () => {
       delivery.start();
       refundWorker.start();
+      acpOrderWorker?.start();
       mailWorkers.forEach((w) => w.start());
     },
     stop: async () => {
-      await Promise.all([delivery.stop(), refundWorker.stop(), ...mailWorkers.map((w) => w.stop())]);
+      await Promise.all([delivery.stop(), refundWorker.stop(), acpOrderWorker?.stop(), ...mailWorkers.map((w) => w.stop())]);
     },
   };
-  return { app, workers, mailWorkers };
+  return { app, workers, mailWorkers, acpOrderWorker };
 }
 
 /** MAIL_WORKERS policyholder mail workers; none when the replica sends no mail. */

@@ -25,6 +25,7 @@ import {
 } from './fulfillment-sql';
 import { randomPolicyNumber, randomWebhookEventId } from './identifiers';
 import { storedDocumentUrl } from './policy-links';
+import { acpOrderCreated } from './acp-order-events';
 import type { Refunds } from './refunds';
 
 type Tx = Prisma.TransactionClient;
@@ -462,6 +463,10 @@ export function createFulfillment(deps: FulfillmentDeps) {
       },
       policy,
       event,
+      acpOrder:
+        (ctx.payment?.channel ?? facts.channel) === 'acp' && deps.quoteApiUrl
+          ? acpOrderCreated({ quoteApiUrl: deps.quoteApiUrl, policy, planId: ctx.planId, planName: ctx.planName, premiumCents })
+          : null,
       operator:
         operator && payload
           ? {

@@ -57,6 +57,8 @@ export interface Metrics {
   deliveryAttempt(outcome: DeliveryOutcome, operator: string): void;
   /** A policyholder mail attempt (policy_mail_attempts_total). */
   policyMailAttempt(outcome: PolicyMailOutcome): void;
+  /** An ACP order event attempt to an agent platform (acp_order_event_attempts_total). */
+  acpOrderEventAttempt(outcome: DeliveryOutcome): void;
   /** A processor-reported payment result; unknown channels are counted as `other` (labels stay bounded). */
   paymentOutcome(channel: string | undefined, outcome: PaymentOutcome, mode: PaymentMode): void;
   /** What a succeeded payment became at the intake (payment_fulfillments_total). */
@@ -133,6 +135,12 @@ export function createMetrics(options: MetricsOptions): Metrics {
     labelNames: ['outcome'] as const,
     registers,
   });
+  const acpOrderEvents = new Counter({
+    name: 'acp_order_event_attempts_total',
+    help: 'ACP order event deliveries to agent platforms by outcome: delivered, retry (failed, will retry), failed (gave up).',
+    labelNames: ['outcome'] as const,
+    registers,
+  });
   const payments = new Counter({
     name: 'payment_outcomes_total',
     help: 'Payment results reported by the processor, by channel (checkout_link, mpp, embed, acp), outcome and mode (test, live).',
@@ -167,6 +175,7 @@ export function createMetrics(options: MetricsOptions): Metrics {
     optionsReady: (lagSec) => optionsLag.observe(Math.max(0, lagSec)),
     deliveryAttempt: (outcome, operator) => deliveries.inc({ outcome, operator }),
     policyMailAttempt: (outcome) => policyMails.inc({ outcome }),
+    acpOrderEventAttempt: (outcome) => acpOrderEvents.inc({ outcome }),
     paymentOutcome: (channel, outcome, mode) => payments.inc({ channel: channel && CHANNELS.has(channel) ? channel : 'other', outcome, mode }),
     fulfillment: (result, mode) => fulfillments.inc({ result, mode }),
     redisFallback: (active) => redisFallback.set(active ? 1 : 0),
