@@ -70,7 +70,7 @@ export function mcpInstructions(): string {
   const catalog = { destinations: listDestinations() };
   const [order, durations, ages, , disclaimer] = agentRules(catalog);
   return [
-    'Expedition travel insurance for remote trips (polar, high-altitude, safari): quote, compare, and buy.',
+    `Expedition travel insurance for remote trips (${catalog.destinations.map((d) => d.name).join(', ')}): quote, compare, and buy.`,
     order,
     durations,
     ages,
