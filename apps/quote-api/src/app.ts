@@ -6,7 +6,6 @@ import type { PrismaClient } from '@expedition/db';
 import { listDestinations } from '@expedition/domain-pricing';
 import {
   clientRateLimit,
-  type ClientErrorBody,
   errorHandler,
   healthRoutes,
   httpLogger,
@@ -74,21 +73,12 @@ export function policyTokensOf(deps: Pick<QuoteApiDeps, 'policyTokens'>): Policy
   return deps.policyTokens ?? createPolicyTokens({ secret: DEV_POLICY_TOKEN_SECRET });
 }
 
-/** A request Node's parser refused, in the shape its route answers errors in (undefined: the /api/v1 shape). */
-export const parserRefusalBody: ClientErrorBody = (path, status, message, requestId) => {
-  if (path?.startsWith('/acp/')) return { type: 'invalid_request', code: status === 431 ? 'headers_too_large' : 'invalid_request', message };
-  if (path === '/mcp') return { jsonrpc: '2.0', id: null, error: { code: -32000, message, data: { requestId } } };
-  return undefined;
-};
-
 /** Builds the quote-api Express app. No side effects: no listening, no timers, no connections opened. */
 export function createApp(deps: QuoteApiDeps): Express {
   const app = express();
   app.disable('x-powered-by');
   app.set('etag', false);
   if (deps.trustProxy) app.set('trust proxy', deps.trustProxy);
-  // What Node's parser refuses (431 …) under /acp and /mcp is answered in those routes' own error shapes.
-  app.locals['clientErrorBody'] = parserRefusalBody;
 
   const quotes = createQuoteService({ prisma: deps.prisma, clock: deps.clock });
   const { processor, mpp } = deps.payments;

@@ -12,23 +12,6 @@ const MALFORMED = { status: 400, message: 'Malformed HTTP request' };
 
 interface ParserError extends Error {
   code?: string;
-  /** The bytes Node had read when it refused the request (the request line among them). */
-  rawPacket?: Buffer;
-}
-
-/**
- * An app whose routes answer errors in another shape (the ACP routes' `{ type, code, message }`, JSON-RPC at /mcp)
- * sets `app.locals.clientErrorBody` to this: given the refused request's path (null when unreadable), the body to
- * send, or undefined for ours.
- */
-export type ClientErrorBody = (path: string | null, status: number, message: string, requestId: string) => unknown;
-
-/** The path of the request line (`POST /acp/v1/x?y HTTP/1.1` → `/acp/v1/x`), from the bytes the parser saw. */
-export function requestPathOf(raw: Buffer | undefined): string | null {
-  if (!raw) return null;
-  const line = raw.subarray(0, Math.min(raw.length, 8192)).toString('latin1').split('\r\n', 1)[0] ?? '';
-  const target = /^[A-Z]+ (\S+) HTTP\/\d/.exec(line)?.[1];
-  return target?.startsWith('/') ? target.split('?', 1)[0]! : null;
 }
 
 /**
@@ -38,10 +21,7 @@ export function requestPathOf(raw: Buffer | undefined): string | null {
  * the response is written by hand with a fresh request id (the caller's X-Request-Id was never parsed), and one line
  * is logged. The connection is closed afterwards, as Node does.
  */
-export function answerClientError(
-  logger?: Pick<Logger, 'info'>,
-  bodyFor?: ClientErrorBody,
-): (err: ParserError, socket: Duplex) => void {
+export function answerClientError(logger?: Pick<Logger, 'info'>): (err: ParserError, socket: Duplex) => void {
   return (err, socket) => {
     // A reset connection, or one whose response has begun: nothing can be written any more (Node's own rule).
     const inFlight = (socket as Duplex & { _httpMessage?: { headersSent?: boolean } })._httpMessage;
@@ -51,8 +31,9 @@ export function answerClientError(
     }
     const { status, message } = ANSWERS[err.code ?? ''] ?? MALFORMED;
     const requestId = randomUUID();
-    const own = bodyFor?.(requestPathOf(err.rawPacket), status, message, requestId);
-    const body = JSON.stringify(own ?? { error: message, code: 'invalid_request', requestId });
+    // No route has run, so the path (and its error shape) is unknown: the body is both our `{ error, code, requestId }`
+    // and the ACP routes' `{ type, code, message }` (clients ignore fields they do not read, docs/contract.md).
+    const body = JSON.stringify({ error: message, code: 'invalid_request', requestId, type: 'invalid_request', message });
     const remote = (socket as Duplex & { remoteAddress?: string }).remoteAddress;
     logger?.info({ reqId: requestId, status, parserError: err.code, remoteAddress: remote }, 'request refused by the HTTP parser');
     socket.end(

@@ -2,7 +2,7 @@ import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import type { Express } from 'express';
 import type { Logger } from '@expedition/platform';
-import { answerClientError, type ClientErrorBody } from './client-error';
+import { answerClientError } from './client-error';
 
 export interface RunningServer {
   server: Server;
@@ -18,7 +18,7 @@ export interface RunningServer {
  */
 export async function listen(app: Express, options: { port: number; host?: string; logger?: Pick<Logger, 'info'> }): Promise<RunningServer> {
   const server = createServer(app);
-  server.on('clientError', answerClientError(options.logger, app.locals['clientErrorBody'] as ClientErrorBody | undefined));
+  server.on('clientError', answerClientError(options.logger));
   // Keep-alive must outlive a typical load balancer's idle timeout (60 s) to avoid resets on reused sockets.
   server.keepAliveTimeout = 65_000;
   server.headersTimeout = 66_000;

@@ -184,6 +184,6 @@ describe('item 15: refusals before any route still answer in our shape with a re
     expect(head).toMatch(/^HTTP\/1\.1 431 /);
     const requestId = /\r\nX-Request-Id: ([^\r\n]+)/i.exec(head)?.[1];
     expect(requestId).toEqual(expect.any(String));
-    expect(JSON.parse(body)).toEqual({ error: expect.any(String), code: 'invalid_request', requestId });
+    expect(JSON.parse(body)).toEqual({ error: expect.any(String), code: 'invalid_request', requestId, type: 'invalid_request', message: expect.any(String) });
   });
 });
