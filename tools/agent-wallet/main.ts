@@ -5,7 +5,7 @@
  */
 import { runWallet } from './src/run-wallet';
 
-runWallet(process.argv.slice(2), { fetch: (url, init) => fetch(url, init) })
+runWallet(process.argv.slice(2), { fetch: (url, init) => fetch(url, init), env: process.env })
   .then((result) => {
     process.stdout.write(result.stdout);
     process.stderr.write(result.stderr);

@@ -16,7 +16,7 @@
  * The demo key's budget is 60 requests per minute: keep BENCH_WIDGET_RUNS ≤ 8.
  */
 import { execFileSync, spawn } from 'node:child_process';
-import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { gzipSync } from 'node:zlib';
@@ -30,6 +30,8 @@ const BASE_PORT = 13920;
 const ports = { quote: BASE_PORT + 1, embed: BASE_PORT + 2, widget: BASE_PORT + 3, portal: BASE_PORT + 4, dispatcher: BASE_PORT + 5, demo: BASE_PORT + 200 };
 const url = (port: number) => `http://localhost:${port}`;
 const gz = (bytes: Buffer | string) => gzipSync(bytes, { level: 9 }).length;
+/** Brotli bytes as served: the build's twin (`<file>.br`, tools/browser/rollup-preset.mjs), else 0 (not built). */
+const br = (file: string) => (existsSync(`${file}.br`) ? readFileSync(`${file}.br`).length : 0);
 const kb = (n: number) => `${(n / 1024).toFixed(2)} KB`;
 const median = (xs: number[]) => {
   const s = [...xs].sort((a, b) => a - b);
@@ -74,12 +76,21 @@ export function bundleSizes() {
   return { loader, loaderGz: gz(loader), firstRender, firstGz, lazy, frameDir };
 }
 
-function sizes(): void {
+export function sizes(): void {
   const { loader, firstRender, firstGz, lazy, frameDir } = bundleSizes();
   console.log('\nSizes (gzip -9)');
   console.log(`  loader widget.js              ${kb(gz(loader)).padStart(9)}  (${loader.length} bytes raw)   budget 3 KB   ${(gz(loader) / 3072).toFixed(2)} of budget`);
   console.log(`  frame first-render JS         ${kb(firstGz).padStart(9)}  (${firstRender.join(', ')})   budget 30 KB   ${(firstGz / 30720).toFixed(2)} of budget`);
   for (const f of lazy) console.log(`  lazy chunk ${f.padEnd(20)} ${kb(gz(readFileSync(path.join(frameDir, f)))).padStart(9)}  (not needed for the first render)`);
+  // What the widget server sends (identity / gzip / brotli, the build's twins): the loader, and the first render's
+  // script(s) plus its stylesheet.
+  const manifest = JSON.parse(readFileSync(path.join(frameDir, 'manifest.json'), 'utf8')) as { css: Record<string, string> };
+  const firstFiles = [...firstRender, ...Object.values(manifest.css)].map((f) => path.join(frameDir, f));
+  const sum = (measure: (file: string) => number) => firstFiles.reduce((total, file) => total + measure(file), 0);
+  const loaderFile = path.join(root, 'dist/browser/widget-loader/widget.js');
+  console.log('\nOn the wire (bytes: identity / gzip / brotli)');
+  console.log(`  loader widget.js              ${loader.length} / ${gz(loader)} / ${br(loaderFile)}`);
+  console.log(`  frame first render (JS + CSS) ${sum((f) => readFileSync(f).length)} / ${sum((f) => gz(readFileSync(f)))} / ${sum(br)}`);
 }
 
 async function startPlatform(): Promise<{ demo: { publishableKey: string }; stop(): Promise<void> }> {

@@ -6,9 +6,14 @@
  *   and a `manifest.json` ({ entries: {name: file}, css: {name: file}, files: {file: {bytes}} }) the server reads to
  *   write its HTML. No inline script or style is ever needed (strict CSP).
  * - `browserScript`: one classic script (IIFE), not hashed (the loader: its URL is the contract).
+ *
+ * Both write, next to every .js and .css file, its brotli (`<file>.br`) and gzip (`<file>.gz`) twins (`precompressed`):
+ * compressed once here, at the highest settings, so servers send them as they are (Content-Encoding) and never
+ * compress per request. The manifest lists only the files themselves; a twin is found by its name.
  */
 import { createHash } from 'node:crypto';
 import { readFileSync } from 'node:fs';
+import { brotliCompressSync, constants, gzipSync } from 'node:zlib';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { nodeResolve } from '@rollup/plugin-node-resolve';
@@ -73,12 +78,33 @@ function assetsAndManifest(css) {
 }
 
 /**
+ * Emits `<file>.br` (brotli quality 11, text mode) and `<file>.gz` (gzip level 9) beside every .js and .css output.
+ * Runs last, on the final bytes (after terser), and the servers check that a twin decodes to its file before use.
+ */
+export function precompressed() {
+  return {
+    name: 'expedition-precompressed',
+    generateBundle(_options, bundle) {
+      for (const [fileName, item] of Object.entries(bundle)) {
+        if (!/\.(?:js|css)$/.test(fileName)) continue;
+        const bytes = item.type === 'chunk' ? Buffer.from(item.code) : Buffer.from(item.source);
+        const br = brotliCompressSync(bytes, {
+          params: { [constants.BROTLI_PARAM_QUALITY]: 11, [constants.BROTLI_PARAM_MODE]: constants.BROTLI_MODE_TEXT, [constants.BROTLI_PARAM_SIZE_HINT]: bytes.length },
+        });
+        this.emitFile({ type: 'asset', fileName: `${fileName}.br`, source: br });
+        this.emitFile({ type: 'asset', fileName: `${fileName}.gz`, source: gzipSync(bytes, { level: 9 }) });
+      }
+    },
+  };
+}
+
+/**
  * @param {{ name: string, input: Record<string, string>, css?: Record<string, string>, tsconfig: string }} options
  */
 export function browserApp({ name, input, css = {}, tsconfig }) {
   return {
     input,
-    plugins: [workspaceAliases(), nodeResolve({ browser: true, extensions: ['.ts', '.tsx', '.mjs', '.js'] }), compile(tsconfig), terser({ format: { comments: false } }), assetsAndManifest(css)],
+    plugins: [workspaceAliases(), nodeResolve({ browser: true, extensions: ['.ts', '.tsx', '.mjs', '.js'] }), compile(tsconfig), terser({ format: { comments: false } }), assetsAndManifest(css), precompressed()],
     output: {
       dir: browserDist(name),
       format: 'es',
@@ -96,7 +122,7 @@ export function browserApp({ name, input, css = {}, tsconfig }) {
 export function browserScript({ name, input, fileName, tsconfig }) {
   return {
     input,
-    plugins: [workspaceAliases(), nodeResolve({ browser: true, extensions: ['.ts', '.mjs', '.js'] }), compile(tsconfig), terser({ format: { comments: false } })],
+    plugins: [workspaceAliases(), nodeResolve({ browser: true, extensions: ['.ts', '.mjs', '.js'] }), compile(tsconfig), terser({ format: { comments: false } }), precompressed()],
     output: { file: path.join(browserDist(name), fileName), format: 'iife', sourcemap: false },
   };
 }

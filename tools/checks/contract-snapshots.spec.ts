@@ -42,7 +42,14 @@ describe('public contracts and the changelog', () => {
     });
 
     it('cannot be recorded under the entry that covered the previous contract', () => {
-      const result = recordContracts({ contracts, record, changelog });
+      // The section's newest entry covers the recorded contract (as right after `contracts:record`); a later entry
+      // that changed no schema (behaviour only) must not make this test depend on the changelog's current order.
+      const newest = changelogEntries(changelog, webhook.surface)[0]!;
+      const coveredByNewest: ContractRecord = {
+        ...record,
+        contracts: { ...record.contracts, [webhook.id]: { ...record.contracts[webhook.id]!, changelogEntry: newest } },
+      };
+      const result = recordContracts({ contracts, record: coveredByNewest, changelog });
       expect(result.problems).toEqual([expect.stringContaining('Add an entry for this change first')]);
     });
 

@@ -41,10 +41,11 @@ describe('config errors of the built processes: one line naming the variable, ne
     { app, title: 'NODE_ENV=production without DATABASE_URL', env: { NODE_ENV: 'production' }, names: ['DATABASE_URL'] },
   ]);
   cases.push(
-    { app: 'quote-api', title: 'production without MPP_SECRET_KEY', env: { NODE_ENV: 'production', DATABASE_URL: 'postgresql://db/x' }, names: ['MPP_SECRET_KEY'] },
+    { app: 'quote-api', title: 'production without MPP_SECRET_KEY and POLICY_TOKEN_SECRET', env: { NODE_ENV: 'production', DATABASE_URL: 'postgresql://db/x' }, names: ['MPP_SECRET_KEY', 'POLICY_TOKEN_SECRET'] },
+    { app: 'embed-api', title: 'production without POLICY_TOKEN_SECRET', env: { NODE_ENV: 'production', DATABASE_URL: 'postgresql://db/x' }, names: ['POLICY_TOKEN_SECRET'] },
     { app: 'operator-portal', title: 'production without the keyring and SMTP', env: { NODE_ENV: 'production', DATABASE_URL: 'postgresql://db/x' }, names: ['SMTP_URL', 'WEBHOOK_SECRET_KEYS'] },
     { app: 'operator-portal', title: 'a bad keyring', env: { DATABASE_URL: 'postgresql://db/x', WEBHOOK_SECRET_KEYS: 'k1:short' }, names: ['WEBHOOK_SECRET_KEYS'] },
-    { app: 'webhook-dispatcher', title: 'production on the simulated processor', env: { NODE_ENV: 'production', DATABASE_URL: 'postgresql://db/x', WEBHOOK_SECRET_KEYS: KEYRING }, names: ['PAYMENTS_PROVIDER'] },
+    { app: 'webhook-dispatcher', title: 'production on the simulated processor', env: { NODE_ENV: 'production', DATABASE_URL: 'postgresql://db/x', WEBHOOK_SECRET_KEYS: KEYRING, POLICY_TOKEN_SECRET: 'p'.repeat(40) }, names: ['PAYMENTS_PROVIDER'] },
     { app: 'embed-api', title: 'Stripe without its keys', env: { PAYMENTS_PROVIDER: 'stripe' }, names: ['STRIPE_TEST_SECRET_KEY', 'STRIPE_WEBHOOK_SECRET'] },
     { app: 'webhook-dispatcher', title: 'DATABASE_URL of another database', env: { DATABASE_URL: 'mysql://db/x' }, names: ['DATABASE_URL'] },
   );

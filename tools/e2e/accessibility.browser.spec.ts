@@ -3,6 +3,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { chromium, type Browser, type Page } from 'playwright-core';
 import { noteSkippedSuite } from '@expedition/platform/testing';
+import { axeViolations } from './axe';
 import { launch, type Launched } from './launcher-harness';
 import { ensureWidgetBundles } from './widget-stub-frame';
 
@@ -20,13 +21,6 @@ if (!available) noteSkippedSuite(`Chromium not found at ${CHROMIUM} (apt-get ins
 const describeWithBrowser = available ? describe : describe.skip;
 const SHOTS = path.join(tmpdir(), 'expedition-screens');
 const WIDTHS = [1280, 390] as const;
-
-interface AxeViolation {
-  id: string;
-  impact: string | null;
-  help: string;
-  nodes: { target: string[] }[];
-}
 
 describeWithBrowser('accessibility of the payer-facing screens (axe-core, 1280 and 390 px)', () => {
   let platform: Launched;
@@ -51,13 +45,7 @@ describeWithBrowser('accessibility of the payer-facing screens (axe-core, 1280 a
       const context = await browser.newContext({ viewport: { width, height: 900 }, bypassCSP: true });
       const page = await context.newPage();
       await open(page);
-      // Into every frame: axe audits a cross-origin iframe (the widget) only when it runs there too.
-      for (const frame of page.frames()) await frame.addScriptTag({ path: require.resolve('axe-core/axe.min.js') });
-      const violations = await page.evaluate(async () => {
-        const axe = (globalThis as unknown as { axe: { run(ctx: unknown, opts: unknown): Promise<{ violations: AxeViolation[] }> } }).axe;
-        const result = await axe.run(document, { runOnly: { type: 'tag', values: ['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa'] } });
-        return result.violations.map((v) => ({ id: v.id, impact: v.impact, help: v.help, nodes: v.nodes.map((n) => ({ target: n.target })) }));
-      });
+      const violations = await axeViolations(page);
       await page.screenshot({ path: path.join(SHOTS, `${name}-${width}.png`), fullPage: true });
       await context.close();
       expect({ screen: `${name} at ${width}px`, violations }).toEqual({ screen: `${name} at ${width}px`, violations: [] });

@@ -18,20 +18,28 @@ export interface Launched {
   };
   /** The provider admin the launcher created (DATA_DIR/provider-admin.json). */
   providerAdmin: { email: string; password: string };
+  /** The launcher's DATA_DIR (the mail outbox is under it); removed by stop(). */
+  dataDir: string;
   output: () => string;
   stop(): Promise<number | null>;
 }
 
 /**
  * Starts the real all-in-one launcher (what `npm start` runs) in a child process on its own ports and a fresh
- * DATA_DIR (PGlite), with short webhook retry delays, and waits until every app answers.
+ * DATA_DIR (PGlite unless `env` sets DATABASE_URL), with short webhook retry delays, and waits until every app answers.
  */
 export async function launch(basePort: number, options: { env?: NodeJS.ProcessEnv; demoPort?: number } = {}): Promise<Launched> {
   const dataDir = mkdtempSync(path.join(tmpdir(), 'expedition-e2e-'));
   const ports = { quote: basePort + 1, embed: basePort + 2, widget: basePort + 3, portal: basePort + 4, dispatcher: basePort + 5, demo: options.demoPort ?? basePort + 200 };
   const url = (p: number) => `http://localhost:${p}`;
+  // The launcher gets PGlite under DATA_DIR and its own processor intake unless the caller asks otherwise in `env`
+  // (a suite that must query the database passes DATABASE_URL): nothing is inherited from the shell running jest.
+  const inherited: NodeJS.ProcessEnv = { ...process.env };
+  delete inherited.DATABASE_URL;
+  delete inherited.REDIS_URL;
+  delete inherited.SIMULATED_PROCESSOR_WEBHOOK_URL;
   const env: NodeJS.ProcessEnv = {
-    ...process.env,
+    ...inherited,
     DATA_DIR: dataDir,
     QUOTE_API_PORT: String(ports.quote),
     EMBED_API_PORT: String(ports.embed),
@@ -45,9 +53,6 @@ export async function launch(basePort: number, options: { env?: NodeJS.ProcessEn
     NODE_OPTIONS: '',
     ...options.env,
   };
-  delete env.DATABASE_URL;
-  delete env.REDIS_URL;
-  delete env.SIMULATED_PROCESSOR_WEBHOOK_URL;
 
   let output = '';
   const child: ChildProcess = spawn(
@@ -75,6 +80,7 @@ export async function launch(basePort: number, options: { env?: NodeJS.ProcessEn
     urls: { quote: url(ports.quote), embed: url(ports.embed), dispatcher: url(ports.dispatcher), demo: url(ports.demo), widget: url(ports.widget), portal: url(ports.portal) },
     demo,
     providerAdmin,
+    dataDir,
     output: () => output,
     async stop() {
       child.kill('SIGTERM');

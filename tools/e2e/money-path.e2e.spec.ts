@@ -61,6 +61,15 @@ function expectPolicyIssued(payload: Record<string, unknown>, quote: { quoteId: 
   expect(payload['policyNumber']).toMatch(/^POL-/);
 }
 
+/** The delivered documentUrl carries the policy's token (stored without it, added by the dispatcher) and opens it. */
+async function expectCertificateOpens(payload: Record<string, unknown>) {
+  const documentUrl = String(payload['documentUrl']);
+  expect(documentUrl).toMatch(new RegExp(`^${platform.urls.quote}/api/v1/policies/${payload['policyNumber']}/certificate\\.pdf\\?access_token=pat_`));
+  const pdf = await fetch(documentUrl);
+  expect(pdf.status).toBe(200);
+  expect(pdf.headers.get('content-type')).toBe('application/pdf');
+}
+
 describe('money path on npm start', () => {
   it('checkout link: quote → link → test card → policy.issued verified by the operator', async () => {
     const quote = await apiQuote();
@@ -80,6 +89,7 @@ describe('money path on npm start', () => {
 
     const received = await waitForPolicyIssued(platform.urls.demo, quote.quoteId);
     expectPolicyIssued(received.payload, quote, plan.estimatedPremiumCents);
+    await expectCertificateOpens(received.payload);
     expect(confirmation).toContain(`>${received.payload['policyNumber']}</span>`);
     expect(received.payload['planId']).toBe(plan.planId);
   });
@@ -105,6 +115,7 @@ describe('money path on npm start', () => {
 
     const received = await waitForPolicyIssued(platform.urls.demo, quote.quoteId);
     expectPolicyIssued(received.payload, quote, plan.estimatedPremiumCents);
+    await expectCertificateOpens(received.payload);
   });
 });
 
@@ -143,6 +154,7 @@ describe('Tier 3 (in-iframe payment) on npm start', () => {
 
     const received = await waitForPolicyIssued(platform.urls.demo, quote.quoteId);
     expectPolicyIssued(received.payload, quote, option.premiumCents);
+    await expectCertificateOpens(received.payload);
     expect(received.deliveries).toBe(1);
   });
 });

@@ -111,6 +111,9 @@ describeWithBrowser('operator portal UI in Chromium (real server, strict CSP, ax
         return result.violations.map((v: any) => ({ id: v.id, impact: v.impact, help: v.help, targets: v.nodes.map((n: any) => n.target.join(' ')) }));
       });
       await page.screenshot({ path: path.join(SHOTS, `portal-${name}-${width}.png`), fullPage: true });
+      // Nothing makes the page wider than the window (a long key or URL wraps instead).
+      const pageWidth = await page.evaluate(() => document.documentElement.scrollWidth);
+      expect({ screen: `${name} at ${width}px`, pageWidth }).toEqual({ screen: `${name} at ${width}px`, pageWidth: width });
       const serious = violations.filter((v) => v.impact === 'serious' || v.impact === 'critical');
       expect({ screen: `${name} at ${width}px`, serious }).toEqual({ screen: `${name} at ${width}px`, serious: [] });
     }
@@ -192,9 +195,13 @@ describeWithBrowser('operator portal UI in Chromium (real server, strict CSP, ax
     await page.getByLabel('Origin', { exact: true }).fill('https://tours.example.com');
     await page.getByRole('button', { name: 'Add origin' }).click();
     await page.getByRole('listitem').filter({ hasText: 'https://tours.example.com' }).waitFor();
-    await page.getByLabel('Page address or origin').fill('https://tours.example.com');
+    // A page's address tests the origin it is served from, and says so.
+    await page.getByLabel('Page address or origin').fill('https://tours.example.com/voyages/antarctica.html');
     await page.getByRole('button', { name: 'Test', exact: true }).click();
     await page.getByText(/accepted for 1 of 1 keys/).waitFor();
+    expect(await page.getByRole('status').filter({ hasText: 'is served from the origin' }).innerText()).toMatch(
+      /The page https:\/\/tours\.example\.com\/voyages\/antarctica\.html is served from the origin https:\/\/tours\.example\.com/,
+    );
     await audit(page, 'origins');
 
     // Integration: the Tier 3 snippet carries the key and lands on the clipboard.
@@ -256,6 +263,13 @@ describeWithBrowser('operator portal UI in Chromium (real server, strict CSP, ax
     await page.getByText('Key revoked.').waitFor();
     await liveRow.locator('.svc-badge', { hasText: 'revoked' }).waitFor();
 
+    // A second active test key: the dashboard and the Integration page both show the newest one.
+    await page.getByLabel('Mode').first().selectOption('test');
+    await page.getByLabel('Label (optional)').fill('second site');
+    await page.getByRole('button', { name: 'Create key' }).click();
+    await page.getByText('New test key created.').waitFor();
+    const newestTestKey = (await rows.filter({ hasText: 'second site' }).locator('code').first().getAttribute('title'))!;
+
     // A secret key is shown once with a copy button.
     await page.getByRole('button', { name: 'Create secret key' }).click();
     await page.getByText('Copy your secret key now').waitFor();
@@ -270,6 +284,10 @@ describeWithBrowser('operator portal UI in Chromium (real server, strict CSP, ax
     await nav.getByRole('link', { name: 'Dashboard', exact: true }).click();
     await heading(page, 'Dashboard');
     expect(await nav.isVisible()).toBe(false);
+    expect(await page.locator('.secret__value').innerText()).toBe(newestTestKey);
+    await page.setViewportSize({ width: 1280, height: 900 });
+    await go(page, 'Integration', 'Integration');
+    expect(await page.getByText(/^Using your test key/).locator('code').innerText()).toBe(newestTestKey);
     await context.close();
   });
 
@@ -303,6 +321,8 @@ describeWithBrowser('operator portal UI in Chromium (real server, strict CSP, ax
     await page.getByLabel('Endpoint URL').fill('http://127.0.0.1:14005/webhooks');
     await page.getByRole('button', { name: 'Save URL' }).click();
     await page.getByText('Webhook URL saved.').waitFor();
+    // One confirmation at a time: "Webhook URL saved." replaced the commission's.
+    expect(await page.locator('.svc-toasts [role="status"] .svc-toast span').allInnerTexts()).toEqual(['Webhook URL saved.']);
     await page.getByRole('button', { name: 'Generate secret' }).click();
     const generate = page.getByRole('dialog', { name: 'Generate a signing secret?' });
     await generate.getByRole('button', { name: 'Generate secret' }).click();

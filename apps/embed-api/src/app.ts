@@ -1,6 +1,7 @@
 import express, { type Express } from 'express';
 import { createEmbedGate, createPreflightHandler, type ResolveKey, type ResolvedKey } from '@expedition/auth-publishable-key';
 import type { PrismaClient } from '@expedition/db';
+import { createPolicyTokens, DEV_POLICY_TOKEN_SECRET, type PolicyTokens } from '@expedition/fulfillment';
 import { errorHandler, healthRoutes, notFound } from '@expedition/http-kit';
 import { countGateDecisions, countQuotesCreated, observe, type Observability } from '@expedition/observability';
 import type { Clock, Logger, RateLimiter } from '@expedition/platform';
@@ -36,7 +37,8 @@ export interface EmbedApiDeps {
   /** The provider dashboard (portal) origin(s): accepted for test keys only. */
   testDashboardOrigins: readonly string[];
   /** Express `trust proxy` setting. */
-  trustProxy?: string;
+  /** Express `trust proxy`: proxies in front (a number) or their addresses (docs: README, TRUST_PROXY). */
+  trustProxy?: number | string;
   /** Called after an instant-eligible quote is stored (the composition root kicks the options worker). */
   onQuoteCreated?: (quoteId: string) => void;
   /** Ready payloads cached per process (they never change once ready). */
@@ -53,6 +55,11 @@ export interface EmbedApiDeps {
   onKeyUsed?: (key: ResolvedKey) => void;
   /** Metrics (requests, gate decisions, quotes) and tracing of this process; absent: none, at no cost. */
   observability?: Observability;
+  /**
+   * Derives the access token of a policy a Tier 3 payment bought (POLICY_TOKEN_SECRET, the same as quote-api's; compose.ts
+   * passes the configured one). Absent: the published development secret, as in tests and embedded mode.
+   */
+  policyTokens?: PolicyTokens;
 }
 
 /** Builds the embed-api Express app. No side effects: no listening, no timers, no connections, no worker. */
@@ -76,7 +83,14 @@ export function createApp(deps: EmbedApiDeps): Express {
   const headerKeyGate = countGateDecisions(createEmbedGate({ ...gateOptions, allowQueryKey: () => false }), metrics);
   const optionsGate = countGateDecisions(createEmbedGate({ ...gateOptions, allowQueryKey: () => true }), metrics);
   const payments = deps.payments
-    ? createEmbedPaymentService({ ...deps.payments, prisma: deps.prisma, clock: deps.clock, logger: deps.logger, quoteApiUrl: deps.quoteApiUrl })
+    ? createEmbedPaymentService({
+        ...deps.payments,
+        prisma: deps.prisma,
+        clock: deps.clock,
+        logger: deps.logger,
+        quoteApiUrl: deps.quoteApiUrl,
+        policyTokens: deps.policyTokens ?? createPolicyTokens({ secret: DEV_POLICY_TOKEN_SECRET }),
+      })
     : undefined;
   const paymentPaths = payments ? [EMBED_PAYMENTS_PATH, EMBED_PAYMENTS_CONFIRM_PATH, EMBED_PAYMENTS_AUTHENTICATE_PATH] : [];
   const checkoutLinks = deps.quoteApiUrl ? createCheckoutLinks({ prisma: deps.prisma, clock: deps.clock, publicUrl: deps.quoteApiUrl }) : undefined;

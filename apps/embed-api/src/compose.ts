@@ -2,6 +2,7 @@ import type { Express } from 'express';
 import type Redis from 'ioredis';
 import type { CachedKeyResolver } from '@expedition/auth-publishable-key';
 import type { Database } from '@expedition/db';
+import { createPolicyTokens } from '@expedition/fulfillment';
 import { createKeyResolver, createKeyUsageRecorder, type KeyUsageRecorder } from '@expedition/operators';
 import { createPaymentProcessor, type PaymentProcessor } from '@expedition/payments';
 import { createRateLimiter, systemClock, type Clock, type Logger } from '@expedition/platform';
@@ -40,6 +41,8 @@ export interface EmbedApi {
 /** Wires config and shared resources into the app and its options worker. Used by main.ts and the launcher. */
 export function composeEmbedApi(runtime: EmbedApiRuntime): EmbedApi {
   const { config, db, logger } = runtime;
+  // database_up at scrape time (once per registry: the launcher composes every app on one).
+  runtime.observability?.metrics?.watchDatabase(() => db.ping());
   const clock = runtime.clock ?? systemClock;
   const optionsWorker = createOptionsWorker({
     prisma: db.prisma,
@@ -64,6 +67,7 @@ export function composeEmbedApi(runtime: EmbedApiRuntime): EmbedApi {
     testDashboardOrigins: config.testDashboardOrigins,
     trustProxy: config.trustProxy,
     quoteApiUrl: config.quoteApiUrl,
+    policyTokens: createPolicyTokens(config.policyTokens),
     onKeyUsed: (key) => keyUsage.touch(key.keyId),
     observability: runtime.observability,
     // Makes the demo feel instant; correctness never depends on it (the worker also polls).

@@ -73,13 +73,16 @@ describe('embed-api config: payments', () => {
 describe('embed-api config: production and one-line refusals', () => {
   const refusal = (env: Record<string, string>): string => configRefusal(loadConfig, env);
 
-  it('production: no default for DATABASE_URL or the processor (Stripe keys required)', () => {
-    expect(refusal({ NODE_ENV: 'production' })).toBe('Invalid configuration: DATABASE_URL: required when NODE_ENV=production');
-    expect(refusal({ NODE_ENV: 'production', DATABASE_URL: 'postgresql://db/app' })).toMatch(/^Invalid configuration: PAYMENTS_PROVIDER: /);
-    expect(refusal({ NODE_ENV: 'production', DATABASE_URL: 'postgresql://db/app', PAYMENTS_PROVIDER: 'stripe' })).toMatch(/STRIPE_TEST_SECRET_KEY/);
+  it('production: no default for DATABASE_URL, POLICY_TOKEN_SECRET or the processor (Stripe keys required)', () => {
+    const SECRET = 'policy-token-secret-for-config-spec-0123456789';
+    expect(refusal({ NODE_ENV: 'production' })).toBe(
+      'Invalid configuration: DATABASE_URL: required when NODE_ENV=production; POLICY_TOKEN_SECRET: required when NODE_ENV=production',
+    );
+    const deployed = { NODE_ENV: 'production', DATABASE_URL: 'postgresql://db/app', POLICY_TOKEN_SECRET: SECRET };
+    expect(refusal(deployed)).toMatch(/^Invalid configuration: PAYMENTS_PROVIDER: /);
+    expect(refusal({ ...deployed, PAYMENTS_PROVIDER: 'stripe' })).toMatch(/STRIPE_TEST_SECRET_KEY/);
     const config = loadConfig({
-      NODE_ENV: 'production',
-      DATABASE_URL: 'postgresql://db/app',
+      ...deployed,
       PAYMENTS_PROVIDER: 'stripe',
       STRIPE_TEST_SECRET_KEY: 'sk_test_1',
       STRIPE_WEBHOOK_SECRET: 'whsec_1',

@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { normalizeOrigin } from '@expedition/auth-publishable-key';
 import { asConfigError, ConfigError, envVar, missingInProduction, optionalVar, parseConfig, type Env } from '@expedition/platform';
+import { DEV_POLICY_TOKEN_SECRET, MIN_POLICY_TOKEN_SECRET_LENGTH } from '@expedition/fulfillment';
 import { paymentsSettingsFromEnv, type PaymentsSettings } from '@expedition/payments';
 
 /** A comma-separated list of origins, each normalized to `scheme://host[:port]`; an invalid entry is a config error. */
@@ -43,6 +44,9 @@ const ConfigSchema = z
     DATA_DIR: envVar.dataDir(),
     REDIS_URL: envVar.redisUrl(),
     TRUST_PROXY: envVar.trustProxy(),
+    /** Derives the access token of a policy a Tier 3 payment bought: the same secret as quote-api's. */
+    POLICY_TOKEN_SECRET: optionalVar(z.string().min(MIN_POLICY_TOKEN_SECRET_LENGTH, `at least ${MIN_POLICY_TOKEN_SECRET_LENGTH} characters`)),
+    POLICY_TOKEN_PREVIOUS_SECRET: optionalVar(z.string().min(MIN_POLICY_TOKEN_SECRET_LENGTH, `at least ${MIN_POLICY_TOKEN_SECRET_LENGTH} characters`)),
   })
   .transform((env, ctx) => {
     const widgetUrl = env.WIDGET_URL ?? `http://localhost:${env.WIDGET_PORT}`;
@@ -63,6 +67,8 @@ const ConfigSchema = z
       dataDir: env.DATA_DIR,
       redisUrl: env.REDIS_URL,
       trustProxy: env.TRUST_PROXY,
+      /** The published dev secret when unset (refused with NODE_ENV=production). */
+      policyTokens: { secret: env.POLICY_TOKEN_SECRET ?? DEV_POLICY_TOKEN_SECRET, previous: env.POLICY_TOKEN_PREVIOUS_SECRET },
     };
   });
 
@@ -80,7 +86,7 @@ function unique(origins: string[]): string[] {
 export type EmbedApiConfig = z.infer<typeof ConfigSchema> & { payments: PaymentsSettings };
 
 /** No default in production (the payments lib requires Stripe's keys there: no simulated processor). */
-export const PRODUCTION_REQUIRED = ['DATABASE_URL'] as const;
+export const PRODUCTION_REQUIRED = ['DATABASE_URL', 'POLICY_TOKEN_SECRET'] as const;
 
 export function loadConfig(env: Env = process.env): EmbedApiConfig {
   const base = parseConfig(ConfigSchema, env);

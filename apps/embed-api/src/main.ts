@@ -17,7 +17,7 @@ async function main(): Promise<void> {
   const db = await reachAtStart(postgres, logger, () => createDatabase({ databaseUrl: config.databaseUrl, dataDir: config.dataDir }));
   const prepared = await reachAtStart(postgres, logger, () => prepareDatabase(db, { catalog: catalogSnapshot(), migrationsDir: bundledMigrationsDir(__dirname) }));
   logger.info({ db: db.kind, migrationsApplied: prepared.applied, plans: prepared.plans }, 'database ready');
-  const redis = config.redisUrl ? logRedisOutages(new Redis(config.redisUrl, { maxRetriesPerRequest: 1 }), config.redisUrl, logger) : undefined;
+  const redis = config.redisUrl ? logRedisOutages(new Redis(config.redisUrl, { maxRetriesPerRequest: 1 }), config.redisUrl, logger, obs.observability.metrics?.redisFallback) : undefined;
 
   const embed = composeEmbedApi({ config, db, logger, redis, observability: obs.observability });
   const server = await listen(embed.app, { port: config.port, host: config.host, logger });

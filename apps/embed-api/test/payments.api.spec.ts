@@ -14,7 +14,8 @@ import {
   type EmbedOption,
   type EmbedOptionsReady,
 } from '@expedition/contracts';
-import { createMoneyPath } from '@expedition/fulfillment';
+import { scanTextColumns } from '@expedition/db/testing';
+import { createMoneyPath, createPolicyTokens, DEV_POLICY_TOKEN_SECRET } from '@expedition/fulfillment';
 import { TEST_CARDS, type PaymentProcessorEvent } from '@expedition/payments';
 import {
   capturingProcessor,
@@ -52,6 +53,7 @@ beforeEach(() => {
   sim.events.length = 0;
 });
 
+const DEV_TOKENS = createPolicyTokens({ secret: DEV_POLICY_TOKEN_SECRET });
 const post = (path: string, body: unknown, key: string, origin: string) =>
   request(h.app).post(path).set('X-SVC-Publishable-Key', key).set('Origin', origin).send(body as object);
 const start = (body: unknown, key = mine.testKey, origin = SITE_ORIGIN) => post('/api/embed/payments', body, key, origin);
@@ -133,8 +135,8 @@ describe('POST /api/embed/payments → confirm → signed event → intake: the 
       currency: 'USD',
       // The paying call is the buyer's: the policy, its token and the certificate link (quote-api serves it).
       policyNumber: issued.policyNumber,
-      accessToken: issued.accessToken,
-      documentUrl: `${QUOTE_API_URL}/api/v1/policies/${issued.policyNumber}/certificate.pdf?access_token=${encodeURIComponent(issued.accessToken)}`,
+      accessToken: DEV_TOKENS.tokenFor(issued),
+      documentUrl: `${QUOTE_API_URL}/api/v1/policies/${issued.policyNumber}/certificate.pdf?access_token=${encodeURIComponent(DEV_TOKENS.tokenFor(issued))}`,
     });
 
     expect(sim.events).toHaveLength(1);
@@ -181,6 +183,21 @@ describe('POST /api/embed/payments → confirm → signed event → intake: the 
       expectCors(res, SITE_ORIGIN);
     }
     expect(sim.events).toHaveLength(1);
+  });
+
+  it('stores no bearer token in clear: the answer\'s token and link are derived, and no text or JSON column holds them (issue 20 item 10)', async () => {
+    const { quoteId, option } = await readyQuote();
+    const started = await start({ quoteId, planId: option.planId });
+    const confirmed = await confirm({ paymentId: started.body.paymentId, paymentMethod: TEST_CARDS.success });
+    expect(confirmed.body.accessToken).toMatch(/^pat_[A-Za-z0-9_-]{43}$/);
+
+    const tables = ['policies', 'idempotency_records', 'webhook_events', 'acp_checkout_sessions', 'checkout_sessions', 'payments'];
+    const scan = await scanTextColumns(h.prisma, tables, ['pat_', confirmed.body.accessToken as string]);
+    expect(scan.columns).toEqual(expect.arrayContaining(['webhook_events.payload', 'payments.failure_message']));
+    expect(scan.hits).toEqual([]);
+    const outbox = await h.prisma.webhookEvent.findFirstOrThrow({ where: { payload: { path: ['quoteId'], equals: quoteId } } });
+    const payload = outbox.payload as { documentUrl: string; policyNumber: string };
+    expect(payload.documentUrl).toBe(`${QUOTE_API_URL}/api/v1/policies/${payload.policyNumber}/certificate.pdf`);
   });
 
   it('works from the widget iframe origin (first party) with pm_card_visa', async () => {

@@ -140,6 +140,12 @@ describe('POST /api/embed/quote: 400 Missing or invalid required fields (with CO
     }
   });
 
+  it.each(['utf-16', 'utf-16le', 'utf-7', 'iso-8859-1'])('when the body declares charset=%s (UTF-8 only, like every JSON body)', async (charset) => {
+    const raw = JSON.stringify(fullQuote);
+    const bytes = charset.startsWith('utf-16') ? Buffer.from(raw, 'utf16le') : Buffer.from(raw, 'latin1');
+    await expectInvalid(await post().set('Content-Type', `application/json; charset=${charset}`).send(bytes));
+  });
+
   it('when the body is larger than 16 KiB', async () => {
     await expectInvalid(await post({ ...fullQuote, name: 'x'.repeat(17 * 1024) }));
   });

@@ -41,7 +41,8 @@ export interface PortalAppDeps {
   /** The OpenAPI 3.1 document of /api/portal/v1. */
   openApi: () => unknown;
   /** Express `trust proxy` setting. */
-  trustProxy?: string;
+  /** Express `trust proxy`: proxies in front (a number) or their addresses (docs: README, TRUST_PROXY). */
+  trustProxy?: number | string;
   /** Metrics and tracing of this process; absent: none, at no cost. */
   observability?: Observability;
 }

@@ -61,6 +61,8 @@ export function defaultUiDir(): string {
 /** Wires config and shared resources into the portal app. Used by main.ts and the launcher. */
 export function composePortal(runtime: PortalRuntime): Portal {
   const { config, db, logger } = runtime;
+  // database_up at scrape time (once per registry: the launcher composes every app on one).
+  runtime.observability?.metrics?.watchDatabase(() => db.ping());
   const clock = runtime.clock ?? systemClock;
   const secretBox =
     runtime.secretBox ??

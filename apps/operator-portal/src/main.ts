@@ -16,7 +16,7 @@ async function main(): Promise<void> {
   const db = await reachAtStart(postgres, logger, () => createDatabase({ databaseUrl: config.databaseUrl, dataDir: config.dataDir }));
   const prepared = await reachAtStart(postgres, logger, () => prepareDatabase(db, { catalog: catalogSnapshot(), migrationsDir: bundledMigrationsDir(__dirname) }));
   logger.info({ db: db.kind, migrationsApplied: prepared.applied }, 'database ready');
-  const redis = config.redisUrl ? logRedisOutages(new Redis(config.redisUrl, { maxRetriesPerRequest: 1 }), config.redisUrl, logger) : undefined;
+  const redis = config.redisUrl ? logRedisOutages(new Redis(config.redisUrl, { maxRetriesPerRequest: 1 }), config.redisUrl, logger, obs.observability.metrics?.redisFallback) : undefined;
 
   const portal = composePortal({ config, db, logger, redis, observability: obs.observability });
   const server = await listen(portal.app, { port: config.port, host: config.host, logger });

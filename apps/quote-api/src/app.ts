@@ -15,7 +15,7 @@ import {
   requestId,
 } from '@expedition/http-kit';
 import { countQuotesCreated, observe, type Observability } from '@expedition/observability';
-import { createMoneyPath, type MoneyPath } from '@expedition/fulfillment';
+import { createMoneyPath, createPolicyTokens, DEV_POLICY_TOKEN_SECRET, type MoneyPath, type PolicyTokens } from '@expedition/fulfillment';
 import type { PaymentProcessor } from '@expedition/payments';
 import type { Clock, Logger, RateLimiter } from '@expedition/platform';
 import { createQuoteService } from '@expedition/quoting';
@@ -49,7 +49,8 @@ export interface QuoteApiDeps {
   /** Payment mode of quotes created here: `live` charges real money (Stripe live keys). Default test. */
   mode?: Mode;
   /** Express `trust proxy` setting, so the client IP is right behind a load balancer. */
-  trustProxy?: string;
+  /** Express `trust proxy`: proxies in front (a number) or their addresses (docs: README, TRUST_PROXY). */
+  trustProxy?: number | string;
   payments: {
     processor: PaymentProcessor;
     /** The per-quote payment claim, fulfillment and refunds; built from the deps when absent. */
@@ -60,6 +61,16 @@ export interface QuoteApiDeps {
   };
   /** Metrics (requests, quotes) and tracing of this process; absent: none, at no cost. */
   observability?: Observability;
+  /**
+   * Derives policies' access tokens (POLICY_TOKEN_SECRET; compose.ts passes the configured one). Absent: the published
+   * development secret, as in tests and embedded mode.
+   */
+  policyTokens?: PolicyTokens;
+}
+
+/** The deps' policy tokens, or those of the published development secret. */
+export function policyTokensOf(deps: Pick<QuoteApiDeps, 'policyTokens'>): PolicyTokens {
+  return deps.policyTokens ?? createPolicyTokens({ secret: DEV_POLICY_TOKEN_SECRET });
 }
 
 /** Builds the quote-api Express app. No side effects: no listening, no timers, no connections opened. */
@@ -73,7 +84,8 @@ export function createApp(deps: QuoteApiDeps): Express {
   const { processor, mpp } = deps.payments;
   const moneyPath =
     deps.payments.moneyPath ?? createMoneyPath({ prisma: deps.prisma, clock: deps.clock, logger: deps.logger, processor, quoteApiUrl: deps.publicUrl });
-  const policies = createPolicyService({ prisma: deps.prisma, publicUrl: deps.publicUrl });
+  const policyTokens = policyTokensOf(deps);
+  const policies = createPolicyService({ prisma: deps.prisma, publicUrl: deps.publicUrl, policyTokens });
   const checkout = createCheckoutService({
     prisma: deps.prisma,
     clock: deps.clock,
@@ -89,8 +101,9 @@ export function createApp(deps: QuoteApiDeps): Express {
     mpp,
     logger: deps.logger,
     publicUrl: deps.publicUrl,
+    policyTokens,
   });
-  const idempotency = createIdempotencyRepository({ prisma: deps.prisma, clock: deps.clock });
+  const idempotency = createIdempotencyRepository({ prisma: deps.prisma, clock: deps.clock, policyTokens });
   // The agent rules quote the catalog (destinations, default durations): generated from it, never copied.
   const openapi = JSON.stringify(buildQuoteApiOpenApi({ serverUrl: deps.publicUrl, catalog: { destinations: listDestinations() } }));
 
@@ -134,9 +147,11 @@ export function createApp(deps: QuoteApiDeps): Express {
       processor,
       moneyPath,
       publicUrl: deps.publicUrl,
+      policyTokens,
       networkId: mpp.networkId,
       rateLimiter: deps.rateLimiter,
       rateLimitPerMinute: deps.rateLimitPerMinute ?? QUOTE_API_LIMITS.requestsPerMinutePerClient,
+      mode: deps.mode ?? 'test',
       metrics,
     }),
   );
@@ -148,7 +163,7 @@ export function createApp(deps: QuoteApiDeps): Express {
   // The policyholder's pages: the policy (opened by its token) and each plan's public policy wording.
   app.use(policyPageRouter({ policies, rateLimit: clientRateLimit(deps.rateLimiter, deps.rateLimitPerMinute ?? QUOTE_API_LIMITS.requestsPerMinutePerClient) }));
   app.use(wordingRouter({ publicUrl: deps.publicUrl }));
-  app.use(checkoutPageRouter({ checkout, ui, receipts: createCheckoutReceiptRepository(deps.prisma, deps.publicUrl) }));
+  app.use(checkoutPageRouter({ checkout, ui, receipts: createCheckoutReceiptRepository(deps.prisma, deps.publicUrl, policyTokens) }));
   app.use(notFound());
   app.use(errorHandler(deps.logger));
   return app;

@@ -2,6 +2,7 @@ import type { Express } from 'express';
 import type Redis from 'ioredis';
 import type { Database } from '@expedition/db';
 import { createRateLimiter, systemClock, type Clock, type Logger } from '@expedition/platform';
+import { createPolicyTokens } from '@expedition/fulfillment';
 import { createPaymentProcessor, type PaymentProcessor } from '@expedition/payments';
 import type { Observability } from '@expedition/observability';
 import { createApp } from './app';
@@ -23,6 +24,8 @@ export interface QuoteApiRuntime {
 /** Wires config and shared resources into the app. Used by main.ts and by the all-in-one launcher. */
 export function composeQuoteApi(runtime: QuoteApiRuntime): Express {
   const { config, db, logger } = runtime;
+  // database_up at scrape time (once per registry: the launcher composes every app on one).
+  runtime.observability?.metrics?.watchDatabase(() => db.ping());
   const clock = runtime.clock ?? systemClock;
   const processor = runtime.processor ?? createPaymentProcessor(config.payments, { clock });
   return createApp({
@@ -42,6 +45,7 @@ export function composeQuoteApi(runtime: QuoteApiRuntime): Express {
     trustProxy: config.trustProxy,
     mode: config.mode,
     observability: runtime.observability,
+    policyTokens: createPolicyTokens(config.policyTokens),
     payments: {
       processor,
       mpp: {

@@ -1,4 +1,5 @@
 import { configRefusal } from '@expedition/platform/testing';
+import { DEV_POLICY_TOKEN_SECRET } from '@expedition/fulfillment';
 import { DEV_MPP_SECRET, loadConfig } from './config';
 
 const refusal = (env: Record<string, string>): string => configRefusal(loadConfig, env);
@@ -6,6 +7,7 @@ const refusal = (env: Record<string, string>): string => configRefusal(loadConfi
 const STRIPE = { PAYMENTS_PROVIDER: 'stripe', STRIPE_TEST_SECRET_KEY: 'sk_test_123', STRIPE_WEBHOOK_SECRET: 'whsec_123' };
 const PRODUCTION = { NODE_ENV: 'production', DATABASE_URL: 'postgresql://db/app', ...STRIPE };
 const MPP = 'm'.repeat(40);
+const TOKENS = 't'.repeat(40);
 
 describe('quote-api config', () => {
   it('embedded defaults (NODE_ENV unset): port 3001, test mode, no MPP secret (the simulated dev secret is used)', () => {
@@ -13,6 +15,8 @@ describe('quote-api config', () => {
     expect(config).toMatchObject({ port: 3001, publicUrl: 'http://localhost:3001', mode: 'test', rateLimitPerMinute: 120 });
     expect(config.mpp.secret).toBeUndefined();
     expect(DEV_MPP_SECRET.length).toBeGreaterThanOrEqual(32);
+    // Policy access tokens are derived with the published dev secret until POLICY_TOKEN_SECRET is set.
+    expect(config.policyTokens).toEqual({ secret: DEV_POLICY_TOKEN_SECRET, previous: undefined });
   });
 
   it.each([
@@ -22,6 +26,8 @@ describe('quote-api config', () => {
     [{ REDIS_URL: 'cache:6379' }, 'REDIS_URL'],
     [{ QUOTE_API_RATE_LIMIT_PER_MINUTE: '0' }, 'QUOTE_API_RATE_LIMIT_PER_MINUTE'],
     [{ MPP_SECRET_KEY: 'short' }, 'MPP_SECRET_KEY'],
+    [{ POLICY_TOKEN_SECRET: 'short' }, 'POLICY_TOKEN_SECRET'],
+    [{ POLICY_TOKEN_PREVIOUS_SECRET: 'short' }, 'POLICY_TOKEN_PREVIOUS_SECRET'],
     [{ MPP_CHALLENGE_TTL_SECONDS: '5' }, 'MPP_CHALLENGE_TTL_SECONDS'],
     [{ PAYMENTS_PROVIDER: 'paypal' }, 'PAYMENTS_PROVIDER'],
     [{ ...STRIPE, STRIPE_WEBHOOK_SECRET: '' }, 'STRIPE_WEBHOOK_SECRET'],
@@ -31,22 +37,25 @@ describe('quote-api config', () => {
     expect(refusal({ DATA_DIR: '/tmp/quote-api-config-spec', ...env })).toMatch(new RegExp(`^Invalid configuration: .*${name}`));
   });
 
-  it('production: no default for DATABASE_URL, MPP_SECRET_KEY or the processor', () => {
+  it('production: no default for DATABASE_URL, MPP_SECRET_KEY, POLICY_TOKEN_SECRET or the processor', () => {
     expect(refusal({ NODE_ENV: 'production' })).toBe(
-      'Invalid configuration: DATABASE_URL: required when NODE_ENV=production; MPP_SECRET_KEY: required when NODE_ENV=production',
+      'Invalid configuration: DATABASE_URL: required when NODE_ENV=production; MPP_SECRET_KEY: required when NODE_ENV=production; ' +
+        'POLICY_TOKEN_SECRET: required when NODE_ENV=production',
     );
     expect(refusal({ ...PRODUCTION })).toMatch(/MPP_SECRET_KEY: required when NODE_ENV=production/);
-    expect(refusal({ NODE_ENV: 'production', DATABASE_URL: 'postgresql://db/app', MPP_SECRET_KEY: MPP })).toMatch(
+    expect(refusal({ ...PRODUCTION, MPP_SECRET_KEY: MPP })).toBe('Invalid configuration: POLICY_TOKEN_SECRET: required when NODE_ENV=production');
+    expect(refusal({ NODE_ENV: 'production', DATABASE_URL: 'postgresql://db/app', MPP_SECRET_KEY: MPP, POLICY_TOKEN_SECRET: TOKENS })).toMatch(
       /PAYMENTS_PROVIDER: the simulated processor is refused with NODE_ENV=production/,
     );
-    expect(refusal({ NODE_ENV: 'production', DATABASE_URL: 'postgresql://db/app', MPP_SECRET_KEY: MPP, PAYMENTS_PROVIDER: 'stripe' })).toMatch(
+    expect(refusal({ NODE_ENV: 'production', DATABASE_URL: 'postgresql://db/app', MPP_SECRET_KEY: MPP, POLICY_TOKEN_SECRET: TOKENS, PAYMENTS_PROVIDER: 'stripe' })).toMatch(
       /STRIPE_TEST_SECRET_KEY and STRIPE_WEBHOOK_SECRET/,
     );
   });
 
   it('production with every secret starts', () => {
-    const config = loadConfig({ ...PRODUCTION, MPP_SECRET_KEY: MPP });
+    const config = loadConfig({ ...PRODUCTION, MPP_SECRET_KEY: MPP, POLICY_TOKEN_SECRET: TOKENS, POLICY_TOKEN_PREVIOUS_SECRET: MPP });
     expect(config.payments.provider).toBe('stripe');
     expect(config.mpp.secret).toBe(MPP);
+    expect(config.policyTokens).toEqual({ secret: TOKENS, previous: MPP });
   });
 });

@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { ModeSchema } from '@expedition/contracts';
 import { asConfigError, ConfigError, envVar, missingInProduction, optionalVar, parseConfig, type Env } from '@expedition/platform';
+import { DEV_POLICY_TOKEN_SECRET, MIN_POLICY_TOKEN_SECRET_LENGTH } from '@expedition/fulfillment';
 import { MIN_CHALLENGE_SECRET_BYTES, paymentsSettingsFromEnv } from '@expedition/payments';
 
 /**
@@ -26,6 +27,8 @@ const ConfigSchema = z
     MPP_PREVIOUS_SECRET_KEY: optionalVar(z.string().min(MIN_CHALLENGE_SECRET_BYTES)),
     MPP_NETWORK_ID: envVar.string().default('profile_simulated_expedition'),
     MPP_CHALLENGE_TTL_SECONDS: envVar.int({ min: 30, max: 3600 }).default(300),
+    POLICY_TOKEN_SECRET: optionalVar(z.string().min(MIN_POLICY_TOKEN_SECRET_LENGTH, `at least ${MIN_POLICY_TOKEN_SECRET_LENGTH} characters`)),
+    POLICY_TOKEN_PREVIOUS_SECRET: optionalVar(z.string().min(MIN_POLICY_TOKEN_SECRET_LENGTH, `at least ${MIN_POLICY_TOKEN_SECRET_LENGTH} characters`)),
   })
   .transform((env) => ({
     logLevel: env.LOG_LEVEL,
@@ -45,12 +48,14 @@ const ConfigSchema = z
       networkId: env.MPP_NETWORK_ID,
       challengeTtlMs: env.MPP_CHALLENGE_TTL_SECONDS * 1000,
     },
+    /** Derives policies' access tokens (libs/fulfillment policy-tokens.ts); the published dev secret when unset. */
+    policyTokens: { secret: env.POLICY_TOKEN_SECRET ?? DEV_POLICY_TOKEN_SECRET, previous: env.POLICY_TOKEN_PREVIOUS_SECRET },
   }));
 
 export type QuoteApiConfig = z.infer<typeof ConfigSchema> & { payments: ReturnType<typeof paymentsSettingsFromEnv> };
 
 /** Secrets with no default in production (the payments lib requires Stripe's keys there: no simulated processor). */
-export const PRODUCTION_REQUIRED = ['DATABASE_URL', 'MPP_SECRET_KEY'] as const;
+export const PRODUCTION_REQUIRED = ['DATABASE_URL', 'MPP_SECRET_KEY', 'POLICY_TOKEN_SECRET'] as const;
 
 export function loadConfig(env: Env = process.env): QuoteApiConfig {
   const base = parseConfig(ConfigSchema, env);

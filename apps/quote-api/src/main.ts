@@ -18,7 +18,7 @@ async function main(): Promise<void> {
   // Every replica may run this at start: migrations take an advisory lock, the catalog sync is idempotent.
   const prepared = await reachAtStart(postgres, logger, () => prepareDatabase(db, { catalog: catalogSnapshot(), migrationsDir: bundledMigrationsDir(__dirname) }));
   logger.info({ db: db.kind, migrationsApplied: prepared.applied, plans: prepared.plans }, 'database ready');
-  const redis = config.redisUrl ? logRedisOutages(new Redis(config.redisUrl, { maxRetriesPerRequest: 1 }), config.redisUrl, logger) : undefined;
+  const redis = config.redisUrl ? logRedisOutages(new Redis(config.redisUrl, { maxRetriesPerRequest: 1 }), config.redisUrl, logger, obs.observability.metrics?.redisFallback) : undefined;
 
   const app = composeQuoteApi({ config, db, logger, redis, observability: obs.observability });
   const server = await listen(app, { port: config.port, host: config.host, logger });

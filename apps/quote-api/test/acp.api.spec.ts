@@ -10,6 +10,7 @@ import {
   parsePaymentChallenges,
   type SettleSharedPaymentTokenInput,
 } from '@expedition/payments';
+import { createPolicyTokens, DEV_POLICY_TOKEN_SECRET } from '@expedition/fulfillment';
 import { createRateLimiter, hashToken, randomToken } from '@expedition/platform';
 import { antarcticaQuote, createHarness, PUBLIC_URL, type Harness } from './harness';
 
@@ -25,6 +26,7 @@ let holdNextSettlement: Promise<void> | undefined;
 let failNextSettlement: Error | undefined;
 let key: string;
 
+const DEV_TOKENS = createPolicyTokens({ secret: DEV_POLICY_TOKEN_SECRET });
 const trip = { ...antarcticaQuote };
 const { residence: _r, ...tripWithoutResidence } = trip;
 const buyer = { email: 'traveler@example.com', first_name: 'Ada' };
@@ -242,7 +244,7 @@ describe('the session: create → update → complete', () => {
       id: `ord_${policy.id}`,
       checkout_session_id: created.body.id,
       order_number: policy.policyNumber,
-      permalink_url: `${PUBLIC_URL}/api/v1/policies/${policy.policyNumber}/certificate.pdf?access_token=${encodeURIComponent(policy.accessToken)}`,
+      permalink_url: `${PUBLIC_URL}/api/v1/policies/${policy.policyNumber}/certificate.pdf?access_token=${encodeURIComponent(DEV_TOKENS.tokenFor(policy))}`,
       status: 'confirmed',
     });
     const purchase = await h.db.prisma.purchase.findUniqueOrThrow({ where: { quoteId: updated.body.quote_id } });

@@ -156,6 +156,20 @@ describe('POST /checkout/{token}/pay', () => {
     expect(await h.db.prisma.payment.count({ where: { quoteId: q.quoteId, status: 'succeeded' } })).toBe(1);
   });
 
+  it('says plainly that a live quote cannot be paid on the simulated processor and nothing was charged (not "try again")', async () => {
+    const q = await newQuote();
+    // A live quote (a live agent key's) on a processor without live mode: the simulated one refuses live payments.
+    await h.db.prisma.quote.update({ where: { id: q.quoteId }, data: { mode: 'live' } });
+    const link = await openLink(q);
+
+    const res = await payWith(link, TEST_CARDS.success);
+    expect(res.status).toBe(402);
+    expect(res.text).toContain('This payment cannot be taken here: this checkout is not set up for real (live) payments. Nothing was charged.');
+    expect(res.text).not.toContain('unavailable');
+    expect(await state(q.quoteId, link)).toEqual({ purchases: 0, policies: 0, session: 'open' });
+    expect(await h.db.prisma.payment.count({ where: { quoteId: q.quoteId } })).toBe(0);
+  });
+
   it('refuses an expired link (30 minutes) with a 410 page and no charge', async () => {
     const q = await newQuote();
     const link = await openLink(q);

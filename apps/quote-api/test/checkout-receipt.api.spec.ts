@@ -82,6 +82,11 @@ describe('GET /checkout/{token} after paying', () => {
     expect(page.text).toContain(`Keep your quote number <strong>${q.quoteNumber}</strong>`);
     expect(page.text).toContain('Test mode: no money moved');
     expect(page.text).not.toContain('already paid');
+    // A test policy took no money (the notice says so), so the premium is not "paid"; the policy page is one click away.
+    expect(page.text).toContain('<dt>Premium</dt>');
+    expect(page.text).not.toContain('Premium paid');
+    const pageUrl = `http://quote.test/policies/${policy.policyNumber}?access_token=`;
+    expect(page.text).toContain(`<a id="policy-page" href="${pageUrl}`);
   });
 
   it('asks for an optional address when none is known, says what an empty field means, and queues the mail to the one typed', async () => {

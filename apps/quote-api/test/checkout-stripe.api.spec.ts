@@ -1,6 +1,7 @@
 import pino from 'pino';
 import request from 'supertest';
-import { createRateLimiter } from '@expedition/platform';
+import { createRateLimiter, hashToken } from '@expedition/platform';
+import { EMAIL_FIELD_HINT } from '../src/checkout/checkout.page';
 import { createStripeProcessor } from '@expedition/payments';
 import { startFakeStripeServer, type FakeStripeServer } from '@expedition/payments/testing';
 import { createApp } from '../src/app';
@@ -38,16 +39,20 @@ afterAll(async () => {
   await fake.close();
 });
 
-async function openLink() {
+async function openLink(linkFields: { email?: string } = {}) {
   const q = (await request(h.app).post('/api/v1/quotes').send(antarcticaQuote)).body;
   const link = await request(h.app)
     .post('/api/v1/checkout')
-    .send({ quoteId: q.quoteId, planId: q.plans[0].planId, sessionId: q.sessionId });
-  return { path: new URL(link.body.checkoutUrl).pathname, premiumCents: q.plans[0].estimatedPremiumCents as number };
+    .send({ quoteId: q.quoteId, planId: q.plans[0].planId, sessionId: q.sessionId, ...linkFields });
+  const path = new URL(link.body.checkoutUrl).pathname;
+  return { path, premiumCents: q.plans[0].estimatedPremiumCents as number, quoteId: q.quoteId as string };
 }
 
+const storedEmail = async (path: string) =>
+  (await h.db.prisma.checkoutSession.findUniqueOrThrow({ where: { tokenHash: hashToken(path.split('/').pop()!) } })).email;
+
 describe('checkout link with Stripe', () => {
-  it("renders Stripe's Payment Element for the link's one PaymentIntent, with a CSP that admits only Stripe", async () => {
+  it("renders Stripe's Payment Element for the link's one PaymentIntent, with a CSP that admits only Stripe (and its own origin, for the e-mail)", async () => {
     const { path, premiumCents } = await openLink();
     const first = await request(h.app).get(path);
     expect(first.status).toBe(200);
@@ -76,5 +81,41 @@ describe('checkout link with Stripe', () => {
     const posted = await request(h.app).post(`${path}/pay`).type('form').send({ cardNumber: '4242424242424242' });
     expect(posted.status).toBe(402);
     expect(posted.text).toContain('Pay with the secure form on this page.');
+  });
+
+  it('asks for the optional e-mail above the Payment Element when no address is known, and stores it on the link before paying', async () => {
+    const { path } = await openLink();
+    const page = await request(h.app).get(path);
+    expect(page.text).toContain('name="email" type="email"');
+    expect(page.text).toContain(EMAIL_FIELD_HINT.replace(/'/g, '&#39;'));
+    expect(page.text).toContain("fetch(location.pathname+'/email'");
+    // The script posts the address to the page's own origin, so the CSP allows exactly that besides Stripe.
+    expect(page.headers['content-security-policy']).toMatch(/connect-src 'self' https:\/\/api\.stripe\.com/);
+
+    const refused = await request(h.app).post(`${path}/email`).type('form').send({ email: 'not an address' });
+    expect(refused.status).toBe(400);
+    expect(refused.body.message).toContain('Nothing was charged');
+    expect(await storedEmail(path)).toBeNull();
+
+    const stored = await request(h.app).post(`${path}/email`).type('form').send({ email: ' grace@example.com ' });
+    expect(stored.status).toBe(204);
+    expect(await storedEmail(path)).toBe('grace@example.com');
+    // Known now: the page no longer asks, and a second address does not replace the first.
+    expect((await request(h.app).get(path)).text).not.toContain('name="email"');
+    await request(h.app).post(`${path}/email`).type('form').send({ email: 'mallory@example.com' });
+    expect(await storedEmail(path)).toBe('grace@example.com');
+  });
+
+  it('does not ask when the link already has an address, and an unknown link takes none', async () => {
+    const { path } = await openLink({ email: 'ada@example.com' });
+    const page = await request(h.app).get(path);
+    expect(page.text).toContain('id="payment-element"');
+    expect(page.text).not.toContain('name="email"');
+    await request(h.app).post(`${path}/email`).type('form').send({ email: 'other@example.com' });
+    expect(await storedEmail(path)).toBe('ada@example.com');
+
+    const unknown = await request(h.app).post('/checkout/cs_unknownunknownunknownunknown/email').type('form').send({ email: 'a@example.com' });
+    expect(unknown.status).toBe(404);
+    expect(unknown.body.message).toMatch(/not valid/);
   });
 });

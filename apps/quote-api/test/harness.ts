@@ -1,7 +1,7 @@
 import pino from 'pino';
 import type { Express } from 'express';
 import { syncCatalog, type Database } from '@expedition/db';
-import { createTestDatabase } from '@expedition/db/testing';
+import { createTestDatabase, type CreateTestDatabaseOptions } from '@expedition/db/testing';
 import { createRateLimiter } from '@expedition/platform';
 import { createTestClock } from '@expedition/platform/testing';
 import { catalogSnapshot } from '@expedition/domain-pricing';
@@ -38,9 +38,16 @@ export function testProcessor(clock: { now(): Date }, options: { allowLiveMode?:
   });
 }
 
-/** One isolated database per test file (its own PostgreSQL schema, or PGlite when PostgreSQL is absent). */
-export async function createHarness(overrides: Partial<QuoteApiDeps> = {}, options: { allowLiveMode?: boolean } = {}): Promise<Harness> {
-  const db = await createTestDatabase();
+/**
+ * One isolated database per test file (its own PostgreSQL schema, or PGlite when PostgreSQL is absent).
+ * `allowLiveMode`: the simulated processor takes live payments (SIMULATED_PROCESSOR_ALLOW_LIVE_MODE); `database`:
+ * options of the test database (e.g. `onQuery` to see every SQL statement).
+ */
+export async function createHarness(
+  overrides: Partial<QuoteApiDeps> = {},
+  options: { allowLiveMode?: boolean; database?: CreateTestDatabaseOptions } = {},
+): Promise<Harness> {
+  const db = await createTestDatabase(options.database);
   await syncCatalog(db.prisma, catalogSnapshot());
   const clock = testClock();
   const logger = pino({ level: 'silent' });

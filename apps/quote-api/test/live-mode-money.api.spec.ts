@@ -6,25 +6,28 @@ import { antarcticaQuote, createHarness, type Harness } from './harness';
 
 /**
  * Test money never buys live cover (issue 20, item 11). How the hostile run got there: a live agent key (`acpk_live_…`)
- * creates live quotes through ACP whatever QUOTE_API_MODE says; the simulated processor then settled
+ * created live quotes through ACP whatever QUOTE_API_MODE said; the simulated processor then settled
  * `spt_test_success_…` for such a quote through MPP (or ACP) and a live policy, payment and commission were written.
+ * Since issue 26 the deployment's mode wins (a key of the other mode is refused, below); the live quotes here come
+ * from a live deployment on the simulated processor, the one way left to meet test money with a live quote.
  */
 
 let seq = 0;
 const unique = () => `${process.pid}_${++seq}`;
 
-async function liveAgentKey(h: Harness): Promise<string> {
-  const secret = randomToken('acpk_live', 32);
-  await h.db.prisma.agentKey.create({ data: { name: 'Live platform', mode: 'live', prefix: secret.slice(0, 16), hash: hashToken(secret) } });
+async function agentKey(h: Harness, mode: 'test' | 'live'): Promise<string> {
+  const secret = randomToken(`acpk_${mode}`, 32);
+  await h.db.prisma.agentKey.create({ data: { name: `${mode} platform`, mode, prefix: secret.slice(0, 16), hash: hashToken(secret) } });
   return secret;
 }
+const liveAgentKey = (h: Harness) => agentKey(h, 'live');
 
 async function fullPlan(h: Harness): Promise<string> {
   const res = await request(h.app).post('/api/v1/quotes').send(antarcticaQuote);
   return (res.body.plans as { planId: string; availabilityMode: string }[]).find((p) => p.availabilityMode === 'full')!.planId;
 }
 
-/** A live quote, as the hostile run made it: an ACP session under a live agent key. */
+/** A live quote: an ACP session under a live agent key, on a live deployment. */
 async function liveSession(h: Harness, key: string) {
   const planId = await fullPlan(h);
   const res = await request(h.app)
@@ -67,7 +70,7 @@ describe('a live quote on the simulated processor (live mode not enabled: the de
   let h: Harness;
   let key: string;
   beforeAll(async () => {
-    h = await createHarness();
+    h = await createHarness({ mode: 'live' });
     key = await liveAgentKey(h);
   });
   afterAll(() => h.close());
@@ -93,7 +96,7 @@ describe('a live quote on the simulated processor with live mode enabled (demos 
   let h: Harness;
   let key: string;
   beforeAll(async () => {
-    h = await createHarness({}, { allowLiveMode: true });
+    h = await createHarness({ mode: 'live' }, { allowLiveMode: true });
     key = await liveAgentKey(h);
   });
   afterAll(() => h.close());
@@ -109,4 +112,31 @@ describe('a live quote on the simulated processor with live mode enabled (demos 
     expect(await h.db.prisma.policy.findUniqueOrThrow({ where: { quoteId } })).toMatchObject({ mode: 'live' });
     expect(await h.db.prisma.payment.findFirstOrThrow({ where: { quoteId, status: 'succeeded' } })).toMatchObject({ mode: 'live' });
   });
+});
+
+describe("an agent key of the other mode: the deployment's mode (QUOTE_API_MODE) wins", () => {
+  const create = (h: Harness, key: string) =>
+    request(h.app)
+      .post('/acp/v1/checkout_sessions')
+      .set({ Authorization: `Bearer ${key}`, 'API-Version': ACP_API_VERSION, 'Idempotency-Key': `idem-${unique()}` })
+      .send({ line_items: [{ id: 'any' }], currency: 'usd', capabilities: {}, metadata: { trip: antarcticaQuote } });
+
+  async function expectRefused(deployment: 'test' | 'live', keyMode: 'test' | 'live') {
+    const h = await createHarness({ mode: deployment });
+    try {
+      const key = await agentKey(h, keyMode);
+      for (const res of [await create(h, key), await request(h.app).get('/acp/v1/checkout_sessions/acs_x').set({ Authorization: `Bearer ${key}`, 'API-Version': ACP_API_VERSION })]) {
+        expect(res.status).toBe(403);
+        expect(res.body).toEqual({ type: 'invalid_request', code: 'key_mode_mismatch', message: expect.stringContaining(`serves ${deployment} mode only`) });
+      }
+      expect(await h.db.prisma.acpCheckoutSession.count()).toBe(0);
+      expect(await h.db.prisma.quote.count()).toBe(0);
+      expect(await h.db.prisma.idempotencyRecord.count()).toBe(0);
+    } finally {
+      await h.close();
+    }
+  }
+
+  it('a live key against a test deployment: 403 key_mode_mismatch, no session, no quote', () => expectRefused('test', 'live'));
+  it('a test key against a live deployment: 403 key_mode_mismatch, no session, no quote', () => expectRefused('live', 'test'));
 });

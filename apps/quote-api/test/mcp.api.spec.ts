@@ -1,6 +1,7 @@
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
+import type { ValidateFunction } from 'ajv';
 import type { z } from 'zod';
 import {
   CheckoutResponseSchema,
@@ -15,9 +16,10 @@ import {
 import { createRateLimiter } from '@expedition/platform';
 import { listen, type RunningServer } from '@expedition/http-kit';
 import { decodeRequest, formatAuthorizationPayment, parsePaymentChallenges, parsePaymentReceipt, type PaymentChallenge } from '@expedition/payments';
-import { MCP_TOOLS } from '../src/mcp/mcp.server';
+import { MCP_PROMPTS, MCP_RESOURCE_TEMPLATES, MCP_TOOLS } from '../src/mcp/mcp.server';
 import { McpPurchaseOutputSchema } from '../src/mcp/mcp.schemas';
 import { antarcticaQuote, createHarness, PUBLIC_URL, type Harness } from './harness';
+import { strictAjv } from './json-schema';
 
 /**
  * The MCP endpoint with the SDK's own client over real HTTP (the app listening on a port of 15300–15349): every tool,
@@ -40,6 +42,8 @@ async function listenInRange(app: Harness['app']): Promise<RunningServer> {
 let h: Harness;
 let server: RunningServer;
 let client: Client;
+/** Each tool's outputSchema as tools/list gives it, compiled: every result below is checked against it too. */
+let outputValidators: Map<string, ValidateFunction>;
 
 async function connect(url: string): Promise<Client> {
   const c = new Client({ name: 'quote-api-mcp-test', version: '1.0.0' });
@@ -51,6 +55,9 @@ beforeAll(async () => {
   h = await createHarness();
   server = await listenInRange(h.app);
   client = await connect(server.url);
+  const ajv = strictAjv();
+  const { tools } = await client.listTools();
+  outputValidators = new Map(tools.map((t) => [t.name, ajv.compile(t.outputSchema!)]));
 });
 afterAll(async () => {
   await client?.close();
@@ -60,7 +67,7 @@ afterAll(async () => {
 
 const call = (name: string, args: Record<string, unknown> = {}) => client.callTool({ name, arguments: args }) as Promise<CallToolResult>;
 
-/** A successful call: structured content valid against the tool's zod contract, and a non-empty text. */
+/** A successful call: structured content valid against the tool's zod contract and its listed outputSchema, and a non-empty text. */
 async function ok<S extends z.ZodType>(schema: S, name: string, args: Record<string, unknown> = {}): Promise<z.infer<S>> {
   const result = await call(name, args);
   expect(result.isError).toBeFalsy();
@@ -68,6 +75,8 @@ async function ok<S extends z.ZodType>(schema: S, name: string, args: Record<str
   expect(text && text.type === 'text' && text.text.length).toBeGreaterThan(0);
   const parsed = schema.safeParse(result.structuredContent);
   if (!parsed.success) throw new Error(`${name} output does not match its schema: ${parsed.error.message}`);
+  const validate = outputValidators.get(name)!;
+  if (!validate(result.structuredContent)) throw new Error(`${name} output does not match its listed outputSchema: ${JSON.stringify(validate.errors)}`);
   return parsed.data;
 }
 
@@ -146,12 +155,69 @@ describe('MCP at /mcp: discovery', () => {
 
   it('offers the disclaimer, the agent rules and the destinations as resources', async () => {
     const { resources } = await client.listResources();
-    expect(resources.map((r) => r.uri).sort()).toEqual(['expedition://agent-rules', 'expedition://destinations', 'expedition://disclaimer']);
+    const fixed = resources.map((r) => r.uri).filter((u) => !u.startsWith('expedition://plans/'));
+    expect(fixed.sort()).toEqual(['expedition://agent-rules', 'expedition://destinations', 'expedition://disclaimer']);
     const disclaimer = await client.readResource({ uri: 'expedition://disclaimer' });
     expect(disclaimer.contents[0]).toMatchObject({ text: QUOTE_DISCLAIMER });
     const destinations = await client.readResource({ uri: 'expedition://destinations' });
     const parsed = DestinationListSchema.parse(JSON.parse(String((destinations.contents[0] as { text: string }).text)));
     expect(parsed.destinations.map((d) => d.slug)).toContain('antarctica');
+  });
+});
+
+describe('MCP at /mcp: resources and prompts', () => {
+  it('lists the two templates, and every plan\'s wording as a resource', async () => {
+    const { resourceTemplates } = await client.listResourceTemplates();
+    expect(resourceTemplates.map((t) => t.uriTemplate).sort()).toEqual([MCP_RESOURCE_TEMPLATES.policy, MCP_RESOURCE_TEMPLATES.wording].sort());
+    const { resources } = await client.listResources();
+    const { plans } = await ok(ProductListSchema, 'list_plans');
+    expect(resources.filter((r) => r.uri.startsWith('expedition://plans/')).map((r) => r.uri).sort()).toEqual(plans.map((p) => `expedition://plans/${p.id}/wording`).sort());
+  });
+
+  it('reads a plan\'s wording: the HTML of /policy-wording/{planId} and its PDF', async () => {
+    const { plans } = await ok(ProductListSchema, 'list_plans', { destination: 'antarctica' });
+    const plan = plans[0]!;
+    const { contents } = await client.readResource({ uri: `expedition://plans/${plan.id}/wording` });
+    const [html, pdf] = contents as Array<{ uri: string; mimeType: string; text?: string; blob?: string }>;
+    expect(html).toMatchObject({ uri: `expedition://plans/${plan.id}/wording`, mimeType: 'text/html' });
+    expect(html!.text).toBe(await (await fetch(`${server.url}/policy-wording/${plan.id}`)).text());
+    expect(pdf).toMatchObject({ uri: `${PUBLIC_URL}/policy-wording/${plan.id}.pdf`, mimeType: 'application/pdf' });
+    expect(Buffer.from(pdf!.blob!, 'base64').subarray(0, 5).toString()).toBe('%PDF-');
+    await expect(client.readResource({ uri: 'expedition://plans/no-such-plan/wording' })).rejects.toThrow(/no plan "no-such-plan"/);
+  });
+
+  it('reads a policy by number and access token; a wrong token is the same not-found as an unknown number', async () => {
+    const q = await quote();
+    const plan = fullPlan(q);
+    const challenge = challengeOf(await ok(McpPurchaseOutputSchema, 'purchase', { quoteId: q.quoteId, planId: plan.planId }));
+    const paid = await ok(McpPurchaseOutputSchema, 'purchase', { quoteId: q.quoteId, planId: plan.planId, credential: credentialFor(challenge, spt('success')) });
+    const { policyNumber, accessToken } = paid.receipt!;
+    const uri = `expedition://policies/${policyNumber}?access_token=${accessToken}`;
+    const { contents } = await client.readResource({ uri });
+    expect(contents[0]).toMatchObject({ uri, mimeType: 'application/json' });
+    const policy = PolicyLookupSchema.parse(JSON.parse(String((contents[0] as { text: string }).text)));
+    expect(policy).toEqual(await ok(PolicyLookupSchema, 'get_policy', { policyNumber, accessToken }));
+    const wrong = client.readResource({ uri: `expedition://policies/${policyNumber}?access_token=${accessToken!.slice(0, -2)}zz` });
+    const unknown = client.readResource({ uri: `expedition://policies/POL-2026-ZZZZZZ?access_token=${accessToken}` });
+    await expect(wrong).rejects.toThrow('no policy with this number and access token');
+    await expect(unknown).rejects.toThrow('no policy with this number and access token');
+  });
+
+  it('offers the quote_conversation prompt: question order, default durations, ages 70+, recommended first, the disclaimer', async () => {
+    const { prompts } = await client.listPrompts();
+    expect(prompts.map((p) => p.name)).toEqual([...MCP_PROMPTS]);
+    expect(prompts[0]!.arguments).toEqual([expect.objectContaining({ name: 'traveler_request', required: false })]);
+    const { messages } = await client.getPrompt({ name: 'quote_conversation', arguments: { traveler_request: 'Antarctica in January, two of us' } });
+    expect(messages).toHaveLength(1);
+    const text = (messages[0]!.content as { text: string }).text;
+    expect(messages[0]!.role).toBe('user');
+    expect(text).toMatch(/\(1\) destination.*\(2\) departure date.*\(3\).*age.*\(4\) total trip cost.*\(5\) country of residence/s);
+    expect(text).toContain('Antarctica 14 days');
+    expect(text).toContain('70 and over');
+    expect(text).toMatch(/recommended plan first.*create_checkout_link/s);
+    expect(text).toContain(QUOTE_DISCLAIMER);
+    expect(text).toContain('What I have said so far: Antarctica in January, two of us');
+    expect((await client.getPrompt({ name: 'quote_conversation', arguments: {} })).messages[0]!.content).not.toHaveProperty('text', expect.stringContaining('said so far'));
   });
 });
 

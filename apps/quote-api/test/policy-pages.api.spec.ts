@@ -7,6 +7,7 @@ import { formatAuthorizationPayment, parsePaymentChallenges } from '@expedition/
 import { ASSISTANCE, CANCELLATION_RULE } from '@expedition/policy-documents';
 import { DOCUMENT_PAGE_CSP } from '../src/documents/document-page';
 import { antarcticaQuote, createHarness, PUBLIC_URL, type Harness } from './harness';
+import { noteSkippedSuite } from '@expedition/platform/testing';
 
 /**
  * After the sale (issue 19 §3): each plan's policy wording, served by us (HTML and PDF), and the policy page a
@@ -14,6 +15,8 @@ import { antarcticaQuote, createHarness, PUBLIC_URL, type Harness } from './harn
  */
 const PDFTOTEXT = '/usr/bin/pdftotext';
 const hasPdftotext = existsSync(PDFTOTEXT);
+// Never a silent skip: the workspace reporter prints this as a SKIPPED line after the run.
+if (!hasPdftotext) noteSkippedSuite(`${PDFTOTEXT} not found: the PDF text checks are skipped (apt-get install poppler-utils)`);
 const pdfText = (pdf: Buffer) => execFileSync(PDFTOTEXT, ['-layout', '-', '-'], { input: pdf }).toString('utf8').replace(/\s+/g, ' ');
 
 let h: Harness;

@@ -1,5 +1,6 @@
 import { connect } from 'node:net';
 import request from 'supertest';
+import { AcpErrorSchema } from '@expedition/contracts';
 import { listen, type RunningServer } from '@expedition/http-kit';
 import { antarcticaQuote, createHarness, type Harness } from './harness';
 
@@ -43,9 +44,21 @@ describe('quote-api, listening: requests the HTTP parser refuses', () => {
     expect(head).toMatch(/^HTTP\/1\.1 431 Request Header Fields Too Large\r\n/);
     const id = /\r\nX-Request-Id: ([0-9a-f-]{36})\r\n/.exec(head)?.[1];
     expect(id).toBeDefined();
-    expect(JSON.parse(json)).toEqual({ error: expect.any(String), code: 'invalid_request', requestId: id });
+    expect(JSON.parse(json)).toEqual({ error: expect.any(String), code: 'invalid_request', requestId: id, type: 'invalid_request', message: expect.any(String) });
     expect(logged).toContainEqual(expect.objectContaining({ reqId: id, status: 431 }));
     expect(await h.db.prisma.quote.count()).toBe(0);
+  });
+});
+
+describe('quote-api, listening: a 431 on an ACP route', () => {
+  it('reads as an ACP error too ({ type, code, message }): no route ran, so the body carries both shapes', async () => {
+    const answer = await rawExchange(
+      `POST /acp/v1/checkout_sessions HTTP/1.1\r\nHost: localhost\r\nContent-Type: application/json\r\nContent-Length: 2\r\n` +
+        `X-Padding: ${'x'.repeat(17 * 1024)}\r\n\r\n{}`,
+    );
+    const [head = '', json = ''] = answer.split('\r\n\r\n');
+    expect(head).toMatch(/^HTTP\/1\.1 431 /);
+    expect(AcpErrorSchema.safeParse(JSON.parse(json)).success).toBe(true);
   });
 });
 

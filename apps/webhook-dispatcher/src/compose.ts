@@ -4,9 +4,9 @@ import { systemClock, type Clock, type Logger } from '@expedition/platform';
 import type { Observability } from '@expedition/observability';
 import { createApp } from './app';
 import type { DispatcherConfig } from './config';
-import { createMoneyPath } from '@expedition/fulfillment';
+import { createMoneyPath, createPolicyTokens, type PolicyTokens } from '@expedition/fulfillment';
 import { createDeliveryWorkers, type DeliveryWorkers } from './delivery/delivery-worker';
-import { sampleOutbox } from './delivery/outbox-metrics';
+import { sampleBacklog } from './delivery/outbox-metrics';
 import { createRefundWorker } from './refunds/refund-worker';
 import type { FetchLike } from './delivery/webhook-sender';
 import { createProcessorEventSource, type ProcessorEventSource } from './processor';
@@ -14,6 +14,7 @@ import { createSecretBox, resolveWebhookSecretKeys, type Keyring, type SecretBox
 import { mailDomainOf, mailerFromConfig, type Mailer } from '@expedition/mail';
 import { createPolicyMailWorker, type PolicyDocuments, type PolicyMailWorker } from './policy-mail/policy-mail-worker';
 import { policyDocumentsFor } from './policy-mail/policy-documents';
+import { createAcpOrderWorker, type AcpOrderWorker } from './acp-orders/acp-order-worker';
 
 export interface DispatcherRuntime {
   config: DispatcherConfig;
@@ -41,6 +42,8 @@ export interface ComposedDispatcher {
   workers: DeliveryWorkers;
   /** The policyholder mail workers (MAIL_WORKERS), started and stopped with `workers`. */
   mailWorkers: readonly PolicyMailWorker[];
+  /** The ACP order event worker (one when WEBHOOK_WORKERS > 0, else none), started and stopped with `workers`. */
+  acpOrderWorker: AcpOrderWorker | null;
 }
 
 /** Wires config and shared resources into the app and its delivery workers. Used by main.ts and the launcher. */
@@ -50,11 +53,14 @@ export function composeWebhookDispatcher(runtime: DispatcherRuntime): ComposedDi
   const processor = runtime.processor ?? createProcessorEventSource(config.payments, clock);
   const moneyPath = createMoneyPath({ prisma: db.prisma, clock, logger, processor, quoteApiUrl: config.quoteApiUrl });
   const { observability } = runtime;
+  // Every policy access token this replica hands out (webhook documentUrl, the confirmation e-mail's links).
+  const policyTokens = createPolicyTokens(config.policyTokens);
   const app = createApp({ prisma: db.prisma, ready: () => db.ping(), logger, clock, processor, moneyPath, observability });
-  observability?.metrics?.sampleOutbox(
-    () => sampleOutbox(db.prisma, () => clock.now()),
-    (err) => logger.warn({ err }, 'metrics: outbox sample failed'),
+  observability?.metrics?.sampleBacklog(
+    () => sampleBacklog(db.prisma, () => clock.now()),
+    (err) => logger.warn({ err }, 'metrics: backlog sample failed'),
   );
+  observability?.metrics?.watchDatabase(() => db.ping());
   const refundWorker = createRefundWorker(moneyPath.refunds, {
     pollIntervalMs: config.delivery.pollIntervalMs * 5,
     logger: logger.child({ component: 'refunds' }),
@@ -68,25 +74,45 @@ export function composeWebhookDispatcher(runtime: DispatcherRuntime): ComposedDi
     // PostgreSQL: a new outbox row wakes the workers (LISTEN/NOTIFY); PGlite has none and they poll.
     notifications: db.notifications,
     metrics: observability?.metrics,
+    policyTokens,
     ...config.delivery,
   });
-  const mailWorkers = createMailWorkers(runtime, clock);
+  const mailWorkers = createMailWorkers(runtime, clock, policyTokens);
+  // Agent platforms' order events (docs/acp.md): the delivery settings of policy.issued, its own retry schedule.
+  const acpOrderWorker =
+    config.delivery.workers > 0
+      ? createAcpOrderWorker({
+          prisma: db.prisma,
+          logger: logger.child({ component: 'acp-order-events' }),
+          clock,
+          fetch: runtime.fetch,
+          secretBox: webhookSecretBox(runtime),
+          metrics: observability?.metrics,
+          policyTokens,
+          allowPrivateNetworks: config.delivery.allowPrivateNetworks,
+          timeoutMs: config.delivery.timeoutMs,
+          leaseMs: config.delivery.leaseMs,
+          batchSize: config.delivery.batchSize,
+          pollIntervalMs: config.delivery.pollIntervalMs,
+        })
+      : null;
   const workers: DeliveryWorkers = {
     workers: delivery.workers,
     start: () => {
       delivery.start();
       refundWorker.start();
+      acpOrderWorker?.start();
       mailWorkers.forEach((w) => w.start());
     },
     stop: async () => {
-      await Promise.all([delivery.stop(), refundWorker.stop(), ...mailWorkers.map((w) => w.stop())]);
+      await Promise.all([delivery.stop(), refundWorker.stop(), acpOrderWorker?.stop(), ...mailWorkers.map((w) => w.stop())]);
     },
   };
-  return { app, workers, mailWorkers };
+  return { app, workers, mailWorkers, acpOrderWorker };
 }
 
 /** MAIL_WORKERS policyholder mail workers; none when the replica sends no mail. */
-function createMailWorkers(runtime: DispatcherRuntime, clock: Clock): PolicyMailWorker[] {
+function createMailWorkers(runtime: DispatcherRuntime, clock: Clock, policyTokens: PolicyTokens): PolicyMailWorker[] {
   const { config, db, logger } = runtime;
   if (config.mail.workers === 0) return [];
   const mailer =
@@ -94,7 +120,7 @@ function createMailWorkers(runtime: DispatcherRuntime, clock: Clock): PolicyMail
     mailerFromConfig({ smtpUrl: config.mail.smtpUrl, from: config.mail.from, dataDir: config.dataDir, production: config.production, clock, logger })?.mailer;
   // loadConfig refuses production without SMTP_URL when this replica sends mail, so one of the two exists.
   if (!mailer) throw new Error('no mailer: set SMTP_URL');
-  const documents = runtime.documents ?? policyDocumentsFor(db.prisma, config.quoteApiUrl);
+  const documents = runtime.documents ?? policyDocumentsFor(db.prisma, config.quoteApiUrl, policyTokens);
   return Array.from({ length: config.mail.workers }, (_, i) =>
     createPolicyMailWorker({
       prisma: db.prisma,
@@ -103,6 +129,7 @@ function createMailWorkers(runtime: DispatcherRuntime, clock: Clock): PolicyMail
       mailer,
       documents,
       quoteApiUrl: config.quoteApiUrl,
+      policyTokens,
       mailDomain: mailDomainOf(config.mail.from),
       metrics: runtime.observability?.metrics,
       ...config.mail,

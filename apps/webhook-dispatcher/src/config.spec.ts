@@ -104,24 +104,34 @@ describe('loadConfig: production and one-line refusals', () => {
   const KEYRING = `k1:${Buffer.alloc(32, 7).toString('base64')}`;
   const refusal = (env: Record<string, string>): string => configRefusal(loadConfig, env);
 
-  it('production: no default for DATABASE_URL, the keyring or the processor', () => {
-    expect(refusal({ NODE_ENV: 'production', SMTP_URL: 'smtp://mail:25' })).toBe('Invalid configuration: DATABASE_URL: required when NODE_ENV=production');
+  it('production: no default for DATABASE_URL, the policy token secret, the keyring or the processor', () => {
+    const SECRET = 'policy-token-secret-for-config-spec-0123456789';
+    expect(refusal({ NODE_ENV: 'production', SMTP_URL: 'smtp://mail:25' })).toBe(
+      'Invalid configuration: DATABASE_URL: required when NODE_ENV=production; POLICY_TOKEN_SECRET: required when NODE_ENV=production',
+    );
     expect(refusal({ NODE_ENV: 'production', SMTP_URL: 'smtp://mail:25', DATABASE_URL: 'postgresql://db/app' })).toMatch(/^Invalid configuration: WEBHOOK_SECRET_KEYS: required/);
-    expect(refusal({ NODE_ENV: 'production', SMTP_URL: 'smtp://mail:25', DATABASE_URL: 'postgresql://db/app', WEBHOOK_SECRET_KEYS: KEYRING })).toMatch(/PAYMENTS_PROVIDER: the simulated processor is refused/);
+    expect(refusal({ NODE_ENV: 'production', SMTP_URL: 'smtp://mail:25', DATABASE_URL: 'postgresql://db/app', WEBHOOK_SECRET_KEYS: KEYRING })).toBe(
+      'Invalid configuration: POLICY_TOKEN_SECRET: required when NODE_ENV=production',
+    );
+    expect(refusal({ NODE_ENV: 'production', SMTP_URL: 'smtp://mail:25', DATABASE_URL: 'postgresql://db/app', WEBHOOK_SECRET_KEYS: KEYRING, POLICY_TOKEN_SECRET: SECRET })).toMatch(
+      /PAYMENTS_PROVIDER: the simulated processor is refused/,
+    );
     const config = loadConfig({
       NODE_ENV: 'production',
       SMTP_URL: 'smtp://mail:25',
       DATABASE_URL: 'postgresql://db/app',
       WEBHOOK_SECRET_KEYS: KEYRING,
+      POLICY_TOKEN_SECRET: SECRET,
       PAYMENTS_PROVIDER: 'stripe',
       STRIPE_TEST_SECRET_KEY: 'sk_test_1',
       STRIPE_WEBHOOK_SECRET: 'whsec_1',
     });
+    expect(config.policyTokens).toEqual({ secret: SECRET, previous: undefined });
     expect(config.payments.provider).toBe('stripe');
   });
 
   it('production: policyholder mails need SMTP_URL, unless this replica sends none (MAIL_WORKERS=0)', () => {
-    const deployed = { NODE_ENV: 'production', DATABASE_URL: 'postgresql://db/app', WEBHOOK_SECRET_KEYS: KEYRING, PAYMENTS_PROVIDER: 'stripe', STRIPE_TEST_SECRET_KEY: 'sk_test_1', STRIPE_WEBHOOK_SECRET: 'whsec_1' };
+    const deployed = { NODE_ENV: 'production', DATABASE_URL: 'postgresql://db/app', WEBHOOK_SECRET_KEYS: KEYRING, POLICY_TOKEN_SECRET: 'p'.repeat(40), PAYMENTS_PROVIDER: 'stripe', STRIPE_TEST_SECRET_KEY: 'sk_test_1', STRIPE_WEBHOOK_SECRET: 'whsec_1' };
     expect(refusal(deployed)).toMatch(/SMTP_URL: required when NODE_ENV=production/);
     expect(loadConfig({ ...deployed, MAIL_WORKERS: '0' }).mail.workers).toBe(0);
     expect(loadConfig({ ...deployed, SMTP_URL: 'smtps://mail.example.test:465', MAIL_FROM: 'Policies <p@x.test>' }).mail).toMatchObject({ smtpUrl: 'smtps://mail.example.test:465', from: 'Policies <p@x.test>', workers: 1 });
@@ -132,6 +142,7 @@ describe('loadConfig: production and one-line refusals', () => {
     [{ DISPATCHER_PORT: '99999' }, 'DISPATCHER_PORT'],
     [{ WEBHOOK_RETRY_DELAYS_MS: 'soon' }, 'WEBHOOK_RETRY_DELAYS_MS'],
     [{ WEBHOOK_SECRET_KEYS: 'k1:short' }, 'WEBHOOK_SECRET_KEYS'],
+    [{ POLICY_TOKEN_SECRET: 'short' }, 'POLICY_TOKEN_SECRET'],
   ])('refuses %j in one line naming %s', (env, name) => {
     expect(refusal(env)).toMatch(new RegExp(`^Invalid configuration: .*${name}`));
   });

@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { allowPrivateNetworks, asConfigError, ConfigError, DatabaseUrlSchema, emptyToUndefined, envVar, missingInProduction, parseConfig } from '@expedition/platform';
 import { paymentsSettingsFromEnv, type PaymentsSettings } from '@expedition/payments';
+import { DEV_POLICY_TOKEN_SECRET, MIN_POLICY_TOKEN_SECRET_LENGTH } from '@expedition/fulfillment';
 import { DEFAULT_MAIL_FROM } from '@expedition/mail';
 import { MISSING_WEBHOOK_SECRET_KEYS, parseWebhookSecretKeys, WebhookSecretKeysError } from '@expedition/operators';
 
@@ -56,6 +57,9 @@ const ConfigSchema = z
     /** quote-api's public URL (or its port on localhost): `policy.issued` links the policy's certificate there. */
     QUOTE_API_PORT: envVar.port(3001),
     QUOTE_API_URL: envVar.url(),
+    /** Derives the access token a delivered `policy.issued` puts in documentUrl: the same secret as quote-api's. */
+    POLICY_TOKEN_SECRET: optional(z.string().min(MIN_POLICY_TOKEN_SECRET_LENGTH, `at least ${MIN_POLICY_TOKEN_SECRET_LENGTH} characters`)),
+    POLICY_TOKEN_PREVIOUS_SECRET: optional(z.string().min(MIN_POLICY_TOKEN_SECRET_LENGTH, `at least ${MIN_POLICY_TOKEN_SECRET_LENGTH} characters`)),
     NODE_ENV: optional(z.string().trim()).default('development'),
     /** Every mail of the platform (docs: README "Configuration"); unset → the outbox under DATA_DIR (not in production). */
     SMTP_URL: optional(z.string().trim().regex(/^smtps?:\/\//, 'must be an smtp:// or smtps:// URL')),
@@ -82,6 +86,8 @@ const ConfigSchema = z
       quoteApiUrl: (env.QUOTE_API_URL ?? `http://localhost:${env.QUOTE_API_PORT}`).replace(/\/$/, ''),
       /** Unset in embedded mode: main.ts then uses DATA_DIR/webhook-secret-keys (resolveWebhookSecretKeys). */
       webhookSecretKeys: env.WEBHOOK_SECRET_KEYS,
+      /** The published dev secret when unset (refused with NODE_ENV=production). */
+      policyTokens: { secret: env.POLICY_TOKEN_SECRET ?? DEV_POLICY_TOKEN_SECRET, previous: env.POLICY_TOKEN_PREVIOUS_SECRET },
       delivery: {
         workers: env.WEBHOOK_WORKERS,
         batchSize: env.WEBHOOK_BATCH_SIZE,
@@ -129,7 +135,7 @@ export function splitDatabaseUrl(url: string | undefined): { databaseUrl?: strin
  * No default in production (the payments lib requires Stripe's keys there; WEBHOOK_SECRET_KEYS is required with
  * DATABASE_URL on every replica that delivers).
  */
-export const PRODUCTION_REQUIRED = ['DATABASE_URL'] as const;
+export const PRODUCTION_REQUIRED = ['DATABASE_URL', 'POLICY_TOKEN_SECRET'] as const;
 
 export function loadConfig(env: NodeJS.ProcessEnv = process.env): DispatcherConfig {
   const base = parseConfig(ConfigSchema, env);

@@ -1,6 +1,7 @@
 import { createSimulatedProcessor, TEST_CARDS } from '@expedition/payments';
 import { listen, type RunningServer } from '@expedition/http-kit';
 import { PolicyIssuedPayloadSchema, WEBHOOK_MAX_ATTEMPTS } from '@expedition/contracts';
+import { createPolicyTokens, DEV_POLICY_TOKEN_SECRET } from '@expedition/fulfillment';
 import { verifySignature } from '@expedition/webhook-signature';
 import { createOperatorService, OPERATOR_CONNECTION_ERROR } from '@expedition/operators';
 import { createApp } from '../src/app';
@@ -74,6 +75,29 @@ describe('delivery of policy.issued', () => {
     const attempts = await attemptsOf(row.id);
     expect(attempts.map((a) => [a.attemptNumber, a.statusCode, a.error])).toEqual([[1, 200, null]]);
     expect(attempts[0]!.durationMs).toBeGreaterThanOrEqual(0);
+  });
+
+  it("delivers documentUrl with the policy's derived access token; the outbox keeps it without (no token at rest)", async () => {
+    const stored = 'http://quote.test/api/v1/policies/POL-2026-ABCDEF/certificate.pdf';
+    const { row } = await freshEvent(() => 200);
+    await h.prisma.webhookEvent.update({ where: { id: row.id }, data: { payload: { ...(row.payload as object), policyNumber: 'POL-2026-ABCDEF', documentUrl: stored } } });
+    const tokens = createPolicyTokens({ secret: 'dispatcher-test-policy-token-secret-0123456789' });
+
+    expect(await testWorker(h.prisma, h.clock, { policyTokens: tokens }).runOnce()).toBe(1);
+
+    const delivered = JSON.parse(receiver.requests[0]!.body.toString('utf8')) as { documentUrl: string };
+    const token = tokens.tokenFor({ policyNumber: 'POL-2026-ABCDEF' });
+    expect(delivered.documentUrl).toBe(`${stored}?access_token=${token}`);
+    // The token quote-api verifies with the same secret (it opens the certificate there: apps/quote-api tokens-at-rest spec).
+    expect(tokens.verify({ policyNumber: 'POL-2026-ABCDEF', accessTokenHash: null }, token)).toBe(true);
+    expect(verifyAt(receiver.requests[0]!, h.clock.nowSec()).ok).toBe(true);
+    expect(((await rowOf(row.id)).payload as { documentUrl: string }).documentUrl).toBe(stored);
+    // Without a configured secret, the published development one derives it (embedded mode, like quote-api's default).
+    const dev = createPolicyTokens({ secret: DEV_POLICY_TOKEN_SECRET });
+    const again = await freshEvent(() => 200);
+    await h.prisma.webhookEvent.update({ where: { id: again.row.id }, data: { payload: { ...(again.row.payload as object), policyNumber: 'POL-2026-ABCDEF', documentUrl: stored } } });
+    await testWorker(h.prisma, h.clock).runOnce();
+    expect(JSON.parse(receiver.requests[0]!.body.toString('utf8')).documentUrl).toBe(`${stored}?access_token=${dev.tokenFor({ policyNumber: 'POL-2026-ABCDEF' })}`);
   });
 
   it('retries on the schedule after 500, 500, then 200: 3 attempts, same eventId and same bytes', async () => {

@@ -1,7 +1,22 @@
+import request from 'supertest';
 import { createMetrics } from '@expedition/observability';
 import { seriesValue } from '@expedition/observability/testing';
-import { sampleOutbox } from '../src/delivery/outbox-metrics';
-import { createHarness, createOperator, enqueueWebhook, startReceiver, testWorker, type Harness, type Receiver } from './harness';
+import { createApp } from '../src/app';
+import { PAYMENT_WITHOUT_POLICY_GRACE_MS, sampleBacklog } from '../src/delivery/outbox-metrics';
+import {
+  appDeps,
+  createHarness,
+  createOperator,
+  createQuote,
+  enqueueWebhook,
+  intentEvent,
+  registerAsOurs,
+  signEvent,
+  startReceiver,
+  testWorker,
+  type Harness,
+  type Receiver,
+} from './harness';
 
 let h: Harness;
 let receiver: Receiver;
@@ -50,19 +65,82 @@ describe('dispatcher metrics', () => {
     await worker.runOnce();
 
     const text = await metrics.registry.metrics();
-    expect(seriesValue(text, 'webhook_delivery_attempts_total', { outcome: 'retry' })).toBe(1);
-    expect(seriesValue(text, 'webhook_delivery_attempts_total', { outcome: 'delivered' })).toBe(1);
+    expect(seriesValue(text, 'webhook_delivery_attempts_total', { outcome: 'retry', operator: operator.id })).toBe(1);
+    expect(seriesValue(text, 'webhook_delivery_attempts_total', { outcome: 'delivered', operator: operator.id })).toBe(1);
   });
 
   it('samples outbox depth and the oldest pending row\'s age from the database', async () => {
     const operator = await createOperator(h.prisma, { webhookUrl: receiver.url });
     const now = h.clock.now();
-    expect(await sampleOutbox(h.prisma, () => now)).toEqual({ depth: 0, oldestPendingAgeSec: 0 });
+    expect((await sampleBacklog(h.prisma, () => now)).webhooks).toEqual({ depth: 0, oldestPendingAgeSec: 0 });
     await enqueueWebhook(h.prisma, operator.id, new Date(now.getTime() - 90_000));
     await enqueueWebhook(h.prisma, operator.id, new Date(now.getTime() - 10_000));
     const delivered = await enqueueWebhook(h.prisma, operator.id, new Date(now.getTime() - 500_000));
     await h.prisma.webhookEvent.update({ where: { id: delivered.id }, data: { status: 'delivered' } });
 
-    expect(await sampleOutbox(h.prisma, () => now)).toEqual({ depth: 2, oldestPendingAgeSec: 90 });
+    expect((await sampleBacklog(h.prisma, () => now)).webhooks).toEqual({ depth: 2, oldestPendingAgeSec: 90 });
+  });
+
+  describe('money kept without a policy, refunds and the mail outbox', () => {
+    /** A payment row as the intake would leave it, last updated `agoMs` before `now`. */
+    async function payment(now: Date, agoMs: number, fields: { status: 'succeeded' | 'pending'; refundStatus?: 'pending' | 'failed' }) {
+      const { quote, planId } = await createQuote(h.prisma, h.clock);
+      const row = await h.prisma.payment.create({
+        data: {
+          quoteId: quote.id,
+          planId,
+          mode: 'test',
+          channel: 'checkout_link',
+          processor: 'simulated',
+          processorPaymentId: `pi_backlog_${quote.id}`,
+          amountCents: 1_000,
+          status: fields.status,
+          refundStatus: fields.refundStatus ?? null,
+        },
+      });
+      await h.prisma.$executeRaw`UPDATE payments SET updated_at = ${new Date(now.getTime() - agoMs)}::timestamp(3) WHERE id = ${row.id}`;
+      return row;
+    }
+
+    it('counts a succeeded payment with neither policy nor refund after 10 minutes, and refunds pending and failed', async () => {
+      await h.prisma.$executeRaw`TRUNCATE payments, purchases, policies, policy_mails, commissions, webhook_events CASCADE`;
+      const now = h.clock.now();
+      const late = PAYMENT_WITHOUT_POLICY_GRACE_MS + 60_000;
+      await payment(now, late, { status: 'succeeded' }); // counted: money kept, no policy, no refund
+      await payment(now, 60_000, { status: 'succeeded' }); // within the grace period
+      await payment(now, late, { status: 'pending' }); // not succeeded
+      await payment(now, late, { status: 'succeeded', refundStatus: 'pending' }); // being refunded
+      await payment(now, late, { status: 'succeeded', refundStatus: 'failed' }); // refund given up
+
+      const sample = await sampleBacklog(h.prisma, () => now);
+
+      expect(sample.paymentsWithoutPolicy).toBe(1);
+      expect(sample.refunds).toEqual({ pending: 1, failed: 1 });
+    });
+
+    it('does not count a payment the intake turned into a policy, and samples its pending confirmation mail', async () => {
+      await h.prisma.$executeRaw`TRUNCATE payments, purchases, policies, policy_mails, commissions, webhook_events CASCADE`;
+      const metrics = createMetrics({ service: 'webhook-dispatcher', defaultMetrics: false });
+      const app = createApp(appDeps(h.db, h.clock, { observability: { metrics } }));
+      const operator = await createOperator(h.prisma, { webhookUrl: receiver.url });
+      const { quote, planId, premiumCents } = await createQuote(h.prisma, h.clock, operator.id);
+      await h.prisma.quote.update({ where: { id: quote.id }, data: { email: 'buyer@example.com' } });
+      const evt = intentEvent({ amountCents: premiumCents, metadata: { quoteId: quote.id, planId, operatorId: operator.id, channel: 'embed' } }, h.clock.nowSec());
+      await registerAsOurs(h.prisma, evt);
+      const signed = signEvent(evt, h.clock.nowSec());
+      const res = await request(app).post('/processor/events').set('Content-Type', 'application/json').set('Stripe-Signature', signed.header).send(signed.body);
+      expect(res.status).toBe(200);
+      const now = new Date(h.clock.now().getTime() + PAYMENT_WITHOUT_POLICY_GRACE_MS + 60_000);
+      await h.prisma.$executeRaw`UPDATE payments SET updated_at = ${new Date(now.getTime() - PAYMENT_WITHOUT_POLICY_GRACE_MS - 1)}::timestamp(3)`;
+      await h.prisma.$executeRaw`UPDATE policy_mails SET created_at = ${new Date(now.getTime() - 120_000)}::timestamp(3)`;
+
+      const sample = await sampleBacklog(h.prisma, () => now);
+
+      expect(sample.paymentsWithoutPolicy).toBe(0);
+      expect(sample.mails).toEqual({ depth: 1, oldestPendingAgeSec: 120 });
+      const text = await metrics.registry.metrics();
+      expect(seriesValue(text, 'payment_outcomes_total', { channel: 'embed', outcome: 'succeeded', mode: 'test' })).toBe(1);
+      expect(seriesValue(text, 'payment_fulfillments_total', { result: 'policy_issued', mode: 'test' })).toBe(1);
+    });
   });
 });

@@ -1,7 +1,7 @@
 import { Writable } from 'node:stream';
 import pino from 'pino';
 import type { PaymentChannel } from '@expedition/db';
-import { createFulfillment, type Fulfillment, type FulfillmentDeps } from '@expedition/fulfillment';
+import { createFulfillment, createPolicyTokens, DEV_POLICY_TOKEN_SECRET, type Fulfillment, type FulfillmentDeps } from '@expedition/fulfillment';
 import { createSmtpMailer, type Mailer } from '@expedition/mail';
 import { createMetrics } from '@expedition/observability';
 import { createHarness, deadUrl, silentLogger, type Harness } from './harness';
@@ -14,6 +14,7 @@ import { policyDocumentsFor } from '../src/policy-mail/policy-documents';
  * dispatcher's mail worker to a real SMTP server in this process, each message parsed as a mail client would.
  */
 const QUOTE_API = 'https://quote.expedition.test';
+const DEV_TOKENS = createPolicyTokens({ secret: DEV_POLICY_TOKEN_SECRET });
 let h: Harness;
 let smtp: TestSmtp;
 let fulfillment: Fulfillment;
@@ -41,7 +42,7 @@ function worker(overrides: Partial<PolicyMailWorkerDeps> = {}) {
     logger: process.env['DEBUG_MAIL'] ? pino() : silentLogger,
     clock: h.clock,
     mailer: createSmtpMailer({ smtpUrl: smtp.url, from: 'Expedition Insurance <no-reply@expedition.test>' }),
-    documents: policyDocumentsFor(h.prisma, QUOTE_API),
+    documents: policyDocumentsFor(h.prisma, QUOTE_API, DEV_TOKENS),
     quoteApiUrl: QUOTE_API,
     mailDomain: 'expedition.test',
     retryDelaysMs: [60_000],
@@ -84,7 +85,8 @@ describe('the confirmation e-mail of an issued policy', () => {
       expect(mail.text).toMatch(/Premium paid: \$[\d,]+\.\d\d/);
       expect(mail.html).toContain(`Policy ${sale.policyNumber}`);
       expect(mail.html).not.toMatch(/<img|<link|<script/i);
-      expect(mail.text).toContain(`${QUOTE_API}/policies/${sale.policyNumber}?access_token=pat_`);
+      // The link carries the policy's derived access token (none is stored), the one quote-api verifies.
+      expect(mail.text).toContain(`${QUOTE_API}/policies/${sale.policyNumber}?access_token=${DEV_TOKENS.tokenFor(sale)}`);
       const [pdf] = mail.attachments;
       expect(pdf).toMatchObject({ contentType: 'application/pdf', filename: `certificate-${sale.policyNumber}.pdf` });
       const certificate = pdfText(pdf!.content);

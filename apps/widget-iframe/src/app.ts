@@ -8,7 +8,8 @@ import { observe, type Observability } from '@expedition/observability';
 import type { Logger } from '@expedition/platform';
 import { decideFrame, decideHosted, documentCsp, prefillFromQuery, renderDocument, type DocumentSettings } from './documents';
 import { createFrameAssets } from './frame-assets';
-import { createRollingLoader, matchesIfNoneMatch, PINNED_VERSION, type LoaderFile, type PinnedReleases } from './loader-channels';
+import { sendEncoded } from './encodings';
+import { createRollingLoader, PINNED_VERSION, type LoaderFile, type PinnedReleases } from './loader-channels';
 
 export const ROLLING_LOADER_PATH = '/widget.js';
 export const FRAME_PATH = '/frame';
@@ -39,7 +40,8 @@ export interface WidgetIframeDeps {
   releases: PinnedReleases;
   /** Reported in the boot data; defaults to the releases' current version, else 1.0.0. */
   version?: string;
-  trustProxy?: string;
+  /** Express `trust proxy`: proxies in front (a number) or their addresses (docs: README, TRUST_PROXY). */
+  trustProxy?: number | string;
   /** Metrics and tracing of this process; absent: none, at no cost. */
   observability?: Observability;
 }
@@ -127,13 +129,15 @@ export function createApp(deps: WidgetIframeDeps): Express {
   });
 
   // ---- hashed frame assets ------------------------------------------------------------------------------------
+  // Content-hashed names: a name always means the same bytes, so every encoding of it is immutable.
   app.get(`${ASSETS_PREFIX}/:name`, (req, res, next) => {
-    const file = assets.resolve(String(req.params['name']));
+    const name = String(req.params['name']);
+    const file = assets.load(name);
     if (!file) return next();
+    res.setHeader('Cache-Control', IMMUTABLE);
     res.setHeader('Cross-Origin-Resource-Policy', 'same-origin');
-    res.sendFile(file, { maxAge: 31_536_000_000, immutable: true, dotfiles: 'deny', lastModified: false }, (err) => {
-      if (err && !res.headersSent) next();
-    });
+    res.type(path.extname(name));
+    sendEncoded(req, res, file);
   });
 
   app.use(notFound());
@@ -152,18 +156,14 @@ export function createApp(deps: WidgetIframeDeps): Express {
   }
 }
 
+/** A loader in the negotiated encoding (brotli, gzip or identity; encodings.ts), with its channel's caching. */
 function sendLoader(req: Request, res: Response, file: LoaderFile, cacheControl: string): void {
   res.setHeader('Cache-Control', cacheControl);
-  res.setHeader('ETag', file.etag);
   // A public script, loaded by any operator's page: readable cross-origin (SRI, COEP pages), never with credentials.
   res.setHeader('Access-Control-Allow-Origin', '*');
   res.setHeader('Cross-Origin-Resource-Policy', 'cross-origin');
   res.type('text/javascript; charset=utf-8');
-  if (matchesIfNoneMatch(req.get('If-None-Match'), file.etag)) {
-    res.status(304).end();
-    return;
-  }
-  res.send(file.bytes);
+  sendEncoded(req, res, file);
 }
 
 function sendDocument(res: Response, csp: string, html: string, lang: string): void {

@@ -32,6 +32,8 @@ export interface WidgetIframe {
 /** Wires config and shared resources into the app: verifies the pinned loaders once. Used by main.ts and the launcher. */
 export function composeWidgetIframe(runtime: WidgetIframeRuntime): WidgetIframe {
   const { config, db, logger } = runtime;
+  // database_up at scrape time (once per registry: the launcher composes every app on one).
+  runtime.observability?.metrics?.watchDatabase(() => db.ping());
   const keys = runtime.keys ?? createKeyResolver(db.prisma, { ttlMs: config.keyCacheTtlMs, clock: runtime.clock ?? systemClock });
   const releases = loadPinnedReleases(config.releasesDir, logger);
   const app = createApp({

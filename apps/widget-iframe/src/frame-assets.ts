@@ -1,5 +1,6 @@
 import { readFileSync, statSync } from 'node:fs';
 import path from 'node:path';
+import { readEncodedFile, type EncodedFile } from './encodings';
 
 /** dist/browser/widget-frame/manifest.json, as tools/browser/rollup-preset.mjs (`browserApp`) writes it. */
 export interface FrameManifest {
@@ -29,17 +30,22 @@ export interface FrameAssets {
   bundleFor(kind: 'frame' | 'hosted'): FrameBundle | null;
   /** Absolute path of a file the manifest lists, or null (unknown name, traversal attempt, not built). */
   resolve(name: string): string | null;
+  /**
+   * A file the manifest lists with its brotli and gzip twins (encodings.ts), read once per build and kept in memory
+   * (the names are content-hashed, the files small); null as `resolve`, or when the file is missing.
+   */
+  load(name: string): EncodedFile | null;
 }
 
 export function createFrameAssets(frameDir: string): FrameAssets {
   const manifestPath = path.join(frameDir, 'manifest.json');
-  let cached: { stamp: string; manifest: FrameManifest } | null = null;
+  let cached: { stamp: string; manifest: FrameManifest; files: Map<string, EncodedFile> } | null = null;
 
   function manifest(): FrameManifest | null {
     try {
       const stat = statSync(manifestPath);
       const stamp = `${stat.size}:${stat.mtimeMs}`;
-      if (cached?.stamp !== stamp) cached = { stamp, manifest: parseManifest(readFileSync(manifestPath, 'utf8')) };
+      if (cached?.stamp !== stamp) cached = { stamp, manifest: parseManifest(readFileSync(manifestPath, 'utf8')), files: new Map() };
       return cached.manifest;
     } catch {
       cached = null;
@@ -70,7 +76,21 @@ export function createFrameAssets(frameDir: string): FrameAssets {
     return path.join(frameDir, name);
   }
 
-  return { manifest, bundleFor, resolve };
+  function load(name: string): EncodedFile | null {
+    const file = resolve(name);
+    if (!file || !cached) return null;
+    const loaded = cached.files.get(name);
+    if (loaded) return loaded;
+    try {
+      const encoded = readEncodedFile(file);
+      cached.files.set(name, encoded);
+      return encoded;
+    } catch {
+      return null;
+    }
+  }
+
+  return { manifest, bundleFor, resolve, load };
 }
 
 function parseManifest(text: string): FrameManifest {

@@ -2,15 +2,13 @@ import { createHash } from 'node:crypto';
 import { readFileSync, statSync } from 'node:fs';
 import path from 'node:path';
 import type { Logger } from '@expedition/platform';
+import { encodeFile, readEncodedFile, type EncodedFile } from './encodings';
 
 /** `x.y.z`, digits only (no pre-release tags on the pinned channel). */
 export const PINNED_VERSION = /^(0|[1-9]\d{0,5})\.(0|[1-9]\d{0,5})\.(0|[1-9]\d{0,5})$/;
 
-export interface LoaderFile {
-  bytes: Buffer;
-  /** Strong validator: the quoted sha256 (hex) of the bytes. */
-  etag: string;
-}
+/** A loader: its bytes, their strong validator (the quoted sha256, hex) and the brotli and gzip twins. */
+export type LoaderFile = EncodedFile;
 
 /** The release manifest L's release command writes (apps/widget-iframe/releases/manifest.json). */
 interface ReleaseManifest {
@@ -27,15 +25,13 @@ export interface PinnedReleases {
   current?: string;
 }
 
-export function etagOf(bytes: Buffer): string {
-  return `"${createHash('sha256').update(bytes).digest('hex')}"`;
-}
-
 /**
  * Reads and verifies the pinned loaders once, at start: a version is served only when its file exists inside the
  * releases directory and its sha256 and byte length equal the manifest's. A mismatch is logged as an error, that
  * version answers 404 (a pinned URL must never serve different bytes) and /readyz reports not ready, so a deploy with
  * altered release files does not take traffic. No manifest at all is zero versions (logged as a warning).
+ * The brotli and gzip twins of each verified version are compressed here, once, in memory: the release files
+ * themselves are never written.
  */
 export function loadPinnedReleases(releasesDir: string, logger?: Pick<Logger, 'warn' | 'error'>): PinnedReleases {
   let manifest: ReleaseManifest;
@@ -77,13 +73,14 @@ function verifyRelease(
   const sha256 = createHash('sha256').update(bytes).digest('hex');
   if (sha256 !== entry.sha256) return `sha256 of ${file} is ${sha256}, the manifest says ${entry.sha256}`;
   if (typeof entry.bytes === 'number' && entry.bytes !== bytes.length) return `${file} has ${bytes.length} bytes, the manifest says ${entry.bytes}`;
-  into.set(version, { bytes, etag: `"${sha256}"` });
+  into.set(version, encodeFile(bytes, {}, `"${sha256}"`));
   return null;
 }
 
 /**
  * The rolling channel: the current build of the loader, re-read whenever the file changes (size or mtime), so a
- * rebuild under `npm start` is served at once with a new ETag. Null while the loader is not built.
+ * rebuild under `npm start` is served at once with a new ETag. Its brotli and gzip twins are the build's
+ * (`widget.js.br`, `widget.js.gz`) when they decode to these bytes, else compressed here. Null while not built.
  */
 export function createRollingLoader(filePath: string): () => LoaderFile | null {
   let cached: { stamp: string; file: LoaderFile } | null = null;
@@ -98,19 +95,10 @@ export function createRollingLoader(filePath: string): () => LoaderFile | null {
     }
     if (cached?.stamp === stamp) return cached.file;
     try {
-      const bytes = readFileSync(filePath);
-      cached = { stamp, file: { bytes, etag: etagOf(bytes) } };
+      cached = { stamp, file: readEncodedFile(filePath) };
       return cached.file;
     } catch {
       return null;
     }
   };
-}
-
-/** RFC 9110 If-None-Match: `*` or a list of entity tags, weak comparison (W/ is ignored). */
-export function matchesIfNoneMatch(header: string | undefined, etag: string): boolean {
-  if (!header) return false;
-  if (header.trim() === '*') return true;
-  const strip = (tag: string) => tag.trim().replace(/^W\//, '');
-  return header.split(',').some((tag) => strip(tag) === etag);
 }

@@ -328,6 +328,8 @@ describe('GET /assets/<file>', () => {
     '/assets/..%5Csecret.txt',
     '/assets/../secret.txt',
     '/assets/.hidden.js',
+    `/assets/${FRAME_SCRIPT}.br`,
+    `/assets/${FRAME_CSS}.gz`,
     '/assets/',
   ])('answers 404 for %s (unknown names and traversal)', async (url) => {
     const res = await request(h.app).get(url);

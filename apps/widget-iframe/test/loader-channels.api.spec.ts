@@ -14,10 +14,12 @@ beforeAll(async () => {
 afterAll(() => h.close());
 
 const sha = (text: string) => `"${createHash('sha256').update(text).digest('hex')}"`;
+/** supertest asks for gzip by default; the identity representation's headers are checked here (encodings: encodings.api.spec.ts). */
+const get = (url: string) => request(h.app).get(url).set('Accept-Encoding', 'identity');
 
 describe('GET /widget.js (rolling channel)', () => {
   it('serves the current build, revalidated on every load, with a strong sha256 ETag', async () => {
-    const res = await request(h.app).get('/widget.js');
+    const res = await get('/widget.js');
     expect(res.status).toBe(200);
     expect(res.text).toBe(ROLLING_SOURCE);
     expect(res.headers['content-type']).toBe('text/javascript; charset=utf-8');
@@ -32,13 +34,13 @@ describe('GET /widget.js (rolling channel)', () => {
 
   it('answers 304 without a body to a matching If-None-Match (also in a list, also weak), 200 otherwise', async () => {
     const etag = sha(ROLLING_SOURCE);
-    const same = await request(h.app).get('/widget.js').set('If-None-Match', etag);
+    const same = await get('/widget.js').set('If-None-Match', etag);
     expect(same.status).toBe(304);
     expect(same.text).toBe('');
     expect(same.headers['etag']).toBe(etag);
     expect(same.headers['cache-control']).toBe('no-cache');
-    expect((await request(h.app).get('/widget.js').set('If-None-Match', `"other", W/${etag}`)).status).toBe(304);
-    const stale = await request(h.app).get('/widget.js').set('If-None-Match', '"0000"');
+    expect((await get('/widget.js').set('If-None-Match', `"other", W/${etag}`)).status).toBe(304);
+    const stale = await get('/widget.js').set('If-None-Match', '"0000"');
     expect(stale.status).toBe(200);
     expect(stale.text).toBe(ROLLING_SOURCE);
   });
@@ -50,7 +52,7 @@ describe('GET /widget.js (rolling channel)', () => {
     // A rebuild in the same millisecond with the same size would keep the stamp; a real rebuild changes the mtime.
     const later = new Date(Date.now() + 5_000);
     utimesSync(path.join(h.dirs.loaderDir, 'widget.js'), later, later);
-    const res = await request(h.app).get('/widget.js').set('If-None-Match', old);
+    const res = await get('/widget.js').set('If-None-Match', old);
     expect(res.status).toBe(200);
     expect(res.text).toBe(rebuilt);
     expect(res.headers['etag']).toBe(sha(rebuilt));
@@ -72,7 +74,7 @@ describe('GET /widget.js (rolling channel)', () => {
 
 describe('GET /widget/<x.y.z>.js (pinned channel)', () => {
   it('serves the published bytes, immutable, with their sha256 as ETag', async () => {
-    const res = await request(h.app).get('/widget/1.0.0.js');
+    const res = await get('/widget/1.0.0.js');
     expect(res.status).toBe(200);
     expect(res.text).toBe(PINNED_SOURCE);
     expect(res.headers['content-type']).toBe('text/javascript; charset=utf-8');
@@ -80,7 +82,7 @@ describe('GET /widget/<x.y.z>.js (pinned channel)', () => {
     expect(res.headers['etag']).toBe(sha(PINNED_SOURCE));
     expect(res.headers['access-control-allow-origin']).toBe('*');
     expect(res.headers['x-content-type-options']).toBe('nosniff');
-    expect((await request(h.app).get('/widget/1.0.0.js').set('If-None-Match', sha(PINNED_SOURCE))).status).toBe(304);
+    expect((await get('/widget/1.0.0.js').set('If-None-Match', sha(PINNED_SOURCE))).status).toBe(304);
   });
 
   it('is not the rolling build', async () => {

@@ -1,5 +1,6 @@
-import { existsSync, readFileSync } from 'node:fs';
+import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
+import { brotliDecompressSync, gunzipSync } from 'node:zlib';
 import request from 'supertest';
 import { noteSkippedSuite } from '@expedition/platform/testing';
 import { defaultAssetDirs } from '../src/config';
@@ -77,5 +78,31 @@ describeBuilt('the real loader and frame builds', () => {
     const manifest = JSON.parse(readFileSync(path.join(dirs.frameDir, 'manifest.json'), 'utf8')) as { files: Record<string, unknown> };
     for (const file of Object.keys(manifest.files)) expect((await request(h.app).get(`/assets/${file}`)).status).toBe(200);
     expect((await request(h.app).get('/readyz')).body).toEqual({ status: 'ready' });
+  });
+
+  it('the bundle step wrote brotli and gzip twins of every .js and .css, smaller, decoding to the file, and they are what is sent', async () => {
+    const built = [
+      ...readdirSync(dirs.loaderDir).filter((f) => /\.(js|css)$/.test(f)).map((f) => ({ dir: dirs.loaderDir, file: f, url: `/${f}` })),
+      ...readdirSync(dirs.frameDir).filter((f) => /\.(js|css)$/.test(f)).map((f) => ({ dir: dirs.frameDir, file: f, url: `/assets/${f}` })),
+    ];
+    expect(built.map((b) => b.url)).toContain('/widget.js');
+    for (const { dir, file, url } of built) {
+      const identity = readFileSync(path.join(dir, file));
+      const br = readFileSync(path.join(dir, `${file}.br`));
+      const gz = readFileSync(path.join(dir, `${file}.gz`));
+      expect(brotliDecompressSync(br).equals(identity)).toBe(true);
+      expect(gunzipSync(gz).equals(identity)).toBe(true);
+      expect(br.length).toBeLessThan(gz.length);
+      expect(gz.length).toBeLessThan(identity.length);
+      for (const [encoding, twin] of [['br', br], ['gzip', gz]] as const) {
+        const res = await request(h.app).get(url).set('Accept-Encoding', encoding).buffer(true).parse((r, done) => {
+          const chunks: Buffer[] = [];
+          r.on('data', (c: Buffer) => chunks.push(c));
+          r.on('end', () => done(null, Buffer.concat(chunks)));
+        });
+        expect(res.headers['content-encoding']).toBe(encoding);
+        expect(res.headers['content-length']).toBe(String(twin.length));
+      }
+    }
   });
 });

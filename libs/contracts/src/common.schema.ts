@@ -65,8 +65,21 @@ export const CurrencySchema = z
   .transform((s) => s.toUpperCase())
   .meta({ description: 'ISO 4217 currency code.', example: 'USD' });
 
+/**
+ * A whole number from `min` up, with no upper limit of ours (an amount of cents, a count, a plan's own age limit).
+ * zod's `.int()` writes the safe-integer range (±9007199254740991) into JSON Schema as if it were a real limit; this
+ * writes `type: integer` and `minimum` only (the MCP tools' schemas and the OpenAPI documents read it).
+ */
+export function wholeNumberFrom(min: number) {
+  return z
+    .number()
+    .min(min)
+    .refine(Number.isSafeInteger, { message: 'must be a whole number' })
+    .meta({ type: 'integer' });
+}
+
 /** Integer minor units (cents). */
-export const CentsSchema = z.number().int().nonnegative().meta({ description: 'Integer minor units (cents).' });
+export const CentsSchema = wholeNumberFrom(0).meta({ description: 'Integer minor units (cents).' });
 
 /** Error codes of the quoting API (`/api/v1`). Stable: clients may switch on them. */
 export const ApiErrorCodeSchema = z

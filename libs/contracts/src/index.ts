@@ -23,3 +23,4 @@ export * from './portal/operator.schema';
 export * from './portal/admin.schema';
 export * from './portal/auth.schema';
 export * from './acp/acp.schema';
+export * from './acp/acp-order-event.schema';

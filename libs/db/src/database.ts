@@ -33,7 +33,24 @@ export interface CreateDatabaseOptions {
   schema?: string;
   /** PostgreSQL pool size (default 10). */
   poolMax?: number;
+  /**
+   * PostgreSQL: how long a query waits for a connection (a new one, or a free one of a full pool) before it fails
+   * (default 10 s). Without it a database that accepts connections but never answers hangs every request.
+   */
+  connectTimeoutMs?: number;
+  /** Called with the text of every SQL statement the Prisma client sends (its `query` event); for tests. */
+  onQuery?: (sql: string) => void;
 }
+
+/** The Prisma client over a driver adapter; with `onQuery`, reporting every statement it sends. */
+function prismaClient(adapter: PrismaPg | PrismaPGliteAdapter, onQuery?: (sql: string) => void): PrismaClient {
+  if (!onQuery) return new PrismaClient({ adapter });
+  const client = new PrismaClient({ adapter, log: [{ emit: 'event' as const, level: 'query' as const }] });
+  client.$on('query', (event) => onQuery(event.query));
+  return client as unknown as PrismaClient;
+}
+
+type PrismaPGliteAdapter = InstanceType<typeof import('pglite-prisma-adapter').PrismaPGlite>;
 
 const SCHEMA_NAME = /^[a-z_][a-z0-9_]{0,62}$/;
 
@@ -58,6 +75,7 @@ async function createPostgresDatabase(databaseUrl: string, options: CreateDataba
   const pool = new Pool({
     connectionString: databaseUrl,
     max: options.poolMax ?? 10,
+    connectionTimeoutMillis: options.connectTimeoutMs ?? 10_000,
     // search_path makes raw SQL and the migration runner land in the same schema as the Prisma queries.
     ...(schema ? { options: `-c search_path=${schema}` } : {}),
   });
@@ -65,7 +83,7 @@ async function createPostgresDatabase(databaseUrl: string, options: CreateDataba
   pool.on('error', () => undefined);
   if (schema) await ensureSchema(pool, schema);
   const adapter = new PrismaPg(pool, schema ? { schema } : undefined);
-  const prisma = new PrismaClient({ adapter });
+  const prisma = prismaClient(adapter, options.onQuery);
   const notifications = createPgNotifications({ client: { connectionString: databaseUrl }, schema });
   return {
     prisma,
@@ -84,9 +102,9 @@ async function createPostgresDatabase(databaseUrl: string, options: CreateDataba
 }
 
 /** Wraps an open PGlite instance (file-backed or in memory) as a Database; close() closes the instance. */
-export async function databaseFromPGlite(pglite: PGlite): Promise<Database> {
+export async function databaseFromPGlite(pglite: PGlite, options: Pick<CreateDatabaseOptions, 'onQuery'> = {}): Promise<Database> {
   const { PrismaPGlite } = await import('pglite-prisma-adapter');
-  const prisma = new PrismaClient({ adapter: new PrismaPGlite(pglite) });
+  const prisma = prismaClient(new PrismaPGlite(pglite), options.onQuery);
   return {
     prisma,
     kind: 'pglite',

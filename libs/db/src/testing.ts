@@ -6,6 +6,7 @@ import path from 'node:path';
 import { Client } from 'pg';
 import type { PGlite } from '@electric-sql/pglite';
 import { createDatabase, databaseFromPGlite, type Database } from './database';
+import type { PrismaClient } from './generated/prisma/client';
 import { pgliteExecutor } from './executor';
 import type { Notifications, NotifyChannel } from './notifications';
 import { readMigrations, runMigrations, applyMigrations, type Migration } from './migrations';
@@ -19,6 +20,8 @@ export interface CreateTestDatabaseOptions {
   migrationsDir?: string;
   /** PostgreSQL pool size: 4 keeps many test files within max_connections; benchmarks pass the apps' default, 10. */
   poolMax?: number;
+  /** Every SQL statement the Prisma client sends (e.g. to prove two paths run the same statements). */
+  onQuery?: (sql: string) => void;
 }
 
 export function testDatabaseUrl(): string {
@@ -86,9 +89,9 @@ export function describeWithPostgres(url: string = testDatabaseUrl()): jest.Desc
   return describe.skip;
 }
 
-async function createPostgresTestDatabase(url: string, migrations: Migration[], poolMax = 4): Promise<Database> {
+async function createPostgresTestDatabase(url: string, migrations: Migration[], poolMax = 4, onQuery?: (sql: string) => void): Promise<Database> {
   const schema = `t_${randomBytes(6).toString('hex')}`;
-  const db = await createDatabase({ databaseUrl: url, schema, poolMax });
+  const db = await createDatabase({ databaseUrl: url, schema, poolMax, onQuery });
   const dropSchema = async () => {
     await db.withConnection((executor) => executor.exec(`DROP SCHEMA IF EXISTS "${schema}" CASCADE`));
   };
@@ -147,7 +150,7 @@ async function loadTemplate(migrations: Migration[]): Promise<Blob> {
   return blob;
 }
 
-async function createPGliteTestDatabase(migrations: Migration[]): Promise<Database> {
+async function createPGliteTestDatabase(migrations: Migration[], onQuery?: (sql: string) => void): Promise<Database> {
   const key = templateKey(migrations);
   let template = templates.get(key);
   if (!template) {
@@ -163,7 +166,7 @@ async function createPGliteTestDatabase(migrations: Migration[]): Promise<Databa
     pglite = await PGlite.create();
     await runMigrations(pgliteExecutor(pglite), migrations);
   }
-  return databaseFromPGlite(pglite);
+  return databaseFromPGlite(pglite, { onQuery });
 }
 
 /**
@@ -173,13 +176,13 @@ async function createPGliteTestDatabase(migrations: Migration[]): Promise<Databa
 export async function createTestDatabase(options: CreateTestDatabaseOptions = {}): Promise<Database> {
   const kind = options.kind ?? 'auto';
   const migrations = readMigrations(options.migrationsDir);
-  if (kind === 'pglite') return createPGliteTestDatabase(migrations);
+  if (kind === 'pglite') return createPGliteTestDatabase(migrations, options.onQuery);
   const url = testDatabaseUrl();
-  if (await isPostgresReachable(url)) return createPostgresTestDatabase(url, migrations, options.poolMax);
+  if (await isPostgresReachable(url)) return createPostgresTestDatabase(url, migrations, options.poolMax, options.onQuery);
   if (kind === 'postgres' || servicesRequired()) {
     throw new Error(`PostgreSQL is unreachable at ${url} (REQUIRE_SERVICES=${process.env['REQUIRE_SERVICES'] ?? ''})`);
   }
-  return createPGliteTestDatabase(migrations);
+  return createPGliteTestDatabase(migrations, options.onQuery);
 }
 
 /**
@@ -198,4 +201,33 @@ export function countingNotifications(notifications: Notifications, channel: Not
     },
   };
   return { subscriber, wakes: () => wakes };
+}
+
+/**
+ * Scans every text, varchar, array and JSON column of `tables` (this schema's, from information_schema) for each of
+ * `needles` (plain substrings): for tests proving that no bearer secret is stored in clear. `columns` lists what was
+ * scanned (`table.column`), so a test can show the scan covered the tables; `hits` says where a needle was found.
+ */
+export async function scanTextColumns(
+  prisma: PrismaClient,
+  tables: readonly string[],
+  needles: readonly string[],
+): Promise<{ columns: string[]; hits: string[] }> {
+  const found = await prisma.$queryRaw<{ table: string; column: string }[]>`
+    SELECT table_name AS "table", column_name AS "column" FROM information_schema.columns
+    WHERE table_schema = current_schema() AND table_name = ANY(${[...tables]}::text[])
+      AND data_type IN ('text', 'character varying', 'json', 'jsonb', 'ARRAY')
+    ORDER BY table_name, ordinal_position`;
+  const hits: string[] = [];
+  for (const { table, column } of found) {
+    for (const needle of needles) {
+      // Identifiers come from information_schema, not from the test: quoting them is enough.
+      const rows = await prisma.$queryRawUnsafe<{ n: number }[]>(
+        `SELECT count(*)::int AS n FROM "${table}" WHERE strpos("${column}"::text, $1) > 0`,
+        needle,
+      );
+      if ((rows[0]?.n ?? 0) > 0) hits.push(`${table}.${column} holds ${needle}`);
+    }
+  }
+  return { columns: found.map((c) => `${c.table}.${c.column}`), hits };
 }

@@ -1,5 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { Prisma, type KeyMode, type PaymentChannel, type PaymentStatus, type Purchase, type Quote } from '@expedition/db';
+import { acpOrderEventPart, type AcpOrderEventRow } from './acp-order-events';
 
 /**
  * The statements of fulfillment's common path, in plain SQL: record the processor event, read everything a decision
@@ -201,7 +202,7 @@ export interface Issue {
     checkoutSessionId: string | null;
     challengeId: string | null;
   };
-  policy: { id: string; policyNumber: string; accessToken: string };
+  policy: { id: string; policyNumber: string };
   /** The processor event that reported the payment, recorded in the same statement (a twin makes it fail). */
   event: null | { processor: string; processorEventId: string; type: string; payload: Prisma.InputJsonValue };
   /** Commission and outbox row, when the quote came through an operator. */
@@ -211,13 +212,15 @@ export interface Issue {
     commissionCents: number;
     webhook: { eventId: string; payload: unknown; deliverable: boolean; lastError: string | null; traceParent: string | null };
   };
+  /** An ACP sale: its `order_create` event, queued when the session's agent key has a webhook URL (acp-order-events.ts). */
+  acpOrder?: AcpOrderEventRow | null;
 }
 
 /**
  * Issues a policy in ONE statement (data-modifying CTEs: every part runs, atomically, in one round trip): the payment
  * marked succeeded (created when we never stored it; a success once recorded is never rewritten), the purchase, the
  * policy, its confirmation mail job, the quote marked purchased, its checkout link paid, and, through an operator,
- * the commission and the `policy.issued` outbox row. A taken policy number or a racing purchase surfaces as the usual unique violation.
+ * the commission and the `policy.issued` outbox row, and for an ACP sale the `order_create` event. A taken policy number or a racing purchase surfaces as the usual unique violation.
  */
 export async function issuePolicyRows(db: Tx, s: Issue): Promise<Purchase> {
   const { now, quote, payment } = s;
@@ -249,9 +252,9 @@ export async function issuePolicyRows(db: Tx, s: Issue): Promise<Purchase> {
         ${purchase.operatorId}, ${now}::timestamp(3))
     )`,
     Prisma.sql`policy AS (
-      INSERT INTO policies (id, policy_number, access_token, purchase_id, quote_id, plan_id, operator_id, mode, travelers,
+      INSERT INTO policies (id, policy_number, purchase_id, quote_id, plan_id, operator_id, mode, travelers,
         traveler_ages, start_date, end_date, premium_cents, currency, issued_at)
-      VALUES (${s.policy.id}, ${s.policy.policyNumber}, ${s.policy.accessToken}, ${purchase.id}, ${quote.id}, ${s.planId},
+      VALUES (${s.policy.id}, ${s.policy.policyNumber}, ${purchase.id}, ${quote.id}, ${s.planId},
         ${quote.operatorId}, ${quote.mode}::key_mode, ${quote.travelers}, ${quote.travelerAges}::int[],
         ${quote.startDate}::date, ${quote.endDate}::date, ${s.premiumCents}, ${s.currency}, ${now}::timestamp(3))
     )`,
@@ -266,6 +269,7 @@ export async function issuePolicyRows(db: Tx, s: Issue): Promise<Purchase> {
       WHERE id = ${checkoutSessionId} AND status <> 'paid'
     )`);
   }
+  if (s.acpOrder) parts.push(acpOrderEventPart(s.acpOrder, quote.id, now));
   const op = s.operator;
   if (op) {
     parts.push(

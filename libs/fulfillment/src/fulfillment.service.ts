@@ -23,8 +23,9 @@ import {
   type Issue,
   type PaymentSnapshot,
 } from './fulfillment-sql';
-import { randomPolicyAccessToken, randomPolicyNumber, randomWebhookEventId } from './identifiers';
-import { policyLinks } from './policy-links';
+import { randomPolicyNumber, randomWebhookEventId } from './identifiers';
+import { storedDocumentUrl } from './policy-links';
+import { acpOrderCreated } from './acp-order-events';
 import type { Refunds } from './refunds';
 
 type Tx = Prisma.TransactionClient;
@@ -68,7 +69,7 @@ export type RefundCause = 'duplicate_payment' | 'amount_mismatch' | 'plan_not_qu
 export type UntrustedReason = 'untrusted_payment' | 'unverified_payment' | 'mode_mismatch' | 'payment_mismatch';
 
 export type FulfillmentOutcome =
-  | { kind: 'policy_issued'; purchase: Purchase; policyId: string; policyNumber: string; accessToken: string; webhookEventId: string | null }
+  | { kind: 'policy_issued'; purchase: Purchase; policyId: string; policyNumber: string; webhookEventId: string | null }
   | { kind: 'already_recorded'; purchase: Purchase }
   | { kind: 'refund_pending'; cause: RefundCause; paymentRowId: string; purchase: Purchase | null }
   | { kind: 'payment_failed' }
@@ -90,7 +91,10 @@ export interface FulfillmentDeps {
   verifier?: Pick<PaymentProcessor, 'retrievePayment'>;
   newPolicyNumber?: (now: Date) => string;
   newWebhookEventId?: () => string;
-  /** quote-api's public URL: `policy.issued` then carries the certificate's `documentUrl` (policy-links.ts). */
+  /**
+   * quote-api's public URL: `policy.issued` then carries the certificate's `documentUrl`, stored without its token
+   * (the dispatcher adds the derived token when it delivers: policy-tokens.ts).
+   */
   quoteApiUrl?: string;
 }
 
@@ -410,7 +414,8 @@ export function createFulfillment(deps: FulfillmentDeps) {
     const { quote, operator } = ctx;
     const now = deps.clock.now();
     const currency = facts.currency.toUpperCase();
-    const policy = { id: randomUUID(), policyNumber: newPolicyNumber(now), accessToken: randomPolicyAccessToken() };
+    // No token is written: the policy's access token is derived from its number when handed out (policy-tokens.ts).
+    const policy = { id: randomUUID(), policyNumber: newPolicyNumber(now) };
     const commissionCents = operator ? computeCommissionCents(premiumCents, operator.commissionRateBps) : 0;
     const payload: PolicyIssuedPayload | null = operator
       ? PolicyIssuedPayloadSchema.parse({
@@ -434,7 +439,7 @@ export function createFulfillment(deps: FulfillmentDeps) {
           startDate: quote.startDate ? isoDay(quote.startDate) : null,
           endDate: quote.endDate ? isoDay(quote.endDate) : null,
           issuedAt: now.toISOString(),
-          ...(deps.quoteApiUrl ? { documentUrl: policyLinks(deps.quoteApiUrl, policy).documentUrl } : {}),
+          ...(deps.quoteApiUrl ? { documentUrl: storedDocumentUrl(deps.quoteApiUrl, policy.policyNumber) } : {}),
         })
       : null;
     // An operator without a webhook URL still gets policy and commission; the event is kept, visibly failed and
@@ -458,6 +463,10 @@ export function createFulfillment(deps: FulfillmentDeps) {
       },
       policy,
       event,
+      acpOrder:
+        (ctx.payment?.channel ?? facts.channel) === 'acp' && deps.quoteApiUrl
+          ? acpOrderCreated({ quoteApiUrl: deps.quoteApiUrl, policy, planId: ctx.planId, planName: ctx.planName, premiumCents })
+          : null,
       operator:
         operator && payload
           ? {
@@ -480,7 +489,6 @@ export function createFulfillment(deps: FulfillmentDeps) {
       purchase,
       policyId: policy.id,
       policyNumber: policy.policyNumber,
-      accessToken: policy.accessToken,
       webhookEventId: payload?.eventId ?? null,
     };
   }

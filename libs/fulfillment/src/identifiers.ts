@@ -1,4 +1,4 @@
-import { randomBytes, randomInt, randomUUID } from 'node:crypto';
+import { randomInt, randomUUID } from 'node:crypto';
 import { QUOTE_NUMBER_ALPHABET } from '@expedition/quoting';
 
 /**
@@ -16,7 +16,3 @@ export function randomWebhookEventId(): string {
   return `evt_${randomUUID()}`;
 }
 
-/** A policy's access token (`pat_` + 32 random bytes, base64url): it alone opens the policy look-up and certificate. */
-export function randomPolicyAccessToken(): string {
-  return `pat_${randomBytes(32).toString('base64url')}`;
-}

@@ -15,6 +15,14 @@ export { createPaymentGuard, type AttemptClaim, type AttemptResult, type Guarded
 export { createRefunds, type RefundResult, type Refunds, type RefundsDeps } from './refunds';
 export { createMoneyPath, type MoneyPath, type MoneyPathDeps } from './money-path';
 export { computeCommissionCents } from './commission';
-export { randomPolicyAccessToken, randomPolicyNumber, randomWebhookEventId } from './identifiers';
-export { policyLinks, type PolicyLinks } from './policy-links';
+export { randomPolicyNumber, randomWebhookEventId } from './identifiers';
+export { policyLinks, storedDocumentUrl, withAccessToken, withoutAccessToken, type PolicyLinks } from './policy-links';
+export {
+  createPolicyTokens,
+  DEV_POLICY_TOKEN_SECRET,
+  MIN_POLICY_TOKEN_SECRET_LENGTH,
+  type PolicyTokens,
+  type PolicyTokensOptions,
+  type PolicyTokenSubject,
+} from './policy-tokens';
 export { CONFIRMATION_MAIL, requeueConfirmationMail, type ConfirmationMailStatus, type ResendOutcome } from './policy-mails';

@@ -10,12 +10,32 @@ export interface PolicyLinks {
 
 export function policyLinks(quoteApiUrl: string, policy: { policyNumber: string; accessToken: string }): PolicyLinks {
   const origin = quoteApiUrl.replace(/\/$/, '');
-  const number = encodeURIComponent(policy.policyNumber);
-  const token = encodeURIComponent(policy.accessToken);
-  const base = `${origin}/api/v1/policies/${number}`;
   return {
-    lookupUrl: base,
-    documentUrl: `${base}/certificate.pdf?access_token=${token}`,
-    pageUrl: `${origin}/policies/${number}?access_token=${token}`,
+    lookupUrl: policyUrl(quoteApiUrl, policy.policyNumber),
+    documentUrl: withAccessToken(storedDocumentUrl(quoteApiUrl, policy.policyNumber), policy.accessToken),
+    pageUrl: `${origin}/policies/${encodeURIComponent(policy.policyNumber)}?access_token=${encodeURIComponent(policy.accessToken)}`,
   };
+}
+
+/**
+ * The certificate link as it is stored (the `policy.issued` outbox row, an ACP order, a cached receipt): without its
+ * token, which is derived again whenever the link is handed out (policy-tokens.ts).
+ */
+export function storedDocumentUrl(quoteApiUrl: string, policyNumber: string): string {
+  return `${policyUrl(quoteApiUrl, policyNumber)}/certificate.pdf`;
+}
+
+function policyUrl(quoteApiUrl: string, policyNumber: string): string {
+  return `${quoteApiUrl.replace(/\/$/, '')}/api/v1/policies/${encodeURIComponent(policyNumber)}`;
+}
+
+/** A certificate link with this token in `access_token` (replacing any token it carried). */
+export function withAccessToken(url: string, accessToken: string): string {
+  return `${withoutAccessToken(url)}?access_token=${encodeURIComponent(accessToken)}`;
+}
+
+/** A certificate link without its `access_token` (our links carry no other query). */
+export function withoutAccessToken(url: string): string {
+  const query = url.indexOf('?');
+  return query === -1 ? url : url.slice(0, query);
 }

@@ -50,14 +50,14 @@ describe('requests refused by Node\'s HTTP parser (clientError)', () => {
     expect(headers['content-type']).toBe('application/json; charset=utf-8');
     expect(headers['x-request-id']).toMatch(/^[0-9a-f-]{36}$/);
     expect(headers['connection']).toBe('close');
-    expect(body).toEqual({ error: expect.stringMatching(/16 KiB/), code: 'invalid_request', requestId: headers['x-request-id'] });
+    expect(body).toEqual({ error: expect.stringMatching(/16 KiB/), code: 'invalid_request', requestId: headers['x-request-id'], type: 'invalid_request', message: body.error });
     expect(logged).toEqual([expect.objectContaining({ reqId: headers['x-request-id'], status: 431, parserError: 'HPE_HEADER_OVERFLOW' })]);
   });
 
   it('answers a malformed request with 400 in our error shape', async () => {
     const { statusLine, headers, body } = parseRaw(await rawExchange(running.port, 'GET /ok HTTP/1.1\r\nHost: x\r\nBad Header\r\n\r\n'));
     expect(statusLine).toBe('HTTP/1.1 400 Bad Request');
-    expect(body).toEqual({ error: 'Malformed HTTP request', code: 'invalid_request', requestId: headers['x-request-id'] });
+    expect(body).toEqual({ error: 'Malformed HTTP request', code: 'invalid_request', requestId: headers['x-request-id'], type: 'invalid_request', message: 'Malformed HTTP request' });
   });
 
   it('still serves headers just under the limit', async () => {

@@ -31,7 +31,9 @@ export function answerClientError(logger?: Pick<Logger, 'info'>): (err: ParserEr
     }
     const { status, message } = ANSWERS[err.code ?? ''] ?? MALFORMED;
     const requestId = randomUUID();
-    const body = JSON.stringify({ error: message, code: 'invalid_request', requestId });
+    // No route has run, so the path (and its error shape) is unknown: the body is both our `{ error, code, requestId }`
+    // and the ACP routes' `{ type, code, message }` (clients ignore fields they do not read, docs/contract.md).
+    const body = JSON.stringify({ error: message, code: 'invalid_request', requestId, type: 'invalid_request', message });
     const remote = (socket as Duplex & { remoteAddress?: string }).remoteAddress;
     logger?.info({ reqId: requestId, status, parserError: err.code, remoteAddress: remote }, 'request refused by the HTTP parser');
     socket.end(

@@ -59,6 +59,10 @@ const unavailable: Array<[string, unknown]> = [
     }),
   ],
   [
+    'Prisma P2028 "Unable to start a transaction" (no connection within maxWait: a database that never answers)',
+    Object.assign(new Error('Transaction API error: Unable to start a transaction in the given time.'), { code: 'P2028' }),
+  ],
+  [
     'any of them wrapped in cause chains',
     new Error('payment failed', { cause: new Error('claim failed', { cause: adapterError({ kind: 'DatabaseNotReachable' }) }) }),
   ],

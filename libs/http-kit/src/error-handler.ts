@@ -27,9 +27,15 @@ const UNAVAILABLE_KINDS = new Set(['DatabaseNotReachable', 'ConnectionClosed', '
 const UNAVAILABLE_MESSAGES =
   /Connection terminated|Can't reach database server|server (has )?closed the connection|connection is closed|connection error and is not queryable|timeout exceeded when trying to connect/i;
 
+// Prisma's P2028 "Unable to start a transaction in the given time": no connection within the transaction's maxWait
+// (2 s), which is what a database that accepts connections but never answers (frozen, partitioned) looks like to an
+// interactive transaction. P2028's other meaning (a transaction that ran past its own timeout) stays a 500.
+const TRANSACTION_NOT_STARTED = /Unable to start a transaction in the given time/;
+
 function saysUnavailable(e: LinkedError): boolean {
   const codes = [e.code, e.originalCode].filter((c): c is string => typeof c === 'string');
   if (codes.some((code) => UNAVAILABLE_CODES.test(code))) return true;
+  if (e.code === 'P2028' && typeof e.message === 'string' && TRANSACTION_NOT_STARTED.test(e.message)) return true;
   if (typeof e.kind === 'string' && UNAVAILABLE_KINDS.has(e.kind)) return true;
   return typeof e.message === 'string' && UNAVAILABLE_MESSAGES.test(e.message);
 }

@@ -16,10 +16,15 @@ export function jsonBody(options: { limit: number | string; strict?: boolean }):
   // strict (the default): only an object or array is JSON here; a bare `"x"` or `42` is invalid_json.
   const parse = express.json({ limit: options.limit, strict: options.strict ?? true });
   return (req, res, next) => {
-    const charset = CHARSET.exec(req.headers['content-type'] ?? '')?.[1]?.toLowerCase();
-    if (charset !== undefined && charset !== 'utf-8') return next(unsupportedCharset());
+    if (!isUtf8JsonRequest(req.headers['content-type'])) return next(unsupportedCharset());
     parse(req, res, next);
   };
+}
+
+/** True unless the Content-Type names a charset other than UTF-8 (no charset: JSON is UTF-8, RFC 8259). */
+export function isUtf8JsonRequest(contentType: string | undefined): boolean {
+  const charset = CHARSET.exec(contentType ?? '')?.[1]?.toLowerCase();
+  return charset === undefined || charset === 'utf-8';
 }
 
 export function unsupportedCharset(): AppError {

@@ -1,4 +1,5 @@
 import { EventEmitter } from 'node:events';
+import { createServer, type AddressInfo } from 'node:net';
 import { Client } from 'pg';
 import { closedPort } from '@expedition/platform/testing';
 import type { Redis } from 'ioredis';
@@ -92,6 +93,22 @@ describe('startFailureOutput', () => {
     expect(startFailureOutput(unreachable, [ConfigError])).toBe('Cannot reach PostgreSQL at db:5432');
     expect(startFailureOutput(bug, [ConfigError])).toBe(bug);
   });
+
+  it('prints one line, without a stack, when the port is taken', async () => {
+    const holder = createServer();
+    await new Promise<void>((resolve) => holder.listen(0, '127.0.0.1', resolve));
+    const { port } = holder.address() as AddressInfo;
+    const second = createServer();
+    const err = await new Promise<unknown>((resolve) => {
+      second.once('error', resolve);
+      second.listen(port, '127.0.0.1');
+    });
+    await new Promise((resolve) => holder.close(resolve));
+    const output = startFailureOutput(err, [ConfigError]);
+    expect(output).toBe(
+      `Cannot listen on 127.0.0.1:${port}: the address is already in use. Stop the process that holds the port, or give this app another port (its port variable, or METRICS_PORT).`,
+    );
+  });
 });
 
 describe('logRedisOutages', () => {
@@ -115,5 +132,16 @@ describe('logRedisOutages', () => {
     expect(logger.info).toHaveBeenCalledWith('Redis at 127.0.0.1:6390 is reachable again: limits are shared again');
     client.emit('error', refused());
     expect(logger.warn).toHaveBeenCalledTimes(2);
+  });
+
+  it('tells the metrics when the fallback starts and ends, once each', () => {
+    const client = new EventEmitter();
+    const fallback: boolean[] = [];
+    logRedisOutages(client as unknown as Redis, 'redis://127.0.0.1:6390', quietLogger(), (active) => fallback.push(active));
+    client.emit('ready');
+    client.emit('error', refused());
+    client.emit('error', refused());
+    client.emit('ready');
+    expect(fallback).toEqual([true, false]);
   });
 });

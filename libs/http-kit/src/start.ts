@@ -98,14 +98,32 @@ export async function reachAtStart<T>(dependency: Dependency, logger: Pick<Logge
 
 type ErrorClass = new (...args: never[]) => Error;
 
+// Why a port cannot be listened on, by node errno: the machine's state or the chosen port, not a bug.
+const LISTEN_FAILURES: Readonly<Record<string, string>> = {
+  EADDRINUSE: 'the address is already in use. Stop the process that holds the port, or give this app another port (its port variable, or METRICS_PORT)',
+  EACCES: 'permission denied. Ports below 1024 need privileges: choose a port of 1024 or above',
+  EADDRNOTAVAIL: 'no such address on this machine. Check HOST',
+};
+
+/** The one line for a server that could not listen (port taken, privileged port, foreign address); undefined otherwise. */
+export function listenFailureLine(err: unknown): string | undefined {
+  const e = err as { syscall?: unknown; code?: unknown; address?: unknown; port?: unknown } | null;
+  if (typeof e !== 'object' || e === null || e.syscall !== 'listen' || typeof e.code !== 'string') return undefined;
+  const why = LISTEN_FAILURES[e.code];
+  if (!why) return undefined;
+  const where = [e.address, e.port].filter((part) => part !== undefined && part !== '').join(':');
+  return `Cannot listen on ${where || 'the configured port'}: ${why}.`;
+}
+
 /**
- * What a process that failed to start prints: the message alone for a configuration error (one of `configErrors`)
- * or an unreachable dependency, each one line saying what to fix; the whole error, stack included, for anything
- * else (a bug is worth its stack).
+ * What a process that failed to start prints: one line saying what to fix for a configuration error (one of
+ * `configErrors`), an unreachable dependency or a port it cannot listen on; the whole error, stack included, for
+ * anything else (a bug is worth its stack).
  */
 export function startFailureOutput(err: unknown, configErrors: readonly ErrorClass[]): unknown {
   const explained = err instanceof DependencyUnreachableError || configErrors.some((type) => err instanceof type);
-  return explained ? (err as Error).message : err;
+  if (explained) return (err as Error).message;
+  return listenFailureLine(err) ?? err;
 }
 
 /** `main().catch(exitOnStartFailure([ConfigError, …]))`: prints startFailureOutput on stderr and exits 1. */
@@ -122,18 +140,26 @@ export function exitOnStartFailure(configErrors: readonly ErrorClass[]): (err: u
  * without it. Without an error listener ioredis prints an "Unhandled error event" stack on every reconnect attempt;
  * this logs one warning line per outage (host:port, what to check) and one line when Redis is back.
  */
-export function logRedisOutages(redis: Redis, url: string, logger: Pick<Logger, 'warn' | 'info' | 'debug'>): Redis {
+export function logRedisOutages(
+  redis: Redis,
+  url: string,
+  logger: Pick<Logger, 'warn' | 'info' | 'debug'>,
+  /** Told when an outage starts (true) and ends (false); the metric `redis_fallback_active`. */
+  onFallback?: (active: boolean) => void,
+): Redis {
   const dependency = redisAt(url);
   let down = false;
   redis.on('error', (err: unknown) => {
     if (down) return logger.debug({ err }, 'Redis still unreachable');
     down = true;
+    onFallback?.(true);
     const diagnosis = diagnoseConnectionFailure(err) ?? { reason: err instanceof Error ? err.message : String(err), check: 'Check {var}' };
     logger.warn(`${unreachableLine(dependency, diagnosis)} Until it is back, limits are counted per replica.`);
   });
   redis.on('ready', () => {
     if (!down) return;
     down = false;
+    onFallback?.(false);
     logger.info(`Redis at ${targetOf(dependency)} is reachable again: limits are shared again`);
   });
   return redis;

@@ -1,6 +1,7 @@
 import express from 'express';
 import pino from 'pino';
 import request from 'supertest';
+import { createServer, type AddressInfo, type Server, type Socket } from 'node:net';
 import { Client } from 'pg';
 import { closedPort } from '@expedition/platform/testing';
 // The errors under test are the ones the real database stack throws, so this spec opens a Database the way the apps
@@ -50,6 +51,38 @@ describe('a database where nothing listens', () => {
     ['a raw query (Prisma P2010, adapter kind DatabaseNotReachable)', () => db.prisma.$queryRaw`SELECT 1`],
     ['an interactive transaction', () => db.prisma.$transaction((tx) => tx.$queryRaw`SELECT 1`)],
     ['pg directly (ECONNREFUSED)', () => db.ping()],
+  ])('%s answers 503 + Retry-After', async (_name, work) => {
+    await expectRetryLater(work);
+  });
+});
+
+describe('a database that accepts connections and never answers (frozen, or a network that drops its replies)', () => {
+  let silent: Server;
+  const sockets: Socket[] = [];
+  // With the default connect timeout (10 s), as deployed: an interactive transaction gives up first.
+  let db: Database;
+  // A short connect timeout, so the test need not wait 10 s for the pool to give up.
+  let quick: Database;
+
+  beforeAll(async () => {
+    silent = createServer((socket) => void sockets.push(socket));
+    await new Promise<void>((resolve) => silent.listen(0, '127.0.0.1', resolve));
+    const url = `postgresql://postgres@127.0.0.1:${(silent.address() as AddressInfo).port}/test`;
+    db = await createDatabase({ databaseUrl: url });
+    quick = await createDatabase({ databaseUrl: url, connectTimeoutMs: 500 });
+  });
+  afterAll(async () => {
+    for (const socket of sockets) socket.destroy();
+    await new Promise((resolve) => silent.close(resolve));
+    await Promise.all([db.close(), quick.close()]);
+  });
+
+  it.each([
+    // Prisma stops waiting for a connection after the transaction's maxWait (2 s): P2028 "Unable to start a transaction".
+    ['an interactive transaction (Prisma P2028)', () => db.prisma.$transaction((tx) => tx.$queryRaw`SELECT 1`)],
+    // The pool gives up after connectTimeoutMs ("timeout exceeded when trying to connect") instead of hanging.
+    ['a model query', () => quick.prisma.operator.findFirst()],
+    ['pg directly', () => quick.ping()],
   ])('%s answers 503 + Retry-After', async (_name, work) => {
     await expectRetryLater(work);
   });

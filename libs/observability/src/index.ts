@@ -4,11 +4,14 @@
  * Depends on no project, so every Node lib on the money path may use it.
  */
 export {
+  type BacklogSample,
   type DeliveryOutcome,
+  type FulfillmentResult,
   type GateOutcome,
   type Metrics,
   type MetricsOptions,
   type OutboxSample,
+  type PaymentMode,
   type PaymentOutcome,
   type PolicyMailOutcome,
   type QuoteSource,

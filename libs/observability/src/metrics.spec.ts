@@ -89,31 +89,62 @@ describe('domain counters', () => {
 
   it('keeps payment channel labels bounded and records options lag and delivery outcomes', async () => {
     const m = fresh();
-    m.paymentOutcome('embed', 'succeeded');
-    m.paymentOutcome('<script>', 'failed');
+    m.paymentOutcome('embed', 'succeeded', 'live');
+    m.paymentOutcome('<script>', 'failed', 'test');
+    m.fulfillment('policy_issued', 'live');
     m.optionsReady(0.3);
-    m.deliveryAttempt('retry');
+    m.deliveryAttempt('retry', 'op_1');
     const out = await text(m);
-    expect(series(out, 'payment_outcomes_total', { channel: 'embed', outcome: 'succeeded', service: 'test-app' })).toBe(1);
+    expect(series(out, 'payment_outcomes_total', { channel: 'embed', outcome: 'succeeded', mode: 'live', service: 'test-app' })).toBe(1);
+    expect(series(out, 'payment_fulfillments_total', { result: 'policy_issued', mode: 'live', service: 'test-app' })).toBe(1);
     expect(series(out, 'payment_outcomes_total', { channel: 'other', outcome: 'failed', service: 'test-app' })).toBe(1);
     expect(out).not.toContain('<script>');
     expect(series(out, 'quote_options_lag_seconds_bucket', { le: '0.5', service: 'test-app' })).toBe(1);
-    expect(series(out, 'webhook_delivery_attempts_total', { outcome: 'retry', service: 'test-app' })).toBe(1);
+    expect(series(out, 'webhook_delivery_attempts_total', { outcome: 'retry', operator: 'op_1', service: 'test-app' })).toBe(1);
   });
 
-  it('samples the outbox once per scrape for both gauges, and keeps the last values when sampling fails', async () => {
+  it('reports a Redis fallback while it lasts', async () => {
+    const m = fresh();
+    expect(series(await text(m), 'redis_fallback_active', { service: 'test-app' })).toBe(0);
+    m.redisFallback(true);
+    expect(series(await text(m), 'redis_fallback_active', { service: 'test-app' })).toBe(1);
+    m.redisFallback(false);
+    expect(series(await text(m), 'redis_fallback_active', { service: 'test-app' })).toBe(0);
+  });
+
+  it('pings the database at scrape time: 1 when it answers, 0 when it fails; a second watch is ignored', async () => {
+    const m = fresh();
+    let down = false;
+    m.watchDatabase(() => (down ? Promise.reject(new Error('ECONNREFUSED')) : Promise.resolve()));
+    m.watchDatabase(() => Promise.reject(new Error('never asked')));
+    expect(series(await text(m), 'database_up', { service: 'test-app' })).toBe(1);
+    down = true;
+    expect(series(await text(m), 'database_up', { service: 'test-app' })).toBe(0);
+  });
+
+  it('samples the backlog once per scrape for every gauge, and keeps the last values when sampling fails', async () => {
     const m = fresh();
     let calls = 0;
     let fail = false;
     const errors: unknown[] = [];
-    m.sampleOutbox(async () => {
+    m.sampleBacklog(async () => {
       calls += 1;
       if (fail) throw new Error('db down');
-      return { depth: 7, oldestPendingAgeSec: 42.5 };
+      return {
+        webhooks: { depth: 7, oldestPendingAgeSec: 42.5 },
+        mails: { depth: 2, oldestPendingAgeSec: 30 },
+        paymentsWithoutPolicy: 1,
+        refunds: { pending: 3, failed: 4 },
+      };
     }, (err) => errors.push(err));
     const out = await text(m);
     expect(series(out, 'webhook_outbox_depth', { service: 'test-app' })).toBe(7);
     expect(series(out, 'webhook_outbox_oldest_pending_age_seconds', { service: 'test-app' })).toBe(42.5);
+    expect(series(out, 'policy_mail_outbox_depth', { service: 'test-app' })).toBe(2);
+    expect(series(out, 'policy_mail_oldest_pending_age_seconds', { service: 'test-app' })).toBe(30);
+    expect(series(out, 'payments_succeeded_without_policy', { service: 'test-app' })).toBe(1);
+    expect(series(out, 'payment_refunds_pending', { service: 'test-app' })).toBe(3);
+    expect(series(out, 'payment_refunds_failed', { service: 'test-app' })).toBe(4);
     expect(calls).toBe(1);
     fail = true;
     await new Promise((r) => setImmediate(r));

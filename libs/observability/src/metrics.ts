@@ -11,6 +11,14 @@ export type GateOutcome = 'admitted' | '401' | '403' | '429';
 /** A webhook delivery attempt as the outbox records it. */
 export type DeliveryOutcome = 'delivered' | 'retry' | 'failed';
 export type PaymentOutcome = 'succeeded' | 'failed';
+/** test or live money (the processor's mode of the payment). */
+export type PaymentMode = 'test' | 'live';
+/**
+ * What a succeeded payment reported to the intake became: a policy issued now, one issued before (the purchase
+ * request settled it first), a refund decided (a second charge, a wrong amount, an unfulfillable quote), or nothing
+ * (unknown quote or plan, an event that could not be trusted).
+ */
+export type FulfillmentResult = 'policy_issued' | 'already_recorded' | 'refund_pending' | 'ignored';
 /** A policyholder mail attempt: sent, retry (failed, will retry), failed (gave up after the last attempt). */
 export type PolicyMailOutcome = 'sent' | 'retry' | 'failed';
 
@@ -24,6 +32,19 @@ export interface OutboxSample {
   oldestPendingAgeSec: number;
 }
 
+/**
+ * The money path's backlog, sampled from the database when Prometheus scrapes (dispatcher only): the webhook outbox,
+ * the policyholder mail outbox, money kept without a policy and refunds not done.
+ */
+export interface BacklogSample {
+  webhooks: OutboxSample;
+  mails: OutboxSample;
+  /** Succeeded payments older than the grace period with neither a policy nor a refund decided (should be 0). */
+  paymentsWithoutPolicy: number;
+  /** Refunds still being tried (`pending`) and those given up on (`failed`, a person must act). */
+  refunds: { pending: number; failed: number };
+}
+
 export interface Metrics {
   /** This process's registry: default Node metrics plus ours. Serve it with `metricsHandler` / `startMetricsServer`. */
   readonly registry: Registry;
@@ -32,16 +53,28 @@ export interface Metrics {
   quoteCreated(source: QuoteSource): void;
   /** A quote's options became ready `lagSec` seconds after the quote was created. */
   optionsReady(lagSec: number): void;
-  deliveryAttempt(outcome: DeliveryOutcome): void;
+  /** A delivery attempt to `operator` (the operator id: a bounded set, so a failing endpoint can be told apart). */
+  deliveryAttempt(outcome: DeliveryOutcome, operator: string): void;
   /** A policyholder mail attempt (policy_mail_attempts_total). */
   policyMailAttempt(outcome: PolicyMailOutcome): void;
+  /** An ACP order event attempt to an agent platform (acp_order_event_attempts_total). */
+  acpOrderEventAttempt(outcome: DeliveryOutcome): void;
   /** A processor-reported payment result; unknown channels are counted as `other` (labels stay bounded). */
-  paymentOutcome(channel: string | undefined, outcome: PaymentOutcome): void;
+  paymentOutcome(channel: string | undefined, outcome: PaymentOutcome, mode: PaymentMode): void;
+  /** What a succeeded payment became at the intake (payment_fulfillments_total). */
+  fulfillment(result: FulfillmentResult, mode: PaymentMode): void;
+  /** Redis is configured but unreachable (true) or back (false): limits are counted per replica meanwhile. */
+  redisFallback(active: boolean): void;
   /**
-   * Registers the outbox gauges, filled by `sample` at scrape time (one call per scrape, shared by both gauges).
+   * Registers the backlog gauges, filled by `sample` at scrape time (one call per scrape, shared by every gauge).
    * Only the dispatcher (or the launcher) calls this; a failing sample leaves the last values and is reported.
    */
-  sampleOutbox(sample: () => Promise<OutboxSample>, onError?: (err: unknown) => void): void;
+  sampleBacklog(sample: () => Promise<BacklogSample>, onError?: (err: unknown) => void): void;
+  /**
+   * Registers `database_up`, set at scrape time from `ping` (1 answered within 2 s, else 0). Once per registry: a
+   * second call (the launcher composes every app on one registry) is ignored.
+   */
+  watchDatabase(ping: () => Promise<unknown>): void;
 }
 
 export interface MetricsOptions {
@@ -55,6 +88,8 @@ export interface MetricsOptions {
 const HTTP_BUCKETS = [0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10];
 /** Seconds from quote creation to ready options: the worker is kicked at once, else polls every second or so. */
 const OPTIONS_LAG_BUCKETS = [0.05, 0.1, 0.25, 0.5, 1, 2, 5, 10, 30, 60, 300];
+/** A database ping slower than this counts as down (the same bound as /readyz). */
+const DATABASE_PING_TIMEOUT_MS = 2_000;
 
 /** One registry per process (never prom-client's global one, so tests and the launcher stay independent). */
 export function createMetrics(options: MetricsOptions): Metrics {
@@ -90,8 +125,8 @@ export function createMetrics(options: MetricsOptions): Metrics {
   });
   const deliveries = new Counter({
     name: 'webhook_delivery_attempts_total',
-    help: 'policy.issued delivery attempts by outcome: delivered, retry (failed, will retry), failed (gave up).',
-    labelNames: ['outcome'] as const,
+    help: 'policy.issued delivery attempts by outcome (delivered, retry: failed and will retry, failed: gave up) and operator id.',
+    labelNames: ['outcome', 'operator'] as const,
     registers,
   });
   const policyMails = new Counter({
@@ -100,12 +135,30 @@ export function createMetrics(options: MetricsOptions): Metrics {
     labelNames: ['outcome'] as const,
     registers,
   });
-  const payments = new Counter({
-    name: 'payment_outcomes_total',
-    help: 'Payment results reported by the processor, by channel (checkout_link, mpp, embed, acp) and outcome.',
-    labelNames: ['channel', 'outcome'] as const,
+  const acpOrderEvents = new Counter({
+    name: 'acp_order_event_attempts_total',
+    help: 'ACP order event deliveries to agent platforms by outcome: delivered, retry (failed, will retry), failed (gave up).',
+    labelNames: ['outcome'] as const,
     registers,
   });
+  const payments = new Counter({
+    name: 'payment_outcomes_total',
+    help: 'Payment results reported by the processor, by channel (checkout_link, mpp, embed, acp), outcome and mode (test, live).',
+    labelNames: ['channel', 'outcome', 'mode'] as const,
+    registers,
+  });
+  const fulfillments = new Counter({
+    name: 'payment_fulfillments_total',
+    help: 'What each succeeded payment reported to the intake became: policy_issued, already_recorded, refund_pending or ignored; by mode.',
+    labelNames: ['result', 'mode'] as const,
+    registers,
+  });
+  const redisFallback = new Gauge({
+    name: 'redis_fallback_active',
+    help: '1 while the configured Redis is unreachable and rate limits are counted per replica; 0 otherwise.',
+    registers,
+  });
+  let databaseWatched = false;
   // Children resolved once: the hot path then costs one increment, no label lookup.
   const gateChildren = {
     admitted: gate.labels('admitted'),
@@ -120,12 +173,32 @@ export function createMetrics(options: MetricsOptions): Metrics {
     gateDecision: (outcome) => gateChildren[outcome].inc(),
     quoteCreated: (source) => quotes.inc({ source }),
     optionsReady: (lagSec) => optionsLag.observe(Math.max(0, lagSec)),
-    deliveryAttempt: (outcome) => deliveries.inc({ outcome }),
+    deliveryAttempt: (outcome, operator) => deliveries.inc({ outcome, operator }),
     policyMailAttempt: (outcome) => policyMails.inc({ outcome }),
-    paymentOutcome: (channel, outcome) => payments.inc({ channel: channel && CHANNELS.has(channel) ? channel : 'other', outcome }),
-    sampleOutbox(sample, onError) {
-      let inFlight: Promise<OutboxSample | null> | null = null;
-      // Both gauges are collected concurrently on a scrape: they share one query.
+    acpOrderEventAttempt: (outcome) => acpOrderEvents.inc({ outcome }),
+    paymentOutcome: (channel, outcome, mode) => payments.inc({ channel: channel && CHANNELS.has(channel) ? channel : 'other', outcome, mode }),
+    fulfillment: (result, mode) => fulfillments.inc({ result, mode }),
+    redisFallback: (active) => redisFallback.set(active ? 1 : 0),
+    watchDatabase(ping) {
+      if (databaseWatched) return;
+      databaseWatched = true;
+      new Gauge({
+        name: 'database_up',
+        help: '1 when PostgreSQL answered a ping within 2 s at scrape time, else 0.',
+        registers,
+        async collect() {
+          let timer: NodeJS.Timeout | undefined;
+          const timeout = new Promise<never>((_, reject) => {
+            timer = setTimeout(() => reject(new Error('database ping timed out')), DATABASE_PING_TIMEOUT_MS);
+          });
+          const up = await Promise.race([ping(), timeout]).then(() => 1, () => 0).finally(() => clearTimeout(timer));
+          this.set(up);
+        },
+      });
+    },
+    sampleBacklog(sample, onError) {
+      let inFlight: Promise<BacklogSample | null> | null = null;
+      // Every gauge is collected concurrently on a scrape: they share one sample.
       const shared = () =>
         (inFlight ??= sample()
           .catch((err: unknown) => {
@@ -133,24 +206,27 @@ export function createMetrics(options: MetricsOptions): Metrics {
             return null;
           })
           .finally(() => setImmediate(() => (inFlight = null))));
-      new Gauge({
-        name: 'webhook_outbox_depth',
-        help: 'policy.issued outbox rows still pending delivery (sampled from the database at scrape time).',
-        registers,
-        async collect() {
-          const s = await shared();
-          if (s) this.set(s.depth);
-        },
-      });
-      new Gauge({
-        name: 'webhook_outbox_oldest_pending_age_seconds',
-        help: 'Age of the oldest pending outbox row in seconds, 0 when none (sampled at scrape time).',
-        registers,
-        async collect() {
-          const s = await shared();
-          if (s) this.set(s.oldestPendingAgeSec);
-        },
-      });
+      const gauge = (name: string, help: string, read: (s: BacklogSample) => number) =>
+        new Gauge({
+          name,
+          help,
+          registers,
+          async collect() {
+            const s = await shared();
+            if (s) this.set(read(s));
+          },
+        });
+      gauge('webhook_outbox_depth', 'policy.issued outbox rows still pending delivery (sampled from the database at scrape time).', (s) => s.webhooks.depth);
+      gauge('webhook_outbox_oldest_pending_age_seconds', 'Age of the oldest pending outbox row in seconds, 0 when none (sampled at scrape time).', (s) => s.webhooks.oldestPendingAgeSec);
+      gauge('policy_mail_outbox_depth', 'Policyholder mails still pending (sampled at scrape time).', (s) => s.mails.depth);
+      gauge('policy_mail_oldest_pending_age_seconds', 'Age of the oldest pending policyholder mail in seconds, 0 when none (sampled at scrape time).', (s) => s.mails.oldestPendingAgeSec);
+      gauge(
+        'payments_succeeded_without_policy',
+        'Succeeded payments older than 10 minutes with neither a policy nor a refund decided (sampled at scrape time; should be 0).',
+        (s) => s.paymentsWithoutPolicy,
+      );
+      gauge('payment_refunds_pending', 'Refunds decided and not yet confirmed by the processor (sampled at scrape time).', (s) => s.refunds.pending);
+      gauge('payment_refunds_failed', 'Refunds given up on: a person must return the money (sampled at scrape time).', (s) => s.refunds.failed);
     },
   };
 }

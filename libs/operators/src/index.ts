@@ -9,6 +9,8 @@ export {
   MAX_COMMISSION_BPS,
   MAX_GRACE_SECONDS,
   OPERATOR_STATUSES,
+  optionalWebhookSecret,
+  requireWebhookUrl,
 } from './lib/inputs';
 export type { KeyState, OperatorView, PublishableKeyView, SecretKeyView } from './lib/views';
 export {
@@ -49,6 +51,7 @@ export {
   type SecretBoxErrorCode,
   SEALED_PREFIX,
   SecretBoxError,
+  agentKeySecretContext,
   createSecretBox,
   isSealed,
 } from './lib/secret-box';

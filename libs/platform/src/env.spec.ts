@@ -64,6 +64,24 @@ describe('envVar', () => {
   });
 });
 
+describe('envVar.trustProxy (Express trust proxy)', () => {
+  const schema = z.object({ TRUST_PROXY: envVar.trustProxy() });
+
+  it('reads a whole number as the count of proxies in front (Express would read the string "1" as the address 0.0.0.1)', () => {
+    expect(parseConfig(schema, { TRUST_PROXY: '1' }).TRUST_PROXY).toBe(1);
+    expect(parseConfig(schema, { TRUST_PROXY: ' 2 ' }).TRUST_PROXY).toBe(2);
+  });
+
+  it('keeps addresses, subnets and names as given, and unset as unset', () => {
+    expect(parseConfig(schema, { TRUST_PROXY: 'loopback, 10.0.0.0/8' }).TRUST_PROXY).toBe('loopback, 10.0.0.0/8');
+    expect(parseConfig(schema, {}).TRUST_PROXY).toBeUndefined();
+  });
+
+  it('refuses true, which would trust a client\'s own X-Forwarded-For', () => {
+    expect(() => parseConfig(schema, { TRUST_PROXY: 'true' })).toThrow(/TRUST_PROXY: use the number of proxies/);
+  });
+});
+
 describe('production secrets and foreign config errors', () => {
   it('missingInProduction names each unset or blank variable, only with NODE_ENV=production', () => {
     const names = ['MPP_SECRET_KEY', 'WEBHOOK_SECRET_KEYS'];

@@ -96,7 +96,20 @@ export const envVar = {
   /** Redis for shared rate limits; unset means in-process counters. */
   redisUrl: () => optionalVar(RedisUrlSchema),
   /** Express's `trust proxy` setting, passed through. */
-  trustProxy: () => optionalVar(z.string().trim()),
+  /**
+   * Express's `trust proxy`: a whole number is the count of proxies in front of the app (`1`: one load balancer), as
+   * Express reads a number; anything else is a list of addresses, subnets or names (`loopback`, `10.0.0.0/8`). Express
+   * would read the string `"1"` as the address 0.0.0.1 (trusting nothing), and `true` would trust a client's own
+   * X-Forwarded-For, so `true` is refused.
+   */
+  trustProxy: () =>
+    optionalVar(
+      z
+        .string()
+        .trim()
+        .refine((v) => v !== 'true', 'use the number of proxies in front of the app (e.g. 1) or their addresses, not true')
+        .transform((v): number | string => (/^\d+$/.test(v) ? Number(v) : v)),
+    ),
   /** A whole number within bounds. */
   int: (bounds: { min?: number; max?: number } = {}) =>
     optionalVar(

@@ -83,7 +83,8 @@ export function refusedHostname(hostname: string, policy: OutboundPolicy): strin
   if (kind === 'metadata') return 'the cloud metadata service';
   if (policy.allowPrivateNetworks && DEVELOPMENT_CLASSES.has(kind)) return null;
   const words = describeClass(kind);
-  return `${/^[aeiou]/.test(words) ? 'an' : 'a'} ${words} address`;
+  // "a unique-local": the article follows the sound, and "uni…" starts with a consonant sound.
+  return `${/^(?!uni)[aeiou]/.test(words) ? 'an' : 'a'} ${words} address`;
 }
 
 /** A connection refused because of where it would go: the code is not a socket errno, the message names the address. */

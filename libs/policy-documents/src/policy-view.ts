@@ -1,7 +1,7 @@
 import { QUOTE_DISCLAIMER, policyWordingUrls, type PolicyLookup } from '@expedition/contracts';
 import type { Prisma, PrismaClient } from '@expedition/db';
 import { findDestination, getPlan } from '@expedition/domain-pricing';
-import { policyLinks } from '@expedition/fulfillment';
+import { policyLinks, type PolicyTokens } from '@expedition/fulfillment';
 import { asLocale } from '@expedition/i18n';
 import { isoDay } from '@expedition/platform';
 
@@ -74,15 +74,15 @@ export function toPolicyView(policy: PolicyViewRow, links: { quoteApiUrl: string
 
 /**
  * The view of one policy by id or number, or null when there is none. No token check: for a worker that renders a
- * policy's documents (the confirmation e-mail), never for answering a request. The links carry `opts.accessToken`,
- * or the stored token when it is not given.
+ * policy's documents (the confirmation e-mail), never for answering a request. No token is stored: the links carry
+ * the one `opts.policyTokens` derives from the policy number (libs/fulfillment policy-tokens.ts).
  */
 export async function loadPolicyView(
   prisma: PrismaClient,
   key: PolicyKey,
-  opts: { quoteApiUrl: string; accessToken?: string },
+  opts: { quoteApiUrl: string; policyTokens: Pick<PolicyTokens, 'tokenFor'> },
 ): Promise<PolicyLookup | null> {
   const where = 'policyId' in key ? { id: key.policyId } : { policyNumber: key.policyNumber };
   const policy = await prisma.policy.findUnique({ where, include: POLICY_VIEW_INCLUDE });
-  return policy ? toPolicyView(policy, { quoteApiUrl: opts.quoteApiUrl, accessToken: opts.accessToken ?? policy.accessToken }) : null;
+  return policy ? toPolicyView(policy, { quoteApiUrl: opts.quoteApiUrl, accessToken: opts.policyTokens.tokenFor(policy) }) : null;
 }

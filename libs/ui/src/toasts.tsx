@@ -17,8 +17,8 @@ export interface ToastApi {
 const ToastContext = createContext<ToastApi | null>(null);
 
 /**
- * Short confirmations ("Key revoked") in a polite live region; errors go to an assertive one. They leave after a few
- * seconds and can be dismissed; nothing important lives only in a toast.
+ * Short confirmations ("Key revoked") in a polite live region; errors go to an assertive one. Each region shows one
+ * message, the newest. They leave after a few seconds and can be dismissed; nothing important lives only in a toast.
  */
 export function ToastProvider({ children, timeoutMs = 6000 }: { children: ComponentChildren; timeoutMs?: number }) {
   const [toasts, setToasts] = useState<Toast[]>([]);
@@ -27,7 +27,9 @@ export function ToastProvider({ children, timeoutMs = 6000 }: { children: Compon
   const show = useCallback(
     (message: string, tone: ToastTone = 'info') => {
       const id = next.current++;
-      setToasts((list) => [...list.slice(-2), { id, tone, message }]);
+      // One message per region: a new confirmation replaces the previous one ("Saved." then "Webhook URL saved." show
+      // only the second); an error replaces the previous error and leaves the confirmation alone.
+      setToasts((list) => [...list.filter((t) => (t.tone === 'error') !== (tone === 'error')), { id, tone, message }]);
       setTimeout(() => dismiss(id), tone === 'error' ? timeoutMs * 2 : timeoutMs);
     },
     [dismiss, timeoutMs],

@@ -12,3 +12,12 @@ export type {
   VerifyResult,
   VerifySignatureInput,
 } from './webhook-signature';
+export {
+  SIGNATURE_ALGORITHMS,
+  SIGNATURE_TOLERANCE_SEC,
+  canonicalJson,
+  parseSigningPublicKey,
+  signingInput,
+  verifyRequestSignature,
+} from './acp-request-signature';
+export type { SignatureAlgorithm, SignatureVerdict } from './acp-request-signature';

@@ -23,6 +23,8 @@ export interface WalletDeps {
   now?: () => Date;
   /** Default Idempotency-Key and SPT suffix. */
   randomId?: () => string;
+  /** QUOTE_API_URL, else QUOTE_API_PORT on localhost, pick the default target, as in the apps; main.ts passes process.env. */
+  env?: Readonly<Record<string, string | undefined>>;
 }
 
 export interface WalletResult {
@@ -33,13 +35,21 @@ export interface WalletResult {
 }
 
 export const DEFAULT_API = 'http://localhost:3001';
+
+/** The quote-api the apps would use: QUOTE_API_URL, else http://localhost:QUOTE_API_PORT, else DEFAULT_API. */
+export function defaultApi(env: Readonly<Record<string, string | undefined>>): { url: string; source: string } {
+  if (env['QUOTE_API_URL']) return { url: env['QUOTE_API_URL'], source: 'QUOTE_API_URL' };
+  if (env['QUOTE_API_PORT']) return { url: `http://localhost:${env['QUOTE_API_PORT']}`, source: 'QUOTE_API_PORT' };
+  return { url: DEFAULT_API, source: 'default' };
+}
 const PROGRAM = 'npm run wallet --';
 
 export const HELP = `Pays for a travel-insurance quote the way an agent's wallet would (MPP, method stripe, intent charge).
 
 Usage: ${PROGRAM} [options]
 
-  --api <url>              quote-api base URL (default ${DEFAULT_API})
+  --api <url>              quote-api base URL (default: QUOTE_API_URL, else http://localhost:QUOTE_API_PORT,
+                           else ${DEFAULT_API})
   --quote <id> --plan <id> buy this quote's plan (default: create a sample Antarctica quote, take its
                            recommended plan, or --plan if given)
   --spt <token>            Shared Payment Token to pay with (default spt_test_success_<random>);
@@ -56,6 +66,8 @@ class WalletError extends Error {}
 
 interface Options {
   api: string;
+  /** Where api came from: --api, QUOTE_API_URL, QUOTE_API_PORT or default. */
+  apiSource: string;
   quoteId?: string;
   planId?: string;
   spt: string;
@@ -78,7 +90,7 @@ export async function runWallet(argv: readonly string[], deps: WalletDeps): Prom
   const randomId = deps.randomId ?? (() => randomBytes(9).toString('base64url'));
   let options: Options | 'help';
   try {
-    options = parseOptions(argv, randomId);
+    options = parseOptions(argv, randomId, deps.env ?? {});
   } catch (error) {
     return { exitCode: 2, stdout: '', stderr: `${(error as Error).message}\n\n${HELP}` };
   }
@@ -87,6 +99,7 @@ export async function runWallet(argv: readonly string[], deps: WalletDeps): Prom
   const lines: string[] = [];
   const say = (line: string) => lines.push(line);
   const api = options.api;
+  say(`quote-api ${api} (from ${options.apiSource})`);
   // A network failure is the usual problem with a local tool: say which URL did not answer.
   const fetchOrExplain: FetchFn = (url, init) =>
     deps.fetch(url, init).catch((error: unknown) => {
@@ -94,7 +107,7 @@ export async function runWallet(argv: readonly string[], deps: WalletDeps): Prom
     });
   try {
     const report = await pay(options, { fetch: fetchOrExplain, now, say });
-    const stdout = options.json ? `${JSON.stringify(report, null, 2)}\n` : `${lines.join('\n')}\n`;
+    const stdout = options.json ? `${JSON.stringify({ api, ...report }, null, 2)}\n` : `${lines.join('\n')}\n`;
     return { exitCode: report.outcome === 'refused' ? 1 : 0, stdout, stderr: '' };
   } catch (error) {
     const message = error instanceof WalletError ? error.message : describeError(error);
@@ -102,7 +115,11 @@ export async function runWallet(argv: readonly string[], deps: WalletDeps): Prom
   }
 }
 
-function parseOptions(argv: readonly string[], randomId: () => string): Options | 'help' {
+function parseOptions(
+  argv: readonly string[],
+  randomId: () => string,
+  env: Readonly<Record<string, string | undefined>>,
+): Options | 'help' {
   let parsed;
   try {
     parsed = parseArgs({
@@ -125,12 +142,14 @@ function parseOptions(argv: readonly string[], randomId: () => string): Options 
   const v = parsed.values;
   if (v.help) return 'help';
   if (v.quote !== undefined && v.plan === undefined) throw new UsageError('--quote needs --plan (the quote-api has no quote lookup)');
-  const api = (v.api ?? DEFAULT_API).replace(/\/+$/, '');
-  if (!/^https?:\/\/[^/]+/.test(api)) throw new UsageError(`--api must be an http(s) URL, got "${api}"`);
+  const target = v.api !== undefined ? { url: v.api, source: '--api' } : defaultApi(env);
+  const api = target.url.replace(/\/+$/, '');
+  if (!/^https?:\/\/[^/]+/.test(api)) throw new UsageError(`${target.source} must be an http(s) URL, got "${api}"`);
   const spt = v.spt ?? `spt_test_success_${randomId()}`;
   if (!spt.startsWith('spt_')) throw new UsageError('--spt must be a Shared Payment Token (spt_…)');
   return {
     api,
+    apiSource: target.source,
     spt,
     json: v.json ?? false,
     idempotencyKey: v['idempotency-key'] ?? `wallet-${randomUUID()}`,

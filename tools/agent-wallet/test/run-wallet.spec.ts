@@ -124,6 +124,37 @@ describe('agent wallet against a running quote-api', () => {
     expect(await purchasesOf(foreign.quoteId)).toHaveLength(0);
   });
 
+  it('targets QUOTE_API_URL, else QUOTE_API_PORT on localhost, as the apps do; --api wins; the target is printed first', async () => {
+    const targetOf = async (argv: string[], env: Record<string, string>) => {
+      const urls: string[] = [];
+      const result = await runWallet(argv, {
+        env,
+        fetch: async (url) => {
+          urls.push(url);
+          throw new TypeError('fetch failed', { cause: new Error('connect ECONNREFUSED') });
+        },
+      });
+      return { first: urls[0], stdout: result.stdout, stderr: result.stderr };
+    };
+
+    const byUrl = await targetOf([], { QUOTE_API_URL: 'http://quotes.test:8080/', QUOTE_API_PORT: '3101' });
+    expect(byUrl.first).toBe('http://quotes.test:8080/api/v1/quotes');
+    expect(byUrl.stdout.split('\n')[0]).toBe('quote-api http://quotes.test:8080 (from QUOTE_API_URL)');
+    expect(byUrl.stderr).toContain('cannot reach http://quotes.test:8080');
+
+    const byPort = await targetOf([], { QUOTE_API_PORT: '3101' });
+    expect(byPort.first).toBe('http://localhost:3101/api/v1/quotes');
+    expect(byPort.stdout.split('\n')[0]).toBe('quote-api http://localhost:3101 (from QUOTE_API_PORT)');
+
+    const byFlag = await targetOf(['--api', 'http://127.0.0.1:9'], { QUOTE_API_URL: 'http://quotes.test:8080' });
+    expect(byFlag.first).toBe('http://127.0.0.1:9/api/v1/quotes');
+    expect(byFlag.stdout.split('\n')[0]).toBe('quote-api http://127.0.0.1:9 (from --api)');
+
+    const bad = await runWallet([], { env: { QUOTE_API_URL: 'quotes.test' }, fetch: async () => new Response() });
+    expect(bad.exitCode).toBe(2);
+    expect(bad.stderr).toContain('QUOTE_API_URL must be an http(s) URL');
+  });
+
   it('explains an unreachable API (exit 1) and usage errors (exit 2)', async () => {
     const down = await runWallet([], {
       fetch: async () => {

@@ -23,6 +23,9 @@ function generousThrottles(): PortalThrottles {
 }
 
 /** Session-ending routes run last, so the routes before them keep one session; a session they end is replaced. */
+/** Routes whose refusals are audited authentication events (a failed log-in, a wrong current password …). */
+const AUDITED_REFUSALS = new Set(['/api/portal/v1/auth/login', '/api/portal/v1/auth/password', '/api/portal/v1/auth/login-link', '/api/portal/v1/auth/verify-email', '/api/portal/v1/auth/password-reset/confirm']);
+
 const LAST = ['/auth/logout', '/auth/logout-all', '/auth/password', '/team/members/{userId}'];
 const order = (p: string) => LAST.findIndex((suffix) => p.includes(suffix));
 /** Admin routes last of all: one of them may suspend the owner's operator. */
@@ -107,6 +110,9 @@ export function portalFuzzSuite(name: string, port: number, include: (path: stri
               allowed: [...op.allowed, ...BODY_PARSER_STATUSES, 429],
               errorSchema: PortalErrorSchema,
               writes: [...WRITTEN_TABLES],
+              // A refused log-in or password change is an authentication event: recorded in the audit log by design
+              // (docs/portal.md, "Audit and authentication events"); nothing else may be written.
+              ...(AUDITED_REFUSALS.has(op.path) ? { refusalWrites: { 400: ['audit_entries'], 401: ['audit_entries'], 403: ['audit_entries'], 429: ['audit_entries'] } } : {}),
             };
           });
       },

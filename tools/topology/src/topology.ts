@@ -93,6 +93,8 @@ export async function startTopology(options: TopologyOptions): Promise<Topology>
       SIMULATED_PROCESSOR_WEBHOOK_URL: `${intake.url}/processor/events`,
       SIMULATED_PROCESSOR_WEBHOOK_SECRET: `whsec_sim_${randomBytes(24).toString('hex')}`,
       WEBHOOK_SECRET_KEYS: webhookSecretKeys,
+      // One secret for every app that hands out a policy's access token (derived, never stored: docs/decisions.md).
+      POLICY_TOKEN_SECRET: `policy-tokens-${randomBytes(24).toString('hex')}`,
       QUOTE_API_URL: `http://127.0.0.1:${PORTS.quoteApi[0]}`,
       EMBED_URL: `http://127.0.0.1:${PORTS.embedApi[0]}`,
       WIDGET_URL: 'http://127.0.0.1:16404',

@@ -1,5 +1,6 @@
 import express, { type RequestHandler, type Response } from 'express';
 import { EMBED_INVALID_FIELDS_ERROR, findUnstorableJson } from '@expedition/contracts';
+import { isUtf8JsonRequest } from '@expedition/http-kit';
 import { EMBED_MAX_BODY_BYTES } from '../limits';
 
 /** 400 bodies of the embed routes are `{ "error": "…" }`; the gate has already set the CORS headers. */
@@ -19,6 +20,9 @@ const parseJson = express.json({ limit: EMBED_MAX_BODY_BYTES, strict: true, type
  */
 export function jsonBodyOr400(): RequestHandler {
   return (req, res, next) => {
+    // UTF-8 only, as every JSON body of the platform (docs/contract.md): a UTF-16 or UTF-7 body would be decoded into
+    // other text than a UTF-8 reader of the same bytes sees. Here that is the route's own 400, like any unreadable body.
+    if (!isUtf8JsonRequest(req.headers['content-type'])) return sendEmbedError(res, EMBED_INVALID_FIELDS_ERROR);
     parseJson(req, res, (err?: unknown) => {
       if (err) return sendEmbedError(res, EMBED_INVALID_FIELDS_ERROR);
       const unstorable = findUnstorableJson(req.body);

@@ -15,7 +15,15 @@ import {
   type EmbedPaymentStartResult,
 } from '@expedition/contracts';
 import type { PrismaClient } from '@expedition/db';
-import { createMoneyPath, policyLinks, succeededPaymentOf, type AttemptEnd, type FulfillmentOutcome, type MoneyPath } from '@expedition/fulfillment';
+import {
+  createMoneyPath,
+  policyLinks,
+  succeededPaymentOf,
+  type AttemptEnd,
+  type FulfillmentOutcome,
+  type MoneyPath,
+  type PolicyTokens,
+} from '@expedition/fulfillment';
 import { getPlan, isPurchasable } from '@expedition/domain-pricing';
 import type { Logger } from '@expedition/platform';
 import {
@@ -43,6 +51,8 @@ export interface EmbedPaymentServiceDeps extends EmbedPaymentsOptions {
   moneyPath?: Pick<MoneyPath, 'guard' | 'fulfillment'>;
   /** quote-api's public URL: the certificate link on the paying call's answer and in `policy.issued`. */
   quoteApiUrl?: string;
+  /** Derives the bought policy's access token for the paying call's answer (it is never stored). */
+  policyTokens: PolicyTokens;
 }
 
 /** Who pays: the presented key's operator and mode (the gate's context). */
@@ -241,13 +251,14 @@ export function createEmbedPaymentService(deps: EmbedPaymentServiceDeps) {
    */
   async function issuedPolicy(outcome: FulfillmentOutcome | undefined, processorPaymentId: string) {
     if (!deps.quoteApiUrl || !outcome) return {};
-    let policy: { policyNumber: string; accessToken: string } | null = null;
+    let policy: { policyNumber: string } | null = null;
     if (outcome.kind === 'policy_issued') policy = outcome;
     else if (outcome.kind === 'already_recorded' && outcome.purchase.processorPaymentId === processorPaymentId) {
-      policy = await prisma.policy.findUnique({ where: { purchaseId: outcome.purchase.id }, select: { policyNumber: true, accessToken: true } });
+      policy = await prisma.policy.findUnique({ where: { purchaseId: outcome.purchase.id }, select: { policyNumber: true } });
     }
     if (!policy) return {};
-    return { policyNumber: policy.policyNumber, accessToken: policy.accessToken, documentUrl: policyLinks(deps.quoteApiUrl, policy).documentUrl };
+    const accessToken = deps.policyTokens.tokenFor(policy);
+    return { policyNumber: policy.policyNumber, accessToken, documentUrl: policyLinks(deps.quoteApiUrl, { policyNumber: policy.policyNumber, accessToken }).documentUrl };
   }
 
   return { start, confirm, authenticate, provider: processor.name };

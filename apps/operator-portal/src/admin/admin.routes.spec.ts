@@ -95,7 +95,7 @@ describe('onboarding changes, each audited with before → after', () => {
       data: { quoteNumber: 'EXP-ADMIN1', sessionIdHash: 'admin-hash-1', source: 'embed', operatorId: a.operator.id, destinationSlug: 'antarctica', durationDays: 10, tripCostCents: 500_000, travelers: 1, residence: 'US' },
     });
     const purchase = await prisma.purchase.create({ data: { quoteId: quote.id, planId: plan.id, processorPaymentId: 'pi_admin_1', amountCents: 40_000, channel: 'embed', mode: 'test', operatorId: a.operator.id } });
-    const policy = await prisma.policy.create({ data: { policyNumber: 'POL-ADMIN-1', accessToken: 'pat_admin_spec', purchaseId: purchase.id, quoteId: quote.id, planId: plan.id, operatorId: a.operator.id, travelers: 1, premiumCents: 40_000 } });
+    const policy = await prisma.policy.create({ data: { policyNumber: 'POL-ADMIN-1', purchaseId: purchase.id, quoteId: quote.id, planId: plan.id, operatorId: a.operator.id, travelers: 1, premiumCents: 40_000 } });
     await prisma.commission.create({ data: { policyId: policy.id, operatorId: a.operator.id, rateBps: 1000, premiumCents: 40_000, commissionCents: 4_000 } });
 
     const res = await call(admin, 'patch', `/admin/operators/${a.operator.id}`, { commissionRateBps: 1500 });

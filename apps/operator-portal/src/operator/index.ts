@@ -203,7 +203,9 @@ export function toTier(value: number): 1 | 2 | 3 {
  * allowlist) applied to every key of the operator, plus our loopback rule (localhost only for test keys).
  */
 export function testOrigin(input: string, operator: OperatorView, keys: PublishableKeyView[], origins: string[]): OriginTestResponse {
-  const normalized = normalizeOrigin(input);
+  // "Page address or origin": a page's address tests the origin it is served from (the browser sends only that).
+  const origin = originOfPage(input) ?? input;
+  const normalized = normalizeOrigin(origin);
   const listed = normalized !== null && origins.includes(normalized);
   const results = keys.map((key) => {
     const reason = ((): OriginTestResponse['results'][number]['reason'] => {
@@ -217,5 +219,16 @@ export function testOrigin(input: string, operator: OperatorView, keys: Publisha
     })();
     return { keyId: key.id, key: key.key, mode: key.mode, accepted: reason === 'accepted', reason };
   });
-  return { normalized, valid: normalized !== null, problem: describeOriginProblem(input), listed, results };
+  return { normalized, valid: normalized !== null, problem: describeOriginProblem(origin), listed, results };
+}
+
+/** The origin of an http(s) page address (`https://x.example/tours?a=1` → `https://x.example`); null for anything else. */
+function originOfPage(input: string): string | null {
+  try {
+    const url = new URL(input.trim());
+    if ((url.protocol !== 'http:' && url.protocol !== 'https:') || url.username || url.password) return null;
+    return url.origin;
+  } catch {
+    return null;
+  }
 }

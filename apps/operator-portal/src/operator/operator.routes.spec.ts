@@ -224,6 +224,16 @@ describe('allowed origins', () => {
     expect(missing.status).toBe(400);
   });
 
+  it('the tester takes a page address and tests the origin it is served from', async () => {
+    await as(a.member).post('/operator/origins', { origin: 'http://localhost:35500' });
+    const res = await as(a.member).post('/operator/origins/test', { origin: 'http://localhost:35500/trip.html?day=3#map' });
+    expect(res.status).toBe(200);
+    const body = OriginTestResponseSchema.parse(res.body);
+    expect(body).toMatchObject({ normalized: 'http://localhost:35500', valid: true, problem: null, listed: true });
+    expect(body.results.find((r) => r.keyId === a.key.id)).toMatchObject({ accepted: true, reason: 'accepted' });
+    await as(a.member).delete(`/operator/origins?origin=${encodeURIComponent('http://localhost:35500')}`);
+  });
+
   it('the tester answers per key: listed origin accepted for the test key; live key refused until embedding; loopback test only', async () => {
     const res = await as(a.member).post('/operator/origins/test', { origin: 'https://tours.alpha.example/' });
     expect(res.status).toBe(200);
@@ -238,9 +248,11 @@ describe('allowed origins', () => {
     expect(local.results.find((r) => r.mode === 'live' && r.reason !== 'key_revoked')!.reason).toBe('loopback_test_only');
     const unlisted = OriginTestResponseSchema.parse((await as(a.member).post('/operator/origins/test', { origin: 'https://evil.example' })).body);
     expect(unlisted.results.every((r) => !r.accepted)).toBe(true);
-    const invalid = OriginTestResponseSchema.parse((await as(a.member).post('/operator/origins/test', { origin: 'https://x.example/path' })).body);
+    const invalid = OriginTestResponseSchema.parse((await as(a.member).post('/operator/origins/test', { origin: 'ftp://x.example/path' })).body);
     expect(invalid).toMatchObject({ valid: false, normalized: null });
-    expect(invalid.problem).toMatch(/no path/);
+    expect(invalid.problem).toMatch(/http and https/);
+    const withCredentials = OriginTestResponseSchema.parse((await as(a.member).post('/operator/origins/test', { origin: 'https://u:p@x.example/' })).body);
+    expect(withCredentials).toMatchObject({ valid: false, normalized: null });
     // The gate applies the same rule: the live key's resolved origins leave the loopback entry out.
     const resolver = createKeyResolver(h.db.prisma, { ttlMs: 0, clock: h.clock });
     const liveKey = (await h.operators.listKeys(a.operator.id)).find((k) => k.mode === 'live' && k.state === 'active')!;
@@ -458,7 +470,7 @@ async function seedSale(operatorId: string, mode: 'test' | 'live', at: Date, pre
     data: { quoteId: quote.id, planId: plan.id, processorPaymentId: `pi_${seq}_${Math.random()}`, amountCents: premiumCents, channel: 'embed', mode, operatorId, createdAt: at },
   });
   const policy = await prisma.policy.create({
-    data: { policyNumber: `POL-T-${seq}-${Math.random()}`, accessToken: `pat_${seq}_${Math.random()}`, purchaseId: purchase.id, quoteId: quote.id, planId: plan.id, operatorId, mode, travelers: 2, premiumCents, issuedAt: at },
+    data: { policyNumber: `POL-T-${seq}-${Math.random()}`, purchaseId: purchase.id, quoteId: quote.id, planId: plan.id, operatorId, mode, travelers: 2, premiumCents, issuedAt: at },
   });
   await prisma.commission.create({
     data: { policyId: policy.id, operatorId, rateBps, premiumCents, commissionCents: Math.floor((premiumCents * rateBps) / 10_000), createdAt: at },

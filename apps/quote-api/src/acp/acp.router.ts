@@ -8,12 +8,15 @@ import {
   AcpCreateSessionRequestSchema,
   AcpUpdateSessionRequestSchema,
   QUOTE_API_LIMITS,
+  type Mode,
 } from '@expedition/contracts';
 import type { AgentKey } from '@expedition/db';
 import { jsonBody, parseOrThrow, refuseUnstorableJson } from '@expedition/http-kit';
-import type { Logger, RateLimiter } from '@expedition/platform';
+import type { Clock, Logger, RateLimiter } from '@expedition/platform';
+import { canonicalJson, verifyRequestSignature } from '@expedition/webhook-signature';
 import type { IdempotencyStore, StoredResponse } from '../purchase/idempotency.repository';
 import { AcpHttpError, toAcpHttpError } from './acp-errors';
+import type { OrderLinks } from './acp-order';
 import type { AcpService } from './acp.service';
 import type { AgentKeyAuth } from './agent-keys';
 
@@ -29,9 +32,14 @@ export interface AcpRouterDeps {
   /** Counts per agent key (`acp:<keyId>`). */
   rateLimiter: RateLimiter;
   rateLimitPerMinute: number;
+  clock: Clock;
+  /** This deployment's payment mode (QUOTE_API_MODE): only agent keys of this mode are served. */
+  mode: Mode;
   logger: Logger;
   /** The serialized OpenAPI document of /acp/v1. */
   openapi: string;
+  /** A kept answer's order is stored without the policy's token and replayed with it (acp-order.ts). */
+  orderLinks: Pick<OrderLinks, 'storedBody' | 'handedOutBody'>;
 }
 
 type Answer = StoredResponse;
@@ -65,6 +73,16 @@ export function acpRouter(deps: AcpRouterDeps): Router {
         res.setHeader('WWW-Authenticate', 'Bearer');
         return next(new AcpHttpError(401, { type: 'invalid_request', code: 'unauthorized', message: 'A valid agent key is required: Authorization: Bearer acpk_…' }));
       }
+      // The deployment's mode wins: a live key never buys test cover here, a test key never moves real money.
+      if (key.mode !== deps.mode) {
+        return next(
+          new AcpHttpError(403, {
+            type: 'invalid_request',
+            code: 'key_mode_mismatch',
+            message: `This is a ${key.mode} agent key; this deployment serves ${deps.mode} mode only. Use a ${deps.mode} key (acpk_${deps.mode}_…) against it.`,
+          }),
+        );
+      }
       const verdict = await deps.rateLimiter.consume(`acp:${key.id}`);
       res.setHeader('RateLimit-Limit', String(deps.rateLimitPerMinute));
       res.setHeader('RateLimit-Remaining', String(Math.max(0, verdict.remaining)));
@@ -82,6 +100,19 @@ export function acpRouter(deps: AcpRouterDeps): Router {
 
   router.use(jsonBody({ limit: QUOTE_API_LIMITS.maxJsonBodyBytes }));
   router.use(refuseUnstorableJson());
+
+  // A platform whose signing key is registered signs every request (libs/webhook-signature acp-request-signature.ts); checked before anything
+  // is read or written, so a refused request leaves no trace, not even its Idempotency-Key.
+  router.use((req, res, next) => {
+    const key = agentKey(res);
+    if (!key.signingPublicKey || !key.signingAlgorithm) return next();
+    const verdict = verifyRequestSignature(
+      { pem: key.signingPublicKey, algorithm: key.signingAlgorithm },
+      { signature: req.get('signature'), timestamp: req.get('timestamp'), method: req.method, path: req.originalUrl, body: req.body, now: deps.clock.now() },
+    );
+    if (verdict.ok) return next();
+    next(new AcpHttpError(401, { type: 'invalid_request', code: 'invalid_signature', message: verdict.message }));
+  });
 
   router.get('/checkout_sessions/:id', async (req, res) => {
     send(res, { status: 200, headers: {}, body: await deps.service.get(agentKey(res), String(req.params['id'])) });
@@ -143,7 +174,8 @@ export function acpRouter(deps: AcpRouterDeps): Router {
         throw new AcpHttpError(409, { type: 'invalid_request', code: 'idempotency_in_flight', message: 'A request with this Idempotency-Key is currently being processed' }, { 'Retry-After': '1' });
       }
       if (begun.kind === 'replay') {
-        return send(res, { ...begun.response, headers: { ...begun.response.headers, 'Idempotent-Replayed': 'true' } });
+        const { body: kept, headers } = begun.response;
+        return send(res, { ...begun.response, headers: { ...headers, 'Idempotent-Replayed': 'true' }, body: deps.orderLinks.handedOutBody(kept) });
       }
       let answer: Answer;
       try {
@@ -158,7 +190,7 @@ export function acpRouter(deps: AcpRouterDeps): Router {
       }
       // 5xx is never kept (§6.5); a 409 "payment in progress" is a moment, not an answer: both run afresh on retry.
       if (answer.status >= 500 || answer.status === 409) await deps.idempotency.release(scope, idempotencyKey);
-      else await deps.idempotency.finish(scope, idempotencyKey, answer);
+      else await deps.idempotency.finish(scope, idempotencyKey, { ...answer, body: deps.orderLinks.storedBody(answer.body) });
       send(res, answer);
     });
   }
@@ -179,15 +211,4 @@ function versionError(code: string, message: string): AcpHttpError {
 /** §6.2: semantic JSON equality: key order does not matter, array order and null-vs-absent do. */
 export function requestHash(body: unknown): string {
   return createHash('sha256').update(canonicalJson(body)).digest('hex');
-}
-
-function canonicalJson(value: unknown): string {
-  if (Array.isArray(value)) return `[${value.map(canonicalJson).join(',')}]`;
-  if (value !== null && typeof value === 'object') {
-    const entries = Object.keys(value)
-      .sort()
-      .map((k) => `${JSON.stringify(k)}:${canonicalJson((value as Record<string, unknown>)[k])}`);
-    return `{${entries.join(',')}}`;
-  }
-  return JSON.stringify(value) ?? 'null';
 }

@@ -13,7 +13,7 @@ import {
 } from '@expedition/contracts';
 import { Prisma, type AcpCheckoutSession as SessionRow, type AgentKey, type PrismaClient, type Quote, type QuoteEstimate } from '@expedition/db';
 import { getPlan } from '@expedition/domain-pricing';
-import { policyLinks, type AttemptResult, type FulfillmentOutcome, type MoneyPath } from '@expedition/fulfillment';
+import { storedDocumentUrl, type AttemptResult, type FulfillmentOutcome, type MoneyPath, type PolicyTokens } from '@expedition/fulfillment';
 import { AppError } from '@expedition/http-kit';
 import { negotiateLocale } from '@expedition/i18n';
 import type { Metrics } from '@expedition/observability';
@@ -23,6 +23,7 @@ import type { QuoteService } from '@expedition/quoting';
 import { settleSptInClaim } from '../purchase/settle-spt';
 import { createApiQuote } from '../quotes/create-api-quote';
 import { AcpHttpError, jsonPath } from './acp-errors';
+import { createOrderLinks } from './acp-order';
 
 export interface AcpServiceDeps {
   prisma: PrismaClient;
@@ -33,6 +34,8 @@ export interface AcpServiceDeps {
   moneyPath: Pick<MoneyPath, 'guard' | 'fulfillment'>;
   /** quote-api's public URL: the policy's certificate link in the order. */
   publicUrl: string;
+  /** Derives the policy's access token for the order's `permalink_url` (it is never stored: acp-order.ts). */
+  policyTokens: PolicyTokens;
   /** Stripe profile the SPTs are granted to (the same as MPP's networkId). */
   networkId: string;
   /** Counts the quotes sessions create (source `acp`); absent: not counted. */
@@ -58,6 +61,7 @@ export type CompleteResult = { kind: 'session'; session: AcpCheckoutSession } | 
  */
 export function createAcpService(deps: AcpServiceDeps) {
   const { prisma, clock } = deps;
+  const orderLinks = createOrderLinks(deps.policyTokens);
 
   /** `acceptLanguage`: the request's header; with the body's `locale` it sets the session's (and its quotes') language. */
   async function create(key: AgentKey, body: AcpCreateSessionRequest, request: { acceptLanguage?: string } = {}): Promise<AcpCheckoutSession> {
@@ -213,12 +217,12 @@ export function createAcpService(deps: AcpServiceDeps) {
     }
     const policy = await prisma.policy.findUnique({ where: { quoteId: quote.id } });
     if (!policy) return { kind: 'busy', retryAfterSec: 2 };
-    const links = policyLinks(deps.publicUrl, { policyNumber: policy.policyNumber, accessToken: policy.accessToken });
+    // Stored without the token; render() adds it.
     const order: AcpOrder = {
       id: `ord_${policy.id}`,
       checkout_session_id: row.id,
       order_number: policy.policyNumber,
-      permalink_url: links.documentUrl,
+      permalink_url: storedDocumentUrl(deps.publicUrl, policy.policyNumber),
       status: 'confirmed',
     };
     const now = clock.now();
@@ -343,7 +347,7 @@ export function createAcpService(deps: AcpServiceDeps) {
       ...(metadata && Object.keys(metadata).length ? { metadata } : {}),
       created_at: row.createdAt.toISOString(),
       updated_at: row.updatedAt.toISOString(),
-      ...(row.order ? { order: row.order as AcpOrder } : {}),
+      ...(row.order ? { order: orderLinks.handedOut(row.order as AcpOrder) } : {}),
     };
   }
 

@@ -53,11 +53,12 @@ ${testMode || `<p>${e(r.covered())}</p>`}
 <dl>
 <dt>${e(m.labels.policyNumber())}</dt><dd><strong>${e(p.policyNumber)}</strong></dd>
 <dt>${e(m.labels.plan())}</dt><dd>${e(p.planName)} <span class="muted">(${e(p.planBrand)}, ${e(tierName(p.planTier, locale))})</span></dd>
-<dt>${e(m.labels.premiumPaid())}</dt><dd class="premium">${e(money(p.premiumCents, p.currency, locale))}</dd>
+<dt>${e(p.mode === 'test' ? m.labels.premium() : m.labels.premiumPaid())}</dt><dd class="premium">${e(money(p.premiumCents, p.currency, locale))}</dd>
 <dt>${e(m.labels.destination())}</dt><dd>${e(destinationName(p.destinationSlug, locale))}</dd>
 <dt>${e(m.labels.dates())}</dt><dd>${dates}</dd>
 <dt>${e(m.labels.travelers())}</dt><dd>${e(who)}</dd>
 </dl>
+<p>${withSlots(r.openPolicyPage({ link: slot(0) }), [`<a id="policy-page" href="${e(p.pageUrl)}">${e(r.policyPageLink())}</a>`])}</p>
 <p><a id="certificate" href="${e(p.documentUrl)}" target="_blank" rel="noopener noreferrer">${e(r.downloadCertificate())}</a></p>
 <p class="muted">${e(r.keepPrivate())}</p>
 <h2>${e(r.whatNext())}</h2>

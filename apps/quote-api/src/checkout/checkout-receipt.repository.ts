@@ -1,6 +1,6 @@
 import type { PrismaClient } from '@expedition/db';
 import { findDestination } from '@expedition/domain-pricing';
-import { CONFIRMATION_MAIL, policyLinks } from '@expedition/fulfillment';
+import { CONFIRMATION_MAIL, policyLinks, type PolicyTokens } from '@expedition/fulfillment';
 
 /** What the payer sees after paying; the policy itself, not another form. */
 export interface IssuedPolicy {
@@ -28,6 +28,8 @@ export interface IssuedPolicy {
   mailStatus: 'pending' | 'sent' | 'failed' | 'no_address' | null;
   /** The certificate of insurance (PDF, with the policy's access token): the holder of this link is the buyer. */
   documentUrl: string;
+  /** The policy page for people (`/policies/{n}?access_token=…`), the same token. */
+  pageUrl: string;
 }
 
 export type CheckoutReceipt =
@@ -55,7 +57,7 @@ export interface ReceiptSession {
  * Reads what became of a checkout link's quote: the purchase, its policy and plan, and whether this link's own payment
  * was the one that bought it. Read-only; the money path writes all of it.
  */
-export function createCheckoutReceiptRepository(prisma: PrismaClient, publicUrl: string) {
+export function createCheckoutReceiptRepository(prisma: PrismaClient, publicUrl: string, policyTokens: PolicyTokens) {
   async function forSession(session: ReceiptSession): Promise<CheckoutReceipt> {
     const [purchase, succeededHere] = await Promise.all([
       prisma.purchase.findUnique({
@@ -75,7 +77,6 @@ export function createCheckoutReceiptRepository(prisma: PrismaClient, publicUrl:
               endDate: true,
               travelers: true,
               travelerAges: true,
-              accessToken: true,
               mails: { where: { kind: CONFIRMATION_MAIL }, select: { recipient: true, status: true } },
             },
           },
@@ -109,6 +110,7 @@ export function createCheckoutReceiptRepository(prisma: PrismaClient, publicUrl:
     if (!policy) return { kind: 'issuing', quoteNumber: quote.quoteNumber };
 
     const mail = policy.mails[0] ?? null;
+    const links = policyLinks(publicUrl, { policyNumber: policy.policyNumber, accessToken: policyTokens.tokenFor(policy) });
     return {
       kind: 'paid_here',
       policy: {
@@ -130,7 +132,8 @@ export function createCheckoutReceiptRepository(prisma: PrismaClient, publicUrl:
         guestNames: session.guestNames,
         email: mail?.recipient ?? null,
         mailStatus: mail?.status ?? null,
-        documentUrl: policyLinks(publicUrl, policy).documentUrl,
+        documentUrl: links.documentUrl,
+        pageUrl: links.pageUrl,
       },
     };
   }

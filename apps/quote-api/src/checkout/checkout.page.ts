@@ -55,6 +55,8 @@ button{font:inherit;font-weight:600;padding:.7rem;border:0;border-radius:6px;bac
 /** The optional field's name, and what the page says about it (one place: the page and its tests). */
 export const EMAIL_FIELD = 'email';
 export const EMAIL_FIELD_HINT = checkoutMessages('en').page.emailHint();
+/** Stripe mode: the address could not be stored before the payment (the page then does not pay). English here. */
+export const EMAIL_NOT_SAVED = checkoutMessages('en').page.emailNotSaved();
 
 /** Asked only when neither the link nor its quote carries an address (the assistant never collected one). */
 function emailField(locale: RenderLocale): string {
@@ -102,17 +104,28 @@ export interface PageOptions {
 
 const STRIPE_JS = 'https://js.stripe.com/v3/';
 
-function stripeForm(nonce: string, stripe: { publishableKey: string; clientSecret: string }, locale: RenderLocale) {
-  // Stripe's Payment Element speaks the page's language too (its own texts: card fields, errors).
-  const config = JSON.stringify({ ...stripe, locale }).replace(/</g, '\\u003c');
-  const body = `<form id="stripe-form"><div id="payment-element"></div><button type="submit">${escapeHtml(checkoutMessages(locale).page.pay())}</button>
-<p class="error" id="stripe-error" hidden></p></form>`;
+/**
+ * Stripe's Payment Element confirms the payment in the browser and Stripe redirects back: no form of ours is posted.
+ * So the optional address (`askEmail`) is stored on the link first (POST {link}/email), then Stripe is called; the
+ * dispatcher that issues the policy on Stripe's event finds it there. An address the server refuses stops the payment.
+ * The Payment Element speaks the page's language too (its own texts: card fields, errors).
+ */
+function stripeForm(nonce: string, stripe: { publishableKey: string; clientSecret: string }, askEmail: boolean, locale: RenderLocale) {
+  const m = checkoutMessages(locale).page;
+  const config = JSON.stringify({ ...stripe, locale, networkError: m.emailNotSaved() }).replace(/</g, '\\u003c');
+  const body = `<form id="stripe-form">${askEmail ? emailField(locale) : ''}<div id="payment-element"></div><button type="submit">${escapeHtml(m.pay())}</button>
+<p class="error" id="stripe-error" role="alert" hidden></p></form>`;
   const script = `<script nonce="${nonce}" src="${STRIPE_JS}"></script>
 <script nonce="${nonce}">(function(){var c=${config};var stripe=Stripe(c.publishableKey);
 var elements=stripe.elements({clientSecret:c.clientSecret,locale:c.locale});elements.create('payment').mount('#payment-element');
-document.getElementById('stripe-form').addEventListener('submit',function(e){e.preventDefault();
-stripe.confirmPayment({elements:elements,confirmParams:{return_url:location.origin+location.pathname+location.search}}).then(function(r){
-if(r.error){var el=document.getElementById('stripe-error');el.textContent=r.error.message;el.hidden=false;}});});})();</script>`;
+var form=document.getElementById('stripe-form');var err=document.getElementById('stripe-error');
+function fail(m){err.textContent=m;err.hidden=false;}
+function pay(){return stripe.confirmPayment({elements:elements,confirmParams:{return_url:location.origin+location.pathname+location.search}}).then(function(r){
+if(r.error)fail(r.error.message);});}
+form.addEventListener('submit',function(e){e.preventDefault();err.hidden=true;var field=form.elements.namedItem('${EMAIL_FIELD}');
+var email=field&&!field.readOnly?field.value.trim():'';if(!email)return pay();
+fetch(location.pathname+'/email',{method:'POST',body:new URLSearchParams({${EMAIL_FIELD}:email})}).then(function(r){
+if(r.ok){field.readOnly=true;return pay();}return r.json().then(function(b){fail(b.message);});},function(){fail(c.networkError);});});})();</script>`;
   return { body, script };
 }
 
@@ -141,9 +154,10 @@ export function renderCheckoutPage(res: Response, view: View, options: PageOptio
   const locale = options.locale ?? 'en';
   const m = checkoutMessages(locale);
   const e = escapeHtml;
-  // Stripe's Payment Element loads its script and iframes from Stripe and talks to its API; nothing else is allowed.
+  // Stripe's Payment Element loads its script and iframes from Stripe and talks to its API; the page itself only posts
+  // the optional e-mail to its own origin. Nothing else is allowed.
   const stripeCsp = options.stripe
-    ? ` https://js.stripe.com; frame-src https://js.stripe.com https://hooks.stripe.com; connect-src https://api.stripe.com`
+    ? ` https://js.stripe.com; frame-src https://js.stripe.com https://hooks.stripe.com; connect-src 'self' https://api.stripe.com`
     : '';
   const nonce = startCheckoutPage(res, stripeCsp, locale);
   const page = (title: string, body: string, script = '', head = '') => layout(title, body, nonce, script, head, locale);
@@ -166,13 +180,14 @@ export function renderCheckoutPage(res: Response, view: View, options: PageOptio
     return;
   }
 
-  const stripe = options.stripe && !options.processing ? stripeForm(nonce, options.stripe, locale) : null;
+  const askEmail = !session.email && !quote.email;
+  const stripe = options.stripe && !options.processing ? stripeForm(nonce, options.stripe, askEmail, locale) : null;
   const paymentSection = options.processing
     ? `<p class="notice" id="processing">${e(m.page.processing())}</p>`
     : stripe
       ? stripe.body
       : options.payable
-        ? payForm(options.testMode ?? false, !session.email && !quote.email, locale)
+        ? payForm(options.testMode ?? false, askEmail, locale)
         : `<p class="notice">${e(m.page.notEnabled())}</p>`;
   const guests = session.guestNames.length ? session.guestNames.join(', ') : m.values.travelerCount({ count: quote.travelers });
   const dates = withSlots(m.values.datesWithDays({ start: slot(0), end: slot(1), days: quote.durationDays }), [day(quote.startDate, locale), day(quote.endDate, locale)]);

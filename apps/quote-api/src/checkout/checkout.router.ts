@@ -47,6 +47,17 @@ export function checkoutPageRouter(deps: { checkout: CheckoutService; ui: Checko
     const publishableKey = hosted ? deps.ui.publishableKeys[hosted.mode] : undefined;
     renderCheckoutPage(res, view, hosted && publishableKey ? { ...shown, stripe: { publishableKey, clientSecret: hosted.clientSecret } } : shown);
   });
+  // Stripe mode: the page stores the optional address on the link before Stripe's Payment Element pays (the payment
+  // goes from the browser to Stripe, so no form of ours carries it). JSON answers, read by the page's script.
+  router.post('/checkout/:token/email', express.urlencoded({ extended: false, limit: '4kb' }), async (req, res) => {
+    res.setHeader('Cache-Control', 'no-store');
+    const email = optionalEmail(req.body?.[EMAIL_FIELD]);
+    if (email === INVALID || email === undefined) return res.status(400).json({ message: INVALID_EMAIL_MESSAGE });
+    const stored = await deps.checkout.rememberEmail(String(req.params['token']), email);
+    if (stored === 'stored') return res.status(204).end();
+    const message = LINK_CLOSED_MESSAGE[stored];
+    res.status(stored === 'unknown' ? 404 : stored === 'expired' ? 410 : 409).json({ message });
+  });
   // A plain HTML form (works without JavaScript); the card number is never logged or stored.
   router.post(['/checkout/:token', '/checkout/:token/pay'], express.urlencoded({ extended: false, limit: '4kb' }), async (req, res) => {
     const token = String(req.params['token']);
@@ -97,6 +108,12 @@ function localeQuery(req: Request): string {
 const INVALID = Symbol('invalid e-mail');
 export const INVALID_EMAIL_MESSAGE = checkoutMessages('en').errors.invalidEmail();
 const EmailSchema = z.email().max(254);
+/** Why a link takes no address any more (the page then reloads to show its current state). */
+const LINK_CLOSED_MESSAGE = {
+  unknown: 'This checkout link is not valid. Nothing was charged.',
+  expired: 'This checkout link has expired. Nothing was charged; reload the page.',
+  paid: 'This trip has already been paid for. Reload the page to see it.',
+} as const;
 
 /** The optional address typed on the page: undefined when empty, INVALID when it is not an address. */
 function optionalEmail(value: unknown): string | undefined | typeof INVALID {

@@ -29,9 +29,16 @@ export type PayFailure =
   | 'liveModeTestCard'
   | 'processingError'
   | 'failed';
-export type PayUnavailable = 'unavailable' | 'closed' | 'notEnabled';
+export type PayUnavailable = 'unavailable' | 'closed' | 'notEnabled' | 'notPayableLive' | 'notPayableTest';
 
 const BUSY = { outcome: 'failed', reason: 'busy', message: 'A payment for this trip is already being processed. Wait a moment, then reload this page.' } as const;
+
+/** The processor takes no payments in this quote's mode (the simulated processor and a live quote). */
+const notPayableHere = (mode: 'test' | 'live'): PayResult => ({
+  outcome: 'unavailable',
+  reason: mode === 'live' ? 'notPayableLive' : 'notPayableTest',
+  message: `This payment cannot be taken here: this checkout is not set up for ${mode === 'live' ? 'real (live)' : 'test'} payments. Nothing was charged.`,
+});
 
 export type PayResult =
   | { outcome: 'paid' }
@@ -157,6 +164,27 @@ export function createCheckoutService(deps: CheckoutServiceDeps) {
   }
 
   /**
+   * The address the payer typed (asked only when none is known), stored on the link before the charge, so the
+   * statement that issues the policy (here, or the dispatcher on the processor's event) queues its confirmation e-mail
+   * to it. An address given before is never replaced.
+   */
+  async function storeEmail(session: OpenSession, email: string): Promise<void> {
+    if (session.email || session.quote.email) return;
+    await deps.prisma.checkoutSession.updateMany({ where: { id: session.id, email: null }, data: { email } });
+  }
+
+  /**
+   * Stripe mode: the page stores the typed address here before Stripe's Payment Element confirms the payment in the
+   * browser (the payment never passes through us). Answers the link's state; only an open link takes an address.
+   */
+  async function rememberEmail(token: string, email: string): Promise<'stored' | 'unknown' | 'expired' | 'paid'> {
+    const current = await view(token);
+    if (current.state !== 'open') return current.state;
+    await storeEmail(current.session, email);
+    return 'stored';
+  }
+
+  /**
    * Pays an open link with a card (simulated mode: the processor's magic test cards), under the quote's payment
    * claim: a second tab, another link of the same quote, or a machine payment at the same moment is refused before
    * the processor is called. A declined card leaves the link open for another try. `email`: the optional address the
@@ -169,11 +197,7 @@ export function createCheckoutService(deps: CheckoutServiceDeps) {
     const { session } = current;
     const { processor, moneyPath } = deps.payments;
     const { quote } = session;
-    // The address the payer typed (asked only when none is known): stored before the charge, so the statement that
-    // issues the policy queues its confirmation e-mail to it. An address given before is never replaced.
-    if (email && !session.email && !quote.email) {
-      await deps.prisma.checkoutSession.updateMany({ where: { id: session.id, email: null }, data: { email } });
-    }
+    if (email) await storeEmail(session, email);
     try {
       const guarded = await moneyPath.guard.run(quote.id, 'checkout_link', async (claim) => {
         const created = await startPayment(session);
@@ -222,12 +246,15 @@ export function createCheckoutService(deps: CheckoutServiceDeps) {
         // The intent already succeeded (another tab): the link is paid once the processor event lands.
         return (await view(token)).state === 'paid' ? { outcome: 'paid' } : BUSY;
       }
+      // A processor that takes no payments in the quote's mode (the simulated one and a live quote): retrying cannot
+      // help, so the page says what is true rather than "try again".
+      if (err instanceof PaymentProcessorError && err.code === 'mode_not_configured') return notPayableHere(quote.mode);
       if (err instanceof PaymentProcessorError) return { outcome: 'unavailable', reason: 'unavailable', message: 'The payment service is unavailable. Try again in a minute.' };
       throw err;
     }
   }
 
-  return { open, openOnce, view, pay, hostedPayment };
+  return { open, openOnce, view, pay, hostedPayment, rememberEmail };
 }
 
 export type CheckoutService = ReturnType<typeof createCheckoutService>;

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { PaymentProblemSchema, PurchaseReceiptSchema, PurchaseRequestSchema } from '@expedition/contracts';
+import { CentsSchema, PaymentProblemSchema, PurchaseReceiptSchema, PurchaseRequestSchema } from '@expedition/contracts';
 
 /**
  * The `purchase` tool carries MPP's "Payment" scheme as data: its first call answers the 402 challenge of
@@ -41,7 +41,7 @@ export const McpPurchaseOutputSchema = z.object({
       'payment_required: nothing was charged; pay `challenge` with your wallet and call again with `credential`. ' +
       'purchased: this call paid. already_paid: the quote was paid before; no new charge.',
   }),
-  amountCents: z.number().int().optional().meta({ description: 'The price bound into the challenge, minor units.' }),
+  amountCents: CentsSchema.optional().meta({ description: 'The price bound into the challenge, minor units.' }),
   currency: z.string().optional(),
   challenge: McpPaymentChallengeSchema.optional(),
   problem: PaymentProblemSchema.optional().meta({ description: 'Why payment is (still) required (RFC 9457 problem).' }),

@@ -1,5 +1,5 @@
-import { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
-import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
+import { McpServer, ResourceTemplate } from '@modelcontextprotocol/sdk/server/mcp.js';
+import { McpError, type CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import { z } from 'zod';
 import {
   CheckoutRequestSchema,
@@ -17,6 +17,7 @@ import {
   QuoteRequestSchema,
   QuoteResponseSchema,
   agentRules,
+  policyWordingUrls,
   describeDefaultDurations,
   type PlanDetails,
   type ProductList,
@@ -25,7 +26,9 @@ import {
 import { analyzeCoverageGap, dollarsToCents, findDestination, getPlan, listDestinations, listPlans } from '@expedition/domain-pricing';
 import { AppError, parseOrThrow } from '@expedition/http-kit';
 import { formatPaymentReceipt, formatWwwAuthenticate, problemDetails, decodeRequest } from '@expedition/payments';
+import { policyWording, renderWordingPdf } from '@expedition/policy-documents';
 import { toDestinationDto, toPlanDetails, toPlanSummary } from '../catalog/catalog.mapper';
+import { renderWordingPage } from '../documents/wording.page';
 import { rethrowPricingError } from '../pricing-errors';
 import type { PurchaseResult } from '../purchase/purchase.service';
 import { createApiQuote } from '../quotes/create-api-quote';
@@ -67,7 +70,7 @@ export function mcpInstructions(): string {
   const catalog = { destinations: listDestinations() };
   const [order, durations, ages, , disclaimer] = agentRules(catalog);
   return [
-    'Expedition travel insurance for remote trips (polar, high-altitude, safari): quote, compare, and buy.',
+    `Expedition travel insurance for remote trips (${catalog.destinations.map((d) => d.name).join(', ')}): quote, compare, and buy.`,
     order,
     durations,
     ages,
@@ -82,12 +85,43 @@ export function mcpInstructions(): string {
   ].join('\n');
 }
 
+/** The prompt `quote_conversation` names and its resources' URIs: stable, clients remember them. */
+export const MCP_PROMPTS = ['quote_conversation'] as const;
+export const MCP_RESOURCE_TEMPLATES = {
+  wording: 'expedition://plans/{planId}/wording',
+  policy: 'expedition://policies/{policyNumber}{?access_token}',
+} as const;
+
+/** MCP's "resource not found" (spec, resources: error handling). */
+const RESOURCE_NOT_FOUND = -32002;
+
+/**
+ * The quote conversation the specification asks of agents (SERVICE-SPEC §1, as `mcpInstructions`), as the user
+ * message of the `quote_conversation` prompt, with what the traveler already said when the client passes it.
+ */
+export function quoteConversationPrompt(travelerRequest?: string): string {
+  const [order, durations, ages, , disclaimer] = agentRules({ destinations: listDestinations() });
+  const steps = [
+    'Help me buy expedition travel insurance with the tools of the expedition-insurance server. Walk the conversation like this:',
+    `1. ${order} Ask only for what is still missing, one question at a time.`,
+    `2. ${durations}`,
+    `3. ${ages}`,
+    '4. Call create_quote. Present the recommended plan first (plans[0], isRecommended=true) with its price and main ' +
+      'limits, then the alternatives briefly. Prices hold until expiresAt.',
+    `5. ${disclaimer}`,
+    '6. When I choose a plan, call create_checkout_link and give me the checkoutUrl (valid 30 minutes; I pay there, ' +
+      'nothing is charged before). Use purchase only if you hold a payment wallet and I asked you to pay.',
+  ];
+  if (travelerRequest?.trim()) steps.push('', `What I have said so far: ${travelerRequest.trim()}`);
+  return steps.join('\n');
+}
+
 /** An MCP server with every tool; one per HTTP request (stateless), or one for the stdio process. */
 export function createMcpServer(services: McpServices, options: { requestId?: string } = {}): McpServer {
   const { logger } = services;
   const server = new McpServer(
     { name: MCP_SERVER_NAME, title: 'Expedition travel insurance', version: QUOTE_API_VERSION },
-    { instructions: mcpInstructions(), capabilities: { resources: {} } },
+    { instructions: mcpInstructions(), capabilities: { resources: {}, prompts: {} } },
   );
 
   /** Runs a tool: structured content plus a short text, or an MCP tool error with useful text, never a stack trace. */
@@ -337,6 +371,78 @@ export function createMcpServer(services: McpServices, options: { requestId?: st
     { title: 'Destinations', description: 'Every destination with its slug and default trip duration.', mimeType: 'application/json' },
     (uri) => ({
       contents: [{ uri: uri.href, mimeType: 'application/json', text: JSON.stringify({ destinations: listDestinations().map(toDestinationDto) }) }],
+    }),
+  );
+
+  server.registerResource(
+    'plan-wording',
+    new ResourceTemplate(MCP_RESOURCE_TEMPLATES.wording, {
+      list: () => ({
+        resources: listPlans({}).map((p) => ({
+          uri: `expedition://plans/${encodeURIComponent(p.id)}/wording`,
+          name: `${p.name}: policy wording`,
+          mimeType: 'text/html',
+        })),
+      }),
+      complete: { planId: (value) => listPlans({}).map((p) => p.id).filter((id) => id.startsWith(value)) },
+    }),
+    {
+      title: 'Policy wording of a plan',
+      description:
+        'The policy wording (what is covered, limits, exclusions, emergencies, claims) of one plan, as the HTML page ' +
+        'and the PDF served at /policy-wording/{planId}. Quote from it when the traveler asks what a plan covers.',
+      mimeType: 'text/html',
+    },
+    async (uri, { planId }) => {
+      const plan = getPlan(String(planId));
+      if (!plan) throw new McpError(RESOURCE_NOT_FOUND, `Resource not found: no plan "${String(planId)}"; list_plans names every plan`);
+      const wording = policyWording(plan);
+      const urls = policyWordingUrls(services.publicUrl, plan.id);
+      return {
+        contents: [
+          { uri: uri.href, mimeType: 'text/html', text: renderWordingPage(wording, urls) },
+          { uri: urls.pdf, mimeType: 'application/pdf', blob: (await renderWordingPdf(wording, urls)).toString('base64') },
+        ],
+      };
+    },
+  );
+
+  server.registerResource(
+    'policy',
+    new ResourceTemplate(MCP_RESOURCE_TEMPLATES.policy, { list: undefined }),
+    {
+      title: 'A policy (with its access token)',
+      description:
+        'The policy bought for a quote, as get_policy answers it: expedition://policies/{policyNumber}?access_token=pat_… ' +
+        '(both from the purchase receipt). An unknown number and a wrong token are the same not-found error.',
+      mimeType: 'application/json',
+    },
+    async (uri, { policyNumber, access_token }) => {
+      const number = String(policyNumber ?? '');
+      const token = String(access_token ?? '');
+      let policy;
+      try {
+        policy = await services.policies.lookup(number, token);
+      } catch (err) {
+        if (err instanceof AppError && err.status < 500) throw new McpError(RESOURCE_NOT_FOUND, 'Resource not found: no policy with this number and access token');
+        throw err;
+      }
+      return { contents: [{ uri: uri.href, mimeType: 'application/json', text: JSON.stringify(policy) }] };
+    },
+  );
+
+  server.registerPrompt(
+    'quote_conversation',
+    {
+      title: 'Quote and buy travel insurance',
+      description:
+        'Walks you through the quote conversation: the question order, default durations, every age (70+ costs more), ' +
+        'the recommended plan first, the disclaimer, then the checkout link.',
+      argsSchema: { traveler_request: z.string().max(2000).optional().describe('What the traveler has already said about the trip (optional).') },
+    },
+    ({ traveler_request }) => ({
+      description: 'The quote conversation for expedition travel insurance',
+      messages: [{ role: 'user', content: { type: 'text', text: quoteConversationPrompt(traveler_request) } }],
     }),
   );
 

@@ -4,7 +4,7 @@ import type { Metrics } from '@expedition/observability';
 import { createMoneyPath } from '@expedition/fulfillment';
 import type { Clock, Logger } from '@expedition/platform';
 import { createQuoteService, type QuoteService } from '@expedition/quoting';
-import type { QuoteApiDeps } from '../app';
+import { policyTokensOf, type QuoteApiDeps } from '../app';
 import { createCheckoutService, type CheckoutService } from '../checkout/checkout.service';
 import { createPolicyService, type PolicyService } from '../policies/policy.service';
 import { createMppChallengeRepository } from '../purchase/mpp-challenge.repository';
@@ -33,6 +33,7 @@ export interface McpServices {
  */
 export function createMcpServices(deps: QuoteApiDeps): McpServices {
   const { processor, mpp } = deps.payments;
+  const policyTokens = policyTokensOf(deps);
   const moneyPath =
     deps.payments.moneyPath ?? createMoneyPath({ prisma: deps.prisma, clock: deps.clock, logger: deps.logger, processor, quoteApiUrl: deps.publicUrl });
   return {
@@ -47,8 +48,9 @@ export function createMcpServices(deps: QuoteApiDeps): McpServices {
       mpp,
       logger: deps.logger,
       publicUrl: deps.publicUrl,
+      policyTokens,
     }),
-    policies: createPolicyService({ prisma: deps.prisma, publicUrl: deps.publicUrl }),
+    policies: createPolicyService({ prisma: deps.prisma, publicUrl: deps.publicUrl, policyTokens }),
     publicUrl: deps.publicUrl,
     prisma: deps.prisma,
     clock: deps.clock,

@@ -2,6 +2,7 @@ import pino from 'pino';
 import { StdioServerTransport } from '@modelcontextprotocol/sdk/server/stdio.js';
 import { bundledMigrationsDir, createDatabase, prepareDatabase } from '@expedition/db';
 import { catalogSnapshot } from '@expedition/domain-pricing';
+import { createPolicyTokens } from '@expedition/fulfillment';
 import { createPaymentProcessor } from '@expedition/payments';
 import { createRateLimiter, systemClock, type Env } from '@expedition/platform';
 import { DEV_MPP_SECRET, loadConfig } from '../config';
@@ -29,6 +30,7 @@ export async function runMcpStdio(env: Env = process.env): Promise<void> {
     publicUrl: config.publicUrl,
     rateLimiter: createRateLimiter({ points: config.rateLimitPerMinute, durationSec: 60 }),
     mode: config.mode,
+    policyTokens: createPolicyTokens(config.policyTokens),
     payments: {
       processor: createPaymentProcessor(config.payments, { clock }),
       mpp: {

@@ -74,7 +74,7 @@ ${wording}
 <dt>${e(l.insuredPersons({ count: policy.travelers.count }))}</dt><dd>${insuredPersons(policy.travelers, locale).map(e).join('<br>')}</dd>
 <dt>${e(l.plan())}</dt><dd>${e(plan.planName)}</dd>
 ${plan.carrier ? `<dt>${e(l.carrier())}</dt><dd>${e(m.common.inventedCarrier({ carrier: carrierName(plan.carrier, locale) }))}</dd>` : ''}
-<dt>${e(l.premiumPaid())}</dt><dd>${e(formatMinor(policy.premiumCents, policy.currency, locale))}</dd>
+<dt>${e(test ? l.premium() : l.premiumPaid())}</dt><dd>${e(formatMinor(policy.premiumCents, policy.currency, locale))}</dd>
 <dt>${e(l.issued())}</dt><dd>${e(formatDay(policy.issuedAt, locale))}</dd>
 </dl>
 ${limits}

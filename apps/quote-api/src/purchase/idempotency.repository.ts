@@ -1,5 +1,6 @@
 import { createHash } from 'node:crypto';
 import { isUniqueViolation, type PrismaClient } from '@expedition/db';
+import { withAccessToken, withoutAccessToken, type PolicyTokens } from '@expedition/fulfillment';
 import type { Clock } from '@expedition/platform';
 
 export interface StoredResponse {
@@ -105,8 +106,11 @@ const SCOPE = 'purchase';
  * `Idempotency-Key` on POST /api/v1/purchase. /api/v1 has no caller identity, so a stored result is bound to the
  * request that produced it AND the credential that paid: the same key with the same body but another (or no)
  * credential is a different request (422), never a replay of someone else's receipt.
+ *
+ * The buyer's receipt is stored without the policy's access token (its certificate link without `access_token`); a
+ * replay derives the same token again (policy-tokens.ts), so no cached answer holds a bearer token.
  */
-export function createIdempotencyRepository(deps: { prisma: PrismaClient; clock: Clock }) {
+export function createIdempotencyRepository(deps: { prisma: PrismaClient; clock: Clock; policyTokens: PolicyTokens }) {
   const store = createIdempotencyStore(deps);
 
   function requestHash(parts: { quoteId: string; planId: string; authorization: string | undefined }): string {
@@ -116,14 +120,33 @@ export function createIdempotencyRepository(deps: { prisma: PrismaClient; clock:
 
   async function find(key: string): Promise<{ requestHash: string; response: StoredResponse } | null> {
     const found = await store.find(SCOPE, key);
-    return found && { requestHash: found.requestHash, response: found.response };
+    return found && { requestHash: found.requestHash, response: { ...found.response, body: withToken(found.response.body) } };
   }
 
   async function save(key: string, hash: string, response: StoredResponse): Promise<void> {
-    await store.save(SCOPE, key, hash, response);
+    await store.save(SCOPE, key, hash, { ...response, body: withoutToken(response.body) });
+  }
+
+  /** A buyer's receipt (one with `documentUrl`) as stored: no `accessToken`, the link without it. */
+  function withoutToken(body: unknown): unknown {
+    if (!isBuyerReceipt(body)) return body;
+    const { accessToken: _dropped, ...rest } = body;
+    return { ...rest, documentUrl: withoutAccessToken(body.documentUrl) };
+  }
+
+  /** A stored buyer's receipt as answered: the policy's derived token, in the body and in the link. */
+  function withToken(body: unknown): unknown {
+    if (!isBuyerReceipt(body)) return body;
+    const accessToken = deps.policyTokens.tokenFor({ policyNumber: body.policyNumber });
+    return { ...body, accessToken, documentUrl: withAccessToken(body.documentUrl, accessToken) };
   }
 
   return { requestHash, find, save };
 }
 
 export type IdempotencyRepository = ReturnType<typeof createIdempotencyRepository>;
+
+function isBuyerReceipt(body: unknown): body is { policyNumber: string; documentUrl: string; accessToken?: string } {
+  const b = body as { policyNumber?: unknown; documentUrl?: unknown } | null;
+  return typeof b === 'object' && b !== null && typeof b.policyNumber === 'string' && typeof b.documentUrl === 'string';
+}

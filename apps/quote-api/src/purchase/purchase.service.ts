@@ -2,7 +2,7 @@ import { randomBytes } from 'node:crypto';
 import type { PurchaseReceipt, PurchaseRequest } from '@expedition/contracts';
 import type { PrismaClient, Purchase } from '@expedition/db';
 import { getPlan } from '@expedition/domain-pricing';
-import { CONFIRMATION_MAIL, policyLinks, type FulfillmentOutcome, type MoneyPath } from '@expedition/fulfillment';
+import { CONFIRMATION_MAIL, policyLinks, type FulfillmentOutcome, type MoneyPath, type PolicyTokens } from '@expedition/fulfillment';
 import { AppError } from '@expedition/http-kit';
 import {
   createChallenge,
@@ -39,6 +39,8 @@ export interface PurchaseDeps {
   logger: Logger;
   /** quote-api's public URL: the policy's certificate link on the buyer's receipt. */
   publicUrl: string;
+  /** Derives the policy's access token for the buyer's receipt (it is never stored). */
+  policyTokens: PolicyTokens;
   /** Per-challenge nonce; random by default (injectable for tests). */
   newNonce?: () => string;
 }
@@ -222,10 +224,10 @@ export function createPurchaseService(deps: PurchaseDeps) {
   ): Promise<PurchaseResult> {
     const policy = await prisma.policy.findUnique({
       where: { purchaseId: purchase.id },
-      select: { policyNumber: true, accessToken: true, mails: { where: { kind: CONFIRMATION_MAIL }, select: { recipient: true } } },
+      select: { policyNumber: true, mails: { where: { kind: CONFIRMATION_MAIL }, select: { recipient: true } } },
     });
     const mailed = Boolean(policy?.mails[0]?.recipient);
-    const forBuyer = options.buyer && policy;
+    const accessToken = options.buyer && policy ? deps.policyTokens.tokenFor(policy) : null;
     return {
       kind: 'receipt',
       paidAt: purchase.createdAt,
@@ -248,7 +250,7 @@ export function createPurchaseService(deps: PurchaseDeps) {
               'GET /api/v1/policies/{policyNumber} with it shows the policy, and documentUrl is the certificate (PDF).'
             : `This quote was already paid; no new charge was made. ${mailed ? MAILED : NOT_MAILED}`),
         ...(policy ? { policyNumber: policy.policyNumber } : {}),
-        ...(forBuyer ? { accessToken: policy.accessToken, documentUrl: policyLinks(deps.publicUrl, policy).documentUrl } : {}),
+        ...(policy && accessToken ? { accessToken, documentUrl: policyLinks(deps.publicUrl, { ...policy, accessToken }).documentUrl } : {}),
       },
     };
   }

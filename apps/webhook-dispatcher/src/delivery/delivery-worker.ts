@@ -1,6 +1,7 @@
 import { NOTIFY_CHANNELS, type Notifications, type PrismaClient } from '@expedition/db';
 import { createPollingLoop, type Clock, type Logger } from '@expedition/platform';
 import { activeTraceparent, inSpan, type Metrics } from '@expedition/observability';
+import { createPolicyTokens, DEV_POLICY_TOKEN_SECRET, withAccessToken, type PolicyTokens } from '@expedition/fulfillment';
 import type { SecretBox } from '@expedition/operators';
 import {
   claimDueWebhookEvents,
@@ -48,8 +49,13 @@ export interface DeliveryWorkerDeps extends DeliverySettings {
    * next poll. Without it (PGlite) the worker only polls; with it, polling stays as the safety net.
    */
   notifications?: Pick<Notifications, 'subscribe'>;
-  /** Counts attempts by outcome (webhook_delivery_attempts_total). */
+  /** Counts attempts by outcome and operator (webhook_delivery_attempts_total). */
   metrics?: Pick<Metrics, 'deliveryAttempt'>;
+  /**
+   * Derives the policy's access token that `documentUrl` carries when delivered (stored without it: policy-tokens.ts).
+   * POLICY_TOKEN_SECRET, the same as quote-api's; absent: the published development secret (tests, embedded mode).
+   */
+  policyTokens?: Pick<PolicyTokens, 'tokenFor'>;
 }
 
 export interface DeliveryWorker {
@@ -74,6 +80,7 @@ export function createDeliveryWorker(deps: DeliveryWorkerDeps): DeliveryWorker {
   if (deps.leaseMs <= deps.timeoutMs) throw new RangeError('leaseMs must be longer than timeoutMs');
   const keepAlive = deps.fetch ? null : createKeepAliveTransport({ allowPrivateNetworks: deps.allowPrivateNetworks });
   const transport = keepAlive?.send ?? fetchTransport(deps.fetch);
+  const policyTokens = deps.policyTokens ?? createPolicyTokens({ secret: DEV_POLICY_TOKEN_SECRET });
 
   /** The loop's last round's record, still in flight while the next round claims and sends (at most one). */
   let recording: Promise<void> = Promise.resolve();
@@ -116,7 +123,7 @@ export function createDeliveryWorker(deps: DeliveryWorkerDeps): DeliveryWorker {
       () => attempt(row, startedAt, signingSecrets),
     );
     const outcome = outcomeOf(row, result);
-    deps.metrics?.deliveryAttempt(outcome.kind);
+    deps.metrics?.deliveryAttempt(outcome.kind, row.operatorId);
     logAttempt(row, result, outcome);
     return {
       claimed: row,
@@ -134,8 +141,9 @@ export function createDeliveryWorker(deps: DeliveryWorkerDeps): DeliveryWorker {
       url: target.webhookUrl,
       secrets: secrets.plain,
       eventId: row.eventId,
-      // jsonb returns keys in one canonical order, so every attempt sends the same bytes.
-      body: JSON.stringify(row.payload),
+      // jsonb returns keys in one canonical order, and the token is derived the same way each time: every attempt
+      // sends the same bytes.
+      body: JSON.stringify(deliveredPayload(row.payload, policyTokens)),
       timestampSec: Math.floor(startedAt.getTime() / 1000),
       timeoutMs: deps.timeoutMs,
       transport,
@@ -263,4 +271,14 @@ export function createDeliveryWorkers(count: number, deps: DeliveryWorkerDeps): 
       await Promise.all(workers.map((w) => w.stop()));
     },
   };
+}
+
+/**
+ * The body as delivered: a `policy.issued` event's `documentUrl` is stored without the policy's access token (no
+ * bearer token at rest) and gets the derived token here. Test events (sample data, no policy) carry no documentUrl.
+ */
+export function deliveredPayload(payload: unknown, policyTokens: Pick<PolicyTokens, 'tokenFor'>): unknown {
+  const p = payload as { documentUrl?: unknown; policyNumber?: unknown; test?: unknown } | null;
+  if (typeof p?.documentUrl !== 'string' || typeof p.policyNumber !== 'string' || p.test === true) return payload;
+  return { ...p, documentUrl: withAccessToken(p.documentUrl, policyTokens.tokenFor({ policyNumber: p.policyNumber })) };
 }

@@ -42,24 +42,37 @@ export interface SendInput {
 }
 
 /**
- * One signed POST. Only a 2xx counts as delivered; redirects are not followed (a 3xx is a failure), so a receiver
- * cannot bounce our signed body to another host.
+ * One signed `policy.issued` POST. Only a 2xx counts as delivered; redirects are not followed (a 3xx is a failure), so a
+ * receiver cannot bounce our signed body to another host.
  */
-export async function sendWebhook(input: SendInput): Promise<SendResult> {
+export function sendWebhook(input: SendInput): Promise<SendResult> {
+  return postSigned({
+    url: input.url,
+    body: input.body,
+    timeoutMs: input.timeoutMs,
+    transport: input.transport,
+    headers: {
+      'Content-Type': 'application/json',
+      'User-Agent': WEBHOOK_USER_AGENT,
+      [WEBHOOK_SIGNATURE_HEADER]: signPayload(input.body, input.secrets, input.timestampSec),
+      'X-SVC-Event-Id': input.eventId,
+      ...(input.traceparent ? { traceparent: input.traceparent } : {}),
+    },
+  });
+}
+
+/** A POST whose headers (signature included) the caller made: the attempt's status, error and duration. */
+export async function postSigned(input: {
+  url: string;
+  body: string;
+  headers: Record<string, string>;
+  timeoutMs: number;
+  transport: WebhookTransport;
+}): Promise<SendResult> {
   const started = performance.now();
   const elapsed = () => Math.round(performance.now() - started);
   try {
-    const status = await input.transport(input.url, {
-      headers: {
-        'Content-Type': 'application/json',
-        'User-Agent': WEBHOOK_USER_AGENT,
-        [WEBHOOK_SIGNATURE_HEADER]: signPayload(input.body, input.secrets, input.timestampSec),
-        'X-SVC-Event-Id': input.eventId,
-        ...(input.traceparent ? { traceparent: input.traceparent } : {}),
-      },
-      body: input.body,
-      timeoutMs: input.timeoutMs,
-    });
+    const status = await input.transport(input.url, { headers: input.headers, body: input.body, timeoutMs: input.timeoutMs });
     const ok = status >= 200 && status < 300;
     return { statusCode: status, error: ok ? null : `HTTP ${status}`, durationMs: elapsed() };
   } catch (err) {

@@ -17,7 +17,7 @@ export const PROCESSOR_EVENT_PATHS = ['/processor/events', '/stripe/webhook', '/
 export function processorEventsRouter(deps: {
   processor: ProcessorEventSource;
   fulfillment: Pick<Fulfillment, 'recordProcessorEvent'>;
-  metrics?: Pick<Metrics, 'paymentOutcome'>;
+  metrics?: Pick<Metrics, 'paymentOutcome' | 'fulfillment'>;
 }): Router {
   const router = Router();
   router.post(
@@ -43,7 +43,9 @@ export function processorEventsRouter(deps: {
         () => deps.fulfillment.recordProcessorEvent(event),
       );
       if (paymentEvent && outcome.kind !== 'duplicate') {
-        deps.metrics?.paymentOutcome(paymentEvent.metadata['channel'], paymentEvent.type === 'payment.succeeded' ? 'succeeded' : 'failed');
+        const succeeded = paymentEvent.type === 'payment.succeeded';
+        deps.metrics?.paymentOutcome(paymentEvent.metadata['channel'], succeeded ? 'succeeded' : 'failed', paymentEvent.mode);
+        if (succeeded && outcome.kind !== 'payment_failed') deps.metrics?.fulfillment(outcome.kind, paymentEvent.mode);
       }
       res.json({ received: true, ...(outcome.kind === 'duplicate' ? { duplicate: true } : {}) });
     },

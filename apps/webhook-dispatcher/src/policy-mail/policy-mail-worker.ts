@@ -1,12 +1,11 @@
 import type { PolicyLookup } from '@expedition/contracts';
 import type { PrismaClient } from '@expedition/db';
-import { policyLinks } from '@expedition/fulfillment';
+import { createPolicyTokens, DEV_POLICY_TOKEN_SECRET, policyLinks, type PolicyTokens } from '@expedition/fulfillment';
 import { asLocale, type Locale } from '@expedition/i18n';
 import type { Mailer } from '@expedition/mail';
 import type { Metrics } from '@expedition/observability';
 import { createPollingLoop, type Clock, type Logger } from '@expedition/platform';
 import { nextAttemptAt } from '../delivery/retry-schedule';
-import { accessTokenFor } from './access-token';
 import { renderConfirmationMail, type MailAssistance } from './confirmation-mail';
 import { claimDuePolicyMails, recordMailOutcome, type ClaimedPolicyMail, type MailOutcome } from './policy-mail.repository';
 
@@ -35,6 +34,11 @@ export interface PolicyMailWorkerDeps extends PolicyMailSettings {
   documents: PolicyDocuments;
   /** quote-api's public URL: the links in the mail. */
   quoteApiUrl: string;
+  /**
+   * Derives the policy's access token for the mail's links (never stored: libs/fulfillment policy-tokens.ts).
+   * POLICY_TOKEN_SECRET, the same as quote-api's; absent: the published development secret (tests, embedded mode).
+   */
+  policyTokens?: Pick<PolicyTokens, 'tokenFor'>;
   /** The domain of the Message-IDs (MAIL_FROM's). */
   mailDomain: string;
   metrics?: Pick<Metrics, 'policyMailAttempt'>;
@@ -64,6 +68,7 @@ export function policyMailMessageId(mail: Pick<ClaimedPolicyMail, 'policyNumber'
  * the same Message-ID. Nothing here runs on the payment's path: a broken SMTP server only delays mails.
  */
 export function createPolicyMailWorker(deps: PolicyMailWorkerDeps): PolicyMailWorker {
+  const policyTokens = deps.policyTokens ?? createPolicyTokens({ secret: DEV_POLICY_TOKEN_SECRET });
   async function runOnce(): Promise<number> {
     const claimed = await claimDuePolicyMails(deps.prisma, { now: deps.clock.now(), leaseMs: deps.leaseMs, limit: deps.batchSize });
     await Promise.all(claimed.map((mail) => sendOne(mail)));
@@ -103,9 +108,8 @@ export function createPolicyMailWorker(deps: PolicyMailWorkerDeps): PolicyMailWo
 
   async function compose(mail: ClaimedPolicyMail, messageId: string) {
     const policy = await deps.documents.load(mail.policyId);
-    const token = policy ? await accessTokenFor(deps.prisma, { id: mail.policyId, policyNumber: mail.policyNumber }) : null;
-    if (!policy || !token) throw new Error(`policy ${mail.policyNumber} cannot be read`);
-    const links = policyLinks(deps.quoteApiUrl, { policyNumber: mail.policyNumber, accessToken: token });
+    if (!policy) throw new Error(`policy ${mail.policyNumber} cannot be read`);
+    const links = policyLinks(deps.quoteApiUrl, { policyNumber: mail.policyNumber, accessToken: policyTokens.tokenFor(mail) });
     return renderConfirmationMail({
       policy,
       recipient: mail.recipient,

@@ -24,7 +24,7 @@ describe('ACP OpenAPI document', () => {
     const create = doc.paths?.['/checkout_sessions']?.post;
     const headers = (create?.parameters ?? []).map((p) => ('name' in p ? p.name : ''));
     expect(headers).toEqual(expect.arrayContaining(['API-Version', 'Idempotency-Key', 'Request-Id']));
-    expect(Object.keys(create?.responses ?? {}).sort()).toEqual(['201', '400', '401', '409', '422', '429']);
+    expect(Object.keys(create?.responses ?? {}).sort()).toEqual(['201', '400', '401', '403', '409', '422', '429']);
   });
 });
 

@@ -20,10 +20,19 @@ const error = (description: string) => ({ description, ...json(AcpErrorSchema) }
 
 const requestId = z.string().max(200).optional().meta({ description: 'Optional; echoed in the response.' });
 const apiVersion = z.string().meta({ description: `Required. Supported: ${ACP_SUPPORTED_VERSIONS.join(', ')}.`, example: ACP_API_VERSION });
-const getHeaders = z.object({ 'API-Version': apiVersion, 'Request-Id': requestId });
+const signature = z.string().optional().meta({
+  description:
+    'base64url signature (Ed25519, or ES256 as r‖s) over Timestamp + "\\n" + method + "\\n" + path (from /acp/v1 on, ' +
+    'with the query) + "\\n" + the body\'s RFC 8785 canonical JSON (nothing without a body). Required, with Timestamp, ' +
+    'when the provider registered a signing key for your agent key; otherwise ignored.',
+});
+const timestamp = z.string().optional().meta({ description: 'RFC 3339; within ±300 s of our clock. Required with Signature.', example: '2026-04-17T10:30:00Z' });
+const getHeaders = z.object({ 'API-Version': apiVersion, 'Request-Id': requestId, Signature: signature, Timestamp: timestamp });
 const postHeaders = z.object({
   'API-Version': apiVersion,
   'Request-Id': requestId,
+  Signature: signature,
+  Timestamp: timestamp,
   'Idempotency-Key': z.string().min(1).max(255).meta({
     description:
       'Required on every POST (a UUID v4 per intended action). Same key and body: the stored answer again with ' +
@@ -41,7 +50,8 @@ const echoed = z.object({
 const session = (description: string) => ({ description, headers: echoed, ...json(AcpCheckoutSessionSchema) });
 const common = {
   '400': error('Invalid body or headers (missing_api_version, unsupported_api_version with supported_versions, idempotency_key_required, invalid).'),
-  '401': error('Missing, unknown or revoked bearer key.'),
+  '401': error('unauthorized: missing, unknown or revoked bearer key; invalid_signature: a missing, invalid or stale Signature/Timestamp for a key with a registered signing key.'),
+  '403': error("key_mode_mismatch: a key of the other mode (a live key against a test deployment, or the reverse)."),
   '429': { description: 'Too many requests for this key.', headers: z.object({ 'Retry-After': z.string() }), ...json(AcpErrorSchema) },
 };
 const postErrors = {

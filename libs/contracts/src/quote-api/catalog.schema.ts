@@ -1,5 +1,6 @@
 import { z } from 'zod';
-import { AvailabilityModeSchema, CountryCodeSchema, StateCodeSchema, TierSchema } from '../common.schema';
+import { AvailabilityModeSchema, CountryCodeSchema, StateCodeSchema, TierSchema, wholeNumberFrom } from '../common.schema';
+import { TRIP_DATE_WINDOW } from '../rules';
 
 export const DestinationSchema = z
   .object({
@@ -7,7 +8,7 @@ export const DestinationSchema = z
     slug: z.string().meta({ description: 'Use as the `destination` filter of GET /api/v1/products.', example: 'antarctica' }),
     description: z.string(),
     region: z.string().nullable(),
-    defaultDurationDays: z.number().int().optional().meta({ description: 'Duration to assume when the user gives none.' }),
+    defaultDurationDays: z.number().int().min(1).max(TRIP_DATE_WINDOW.maxTripDays).optional().meta({ description: 'Duration to assume when the user gives none.' }),
   })
   .meta({ id: 'Destination' });
 export type Destination = z.infer<typeof DestinationSchema>;
@@ -41,7 +42,7 @@ export type PlanSummary = z.infer<typeof PlanSummarySchema>;
 export const ProductListSchema = z
   .object({
     destination: z.string().meta({ description: 'The destination slug filtered on, or "all".' }),
-    plansCount: z.number().int(),
+    plansCount: wholeNumberFrom(0),
     plans: z.array(PlanSummarySchema),
   })
   .meta({ id: 'ProductList' });
@@ -86,10 +87,10 @@ export const PlanDetailsSchema = z
     }),
     eligibility: z.object({
       residenceType: z.string(),
-      minAge: z.number().int(),
-      maxAge: z.number().int(),
-      maxTripDuration: z.number().int().nullable(),
-      maxTravelers: z.number().int().nullable(),
+      minAge: wholeNumberFrom(0),
+      maxAge: wholeNumberFrom(0),
+      maxTripDuration: wholeNumberFrom(1).nullable(),
+      maxTravelers: wholeNumberFrom(1).nullable(),
     }),
     highlights: z.array(z.string()),
     policyTermsUrl: z

@@ -55,7 +55,7 @@ export const CoverageGapResponseSchema = z
       assumedUsd: z.number(),
       basis: z.enum(['exact', 'range', 'default']).meta({ description: 'Where assumedUsd comes from.' }),
     }),
-    travelers: z.number().int(),
+    travelers: z.number().int().min(1).max(L.maxTravelers),
     requirements: z.object({
       tripCancellationUsd: z.number(),
       emergencyMedicalUsd: z.number(),

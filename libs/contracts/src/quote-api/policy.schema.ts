@@ -1,5 +1,6 @@
 import { z } from 'zod';
-import { ModeSchema, TierSchema, TravelerLocaleSchema } from '../common.schema';
+import { CentsSchema, ModeSchema, TierSchema, TravelerLocaleSchema } from '../common.schema';
+import { QUOTE_LIMITS, TRIP_DATE_WINDOW } from '../rules';
 
 /**
  * The policy's bearer token (`pat_…`): handed to the buyer on the purchase receipt, the checkout success page, the
@@ -58,14 +59,14 @@ export const PolicyLookupSchema = z
       destinationSlug: z.string(),
       startDate: z.string().nullable().meta({ description: 'YYYY-MM-DD; cover starts on this day.' }),
       endDate: z.string().nullable(),
-      durationDays: z.number().int().nullable(),
+      durationDays: z.number().int().min(1).max(TRIP_DATE_WINDOW.maxTripDays).nullable(),
     }),
     travelers: z.object({
-      count: z.number().int().positive(),
-      ages: z.array(z.number().int()),
+      count: z.number().int().min(1).max(QUOTE_LIMITS.maxTravelers),
+      ages: z.array(z.number().int().min(0).max(QUOTE_LIMITS.maxTravelerAge)),
       names: z.array(z.string()).optional().meta({ description: 'Present when the checkout collected the names.' }),
     }),
-    premiumCents: z.number().int().nonnegative(),
+    premiumCents: CentsSchema,
     currency: z.string(),
     issuedAt: z.string().meta({ description: 'RFC 3339 instant the policy was issued.' }),
     documentUrl: z.string().meta({ description: 'The certificate of insurance (PDF); carries the access token: keep it private.' }),

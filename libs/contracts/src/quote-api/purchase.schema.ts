@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { CentsSchema } from '../common.schema';
 
 export const PurchaseRequestSchema = z
   .object({
@@ -16,7 +17,7 @@ export const PurchaseReceiptSchema = z
     planId: z.string().optional(),
     planName: z.string(),
     amountCharged: z.number().meta({ description: 'USD, 2 decimals.' }),
-    amountChargedCents: z.number().int().optional(),
+    amountChargedCents: CentsSchema.optional(),
     currency: z.string(),
     paymentReference: z.string().optional(),
     nextSteps: z.string(),

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { ConfidenceSchema, CountryCodeSchema, CurrencySchema, IsoDateSchema, LanguageTagSchema, StateCodeSchema, TravelerLocaleSchema } from '../common.schema';
+import { CentsSchema, ConfidenceSchema, CountryCodeSchema, CurrencySchema, IsoDateSchema, LanguageTagSchema, StateCodeSchema, TravelerLocaleSchema } from '../common.schema';
 import { EMAIL_MAX_LENGTH, isoDay, QUOTE_LIMITS as L, TRIP_DATE_WINDOW } from '../rules';
 import { tripDateProblems } from '../trip-dates';
 
@@ -90,12 +90,12 @@ export const TripSummarySchema = z
     destination: z.object({ slug: z.string(), name: z.string() }),
     startDate: z.string(),
     endDate: z.string(),
-    durationDays: z.number().int(),
+    durationDays: z.number().int().min(1).max(TRIP_DATE_WINDOW.maxTripDays),
     durationDefaulted: z.boolean().meta({ description: 'True when the server assumed the destination default.' }),
-    travelers: z.number().int(),
-    travelerAges: z.array(z.number().int()),
+    travelers: z.number().int().min(1).max(L.maxTravelers),
+    travelerAges: z.array(z.number().int().min(0).max(L.maxTravelerAge)),
     tripCost: z.number().meta({ description: 'Total trip cost, USD.' }),
-    tripCostCents: z.number().int(),
+    tripCostCents: z.number().int().min(0).max(L.maxTripCost * 100),
     currency: z.string(),
     residence: z.string(),
     state: z.string().nullable(),
@@ -111,9 +111,9 @@ export const QuotePlanSchema = z
     brand: z.string().optional(),
     tier: z.string().optional(),
     estimatedPremium: z.number().meta({ description: 'Total premium for all travelers, USD (2 decimals).' }),
-    estimatedPremiumCents: z.number().int(),
+    estimatedPremiumCents: CentsSchema,
     premiumPerTraveler: z.number().meta({ description: 'Average premium per traveler, USD.' }),
-    travelerPremiumsCents: z.array(z.number().int()).meta({
+    travelerPremiumsCents: z.array(CentsSchema).meta({
       description: 'Premium of each traveler, in the order of travelerAges; sums exactly to estimatedPremiumCents.',
     }),
     currency: z.string(),

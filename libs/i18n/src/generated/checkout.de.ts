@@ -29,6 +29,7 @@ const messages: CheckoutMessages = {
     testCards: (d: any) => "Testmodus: Es fließt kein Geld. Verwenden Sie " + d.success + " (erfolgreich), " + d.declined + " (abgelehnt) oder " + d.insufficient + " (keine ausreichende Deckung), ein beliebiges zukünftiges Ablaufdatum und eine beliebige Prüfnummer.",
     emailLabel: () => "E-Mail-Adresse für Ihre Versicherungsunterlagen",
     emailHint: () => "Optional. Wir senden Ihre Policenbestätigung und Ihre Versicherungsbestätigung an diese Adresse. Bleibt das Feld leer, wird keine E-Mail gesendet: Bewahren Sie den Link dieser Seite auf, er zeigt Ihre Police und Ihre Versicherungsbestätigung nach der Zahlung.",
+    emailNotSaved: () => "Ihre E-Mail-Adresse konnte nicht gespeichert werden, daher wurde nichts abgebucht. Prüfen Sie Ihre Verbindung und versuchen Sie es noch einmal.",
     cardNumber: () => "Kartennummer",
     expiry: () => "Ablaufdatum (MM/JJ)",
     cvc: () => "Prüfnummer (CVC)",
@@ -64,7 +65,9 @@ const messages: CheckoutMessages = {
     failed: () => "Die Zahlung ist nicht durchgegangen. Verwenden Sie eine andere Karte.",
     unavailable: () => "Der Zahlungsdienst ist nicht erreichbar. Versuchen Sie es in einer Minute noch einmal.",
     closed: () => "Über diesen Link kann nicht mehr bezahlt werden.",
-    notEnabled: () => "Online-Zahlung ist nicht möglich."
+    notEnabled: () => "Online-Zahlung ist nicht möglich.",
+    notPayableLive: () => "Diese Zahlung kann hier nicht angenommen werden: Diese Bezahlseite ist nicht für echte Zahlungen (Live-Modus) eingerichtet. Es wurde nichts abgebucht.",
+    notPayableTest: () => "Diese Zahlung kann hier nicht angenommen werden: Diese Bezahlseite ist nicht für Testzahlungen eingerichtet. Es wurde nichts abgebucht."
   },
   receipt: {
     policyTitle: (d: any) => "Police " + d.policyNumber,
@@ -74,11 +77,11 @@ const messages: CheckoutMessages = {
     testMode: () => "Testmodus: Es ist kein Geld geflossen, und diese Police bietet keinen echten Versicherungsschutz.",
     covered: () => "Sie sind versichert. Hier ist Ihre Police.",
     downloadCertificate: () => "Ihre Versicherungsbestätigung herunterladen (PDF)",
-    keepPrivate: () => "Geben Sie den Link zur Versicherungsbestätigung nicht weiter: Er öffnet Ihre Police.",
+    keepPrivate: () => "Geben Sie diese Links nicht weiter: Sie öffnen Ihre Police.",
     whatNext: () => "Wie es weitergeht",
     mailSent: (d: any) => "Eine Bestätigungs-E-Mail mit Ihrer Versicherungsbestätigung im Anhang wurde an " + d.email + " gesendet; prüfen Sie darin die Namen und Daten.",
     mailPending: (d: any) => "Eine Bestätigungs-E-Mail mit Ihrer Versicherungsbestätigung im Anhang wird an " + d.email + " gesendet; prüfen Sie die Namen und Daten, sobald sie ankommt.",
-    noMail: () => "Für diese Police wird keine E-Mail gesendet: Es wurde keine Adresse angegeben. Bewahren Sie den Link dieser Seite auf: Er zeigt diese Police wieder, und der Link oben öffnet Ihre Versicherungsbestätigung.",
+    noMail: () => "Für diese Police wird keine E-Mail gesendet: Es wurde keine Adresse angegeben. Bewahren Sie den Link dieser Seite auf: Er zeigt diese Police wieder, und die Links oben öffnen Ihre Policenseite und Ihre Versicherungsbestätigung.",
     coverStarts: (d: any) => "Ihr Versicherungsschutz beginnt am " + d.date + ". Führen Sie die Policennummer auf der Expedition mit: Die Notrufzentrale fragt danach.",
     keepNumbers: (d: any) => "Bewahren Sie Ihre Angebotsnummer " + d.quoteNumber + " und Ihre Policennummer für alle Fragen auf.",
     nothingMore: () => "Hier ist nichts mehr zu tun. Sie können diese Seite schließen; über diesen Link wird nicht noch einmal abgebucht.",
@@ -91,7 +94,9 @@ const messages: CheckoutMessages = {
     boughtElsewhere: () => "Sie wurde über einen anderen Bezahllink oder Kanal abgeschlossen.",
     refunded: () => "Eine Zahlung über diesen Link war nicht nötig: Sie wird automatisch erstattet.",
     nothingCharged: () => "Über diesen Link wurde nichts abgebucht.",
-    elsewhereMail: () => "Wurde bei diesem Kauf eine E-Mail-Adresse angegeben, gingen Bestätigungs-E-Mail und Versicherungsbestätigung dorthin. Hier ist nichts mehr zu tun."
+    elsewhereMail: () => "Wurde bei diesem Kauf eine E-Mail-Adresse angegeben, gingen Bestätigungs-E-Mail und Versicherungsbestätigung dorthin. Hier ist nichts mehr zu tun.",
+    openPolicyPage: (d: any) => d.link + ": Ihr Versicherungsschutz, Ihre Unterlagen, die Notrufnummer und wie Sie einen Schaden melden – jederzeit.",
+    policyPageLink: () => "Ihre Policenseite öffnen"
   }
 }
 

@@ -29,6 +29,7 @@ const messages: CheckoutMessages = {
     testCards: (d: any) => "Test mode: no money moves. Use " + d.success + " (succeeds), " + d.declined + " (declined) or " + d.insufficient + " (insufficient funds), any future expiry and any CVC.",
     emailLabel: () => "E-mail for your policy documents",
     emailHint: () => "Optional. We e-mail your policy confirmation and certificate there. Leave it empty and no e-mail is sent: keep this page’s link, which shows your policy and its certificate after payment.",
+    emailNotSaved: () => "Your e-mail address could not be saved, so nothing was charged. Check your connection and try again.",
     cardNumber: () => "Card number",
     expiry: () => "Expiry (MM/YY)",
     cvc: () => "CVC",
@@ -64,7 +65,9 @@ const messages: CheckoutMessages = {
     failed: () => "The payment did not go through. Try another card.",
     unavailable: () => "The payment service is unavailable. Try again in a minute.",
     closed: () => "This link can no longer be paid.",
-    notEnabled: () => "Online payment is not enabled."
+    notEnabled: () => "Online payment is not enabled.",
+    notPayableLive: () => "This payment cannot be taken here: this checkout is not set up for real (live) payments. Nothing was charged.",
+    notPayableTest: () => "This payment cannot be taken here: this checkout is not set up for test payments. Nothing was charged."
   },
   receipt: {
     policyTitle: (d: any) => "Policy " + d.policyNumber,
@@ -74,11 +77,11 @@ const messages: CheckoutMessages = {
     testMode: () => "Test mode: no money moved and this policy is not real cover.",
     covered: () => "You are covered. Here is your policy.",
     downloadCertificate: () => "Download your certificate of insurance (PDF)",
-    keepPrivate: () => "Keep the certificate link private: it opens your policy.",
+    keepPrivate: () => "Keep these links private: they open your policy.",
     whatNext: () => "What happens next",
     mailSent: (d: any) => "A confirmation e-mail with your certificate attached was sent to " + d.email + "; check the names and dates in it.",
     mailPending: (d: any) => "A confirmation e-mail with your certificate attached is being sent to " + d.email + "; check the names and dates when it arrives.",
-    noMail: () => "No e-mail is sent for this policy: no address was given. Keep this page’s link: it shows this policy again, and the certificate link above opens your certificate.",
+    noMail: () => "No e-mail is sent for this policy: no address was given. Keep this page’s link: it shows this policy again, and the links above open your policy page and certificate.",
     coverStarts: (d: any) => "Your cover starts on " + d.date + ". Carry the policy number with you on the expedition: the assistance line asks for it.",
     keepNumbers: (d: any) => "Keep your quote number " + d.quoteNumber + " and policy number for any question.",
     nothingMore: () => "Nothing more to do here. You can close this page; this link will not charge you again.",
@@ -91,7 +94,9 @@ const messages: CheckoutMessages = {
     boughtElsewhere: () => "It was bought through another checkout link or channel.",
     refunded: () => "A payment made on this link was not needed: it is refunded automatically.",
     nothingCharged: () => "Nothing was charged on this link.",
-    elsewhereMail: () => "If an e-mail address was given with that purchase, its confirmation e-mail and certificate went there. Nothing more to do here."
+    elsewhereMail: () => "If an e-mail address was given with that purchase, its confirmation e-mail and certificate went there. Nothing more to do here.",
+    openPolicyPage: (d: any) => d.link + ": your cover, documents, emergency line and how to claim, at any time.",
+    policyPageLink: () => "Open your policy page"
   }
 }
 

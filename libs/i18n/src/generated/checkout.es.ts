@@ -29,6 +29,7 @@ const messages: CheckoutMessages = {
     testCards: (d: any) => "Modo de prueba: no se mueve dinero. Use " + d.success + " (se acepta), " + d.declined + " (se rechaza) o " + d.insufficient + " (fondos insuficientes), cualquier fecha de caducidad futura y cualquier CVC.",
     emailLabel: () => "Correo electrónico para los documentos de su póliza",
     emailHint: () => "Opcional. Le enviamos allí la confirmación de su póliza y su certificado de seguro. Si lo deja vacío, no se envía ningún correo: guarde el enlace de esta página, que muestra su póliza y su certificado después del pago.",
+    emailNotSaved: () => "No se ha podido guardar su dirección de correo electrónico, así que no se ha cobrado nada. Compruebe su conexión y vuelva a intentarlo.",
     cardNumber: () => "Número de tarjeta",
     expiry: () => "Caducidad (MM/AA)",
     cvc: () => "CVC",
@@ -64,7 +65,9 @@ const messages: CheckoutMessages = {
     failed: () => "El pago no se ha completado. Use otra tarjeta.",
     unavailable: () => "El servicio de pago no está disponible. Vuelva a intentarlo en un minuto.",
     closed: () => "Este enlace ya no permite pagar.",
-    notEnabled: () => "El pago en línea no está disponible."
+    notEnabled: () => "El pago en línea no está disponible.",
+    notPayableLive: () => "Este pago no se puede realizar aquí: esta página de pago no está configurada para pagos reales (modo real). No se ha cobrado nada.",
+    notPayableTest: () => "Este pago no se puede realizar aquí: esta página de pago no está configurada para pagos de prueba. No se ha cobrado nada."
   },
   receipt: {
     policyTitle: (d: any) => "Póliza " + d.policyNumber,
@@ -74,11 +77,11 @@ const messages: CheckoutMessages = {
     testMode: () => "Modo de prueba: no se ha movido dinero y esta póliza no es una cobertura real.",
     covered: () => "Está cubierto. Aquí tiene su póliza.",
     downloadCertificate: () => "Descargar su certificado de seguro (PDF)",
-    keepPrivate: () => "No comparta el enlace del certificado: abre su póliza.",
+    keepPrivate: () => "No comparta estos enlaces: abren su póliza.",
     whatNext: () => "Próximos pasos",
     mailSent: (d: any) => "Se ha enviado a " + d.email + " un correo de confirmación con su certificado adjunto; compruebe en él los nombres y las fechas.",
     mailPending: (d: any) => "Se está enviando a " + d.email + " un correo de confirmación con su certificado adjunto; compruebe los nombres y las fechas cuando llegue.",
-    noMail: () => "No se envía ningún correo para esta póliza: no se indicó ninguna dirección. Guarde el enlace de esta página: vuelve a mostrar esta póliza, y el enlace de arriba abre su certificado.",
+    noMail: () => "No se envía ningún correo para esta póliza: no se indicó ninguna dirección. Guarde el enlace de esta página: vuelve a mostrar esta póliza, y los enlaces de arriba abren la página de su póliza y su certificado.",
     coverStarts: (d: any) => "Su cobertura empieza el " + d.date + ". Lleve consigo el número de póliza durante la expedición: la línea de asistencia se lo pedirá.",
     keepNumbers: (d: any) => "Guarde su número de cotización " + d.quoteNumber + " y su número de póliza para cualquier consulta.",
     nothingMore: () => "No tiene que hacer nada más aquí. Puede cerrar esta página; este enlace no le cobrará de nuevo.",
@@ -91,7 +94,9 @@ const messages: CheckoutMessages = {
     boughtElsewhere: () => "Se contrató mediante otro enlace de pago u otro canal.",
     refunded: () => "Un pago hecho con este enlace no era necesario: se reembolsa automáticamente.",
     nothingCharged: () => "No se ha cobrado nada con este enlace.",
-    elsewhereMail: () => "Si se indicó una dirección de correo electrónico en esa compra, el correo de confirmación y el certificado se enviaron allí. No tiene que hacer nada más aquí."
+    elsewhereMail: () => "Si se indicó una dirección de correo electrónico en esa compra, el correo de confirmación y el certificado se enviaron allí. No tiene que hacer nada más aquí.",
+    openPolicyPage: (d: any) => d.link + ": su cobertura, sus documentos, la línea de emergencia y cómo declarar un siniestro, en cualquier momento.",
+    policyPageLink: () => "Abrir la página de su póliza"
   }
 }
 

@@ -29,6 +29,7 @@ const messages: CheckoutMessages = {
     testCards: (d: any) => "Mode test : aucun argent n’est débité. Utilisez " + d.success + " (accepté), " + d.declined + " (refusé) ou " + d.insufficient + " (provision insuffisante), une date d’expiration future et un cryptogramme quelconques.",
     emailLabel: () => "E-mail pour les documents de votre police",
     emailHint: () => "Facultatif. Nous y envoyons la confirmation de votre police et votre attestation d’assurance. Si vous le laissez vide, aucun e-mail n’est envoyé : conservez le lien de cette page, qui affiche votre police et son attestation après le paiement.",
+    emailNotSaved: () => "Votre adresse e-mail n’a pas pu être enregistrée : rien n’a donc été débité. Vérifiez votre connexion et réessayez.",
     cardNumber: () => "Numéro de carte",
     expiry: () => "Date d’expiration (MM/AA)",
     cvc: () => "Cryptogramme (CVC)",
@@ -64,7 +65,9 @@ const messages: CheckoutMessages = {
     failed: () => "Le paiement n’a pas abouti. Utilisez une autre carte.",
     unavailable: () => "Le service de paiement est indisponible. Réessayez dans une minute.",
     closed: () => "Ce lien ne permet plus de payer.",
-    notEnabled: () => "Le paiement en ligne n’est pas disponible."
+    notEnabled: () => "Le paiement en ligne n’est pas disponible.",
+    notPayableLive: () => "Ce paiement ne peut pas être effectué ici : cette page de paiement n’est pas configurée pour les paiements réels (mode réel). Rien n’a été débité.",
+    notPayableTest: () => "Ce paiement ne peut pas être effectué ici : cette page de paiement n’est pas configurée pour les paiements de test. Rien n’a été débité."
   },
   receipt: {
     policyTitle: (d: any) => "Police " + d.policyNumber,
@@ -74,11 +77,11 @@ const messages: CheckoutMessages = {
     testMode: () => "Mode test : aucun argent n’a été débité et cette police n’est pas une véritable couverture.",
     covered: () => "Vous êtes couvert. Voici votre police.",
     downloadCertificate: () => "Télécharger votre attestation d’assurance (PDF)",
-    keepPrivate: () => "Ne partagez pas le lien de l’attestation : il ouvre votre police.",
+    keepPrivate: () => "Ne partagez pas ces liens : ils ouvrent votre police.",
     whatNext: () => "Et maintenant",
     mailSent: (d: any) => "Un e-mail de confirmation avec votre attestation en pièce jointe a été envoyé à " + d.email + " ; vérifiez-y les noms et les dates.",
     mailPending: (d: any) => "Un e-mail de confirmation avec votre attestation en pièce jointe est en cours d’envoi à " + d.email + " ; vérifiez les noms et les dates à sa réception.",
-    noMail: () => "Aucun e-mail n’est envoyé pour cette police : aucune adresse n’a été indiquée. Conservez le lien de cette page : il affiche de nouveau cette police, et le lien ci-dessus ouvre votre attestation.",
+    noMail: () => "Aucun e-mail n’est envoyé pour cette police : aucune adresse n’a été indiquée. Conservez le lien de cette page : il affiche de nouveau cette police, et les liens ci-dessus ouvrent la page de votre police et votre attestation.",
     coverStarts: (d: any) => "Votre couverture commence le " + d.date + ". Gardez le numéro de police sur vous pendant l’expédition : la ligne d’assistance vous le demandera.",
     keepNumbers: (d: any) => "Conservez votre numéro de devis " + d.quoteNumber + " et votre numéro de police pour toute question.",
     nothingMore: () => "Vous n’avez plus rien à faire ici. Vous pouvez fermer cette page ; ce lien ne vous débitera pas une seconde fois.",
@@ -91,7 +94,9 @@ const messages: CheckoutMessages = {
     boughtElsewhere: () => "Il a été assuré via un autre lien de paiement ou un autre canal.",
     refunded: () => "Un paiement effectué sur ce lien n’était pas nécessaire : il est remboursé automatiquement.",
     nothingCharged: () => "Rien n’a été débité sur ce lien.",
-    elsewhereMail: () => "Si une adresse e-mail a été indiquée lors de cet achat, l’e-mail de confirmation et l’attestation y ont été envoyés. Vous n’avez plus rien à faire ici."
+    elsewhereMail: () => "Si une adresse e-mail a été indiquée lors de cet achat, l’e-mail de confirmation et l’attestation y ont été envoyés. Vous n’avez plus rien à faire ici.",
+    openPolicyPage: (d: any) => d.link + " : votre couverture, vos documents, la ligne d’urgence et la déclaration de sinistre, à tout moment.",
+    policyPageLink: () => "Ouvrir la page de votre police"
   }
 }
 

@@ -24,6 +24,7 @@ export interface CheckoutMessages {
     testCards(d: { success: string | number; declined: string | number; insufficient: string | number }): string;
     emailLabel(): string;
     emailHint(): string;
+    emailNotSaved(): string;
     cardNumber(): string;
     expiry(): string;
     cvc(): string;
@@ -60,6 +61,8 @@ export interface CheckoutMessages {
     unavailable(): string;
     closed(): string;
     notEnabled(): string;
+    notPayableLive(): string;
+    notPayableTest(): string;
   };
   readonly receipt: {
     policyTitle(d: { policyNumber: string | number }): string;
@@ -87,5 +90,7 @@ export interface CheckoutMessages {
     refunded(): string;
     nothingCharged(): string;
     elsewhereMail(): string;
+    openPolicyPage(d: { link: string | number }): string;
+    policyPageLink(): string;
   };
 }

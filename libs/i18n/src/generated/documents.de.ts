@@ -25,6 +25,7 @@ const messages: DocumentsMessages = {
     policyNumber: () => "Policennummer",
     status: () => "Status",
     issued: () => "Ausgestellt",
+    premium: () => "Prämie",
     premiumPaid: () => "Gezahlte Prämie",
     quoteNumber: () => "Angebotsnummer",
     insuredPersons: (d: any) => plural(d.count, 0, de, { one: "Versicherte Person", other: "Versicherte Personen" }),

@@ -25,6 +25,7 @@ const messages: DocumentsMessages = {
     policyNumber: () => "[Þöļííçý ñüɱƀééŕ ···]",
     status: () => "[Šţáţüüš ··]",
     issued: () => "[Íššüüéð ··]",
+    premium: () => "[Þŕéɱííüɱ ··]",
     premiumPaid: () => "[Þŕéɱííüɱ þááíð ···]",
     quoteNumber: () => "[Ǫüööţé ñüüɱƀéŕ ···]",
     insuredPersons: (d: any) => "[" + plural(d.count, 0, en, { one: "Íñšüüŕéð þééŕšöñ", other: "Íñšüüŕéð þééŕšöñš" }) + " ···· ···· ····]",

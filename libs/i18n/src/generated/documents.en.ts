@@ -25,6 +25,7 @@ const messages: DocumentsMessages = {
     policyNumber: () => "Policy number",
     status: () => "Status",
     issued: () => "Issued",
+    premium: () => "Premium",
     premiumPaid: () => "Premium paid",
     quoteNumber: () => "Quote number",
     insuredPersons: (d: any) => plural(d.count, 0, en, { one: "Insured person", other: "Insured persons" }),

@@ -25,6 +25,7 @@ const messages: DocumentsMessages = {
     policyNumber: () => "Número de póliza",
     status: () => "Estado",
     issued: () => "Emitida",
+    premium: () => "Prima",
     premiumPaid: () => "Prima pagada",
     quoteNumber: () => "Número de cotización",
     insuredPersons: (d: any) => plural(d.count, 0, es, { one: "Persona asegurada", other: "Personas aseguradas" }),

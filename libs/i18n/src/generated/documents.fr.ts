@@ -25,6 +25,7 @@ const messages: DocumentsMessages = {
     policyNumber: () => "Numéro de police",
     status: () => "Statut",
     issued: () => "Émise le",
+    premium: () => "Prime",
     premiumPaid: () => "Prime payée",
     quoteNumber: () => "Numéro de devis",
     insuredPersons: (d: any) => plural(d.count, 0, fr, { one: "Personne assurée", other: "Personnes assurées" }),

@@ -20,6 +20,7 @@ export interface DocumentsMessages {
     policyNumber(): string;
     status(): string;
     issued(): string;
+    premium(): string;
     premiumPaid(): string;
     quoteNumber(): string;
     insuredPersons(d: { count: number }): string;

@@ -59,7 +59,7 @@ const messages: WidgetMessages = {
     residence: () => "Wohnsitzland",
     usState: () => "US-Bundesstaat",
     email: () => "E-Mail",
-    emailHint: () => "Wir senden Ihr Angebot an diese Adresse",
+    emailHint: () => "Nach dem Kauf senden wir Ihre Police und Ihre Versicherungsbestätigung an diese Adresse",
     name: () => "Name (optional)"
   },
   destinations: {

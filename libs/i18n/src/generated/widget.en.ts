@@ -59,7 +59,7 @@ const messages: WidgetMessages = {
     residence: () => "Country of residence",
     usState: () => "US state",
     email: () => "E-mail",
-    emailHint: () => "We send your quote here",
+    emailHint: () => "After you buy, we e-mail your policy and certificate here",
     name: () => "Name (optional)"
   },
   destinations: {

@@ -59,7 +59,7 @@ const messages: WidgetMessages = {
     residence: () => "País de residencia",
     usState: () => "Estado de EE. UU.",
     email: () => "Correo electrónico",
-    emailHint: () => "Le enviamos aquí su cotización",
+    emailHint: () => "Tras la compra, le enviamos aquí su póliza y su certificado",
     name: () => "Nombre (opcional)"
   },
   destinations: {

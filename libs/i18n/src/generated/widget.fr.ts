@@ -59,7 +59,7 @@ const messages: WidgetMessages = {
     residence: () => "Pays de résidence",
     usState: () => "État américain",
     email: () => "E-mail",
-    emailHint: () => "Nous y envoyons votre devis",
+    emailHint: () => "Après l’achat, nous y envoyons votre police et votre attestation",
     name: () => "Nom (facultatif)"
   },
   destinations: {

@@ -178,3 +178,8 @@ function decrypt(key: Buffer, iv: Buffer, ciphertext: Buffer, tag: Buffer, aad: 
     throw new SecretBoxError('tampered', 'sealed secret failed authentication (altered, copied from another operator, or a wrong key)');
   }
 }
+
+/** The context an agent platform's webhook secret (agent_keys.webhook_secret) is sealed under: its key id. */
+export function agentKeySecretContext(agentKeyId: string): string {
+  return `agent-key:${agentKeyId}`;
+}

@@ -28,7 +28,8 @@ export function DashboardPage() {
   const keys = useResource<PublishableKeyList>('/operator/keys');
   const [days, setDays] = useState(30);
   const dashboard = useResource<DashboardResponse>(`/operator/dashboard?days=${days}`);
-  const testKey = keys.data?.keys.find((k) => k.mode === 'test' && k.state === 'active');
+  // The newest active test key, as the Integration page's snippets use (GET /operator/keys lists oldest first).
+  const testKey = keys.data?.keys.filter((k) => k.mode === 'test' && k.state === 'active').at(-1);
   return (
     <>
       <PageHeader title="Dashboard" lead={session.operator ? `${session.operator.name}: quotes, sales and commission from your widget.` : undefined} />

@@ -23,7 +23,7 @@ export function IntegrationPage() {
               </Banner>
             ) : (
               <p class="muted">
-                Using your {data.mode} key <code class="mono">{data.publishableKey}</code>. Your account allows up to tier {data.allowedTier}.
+                Using your {data.mode} key <code class="mono break">{data.publishableKey}</code>. Your account allows up to tier {data.allowedTier}.
                 Pages must be served from one of your <a href="/origins">allowed origins</a>.
               </p>
             )}

@@ -30,7 +30,7 @@ export function OriginsPage() {
   const [busy, setBusy] = useState(false);
   const [probe, setProbe] = useState('');
   const [testing, setTesting] = useState(false);
-  const [result, setResult] = useState<OriginTestResponse | null>(null);
+  const [result, setResult] = useState<{ input: string; answer: OriginTestResponse } | null>(null);
   const [testError, setTestError] = useState<string | null>(null);
 
   return (
@@ -113,7 +113,7 @@ export function OriginsPage() {
             setTesting(true);
             setTestError(null);
             try {
-              setResult(await api.post<OriginTestResponse>('/operator/origins/test', { origin: probe }));
+              setResult({ input: probe.trim(), answer: await api.post<OriginTestResponse>('/operator/origins/test', { origin: probe }) });
             } catch (e) {
               setResult(null);
               setTestError(errorMessage(e));
@@ -138,7 +138,7 @@ export function OriginsPage() {
             Test
           </Button>
         </form>
-        {result ? <TestResult result={result} /> : null}
+        {result ? <TestResult input={result.input} result={result.answer} /> : null}
       </Section>
       <ConfirmDialog
         open={removing !== null}
@@ -169,7 +169,7 @@ export function OriginsPage() {
   );
 }
 
-function TestResult({ result }: { result: OriginTestResponse }) {
+function TestResult({ input, result }: { input: string; result: OriginTestResponse }) {
   if (!result.valid || !result.normalized) {
     return (
       <p class="form-error" role="status">
@@ -180,6 +180,12 @@ function TestResult({ result }: { result: OriginTestResponse }) {
   const accepted = result.results.filter((r) => r.accepted).length;
   return (
     <div class="test-result" role="status">
+      {isPageAddress(input, result.normalized) ? (
+        <p class="muted break">
+          The page <code class="mono">{input}</code> is served from the origin <code class="mono">{result.normalized}</code>: that
+          origin is what the widget checks.
+        </p>
+      ) : null}
       <p>
         <code class="mono">{result.normalized}</code> {result.listed ? 'is in your list' : 'is not in your list'}:{' '}
         {accepted ? `accepted for ${accepted} of ${result.results.length} keys.` : 'no key would be accepted.'}
@@ -208,4 +214,14 @@ function TestResult({ result }: { result: OriginTestResponse }) {
       ) : null}
     </div>
   );
+}
+
+/** The input was a page's address (a path, query or fragment), not just its origin: say which origin was tested. */
+function isPageAddress(input: string, origin: string): boolean {
+  try {
+    const url = new URL(input);
+    return url.pathname !== '/' || url.search !== '' || url.hash !== '' || !input.startsWith(origin);
+  } catch {
+    return false;
+  }
 }

@@ -203,7 +203,7 @@ export function Checkout({ api, boot, quoteId, quoteNumber, option, email, emit,
           </p>
           {phase.policyNumber ? (
             <p>
-              {rich(c.policyNumberIs({ policyNumber: slot(0) }), [<strong key="n">{phase.policyNumber}</strong>])} {mailSentence(email, c)}
+              {rich(c.policyNumberIs({ policyNumber: slot(0) }), [<strong key="n" class="svc-policy-number">{phase.policyNumber}</strong>])} {mailSentence(email, c)}
             </p>
           ) : (
             <p>
