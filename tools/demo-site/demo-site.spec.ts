@@ -40,6 +40,17 @@ describe('demo operator site', () => {
     expect(res.text).not.toMatch(/<style|\sstyle=|\son[a-z]+=/i);
   });
 
+  it('says as many nights as checkout counts days, and its itinerary runs from the departure to the return date', async () => {
+    const { text } = await request(app).get('/');
+    // 2026-11-23 + 60 days → 2027-01-22; returns 2027-02-02: checkout counts end − start = 11 days.
+    expect(text).toContain('<dd>Fri, 22 Jan 2027</dd>');
+    expect(text).toContain('<dd>Tue, 2 Feb 2027</dd>');
+    expect(text).toContain('<p class="lede">11 nights aboard');
+    expect(text).not.toMatch(/twelve days/i);
+    const days = [...text.matchAll(/<strong>Days? (?:\d+–)?(\d+)<\/strong>/g)].map((m) => Number(m[1]));
+    expect(Math.max(...days)).toBe(12);
+  });
+
   it('mounts the real widget at Tier 3 by default, Tier 2 on ?tier=2, prefilled with the voyage', async () => {
     const config = (text: string) => JSON.parse(/<script type="application\/json" id="demo-config">(.*?)<\/script>/s.exec(text)![1]!);
     const tier3 = await request(app).get('/');

@@ -25,7 +25,7 @@ export interface DemoSiteOptions {
   logger: Logger;
   /** The tier `/` shows (default 3); `/?tier=1|2|3` switches. */
   defaultTier?: DemoTier;
-  /** The trip's dates (default: 60 days from now, 12 days long), so the quote is always for a future departure. */
+  /** The trip's dates (default: departs 60 days from now, returns 11 days later), so the quote is always for a future departure. */
   now?: () => Date;
 }
 
@@ -119,7 +119,7 @@ export function demoCsp(widgetOrigin: string): string {
   ].join('; ');
 }
 
-/** The Antarctic voyage on sale: departs 60 days from `now`, 12 days. */
+/** The Antarctic voyage on sale: departs 60 days from `now` (Day 1 of the itinerary), returns on Day 12: 11 nights. */
 export function demoTrip(now: Date): DemoTrip {
   const day = (offset: number) => new Date(Date.UTC(now.getUTCFullYear(), now.getUTCMonth(), now.getUTCDate() + offset)).toISOString().slice(0, 10);
   return {

@@ -33,6 +33,10 @@ const usd = (n: number) => new Intl.NumberFormat('en-US', { style: 'currency', c
 const day = (iso: string) =>
   new Intl.DateTimeFormat('en-GB', { weekday: 'short', day: 'numeric', month: 'short', year: 'numeric', timeZone: 'UTC' }).format(new Date(`${iso}T00:00:00Z`));
 
+/** Nights from departure to return: the number checkout shows as the trip's days (end − start), never one more. */
+export const nightsBetween = (startIso: string, endIso: string) => Math.round((Date.parse(endIso) - Date.parse(startIso)) / 86_400_000);
+
+/** Day 1 is the departure date, Day 12 the return date: 11 nights (demoTrip's dates). */
 const ITINERARY: [string, string][] = [
   ['Day 1', 'Ushuaia, Argentina: embark in the afternoon and sail the Beagle Channel.'],
   ['Days 2–3', 'The Drake Passage: lectures on wildlife, ice and polar history; watch for albatrosses.'],
@@ -111,7 +115,7 @@ ${tier === 1 ? '' : `<script src="${escape(widgetUrl)}/widget.js"></script>`}
   <section class="hero" aria-labelledby="trip-title">
     <p class="eyebrow">Expedition cruise · Antarctica</p>
     <h1 id="trip-title">${escape(trip.name)}</h1>
-    <p class="lede">Twelve days aboard the ice-class MV <em>Polar Horizon</em>, 114 guests, round trip from Ushuaia.</p>
+    <p class="lede">${nightsBetween(trip.startDate, trip.endDate)} nights aboard the ice-class MV <em>Polar Horizon</em>, 114 guests, round trip from Ushuaia.</p>
     <dl class="facts">
       <div><dt>Departs</dt><dd>${day(trip.startDate)}</dd></div>
       <div><dt>Returns</dt><dd>${day(trip.endDate)}</dd></div>

@@ -333,6 +333,10 @@ describeWithBrowser('operator portal UI in Chromium (real server, strict CSP, ax
 
     await go(page, 'Audit log', 'Audit log');
     await page.getByText('Operator embedding changed').first().waitFor();
+    // Operators by name, changes as "field: before → after" (not raw JSON).
+    const embeddingRow = page.locator('tbody tr', { hasText: 'Operator embedding changed' }).filter({ hasText: operatorName }).first();
+    expect(await embeddingRow.locator('td[data-label="Change"]').innerText()).toBe('embeddingEnabled: false → true');
+    expect(await page.locator('td[data-label="Change"]').allInnerTexts()).not.toContainEqual(expect.stringContaining('{"'));
     await audit(page, 'admin-audit');
     await go(page, 'Operators', 'Operators');
     await audit(page, 'admin-operators');

@@ -50,7 +50,7 @@ describe('operator-portal config', () => {
       mailFrom: 'Portal <portal@example.com>',
       sessionIdleMs: 15 * 60_000,
       sessionAbsoluteMs: 8 * 3600_000,
-      trustProxy: '1',
+      trustProxy: 1, // a number of proxies, as Express reads a number (the string "1" would be an address)
       webhookSecretKeys: KEYRING,
     });
   });

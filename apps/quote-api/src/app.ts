@@ -7,6 +7,7 @@ import { listDestinations } from '@expedition/domain-pricing';
 import {
   clientRateLimit,
   errorHandler,
+  faviconRoute,
   healthRoutes,
   httpLogger,
   jsonBody,
@@ -111,6 +112,7 @@ export function createApp(deps: QuoteApiDeps): Express {
   app.use(requestId());
   app.use(httpLogger(deps.logger));
   app.use(healthRoutes({ ready: deps.ready }));
+  app.use(faviconRoute());
 
   app.get('/', (_req, res) => {
     res.json({ service: 'quote-api', openapi: `${deps.publicUrl}/api/v1/openapi.json` });

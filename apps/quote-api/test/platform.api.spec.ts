@@ -1,3 +1,4 @@
+import { PLATFORM_ICON_SVG } from '@expedition/http-kit';
 import request from 'supertest';
 import { listDestinations } from '@expedition/domain-pricing';
 import { createRateLimiter } from '@expedition/platform';
@@ -13,6 +14,14 @@ describe('health, OpenAPI, request ids and limits', () => {
   it('answers /healthz and /readyz', async () => {
     expect((await request(h.app).get('/healthz')).body).toEqual({ status: 'ok' });
     expect((await request(h.app).get('/readyz')).status).toBe(200);
+  });
+
+  it('answers /favicon.ico with the platform icon, cached for 30 days, instead of a 404', async () => {
+    const res = await request(h.app).get('/favicon.ico');
+    expect(res.status).toBe(200);
+    expect(res.headers['content-type']).toMatch(/^image\/svg\+xml/);
+    expect(res.headers['cache-control']).toBe('public, max-age=2592000');
+    expect(res.body.toString()).toBe(PLATFORM_ICON_SVG);
   });
 
   it('answers 503 on /readyz when the database does not answer', async () => {

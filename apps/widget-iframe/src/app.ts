@@ -2,7 +2,7 @@ import path from 'node:path';
 import express, { type Express, type Request, type Response } from 'express';
 import { parsePublishableKey, type ResolveKey, type ResolvedKey } from '@expedition/auth-publishable-key';
 import type { WidgetBootData } from '@expedition/contracts/widget-boot';
-import { errorHandler, healthRoutes, httpLogger, notFound, requestId } from '@expedition/http-kit';
+import { errorHandler, faviconRoute, healthRoutes, httpLogger, notFound, requestId } from '@expedition/http-kit';
 import { negotiateRenderLocale } from '@expedition/i18n';
 import { observe, type Observability } from '@expedition/observability';
 import type { Logger } from '@expedition/platform';
@@ -78,6 +78,7 @@ export function createApp(deps: WidgetIframeDeps): Express {
     next();
   });
   app.use(healthRoutes({ ready }));
+  app.use(faviconRoute());
   app.get('/', (_req, res) => {
     res.json({
       service: 'widget-iframe',

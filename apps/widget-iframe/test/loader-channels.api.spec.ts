@@ -1,6 +1,7 @@
 import { createHash } from 'node:crypto';
 import { rmSync, utimesSync } from 'node:fs';
 import path from 'node:path';
+import { PLATFORM_ICON_SVG } from '@expedition/http-kit';
 import request from 'supertest';
 import { loadPinnedReleases } from '../src/loader-channels';
 import { createBuildDirs, createHarness, PINNED_SOURCE, ROLLING_SOURCE, type Harness } from './harness';
@@ -151,6 +152,14 @@ describe('platform routes', () => {
     expect((await request(h.app).get('/readyz')).body).toEqual({ status: 'ready' });
     const index = await request(h.app).get('/');
     expect(index.body).toMatchObject({ service: 'widget-iframe', pinnedVersions: ['1.0.0'], currentVersion: '1.0.0' });
+  });
+
+  it('answers /favicon.ico with the platform icon, cached for 30 days, instead of a 404', async () => {
+    const res = await get('/favicon.ico');
+    expect(res.status).toBe(200);
+    expect(res.headers['content-type']).toMatch(/^image\/svg\+xml/);
+    expect(res.headers['cache-control']).toBe('public, max-age=2592000');
+    expect(res.body.toString()).toBe(PLATFORM_ICON_SVG);
   });
 
   it('answers unknown paths with the JSON 404', async () => {

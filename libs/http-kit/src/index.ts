@@ -6,6 +6,7 @@ export * from './request-id';
 export * from './logger';
 export * from './error-handler';
 export * from './health';
+export * from './favicon';
 export * from './server';
 export * from './client-error';
 export * from './start';

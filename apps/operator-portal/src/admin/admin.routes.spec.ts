@@ -196,4 +196,13 @@ describe('onboarding changes, each audited with before → after', () => {
     expect(all.entries).toHaveLength(1);
     expect(all.nextCursor).not.toBeNull();
   });
+
+  it('names the operator of every audit entry, not only its id', async () => {
+    const other = await createOperatorWithUsers(h, 'Baltic Sea Kayaks');
+    await h.operators.setCommissionRate(other.operator.id, 1200, { email: 'cli', role: 'cli' });
+    const body = AuditListSchema.parse((await call(admin, 'get', '/admin/audit?limit=200')).body);
+    const named = new Map(body.entries.map((e) => [e.operatorId, e.operatorName]));
+    expect(named.get(a.operator.id)).toBe('Arctic Admin Tours');
+    expect(named.get(other.operator.id)).toBe('Baltic Sea Kayaks');
+  });
 });

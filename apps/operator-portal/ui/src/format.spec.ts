@@ -1,6 +1,6 @@
 import { formatBps, formatDate, formatPercent, formatRelative, keyState, localInputToIso, parseBps, shortKey } from './format';
 import { niceMax, polylinePoints, seriesOf } from './pages/chart';
-import { describeAction, describeChange } from './pages/audit-page';
+import { compact, describeAction, describeChange } from './pages/audit-page';
 import { describeSchedule } from './pages/webhooks-page';
 import { fieldErrors } from './pages/auth-pages';
 import { ApiError } from './api/client';
@@ -57,11 +57,22 @@ describe('formatting', () => {
     expect(describeSchedule([])).toBe('');
   });
 
-  it('describes audit entries as before → after of the changed fields', () => {
+  it('describes audit entries as one "field: before → after" line per changed field', () => {
     expect(describeAction('publishable_key.rotated')).toBe('Publishable key rotated');
-    expect(describeChange({ commissionRateBps: 1000, name: 'A' }, { commissionRateBps: 1500, name: 'A' })).toBe('commissionRateBps: 1000 → 1500');
-    expect(describeChange(null, { origin: 'https://a.example' })).toBe('{"origin":"https://a.example"}');
-    expect(describeChange(null, null)).toBe('');
+    expect(describeChange({ commissionRateBps: 1000, name: 'A' }, { commissionRateBps: 1500, name: 'A' })).toEqual(['commissionRateBps: 1000 → 1500']);
+    expect(describeChange({ webhookUrl: null, secretSet: false }, { webhookUrl: 'https://h.example/wh', secretSet: true })).toEqual([
+      'webhookUrl: none → https://h.example/wh',
+      'secretSet: false → true',
+    ]);
+    expect(describeChange(null, null)).toEqual([]);
+  });
+
+  it('writes created and removed fields and nested values without raw JSON', () => {
+    expect(describeChange(null, { origin: 'https://a.example', appliesTo: ['test', 'live'] })).toEqual(['origin: https://a.example', 'appliesTo: test, live']);
+    expect(describeChange({ origin: 'https://a.example' }, null)).toEqual(['origin: https://a.example → —']);
+    expect(describeChange({ limits: { max: 3 } }, { limits: { max: 4, min: 1 } })).toEqual(['limits: { max: 3 } → { max: 4, min: 1 }']);
+    expect(describeChange('a', 'b')).toEqual(['a → b']);
+    expect(compact([])).toBe('none');
   });
 
   it('maps 400 details and weak_password to field errors', () => {

@@ -439,6 +439,7 @@ export const AuditEntrySchema = z
       role: z.string().nullable(),
     }),
     operatorId: z.string().nullable(),
+    operatorName: z.string().nullable().meta({ description: "The operator's current name; null for platform-wide entries." }),
     action: z.string().meta({ description: `One of ${AUDIT_ACTIONS.join(', ')} (more may be added).` }),
     targetType: z.string().nullable(),
     targetId: z.string().nullable(),

@@ -50,6 +50,8 @@ export interface AuditEntryView {
   at: Date;
   actor: { userId: string | null; email: string | null; role: string | null };
   operatorId: string | null;
+  /** The operator's current name, so a log spanning operators reads by name; null for platform-wide entries. */
+  operatorName: string | null;
   action: string;
   targetType: string | null;
   targetId: string | null;
@@ -82,12 +84,16 @@ export async function listAudit(prisma: PrismaClient, query: AuditQuery): Promis
   });
   const page = rows.slice(0, limit);
   const last = page[page.length - 1];
+  const operatorIds = [...new Set(page.map((row) => row.operatorId).filter((id): id is string => id !== null))];
+  const operators = operatorIds.length ? await prisma.operator.findMany({ where: { id: { in: operatorIds } }, select: { id: true, name: true } }) : [];
+  const nameOf = new Map(operators.map((o) => [o.id, o.name]));
   return {
     entries: page.map((row) => ({
       id: row.id,
       at: row.at,
       actor: { userId: row.actorUserId, email: row.actorEmail, role: row.actorRole },
       operatorId: row.operatorId,
+      operatorName: row.operatorId ? (nameOf.get(row.operatorId) ?? null) : null,
       action: row.action,
       targetType: row.targetType,
       targetId: row.targetId,

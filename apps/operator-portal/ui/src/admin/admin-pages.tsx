@@ -385,7 +385,7 @@ export function AdminAuditPage() {
   return (
     <>
       <PageHeader title="Audit log" lead="Every admin and key action, for every operator: who, what, when, before → after." />
-      <AuditView log={log} showOperator={(id) => id} />
+      <AuditView log={log} showOperator />
     </>
   );
 }

@@ -12,21 +12,33 @@ export function describeAction(action: string): string {
   return text.charAt(0).toUpperCase() + text.slice(1);
 }
 
-/** A compact "before → after" of the changed fields only. */
-export function describeChange(before: unknown, after: unknown): string {
-  const isObject = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v);
-  if (isObject(before) && isObject(after)) {
-    const keys = [...new Set([...Object.keys(before), ...Object.keys(after)])];
-    const changed = keys.filter((k) => JSON.stringify(before[k]) !== JSON.stringify(after[k]));
-    return changed.map((k) => `${k}: ${show(before[k])} → ${show(after[k])}`).join('; ');
-  }
-  if (before == null && after == null) return '';
-  if (before == null) return show(after);
-  return `${show(before)} → ${show(after)}`;
+/**
+ * One line per changed field: "field: before → after". A field only in `after` (created) reads "field: value", one
+ * only in `before` (removed) "field: value → —". Nested values are written compactly, never as raw JSON.
+ */
+export function describeChange(before: unknown, after: unknown): string[] {
+  if (before == null && after == null) return [];
+  if (!(isFields(before) || before == null) || !(isFields(after) || after == null)) return [`${compact(before)} → ${compact(after)}`];
+  const was = before ?? {};
+  const now = after ?? {};
+  const keys = [...new Set([...Object.keys(was), ...Object.keys(now)])];
+  return keys
+    .filter((k) => JSON.stringify(was[k]) !== JSON.stringify(now[k]))
+    .map((k) => (!(k in was) ? `${k}: ${compact(now[k])}` : `${k}: ${compact(was[k])} → ${k in now ? compact(now[k]) : '—'}`));
 }
-const show = (v: unknown) => (v === undefined ? '—' : typeof v === 'string' ? v : JSON.stringify(v));
+const isFields = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v);
 
-export function AuditTable({ entries, showOperator }: { entries: AuditEntry[]; showOperator?: (id: string | null) => string | null }) {
+/** "none", text as is, lists as "a, b", objects as "{ key: value, … }". */
+export function compact(v: unknown): string {
+  if (v === undefined) return '—';
+  if (v === null) return 'none';
+  if (typeof v === 'string') return v;
+  if (Array.isArray(v)) return v.length ? v.map(compact).join(', ') : 'none';
+  if (isFields(v)) return `{ ${Object.entries(v).map(([k, x]) => `${k}: ${compact(x)}`).join(', ')} }`;
+  return String(v);
+}
+
+export function AuditTable({ entries, showOperator }: { entries: AuditEntry[]; showOperator?: boolean }) {
   if (entries.length === 0) return <EmptyState title="Nothing recorded yet">Key, origin, webhook and settings changes are recorded here.</EmptyState>;
   return (
     <TableWrap label="Audit log entries">
@@ -46,14 +58,19 @@ export function AuditTable({ entries, showOperator }: { entries: AuditEntry[]; s
               <td data-label="When" class="small nowrap">{formatDateTime(e.at)}</td>
               <td data-label="Who" class="small">{e.actor.email ?? '—'}{e.actor.role ? <div class="muted">{e.actor.role.replace('_', ' ')}</div> : null}</td>
               <td data-label="What">{describeAction(e.action)}{e.targetId ? <div class="small muted mono">{e.targetId}</div> : null}</td>
-              {showOperator ? <td data-label="Operator" class="small">{showOperator(e.operatorId)}</td> : null}
-              <td data-label="Change" class="small change">{describeChange(e.before, e.after) || '—'}</td>
+              {showOperator ? <td data-label="Operator" class="small">{e.operatorName ?? e.operatorId ?? '—'}</td> : null}
+              <td data-label="Change" class="small change">{changeLines(e)}</td>
             </tr>
           ))}
         </tbody>
       </table>
     </TableWrap>
   );
+}
+
+function changeLines(e: AuditEntry) {
+  const lines = describeChange(e.before, e.after);
+  return lines.length ? lines.map((line, i) => <div key={i}>{line}</div>) : '—';
 }
 
 /** Cursor-paged audit list of any path answering AuditList. */
@@ -83,7 +100,7 @@ export function useAuditLog(path: string) {
   return { entries, cursor, error, loading, reload: () => load(true), more: () => load(false) };
 }
 
-export function AuditView({ log, showOperator }: { log: ReturnType<typeof useAuditLog>; showOperator?: (id: string | null) => string | null }) {
+export function AuditView({ log, showOperator }: { log: ReturnType<typeof useAuditLog>; showOperator?: boolean }) {
   return (
     <>
       {log.error ? <ErrorNote message={log.error} onRetry={() => void log.reload()} /> : null}
