@@ -79,14 +79,22 @@ export function checkoutPageRouter(deps: { checkout: CheckoutService; ui: Checko
     const result = await deps.checkout.pay(token, cardNumber, email);
     if (result.outcome === 'paid') return res.redirect(303, back);
     const view = await deps.checkout.view(token);
-    const locale = pageLocale(req, view);
     // This link paid meanwhile (this was the second of two submits, and the first has finished): the same answer as
     // the first, so a refresh of either page never posts the form again. (A quote bought another way keeps its page.)
-    if (view.state === 'paid' && view.session.status === 'paid') return res.redirect(303, back);
+    // "This link" is read from the purchase's payment as well as from the link's status: the view's reads of the link
+    // and of the purchase are separate statements, and the first may predate the commit the second sees.
+    if (view.state === 'paid' && paidThroughThisLink(view.session)) return res.redirect(303, back);
+    const locale = pageLocale(req, view);
     if (view.state !== 'open') return renderCheckoutPage(res, view, { ...page, locale });
     renderCheckoutPage(res, view, { ...page, locale, error: checkoutMessages(locale).errors[result.reason]() });
   });
   return router;
+}
+
+type ViewedSession = Extract<Awaited<ReturnType<CheckoutService['view']>>, { state: 'paid' }>['session'];
+
+function paidThroughThisLink(session: ViewedSession): boolean {
+  return session.status === 'paid' || session.quote?.purchase?.payment?.checkoutSessionId === session.id;
 }
 
 /**

@@ -99,7 +99,7 @@ export function createCheckoutService(deps: CheckoutServiceDeps) {
     if (!/^cs_[A-Za-z0-9_-]{20,80}$/.test(token)) return { state: 'unknown' as const };
     const session = await deps.prisma.checkoutSession.findUnique({
       where: { tokenHash: hashToken(token) },
-      include: { quote: { include: { purchase: { select: { id: true } } } }, plan: true },
+      include: { quote: { include: { purchase: { select: { id: true, payment: { select: { checkoutSessionId: true } } } } } }, plan: true },
     });
     if (!session) return { state: 'unknown' as const };
     // Paid through this link, or the quote was bought another way (another link, machine payment).
