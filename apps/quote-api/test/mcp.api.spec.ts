@@ -197,10 +197,15 @@ describe('MCP at /mcp: resources and prompts', () => {
     expect(contents[0]).toMatchObject({ uri, mimeType: 'application/json' });
     const policy = PolicyLookupSchema.parse(JSON.parse(String((contents[0] as { text: string }).text)));
     expect(policy).toEqual(await ok(PolicyLookupSchema, 'get_policy', { policyNumber, accessToken }));
-    const wrong = client.readResource({ uri: `expedition://policies/${policyNumber}?access_token=${accessToken!.slice(0, -2)}zz` });
-    const unknown = client.readResource({ uri: `expedition://policies/POL-2026-ZZZZZZ?access_token=${accessToken}` });
-    await expect(wrong).rejects.toThrow('no policy with this number and access token');
-    await expect(unknown).rejects.toThrow('no policy with this number and access token');
+    // One at a time: a second request started before the first is awaited rejects with no handler attached yet (an
+    // unhandled rejection that fails the test whenever it loses the race).
+    const wrongToken = `${accessToken!.slice(0, -2)}${accessToken!.endsWith('zz') ? 'yy' : 'zz'}`;
+    await expect(client.readResource({ uri: `expedition://policies/${policyNumber}?access_token=${wrongToken}` })).rejects.toThrow(
+      'no policy with this number and access token',
+    );
+    await expect(client.readResource({ uri: `expedition://policies/POL-2026-ZZZZZZ?access_token=${accessToken}` })).rejects.toThrow(
+      'no policy with this number and access token',
+    );
   });
 
   it('offers the quote_conversation prompt: question order, default durations, ages 70+, recommended first, the disclaimer', async () => {
