@@ -17,13 +17,46 @@ export const depConstraints = [
   { sourceTag: 'scope:signature', onlyDependOnLibsWithTags: ['scope:shared'] },
   { sourceTag: 'scope:payments', onlyDependOnLibsWithTags: ['scope:shared', 'scope:contracts', 'scope:signature'] },
   { sourceTag: 'scope:http', onlyDependOnLibsWithTags: ['scope:shared', 'scope:contracts'] },
-  { sourceTag: 'scope:operators', onlyDependOnLibsWithTags: ['scope:shared', 'scope:contracts', 'scope:db', 'scope:auth'] },
-  { sourceTag: 'scope:fulfillment', onlyDependOnLibsWithTags: ['scope:shared', 'scope:contracts', 'scope:pricing', 'scope:db', 'scope:payments', 'scope:quoting'] },
+  {
+    sourceTag: 'scope:operators',
+    onlyDependOnLibsWithTags: ['scope:shared', 'scope:contracts', 'scope:db', 'scope:auth'],
+  },
+  {
+    sourceTag: 'scope:fulfillment',
+    onlyDependOnLibsWithTags: [
+      'scope:shared',
+      'scope:contracts',
+      'scope:pricing',
+      'scope:db',
+      'scope:payments',
+      'scope:quoting',
+    ],
+  },
   { sourceTag: 'scope:mail', onlyDependOnLibsWithTags: ['scope:shared', 'scope:contracts'] },
   // The policyholder's documents (certificate, read model of a stored policy): rendered by quote-api and by the mail
   // worker, so they live in a lib both can use.
-  { sourceTag: 'scope:documents', onlyDependOnLibsWithTags: ['scope:shared', 'scope:contracts', 'scope:pricing', 'scope:db', 'scope:fulfillment', 'scope:i18n'] },
-  { sourceTag: 'scope:quoting', onlyDependOnLibsWithTags: ['scope:shared', 'scope:contracts', 'scope:pricing', 'scope:db', 'scope:http', 'scope:i18n'] },
+  {
+    sourceTag: 'scope:documents',
+    onlyDependOnLibsWithTags: [
+      'scope:shared',
+      'scope:contracts',
+      'scope:pricing',
+      'scope:db',
+      'scope:fulfillment',
+      'scope:i18n',
+    ],
+  },
+  {
+    sourceTag: 'scope:quoting',
+    onlyDependOnLibsWithTags: [
+      'scope:shared',
+      'scope:contracts',
+      'scope:pricing',
+      'scope:db',
+      'scope:http',
+      'scope:i18n',
+    ],
+  },
   // Platforms: browser code (the widget loader and iframe, the portal UI) may use only universal libs (pure TS, no
   // Node API: contracts, domain-pricing) and other browser libs; universal libs stay universal. Node-only libs
   // (db, payments, http-kit, …) are tagged platform:node, so a browser project importing them is a lint error
@@ -35,7 +68,18 @@ export const depConstraints = [
 export default [
   ...nx.configs['flat/base'],
   ...nx.configs['flat/typescript'],
-  { ignores: ['**/eslint.config.mjs', '**/jest.config.cjs', '**/dist', '**/node_modules', '**/generated', '**/.data', '**/tmp', 'apps/*/public/**'] },
+  {
+    ignores: [
+      '**/eslint.config.mjs',
+      '**/jest.config.cjs',
+      '**/dist',
+      '**/node_modules',
+      '**/generated',
+      '**/.data',
+      '**/tmp',
+      'apps/*/public/**',
+    ],
+  },
   {
     files: ['**/*.ts', '**/*.js', '**/*.mjs', '**/*.cjs'],
     rules: {
@@ -45,7 +89,7 @@ export default [
           enforceBuildableLibDependency: true,
           allow: [],
           depConstraints,
-          banTransitiveDependencies: false
+          banTransitiveDependencies: false,
         },
       ],
     },

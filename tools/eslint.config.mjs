@@ -10,7 +10,13 @@ export default [
         'error',
         {
           enforceBuildableLibDependency: true,
-          allow: ['@expedition/app-quote-api', '@expedition/app-embed-api', '@expedition/app-webhook-dispatcher', '@expedition/app-operator-portal', '@expedition/app-widget-iframe'],
+          allow: [
+            '@expedition/app-quote-api',
+            '@expedition/app-embed-api',
+            '@expedition/app-webhook-dispatcher',
+            '@expedition/app-operator-portal',
+            '@expedition/app-widget-iframe',
+          ],
           depConstraints,
           banTransitiveDependencies: false,
         },

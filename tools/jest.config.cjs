@@ -3,6 +3,14 @@ module.exports = {
   ...require('../jest.preset.js'),
   displayName: 'tools',
   rootDir: __dirname,
-  roots: ['<rootDir>/bench', '<rootDir>/checks', '<rootDir>/demo-site', '<rootDir>/jest', '<rootDir>/launcher', '<rootDir>/monitoring', '<rootDir>/widget'],
+  roots: [
+    '<rootDir>/bench',
+    '<rootDir>/checks',
+    '<rootDir>/demo-site',
+    '<rootDir>/jest',
+    '<rootDir>/launcher',
+    '<rootDir>/monitoring',
+    '<rootDir>/widget',
+  ],
   testTimeout: 180000,
 };

@@ -12,7 +12,8 @@ export default [
           patterns: [
             {
               regex: '^@expedition/contracts(?!/rules$)',
-              message: 'domain-pricing reads only @expedition/contracts/rules (zod-free); wire schemas stay out of pricing.',
+              message:
+                'domain-pricing reads only @expedition/contracts/rules (zod-free); wire schemas stay out of pricing.',
             },
           ],
         },

@@ -36,14 +36,25 @@ describe('npm run bench (BENCH_QUICK=1)', () => {
       execFile(
         process.execPath,
         [path.join(root, 'node_modules/tsx/dist/cli.mjs'), '--tsconfig', 'tools/tsconfig.json', 'tools/bench/run.ts'],
-        { cwd: root, env: { ...process.env, BENCH_QUICK: '1', BENCH_RESULTS_DIR: dir, NODE_OPTIONS: '' }, timeout: 170_000, maxBuffer: 1 << 24 },
+        {
+          cwd: root,
+          env: { ...process.env, BENCH_QUICK: '1', BENCH_RESULTS_DIR: dir, NODE_OPTIONS: '' },
+          timeout: 170_000,
+          maxBuffer: 1 << 24,
+        },
         (err, out, errOut) => (err ? reject(new Error(`${err.message}\n${errOut}`)) : resolve(out)),
       );
     });
 
     const report = JSON.parse(readFileSync(path.join(dir, 'latest.json'), 'utf8')) as BenchReport;
     expect(report.quick).toBe(true);
-    expect(report.machine).toEqual({ cpus: expect.any(Number), node: expect.any(String), loadTool: expect.stringMatching(/^(wrk|autocannon)$/), database: expect.any(String), loadAverage: expect.any(Number) });
+    expect(report.machine).toEqual({
+      cpus: expect.any(Number),
+      node: expect.any(String),
+      loadTool: expect.stringMatching(/^(wrk|autocannon)$/),
+      database: expect.any(String),
+      loadAverage: expect.any(Number),
+    });
     expect(report.rows.map((r) => r.id)).toEqual(EXPECTED_IDS);
     for (const row of report.rows) {
       expect(row).toEqual({
@@ -67,7 +78,9 @@ describe('npm run bench (BENCH_QUICK=1)', () => {
 
     const markdown = readFileSync(path.join(dir, 'latest.md'), 'utf8');
     expect(markdown).toContain(`| ${HEADER.join(' | ')} |`);
-    expect(markdown.split('\n').filter((l) => l.startsWith('| ') && !l.startsWith('| Figure'))).toHaveLength(EXPECTED_IDS.length);
+    expect(markdown.split('\n').filter((l) => l.startsWith('| ') && !l.startsWith('| Figure'))).toHaveLength(
+      EXPECTED_IDS.length,
+    );
     expect(stdout).toContain(HEADER.join('  ').slice(0, 6));
     for (const row of report.rows) expect(stdout).toContain(row.figure);
     expect(readFileSync(path.join(root, 'README.md'), 'utf8')).toBe(readmeBefore);

@@ -12,7 +12,10 @@ export interface ServerChild<T> {
  * loop), waits for the one JSON line describing its targets, and stops it on stop() — or when this process ends,
  * since the child exits when its stdin closes. `env` is the environment with TSX_TSCONFIG_PATH for the aliases.
  */
-export async function startServerChild<T>(script: string, env: Readonly<Record<string, string | undefined>>): Promise<ServerChild<T>> {
+export async function startServerChild<T>(
+  script: string,
+  env: Readonly<Record<string, string | undefined>>,
+): Promise<ServerChild<T>> {
   const root = path.resolve(__dirname, '..', '..');
   const child = spawn(process.execPath, ['--import', 'tsx', path.join(__dirname, script)], {
     cwd: root,

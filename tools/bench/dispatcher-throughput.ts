@@ -73,10 +73,11 @@ async function startReceiver(): Promise<Receiver> {
     waitFor: (count) =>
       arrivals.size >= count ? Promise.resolve() : new Promise<void>((resolve) => (waiter = { count, resolve })),
     reset: () => arrivals.clear(),
-    close: () => new Promise<void>((resolve) => {
-      server.closeAllConnections();
-      server.close(() => resolve());
-    }),
+    close: () =>
+      new Promise<void>((resolve) => {
+        server.closeAllConnections();
+        server.close(() => resolve());
+      }),
   };
 }
 
@@ -87,11 +88,19 @@ const clientAgent = new Agent({ keepAlive: true, maxSockets: 64 });
 /** POSTs a JSON body and reads the whole answer; resolves to its status. */
 function post(url: string, body: string, headers: Record<string, string> = {}): Promise<number> {
   return new Promise((resolve, reject) => {
-    const req = request(url, { method: 'POST', agent: clientAgent, headers: { 'Content-Type': 'application/json', 'Content-Length': Buffer.byteLength(body), ...headers } }, (res) => {
-      res.resume();
-      res.on('end', () => resolve(res.statusCode ?? 0));
-      res.on('error', reject);
-    });
+    const req = request(
+      url,
+      {
+        method: 'POST',
+        agent: clientAgent,
+        headers: { 'Content-Type': 'application/json', 'Content-Length': Buffer.byteLength(body), ...headers },
+      },
+      (res) => {
+        res.resume();
+        res.on('end', () => resolve(res.statusCode ?? 0));
+        res.on('error', reject);
+      },
+    );
     req.on('error', reject);
     req.end(body);
   });
@@ -179,7 +188,10 @@ export async function measureDispatcher(config: Readonly<BenchConfig> = loadBenc
   // The apps' pool size (libs/db: 10), not the test suites' 4: the intake and the workers share it as in production.
   const db = await createTestDatabase({ poolMax: 10 });
   const receiver = await startReceiver();
-  const processor = createSimulatedProcessor({ webhookUrl: 'http://127.0.0.1:9/unused', webhookSecret: PROCESSOR_SECRET });
+  const processor = createSimulatedProcessor({
+    webhookUrl: 'http://127.0.0.1:9/unused',
+    webhookSecret: PROCESSOR_SECRET,
+  });
   // The intake trusts an event only for a payment of ours that the processor confirms (it asks Stripe in production).
   // The events here are fabricated: the Payment rows are written as checkout would, and the processor's answer comes
   // from this ledger (no network, as a local Stripe call would not be free either: a lower bound of the real cost).
@@ -187,7 +199,14 @@ export async function measureDispatcher(config: Readonly<BenchConfig> = loadBenc
   processor.retrievePayment = async ({ paymentId }) => {
     const known = ledger.get(paymentId);
     if (!known) throw new Error(`unknown payment ${paymentId}`);
-    return { paymentId, status: 'succeeded', amountCents: known.amountCents, currency: 'usd', metadata: { quoteId: known.quoteId }, amountRefundedCents: 0 };
+    return {
+      paymentId,
+      status: 'succeeded',
+      amountCents: known.amountCents,
+      currency: 'usd',
+      metadata: { quoteId: known.quoteId },
+      amountRefundedCents: 0,
+    };
   };
   const server = await listen(
     createApp({ prisma: db.prisma, ready: () => db.ping(), logger, clock: systemClock, processor }),
@@ -223,22 +242,44 @@ export async function measureDispatcher(config: Readonly<BenchConfig> = loadBenc
     const start = new Date(Date.now() + 60 * 86_400_000).toISOString().slice(0, 10);
     const makeEvents = async (count: number, offset: number) => {
       const events: { quoteId: string; body: string }[] = [];
-      await pool(Array.from({ length: count }, (_, i) => i + offset), 4, async (i) => {
-        const { quote, estimates } = await quotes.create({
-          source: 'embed', operatorId: operator.id, destination: 'Antarctica', startDate: start, durationDays: 14,
-          tripCostCents: 2_400_000, travelers: 2, travelerAges: [45, 52], residence: 'GB',
-        });
-        const estimate = estimates[0]!;
-        const paymentId = `pi_bench_${i}_${quote.id}`;
-        ledger.set(paymentId, { amountCents: estimate.premiumCents, quoteId: quote.id });
-        await db.prisma.payment.create({
-          data: {
-            quoteId: quote.id, planId: estimate.planId, operatorId: operator.id, mode: 'test', channel: 'embed', processor: 'simulated',
-            processorPaymentId: paymentId, amountCents: estimate.premiumCents, currency: 'USD', status: 'pending',
-          },
-        });
-        events.push({ quoteId: quote.id, body: JSON.stringify(paymentEvent(quote.id, estimate.planId, operator.id, estimate.premiumCents, i)) });
-      });
+      await pool(
+        Array.from({ length: count }, (_, i) => i + offset),
+        4,
+        async (i) => {
+          const { quote, estimates } = await quotes.create({
+            source: 'embed',
+            operatorId: operator.id,
+            destination: 'Antarctica',
+            startDate: start,
+            durationDays: 14,
+            tripCostCents: 2_400_000,
+            travelers: 2,
+            travelerAges: [45, 52],
+            residence: 'GB',
+          });
+          const estimate = estimates[0]!;
+          const paymentId = `pi_bench_${i}_${quote.id}`;
+          ledger.set(paymentId, { amountCents: estimate.premiumCents, quoteId: quote.id });
+          await db.prisma.payment.create({
+            data: {
+              quoteId: quote.id,
+              planId: estimate.planId,
+              operatorId: operator.id,
+              mode: 'test',
+              channel: 'embed',
+              processor: 'simulated',
+              processorPaymentId: paymentId,
+              amountCents: estimate.premiumCents,
+              currency: 'USD',
+              status: 'pending',
+            },
+          });
+          events.push({
+            quoteId: quote.id,
+            body: JSON.stringify(paymentEvent(quote.id, estimate.planId, operator.id, estimate.premiumCents, i)),
+          });
+        },
+      );
       return events;
     };
     const postToIntake = async (body: string) => {
@@ -263,7 +304,9 @@ export async function measureDispatcher(config: Readonly<BenchConfig> = loadBenc
     // 2. Drain with two workers, alternating with the baseline (the same bodies POSTed bare, same receiver, same
     // concurrency). Round 0 drains the intake's rows and is the warm-up of both; before each later round the rows are
     // put back as the intake left them. Each figure is the median round.
-    const bodies = (await db.prisma.webhookEvent.findMany({ select: { payload: true } })).map((r) => JSON.stringify(r.payload));
+    const bodies = (await db.prisma.webhookEvent.findMany({ select: { payload: true } })).map((r) =>
+      JSON.stringify(r.payload),
+    );
     const drainRates: number[] = [];
     const bareRates: number[] = [];
     const bareFetchRates: number[] = [];
@@ -287,7 +330,11 @@ export async function measureDispatcher(config: Readonly<BenchConfig> = loadBenc
       receiver.reset();
       t = performance.now();
       await pool(bodies, WORKERS * BATCH, async (body) => {
-        const res = await fetch(receiver.url, { method: 'POST', headers: { 'Content-Type': 'application/json' }, body });
+        const res = await fetch(receiver.url, {
+          method: 'POST',
+          headers: { 'Content-Type': 'application/json' },
+          body,
+        });
         await res.arrayBuffer();
       });
       const fetchSec = (performance.now() - t) / 1000;
@@ -353,12 +400,70 @@ export async function benchDispatcher(config: Readonly<BenchConfig> = loadBenchC
   const f = await measureDispatcher(config);
   const how = `${f.db}, ${WORKERS} workers × batch ${BATCH}, ${f.wakeups}`;
   return [
-    ratioRow({ id: 'dispatcher_delivery', figure: 'dispatcher delivery (claim, sign, POST, record)', unit: 'deliveries/s', ours: f.deliveriesPerSec, baseline: f.barePostsPerSec, baselineLabel: 'bare node:http keep-alive POSTs of the same bodies', note: `${f.events} events, median of ${f.drainRounds} rounds${f.unfulfilled ? ` (${f.unfulfilled} not fulfilled by the intake)` : ''}; ${how}` }, 0.8),
-    infoRow({ id: 'dispatcher_delivery_vs_fetch', figure: 'same, against bare fetch POSTs (the baseline as the issue measured it)', unit: 'deliveries/s', ours: f.deliveriesPerSec, baseline: f.bareFetchPostsPerSec, baselineLabel: 'bare fetch POSTs of the same bodies', note: 'fetch spends several times the CPU of node:http per request; the dispatcher now sends with node:http keep-alive' }),
-    infoRow({ id: 'event_to_delivered_p50', figure: 'processor event → policy.issued delivered, p50', unit: 'ms', ours: f.latencyP50, baseline: null, baselineLabel: '' }),
-    maxRow({ id: 'event_to_delivered_p99', figure: 'processor event → policy.issued delivered, p99', unit: 'ms', ours: f.latencyP99, baseline: null, baselineLabel: '', note: `${f.liveEvents} live events, max ${f.latencyMax.toFixed(1)} ms; ${how}` }, 50, 'p99 < 50 ms'),
-    infoRow({ id: 'answer_to_delivered_p99', figure: 'intake answered (outbox committed) → delivered, p99: the delivery side', unit: 'ms', ours: f.afterAnswerP99, baseline: null, baselineLabel: '', note: `p50 ${f.afterAnswerP50.toFixed(1)} ms (negative: delivered before the intake's answer reached its caller); ${f.wakeups}` }),
-    minRow({ id: 'intake_events_per_sec', figure: 'intake (event → payment, purchase, policy, commission, outbox)', unit: 'events/s', ours: f.intakePerSec, baseline: null, baselineLabel: '', note: `concurrency ${INTAKE_CONCURRENCY}` }, 500, '≥ 500 events/s'),
+    ratioRow(
+      {
+        id: 'dispatcher_delivery',
+        figure: 'dispatcher delivery (claim, sign, POST, record)',
+        unit: 'deliveries/s',
+        ours: f.deliveriesPerSec,
+        baseline: f.barePostsPerSec,
+        baselineLabel: 'bare node:http keep-alive POSTs of the same bodies',
+        note: `${f.events} events, median of ${f.drainRounds} rounds${f.unfulfilled ? ` (${f.unfulfilled} not fulfilled by the intake)` : ''}; ${how}`,
+      },
+      0.8,
+    ),
+    infoRow({
+      id: 'dispatcher_delivery_vs_fetch',
+      figure: 'same, against bare fetch POSTs (the baseline as the issue measured it)',
+      unit: 'deliveries/s',
+      ours: f.deliveriesPerSec,
+      baseline: f.bareFetchPostsPerSec,
+      baselineLabel: 'bare fetch POSTs of the same bodies',
+      note: 'fetch spends several times the CPU of node:http per request; the dispatcher now sends with node:http keep-alive',
+    }),
+    infoRow({
+      id: 'event_to_delivered_p50',
+      figure: 'processor event → policy.issued delivered, p50',
+      unit: 'ms',
+      ours: f.latencyP50,
+      baseline: null,
+      baselineLabel: '',
+    }),
+    maxRow(
+      {
+        id: 'event_to_delivered_p99',
+        figure: 'processor event → policy.issued delivered, p99',
+        unit: 'ms',
+        ours: f.latencyP99,
+        baseline: null,
+        baselineLabel: '',
+        note: `${f.liveEvents} live events, max ${f.latencyMax.toFixed(1)} ms; ${how}`,
+      },
+      50,
+      'p99 < 50 ms',
+    ),
+    infoRow({
+      id: 'answer_to_delivered_p99',
+      figure: 'intake answered (outbox committed) → delivered, p99: the delivery side',
+      unit: 'ms',
+      ours: f.afterAnswerP99,
+      baseline: null,
+      baselineLabel: '',
+      note: `p50 ${f.afterAnswerP50.toFixed(1)} ms (negative: delivered before the intake's answer reached its caller); ${f.wakeups}`,
+    }),
+    minRow(
+      {
+        id: 'intake_events_per_sec',
+        figure: 'intake (event → payment, purchase, policy, commission, outbox)',
+        unit: 'events/s',
+        ours: f.intakePerSec,
+        baseline: null,
+        baselineLabel: '',
+        note: `concurrency ${INTAKE_CONCURRENCY}`,
+      },
+      500,
+      '≥ 500 events/s',
+    ),
   ];
 }
 

@@ -24,7 +24,12 @@ async function main(): Promise<void> {
   const db = await createTestDatabase();
   await syncCatalog(db.prisma, catalogSnapshot());
   const operator = await db.prisma.operator.create({
-    data: { name: 'Bench Voyages', status: 'active', embeddingEnabled: true, allowedOrigins: { create: [{ origin: ORIGIN }] } },
+    data: {
+      name: 'Bench Voyages',
+      status: 'active',
+      embeddingEnabled: true,
+      allowedOrigins: { create: [{ origin: ORIGIN }] },
+    },
   });
   const key = mintPublishableKey('test');
   await db.prisma.publishableKey.create({ data: { operatorId: operator.id, key, mode: 'test' } });
@@ -111,7 +116,8 @@ async function createQuote(baseUrl: string, headers: Record<string, string>, pat
     }),
   });
   const json = (await res.json()) as { quoteId?: string };
-  if (res.status !== 200 || !json.quoteId) throw new Error(`quote creation failed: ${res.status} ${JSON.stringify(json)}`);
+  if (res.status !== 200 || !json.quoteId)
+    throw new Error(`quote creation failed: ${res.status} ${JSON.stringify(json)}`);
   return json.quoteId;
 }
 

@@ -65,25 +65,62 @@ export async function benchEmbed(config: Readonly<BenchConfig> = loadBenchConfig
   const app = results['embed-api app (ready)'];
   const db = results['embed-api app (DB read)'];
   return [
-    ratioRow({ ...base, id: 'embed_gate', figure: 'GET /api/embed/options (ready), gate only', ours: gate.rps, note }, 0.9),
-    ratioRow({ ...base, id: 'embed_app', figure: 'GET /api/embed/options (ready), full embed-api app', ours: app.rps, note: `p99 ${app.p99} ms (bare ${bare.p99} ms)${note ? `; ${note}` : ''}` }, 0.8),
-    infoRow({ ...base, id: 'embed_app_db_read', figure: 'GET /api/embed/options (pending: reads the database), full app', ours: db.rps }),
+    ratioRow(
+      { ...base, id: 'embed_gate', figure: 'GET /api/embed/options (ready), gate only', ours: gate.rps, note },
+      0.9,
+    ),
+    ratioRow(
+      {
+        ...base,
+        id: 'embed_app',
+        figure: 'GET /api/embed/options (ready), full embed-api app',
+        ours: app.rps,
+        note: `p99 ${app.p99} ms (bare ${bare.p99} ms)${note ? `; ${note}` : ''}`,
+      },
+      0.8,
+    ),
+    infoRow({
+      ...base,
+      id: 'embed_app_db_read',
+      figure: 'GET /api/embed/options (pending: reads the database), full app',
+      ours: db.rps,
+    }),
   ];
 }
 
 function report({ db, tool, results }: EmbedResult): void {
   const { durationSec, rounds, connections } = loadBenchConfig().http;
-  console.log(`database: ${db}; ${connections} connections, ${rounds} alternating rounds of ${durationSec} s per target, medians; load generator: ${tool}\n`);
-  console.log('target'.padEnd(26) + 'req/s'.padStart(10) + 'p50 ms'.padStart(9) + 'p99 ms'.padStart(9) + 'requests'.padStart(11) + 'non-2xx/errors'.padStart(16));
+  console.log(
+    `database: ${db}; ${connections} connections, ${rounds} alternating rounds of ${durationSec} s per target, medians; load generator: ${tool}\n`,
+  );
+  console.log(
+    'target'.padEnd(26) +
+      'req/s'.padStart(10) +
+      'p50 ms'.padStart(9) +
+      'p99 ms'.padStart(9) +
+      'requests'.padStart(11) +
+      'non-2xx/errors'.padStart(16),
+  );
   for (const [name] of PLAN) {
     const r = results[name];
-    console.log(name.padEnd(26) + r.rps.toFixed(0).padStart(10) + String(r.p50).padStart(9) + String(r.p99).padStart(9) + String(r.requests).padStart(11) + String(r.failures).padStart(16));
+    console.log(
+      name.padEnd(26) +
+        r.rps.toFixed(0).padStart(10) +
+        String(r.p50).padStart(9) +
+        String(r.p99).padStart(9) +
+        String(r.requests).padStart(11) +
+        String(r.failures).padStart(16),
+    );
   }
   const bare = results['bare express route'];
   const ratio = results['bare route + embed gate'].rps / bare.rps;
   const appRatio = results['embed-api app (ready)'].rps / bare.rps;
-  console.log(`\nthroughput ratio, gate ÷ bare: ${ratio.toFixed(2)}  (goal ≥ 0.90: ${ratio >= 0.9 ? 'met' : 'NOT met'})`);
-  console.log(`throughput ratio, full embed-api app ÷ bare: ${appRatio.toFixed(2)}  (goal ≥ 0.80: ${appRatio >= 0.8 ? 'met' : 'NOT met'})`);
+  console.log(
+    `\nthroughput ratio, gate ÷ bare: ${ratio.toFixed(2)}  (goal ≥ 0.90: ${ratio >= 0.9 ? 'met' : 'NOT met'})`,
+  );
+  console.log(
+    `throughput ratio, full embed-api app ÷ bare: ${appRatio.toFixed(2)}  (goal ≥ 0.80: ${appRatio >= 0.8 ? 'met' : 'NOT met'})`,
+  );
   if (Object.values(results).some((r) => r.failures > 0)) {
     console.log('WARNING: some responses were not 2xx; the figures above are not comparable.');
     process.exitCode = 1;
@@ -92,10 +129,13 @@ function report({ db, tool, results }: EmbedResult): void {
 
 if (require.main === module) {
   const { durationSec, rounds, warmupSec } = loadBenchConfig().http;
-  const deadline = setTimeout(() => {
-    console.error('benchmark exceeded its deadline; stopping');
-    process.exit(2);
-  }, (warmupSec * 4 + durationSec * 4 * rounds + 90) * 1000);
+  const deadline = setTimeout(
+    () => {
+      console.error('benchmark exceeded its deadline; stopping');
+      process.exit(2);
+    },
+    (warmupSec * 4 + durationSec * 4 * rounds + 90) * 1000,
+  );
   deadline.unref();
   measureEmbed()
     .then(report)

@@ -20,30 +20,61 @@ import { createQuoteService } from '@expedition/quoting';
 type CreateFulfillment = typeof createFulfillment;
 const logger = pino({ level: 'silent' });
 
-async function prepareEvents(prisma: PrismaClient, operatorId: string, count: number, tag: string): Promise<ProcessorEvent[]> {
+async function prepareEvents(
+  prisma: PrismaClient,
+  operatorId: string,
+  count: number,
+  tag: string,
+): Promise<ProcessorEvent[]> {
   const quotes = createQuoteService({ prisma, clock: systemClock });
   const start = new Date(Date.now() + 60 * 86_400_000).toISOString().slice(0, 10);
   const events: ProcessorEvent[] = [];
   for (let i = 0; i < count; i++) {
     const { quote, estimates } = await quotes.create({
-      source: 'embed', operatorId, destination: 'Antarctica', startDate: start, durationDays: 14,
-      tripCostCents: 2_400_000, travelers: 2, travelerAges: [45, 52], residence: 'GB',
+      source: 'embed',
+      operatorId,
+      destination: 'Antarctica',
+      startDate: start,
+      durationDays: 14,
+      tripCostCents: 2_400_000,
+      travelers: 2,
+      travelerAges: [45, 52],
+      residence: 'GB',
     });
     const estimate = estimates[0]!;
     const paymentId = `pi_micro_${tag}_${i}_${quote.id.slice(0, 8)}`;
     await prisma.payment.create({
       data: {
-        quoteId: quote.id, planId: estimate.planId, operatorId, mode: 'test', channel: 'embed', processor: 'simulated',
-        processorPaymentId: paymentId, amountCents: estimate.premiumCents, currency: 'USD', status: 'pending',
+        quoteId: quote.id,
+        planId: estimate.planId,
+        operatorId,
+        mode: 'test',
+        channel: 'embed',
+        processor: 'simulated',
+        processorPaymentId: paymentId,
+        amountCents: estimate.premiumCents,
+        currency: 'USD',
+        status: 'pending',
       },
     });
     const created = Math.floor(Date.now() / 1000);
     const event = normalizeStripeEvent({
-      id: `evt_micro_${tag}_${i}_${quote.id.slice(0, 8)}`, object: 'event', type: 'payment_intent.succeeded', livemode: false, created,
+      id: `evt_micro_${tag}_${i}_${quote.id.slice(0, 8)}`,
+      object: 'event',
+      type: 'payment_intent.succeeded',
+      livemode: false,
+      created,
       data: {
         object: {
-          id: paymentId, object: 'payment_intent', amount: estimate.premiumCents, currency: 'usd', status: 'succeeded', livemode: false,
-          metadata: { quoteId: quote.id, planId: estimate.planId, operatorId, channel: 'embed' }, last_payment_error: null, created,
+          id: paymentId,
+          object: 'payment_intent',
+          amount: estimate.premiumCents,
+          currency: 'usd',
+          status: 'succeeded',
+          livemode: false,
+          metadata: { quoteId: quote.id, planId: estimate.planId, operatorId, channel: 'embed' },
+          last_payment_error: null,
+          created,
         },
       },
     });
@@ -53,7 +84,10 @@ async function prepareEvents(prisma: PrismaClient, operatorId: string, count: nu
   return events;
 }
 
-async function rate(events: readonly ProcessorEvent[], record: (e: ProcessorEvent) => Promise<{ kind: string }>): Promise<number> {
+async function rate(
+  events: readonly ProcessorEvent[],
+  record: (e: ProcessorEvent) => Promise<{ kind: string }>,
+): Promise<number> {
   const t = performance.now();
   let next = 0;
   await Promise.all(
@@ -74,18 +108,30 @@ async function main(): Promise<void> {
   const rounds = Number(process.env['BENCH_ROUNDS'] ?? 5);
   const abPath = process.env['BENCH_AB'];
   const variants: [string, CreateFulfillment][] = [['ours', createFulfillment]];
-  if (abPath) variants.push([abPath, ((await import(abPath)) as { createFulfillment: CreateFulfillment }).createFulfillment]);
+  if (abPath)
+    variants.push([abPath, ((await import(abPath)) as { createFulfillment: CreateFulfillment }).createFulfillment]);
   // The apps' pool size (libs/db: 10), not the test suites' 4: the intake and the workers share it as in production.
   const db = await createTestDatabase({ poolMax: 10 });
   try {
     await syncCatalog(db.prisma, catalogSnapshot());
     const operator = await db.prisma.operator.create({
-      data: { name: 'Micro operator', status: 'active', commissionRateBps: 1_250, webhookUrl: 'http://127.0.0.1:9/hooks' },
+      data: {
+        name: 'Micro operator',
+        status: 'active',
+        commissionRateBps: 1_250,
+        webhookUrl: 'http://127.0.0.1:9/hooks',
+      },
     });
     const refunds = { refund: async () => 'not_pending' as const, sweep: async () => 0 };
     const services = variants.map(([name, create]) => ({
       name,
-      fulfillment: create({ prisma: db.prisma, clock: systemClock, logger, processorName: 'simulated', refunds: refunds as never }),
+      fulfillment: create({
+        prisma: db.prisma,
+        clock: systemClock,
+        logger,
+        processorName: 'simulated',
+        refunds: refunds as never,
+      }),
       rates: [] as number[],
     }));
     process.stdout.write(`intake micro-benchmark on ${db.kind}: ${rounds} rounds × ${n} events, concurrency 8\n`);
@@ -97,8 +143,14 @@ async function main(): Promise<void> {
         if (round > 0) s.rates.push(r);
       }
     }
-    for (const s of services) process.stdout.write(`  ${s.name}: median ${median(s.rates).toFixed(0)} events/s (${s.rates.map((r) => r.toFixed(0)).join(', ')})\n`);
-    if (services.length === 2) process.stdout.write(`  ratio ours / ${services[1]!.name}: ${(median(services[0]!.rates) / median(services[1]!.rates)).toFixed(2)}\n`);
+    for (const s of services)
+      process.stdout.write(
+        `  ${s.name}: median ${median(s.rates).toFixed(0)} events/s (${s.rates.map((r) => r.toFixed(0)).join(', ')})\n`,
+      );
+    if (services.length === 2)
+      process.stdout.write(
+        `  ratio ours / ${services[1]!.name}: ${(median(services[0]!.rates) / median(services[1]!.rates)).toFixed(2)}\n`,
+      );
   } finally {
     await db.close();
   }

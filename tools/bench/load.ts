@@ -50,7 +50,12 @@ export async function runAtRate(req: LoadRequest, seconds: number, connections: 
   return runAutocannon(req, seconds, connections, rate);
 }
 
-async function runAutocannon(req: LoadRequest, seconds: number, connections: number, overallRate?: number): Promise<Sample> {
+async function runAutocannon(
+  req: LoadRequest,
+  seconds: number,
+  connections: number,
+  overallRate?: number,
+): Promise<Sample> {
   const r = await autocannon({
     url: req.url,
     method: req.method ?? 'GET',

@@ -15,8 +15,14 @@ import { createQuoteService } from '@expedition/quoting';
 
 const start = new Date(Date.now() + 60 * 86_400_000).toISOString().slice(0, 10);
 const input = {
-  source: 'api' as const, destination: 'Antarctica', startDate: start, durationDays: 14,
-  tripCostCents: 2_400_000, travelers: 2, travelerAges: [45, 52], residence: 'GB',
+  source: 'api' as const,
+  destination: 'Antarctica',
+  startDate: start,
+  durationDays: 14,
+  tripCostCents: 2_400_000,
+  travelers: 2,
+  travelerAges: [45, 52],
+  residence: 'GB',
 };
 
 /** The write quote creation made before issue 13 (two ORM calls in an interactive transaction), for the A/B. */
@@ -26,18 +32,39 @@ function ormWrite(prisma: PrismaClient) {
     await prisma.$transaction(async (tx) => {
       const quote = await tx.quote.create({
         data: {
-          quoteNumber: `EXP-${randomBytes(6).toString('hex')}`, sessionIdHash: hashToken(randomToken('qs')), source: 'api', mode: 'test',
-          destinationSlug: pricing.destination.slug, otherCountries: [], startDate: new Date(`${start}T00:00:00Z`), endDate: null,
-          durationDays: pricing.durationDays, durationDefaulted: pricing.durationDefaulted, tripCostCents: input.tripCostCents,
-          currency: pricing.currency, travelers: 2, travelerAges: [45, 52], residence: 'GB', recommendedPlanId: pricing.recommendedPlanId,
-          instantQuoteEligible: false, optionsStatus: 'not_eligible', expiresAt: new Date(Date.now() + 30 * 86_400_000),
+          quoteNumber: `EXP-${randomBytes(6).toString('hex')}`,
+          sessionIdHash: hashToken(randomToken('qs')),
+          source: 'api',
+          mode: 'test',
+          destinationSlug: pricing.destination.slug,
+          otherCountries: [],
+          startDate: new Date(`${start}T00:00:00Z`),
+          endDate: null,
+          durationDays: pricing.durationDays,
+          durationDefaulted: pricing.durationDefaulted,
+          tripCostCents: input.tripCostCents,
+          currency: pricing.currency,
+          travelers: 2,
+          travelerAges: [45, 52],
+          residence: 'GB',
+          recommendedPlanId: pricing.recommendedPlanId,
+          instantQuoteEligible: false,
+          optionsStatus: 'not_eligible',
+          expiresAt: new Date(Date.now() + 30 * 86_400_000),
         },
       });
       await tx.quoteEstimate.createManyAndReturn({
         data: pricing.estimates.map((e, rank) => ({
-          quoteId: quote.id, planId: e.planId, premiumCents: e.premiumCents, currency: quote.currency,
-          travelerPremiumsCents: [...e.travelerPremiumsCents], confidence: e.confidence, isRecommended: e.isRecommended, rank,
-          notes: e.notes, cfarEligible: e.cfarEligible,
+          quoteId: quote.id,
+          planId: e.planId,
+          premiumCents: e.premiumCents,
+          currency: quote.currency,
+          travelerPremiumsCents: [...e.travelerPremiumsCents],
+          confidence: e.confidence,
+          isRecommended: e.isRecommended,
+          rank,
+          notes: e.notes,
+          cfarEligible: e.cfarEligible,
         })),
       });
     });
@@ -47,7 +74,11 @@ function ormWrite(prisma: PrismaClient) {
 async function rate(n: number, task: () => Promise<unknown>): Promise<number> {
   const t = performance.now();
   let next = 0;
-  await Promise.all(Array.from({ length: 8 }, async () => { while (next++ < n) await task(); }));
+  await Promise.all(
+    Array.from({ length: 8 }, async () => {
+      while (next++ < n) await task();
+    }),
+  );
   return n / ((performance.now() - t) / 1000);
 }
 
@@ -69,9 +100,14 @@ async function main(): Promise<void> {
       b.push(await rate(n, orm));
     }
     const median = (xs: number[]) => [...xs].sort((x, y) => x - y)[Math.floor(xs.length / 2)]!;
-    console.log(`${db.kind}, ${rounds} alternating rounds of ${n}, medians: one statement ${median(a).toFixed(0)} quotes/s, ORM transaction ${median(b).toFixed(0)} quotes/s, ratio ${(median(a) / median(b)).toFixed(2)}`);
+    console.log(
+      `${db.kind}, ${rounds} alternating rounds of ${n}, medians: one statement ${median(a).toFixed(0)} quotes/s, ORM transaction ${median(b).toFixed(0)} quotes/s, ratio ${(median(a) / median(b)).toFixed(2)}`,
+    );
   } finally {
     await db.close();
   }
 }
-main().catch((err) => { console.error(err); process.exit(1); });
+main().catch((err) => {
+  console.error(err);
+  process.exit(1);
+});

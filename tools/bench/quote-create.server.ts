@@ -30,12 +30,22 @@ async function main(): Promise<void> {
   await syncCatalog(db.prisma, catalogSnapshot());
 
   const logger = createLogger({ name: 'quote-api-bench', level: loadBenchConfig().embed.logLevel });
-  const config = loadQuoteApiConfig({ ...process.env, QUOTE_API_RATE_LIMIT_PER_MINUTE: '1000000000', QUOTE_API_PORT: '0' });
+  const config = loadQuoteApiConfig({
+    ...process.env,
+    QUOTE_API_RATE_LIMIT_PER_MINUTE: '1000000000',
+    QUOTE_API_PORT: '0',
+  });
   const ours = await listen(composeQuoteApi({ config, db, logger }), { port: 0, host: '127.0.0.1' });
-  const pricing = priceQuote({ ...QUOTE_BODY, tripCostCents: QUOTE_BODY.tripCost * 100, today: new Date().toISOString().slice(0, 10) });
+  const pricing = priceQuote({
+    ...QUOTE_BODY,
+    tripCostCents: QUOTE_BODY.tripCost * 100,
+    today: new Date().toISOString().slice(0, 10),
+  });
   const bare = await listen(createBareQuoteApp(pool, pricing), { port: 0, host: '127.0.0.1' });
 
-  process.stdout.write(`${JSON.stringify({ db: `postgres (schema ${schema})`, oursUrl: `${ours.url}/api/v1/quotes`, bareUrl: `${bare.url}/api/v1/quotes`, estimates: pricing.estimates.length })}\n`);
+  process.stdout.write(
+    `${JSON.stringify({ db: `postgres (schema ${schema})`, oursUrl: `${ours.url}/api/v1/quotes`, bareUrl: `${bare.url}/api/v1/quotes`, estimates: pricing.estimates.length })}\n`,
+  );
 
   let stopping = false;
   const stop = async () => {

@@ -33,8 +33,20 @@ const BODY = JSON.stringify(QUOTE_BODY);
 const RATE = 500;
 
 export async function benchQuoteCreate(config: Readonly<BenchConfig> = loadBenchConfig()): Promise<BenchRow[]> {
-  const throughputRow = { id: 'quote_create_throughput', figure: 'POST /api/v1/quotes, throughput', unit: 'req/s', baselineLabel: 'bare Express + pg, same writes', goal: 'ratio ≥ 0.5' };
-  const latencyRow = { id: 'quote_create_p99_at_500', figure: `POST /api/v1/quotes, p99 at ${RATE} req/s`, unit: 'ms', baselineLabel: 'bare', goal: 'p99 < 20 ms' };
+  const throughputRow = {
+    id: 'quote_create_throughput',
+    figure: 'POST /api/v1/quotes, throughput',
+    unit: 'req/s',
+    baselineLabel: 'bare Express + pg, same writes',
+    goal: 'ratio ≥ 0.5',
+  };
+  const latencyRow = {
+    id: 'quote_create_p99_at_500',
+    figure: `POST /api/v1/quotes, p99 at ${RATE} req/s`,
+    unit: 'ms',
+    baselineLabel: 'bare',
+    goal: 'p99 < 20 ms',
+  };
   if (!(await isPostgresReachable())) {
     const reason = 'PostgreSQL unreachable (TEST_DATABASE_URL): the bare baseline needs it';
     return [notMeasured(throughputRow, reason), notMeasured(latencyRow, reason)];
@@ -43,10 +55,21 @@ export async function benchQuoteCreate(config: Readonly<BenchConfig> = loadBench
   const tool = pickTool(config.http.tool);
   const child = await startServerChild<QuoteTargets>('quote-create.server.ts', config.childEnv);
   try {
-    const post = (url: string): LoadRequest => ({ url, method: 'POST', body: BODY, headers: { 'Content-Type': 'application/json' } });
+    const post = (url: string): LoadRequest => ({
+      url,
+      method: 'POST',
+      body: BODY,
+      headers: { 'Content-Type': 'application/json' },
+    });
     const ours = post(child.targets.oursUrl);
     const bare = post(child.targets.bareUrl);
-    const thr = await alternate([['ours', ours], ['bare', bare]] as const, { tool, rounds, durationSec, warmupSec, connections });
+    const thr = await alternate(
+      [
+        ['ours', ours],
+        ['bare', bare],
+      ] as const,
+      { tool, rounds, durationSec, warmupSec, connections },
+    );
     const rateSec = Math.max(durationSec, config.quick ? 1 : 5);
     const atRateBare = await runAtRate(bare, rateSec, connections, RATE);
     const atRateOurs = await runAtRate(ours, rateSec, connections, RATE);
@@ -54,7 +77,16 @@ export async function benchQuoteCreate(config: Readonly<BenchConfig> = loadBench
     const note = failures ? `${failures} non-2xx responses or errors: not comparable` : undefined;
     return [
       ratioRow({ ...throughputRow, ours: thr.ours.rps, baseline: thr.bare.rps, note }, 0.5),
-      maxRow({ ...latencyRow, ours: atRateOurs.p99, baseline: atRateBare.p99, note: `p50 ${atRateOurs.p50} ms (bare ${atRateBare.p50} ms); ${child.targets.estimates} estimate rows per quote` }, 20, 'p99 < 20 ms'),
+      maxRow(
+        {
+          ...latencyRow,
+          ours: atRateOurs.p99,
+          baseline: atRateBare.p99,
+          note: `p50 ${atRateOurs.p50} ms (bare ${atRateBare.p50} ms); ${child.targets.estimates} estimate rows per quote`,
+        },
+        20,
+        'p99 < 20 ms',
+      ),
     ];
   } finally {
     await child.stop();
@@ -63,7 +95,11 @@ export async function benchQuoteCreate(config: Readonly<BenchConfig> = loadBench
 
 if (require.main === module) {
   benchQuoteCreate()
-    .then((rows) => console.table(rows.map(({ figure, ours, baseline, ratio, goal, met }) => ({ figure, ours, baseline, ratio, goal, met }))))
+    .then((rows) =>
+      console.table(
+        rows.map(({ figure, ours, baseline, ratio, goal, met }) => ({ figure, ours, baseline, ratio, goal, met })),
+      ),
+    )
     .catch((err) => {
       console.error(err);
       process.exit(1);

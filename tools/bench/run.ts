@@ -50,12 +50,38 @@ function benchSizes(config: Readonly<BenchConfig>): BenchRow[] {
   const s = bundleSizes();
   const kb = (n: number) => n / 1024;
   return [
-    maxRow({ id: 'loader_gzip', figure: 'widget loader (widget.js), gzip', unit: 'KB', ours: kb(s.loaderGz), baseline: kb(BUNDLE_BUDGETS.loader), baselineLabel: 'budget' }, kb(BUNDLE_BUDGETS.loader) + 1e-9, '≤ budget'),
-    maxRow({ id: 'iframe_first_render_gzip', figure: 'widget iframe, first-render JS, gzip', unit: 'KB', ours: kb(s.firstGz), baseline: kb(BUNDLE_BUDGETS.frameFirstRender), baselineLabel: 'budget', note: `${s.firstRender.length} files; lazy chunks apart: ${s.lazy.join(', ') || 'none'}` }, kb(BUNDLE_BUDGETS.frameFirstRender) + 1e-9, '≤ budget'),
+    maxRow(
+      {
+        id: 'loader_gzip',
+        figure: 'widget loader (widget.js), gzip',
+        unit: 'KB',
+        ours: kb(s.loaderGz),
+        baseline: kb(BUNDLE_BUDGETS.loader),
+        baselineLabel: 'budget',
+      },
+      kb(BUNDLE_BUDGETS.loader) + 1e-9,
+      '≤ budget',
+    ),
+    maxRow(
+      {
+        id: 'iframe_first_render_gzip',
+        figure: 'widget iframe, first-render JS, gzip',
+        unit: 'KB',
+        ours: kb(s.firstGz),
+        baseline: kb(BUNDLE_BUDGETS.frameFirstRender),
+        baselineLabel: 'budget',
+        note: `${s.firstRender.length} files; lazy chunks apart: ${s.lazy.join(', ') || 'none'}`,
+      },
+      kb(BUNDLE_BUDGETS.frameFirstRender) + 1e-9,
+      '≤ budget',
+    ),
   ];
 }
 
-export async function runBench(names: readonly string[] = Object.keys(BENCHES), config = loadBenchConfig()): Promise<BenchReport> {
+export async function runBench(
+  names: readonly string[] = Object.keys(BENCHES),
+  config = loadBenchConfig(),
+): Promise<BenchReport> {
   const startedAt = new Date().toISOString();
   const rows: BenchRow[] = [];
   for (const name of names) {
@@ -65,7 +91,13 @@ export async function runBench(names: readonly string[] = Object.keys(BENCHES), 
     try {
       rows.push(...(await bench(config)).map((row) => ({ ...row, bench: name })));
     } catch (err) {
-      rows.push({ ...notMeasured({ id: name, figure: name, unit: '', goal: '—', baselineLabel: '' }, `failed: ${(err as Error).message.split('\n')[0]}`), bench: name });
+      rows.push({
+        ...notMeasured(
+          { id: name, figure: name, unit: '', goal: '—', baselineLabel: '' },
+          `failed: ${(err as Error).message.split('\n')[0]}`,
+        ),
+        bench: name,
+      });
     }
   }
   return {
@@ -89,7 +121,9 @@ export async function runBench(names: readonly string[] = Object.keys(BENCHES), 
  */
 export function mergeReports(previous: BenchReport, partial: BenchReport): BenchReport {
   const ran = new Set(partial.rows.map((r) => r.bench));
-  const rows = Object.keys(BENCHES).flatMap((name) => (ran.has(name) ? partial.rows : previous.rows).filter((r) => r.bench === name));
+  const rows = Object.keys(BENCHES).flatMap((name) =>
+    (ran.has(name) ? partial.rows : previous.rows).filter((r) => r.bench === name),
+  );
   return { ...partial, startedAt: previous.startedAt, rows };
 }
 
@@ -116,7 +150,9 @@ export function updateReadme(report: BenchReport, readme = path.join(root, 'READ
 async function main(): Promise<void> {
   const config = loadBenchConfig();
   const names = process.argv.slice(2);
-  const dir = process.env['BENCH_RESULTS_DIR'] || (config.quick ? mkdtempSync(path.join(os.tmpdir(), 'bench-quick-')) : path.join(root, 'tools/bench/results'));
+  const dir =
+    process.env['BENCH_RESULTS_DIR'] ||
+    (config.quick ? mkdtempSync(path.join(os.tmpdir(), 'bench-quick-')) : path.join(root, 'tools/bench/results'));
   let report = await runBench(names.length ? names : undefined, config);
   const previousFile = path.join(dir, 'latest.json');
   if (names.length && !config.quick && existsSync(previousFile)) {
@@ -128,7 +164,12 @@ async function main(): Promise<void> {
   for (const row of report.rows.filter((r) => r.note)) console.log(`  ${row.figure}: ${row.note}`);
   console.log(`\nwritten: ${files.json}, ${files.md}`);
   // Only a full run (or a partial one merged into a full one) speaks for the README; never a quick run.
-  if (!config.quick && complete) console.log(updateReadme(report) ? 'README.md: Benchmarks section regenerated' : 'README.md: bench markers not found; not updated');
+  if (!config.quick && complete)
+    console.log(
+      updateReadme(report)
+        ? 'README.md: Benchmarks section regenerated'
+        : 'README.md: bench markers not found; not updated',
+    );
 }
 
 if (require.main === module) {

@@ -32,10 +32,7 @@ export interface BenchReport {
 }
 
 /** A row whose goal is a minimum ratio ours ÷ baseline (throughput). */
-export function ratioRow(
-  row: Omit<BenchRow, 'ratio' | 'goal' | 'met'>,
-  minRatio: number,
-): BenchRow {
+export function ratioRow(row: Omit<BenchRow, 'ratio' | 'goal' | 'met'>, minRatio: number): BenchRow {
   const ratio = row.ours !== null && row.baseline ? row.ours / row.baseline : null;
   return { ...row, ratio, goal: `ratio ≥ ${minRatio}`, met: ratio === null ? null : ratio >= minRatio };
 }
@@ -58,7 +55,10 @@ export function infoRow(row: Omit<BenchRow, 'ratio' | 'goal' | 'met'>): BenchRow
 }
 
 /** A row that could not be measured in this run (the reason goes to the note). */
-export function notMeasured(row: Pick<BenchRow, 'id' | 'figure' | 'unit' | 'goal' | 'baselineLabel'>, reason: string): BenchRow {
+export function notMeasured(
+  row: Pick<BenchRow, 'id' | 'figure' | 'unit' | 'goal' | 'baselineLabel'>,
+  reason: string,
+): BenchRow {
   return { ...row, ours: null, baseline: null, ratio: null, met: null, note: reason };
 }
 
@@ -86,7 +86,12 @@ export function toMarkdown(report: BenchReport): string {
   const lines = [
     `| ${HEADER.join(' | ')} |`,
     `|${HEADER.map(() => '---').join('|')}|`,
-    ...report.rows.map((row) => `| ${cells(row).map((c) => c.replace(/\|/g, '\\|')).join(' | ')} |`),
+    ...report.rows.map(
+      (row) =>
+        `| ${cells(row)
+          .map((c) => c.replace(/\|/g, '\\|'))
+          .join(' | ')} |`,
+    ),
   ];
   const notes = report.rows.filter((r) => r.note).map((r) => `- ${r.figure}: ${r.note}`);
   const { machine } = report;

@@ -27,7 +27,14 @@ const root = path.resolve(__dirname, '..', '..');
 const RUNS = Math.min(8, Math.max(1, Number(process.env['BENCH_WIDGET_RUNS'] ?? 5) || 5));
 const CHROMIUM = process.env['CHROMIUM_PATH'] ?? '/usr/bin/chromium';
 const BASE_PORT = 13920;
-const ports = { quote: BASE_PORT + 1, embed: BASE_PORT + 2, widget: BASE_PORT + 3, portal: BASE_PORT + 4, dispatcher: BASE_PORT + 5, demo: BASE_PORT + 200 };
+const ports = {
+  quote: BASE_PORT + 1,
+  embed: BASE_PORT + 2,
+  widget: BASE_PORT + 3,
+  portal: BASE_PORT + 4,
+  dispatcher: BASE_PORT + 5,
+  demo: BASE_PORT + 200,
+};
 const url = (port: number) => `http://localhost:${port}`;
 const gz = (bytes: Buffer | string) => gzipSync(bytes, { level: 9 }).length;
 /** Brotli bytes as served: the build's twin (`<file>.br`, tools/browser/rollup-preset.mjs), else 0 (not built). */
@@ -65,12 +72,20 @@ export const BUNDLE_BUDGETS = { loader: 3 * 1024, frameFirstRender: 30 * 1024 } 
 export function bundleSizes() {
   const loader = readFileSync(path.join(root, 'dist/browser/widget-loader/widget.js'));
   const frameDir = path.join(root, 'dist/browser/widget-frame');
-  const manifest = JSON.parse(readFileSync(path.join(frameDir, 'manifest.json'), 'utf8')) as { entries: Record<string, string>; files: Record<string, unknown> };
+  const manifest = JSON.parse(readFileSync(path.join(frameDir, 'manifest.json'), 'utf8')) as {
+    entries: Record<string, string>;
+    files: Record<string, unknown>;
+  };
   // The first render WITH its language: the entry, and the largest language's texts chunk (libs/i18n, one per language).
   const texts = Object.keys(manifest.files)
     .filter((f) => /^widget\.(en|de|fr|es)-[\w-]+\.js$/.test(f))
     .sort((a, b) => gz(readFileSync(path.join(frameDir, b))) - gz(readFileSync(path.join(frameDir, a))))[0];
-  const firstRender = [...new Set([...staticClosure(frameDir, manifest.entries['frame']!), ...(texts ? staticClosure(frameDir, texts) : [])])];
+  const firstRender = [
+    ...new Set([
+      ...staticClosure(frameDir, manifest.entries['frame']!),
+      ...(texts ? staticClosure(frameDir, texts) : []),
+    ]),
+  ];
   const firstGz = firstRender.reduce((sum, f) => sum + gz(readFileSync(path.join(frameDir, f))), 0);
   const lazy = Object.keys(manifest.files).filter((f) => f.endsWith('.js') && !firstRender.includes(f));
   return { loader, loaderGz: gz(loader), firstRender, firstGz, lazy, frameDir };
@@ -79,18 +94,29 @@ export function bundleSizes() {
 export function sizes(): void {
   const { loader, firstRender, firstGz, lazy, frameDir } = bundleSizes();
   console.log('\nSizes (gzip -9)');
-  console.log(`  loader widget.js              ${kb(gz(loader)).padStart(9)}  (${loader.length} bytes raw)   budget 3 KB   ${(gz(loader) / 3072).toFixed(2)} of budget`);
-  console.log(`  frame first-render JS         ${kb(firstGz).padStart(9)}  (${firstRender.join(', ')})   budget 30 KB   ${(firstGz / 30720).toFixed(2)} of budget`);
-  for (const f of lazy) console.log(`  lazy chunk ${f.padEnd(20)} ${kb(gz(readFileSync(path.join(frameDir, f)))).padStart(9)}  (not needed for the first render)`);
+  console.log(
+    `  loader widget.js              ${kb(gz(loader)).padStart(9)}  (${loader.length} bytes raw)   budget 3 KB   ${(gz(loader) / 3072).toFixed(2)} of budget`,
+  );
+  console.log(
+    `  frame first-render JS         ${kb(firstGz).padStart(9)}  (${firstRender.join(', ')})   budget 30 KB   ${(firstGz / 30720).toFixed(2)} of budget`,
+  );
+  for (const f of lazy)
+    console.log(
+      `  lazy chunk ${f.padEnd(20)} ${kb(gz(readFileSync(path.join(frameDir, f)))).padStart(9)}  (not needed for the first render)`,
+    );
   // What the widget server sends (identity / gzip / brotli, the build's twins): the loader, and the first render's
   // script(s) plus its stylesheet.
-  const manifest = JSON.parse(readFileSync(path.join(frameDir, 'manifest.json'), 'utf8')) as { css: Record<string, string> };
+  const manifest = JSON.parse(readFileSync(path.join(frameDir, 'manifest.json'), 'utf8')) as {
+    css: Record<string, string>;
+  };
   const firstFiles = [...firstRender, ...Object.values(manifest.css)].map((f) => path.join(frameDir, f));
   const sum = (measure: (file: string) => number) => firstFiles.reduce((total, file) => total + measure(file), 0);
   const loaderFile = path.join(root, 'dist/browser/widget-loader/widget.js');
   console.log('\nOn the wire (bytes: identity / gzip / brotli)');
   console.log(`  loader widget.js              ${loader.length} / ${gz(loader)} / ${br(loaderFile)}`);
-  console.log(`  frame first render (JS + CSS) ${sum((f) => readFileSync(f).length)} / ${sum((f) => gz(readFileSync(f)))} / ${sum(br)}`);
+  console.log(
+    `  frame first render (JS + CSS) ${sum((f) => readFileSync(f).length)} / ${sum((f) => gz(readFileSync(f)))} / ${sum(br)}`,
+  );
 }
 
 async function startPlatform(): Promise<{ demo: { publishableKey: string }; stop(): Promise<void> }> {
@@ -109,17 +135,26 @@ async function startPlatform(): Promise<{ demo: { publishableKey: string }; stop
   };
   for (const name of ['DATABASE_URL', 'REDIS_URL', 'SIMULATED_PROCESSOR_WEBHOOK_URL']) delete env[name];
   let output = '';
-  const child = spawn(process.execPath, [path.join(root, 'node_modules/tsx/dist/cli.mjs'), '--tsconfig', 'tools/tsconfig.json', 'tools/launcher/main.ts'], {
-    cwd: root,
-    env,
-    stdio: ['ignore', 'pipe', 'pipe'],
-  });
+  const child = spawn(
+    process.execPath,
+    [path.join(root, 'node_modules/tsx/dist/cli.mjs'), '--tsconfig', 'tools/tsconfig.json', 'tools/launcher/main.ts'],
+    {
+      cwd: root,
+      env,
+      stdio: ['ignore', 'pipe', 'pipe'],
+    },
+  );
   child.stdout.on('data', (d) => (output += d));
   child.stderr.on('data', (d) => (output += d));
   const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()));
   const deadline = Date.now() + 120_000;
   for (const port of [ports.embed, ports.widget, ports.demo]) {
-    while (!(await fetch(`${url(port)}/healthz`).then((r) => r.ok, () => false))) {
+    while (
+      !(await fetch(`${url(port)}/healthz`).then(
+        (r) => r.ok,
+        () => false,
+      ))
+    ) {
       if (child.exitCode !== null || Date.now() > deadline) throw new Error(`the launcher did not start:\n${output}`);
       await new Promise((r) => setTimeout(r, 250));
     }
@@ -137,7 +172,16 @@ async function startPlatform(): Promise<{ demo: { publishableKey: string }; stop
 
 const TRIP = (() => {
   const day = (offset: number) => new Date(Date.now() + offset * 864e5).toISOString().slice(0, 10);
-  return { destination: 'antarctica', startDate: day(60), endDate: day(71), travelers: 2, travelerAges: [46, 71], tripCost: 29800, residence: 'GB', email: 'traveler@example.com' };
+  return {
+    destination: 'antarctica',
+    startDate: day(60),
+    endDate: day(71),
+    travelers: 2,
+    travelerAges: [46, 71],
+    tripCost: 29800,
+    residence: 'GB',
+    email: 'traveler@example.com',
+  };
 })();
 
 /** Runs in the page (as a string: the bench's tsconfig has no DOM typings). Resolves with the milestones in ms. */
@@ -164,7 +208,10 @@ const BARE_SCRIPT = (embedUrl: string, key: string) => `(async () => {
 async function widgetRun(context: BrowserContext, demoUrl: string, widgetUrl: string, key: string) {
   const page = await context.newPage();
   await page.route(`${demoUrl}/__bench`, (route) =>
-    route.fulfill({ contentType: 'text/html', body: `<!doctype html><html lang="en"><head><title>bench</title><script src="${widgetUrl}/widget.js"></script></head><body><div id="w"></div></body></html>` }),
+    route.fulfill({
+      contentType: 'text/html',
+      body: `<!doctype html><html lang="en"><head><title>bench</title><script src="${widgetUrl}/widget.js"></script></head><body><div id="w"></div></body></html>`,
+    }),
   );
   await page.goto(`${demoUrl}/__bench`);
   const abs = 'performance.timeOrigin + performance.now()';
@@ -198,7 +245,12 @@ async function widgetRun(context: BrowserContext, demoUrl: string, widgetUrl: st
 
 async function bareRun(context: BrowserContext, demoUrl: string, embedUrl: string, key: string) {
   const page = await context.newPage();
-  await page.route(`${demoUrl}/__bare`, (route) => route.fulfill({ contentType: 'text/html', body: '<!doctype html><html lang="en"><head><title>bare</title></head><body></body></html>' }));
+  await page.route(`${demoUrl}/__bare`, (route) =>
+    route.fulfill({
+      contentType: 'text/html',
+      body: '<!doctype html><html lang="en"><head><title>bare</title></head><body></body></html>',
+    }),
+  );
   await page.goto(`${demoUrl}/__bare`);
   const result = (await page.evaluate(BARE_SCRIPT(embedUrl, key))) as { quote: number; options: number };
   await page.close();
@@ -212,7 +264,13 @@ async function main(): Promise<void> {
   const browser = await chromium.launch({
     executablePath: CHROMIUM,
     args: [
-      '--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync',
+      '--no-sandbox',
+      '--disable-gpu',
+      '--disable-quic',
+      '--no-first-run',
+      '--disable-background-networking',
+      '--disable-component-update',
+      '--disable-sync',
       // The bench pages are answered by Playwright's router on the demo origin (the key's allowed origin); Chromium
       // would refuse their requests to loopback servers (local network access checks) as from a public page.
       '--disable-features=LocalNetworkAccessChecks,PrivateNetworkAccessChecks,BlockInsecurePrivateNetworkRequests',
@@ -239,7 +297,11 @@ async function main(): Promise<void> {
         await context.close();
       }
     }
-    const w = { form: median(widget.map((r) => r.form)), options: median(widget.map((r) => r.options)), total: median(widget.map((r) => r.total)) };
+    const w = {
+      form: median(widget.map((r) => r.form)),
+      options: median(widget.map((r) => r.options)),
+      total: median(widget.map((r) => r.total)),
+    };
     const b = { quote: median(bare.map((r) => r.quote)), options: median(bare.map((r) => r.options)) };
     const ms = (n: number) => `${n.toFixed(0)} ms`.padStart(8);
     console.log(`\nTime in headless Chromium on loopback (medians of ${RUNS} cold-cache runs each, alternating)`);

@@ -26,7 +26,9 @@ export const browserDist = (name) => path.join(workspaceRoot, 'dist', 'browser',
 /** `@expedition/*` imports resolve through tsconfig.base.json's paths, exactly as TypeScript sees them. */
 function workspaceAliases() {
   const { compilerOptions } = JSON.parse(readFileSync(path.join(workspaceRoot, 'tsconfig.base.json'), 'utf8'));
-  const aliases = new Map(Object.entries(compilerOptions.paths).map(([alias, [target]]) => [alias, path.join(workspaceRoot, target)]));
+  const aliases = new Map(
+    Object.entries(compilerOptions.paths).map(([alias, [target]]) => [alias, path.join(workspaceRoot, target)]),
+  );
   return {
     name: 'expedition-workspace-aliases',
     resolveId(source) {
@@ -89,7 +91,11 @@ export function precompressed() {
         if (!/\.(?:js|css)$/.test(fileName)) continue;
         const bytes = item.type === 'chunk' ? Buffer.from(item.code) : Buffer.from(item.source);
         const br = brotliCompressSync(bytes, {
-          params: { [constants.BROTLI_PARAM_QUALITY]: 11, [constants.BROTLI_PARAM_MODE]: constants.BROTLI_MODE_TEXT, [constants.BROTLI_PARAM_SIZE_HINT]: bytes.length },
+          params: {
+            [constants.BROTLI_PARAM_QUALITY]: 11,
+            [constants.BROTLI_PARAM_MODE]: constants.BROTLI_MODE_TEXT,
+            [constants.BROTLI_PARAM_SIZE_HINT]: bytes.length,
+          },
         });
         this.emitFile({ type: 'asset', fileName: `${fileName}.br`, source: br });
         this.emitFile({ type: 'asset', fileName: `${fileName}.gz`, source: gzipSync(bytes, { level: 9 }) });
@@ -104,7 +110,14 @@ export function precompressed() {
 export function browserApp({ name, input, css = {}, tsconfig }) {
   return {
     input,
-    plugins: [workspaceAliases(), nodeResolve({ browser: true, extensions: ['.ts', '.tsx', '.mjs', '.js'] }), compile(tsconfig), terser({ format: { comments: false } }), assetsAndManifest(css), precompressed()],
+    plugins: [
+      workspaceAliases(),
+      nodeResolve({ browser: true, extensions: ['.ts', '.tsx', '.mjs', '.js'] }),
+      compile(tsconfig),
+      terser({ format: { comments: false } }),
+      assetsAndManifest(css),
+      precompressed(),
+    ],
     output: {
       dir: browserDist(name),
       format: 'es',
@@ -122,7 +135,13 @@ export function browserApp({ name, input, css = {}, tsconfig }) {
 export function browserScript({ name, input, fileName, tsconfig }) {
   return {
     input,
-    plugins: [workspaceAliases(), nodeResolve({ browser: true, extensions: ['.ts', '.mjs', '.js'] }), compile(tsconfig), terser({ format: { comments: false } }), precompressed()],
+    plugins: [
+      workspaceAliases(),
+      nodeResolve({ browser: true, extensions: ['.ts', '.mjs', '.js'] }),
+      compile(tsconfig),
+      terser({ format: { comments: false } }),
+      precompressed(),
+    ],
     output: { file: path.join(browserDist(name), fileName), format: 'iife', sourcemap: false },
   };
 }

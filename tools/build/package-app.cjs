@@ -32,9 +32,7 @@ function configuredExternals(app) {
   const project = readJson(path.join(root, 'apps', app, 'project.json'));
   const nx = readJson(path.join(root, 'nx.json'));
   return (
-    project.targets?.['build-server']?.options?.external ??
-    nx.targetDefaults?.['build-server']?.options?.external ??
-    []
+    project.targets?.['build-server']?.options?.external ?? nx.targetDefaults?.['build-server']?.options?.external ?? []
   );
 }
 
@@ -59,7 +57,7 @@ function referencedPackages(bundle) {
 function pruneLockfile(rootLock, names, manifest) {
   const packages = rootLock.packages;
   const resolve = (fromPath, name) => {
-    for (let dir = fromPath; ; ) {
+    for (let dir = fromPath; ;) {
       const candidate = dir === '' ? `node_modules/${name}` : `${dir}/node_modules/${name}`;
       if (packages[candidate]) return candidate;
       if (dir === '') return null;
@@ -114,7 +112,8 @@ function main(argv) {
   if (!meta) throw new Error(`usage: package-app.cjs <${Object.keys(APPS).join('|')}> [--copy from=to]…`);
   const outDir = path.join(root, 'dist', 'apps', app);
   const bundlePath = path.join(outDir, 'main.js');
-  if (!fs.existsSync(bundlePath)) throw new Error(`${path.relative(root, bundlePath)} is missing: run ${app}:build-server`);
+  if (!fs.existsSync(bundlePath))
+    throw new Error(`${path.relative(root, bundlePath)} is missing: run ${app}:build-server`);
   for (let i = 1; i < argv.length; i += 2) {
     if (argv[i] !== '--copy' || !argv[i + 1]) throw new Error(`unexpected argument ${argv[i]}`);
     copyInto(outDir, argv[i + 1]);
@@ -162,7 +161,10 @@ function main(argv) {
   };
   const write = (name, text) => fs.writeFileSync(path.join(outDir, name), text);
   write('package.json', `${JSON.stringify(manifest, null, 2)}\n`);
-  write('package-lock.json', `${JSON.stringify(pruneLockfile(rootLock, Object.keys(dependencies), manifest), null, 2)}\n`);
+  write(
+    'package-lock.json',
+    `${JSON.stringify(pruneLockfile(rootLock, Object.keys(dependencies), manifest), null, 2)}\n`,
+  );
   // The bundle inlines the externals' peers (@prisma/client …); npm must not fetch them again.
   write('.npmrc', 'legacy-peer-deps=true\nfund=false\naudit=false\nupdate-notifier=false\n');
   write('Dockerfile', renderDockerfile({ app, ...meta }));

@@ -42,6 +42,10 @@ describe('browser code reads the rules entry (@expedition/contracts/rules)', () 
       "export const hint = 'Overlap of at most 168 hours, at least 12 characters';",
       'export const fine = (n: number) => n > PORTAL_LIMITS.maxSecretOverlapHours && n * 12 > 0;',
     ].join('\n');
-    expect(restatedRules('x.tsx', sample, portal)).toEqual(['x.tsx:2 12 (a rule value)', 'x.tsx:3 168 (a rule value)', 'x.tsx:4 "168" in text (a rule value)']);
+    expect(restatedRules('x.tsx', sample, portal)).toEqual([
+      'x.tsx:2 12 (a rule value)',
+      'x.tsx:3 168 (a rule value)',
+      'x.tsx:4 "168" in text (a rule value)',
+    ]);
   });
 });

@@ -55,18 +55,34 @@ const COMPARISONS = new Set([
 /** Every restated rule in one source text, as `file:line what`. */
 export function restatedRules(file: string, text: string, values: readonly number[]): string[] {
   const rules = new Set(values.filter((v) => v > 1));
-  const source = ts.createSourceFile(file, text, ts.ScriptTarget.Latest, true, file.endsWith('x') ? ts.ScriptKind.TSX : ts.ScriptKind.TS);
+  const source = ts.createSourceFile(
+    file,
+    text,
+    ts.ScriptTarget.Latest,
+    true,
+    file.endsWith('x') ? ts.ScriptKind.TSX : ts.ScriptKind.TS,
+  );
   const found: string[] = [];
-  const report = (node: ts.Node, what: string) => found.push(`${file}:${source.getLineAndCharacterOfPosition(node.getStart()).line + 1} ${what}`);
+  const report = (node: ts.Node, what: string) =>
+    found.push(`${file}:${source.getLineAndCharacterOfPosition(node.getStart()).line + 1} ${what}`);
 
   const visit = (node: ts.Node) => {
     if (ts.isNumericLiteral(node)) {
       const value = Number(node.text);
       const parent = node.parent;
-      const inJsxLimit = ts.isJsxExpression(parent) && ts.isJsxAttribute(parent.parent) && LIMIT_ATTRIBUTES.has(parent.parent.name.getText(source));
+      const inJsxLimit =
+        ts.isJsxExpression(parent) &&
+        ts.isJsxAttribute(parent.parent) &&
+        LIMIT_ATTRIBUTES.has(parent.parent.name.getText(source));
       const compared = ts.isBinaryExpression(parent) && COMPARISONS.has(parent.operatorToken.kind);
-      if (rules.has(value) && (inJsxLimit || compared || value >= 1000)) report(node, `${node.getText(source)} (a rule value)`);
-    } else if (ts.isStringLiteralLike(node) || ts.isTemplateHead(node) || ts.isTemplateMiddle(node) || ts.isTemplateTail(node)) {
+      if (rules.has(value) && (inJsxLimit || compared || value >= 1000))
+        report(node, `${node.getText(source)} (a rule value)`);
+    } else if (
+      ts.isStringLiteralLike(node) ||
+      ts.isTemplateHead(node) ||
+      ts.isTemplateMiddle(node) ||
+      ts.isTemplateTail(node)
+    ) {
       const hit = STRINGS.find((s) => node.text.includes(s));
       if (hit) report(node, `"${hit}" (a sandbox value)`);
       for (const token of node.text.match(/\d[\d,_]*\d|\d/g) ?? []) {
@@ -93,6 +109,8 @@ function sourceFiles(dir: string): string[] {
 /** Every restated rule in the shipped sources of the browser apps (empty when each reads the rules entry). */
 export function browserRuleProblems(): string[] {
   return BROWSER_APPS.flatMap((app) =>
-    sourceFiles(path.join(ROOT, app.dir)).flatMap((file) => restatedRules(path.relative(ROOT, file), readFileSync(file, 'utf8'), app.values)),
+    sourceFiles(path.join(ROOT, app.dir)).flatMap((file) =>
+      restatedRules(path.relative(ROOT, file), readFileSync(file, 'utf8'), app.values),
+    ),
   );
 }

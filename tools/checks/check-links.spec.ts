@@ -6,7 +6,15 @@ import { findLinkProblems, headingAnchors, markdownFiles } from './check-links';
 describe('links of the repository documentation', () => {
   it('all resolve inside the repository (README.md, CHANGELOG.md, docs/, every project README)', () => {
     const files = markdownFiles().map((file) => path.relative(path.resolve(__dirname, '..', '..'), file));
-    expect(files).toEqual(expect.arrayContaining(['README.md', 'CHANGELOG.md', 'docs/contract.md', 'docs/decisions.md', 'docs/integration-guide.md']));
+    expect(files).toEqual(
+      expect.arrayContaining([
+        'README.md',
+        'CHANGELOG.md',
+        'docs/contract.md',
+        'docs/decisions.md',
+        'docs/integration-guide.md',
+      ]),
+    );
     expect(findLinkProblems()).toEqual([]);
   });
 
@@ -39,12 +47,8 @@ describe('links of the repository documentation', () => {
   });
 
   it('computes anchors the way GitHub does', () => {
-    expect([...headingAnchors('# The money path\n## `policy.issued` webhook\n## Operators: the admin CLI\n## A\n## A\n')]).toEqual([
-      'the-money-path',
-      'policyissued-webhook',
-      'operators-the-admin-cli',
-      'a',
-      'a-1',
-    ]);
+    expect([
+      ...headingAnchors('# The money path\n## `policy.issued` webhook\n## Operators: the admin CLI\n## A\n## A\n'),
+    ]).toEqual(['the-money-path', 'policyissued-webhook', 'operators-the-admin-cli', 'a', 'a-1']);
   });
 });

@@ -60,7 +60,8 @@ export function linkTargets(markdown: string): { line: number; target: string }[
   withoutCode(markdown)
     .split('\n')
     .forEach((text, i) => {
-      for (const match of text.matchAll(/\]\(\s*<?([^)\s>]+)>?(?:\s+"[^"]*")?\s*\)/g)) links.push({ line: i + 1, target: match[1]! });
+      for (const match of text.matchAll(/\]\(\s*<?([^)\s>]+)>?(?:\s+"[^"]*")?\s*\)/g))
+        links.push({ line: i + 1, target: match[1]! });
       const reference = /^\s*\[[^\]]+\]:\s*<?(\S+?)>?(?:\s+"[^"]*")?\s*$/.exec(text);
       if (reference) links.push({ line: i + 1, target: reference[1]! });
     });
@@ -81,7 +82,9 @@ export function findLinkProblems(root: string = ROOT, files: string[] = markdown
     const where = (line: number) => `${path.relative(root, file)}:${line}`;
     markdown.split('\n').forEach((text, i) => {
       if (text.includes('../shared')) {
-        problems.push(`${where(i + 1)}: refers to ../shared, which exists only beside our CI checkout; use the docs/ of this repository`);
+        problems.push(
+          `${where(i + 1)}: refers to ../shared, which exists only beside our CI checkout; use the docs/ of this repository`,
+        );
       }
     });
     for (const { line, target } of linkTargets(markdown)) {

@@ -22,8 +22,13 @@ describe('public contracts and the changelog', () => {
   });
 
   it('has a changelog section for every surface, the operator portal included', () => {
-    const sections = changelog.split('\n').filter((line) => line.startsWith('## ')).map((line) => line.slice(3));
-    expect(sections).toEqual(expect.arrayContaining([...new Set(PUBLIC_CONTRACTS.map((c) => c.surface)), 'Operator portal API']));
+    const sections = changelog
+      .split('\n')
+      .filter((line) => line.startsWith('## '))
+      .map((line) => line.slice(3));
+    expect(sections).toEqual(
+      expect.arrayContaining([...new Set(PUBLIC_CONTRACTS.map((c) => c.surface)), 'Operator portal API']),
+    );
   });
 
   describe('a contract that changes', () => {
@@ -73,7 +78,10 @@ describe('public contracts and the changelog', () => {
     const api = PUBLIC_CONTRACTS.find((c) => c.id === 'api-v1-openapi')!;
     const reworded: PublicContract = {
       ...api,
-      build: () => ({ ...(api.build() as object), info: { ...(api.build() as { info: object }).info, description: 'other words' } }),
+      build: () => ({
+        ...(api.build() as object),
+        info: { ...(api.build() as { info: object }).info, description: 'other words' },
+      }),
     };
     expect(contractHash(reworded)).toBe(contractHash(api));
   });

@@ -69,7 +69,10 @@ export const PUBLIC_CONTRACTS: PublicContract[] = [
     surface: 'Embed HTTP API (/api/embed)',
     build: () => ({
       schemas: Object.fromEntries(
-        Object.entries(exportsMatching(/^Embed\w*Schema$/)).map(([name, schema]) => [name, jsonSchema(schema as z.ZodType)]),
+        Object.entries(exportsMatching(/^Embed\w*Schema$/)).map(([name, schema]) => [
+          name,
+          jsonSchema(schema as z.ZodType),
+        ]),
       ),
       messages: exportsMatching(/^EMBED_[A-Z_]+$/),
     }),
@@ -110,7 +113,9 @@ export function canonical(value: unknown): unknown {
 }
 
 export function contractHash(contract: PublicContract): string {
-  return createHash('sha256').update(JSON.stringify(canonical(contract.build()))).digest('hex');
+  return createHash('sha256')
+    .update(JSON.stringify(canonical(contract.build())))
+    .digest('hex');
 }
 
 /** The entries (`### …` headings) of one `## <surface>` section of the changelog, newest first. */
@@ -140,7 +145,9 @@ export function checkContracts({ contracts: list = PUBLIC_CONTRACTS, record, cha
     const hash = contractHash(contract);
     const section = `"## ${contract.surface}" of CHANGELOG.md`;
     if (!recorded) {
-      problems.push(`${contract.id}: not recorded. Add its first entry under ${section}, then run \`${RECORD_COMMAND}\`.`);
+      problems.push(
+        `${contract.id}: not recorded. Add its first entry under ${section}, then run \`${RECORD_COMMAND}\`.`,
+      );
     } else if (recorded.sha256 !== hash) {
       problems.push(
         `${contract.id}: the public contract changed (sha256 ${hash.slice(0, 12)}…, recorded ${recorded.sha256.slice(0, 12)}… ` +
@@ -191,7 +198,8 @@ function main(command: string | undefined): number {
   if (command === 'check') {
     const problems = checkContracts({ record, changelog });
     for (const problem of problems) console.error(`contracts: ${problem}`);
-    if (!problems.length) console.log(`contracts: ${PUBLIC_CONTRACTS.length} public contracts match CHANGELOG.contracts.json`);
+    if (!problems.length)
+      console.log(`contracts: ${PUBLIC_CONTRACTS.length} public contracts match CHANGELOG.contracts.json`);
     return problems.length ? 1 : 0;
   }
   if (command === 'record') {

@@ -25,7 +25,9 @@ describe('the public OpenAPI documents (npm run openapi:lint)', () => {
   });
 
   it('describe the portal’s session cookie and CSRF header as security schemes, writes needing both', () => {
-    const portal = publicOpenApiDocuments()['portal'] as Document & { components: { securitySchemes: Record<string, unknown> } };
+    const portal = publicOpenApiDocuments()['portal'] as Document & {
+      components: { securitySchemes: Record<string, unknown> };
+    };
     expect(portal.components.securitySchemes).toMatchObject({
       portalSession: { type: 'apiKey', in: 'cookie', name: 'svc_portal_session' },
       csrfToken: { type: 'apiKey', in: 'header', name: 'X-CSRF-Token' },

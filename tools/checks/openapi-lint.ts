@@ -24,7 +24,12 @@ export function publicOpenApiDocuments(): Record<string, unknown> {
 }
 
 interface RedoclyReport {
-  problems: { ruleId: string; severity: string; message: string; location: { source: { ref: string }; pointer: string }[] }[];
+  problems: {
+    ruleId: string;
+    severity: string;
+    message: string;
+    location: { source: { ref: string }; pointer: string }[];
+  }[];
 }
 
 /** Lints one document file: one line per problem (warnings count too); none is the bar. */
@@ -33,7 +38,11 @@ export function lintOpenApiFile(file: string): string[] {
   const result = spawnSync(
     path.join(ROOT, 'node_modules', '.bin', 'redocly'),
     ['lint', '--config', path.join(ROOT, 'redocly.yaml'), '--format', 'json', '--max-problems', '1000', file],
-    { cwd: ROOT, encoding: 'utf8', env: { ...process.env, REDOCLY_TELEMETRY: 'off', REDOCLY_SUPPRESS_UPDATE_NOTICE: 'true' } },
+    {
+      cwd: ROOT,
+      encoding: 'utf8',
+      env: { ...process.env, REDOCLY_TELEMETRY: 'off', REDOCLY_SUPPRESS_UPDATE_NOTICE: 'true' },
+    },
   );
   let report: RedoclyReport;
   try {
@@ -42,7 +51,8 @@ export function lintOpenApiFile(file: string): string[] {
     return [`${path.basename(file)}: redocly gave no report (exit ${result.status}): ${result.stderr}`];
   }
   return report.problems.map(
-    (problem) => `${path.basename(file)} ${problem.location[0]?.pointer ?? ''}: ${problem.severity} ${problem.ruleId}: ${problem.message}`,
+    (problem) =>
+      `${path.basename(file)} ${problem.location[0]?.pointer ?? ''}: ${problem.severity} ${problem.ruleId}: ${problem.message}`,
   );
 }
 

@@ -55,7 +55,11 @@ describe('a platform:browser project', () => {
     );
     write(path.join(probe, 'eslint.config.mjs'), "export { default } from '../../eslint.config.mjs';\n");
     const tsconfig = (files: string[]) =>
-      JSON.stringify({ extends: '../../tsconfig.base.json', compilerOptions: { lib: ['ES2023', 'DOM'], types: [] }, files });
+      JSON.stringify({
+        extends: '../../tsconfig.base.json',
+        compilerOptions: { lib: ['ES2023', 'DOM'], types: [] },
+        files,
+      });
     write(path.join(probe, 'tsconfig.json'), tsconfig(['src/main.ts', 'src/schemas.ts']));
     write(path.join(probe, 'tsconfig.node-api.json'), tsconfig(['src/node-api.ts']));
     write(
@@ -105,14 +109,18 @@ describe('a platform:browser project', () => {
 
     const eslint = path.join(ROOT, 'node_modules', 'eslint', 'bin', 'eslint.js');
     const lint = run(probe, [eslint, '--format', 'json', 'src']);
-    const results = JSON.parse(lint.output.slice(lint.output.indexOf('['), lint.output.lastIndexOf(']') + 1)) as LintResult[];
+    const results = JSON.parse(
+      lint.output.slice(lint.output.indexOf('['), lint.output.lastIndexOf(']') + 1),
+    ) as LintResult[];
     const byFile = Object.fromEntries(results.map((r) => [path.basename(r.filePath), r.messages]));
 
     expect(lint.status).not.toBe(0);
     expect(byFile['uses-db.ts']).toEqual([
       expect.objectContaining({
         ruleId: '@nx/enforce-module-boundaries',
-        message: expect.stringMatching(/tagged with "platform:browser" can only depend on libs tagged with "platform:universal"/),
+        message: expect.stringMatching(
+          /tagged with "platform:browser" can only depend on libs tagged with "platform:universal"/,
+        ),
       }),
     ]);
     expect(byFile['main.ts']).toEqual([]);

@@ -15,7 +15,9 @@ function configFiles(): string[] {
 
 /** The keys of the env schemas: `  NAME: envVar…` / `  NAME: optionalVar(…)` / `  NAME: z…` lines. */
 function schemaVariables(file: string): string[] {
-  const names = [...readFileSync(file, 'utf8').matchAll(/^\s+([A-Z][A-Z0-9_]{2,}):\s*(?:envVar|optionalVar|z)\b/gm)].map((m) => m[1]!);
+  const names = [
+    ...readFileSync(file, 'utf8').matchAll(/^\s+([A-Z][A-Z0-9_]{2,}):\s*(?:envVar|optionalVar|z)\b/gm),
+  ].map((m) => m[1]!);
   return [...new Set(names)];
 }
 
@@ -27,10 +29,19 @@ describe('README configuration', () => {
   it('names every variable of every app, the launcher and the tools (DEMO_PORT, DEMO_URL, the wallet and bench ones too)', () => {
     const files = configFiles();
     expect(files.map((f) => path.relative(ROOT, f))).toEqual(
-      expect.arrayContaining(['apps/quote-api/src/config.ts', 'tools/launcher/config.ts', 'tools/admin/config.ts', 'tools/bench/config.ts']),
+      expect.arrayContaining([
+        'apps/quote-api/src/config.ts',
+        'tools/launcher/config.ts',
+        'tools/admin/config.ts',
+        'tools/bench/config.ts',
+      ]),
     );
-    const variables = files.flatMap((file) => schemaVariables(file).map((name) => ({ name, file: path.relative(ROOT, file) })));
-    expect(variables.map((v) => v.name)).toEqual(expect.arrayContaining(['DEMO_PORT', 'DEMO_URL', 'QUOTE_API_URL', 'MIGRATIONS_DIR']));
+    const variables = files.flatMap((file) =>
+      schemaVariables(file).map((name) => ({ name, file: path.relative(ROOT, file) })),
+    );
+    expect(variables.map((v) => v.name)).toEqual(
+      expect.arrayContaining(['DEMO_PORT', 'DEMO_URL', 'QUOTE_API_URL', 'MIGRATIONS_DIR']),
+    );
 
     expect(variables.filter((v) => !named(v.name))).toEqual([]);
   });

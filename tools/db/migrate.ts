@@ -7,7 +7,10 @@ async function main(): Promise<void> {
   const db = await createDatabase({ databaseUrl, dataDir });
   try {
     const target = db.kind === 'postgres' ? 'PostgreSQL (DATABASE_URL)' : `PGlite (${dataDir}/pglite)`;
-    const { applied } = await applyMigrations(db, { migrationsDir, onApplied: (name) => console.log(`applied ${name}`) });
+    const { applied } = await applyMigrations(db, {
+      migrationsDir,
+      onApplied: (name) => console.log(`applied ${name}`),
+    });
     console.log(applied.length === 0 ? `${target}: up to date` : `${target}: ${applied.length} migration(s) applied`);
   } finally {
     await db.close();

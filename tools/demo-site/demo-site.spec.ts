@@ -24,7 +24,9 @@ describe('demo operator site', () => {
   it('links the same icon from its page, so browsers need no request for it', async () => {
     const res = await request(app).get('/');
     expect(res.status).toBe(200);
-    expect(res.text).toContain(`<link rel="icon" type="image/svg+xml" href="data:image/svg+xml,${encodeURIComponent(FAVICON_SVG)}">`);
+    expect(res.text).toContain(
+      `<link rel="icon" type="image/svg+xml" href="data:image/svg+xml,${encodeURIComponent(FAVICON_SVG)}">`,
+    );
   });
 
   it('sends the CSP we document for operators: the widget origin in script-src and frame-src, nothing inline', async () => {
@@ -36,7 +38,11 @@ describe('demo operator site', () => {
     expect(res.headers['cache-control']).toBe('no-store');
     // Every script has a src, except the one non-executable JSON data block; no <style> element, no style attribute.
     const scripts = [...res.text.matchAll(/<script([^>]*)>/g)].map((m) => m[1]!.trim());
-    expect(scripts).toEqual(['type="application/json" id="demo-config"', 'src="http://localhost:3003/widget.js"', 'src="/assets/demo.js" defer']);
+    expect(scripts).toEqual([
+      'type="application/json" id="demo-config"',
+      'src="http://localhost:3003/widget.js"',
+      'src="/assets/demo.js" defer',
+    ]);
     expect(res.text).not.toMatch(/<style|\sstyle=|\son[a-z]+=/i);
   });
 
@@ -52,15 +58,23 @@ describe('demo operator site', () => {
   });
 
   it('mounts the real widget at Tier 3 by default, Tier 2 on ?tier=2, prefilled with the voyage', async () => {
-    const config = (text: string) => JSON.parse(/<script type="application\/json" id="demo-config">(.*?)<\/script>/s.exec(text)![1]!);
+    const config = (text: string) =>
+      JSON.parse(/<script type="application\/json" id="demo-config">(.*?)<\/script>/s.exec(text)![1]!);
     const tier3 = await request(app).get('/');
     expect(config(tier3.text)).toEqual({
       tier: 3,
       widgetUrl: 'http://localhost:3003',
       publishableKey: KEY,
       prefill: {
-        destination: 'antarctica', startDate: '2027-01-22', endDate: '2027-02-02', travelers: 2, travelerAges: [46, 71],
-        tripCost: 29800, residence: 'GB', email: 'traveler@example.com', currency: 'USD',
+        destination: 'antarctica',
+        startDate: '2027-01-22',
+        endDate: '2027-02-02',
+        travelers: 2,
+        travelerAges: [46, 71],
+        tripCost: 29800,
+        residence: 'GB',
+        email: 'traveler@example.com',
+        currency: 'USD',
       },
     });
     expect(tier3.text).toContain('<div id="svc-widget"');
@@ -79,7 +93,13 @@ describe('demo operator site', () => {
     const url = new URL(href);
     expect(url.origin + url.pathname).toBe('http://localhost:3003/quote');
     expect(Object.fromEntries(url.searchParams)).toEqual({
-      pk: KEY, destination: 'antarctica', startDate: '2027-01-22', endDate: '2027-02-02', travelers: '2', tripCost: '29800', residence: 'GB',
+      pk: KEY,
+      destination: 'antarctica',
+      startDate: '2027-01-22',
+      endDate: '2027-02-02',
+      travelers: '2',
+      tripCost: '29800',
+      residence: 'GB',
     });
   });
 
@@ -94,12 +114,25 @@ describe('demo operator site', () => {
   });
 
   it('accepts a policy.issued webhook only with a valid signature over the raw body, and deduplicates on eventId', async () => {
-    const body = JSON.stringify({ eventId: 'evt_1', type: 'policy.issued', policyNumber: 'POL-2026-ABCDEF', quoteId: 'q_1' });
-    const bad = await request(app).post(DEMO_WEBHOOK_PATH).set('Content-Type', 'application/json').set('X-SVC-Signature', 't=1,v1=00').send(body);
+    const body = JSON.stringify({
+      eventId: 'evt_1',
+      type: 'policy.issued',
+      policyNumber: 'POL-2026-ABCDEF',
+      quoteId: 'q_1',
+    });
+    const bad = await request(app)
+      .post(DEMO_WEBHOOK_PATH)
+      .set('Content-Type', 'application/json')
+      .set('X-SVC-Signature', 't=1,v1=00')
+      .send(body);
     expect(bad.status).toBe(400);
     const header = signPayload(Buffer.from(body), 'whsec_demo', Math.floor(Date.now() / 1000));
     for (let i = 0; i < 2; i++) {
-      const ok = await request(app).post(DEMO_WEBHOOK_PATH).set('Content-Type', 'application/json').set('X-SVC-Signature', header).send(body);
+      const ok = await request(app)
+        .post(DEMO_WEBHOOK_PATH)
+        .set('Content-Type', 'application/json')
+        .set('X-SVC-Signature', header)
+        .send(body);
       expect(ok.status).toBe(200);
     }
     const list = await request(app).get('/webhooks/received');

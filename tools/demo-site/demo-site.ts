@@ -57,8 +57,17 @@ export function createDemoSite(options: DemoSiteOptions): { app: Express; receiv
     const payload = JSON.parse(rawBody.toString('utf8')) as PolicyIssuedPayload;
     const seen = received.get(payload.eventId);
     if (seen) seen.deliveries += 1;
-    else received.set(payload.eventId, { eventId: payload.eventId, receivedAt: new Date().toISOString(), deliveries: 1, payload });
-    options.logger.info({ eventId: payload.eventId, policyNumber: payload.policyNumber }, 'demo site: policy.issued received');
+    else
+      received.set(payload.eventId, {
+        eventId: payload.eventId,
+        receivedAt: new Date().toISOString(),
+        deliveries: 1,
+        payload,
+      });
+    options.logger.info(
+      { eventId: payload.eventId, policyNumber: payload.policyNumber },
+      'demo site: policy.issued received',
+    );
     res.json({ received: true });
   });
 
@@ -97,7 +106,9 @@ export function createDemoSite(options: DemoSiteOptions): { app: Express; receiv
         operatorName: options.operatorName,
         favicon: FAVICON_SVG,
         // `/?locale=de`: how an operator sets the widget's language (MountConfig.locale).
-        ...(typeof req.query['locale'] === 'string' && /^[A-Za-z]{2,3}(-[A-Za-z0-9]{1,8})*$/.test(req.query['locale']) ? { locale: req.query['locale'] } : {}),
+        ...(typeof req.query['locale'] === 'string' && /^[A-Za-z]{2,3}(-[A-Za-z0-9]{1,8})*$/.test(req.query['locale'])
+          ? { locale: req.query['locale'] }
+          : {}),
       }),
     );
   });
@@ -121,7 +132,8 @@ export function demoCsp(widgetOrigin: string): string {
 
 /** The Antarctic voyage on sale: departs 60 days from `now` (Day 1 of the itinerary), returns on Day 12: 11 nights. */
 export function demoTrip(now: Date): DemoTrip {
-  const day = (offset: number) => new Date(Date.UTC(now.getUTCFullYear(), now.getUTCMonth(), now.getUTCDate() + offset)).toISOString().slice(0, 10);
+  const day = (offset: number) =>
+    new Date(Date.UTC(now.getUTCFullYear(), now.getUTCMonth(), now.getUTCDate() + offset)).toISOString().slice(0, 10);
   return {
     name: 'Antarctic Peninsula Classic',
     destination: 'antarctica',

@@ -29,12 +29,20 @@ export interface DemoPageInput {
 
 const escape = (s: string) => s.replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`);
 const json = (value: unknown) => JSON.stringify(value).replace(/</g, '\\u003c');
-const usd = (n: number) => new Intl.NumberFormat('en-US', { style: 'currency', currency: 'USD', maximumFractionDigits: 0 }).format(n);
+const usd = (n: number) =>
+  new Intl.NumberFormat('en-US', { style: 'currency', currency: 'USD', maximumFractionDigits: 0 }).format(n);
 const day = (iso: string) =>
-  new Intl.DateTimeFormat('en-GB', { weekday: 'short', day: 'numeric', month: 'short', year: 'numeric', timeZone: 'UTC' }).format(new Date(`${iso}T00:00:00Z`));
+  new Intl.DateTimeFormat('en-GB', {
+    weekday: 'short',
+    day: 'numeric',
+    month: 'short',
+    year: 'numeric',
+    timeZone: 'UTC',
+  }).format(new Date(`${iso}T00:00:00Z`));
 
 /** Nights from departure to return: the number checkout shows as the trip's days (end − start), never one more. */
-export const nightsBetween = (startIso: string, endIso: string) => Math.round((Date.parse(endIso) - Date.parse(startIso)) / 86_400_000);
+export const nightsBetween = (startIso: string, endIso: string) =>
+  Math.round((Date.parse(endIso) - Date.parse(startIso)) / 86_400_000);
 
 /** Day 1 is the departure date, Day 12 the return date: 11 nights (demoTrip's dates). */
 const ITINERARY: [string, string][] = [
@@ -86,7 +94,9 @@ export function demoPage(input: DemoPageInput): string {
       currency: 'USD',
     },
   };
-  const nav = TIERS.map(([t, label]) => `<a href="/?tier=${t}"${t === tier ? ' aria-current="page"' : ''}>${escape(label)}</a>`).join('');
+  const nav = TIERS.map(
+    ([t, label]) => `<a href="/?tier=${t}"${t === tier ? ' aria-current="page"' : ''}>${escape(label)}</a>`,
+  ).join('');
   const protect =
     tier === 1
       ? `<p>Our insurance partner's quote page opens with this voyage filled in: compare plans and buy there, in a few minutes.</p>

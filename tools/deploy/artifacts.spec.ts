@@ -14,7 +14,9 @@ const rootLock = readJson(path.join(ROOT, 'package-lock.json'));
 const externalsOf = (app: string): string[] =>
   readJson(path.join(ROOT, 'apps', app, 'project.json')).targets['build-server']?.options?.external ??
   readJson(path.join(ROOT, 'nx.json')).targetDefaults['build-server'].options.external;
-const migrations = readdirSync(path.join(ROOT, 'libs', 'db', 'prisma', 'migrations')).filter((n) => /^\d/.test(n)).sort();
+const migrations = readdirSync(path.join(ROOT, 'libs', 'db', 'prisma', 'migrations'))
+  .filter((n) => /^\d/.test(n))
+  .sort();
 
 describe.each(APPS.map((a) => a.app))('dist/apps/%s', (app) => {
   const dir = distDir(app);
@@ -28,13 +30,20 @@ describe.each(APPS.map((a) => a.app))('dist/apps/%s', (app) => {
     for (const name of ['main.js', 'main.js.map', 'migrate.js', 'Dockerfile', 'package-lock.json', '.npmrc']) {
       expect([name, existsSync(file(name))]).toEqual([name, true]);
     }
-    const shipped = readdirSync(file('migrations')).filter((n) => /^\d/.test(n)).sort();
+    const shipped = readdirSync(file('migrations'))
+      .filter((n) => /^\d/.test(n))
+      .sort();
     expect(shipped).toEqual(migrations);
   });
 
   it('package.json: private, starts main.js, depends ONLY on the externals, at the root lockfile versions', () => {
     const manifest = readJson(file('package.json'));
-    expect(manifest).toMatchObject({ name: `@expedition/${app}`, private: true, main: 'main.js', scripts: { start: expect.stringMatching(/^node .*main\.js$/) } });
+    expect(manifest).toMatchObject({
+      name: `@expedition/${app}`,
+      private: true,
+      main: 'main.js',
+      scripts: { start: expect.stringMatching(/^node .*main\.js$/) },
+    });
     expect(manifest.devDependencies).toBeUndefined();
     const deps = Object.entries(manifest.dependencies as Record<string, string>);
     expect(deps.length).toBeGreaterThan(0);
@@ -48,7 +57,9 @@ describe.each(APPS.map((a) => a.app))('dist/apps/%s', (app) => {
     const manifest = readJson(file('package.json'));
     const lock = readJson(file('package-lock.json'));
     expect(lock).toEqual(pruneLockfile(rootLock, Object.keys(manifest.dependencies), manifest));
-    for (const [at, entry] of Object.entries(lock.packages as Record<string, { version: string; integrity?: string }>)) {
+    for (const [at, entry] of Object.entries(
+      lock.packages as Record<string, { version: string; integrity?: string }>,
+    )) {
       if (at === '') continue;
       expect([at, entry.version]).toEqual([at, rootLock.packages[at].version]);
       expect(entry.integrity).toBe(rootLock.packages[at].integrity);
@@ -91,8 +102,16 @@ describe('lintDockerfile', () => {
     ['no USER', (t: string) => t.replace(/^USER .*$/m, ''), /USER: the image must not run as root/],
     ['a named user', (t: string) => t.replace(/^USER .*$/m, 'USER node'), /USER: numeric uid/],
     ['no HEALTHCHECK', (t: string) => t.replace(/^HEALTHCHECK[\s\S]*?\n\n/m, ''), /HEALTHCHECK/],
-    ['a baked-in secret', (t: string) => t.replace(/^WORKDIR/m, 'ENV MPP_SECRET_KEY=abc\nWORKDIR'), /ENV\/ARG MPP_SECRET_KEY/],
-    ['a DATABASE_URL default', (t: string) => t.replace(/^WORKDIR/m, 'ARG DATABASE_URL=postgres://x\nWORKDIR'), /ENV\/ARG DATABASE_URL/],
+    [
+      'a baked-in secret',
+      (t: string) => t.replace(/^WORKDIR/m, 'ENV MPP_SECRET_KEY=abc\nWORKDIR'),
+      /ENV\/ARG MPP_SECRET_KEY/,
+    ],
+    [
+      'a DATABASE_URL default',
+      (t: string) => t.replace(/^WORKDIR/m, 'ARG DATABASE_URL=postgres://x\nWORKDIR'),
+      /ENV\/ARG DATABASE_URL/,
+    ],
     ['another base image', (t: string) => t.replace(/^FROM .*$/m, 'FROM node:22'), /FROM/],
     ['npm install of everything', (t: string) => t.replace('npm ci --omit=dev', 'npm install'), /npm ci --omit=dev/],
     ['no NODE_ENV', (t: string) => t.replace('NODE_ENV=production', 'NODE_ENV=development'), /NODE_ENV=production/],

@@ -31,7 +31,9 @@ const expected: Expectations = {
 function render(dir: string): K8sObject[] {
   const result = spawnSync(kubectl, ['kustomize', dir], { encoding: 'utf8', maxBuffer: 32 * 1024 * 1024 });
   if (result.status !== 0) throw new Error(`kubectl kustomize ${path.relative(ROOT, dir)} failed: ${result.stderr}`);
-  return parseAllDocuments(result.stdout).map((doc) => doc.toJS() as K8sObject).filter(Boolean);
+  return parseAllDocuments(result.stdout)
+    .map((doc) => doc.toJS() as K8sObject)
+    .filter(Boolean);
 }
 
 /** kubernetes-models' class for an apiVersion/kind (`apps/v1` + `Deployment` → kubernetes-models/apps/v1/Deployment). */
@@ -91,10 +93,17 @@ suite()('deploy/kubernetes', () => {
       expect(objects.filter((o) => o.kind === 'Secret')).toEqual([]);
       type Env = { name: string; valueFrom?: { secretKeyRef?: { name: string; key: string; optional?: boolean } } };
       const containers = objects.flatMap(
-        (o) => (o.spec as { template?: { spec?: { containers: Array<{ name: string; env?: Env[] }> } } } | undefined)?.template?.spec?.containers ?? [],
+        (o) =>
+          (o.spec as { template?: { spec?: { containers: Array<{ name: string; env?: Env[] }> } } } | undefined)
+            ?.template?.spec?.containers ?? [],
       );
       const databaseRefs = containers.filter((c) =>
-        c.env?.some((e) => e.name === 'DATABASE_URL' && e.valueFrom?.secretKeyRef?.name === 'expedition-secrets' && !e.valueFrom.secretKeyRef.optional),
+        c.env?.some(
+          (e) =>
+            e.name === 'DATABASE_URL' &&
+            e.valueFrom?.secretKeyRef?.name === 'expedition-secrets' &&
+            !e.valueFrom.secretKeyRef.optional,
+        ),
       );
       expect(databaseRefs.map((c) => c.name).sort()).toEqual([...APPS.map((a) => a.app), 'migrate'].sort());
     });
@@ -116,7 +125,10 @@ suite()('deploy/kubernetes', () => {
     const objects = render(path.join(KUSTOMIZE_ROOT, 'overlays', 'production'));
     const config = objects.find((o) => o.kind === 'ConfigMap')!;
     expect(config.data).toMatchObject({ NODE_ENV: 'production', PAYMENTS_PROVIDER: 'stripe' });
-    const ingress = objects.find((o) => o.kind === 'Ingress')!.spec as { rules: Array<{ host: string }>; tls?: Array<{ hosts: string[]; secretName: string }> };
+    const ingress = objects.find((o) => o.kind === 'Ingress')!.spec as {
+      rules: Array<{ host: string }>;
+      tls?: Array<{ hosts: string[]; secretName: string }>;
+    };
     const tlsHosts = (ingress.tls ?? []).flatMap((t) => t.hosts);
     expect(ingress.rules.map((r) => r.host).filter((h) => !tlsHosts.includes(h))).toEqual([]);
   });
@@ -124,7 +136,12 @@ suite()('deploy/kubernetes', () => {
 
 describe('schema validation (can fail)', () => {
   it('kubernetes-models refuses a Deployment without a pod template and an HPA with a string replica count', async () => {
-    const deployment = await modelOf({ apiVersion: 'apps/v1', kind: 'Deployment', metadata: { name: 'x' }, spec: { selector: {} } });
+    const deployment = await modelOf({
+      apiVersion: 'apps/v1',
+      kind: 'Deployment',
+      metadata: { name: 'x' },
+      spec: { selector: {} },
+    });
     expect(() => deployment!.validate()).toThrow(/template/);
     const hpa = await modelOf({
       apiVersion: 'autoscaling/v2',
@@ -140,7 +157,13 @@ describe('checkManifests (can fail)', () => {
   const base = (): K8sObject[] => [];
   it('names what is missing in an empty render', () => {
     const problems = checkManifests(base(), expected);
-    expect(problems).toEqual(expect.arrayContaining(['quote-api: no Deployment', 'one migration Job (label app.kubernetes.io/component=migration)', 'Ingress: no public host routes to quote-api']));
+    expect(problems).toEqual(
+      expect.arrayContaining([
+        'quote-api: no Deployment',
+        'one migration Job (label app.kubernetes.io/component=migration)',
+        'Ingress: no public host routes to quote-api',
+      ]),
+    );
   });
 
   it('refuses an inlined secret, a root container, a missing probe and a Secret with data', () => {
@@ -166,7 +189,12 @@ describe('checkManifests (can fail)', () => {
       },
     };
     const secret: K8sObject = { apiVersion: 'v1', kind: 'Secret', metadata: { name: 's' }, data: { A: 'YQ==' } };
-    const service: K8sObject = { apiVersion: 'v1', kind: 'Service', metadata: { name: 'quote-api' }, spec: { ports: [{ port: 9464, targetPort: 'metrics' }] } };
+    const service: K8sObject = {
+      apiVersion: 'v1',
+      kind: 'Service',
+      metadata: { name: 'quote-api' },
+      spec: { ports: [{ port: 9464, targetPort: 'metrics' }] },
+    };
     const problems = checkManifests([deployment, secret, service], expected).join('\n');
     expect(problems).toMatch(/Service\/quote-api: exposes the metrics port/);
     expect(problems).toMatch(/MPP_SECRET_KEY is inlined/);

@@ -5,7 +5,17 @@ import path from 'node:path';
 import { Client } from 'pg';
 import { describeWithPostgres, testDatabaseUrl } from '@expedition/db/testing';
 import { closedPort, isRedisReachableSync, testRedisUrl } from '@expedition/platform/testing';
-import { APPS, copyArtifact, distDir, npmCi, removeDir, runNode, startNode, waitForStatus, type AppName } from './src/app-artifacts';
+import {
+  APPS,
+  copyArtifact,
+  distDir,
+  npmCi,
+  removeDir,
+  runNode,
+  startNode,
+  waitForStatus,
+  type AppName,
+} from './src/app-artifacts';
 
 /**
  * Issue 12 §1: each dist/apps/<app>, copied to an EMPTY folder, runs with only `npm ci` of its own pruned manifest and
@@ -38,16 +48,61 @@ describe('config errors of the built processes: one line naming the variable, ne
   const cases: Case[] = APPS.flatMap(({ app, portVar }): Case[] => [
     { app, title: `${portVar}=not-a-port`, env: { [portVar]: 'not-a-port' }, names: [portVar] },
     { app, title: 'LOG_LEVEL=loud', env: { LOG_LEVEL: 'loud' }, names: ['LOG_LEVEL'] },
-    { app, title: 'NODE_ENV=production without DATABASE_URL', env: { NODE_ENV: 'production' }, names: ['DATABASE_URL'] },
+    {
+      app,
+      title: 'NODE_ENV=production without DATABASE_URL',
+      env: { NODE_ENV: 'production' },
+      names: ['DATABASE_URL'],
+    },
   ]);
   cases.push(
-    { app: 'quote-api', title: 'production without MPP_SECRET_KEY and POLICY_TOKEN_SECRET', env: { NODE_ENV: 'production', DATABASE_URL: 'postgresql://db/x' }, names: ['MPP_SECRET_KEY', 'POLICY_TOKEN_SECRET'] },
-    { app: 'embed-api', title: 'production without POLICY_TOKEN_SECRET', env: { NODE_ENV: 'production', DATABASE_URL: 'postgresql://db/x' }, names: ['POLICY_TOKEN_SECRET'] },
-    { app: 'operator-portal', title: 'production without the keyring and SMTP', env: { NODE_ENV: 'production', DATABASE_URL: 'postgresql://db/x' }, names: ['SMTP_URL', 'WEBHOOK_SECRET_KEYS'] },
-    { app: 'operator-portal', title: 'a bad keyring', env: { DATABASE_URL: 'postgresql://db/x', WEBHOOK_SECRET_KEYS: 'k1:short' }, names: ['WEBHOOK_SECRET_KEYS'] },
-    { app: 'webhook-dispatcher', title: 'production on the simulated processor', env: { NODE_ENV: 'production', DATABASE_URL: 'postgresql://db/x', WEBHOOK_SECRET_KEYS: KEYRING, POLICY_TOKEN_SECRET: 'p'.repeat(40) }, names: ['PAYMENTS_PROVIDER'] },
-    { app: 'embed-api', title: 'Stripe without its keys', env: { PAYMENTS_PROVIDER: 'stripe' }, names: ['STRIPE_TEST_SECRET_KEY', 'STRIPE_WEBHOOK_SECRET'] },
-    { app: 'webhook-dispatcher', title: 'DATABASE_URL of another database', env: { DATABASE_URL: 'mysql://db/x' }, names: ['DATABASE_URL'] },
+    {
+      app: 'quote-api',
+      title: 'production without MPP_SECRET_KEY and POLICY_TOKEN_SECRET',
+      env: { NODE_ENV: 'production', DATABASE_URL: 'postgresql://db/x' },
+      names: ['MPP_SECRET_KEY', 'POLICY_TOKEN_SECRET'],
+    },
+    {
+      app: 'embed-api',
+      title: 'production without POLICY_TOKEN_SECRET',
+      env: { NODE_ENV: 'production', DATABASE_URL: 'postgresql://db/x' },
+      names: ['POLICY_TOKEN_SECRET'],
+    },
+    {
+      app: 'operator-portal',
+      title: 'production without the keyring and SMTP',
+      env: { NODE_ENV: 'production', DATABASE_URL: 'postgresql://db/x' },
+      names: ['SMTP_URL', 'WEBHOOK_SECRET_KEYS'],
+    },
+    {
+      app: 'operator-portal',
+      title: 'a bad keyring',
+      env: { DATABASE_URL: 'postgresql://db/x', WEBHOOK_SECRET_KEYS: 'k1:short' },
+      names: ['WEBHOOK_SECRET_KEYS'],
+    },
+    {
+      app: 'webhook-dispatcher',
+      title: 'production on the simulated processor',
+      env: {
+        NODE_ENV: 'production',
+        DATABASE_URL: 'postgresql://db/x',
+        WEBHOOK_SECRET_KEYS: KEYRING,
+        POLICY_TOKEN_SECRET: 'p'.repeat(40),
+      },
+      names: ['PAYMENTS_PROVIDER'],
+    },
+    {
+      app: 'embed-api',
+      title: 'Stripe without its keys',
+      env: { PAYMENTS_PROVIDER: 'stripe' },
+      names: ['STRIPE_TEST_SECRET_KEY', 'STRIPE_WEBHOOK_SECRET'],
+    },
+    {
+      app: 'webhook-dispatcher',
+      title: 'DATABASE_URL of another database',
+      env: { DATABASE_URL: 'mysql://db/x' },
+      names: ['DATABASE_URL'],
+    },
   );
 
   it.each(cases)('$app: $title', ({ app, env, names }) => {
@@ -70,7 +125,11 @@ describe('an unreachable database at start: one line saying what failed, where a
 
   it.each(APPS.map((a) => a.app))('%s', (app) => {
     const databaseUrl = `postgresql://app:s3cret@127.0.0.1:${port}/expedition`;
-    const result = runNode(distDir(app), 'main.js', { DATA_DIR: path.join(scratch, app), DATABASE_URL: databaseUrl, ...APP_ENV[app] });
+    const result = runNode(distDir(app), 'main.js', {
+      DATA_DIR: path.join(scratch, app),
+      DATABASE_URL: databaseUrl,
+      ...APP_ENV[app],
+    });
     expect(result.status).toBe(1);
     expect(result.stderr.split('\n').filter((l) => l.trim() !== '')).toEqual([
       `Cannot reach PostgreSQL at 127.0.0.1:${port} (DATABASE_URL): connection refused. ` +
@@ -80,74 +139,87 @@ describe('an unreachable database at start: one line saying what failed, where a
   });
 });
 
-describeWithPostgres()('each artifact from an empty folder on PostgreSQL' + (isRedisReachableSync() ? ' and Redis' : ''), () => {
-  const database = `deploy_${randomBytes(5).toString('hex')}`;
-  const admin = new URL(testDatabaseUrl());
-  const databaseUrl = Object.assign(new URL(admin.toString()), { pathname: `/${database}` }).toString();
-  const redisUrl = isRedisReachableSync() ? testRedisUrl() : undefined;
-  const folders: string[] = [];
+describeWithPostgres()(
+  'each artifact from an empty folder on PostgreSQL' + (isRedisReachableSync() ? ' and Redis' : ''),
+  () => {
+    const database = `deploy_${randomBytes(5).toString('hex')}`;
+    const admin = new URL(testDatabaseUrl());
+    const databaseUrl = Object.assign(new URL(admin.toString()), { pathname: `/${database}` }).toString();
+    const redisUrl = isRedisReachableSync() ? testRedisUrl() : undefined;
+    const folders: string[] = [];
 
-  const sql = async (text: string) => {
-    const client = new Client({ connectionString: admin.toString() });
-    await client.connect();
-    try {
-      return await client.query(text);
-    } finally {
-      await client.end();
-    }
-  };
+    const sql = async (text: string) => {
+      const client = new Client({ connectionString: admin.toString() });
+      await client.connect();
+      try {
+        return await client.query(text);
+      } finally {
+        await client.end();
+      }
+    };
 
-  beforeAll(async () => {
-    await sql(`CREATE DATABASE "${database}"`);
-  });
-
-  afterAll(async () => {
-    for (const dir of folders) removeDir(dir);
-    await sql(`DROP DATABASE IF EXISTS "${database}" WITH (FORCE)`);
-  });
-
-  const install = (app: string): string => {
-    const dir = copyArtifact(app);
-    folders.push(dir);
-    const ci = npmCi(dir);
-    if (ci.status !== 0) throw new Error(`npm ci in ${app}'s artifact failed:\n${ci.output}`);
-    return dir;
-  };
-
-  it('migrate.js (the release step) applies every migration and the catalog, then a second run applies none', async () => {
-    const dir = install('quote-api');
-    const first = runNode(dir, 'migrate.js', { DATABASE_URL: databaseUrl });
-    expect([first.status, first.stderr]).toEqual([0, '']);
-    const report = JSON.parse(first.stdout.trim()) as { migrationsApplied: string[]; plans: number };
-    expect(report.migrationsApplied.length).toBeGreaterThan(0);
-    expect(report.plans).toBeGreaterThan(0);
-    const second = JSON.parse(runNode(dir, 'migrate.js', { DATABASE_URL: databaseUrl }).stdout.trim());
-    expect(second.migrationsApplied).toEqual([]);
-    const missing = runNode(dir, 'migrate.js', {});
-    expect([missing.status, missing.stderr.trim()]).toEqual([1, 'Invalid configuration: DATABASE_URL: required (the PostgreSQL to migrate)']);
-  });
-
-  it.each(APPS)('$app: npm ci, node main.js → /healthz 200, /readyz 200, SIGTERM drains and exits 0', async ({ app, portVar, testPort }) => {
-    const dir = install(app);
-    const running = startNode(dir, 'main.js', {
-      NODE_ENV: 'development',
-      DATABASE_URL: databaseUrl,
-      ...(redisUrl ? { REDIS_URL: redisUrl } : {}),
-      HOST: '127.0.0.1',
-      [portVar]: String(testPort),
-      DATA_DIR: path.join(scratch, `${app}-data`),
-      LOG_LEVEL: 'warn',
-      WEBHOOK_WORKERS: '1',
-      ...APP_ENV[app],
+    beforeAll(async () => {
+      await sql(`CREATE DATABASE "${database}"`);
     });
-    try {
-      const base = `http://127.0.0.1:${testPort}`;
-      const health = await waitForStatus(`${base}/healthz`, 200, running);
-      const ready = await waitForStatus(`${base}/readyz`, 200, running, 30_000);
-      expect({ health, ready, output: health === 200 && ready === 200 ? '' : running.output() }).toEqual({ health: 200, ready: 200, output: '' });
-    } finally {
-      const code = await running.stop();
-      expect({ code, output: code === 0 ? '' : running.output() }).toEqual({ code: 0, output: '' });
-    }
-  });
-});
+
+    afterAll(async () => {
+      for (const dir of folders) removeDir(dir);
+      await sql(`DROP DATABASE IF EXISTS "${database}" WITH (FORCE)`);
+    });
+
+    const install = (app: string): string => {
+      const dir = copyArtifact(app);
+      folders.push(dir);
+      const ci = npmCi(dir);
+      if (ci.status !== 0) throw new Error(`npm ci in ${app}'s artifact failed:\n${ci.output}`);
+      return dir;
+    };
+
+    it('migrate.js (the release step) applies every migration and the catalog, then a second run applies none', async () => {
+      const dir = install('quote-api');
+      const first = runNode(dir, 'migrate.js', { DATABASE_URL: databaseUrl });
+      expect([first.status, first.stderr]).toEqual([0, '']);
+      const report = JSON.parse(first.stdout.trim()) as { migrationsApplied: string[]; plans: number };
+      expect(report.migrationsApplied.length).toBeGreaterThan(0);
+      expect(report.plans).toBeGreaterThan(0);
+      const second = JSON.parse(runNode(dir, 'migrate.js', { DATABASE_URL: databaseUrl }).stdout.trim());
+      expect(second.migrationsApplied).toEqual([]);
+      const missing = runNode(dir, 'migrate.js', {});
+      expect([missing.status, missing.stderr.trim()]).toEqual([
+        1,
+        'Invalid configuration: DATABASE_URL: required (the PostgreSQL to migrate)',
+      ]);
+    });
+
+    it.each(APPS)(
+      '$app: npm ci, node main.js → /healthz 200, /readyz 200, SIGTERM drains and exits 0',
+      async ({ app, portVar, testPort }) => {
+        const dir = install(app);
+        const running = startNode(dir, 'main.js', {
+          NODE_ENV: 'development',
+          DATABASE_URL: databaseUrl,
+          ...(redisUrl ? { REDIS_URL: redisUrl } : {}),
+          HOST: '127.0.0.1',
+          [portVar]: String(testPort),
+          DATA_DIR: path.join(scratch, `${app}-data`),
+          LOG_LEVEL: 'warn',
+          WEBHOOK_WORKERS: '1',
+          ...APP_ENV[app],
+        });
+        try {
+          const base = `http://127.0.0.1:${testPort}`;
+          const health = await waitForStatus(`${base}/healthz`, 200, running);
+          const ready = await waitForStatus(`${base}/readyz`, 200, running, 30_000);
+          expect({ health, ready, output: health === 200 && ready === 200 ? '' : running.output() }).toEqual({
+            health: 200,
+            ready: 200,
+            output: '',
+          });
+        } finally {
+          const code = await running.stop();
+          expect({ code, output: code === 0 ? '' : running.output() }).toEqual({ code: 0, output: '' });
+        }
+      },
+    );
+  },
+);

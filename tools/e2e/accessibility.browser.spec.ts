@@ -17,7 +17,8 @@ const available = existsSync(CHROMIUM);
 if (!available && process.env.REQUIRE_SERVICES === '1') {
   throw new Error(`Chromium not found at ${CHROMIUM} (REQUIRE_SERVICES=1): apt-get install chromium`);
 }
-if (!available) noteSkippedSuite(`Chromium not found at ${CHROMIUM} (apt-get install -y chromium, or set CHROMIUM_PATH)`);
+if (!available)
+  noteSkippedSuite(`Chromium not found at ${CHROMIUM} (apt-get install -y chromium, or set CHROMIUM_PATH)`);
 const describeWithBrowser = available ? describe : describe.skip;
 const SHOTS = path.join(tmpdir(), 'expedition-screens');
 const WIDTHS = [1280, 390] as const;
@@ -31,7 +32,15 @@ describeWithBrowser('accessibility of the payer-facing screens (axe-core, 1280 a
     platform = await launch(13700);
     browser = await chromium.launch({
       executablePath: CHROMIUM,
-      args: ['--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync'],
+      args: [
+        '--no-sandbox',
+        '--disable-gpu',
+        '--disable-quic',
+        '--no-first-run',
+        '--disable-background-networking',
+        '--disable-component-update',
+        '--disable-sync',
+      ],
     });
   }, 120_000);
   afterAll(async () => {
@@ -48,17 +57,30 @@ describeWithBrowser('accessibility of the payer-facing screens (axe-core, 1280 a
       const violations = await axeViolations(page);
       await page.screenshot({ path: path.join(SHOTS, `${name}-${width}.png`), fullPage: true });
       await context.close();
-      expect({ screen: `${name} at ${width}px`, violations }).toEqual({ screen: `${name} at ${width}px`, violations: [] });
+      expect({ screen: `${name} at ${width}px`, violations }).toEqual({
+        screen: `${name} at ${width}px`,
+        violations: [],
+      });
     }
   }
 
   async function checkoutLink(): Promise<string> {
     const quote = await postJson(`${platform.urls.quote}/api/v1/quotes`, {
-      destination: 'Antarctica', startDate: `${new Date().getUTCFullYear() + 1}-01-10`, durationDays: 14, tripCost: 24000,
-      travelers: 2, travelerAges: [45, 72], residence: 'US', state: 'CA',
+      destination: 'Antarctica',
+      startDate: `${new Date().getUTCFullYear() + 1}-01-10`,
+      durationDays: 14,
+      tripCost: 24000,
+      travelers: 2,
+      travelerAges: [45, 72],
+      residence: 'US',
+      state: 'CA',
     });
     const plan = quote.plans.find((p: { availabilityMode: string }) => p.availabilityMode === 'full');
-    const link = await postJson(`${platform.urls.quote}/api/v1/checkout`, { quoteId: quote.quoteId, planId: plan.planId, sessionId: quote.sessionId });
+    const link = await postJson(`${platform.urls.quote}/api/v1/checkout`, {
+      quoteId: quote.quoteId,
+      planId: plan.planId,
+      sessionId: quote.sessionId,
+    });
     return link.checkoutUrl as string;
   }
 
@@ -88,8 +110,13 @@ describeWithBrowser('accessibility of the payer-facing screens (axe-core, 1280 a
 
     // A second link of a quote bought through the first one.
     const quote = await postJson(`${platform.urls.quote}/api/v1/quotes`, {
-      destination: 'Arctic', startDate: `${new Date().getUTCFullYear() + 1}-03-10`, durationDays: 10, tripCost: 9000,
-      travelers: 1, travelerAges: [40], residence: 'GB',
+      destination: 'Arctic',
+      startDate: `${new Date().getUTCFullYear() + 1}-03-10`,
+      durationDays: 10,
+      tripCost: 9000,
+      travelers: 1,
+      travelerAges: [40],
+      residence: 'GB',
     });
     const plan = quote.plans.find((p: { availabilityMode: string }) => p.availabilityMode === 'full');
     const body = { quoteId: quote.quoteId, planId: plan.planId, sessionId: quote.sessionId };
@@ -128,7 +155,11 @@ describeWithBrowser('accessibility of the payer-facing screens (axe-core, 1280 a
 });
 
 async function postJson(url: string, body: unknown): Promise<any> {
-  const res = await fetch(url, { method: 'POST', headers: { 'Content-Type': 'application/json' }, body: JSON.stringify(body) });
+  const res = await fetch(url, {
+    method: 'POST',
+    headers: { 'Content-Type': 'application/json' },
+    body: JSON.stringify(body),
+  });
   if (!res.ok) throw new Error(`${url}: ${res.status} ${await res.text()}`);
   return res.json();
 }

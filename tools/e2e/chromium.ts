@@ -10,6 +10,7 @@ const available = existsSync(CHROMIUM);
 if (!available && process.env.REQUIRE_SERVICES === '1') {
   throw new Error(`Chromium not found at ${CHROMIUM} (REQUIRE_SERVICES=1): apt-get install chromium`);
 }
-if (!available) noteSkippedSuite(`Chromium not found at ${CHROMIUM} (apt-get install -y chromium, or set CHROMIUM_PATH)`);
+if (!available)
+  noteSkippedSuite(`Chromium not found at ${CHROMIUM} (apt-get install -y chromium, or set CHROMIUM_PATH)`);
 
 export const describeWithChromium: jest.Describe = available ? describe : describe.skip;

@@ -33,10 +33,19 @@ const trip = () => ({
 });
 
 const post = (url: string, body: unknown, headers: Record<string, string> = {}) =>
-  fetch(url, { method: 'POST', headers: { 'Content-Type': 'application/json', ...headers }, body: JSON.stringify(body) });
+  fetch(url, {
+    method: 'POST',
+    headers: { 'Content-Type': 'application/json', ...headers },
+    body: JSON.stringify(body),
+  });
 
 const form = (url: string, fields: Record<string, string>) =>
-  fetch(url, { method: 'POST', headers: { 'Content-Type': 'application/x-www-form-urlencoded' }, body: new URLSearchParams(fields), redirect: 'manual' });
+  fetch(url, {
+    method: 'POST',
+    headers: { 'Content-Type': 'application/x-www-form-urlencoded' },
+    body: new URLSearchParams(fields),
+    redirect: 'manual',
+  });
 
 const CARD = { cardNumber: '4242 4242 4242 4242', expiry: '12/30', cvc: '123' };
 
@@ -59,8 +68,14 @@ function embed(origin: string) {
   const call = (route: string, body: unknown) => post(`${platform.urls.embed}${route}`, body, headers);
   async function quote(email: string) {
     const created = await call('/api/embed/quote', {
-      destination: 'galapagos', tripCost: 9000, travelers: 1, travelerAges: [38], residence: 'DE',
-      email, startDate: `${year}-03-01`, endDate: `${year}-03-11`,
+      destination: 'galapagos',
+      tripCost: 9000,
+      travelers: 1,
+      travelerAges: [38],
+      residence: 'DE',
+      email,
+      startDate: `${year}-03-01`,
+      endDate: `${year}-03-11`,
     });
     expect(created.status).toBe(200);
     const { quoteId } = (await created.json()) as { quoteId: string };
@@ -80,7 +95,10 @@ async function mppPurchase(quoteId: string, planId: string) {
   expect(first.status).toBe(402);
   const [challenge] = parsePaymentChallenges(first.headers.get('www-authenticate')!);
   const paid = await post(`${platform.urls.quote}/api/v1/purchase`, body, {
-    Authorization: formatAuthorizationPayment({ challenge: challenge!, payload: { spt: `spt_test_success_${unique()}` } }),
+    Authorization: formatAuthorizationPayment({
+      challenge: challenge!,
+      payload: { spt: `spt_test_success_${unique()}` },
+    }),
   });
   expect(paid.status).toBe(200);
 }
@@ -111,7 +129,11 @@ const channels: Record<string, (email: string) => Promise<string>> = {
   /** An agent's checkout link for a quote without an address: the traveler types it on the page. */
   async 'checkout link, address typed on the page'(email) {
     const q = await apiQuote();
-    const link = await post(`${platform.urls.quote}/api/v1/checkout`, { quoteId: q.quoteId, planId: q.plans[0]!.planId, sessionId: q.sessionId });
+    const link = await post(`${platform.urls.quote}/api/v1/checkout`, {
+      quoteId: q.quoteId,
+      planId: q.plans[0]!.planId,
+      sessionId: q.sessionId,
+    });
     const { checkoutUrl } = (await link.json()) as { checkoutUrl: string };
     expect(await (await fetch(checkoutUrl)).text()).toContain('name="email"');
     expect((await form(`${checkoutUrl}/pay`, { ...CARD, email })).status).toBe(303);
@@ -125,16 +147,31 @@ const channels: Record<string, (email: string) => Promise<string>> = {
   },
   /** An ACP checkout session with `buyer.email`, under the launcher's demo agent key. */
   async 'ACP buyer.email'(email) {
-    const { key } = JSON.parse(readFileSync(path.join(platform.dataDir, 'demo-agent-key.json'), 'utf8')) as { key: string };
+    const { key } = JSON.parse(readFileSync(path.join(platform.dataDir, 'demo-agent-key.json'), 'utf8')) as {
+      key: string;
+    };
     const acp = (route: string, body: unknown) =>
-      post(`${platform.urls.quote}/acp/v1${route}`, body, { Authorization: `Bearer ${key}`, 'API-Version': ACP_API_VERSION, 'Idempotency-Key': `idem-${unique()}` });
+      post(`${platform.urls.quote}/acp/v1${route}`, body, {
+        Authorization: `Bearer ${key}`,
+        'API-Version': ACP_API_VERSION,
+        'Idempotency-Key': `idem-${unique()}`,
+      });
     const planId = (await apiQuote()).plans[0]!.planId;
-    const created = await acp('/checkout_sessions', { line_items: [{ id: planId }], currency: 'usd', capabilities: {}, metadata: { trip: trip() }, buyer: { email } });
+    const created = await acp('/checkout_sessions', {
+      line_items: [{ id: planId }],
+      currency: 'usd',
+      capabilities: {},
+      metadata: { trip: trip() },
+      buyer: { email },
+    });
     expect(created.status).toBe(201);
     const session = (await created.json()) as { id: string; status: string; quote_id: string };
     expect(session.status).toBe('ready_for_payment');
     const completed = await acp(`/checkout_sessions/${session.id}/complete`, {
-      payment_data: { handler_id: 'stripe_spt', instrument: { type: 'card', credential: { type: 'spt', token: `spt_test_success_${unique()}` } } },
+      payment_data: {
+        handler_id: 'stripe_spt',
+        instrument: { type: 'card', credential: { type: 'spt', token: `spt_test_success_${unique()}` } },
+      },
     });
     const order = (await completed.json()) as { status: string; order: { order_number: string } };
     expect(order.status).toBe('completed');
@@ -169,7 +206,8 @@ describe('the confirmation e-mail through every channel on npm start', () => {
       expect(certificate).not.toContain('I am an AI assistant');
     }
     // Every channel's mail is there: count them per policy (a second mail would be a second record).
-    for (const { channel, policyNumber } of sold) expect({ channel, mails: mailsOf(platform.dataDir, policyNumber).length }).toEqual({ channel, mails: 1 });
+    for (const { channel, policyNumber } of sold)
+      expect({ channel, mails: mailsOf(platform.dataDir, policyNumber).length }).toEqual({ channel, mails: 1 });
     expect(mailsOf(platform.dataDir, withoutAddress)).toEqual([]);
   });
 });

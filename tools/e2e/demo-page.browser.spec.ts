@@ -17,7 +17,8 @@ const available = existsSync(CHROMIUM);
 if (!available && process.env.REQUIRE_SERVICES === '1') {
   throw new Error(`Chromium not found at ${CHROMIUM} (REQUIRE_SERVICES=1): apt-get install chromium`);
 }
-if (!available) noteSkippedSuite(`Chromium not found at ${CHROMIUM} (apt-get install -y chromium, or set CHROMIUM_PATH)`);
+if (!available)
+  noteSkippedSuite(`Chromium not found at ${CHROMIUM} (apt-get install -y chromium, or set CHROMIUM_PATH)`);
 const describeWithBrowser = available ? describe : describe.skip;
 
 describeWithBrowser('demo operator page in Chromium', () => {
@@ -28,7 +29,15 @@ describeWithBrowser('demo operator page in Chromium', () => {
     platform = await launch(13920);
     browser = await chromium.launch({
       executablePath: CHROMIUM,
-      args: ['--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync'],
+      args: [
+        '--no-sandbox',
+        '--disable-gpu',
+        '--disable-quic',
+        '--no-first-run',
+        '--disable-background-networking',
+        '--disable-component-update',
+        '--disable-sync',
+      ],
     });
   }, 120_000);
   afterAll(async () => {
@@ -42,7 +51,9 @@ describeWithBrowser('demo operator page in Chromium', () => {
     page.on('pageerror', (e) => failures.push(e.message));
     page.on('console', (m) => /Content.Security.Policy|Refused to/i.test(m.text()) && failures.push(m.text()));
     const response = await page.goto(platform.urls.demo);
-    expect(response!.headers()['content-security-policy']).toContain(`script-src 'self' ${platform.urls.widget}; frame-src ${platform.urls.widget}`);
+    expect(response!.headers()['content-security-policy']).toContain(
+      `script-src 'self' ${platform.urls.widget}; frame-src ${platform.urls.widget}`,
+    );
     expect(await page.textContent('h1')).toBe('Antarctic Peninsula Classic');
     await page.waitForSelector('#events li[data-event="widget.ready"]');
     expect(await page.locator('#widget-status').count()).toBe(0);
@@ -64,8 +75,15 @@ describeWithBrowser('demo operator page in Chromium', () => {
     expect(webhook).toMatchObject({ type: 'policy.issued', operatorId: platform.demo.operatorId, mode: 'test' });
     await waitForPolicyIssued(platform.urls.demo, webhook.quoteId);
     expect(await page.textContent('#confirmation [data-policy-number]')).toBe(webhook.policyNumber);
-    const logged = await page.$$eval('#events li[data-event]', (items) => items.map((li) => (li as HTMLElement).dataset['event']).reverse());
-    expect(logged.filter((name, i) => logged.indexOf(name) === i)).toEqual(['widget.ready', 'quote.ready', 'quote.selected', 'payment.succeeded']);
+    const logged = await page.$$eval('#events li[data-event]', (items) =>
+      items.map((li) => (li as HTMLElement).dataset['event']).reverse(),
+    );
+    expect(logged.filter((name, i) => logged.indexOf(name) === i)).toEqual([
+      'widget.ready',
+      'quote.ready',
+      'quote.selected',
+      'payment.succeeded',
+    ]);
     await page.screenshot({ path: path.join(tmpdir(), 'expedition-demo-page.png'), fullPage: true });
     expect(failures).toEqual([]);
     await page.close();
@@ -89,11 +107,21 @@ describeWithBrowser('demo operator page in Chromium', () => {
 
   it('pays a checkout link with the test card and lands on the policy confirmation, not a form', async () => {
     const quote = await postJson(`${platform.urls.quote}/api/v1/quotes`, {
-      destination: 'Antarctica', startDate: `${new Date().getUTCFullYear() + 1}-01-10`, durationDays: 14, tripCost: 24000,
-      travelers: 2, travelerAges: [45, 72], residence: 'US', state: 'CA',
+      destination: 'Antarctica',
+      startDate: `${new Date().getUTCFullYear() + 1}-01-10`,
+      durationDays: 14,
+      tripCost: 24000,
+      travelers: 2,
+      travelerAges: [45, 72],
+      residence: 'US',
+      state: 'CA',
     });
     const plan = quote.plans.find((p: { availabilityMode: string }) => p.availabilityMode === 'full');
-    const link = await postJson(`${platform.urls.quote}/api/v1/checkout`, { quoteId: quote.quoteId, planId: plan.planId, sessionId: quote.sessionId });
+    const link = await postJson(`${platform.urls.quote}/api/v1/checkout`, {
+      quoteId: quote.quoteId,
+      planId: plan.planId,
+      sessionId: quote.sessionId,
+    });
     const page = await browser.newPage();
     const failures: string[] = [];
     page.on('pageerror', (e) => failures.push(e.message));
@@ -114,7 +142,11 @@ describeWithBrowser('demo operator page in Chromium', () => {
 });
 
 async function postJson(url: string, body: unknown): Promise<any> {
-  const res = await fetch(url, { method: 'POST', headers: { 'Content-Type': 'application/json' }, body: JSON.stringify(body) });
+  const res = await fetch(url, {
+    method: 'POST',
+    headers: { 'Content-Type': 'application/json' },
+    body: JSON.stringify(body),
+  });
   if (!res.ok) throw new Error(`${url}: ${res.status} ${await res.text()}`);
   return res.json();
 }

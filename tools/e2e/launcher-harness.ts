@@ -28,9 +28,19 @@ export interface Launched {
  * Starts the real all-in-one launcher (what `npm start` runs) in a child process on its own ports and a fresh
  * DATA_DIR (PGlite unless `env` sets DATABASE_URL), with short webhook retry delays, and waits until every app answers.
  */
-export async function launch(basePort: number, options: { env?: NodeJS.ProcessEnv; demoPort?: number } = {}): Promise<Launched> {
+export async function launch(
+  basePort: number,
+  options: { env?: NodeJS.ProcessEnv; demoPort?: number } = {},
+): Promise<Launched> {
   const dataDir = mkdtempSync(path.join(tmpdir(), 'expedition-e2e-'));
-  const ports = { quote: basePort + 1, embed: basePort + 2, widget: basePort + 3, portal: basePort + 4, dispatcher: basePort + 5, demo: options.demoPort ?? basePort + 200 };
+  const ports = {
+    quote: basePort + 1,
+    embed: basePort + 2,
+    widget: basePort + 3,
+    portal: basePort + 4,
+    dispatcher: basePort + 5,
+    demo: options.demoPort ?? basePort + 200,
+  };
   const url = (p: number) => `http://localhost:${p}`;
   // The launcher gets PGlite under DATA_DIR and its own processor intake unless the caller asks otherwise in `env`
   // (a suite that must query the database passes DATABASE_URL): nothing is inherited from the shell running jest.
@@ -69,7 +79,10 @@ export async function launch(basePort: number, options: { env?: NodeJS.ProcessEn
     for (;;) {
       if (child.exitCode !== null) throw new Error(`launcher exited early:\n${output}`);
       if (Date.now() > deadline) throw new Error(`launcher not ready in 90 s:\n${output}`);
-      const ok = await fetch(`${url(p)}/healthz`).then((r) => r.ok, () => false);
+      const ok = await fetch(`${url(p)}/healthz`).then(
+        (r) => r.ok,
+        () => false,
+      );
       if (ok) break;
       await new Promise((r) => setTimeout(r, 250));
     }
@@ -77,7 +90,14 @@ export async function launch(basePort: number, options: { env?: NodeJS.ProcessEn
   const demo = JSON.parse(readFileSync(path.join(dataDir, 'demo-operator.json'), 'utf8'));
   const providerAdmin = JSON.parse(readFileSync(path.join(dataDir, 'provider-admin.json'), 'utf8'));
   return {
-    urls: { quote: url(ports.quote), embed: url(ports.embed), dispatcher: url(ports.dispatcher), demo: url(ports.demo), widget: url(ports.widget), portal: url(ports.portal) },
+    urls: {
+      quote: url(ports.quote),
+      embed: url(ports.embed),
+      dispatcher: url(ports.dispatcher),
+      demo: url(ports.demo),
+      widget: url(ports.widget),
+      portal: url(ports.portal),
+    },
     demo,
     providerAdmin,
     dataDir,

@@ -46,7 +46,11 @@ async function apiQuote() {
   };
 }
 
-function expectPolicyIssued(payload: Record<string, unknown>, quote: { quoteId: string; quoteNumber: string }, premiumCents: number) {
+function expectPolicyIssued(
+  payload: Record<string, unknown>,
+  quote: { quoteId: string; quoteNumber: string },
+  premiumCents: number,
+) {
   expect(payload).toMatchObject({
     type: 'policy.issued',
     mode: 'test',
@@ -64,7 +68,11 @@ function expectPolicyIssued(payload: Record<string, unknown>, quote: { quoteId: 
 /** The delivered documentUrl carries the policy's token (stored without it, added by the dispatcher) and opens it. */
 async function expectCertificateOpens(payload: Record<string, unknown>) {
   const documentUrl = String(payload['documentUrl']);
-  expect(documentUrl).toMatch(new RegExp(`^${platform.urls.quote}/api/v1/policies/${payload['policyNumber']}/certificate\\.pdf\\?access_token=pat_`));
+  expect(documentUrl).toMatch(
+    new RegExp(
+      `^${platform.urls.quote}/api/v1/policies/${payload['policyNumber']}/certificate\\.pdf\\?access_token=pat_`,
+    ),
+  );
   const pdf = await fetch(documentUrl);
   expect(pdf.status).toBe(200);
   expect(pdf.headers.get('content-type')).toBe('application/pdf');
@@ -74,7 +82,10 @@ describe('money path on npm start', () => {
   it('checkout link: quote → link → test card → policy.issued verified by the operator', async () => {
     const quote = await apiQuote();
     const plan = quote.plans[0]!;
-    const link = await fetch(`${platform.urls.quote}/api/v1/checkout`, json({ quoteId: quote.quoteId, planId: plan.planId, sessionId: quote.sessionId }));
+    const link = await fetch(
+      `${platform.urls.quote}/api/v1/checkout`,
+      json({ quoteId: quote.quoteId, planId: plan.planId, sessionId: quote.sessionId }),
+    );
     const { checkoutUrl } = (await link.json()) as { checkoutUrl: string };
 
     const paid = await fetch(`${checkoutUrl}/pay`, {
@@ -110,8 +121,15 @@ describe('money path on npm start', () => {
       },
     });
     expect(paid.status).toBe(200);
-    expect(await paid.json()).toMatchObject({ status: 'purchased', quoteId: quote.quoteId, amountChargedCents: plan.estimatedPremiumCents });
-    expect(parsePaymentReceipt(paid.headers.get('payment-receipt')!)).toMatchObject({ status: 'success', method: 'stripe' });
+    expect(await paid.json()).toMatchObject({
+      status: 'purchased',
+      quoteId: quote.quoteId,
+      amountChargedCents: plan.estimatedPremiumCents,
+    });
+    expect(parsePaymentReceipt(paid.headers.get('payment-receipt')!)).toMatchObject({
+      status: 'success',
+      method: 'stripe',
+    });
 
     const received = await waitForPolicyIssued(platform.urls.demo, quote.quoteId);
     expectPolicyIssued(received.payload, quote, plan.estimatedPremiumCents);
@@ -130,14 +148,23 @@ describe('Tier 3 (in-iframe payment) on npm start', () => {
       fetch(`${platform.urls.embed}${path}`, { method: 'POST', headers, body: JSON.stringify(body) });
     const year = new Date().getUTCFullYear() + 1;
     const created = await post('/api/embed/quote', {
-      destination: 'galapagos', tripCost: 9000, travelers: 1, travelerAges: [38], residence: 'DE',
-      email: 'traveler@example.com', startDate: `${year}-03-01`, endDate: `${year}-03-11`,
+      destination: 'galapagos',
+      tripCost: 9000,
+      travelers: 1,
+      travelerAges: [38],
+      residence: 'DE',
+      email: 'traveler@example.com',
+      startDate: `${year}-03-01`,
+      endDate: `${year}-03-11`,
     });
     expect(created.status).toBe(200);
     const quote = (await created.json()) as { quoteId: string; quoteNumber: string; instantQuoteEligible: boolean };
     expect(quote.instantQuoteEligible).toBe(true);
 
-    let ready: { options: { planId: string; premiumCents: number; isRecommended: boolean }[]; pending?: boolean } = { options: [], pending: true };
+    let ready: { options: { planId: string; premiumCents: number; isRecommended: boolean }[]; pending?: boolean } = {
+      options: [],
+      pending: true,
+    };
     for (let i = 0; i < 50 && ready.pending; i++) {
       const res = await fetch(`${platform.urls.embed}/api/embed/options?quoteId=${quote.quoteId}`, { headers });
       ready = await res.json();
@@ -149,7 +176,10 @@ describe('Tier 3 (in-iframe payment) on npm start', () => {
     expect(started.status).toBe(200);
     const payment = (await started.json()) as { paymentId: string; amountCents: number };
     expect(payment.amountCents).toBe(option.premiumCents);
-    const confirmed = await post('/api/embed/payments/confirm', { paymentId: payment.paymentId, paymentMethod: '4242424242424242' });
+    const confirmed = await post('/api/embed/payments/confirm', {
+      paymentId: payment.paymentId,
+      paymentMethod: '4242424242424242',
+    });
     expect((await confirmed.json()).status).toBe('succeeded');
 
     const received = await waitForPolicyIssued(platform.urls.demo, quote.quoteId);

@@ -23,7 +23,9 @@ afterAll(async () => {
 describe('metrics named by the alert rules and dashboards', () => {
   it('are all served on /metrics', async () => {
     const served = servedMetrics(await (await fetch(`http://localhost:${METRICS_PORT}/metrics`)).text());
-    const missing = [...referencedMetrics()].filter(([name]) => !served.has(name)).map(([name, where]) => `${name} (${where[0]}${where.length > 1 ? ` and ${where.length - 1} more` : ''})`);
+    const missing = [...referencedMetrics()]
+      .filter(([name]) => !served.has(name))
+      .map(([name, where]) => `${name} (${where[0]}${where.length > 1 ? ` and ${where.length - 1} more` : ''})`);
     expect(missing).toEqual([]);
     expect(served.size).toBeGreaterThan(20);
   });

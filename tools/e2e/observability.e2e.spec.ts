@@ -31,7 +31,8 @@ beforeAll(async () => {
     req.on('end', () => {
       if (req.url === '/v1/traces') {
         const body = JSON.parse(raw) as { resourceSpans?: { scopeSpans?: { spans?: ExportedSpan[] }[] }[] };
-        for (const rs of body.resourceSpans ?? []) for (const ss of rs.scopeSpans ?? []) spans.push(...(ss.spans ?? []));
+        for (const rs of body.resourceSpans ?? [])
+          for (const ss of rs.scopeSpans ?? []) spans.push(...(ss.spans ?? []));
       }
       res.writeHead(200, { 'Content-Type': 'application/json' }).end('{}');
     });
@@ -54,7 +55,10 @@ async function waitForSpan(name: string, timeoutMs = 20_000): Promise<ExportedSp
   for (;;) {
     const found = spans.find((s) => s.name === name && s.traceId === TRACE_ID);
     if (found) return found;
-    if (Date.now() > deadline) throw new Error(`no span "${name}" in trace ${TRACE_ID}; got: ${spans.map((s) => `${s.name}@${s.traceId}`).join(', ')}`);
+    if (Date.now() > deadline)
+      throw new Error(
+        `no span "${name}" in trace ${TRACE_ID}; got: ${spans.map((s) => `${s.name}@${s.traceId}`).join(', ')}`,
+      );
     await new Promise((r) => setTimeout(r, 200));
   }
 }
@@ -67,17 +71,29 @@ describe('observability on npm start', () => {
       'X-SVC-Publishable-Key': platform.demo.publishableKey,
       traceparent: WIDGET_TRACEPARENT,
     };
-    const post = (path: string, body: unknown) => fetch(`${platform.urls.embed}${path}`, { method: 'POST', headers, body: JSON.stringify(body) });
+    const post = (path: string, body: unknown) =>
+      fetch(`${platform.urls.embed}${path}`, { method: 'POST', headers, body: JSON.stringify(body) });
     const year = new Date().getUTCFullYear() + 1;
     const created = await post('/api/embed/quote', {
-      destination: 'galapagos', tripCost: 9000, travelers: 1, travelerAges: [38], residence: 'DE',
-      email: 'traveler@example.com', startDate: `${year}-03-01`, endDate: `${year}-03-11`,
+      destination: 'galapagos',
+      tripCost: 9000,
+      travelers: 1,
+      travelerAges: [38],
+      residence: 'DE',
+      email: 'traveler@example.com',
+      startDate: `${year}-03-01`,
+      endDate: `${year}-03-11`,
     });
     expect(created.status).toBe(200);
     const quote = (await created.json()) as { quoteId: string };
-    let ready: { options: { planId: string; isRecommended: boolean }[]; pending?: boolean } = { options: [], pending: true };
+    let ready: { options: { planId: string; isRecommended: boolean }[]; pending?: boolean } = {
+      options: [],
+      pending: true,
+    };
     for (let i = 0; i < 50 && ready.pending; i++) {
-      ready = await (await fetch(`${platform.urls.embed}/api/embed/options?quoteId=${quote.quoteId}`, { headers })).json();
+      ready = await (
+        await fetch(`${platform.urls.embed}/api/embed/options?quoteId=${quote.quoteId}`, { headers })
+      ).json();
       if (ready.pending) await new Promise((r) => setTimeout(r, 200));
     }
     const option = ready.options.find((o) => o.isRecommended)!;
@@ -103,18 +119,29 @@ describe('observability on npm start', () => {
   it('serves /metrics on METRICS_PORT with each action counted, routes as templates', async () => {
     const before = await metrics();
     const gate401 = seriesValue(before, 'embed_gate_decisions_total', { outcome: '401' }) ?? 0;
-    const refused = await fetch(`${platform.urls.embed}/api/embed/options?quoteId=00000000-0000-0000-0000-000000000000`, { headers: { Origin: platform.urls.demo } });
+    const refused = await fetch(
+      `${platform.urls.embed}/api/embed/options?quoteId=00000000-0000-0000-0000-000000000000`,
+      { headers: { Origin: platform.urls.demo } },
+    );
     expect(refused.status).toBe(401);
     const text = await metrics();
     expect(seriesValue(text, 'embed_gate_decisions_total', { outcome: '401' })).toBe(gate401 + 1);
     expect(seriesValue(text, 'embed_gate_decisions_total', { outcome: 'admitted' })).toBeGreaterThanOrEqual(4);
     expect(seriesValue(text, 'quotes_created_total', { source: 'embed' })).toBeGreaterThanOrEqual(1);
     expect(seriesValue(text, 'quote_options_lag_seconds_count')).toBeGreaterThanOrEqual(1);
-    expect(seriesValue(text, 'payment_outcomes_total', { channel: 'embed', outcome: 'succeeded' })).toBeGreaterThanOrEqual(1);
+    expect(
+      seriesValue(text, 'payment_outcomes_total', { channel: 'embed', outcome: 'succeeded' }),
+    ).toBeGreaterThanOrEqual(1);
     expect(seriesValue(text, 'webhook_delivery_attempts_total', { outcome: 'delivered' })).toBeGreaterThanOrEqual(1);
     expect(seriesValue(text, 'webhook_outbox_depth')).toBeGreaterThanOrEqual(0);
     expect(seriesValue(text, 'webhook_outbox_oldest_pending_age_seconds')).toBeGreaterThanOrEqual(0);
-    expect(seriesValue(text, 'http_request_duration_seconds_count', { app: 'embed-api', route: '/api/embed/options', status: '401' })).toBeGreaterThanOrEqual(1);
+    expect(
+      seriesValue(text, 'http_request_duration_seconds_count', {
+        app: 'embed-api',
+        route: '/api/embed/options',
+        status: '401',
+      }),
+    ).toBeGreaterThanOrEqual(1);
     expect(text).not.toContain('00000000-0000-0000-0000-000000000000');
     expect(text).toContain('nodejs_eventloop_lag_seconds');
     // The app ports do not serve it: the public Ingress routes only those.

@@ -51,13 +51,35 @@ beforeAll(async () => {
   const dispatcherConfig = loadDispatcherConfig(env);
   const keys = resolveWebhookSecretKeys({ configured: undefined, embedded: true, dataDir });
   let intakeUrl = '';
-  processor = createSimulatedProcessor({ webhookUrl: 'http://127.0.0.1:9/unset', webhookSecret: SECRET, store, fetch: (url, init) => fetch(intakeUrl || url, init) });
-  const composed = composeWebhookDispatcher({ config: dispatcherConfig, db, logger: silent, webhookSecretKeys: keys, processor });
+  processor = createSimulatedProcessor({
+    webhookUrl: 'http://127.0.0.1:9/unset',
+    webhookSecret: SECRET,
+    store,
+    fetch: (url, init) => fetch(intakeUrl || url, init),
+  });
+  const composed = composeWebhookDispatcher({
+    config: dispatcherConfig,
+    db,
+    logger: silent,
+    webhookSecretKeys: keys,
+    processor,
+  });
   dispatcher = await listen(composed.app, { port: 0, host: '127.0.0.1' });
   intakeUrl = `${dispatcher.url}/processor/events`;
-  quoteApi = composeQuoteApi({ config: loadQuoteApiConfig({ ...env, MPP_NETWORK_ID: 'profile_test' }), db, logger: silent, processor });
+  quoteApi = composeQuoteApi({
+    config: loadQuoteApiConfig({ ...env, MPP_NETWORK_ID: 'profile_test' }),
+    db,
+    logger: silent,
+    processor,
+  });
   embed = composeEmbedApi({ config: loadEmbedApiConfig(env), db, logger: silent, processor });
-  demo = await ensureDemoOperator({ prisma: db.prisma, dataDir, demoOrigin: SITE, webhookUrl: 'http://127.0.0.1:9/hooks', secretBox: createSecretBox(keys) });
+  demo = await ensureDemoOperator({
+    prisma: db.prisma,
+    dataDir,
+    demoOrigin: SITE,
+    webhookUrl: 'http://127.0.0.1:9/hooks',
+    secretBox: createSecretBox(keys),
+  });
 });
 afterAll(async () => {
   await dispatcher?.close();
@@ -79,8 +101,16 @@ async function payableQuote() {
     residence: 'GB',
   });
   await embed.optionsWorker.runOnce();
-  const option = await db.prisma.quoteOption.findFirstOrThrow({ where: { quoteId: created.quote.id }, orderBy: { rank: 'asc' } });
-  return { quoteId: created.quote.id, sessionId: created.sessionId, planId: option.planId, premiumCents: option.premiumCents };
+  const option = await db.prisma.quoteOption.findFirstOrThrow({
+    where: { quoteId: created.quote.id },
+    orderBy: { rank: 'asc' },
+  });
+  return {
+    quoteId: created.quote.id,
+    sessionId: created.sessionId,
+    planId: option.planId,
+    premiumCents: option.premiumCents,
+  };
 }
 
 const embedPost = (route: string, body: object) =>
@@ -94,7 +124,9 @@ describe('one charge per quote, across every channel', () => {
     const q = await payableQuote();
     const links = await Promise.all(
       Array.from({ length: 5 }, async () => {
-        const res = await request(quoteApi).post('/api/v1/checkout').send({ quoteId: q.quoteId, planId: q.planId, sessionId: q.sessionId });
+        const res = await request(quoteApi)
+          .post('/api/v1/checkout')
+          .send({ quoteId: q.quoteId, planId: q.planId, sessionId: q.sessionId });
         expect(res.status).toBe(200);
         return new URL(res.body.checkoutUrl as string).pathname;
       }),
@@ -110,7 +142,10 @@ describe('one charge per quote, across every channel', () => {
         .post('/api/v1/purchase')
         .set('Authorization', formatAuthorizationPayment({ challenge, payload: { spt: 'spt_test_success_race' } }))
         .send({ quoteId: q.quoteId, planId: q.planId }),
-      embedPost('/api/embed/payments/confirm', { paymentId: started.body.paymentId, paymentMethod: TEST_CARDS.success }),
+      embedPost('/api/embed/payments/confirm', {
+        paymentId: started.body.paymentId,
+        paymentMethod: TEST_CARDS.success,
+      }),
       ...links.map((link) => request(quoteApi).post(link).type('form').send({ cardNumber: TEST_CARDS.success })),
     ]);
 
@@ -121,7 +156,11 @@ describe('one charge per quote, across every channel', () => {
     expect(await db.prisma.payment.count({ where: { quoteId: q.quoteId, refundStatus: { not: null } } })).toBe(0);
 
     // Every channel answered: the winner with its success, every other attempt with a refusal that charged nothing.
-    const winners = [mpp.status === 200 && mpp.body.status === 'purchased', tier3.status === 200 && tier3.body.status === 'succeeded', ...pages.map((p) => p.status === 303)];
+    const winners = [
+      mpp.status === 200 && mpp.body.status === 'purchased',
+      tier3.status === 200 && tier3.body.status === 'succeeded',
+      ...pages.map((p) => p.status === 303),
+    ];
     expect(winners.filter(Boolean)).toHaveLength(1);
     expect([200, 409]).toContain(mpp.status);
     expect([200, 409]).toContain(tier3.status);
@@ -134,7 +173,9 @@ describe('one charge per quote, across every channel', () => {
       .send({ quoteId: q.quoteId, planId: q.planId });
     expect(again.body.status).toBe('already_paid');
     expect((await embedPost('/api/embed/payments', { quoteId: q.quoteId, planId: q.planId })).status).toBe(409);
-    expect((await request(quoteApi).post(links[0]!).type('form').send({ cardNumber: TEST_CARDS.success })).status).toBe(303);
+    expect((await request(quoteApi).post(links[0]!).type('form').send({ cardNumber: TEST_CARDS.success })).status).toBe(
+      303,
+    );
     expect(succeededCharges(q.quoteId)).toHaveLength(1);
   });
 
@@ -151,14 +192,26 @@ describe('one charge per quote, across every channel', () => {
     expect(paid.body.status).toBe('purchased');
 
     // Then the iframe's intent is confirmed at the processor directly, as Stripe.js in a browser would.
-    const late = await processor.confirmPayment({ paymentId: started.body.paymentId, mode: 'test', paymentMethod: TEST_CARDS.success });
+    const late = await processor.confirmPayment({
+      paymentId: started.body.paymentId,
+      mode: 'test',
+      paymentMethod: TEST_CARDS.success,
+    });
     expect(late.status).toBe('succeeded');
 
-    const duplicate = await db.prisma.payment.findUniqueOrThrow({ where: { processorPaymentId: started.body.paymentId } });
-    expect(duplicate).toMatchObject({ status: 'succeeded', refundStatus: 'succeeded', processorRefundId: expect.stringMatching(/^re_sim_/) });
+    const duplicate = await db.prisma.payment.findUniqueOrThrow({
+      where: { processorPaymentId: started.body.paymentId },
+    });
+    expect(duplicate).toMatchObject({
+      status: 'succeeded',
+      refundStatus: 'succeeded',
+      processorRefundId: expect.stringMatching(/^re_sim_/),
+    });
     expect(duplicate.refundReason).toMatch(/^duplicate_payment/);
     const record = store.all().find((r) => r.intent.id === started.body.paymentId)!;
-    expect(record.refunds).toEqual([expect.objectContaining({ amount: q.premiumCents, idempotencyKey: `refund_${started.body.paymentId}` })]);
+    expect(record.refunds).toEqual([
+      expect.objectContaining({ amount: q.premiumCents, idempotencyKey: `refund_${started.body.paymentId}` }),
+    ]);
     expect(await db.prisma.policy.count({ where: { quoteId: q.quoteId } })).toBe(1);
   });
 
@@ -166,23 +219,39 @@ describe('one charge per quote, across every channel', () => {
     const q = await payableQuote();
     const started = await embedPost('/api/embed/payments', { quoteId: q.quoteId, planId: q.planId });
     // A holder named its payment, the card was charged, and the process died before recording anything.
-    const charged = await createSimulatedProcessor({ webhookUrl: 'http://127.0.0.1:9/nobody', webhookSecret: SECRET, store, delivery: { maxAttempts: 1, sleep: async () => undefined } })
-      .confirmPayment({ paymentId: started.body.paymentId, mode: 'test', paymentMethod: TEST_CARDS.success });
+    const charged = await createSimulatedProcessor({
+      webhookUrl: 'http://127.0.0.1:9/nobody',
+      webhookSecret: SECRET,
+      store,
+      delivery: { maxAttempts: 1, sleep: async () => undefined },
+    }).confirmPayment({ paymentId: started.body.paymentId, mode: 'test', paymentMethod: TEST_CARDS.success });
     expect(charged.status).toBe('succeeded');
     await db.prisma.paymentClaim.create({
-      data: { quoteId: q.quoteId, holder: 'dead-holder', channel: 'embed', processorPaymentId: started.body.paymentId, leaseUntil: new Date(Date.now() + 60_000), updatedAt: new Date() },
+      data: {
+        quoteId: q.quoteId,
+        holder: 'dead-holder',
+        channel: 'embed',
+        processorPaymentId: started.body.paymentId,
+        leaseUntil: new Date(Date.now() + 60_000),
+        updatedAt: new Date(),
+      },
     });
     expect(await db.prisma.purchase.count({ where: { quoteId: q.quoteId } })).toBe(0);
 
     // While the dead holder's lease runs, every channel is told to wait, and nothing is charged.
-    const link = await request(quoteApi).post('/api/v1/checkout').send({ quoteId: q.quoteId, planId: q.planId, sessionId: q.sessionId });
+    const link = await request(quoteApi)
+      .post('/api/v1/checkout')
+      .send({ quoteId: q.quoteId, planId: q.planId, sessionId: q.sessionId });
     const linkPath = new URL(link.body.checkoutUrl as string).pathname;
     const waiting = await request(quoteApi).post(linkPath).type('form').send({ cardNumber: TEST_CARDS.success });
     expect(waiting.text).toMatch(/already being processed/);
     expect(succeededCharges(q.quoteId)).toHaveLength(1);
 
     // Once it lapses (seconds, not minutes), the next attempt asks the processor, records the charge, charges nothing.
-    await db.prisma.paymentClaim.update({ where: { quoteId: q.quoteId }, data: { leaseUntil: new Date(Date.now() - 1) } });
+    await db.prisma.paymentClaim.update({
+      where: { quoteId: q.quoteId },
+      data: { leaseUntil: new Date(Date.now() - 1) },
+    });
     const unpaid = await request(quoteApi).post('/api/v1/purchase').send({ quoteId: q.quoteId, planId: q.planId });
     const challenge = parsePaymentChallenges(unpaid.headers['www-authenticate'] as string)[0]!;
     const retry = await request(quoteApi)
@@ -191,7 +260,9 @@ describe('one charge per quote, across every channel', () => {
       .send({ quoteId: q.quoteId, planId: q.planId });
     expect(retry.status).toBe(200);
     expect(retry.body.status).toBe('already_paid');
-    expect((await db.prisma.purchase.findUniqueOrThrow({ where: { quoteId: q.quoteId } })).processorPaymentId).toBe(started.body.paymentId);
+    expect((await db.prisma.purchase.findUniqueOrThrow({ where: { quoteId: q.quoteId } })).processorPaymentId).toBe(
+      started.body.paymentId,
+    );
     expect(succeededCharges(q.quoteId)).toHaveLength(1);
     expect(await db.prisma.policy.count({ where: { quoteId: q.quoteId } })).toBe(1);
   });

@@ -27,7 +27,8 @@ export function readOutbox(dataDir: string): OutboxRecord[] {
 }
 
 /** The confirmation mails of one policy (its number is in the subject). */
-export const mailsOf = (dataDir: string, policyNumber: string) => readOutbox(dataDir).filter((m) => m.subject.includes(policyNumber));
+export const mailsOf = (dataDir: string, policyNumber: string) =>
+  readOutbox(dataDir).filter((m) => m.subject.includes(policyNumber));
 
 /** Polls the outbox until `policyNumber`'s confirmation mail is there (the dispatcher's mail worker writes it). */
 export async function waitForMail(dataDir: string, policyNumber: string, timeoutMs = 30_000): Promise<OutboxRecord> {

@@ -50,7 +50,9 @@ describeWithChromium('after the sale in Chromium: the e-mail, the policy page an
 
   /** The mail's link to the policy page (quote-api, opened by the policy's access token). */
   function policyLink(record: OutboxRecord, policyNumber: string): string {
-    const link = record.links.find((l) => l.startsWith(`${platform.urls.quote}/policies/${policyNumber}?access_token=`));
+    const link = record.links.find((l) =>
+      l.startsWith(`${platform.urls.quote}/policies/${policyNumber}?access_token=`),
+    );
     expect(link).toBeDefined();
     return link!;
   }
@@ -80,9 +82,17 @@ describeWithChromium('after the sale in Chromium: the e-mail, the policy page an
         expect(hrefs).toHaveLength(3);
         const [certificate, wording, wordingPdf] = hrefs as [string, string, string];
         expect(certificate).toContain(`/policies/${policyNumber}/certificate.pdf?access_token=`);
-        for (const [href, type] of [[certificate, 'application/pdf'], [wording, 'text/html'], [wordingPdf, 'application/pdf']] as const) {
+        for (const [href, type] of [
+          [certificate, 'application/pdf'],
+          [wording, 'text/html'],
+          [wordingPdf, 'application/pdf'],
+        ] as const) {
           const res = await page.request.get(href);
-          expect({ href, status: res.status(), type: res.headers()['content-type']?.split(';')[0] }).toEqual({ href, status: 200, type });
+          expect({ href, status: res.status(), type: res.headers()['content-type']?.split(';')[0] }).toEqual({
+            href,
+            status: 200,
+            type,
+          });
           if (type === 'application/pdf') expect(pdfText(await res.body())).not.toContain('I am an AI assistant');
         }
         // The wording opens as a page in the browser, from the policy page's own link.
@@ -132,9 +142,19 @@ describeWithChromium('after the sale in Chromium: the e-mail, the policy page an
   it('checkout link → the typed e-mail → pay → confirmation page → e-mail → policy page', async () => {
     const year = new Date().getUTCFullYear() + 1;
     const quote = await postJson(`${platform.urls.quote}/api/v1/quotes`, {
-      destination: 'Antarctica', startDate: `${year}-01-10`, durationDays: 14, tripCost: 24000, travelers: 2, travelerAges: [45, 52], residence: 'GB',
+      destination: 'Antarctica',
+      startDate: `${year}-01-10`,
+      durationDays: 14,
+      tripCost: 24000,
+      travelers: 2,
+      travelerAges: [45, 52],
+      residence: 'GB',
     });
-    const link = await postJson(`${platform.urls.quote}/api/v1/checkout`, { quoteId: quote.quoteId, planId: quote.plans[0].planId, sessionId: quote.sessionId });
+    const link = await postJson(`${platform.urls.quote}/api/v1/checkout`, {
+      quoteId: quote.quoteId,
+      planId: quote.plans[0].planId,
+      sessionId: quote.sessionId,
+    });
 
     const email = 'grace.journey@example.org';
     const context = await browser.newContext({ viewport: { width: 390, height: 900 } });
@@ -160,7 +180,11 @@ describeWithChromium('after the sale in Chromium: the e-mail, the policy page an
 });
 
 async function postJson(url: string, body: unknown): Promise<any> {
-  const res = await fetch(url, { method: 'POST', headers: { 'Content-Type': 'application/json' }, body: JSON.stringify(body) });
+  const res = await fetch(url, {
+    method: 'POST',
+    headers: { 'Content-Type': 'application/json' },
+    body: JSON.stringify(body),
+  });
   if (!res.ok) throw new Error(`${url}: ${res.status} ${await res.text()}`);
   return res.json();
 }

@@ -41,7 +41,9 @@ export async function startHostPage(port: number, snippet: () => string): Promis
   app.get('/', (_req, res) => {
     res
       .type('html')
-      .send(`<!doctype html>\n<html lang="en">\n<head>\n<meta charset="utf-8">\n<title>Polar tours: book your voyage</title>\n</head>\n<body>\n<main>\n<h1>Antarctic voyage</h1>\n${snippet()}\n</main>\n</body>\n</html>\n`);
+      .send(
+        `<!doctype html>\n<html lang="en">\n<head>\n<meta charset="utf-8">\n<title>Polar tours: book your voyage</title>\n</head>\n<body>\n<main>\n<h1>Antarctic voyage</h1>\n${snippet()}\n</main>\n</body>\n</html>\n`,
+      );
   });
   return listenOn(app, port);
 }
@@ -67,7 +69,12 @@ export async function startReceiver(port: number): Promise<Listening & { receive
 }
 
 /** Polls `probe` until it returns a value other than undefined/false; the error names what was awaited. */
-export async function until<T>(what: string, probe: () => Promise<T | undefined | false> | T | undefined | false, timeoutMs = 60_000, everyMs = 250): Promise<T> {
+export async function until<T>(
+  what: string,
+  probe: () => Promise<T | undefined | false> | T | undefined | false,
+  timeoutMs = 60_000,
+  everyMs = 250,
+): Promise<T> {
   const deadline = Date.now() + timeoutMs;
   let last: unknown;
   for (;;) {
@@ -77,7 +84,8 @@ export async function until<T>(what: string, probe: () => Promise<T | undefined 
     } catch (error) {
       last = error;
     }
-    if (Date.now() > deadline) throw new Error(`timed out after ${timeoutMs} ms waiting for ${what}${last ? `: ${String(last)}` : ''}`);
+    if (Date.now() > deadline)
+      throw new Error(`timed out after ${timeoutMs} ms waiting for ${what}${last ? `: ${String(last)}` : ''}`);
     await new Promise((r) => setTimeout(r, everyMs));
   }
 }
@@ -97,13 +105,28 @@ const AXE = readFileSync(require.resolve('axe-core/axe.min.js'), 'utf8');
  * returns the serious and critical findings. With `frames`, axe also runs in every frame (the widget's iframe).
  */
 export async function axeSerious(page: Page, screen: string, frames = false): Promise<AxeFinding[]> {
-  if (frames) for (const frame of page.frames()) if (frame !== page.mainFrame()) await frame.evaluate(AXE).catch(() => undefined);
+  if (frames)
+    for (const frame of page.frames()) if (frame !== page.mainFrame()) await frame.evaluate(AXE).catch(() => undefined);
   await page.evaluate(AXE);
   const { passes, violations } = await page.evaluate(async () => {
     type Rule = { id: string; impact: string | null; help: string; nodes: { target: string[] }[] };
-    const axe = (globalThis as unknown as { axe: { run(ctx: unknown, opts: unknown): Promise<{ passes: Rule[]; violations: Rule[] }> } }).axe;
-    const result = await axe.run(document, { runOnly: { type: 'tag', values: ['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa'] } });
-    return { passes: result.passes.length, violations: result.violations.map((v) => ({ id: v.id, impact: v.impact, help: v.help, targets: v.nodes.map((n) => n.target.join(' ')) })) };
+    const axe = (
+      globalThis as unknown as {
+        axe: { run(ctx: unknown, opts: unknown): Promise<{ passes: Rule[]; violations: Rule[] }> };
+      }
+    ).axe;
+    const result = await axe.run(document, {
+      runOnly: { type: 'tag', values: ['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa'] },
+    });
+    return {
+      passes: result.passes.length,
+      violations: result.violations.map((v) => ({
+        id: v.id,
+        impact: v.impact,
+        help: v.help,
+        targets: v.nodes.map((n) => n.target.join(' ')),
+      })),
+    };
   });
   // A run that checked nothing would hide every violation.
   if (passes === 0) throw new Error(`axe-core checked nothing on ${screen}`);
@@ -116,7 +139,16 @@ export async function embedQuoteStatus(embedUrl: string, key: string, origin: st
   const res = await fetch(`${embedUrl}/api/embed/quote`, {
     method: 'POST',
     headers: { 'Content-Type': 'application/json', Origin: origin, 'X-SVC-Publishable-Key': key },
-    body: JSON.stringify({ destination: 'antarctica', tripCost: 12000, travelers: 1, travelerAges: [46], residence: 'GB', email: 'traveler@tours.example', startDate: start, durationDays: 14 }),
+    body: JSON.stringify({
+      destination: 'antarctica',
+      tripCost: 12000,
+      travelers: 1,
+      travelerAges: [46],
+      residence: 'GB',
+      email: 'traveler@tours.example',
+      startDate: start,
+      durationDays: 14,
+    }),
   });
   await res.arrayBuffer();
   return res.status;
@@ -135,24 +167,36 @@ export async function snapshotBundles(workspaceRoot: string): Promise<Record<str
     if (!existsSync(manifestFile)) return false;
     try {
       const manifest = JSON.parse(readFileSync(manifestFile, 'utf8')) as { files: Record<string, { bytes: number }> };
-      return Object.entries(manifest.files).every(([file, { bytes }]) => existsSync(path.join(dir, file)) && statSync(path.join(dir, file)).size === bytes);
+      return Object.entries(manifest.files).every(
+        ([file, { bytes }]) => existsSync(path.join(dir, file)) && statSync(path.join(dir, file)).size === bytes,
+      );
     } catch {
       return false;
     }
   };
   for (const name of ['portal-ui', 'widget-frame']) {
-    await until(`a complete copy of dist/browser/${name}`, () => {
-      if (!complete(path.join(dist, name))) return false;
-      cpSync(path.join(dist, name), path.join(into, name), { recursive: true, force: true });
-      return complete(path.join(into, name));
-    }, 120_000, 1_000);
+    await until(
+      `a complete copy of dist/browser/${name}`,
+      () => {
+        if (!complete(path.join(dist, name))) return false;
+        cpSync(path.join(dist, name), path.join(into, name), { recursive: true, force: true });
+        return complete(path.join(into, name));
+      },
+      120_000,
+      1_000,
+    );
   }
-  await until('dist/browser/widget-loader/widget.js', () => {
-    const file = path.join(dist, 'widget-loader/widget.js');
-    if (!existsSync(file) || statSync(file).size === 0) return false;
-    cpSync(path.join(dist, 'widget-loader'), path.join(into, 'widget-loader'), { recursive: true, force: true });
-    return statSync(path.join(into, 'widget-loader/widget.js')).size > 0;
-  }, 120_000, 1_000);
+  await until(
+    'dist/browser/widget-loader/widget.js',
+    () => {
+      const file = path.join(dist, 'widget-loader/widget.js');
+      if (!existsSync(file) || statSync(file).size === 0) return false;
+      cpSync(path.join(dist, 'widget-loader'), path.join(into, 'widget-loader'), { recursive: true, force: true });
+      return statSync(path.join(into, 'widget-loader/widget.js')).size > 0;
+    },
+    120_000,
+    1_000,
+  );
   return {
     PORTAL_UI_DIR: path.join(into, 'portal-ui'),
     WIDGET_FRAME_DIR: path.join(into, 'widget-frame'),

@@ -23,7 +23,8 @@ const available = existsSync(CHROMIUM);
 if (!available && process.env.REQUIRE_SERVICES === '1') {
   throw new Error(`Chromium not found at ${CHROMIUM} (REQUIRE_SERVICES=1): apt-get install chromium`);
 }
-if (!available) noteSkippedSuite(`Chromium not found at ${CHROMIUM} (apt-get install -y chromium, or set CHROMIUM_PATH)`);
+if (!available)
+  noteSkippedSuite(`Chromium not found at ${CHROMIUM} (apt-get install -y chromium, or set CHROMIUM_PATH)`);
 const describeWithBrowser = available ? describe : describe.skip;
 
 const ROOT = path.resolve(__dirname, '../..');
@@ -54,7 +55,11 @@ describeWithBrowser('operator portal UI in Chromium (real server, strict CSP, ax
     // targets. Built here only when missing (running this file alone on a fresh checkout): rebuilding it while other
     // suites of this run serve it would empty the folder under them.
     if (!existsSync(path.join(ROOT, 'dist/browser/portal-ui/manifest.json'))) {
-      const built = spawnSync(process.execPath, [require.resolve('rollup/dist/bin/rollup'), '-c', 'apps/operator-portal/ui/rollup.config.mjs'], { cwd: ROOT, encoding: 'utf8' });
+      const built = spawnSync(
+        process.execPath,
+        [require.resolve('rollup/dist/bin/rollup'), '-c', 'apps/operator-portal/ui/rollup.config.mjs'],
+        { cwd: ROOT, encoding: 'utf8' },
+      );
       if (built.status !== 0) throw new Error(`portal-ui bundle failed:\n${built.stderr}`);
     }
     db = await createTestDatabase();
@@ -73,7 +78,15 @@ describeWithBrowser('operator portal UI in Chromium (real server, strict CSP, ax
     });
     browser = await chromium.launch({
       executablePath: CHROMIUM,
-      args: ['--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync'],
+      args: [
+        '--no-sandbox',
+        '--disable-gpu',
+        '--disable-quic',
+        '--no-first-run',
+        '--disable-background-networking',
+        '--disable-component-update',
+        '--disable-sync',
+      ],
     });
   }, 180_000);
 
@@ -107,13 +120,23 @@ describeWithBrowser('operator portal UI in Chromium (real server, strict CSP, ax
       await page.evaluate(AXE);
       const violations: AxeViolation[] = await page.evaluate(async () => {
         const axe = (globalThis as any).axe;
-        const result = await axe.run(document, { runOnly: { type: 'tag', values: ['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa'] } });
-        return result.violations.map((v: any) => ({ id: v.id, impact: v.impact, help: v.help, targets: v.nodes.map((n: any) => n.target.join(' ')) }));
+        const result = await axe.run(document, {
+          runOnly: { type: 'tag', values: ['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa'] },
+        });
+        return result.violations.map((v: any) => ({
+          id: v.id,
+          impact: v.impact,
+          help: v.help,
+          targets: v.nodes.map((n: any) => n.target.join(' ')),
+        }));
       });
       await page.screenshot({ path: path.join(SHOTS, `portal-${name}-${width}.png`), fullPage: true });
       // Nothing makes the page wider than the window (a long key or URL wraps instead).
       const pageWidth = await page.evaluate(() => document.documentElement.scrollWidth);
-      expect({ screen: `${name} at ${width}px`, pageWidth }).toEqual({ screen: `${name} at ${width}px`, pageWidth: width });
+      expect({ screen: `${name} at ${width}px`, pageWidth }).toEqual({
+        screen: `${name} at ${width}px`,
+        pageWidth: width,
+      });
       const serious = violations.filter((v) => v.impact === 'serious' || v.impact === 'critical');
       expect({ screen: `${name} at ${width}px`, serious }).toEqual({ screen: `${name} at ${width}px`, serious: [] });
     }
@@ -126,7 +149,12 @@ describeWithBrowser('operator portal UI in Chromium (real server, strict CSP, ax
       .getByRole('heading', { level: 1, name: text })
       .waitFor()
       .catch(async (error: Error) => {
-        throw new Error(`${error.message}\n--- ${page.url()} says:\n${await page.locator('body').innerText().catch(() => '?')}`);
+        throw new Error(
+          `${error.message}\n--- ${page.url()} says:\n${await page
+            .locator('body')
+            .innerText()
+            .catch(() => '?')}`,
+        );
       });
 
   async function go(page: Page, navLabel: string, title: string | RegExp): Promise<void> {
@@ -177,7 +205,9 @@ describeWithBrowser('operator portal UI in Chromium (real server, strict CSP, ax
       .getByText('your e-mail address is verified')
       .waitFor()
       .catch(async (error) => {
-        throw new Error(`${error.message}\n--- the page says:\n${await page.locator('body').innerText()}\n--- link: ${verifyLink}`);
+        throw new Error(
+          `${error.message}\n--- the page says:\n${await page.locator('body').innerText()}\n--- link: ${verifyLink}`,
+        );
       });
     await audit(page, 'verify-email');
     await page.getByRole('link', { name: 'Go to the dashboard' }).click();
@@ -242,7 +272,10 @@ describeWithBrowser('operator portal UI in Chromium (real server, strict CSP, ax
     await liveRow.getByText('refused until the provider enables live embedding').waitFor();
     await liveRow.getByText('awaiting approval', { exact: true }).waitFor();
 
-    const testRow = rows.filter({ hasText: 'test' }).filter({ has: page.getByRole('button', { name: /^Rotate/ }) }).first();
+    const testRow = rows
+      .filter({ hasText: 'test' })
+      .filter({ has: page.getByRole('button', { name: /^Rotate/ }) })
+      .first();
     await testRow.getByRole('button', { name: /^Rotate/ }).click();
     const dialog = page.getByRole('dialog', { name: 'Rotate this key' });
     await dialog.waitFor();
@@ -268,7 +301,11 @@ describeWithBrowser('operator portal UI in Chromium (real server, strict CSP, ax
     await page.getByLabel('Label (optional)').fill('second site');
     await page.getByRole('button', { name: 'Create key' }).click();
     await page.getByText('New test key created.').waitFor();
-    const newestTestKey = (await rows.filter({ hasText: 'second site' }).locator('code').first().getAttribute('title'))!;
+    const newestTestKey = (await rows
+      .filter({ hasText: 'second site' })
+      .locator('code')
+      .first()
+      .getAttribute('title'))!;
 
     // A secret key is shown once with a copy button.
     await page.getByRole('button', { name: 'Create secret key' }).click();
@@ -287,7 +324,12 @@ describeWithBrowser('operator portal UI in Chromium (real server, strict CSP, ax
     expect(await page.locator('.secret__value').innerText()).toBe(newestTestKey);
     await page.setViewportSize({ width: 1280, height: 900 });
     await go(page, 'Integration', 'Integration');
-    expect(await page.getByText(/^Using your test key/).locator('code').innerText()).toBe(newestTestKey);
+    expect(
+      await page
+        .getByText(/^Using your test key/)
+        .locator('code')
+        .innerText(),
+    ).toBe(newestTestKey);
     await context.close();
   });
 
@@ -322,7 +364,9 @@ describeWithBrowser('operator portal UI in Chromium (real server, strict CSP, ax
     await page.getByRole('button', { name: 'Save URL' }).click();
     await page.getByText('Webhook URL saved.').waitFor();
     // One confirmation at a time: "Webhook URL saved." replaced the commission's.
-    expect(await page.locator('.svc-toasts [role="status"] .svc-toast span').allInnerTexts()).toEqual(['Webhook URL saved.']);
+    expect(await page.locator('.svc-toasts [role="status"] .svc-toast span').allInnerTexts()).toEqual([
+      'Webhook URL saved.',
+    ]);
     await page.getByRole('button', { name: 'Generate secret' }).click();
     const generate = page.getByRole('dialog', { name: 'Generate a signing secret?' });
     await generate.getByRole('button', { name: 'Generate secret' }).click();
@@ -334,9 +378,14 @@ describeWithBrowser('operator portal UI in Chromium (real server, strict CSP, ax
     await go(page, 'Audit log', 'Audit log');
     await page.getByText('Operator embedding changed').first().waitFor();
     // Operators by name, changes as "field: before → after" (not raw JSON).
-    const embeddingRow = page.locator('tbody tr', { hasText: 'Operator embedding changed' }).filter({ hasText: operatorName }).first();
+    const embeddingRow = page
+      .locator('tbody tr', { hasText: 'Operator embedding changed' })
+      .filter({ hasText: operatorName })
+      .first();
     expect(await embeddingRow.locator('td[data-label="Change"]').innerText()).toBe('embeddingEnabled: false → true');
-    expect(await page.locator('td[data-label="Change"]').allInnerTexts()).not.toContainEqual(expect.stringContaining('{"'));
+    expect(await page.locator('td[data-label="Change"]').allInnerTexts()).not.toContainEqual(
+      expect.stringContaining('{"'),
+    );
     await audit(page, 'admin-audit');
     await go(page, 'Operators', 'Operators');
     await audit(page, 'admin-operators');
@@ -366,7 +415,10 @@ describeWithBrowser('operator portal UI in Chromium (real server, strict CSP, ax
     // Pending (no dispatcher runs here): no Resend until it is delivered or failed. Make it a failed delivery.
     await operator.page.getByText('Delivery is in progress').waitFor();
     expect(await operator.page.getByRole('button', { name: 'Resend' }).count()).toBe(0);
-    await db.prisma.webhookEvent.updateMany({ where: { isTest: true, status: 'pending' }, data: { status: 'failed', lastError: 'connect ECONNREFUSED' } });
+    await db.prisma.webhookEvent.updateMany({
+      where: { isTest: true, status: 'pending' },
+      data: { status: 'failed', lastError: 'connect ECONNREFUSED' },
+    });
     await operator.page.reload();
     await operator.page.getByRole('button', { name: 'Resend' }).click();
     await operator.page.getByText('Queued for a new attempt with the same eventId and body.').waitFor();
@@ -404,7 +456,11 @@ describeWithBrowser('operator portal UI in Chromium (real server, strict CSP, ax
     const member = await newContext();
     const page = member.page;
     await page.goto(`${PORTAL}/dev/outbox`);
-    const inviteLink = await page.locator('article', { hasText: memberEmail }).locator('a[href*="/accept-invite?token="]').first().getAttribute('href');
+    const inviteLink = await page
+      .locator('article', { hasText: memberEmail })
+      .locator('a[href*="/accept-invite?token="]')
+      .first()
+      .getAttribute('href');
     await page.goto(inviteLink!);
     await heading(page, 'Join your team');
     await audit(page, 'accept-invite');
@@ -428,7 +484,11 @@ describeWithBrowser('operator portal UI in Chromium (real server, strict CSP, ax
     await page.getByRole('button', { name: 'Send the link' }).click();
     await page.getByText(`If an account exists for ${memberEmail}`).waitFor();
     await page.goto(`${PORTAL}/dev/outbox`);
-    const resetLink = await page.locator('article', { hasText: memberEmail }).locator('a[href*="/reset-password?token="]').first().getAttribute('href');
+    const resetLink = await page
+      .locator('article', { hasText: memberEmail })
+      .locator('a[href*="/reset-password?token="]')
+      .first()
+      .getAttribute('href');
     await page.goto(resetLink!);
     await heading(page, 'Choose a new password');
     await page.getByLabel('New password', { exact: true }).fill(`${PASSWORD}-new`);

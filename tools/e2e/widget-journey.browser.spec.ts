@@ -19,7 +19,8 @@ const available = existsSync(CHROMIUM);
 if (!available && process.env.REQUIRE_SERVICES === '1') {
   throw new Error(`Chromium not found at ${CHROMIUM} (REQUIRE_SERVICES=1): apt-get install chromium`);
 }
-if (!available) noteSkippedSuite(`Chromium not found at ${CHROMIUM} (apt-get install -y chromium, or set CHROMIUM_PATH)`);
+if (!available)
+  noteSkippedSuite(`Chromium not found at ${CHROMIUM} (apt-get install -y chromium, or set CHROMIUM_PATH)`);
 const describeWithBrowser = available ? describe : describe.skip;
 
 const BASE_PORT = 13900;
@@ -44,7 +45,11 @@ describeWithBrowser('the widget journey in Chromium (real widget server, frame a
     browser = await chromium.launch({ executablePath: CHROMIUM, args: CHROMIUM_ARGS });
     const app = express();
     app.get('/host', (_req, res) => {
-      res.type('html').send(`<!doctype html><html lang="en"><head><title>host</title><script src="${widgetUrl}/widget.js"></script></head><body><div id="w"></div></body></html>`);
+      res
+        .type('html')
+        .send(
+          `<!doctype html><html lang="en"><head><title>host</title><script src="${widgetUrl}/widget.js"></script></head><body><div id="w"></div></body></html>`,
+        );
     });
     await new Promise<void>((resolve) => (stranger = app.listen(STRANGER_PORT, '127.0.0.1', () => resolve())));
   }, 180_000);
@@ -66,11 +71,17 @@ describeWithBrowser('the widget journey in Chromium (real widget server, frame a
 
   /** The demo page logs every widget event it receives (`#events li[data-event]`, payload as JSON), newest first. */
   async function logged(page: Page): Promise<LoggedEvent[]> {
-    const items = await page.$$eval('#events li[data-event]', (lis) => lis.map((li) => ({ name: (li as HTMLElement).dataset['event']!, json: li.querySelector('pre')!.textContent! })));
+    const items = await page.$$eval('#events li[data-event]', (lis) =>
+      lis.map((li) => ({ name: (li as HTMLElement).dataset['event']!, json: li.querySelector('pre')!.textContent! })),
+    );
     return items.reverse().map((i) => ({ name: i.name, event: JSON.parse(i.json) }));
   }
   const waitForLogged = (page: Page, name: string, count = 1, timeout = 30_000) =>
-    page.waitForFunction(({ name, count }) => document.querySelectorAll(`#events li[data-event="${name}"]`).length >= count, { name, count }, { timeout });
+    page.waitForFunction(
+      ({ name, count }) => document.querySelectorAll(`#events li[data-event="${name}"]`).length >= count,
+      { name, count },
+      { timeout },
+    );
   const frame = (page: Page): FrameLocator => page.frameLocator('#svc-widget iframe');
 
   /** Quotes the prefilled trip in the iframe and waits for the plan cards. */
@@ -105,7 +116,12 @@ describeWithBrowser('the widget journey in Chromium (real widget server, frame a
     await card.locator('h3').click();
     await waitForLogged(page, 'quote.selected');
     const selected = (await logged(page)).find((e) => e.name === 'quote.selected')!.event;
-    expect(selected).toEqual({ planId: await card.getAttribute('data-plan-id'), premiumCents: shownCents, currency: 'USD', instanceId: expect.stringMatching(/^svc-/) });
+    expect(selected).toEqual({
+      planId: await card.getAttribute('data-plan-id'),
+      premiumCents: shownCents,
+      currency: 'USD',
+      instanceId: expect.stringMatching(/^svc-/),
+    });
     expect(Number.isInteger(selected['premiumCents'])).toBe(true);
     expect(selected).not.toHaveProperty('quoteId');
 
@@ -115,7 +131,13 @@ describeWithBrowser('the widget journey in Chromium (real widget server, frame a
     expect(paid).toMatchObject({ quoteId, planId: selected['planId'], premiumCents: shownCents, currency: 'USD' });
 
     const webhook = await waitForPolicyIssued(platform.urls.demo, quoteId, 30_000);
-    expect(webhook.payload).toMatchObject({ type: 'policy.issued', quoteId, planId: selected['planId'], premiumCents: shownCents, operatorId: platform.demo.operatorId });
+    expect(webhook.payload).toMatchObject({
+      type: 'policy.issued',
+      quoteId,
+      planId: selected['planId'],
+      premiumCents: shownCents,
+      operatorId: platform.demo.operatorId,
+    });
     // The operator's page shows the policy once its own back office has the verified webhook.
     await page.waitForSelector('#confirmation [data-policy-number]', { timeout: 30_000 });
     expect(await page.textContent('#confirmation [data-policy-number]')).toBe(webhook.payload['policyNumber']);
@@ -142,7 +164,10 @@ describeWithBrowser('the widget journey in Chromium (real widget server, frame a
     await widget.locator('form button[type=submit]').click();
     await widget.locator('article.svc-plan').first().waitFor({ timeout: 30_000 });
     await expect(widget.locator('.svc-plans__title').textContent()).resolves.toMatch(/Tarife? für Ihre Reise/);
-    await widget.locator('article.svc-plan--recommended').getByRole('button', { name: /^Kaufen/ }).click();
+    await widget
+      .locator('article.svc-plan--recommended')
+      .getByRole('button', { name: /^Kaufen/ })
+      .click();
     await widget.locator('#svc-card-number').fill('4242 4242 4242 4242');
     await widget.locator('#svc-card-expiry').fill('12/30');
     await widget.locator('#svc-card-cvc').fill('123');
@@ -157,7 +182,9 @@ describeWithBrowser('the widget journey in Chromium (real widget server, frame a
     const deadline = Date.now() + 30_000;
     let mail: { subject: string; text: string } | undefined;
     while (!mail && Date.now() < deadline) {
-      const outbox = (await (await fetch(`${platform.urls.portal}/api/portal/v1/dev/outbox`)).json()) as { mails: { subject: string; text: string }[] };
+      const outbox = (await (await fetch(`${platform.urls.portal}/api/portal/v1/dev/outbox`)).json()) as {
+        mails: { subject: string; text: string }[];
+      };
       mail = outbox.mails.find((m) => m.subject.includes(policyNumber));
       if (!mail) await new Promise((r) => setTimeout(r, 250));
     }
@@ -174,7 +201,10 @@ describeWithBrowser('the widget journey in Chromium (real widget server, frame a
     await payWith(widget, '4000 0000 0000 0002');
     await waitForLogged(page, 'payment.failed');
     const events = await logged(page);
-    expect(events.find((e) => e.name === 'payment.failed')!.event).toMatchObject({ code: expect.any(String), instanceId: expect.any(String) });
+    expect(events.find((e) => e.name === 'payment.failed')!.event).toMatchObject({
+      code: expect.any(String),
+      instanceId: expect.any(String),
+    });
     expect(events.some((e) => e.name === 'payment.succeeded')).toBe(false);
     await context.close();
   });
@@ -201,7 +231,8 @@ describeWithBrowser('the widget journey in Chromium (real widget server, frame a
     await page.evaluate((key) => {
       const w = window as any;
       w.__events = [];
-      for (const name of ['widget.ready', 'widget.error', 'quote.ready', 'quote.error']) w.SvcWidget.on(name, (e: unknown) => w.__events.push({ name, event: e }));
+      for (const name of ['widget.ready', 'widget.error', 'quote.ready', 'quote.error'])
+        w.SvcWidget.on(name, (e: unknown) => w.__events.push({ name, event: e }));
       w.SvcWidget.mount('#w', { publishableKey: key, loadTimeoutMs: 10_000 });
     }, key);
   }
@@ -216,7 +247,10 @@ describeWithBrowser('the widget journey in Chromium (real widget server, frame a
       body: JSON.stringify({ email: platform.demo.portalEmail, password: platform.demo.portalPassword }),
     });
     expect(login.status).toBe(200);
-    const cookie = login.headers.getSetCookie().map((c) => c.split(';')[0]).join('; ');
+    const cookie = login.headers
+      .getSetCookie()
+      .map((c) => c.split(';')[0])
+      .join('; ');
     const { csrfToken } = (await login.json()) as { csrfToken: string };
     return async (method, path, body) => {
       const res = await fetch(`${base}${path}`, {
@@ -230,11 +264,15 @@ describeWithBrowser('the widget journey in Chromium (real widget server, frame a
   }
 
   const waitForWidgetEvent = (page: Page, name: string) =>
-    page.waitForFunction((name) => (window as any).__events.some((e: LoggedEvent) => e.name === name), name, { timeout: 20_000 });
+    page.waitForFunction((name) => (window as any).__events.some((e: LoggedEvent) => e.name === name), name, {
+      timeout: 20_000,
+    });
 
   it('a revoked key: the frame renders no form and posts quote.error unauthorized (an unknown key alike)', async () => {
     const call = await portal();
-    const { key } = (await call('POST', '/operator/keys', { mode: 'test', label: 'revoked in e2e' })) as { key: { id: string; key: string } };
+    const { key } = (await call('POST', '/operator/keys', { mode: 'test', label: 'revoked in e2e' })) as {
+      key: { id: string; key: string };
+    };
     await call('POST', `/operator/keys/${key.id}/revoke`);
     // The widget server's key cache bounds revocation at 5 s.
     await new Promise((r) => setTimeout(r, 5_500));
@@ -245,7 +283,10 @@ describeWithBrowser('the widget journey in Chromium (real widget server, frame a
       await hostPage(page, presented);
       await waitForWidgetEvent(page, 'quote.error');
       const events: LoggedEvent[] = await page.evaluate(() => (window as any).__events);
-      expect(events.map((e) => [e.name, e.event['code']])).toEqual([['widget.ready', undefined], ['quote.error', 'unauthorized']]);
+      expect(events.map((e) => [e.name, e.event['code']])).toEqual([
+        ['widget.ready', undefined],
+        ['quote.error', 'unauthorized'],
+      ]);
       const widget = page.frameLocator('#w iframe');
       await expect(widget.locator('body').textContent()).resolves.toMatch(/\S/);
       expect(await widget.locator('form, input, button').count()).toBe(0);
@@ -268,16 +309,22 @@ describeWithBrowser('the widget journey in Chromium (real widget server, frame a
     expect(rolling.headers.get('cache-control')).toBe('no-cache');
     const etag = rolling.headers.get('etag')!;
     expect(etag).toMatch(/^"[^"]+"$/);
-    expect(Buffer.from(await rolling.arrayBuffer())).toEqual(readFileSync(path.join(workspaceRoot, 'dist/browser/widget-loader/widget.js')));
+    expect(Buffer.from(await rolling.arrayBuffer())).toEqual(
+      readFileSync(path.join(workspaceRoot, 'dist/browser/widget-loader/widget.js')),
+    );
     const revalidated = await fetch(`${widgetUrl}/widget.js`, { headers: { 'If-None-Match': etag } });
     expect(revalidated.status).toBe(304);
 
-    const manifest = JSON.parse(readFileSync(path.join(workspaceRoot, 'apps/widget-iframe/releases/manifest.json'), 'utf8'));
+    const manifest = JSON.parse(
+      readFileSync(path.join(workspaceRoot, 'apps/widget-iframe/releases/manifest.json'), 'utf8'),
+    );
     for (const [version, entry] of Object.entries(manifest.versions) as [string, { file: string }][]) {
       const pinned = await fetch(`${widgetUrl}/widget/${version}.js`);
       expect(pinned.status).toBe(200);
       expect(pinned.headers.get('cache-control')).toBe('public, max-age=31536000, immutable');
-      expect(Buffer.from(await pinned.arrayBuffer())).toEqual(readFileSync(path.join(workspaceRoot, 'apps/widget-iframe/releases', entry.file)));
+      expect(Buffer.from(await pinned.arrayBuffer())).toEqual(
+        readFileSync(path.join(workspaceRoot, 'apps/widget-iframe/releases', entry.file)),
+      );
     }
     expect((await fetch(`${widgetUrl}/widget/0.0.1.js`)).status).toBe(404);
   });

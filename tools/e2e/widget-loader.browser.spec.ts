@@ -2,7 +2,14 @@ import { existsSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { chromium, type Browser, type Frame, type Page } from 'playwright-core';
 import { noteSkippedSuite } from '@expedition/platform/testing';
-import { buildLoader, CHROMIUM_ARGS, POST_MESSAGE_PROBE, startStubWidget, workspaceRoot, type StubWidget } from './widget-stub-frame';
+import {
+  buildLoader,
+  CHROMIUM_ARGS,
+  POST_MESSAGE_PROBE,
+  startStubWidget,
+  workspaceRoot,
+  type StubWidget,
+} from './widget-stub-frame';
 
 /**
  * The loader (`window.SvcWidget`, apps/widget-iframe/loader) in real Chromium against a stub frame of our own: the host
@@ -14,12 +21,17 @@ const available = existsSync(CHROMIUM);
 if (!available && process.env.REQUIRE_SERVICES === '1') {
   throw new Error(`Chromium not found at ${CHROMIUM} (REQUIRE_SERVICES=1): apt-get install chromium`);
 }
-if (!available) noteSkippedSuite(`Chromium not found at ${CHROMIUM} (apt-get install -y chromium, or set CHROMIUM_PATH)`);
+if (!available)
+  noteSkippedSuite(`Chromium not found at ${CHROMIUM} (apt-get install -y chromium, or set CHROMIUM_PATH)`);
 const describeWithBrowser = available ? describe : describe.skip;
 
 const KEY = `pk_op_test_${'ab'.repeat(24)}`;
 /** The loader version last released (a build reports it: releases.spec.ts keeps the two in step). */
-const RELEASED = (JSON.parse(readFileSync(path.join(workspaceRoot, 'apps/widget-iframe/releases/manifest.json'), 'utf8')) as { current: string }).current;
+const RELEASED = (
+  JSON.parse(readFileSync(path.join(workspaceRoot, 'apps/widget-iframe/releases/manifest.json'), 'utf8')) as {
+    current: string;
+  }
+).current;
 
 type Recorded = { name: string; event: Record<string, unknown>; via?: string };
 declare global {
@@ -66,10 +78,19 @@ describeWithBrowser('the widget loader in Chromium (stub frame)', () => {
   async function mount(page: Page, target: string, config: Record<string, unknown>): Promise<string> {
     return page.evaluate(
       ({ target, config }) => {
-        const names = ['quote.ready', 'quote.selected', 'quote.error', 'payment.succeeded', 'payment.failed', 'widget.ready', 'widget.error'];
+        const names = [
+          'quote.ready',
+          'quote.selected',
+          'quote.error',
+          'payment.succeeded',
+          'payment.failed',
+          'widget.ready',
+          'widget.error',
+        ];
         if (!(window as any).__recording) {
           (window as any).__recording = true;
-          for (const name of names) window.SvcWidget.on(name, (event: Record<string, unknown>) => window.__events.push({ name, event }));
+          for (const name of names)
+            window.SvcWidget.on(name, (event: Record<string, unknown>) => window.__events.push({ name, event }));
         }
         const handle = window.SvcWidget.mount(target, config);
         window.__handles[handle.instanceId] = handle;
@@ -82,7 +103,10 @@ describeWithBrowser('the widget loader in Chromium (stub frame)', () => {
   const events = (page: Page, name?: string) =>
     page.evaluate((name) => window.__events.filter((e) => !name || e.name === name), name);
   const waitForEvent = (page: Page, name: string, count = 1) =>
-    page.waitForFunction(({ name, count }) => window.__events.filter((e) => e.name === name).length >= count, { name, count });
+    page.waitForFunction(({ name, count }) => window.__events.filter((e) => e.name === name).length >= count, {
+      name,
+      count,
+    });
   async function frameOf(page: Page, instanceId: string): Promise<Frame> {
     const element = await page.waitForSelector(`iframe[data-svc-instance="${instanceId}"]`);
     const frame = await element.contentFrame();
@@ -92,19 +116,36 @@ describeWithBrowser('the widget loader in Chromium (stub frame)', () => {
 
   it('mounts one iframe per container with the documented URL and attributes, answers hello with init, emits widget.ready', async () => {
     const page = await hostPage();
-    expect(await page.evaluate(() => [window.SvcWidget.embedOrigin, window.SvcWidget.version])).toEqual([stub.widgetUrl, RELEASED]);
+    expect(await page.evaluate(() => [window.SvcWidget.embedOrigin, window.SvcWidget.version])).toEqual([
+      stub.widgetUrl,
+      RELEASED,
+    ]);
     const historyBefore = await page.evaluate(() => history.length);
     const id = await mount(page, '#a', {
-      pk: KEY, destination: 'Antarctica', tripCost: 29800, travelers: 2, tier: 3, locale: 'en-GB',
-      appearance: { accentColor: '#0b5cad' }, unknownThing: 1,
+      pk: KEY,
+      destination: 'Antarctica',
+      tripCost: 29800,
+      travelers: 2,
+      tier: 3,
+      locale: 'en-GB',
+      appearance: { accentColor: '#0b5cad' },
+      unknownThing: 1,
     });
     expect(id).toMatch(/^svc-[0-9a-f]{16}$/);
     await waitForEvent(page, 'widget.ready');
-    expect(await events(page, 'widget.ready')).toEqual([{ name: 'widget.ready', event: { version: 'stub', instanceId: id } }]);
+    expect(await events(page, 'widget.ready')).toEqual([
+      { name: 'widget.ready', event: { version: 'stub', instanceId: id } },
+    ]);
 
     const iframe = await page.evaluate(() => {
       const f = document.querySelector('#a iframe') as HTMLIFrameElement;
-      return { src: f.src, title: f.title, width: f.style.width, border: getComputedStyle(f).borderTopWidth, count: document.querySelectorAll('iframe').length };
+      return {
+        src: f.src,
+        title: f.title,
+        width: f.style.width,
+        border: getComputedStyle(f).borderTopWidth,
+        count: document.querySelectorAll('iframe').length,
+      };
     });
     const src = new URL(iframe.src);
     expect(src.origin + src.pathname).toBe(`${stub.widgetUrl}/frame`);
@@ -119,7 +160,12 @@ describeWithBrowser('the widget loader in Chromium (stub frame)', () => {
       {
         type: 'svc:frame.init',
         instanceId: id,
-        config: { tier: 3, locale: 'en-GB', appearance: { accentColor: '#0b5cad' }, prefill: { destination: 'Antarctica', tripCost: 29800, travelers: 2 } },
+        config: {
+          tier: 3,
+          locale: 'en-GB',
+          appearance: { accentColor: '#0b5cad' },
+          prefill: { destination: 'Antarctica', tripCost: 29800, travelers: 2 },
+        },
       },
     ]);
     await page.context().close();
@@ -162,17 +208,31 @@ describeWithBrowser('the widget loader in Chromium (stub frame)', () => {
         throw new Error('operator bug');
       });
       window.SvcWidget.on('quote.selected', () => order.push('global 3'));
-      window.__handles[id].on('quote.selected', (e: any) => order.push(`instance 4 ${e.planId} ${e.premiumCents} ${e.currency}`));
+      window.__handles[id].on('quote.selected', (e: any) =>
+        order.push(`instance 4 ${e.planId} ${e.premiumCents} ${e.currency}`),
+      );
     }, id);
     const frame = await frameOf(page, id);
-    await frame.evaluate(() => window.stub.event('quote.selected', { planId: 'plan_std', premiumCents: 37634, currency: 'USD', extra: 'kept' }));
+    await frame.evaluate(() =>
+      window.stub.event('quote.selected', { planId: 'plan_std', premiumCents: 37634, currency: 'USD', extra: 'kept' }),
+    );
     await waitForEvent(page, 'quote.selected');
-    expect(await page.evaluate(() => (window as any).__order)).toEqual(['global 1', 'instance 2', 'global 3', 'instance 4 plan_std 37634 USD']);
+    expect(await page.evaluate(() => (window as any).__order)).toEqual([
+      'global 1',
+      'instance 2',
+      'global 3',
+      'instance 4 plan_std 37634 USD',
+    ]);
     // The recorder subscribed first of all; it saw the payload as sent, plus instanceId; no "svc:" in the name.
     expect(await events(page, 'quote.selected')).toEqual([
-      { name: 'quote.selected', event: { planId: 'plan_std', premiumCents: 37634, currency: 'USD', extra: 'kept', instanceId: id } },
+      {
+        name: 'quote.selected',
+        event: { planId: 'plan_std', premiumCents: 37634, currency: 'USD', extra: 'kept', instanceId: id },
+      },
     ]);
-    expect(consoleErrors.slice(errorsBefore).some((m) => m.includes('SvcWidget: a "quote.selected" handler threw'))).toBe(true);
+    expect(
+      consoleErrors.slice(errorsBefore).some((m) => m.includes('SvcWidget: a "quote.selected" handler threw')),
+    ).toBe(true);
     await page.context().close();
   });
 
@@ -199,7 +259,9 @@ describeWithBrowser('the widget loader in Chromium (stub frame)', () => {
     expect((await events(page)).filter((e) => e.name !== 'widget.ready')).toEqual([
       { name: 'quote.ready', event: { quoteId: 'q_1', plansCount: 3, instanceId: id } },
     ]);
-    expect(await page.evaluate(() => (document.querySelector('#a iframe') as HTMLIFrameElement).style.height)).toBe('777px');
+    expect(await page.evaluate(() => (document.querySelector('#a iframe') as HTMLIFrameElement).style.height)).toBe(
+      '777px',
+    );
 
     // autoResize: false leaves the height to the page's CSS.
     await page.evaluate((id) => window.__handles[id].update({ autoResize: false }), id);
@@ -224,10 +286,11 @@ describeWithBrowser('the widget loader in Chromium (stub frame)', () => {
       document.documentElement.style.overflowAnchor = 'none';
       document.body.style.overflowAnchor = 'none';
     });
-    const iframeBox = () => page.evaluate(() => {
-      const r = (document.querySelector('#a iframe') as HTMLIFrameElement).getBoundingClientRect();
-      return { top: r.top, bottom: r.bottom, scrollY: window.scrollY };
-    });
+    const iframeBox = () =>
+      page.evaluate(() => {
+        const r = (document.querySelector('#a iframe') as HTMLIFrameElement).getBoundingClientRect();
+        return { top: r.top, bottom: r.bottom, scrollY: window.scrollY };
+      });
     // Counts the loader's scrolls (the browser's own scroll anchoring also moves scrollY, so that is not the measure).
     await page.evaluate(() => {
       const original = HTMLElement.prototype.scrollIntoView;
@@ -239,7 +302,10 @@ describeWithBrowser('the widget loader in Chromium (stub frame)', () => {
     });
     const resize = async (height: number) => {
       await frame.evaluate((h) => window.stub.resize(h), height);
-      await page.waitForFunction((h) => (document.querySelector('#a iframe') as HTMLIFrameElement).style.height === `${h}px`, height);
+      await page.waitForFunction(
+        (h) => (document.querySelector('#a iframe') as HTMLIFrameElement).style.height === `${h}px`,
+        height,
+      );
     };
     await resize(3000);
     await page.evaluate(() => window.scrollTo(0, 2600));
@@ -262,7 +328,11 @@ describeWithBrowser('the widget loader in Chromium (stub frame)', () => {
     const id = await mount(page, '#a', { publishableKey: KEY });
     const thrown = await page.evaluate((id) => {
       const messages: string[] = [];
-      for (const call of [() => window.SvcWidget.on('quote.readdy', () => 0), () => window.__handles[id].once('payment.success', () => 0), () => window.SvcWidget.off('svc:quote.ready', () => 0)]) {
+      for (const call of [
+        () => window.SvcWidget.on('quote.readdy', () => 0),
+        () => window.__handles[id].once('payment.success', () => 0),
+        () => window.SvcWidget.off('svc:quote.ready', () => 0),
+      ]) {
         try {
           call();
         } catch (e) {
@@ -294,7 +364,12 @@ describeWithBrowser('the widget loader in Chromium (stub frame)', () => {
       window.stub.event('quote.ready', { quoteId: 'q_2' });
     });
     await waitForEvent(page, 'quote.ready', 2);
-    expect(await page.evaluate(() => (window as any).__seen)).toEqual(['once global', 'once instance', 'on instance', 'on instance']);
+    expect(await page.evaluate(() => (window as any).__seen)).toEqual([
+      'once global',
+      'once instance',
+      'on instance',
+      'on instance',
+    ]);
     await page.context().close();
   });
 
@@ -304,17 +379,27 @@ describeWithBrowser('the widget loader in Chromium (stub frame)', () => {
     const b = await mount(page, '#b', { publishableKey: KEY, tier: 2 });
     expect(a).not.toBe(b);
     await waitForEvent(page, 'widget.ready', 2);
-    await page.evaluate(({ a, b }) => {
-      (window as any).__perHandle = { a: [], b: [] };
-      window.__handles[a].on('quote.selected', (e: any) => (window as any).__perHandle.a.push(e.planId));
-      window.__handles[b].on('quote.selected', (e: any) => (window as any).__perHandle.b.push(e.planId));
-    }, { a, b });
-    await (await frameOf(page, a)).evaluate(() => window.stub.event('quote.selected', { planId: 'from-a', premiumCents: 100 }));
-    await (await frameOf(page, b)).evaluate(() => window.stub.event('quote.selected', { planId: 'from-b', premiumCents: 200 }));
+    await page.evaluate(
+      ({ a, b }) => {
+        (window as any).__perHandle = { a: [], b: [] };
+        window.__handles[a].on('quote.selected', (e: any) => (window as any).__perHandle.a.push(e.planId));
+        window.__handles[b].on('quote.selected', (e: any) => (window as any).__perHandle.b.push(e.planId));
+      },
+      { a, b },
+    );
+    await (
+      await frameOf(page, a)
+    ).evaluate(() => window.stub.event('quote.selected', { planId: 'from-a', premiumCents: 100 }));
+    await (
+      await frameOf(page, b)
+    ).evaluate(() => window.stub.event('quote.selected', { planId: 'from-b', premiumCents: 200 }));
     await waitForEvent(page, 'quote.selected', 2);
     expect(await page.evaluate(() => (window as any).__perHandle)).toEqual({ a: ['from-a'], b: ['from-b'] });
     const global = (await events(page, 'quote.selected')).map((e) => [e.event['planId'], e.event['instanceId']]);
-    expect(global.sort()).toEqual([['from-a', a], ['from-b', b]]);
+    expect(global.sort()).toEqual([
+      ['from-a', a],
+      ['from-b', b],
+    ]);
     await page.context().close();
   });
 
@@ -324,13 +409,23 @@ describeWithBrowser('the widget loader in Chromium (stub frame)', () => {
     await waitForEvent(page, 'widget.ready');
     // React StrictMode: mount, mount again with new props (selector and element alike).
     const second = await mount(page, '#a', { publishableKey: KEY, destination: 'Arctic', tier: 2 });
-    const third = await page.evaluate((key) => window.SvcWidget.mount(document.getElementById('a'), { pk: key, destination: 'Arctic', tier: 2 }).instanceId, KEY);
+    const third = await page.evaluate(
+      (key) =>
+        window.SvcWidget.mount(document.getElementById('a'), { pk: key, destination: 'Arctic', tier: 2 }).instanceId,
+      KEY,
+    );
     expect(second).toBe(first);
     expect(third).toBe(first);
     expect(await page.evaluate(() => document.querySelectorAll('#a iframe').length)).toBe(1);
     const frame = await frameOf(page, first);
     await frame.waitForFunction(() => window.stub.received.length >= 3);
-    expect((await frame.evaluate(() => window.stub.received)).map((m: any) => [m.type, m.config.prefill.destination, m.config.tier])).toEqual([
+    expect(
+      (await frame.evaluate(() => window.stub.received)).map((m: any) => [
+        m.type,
+        m.config.prefill.destination,
+        m.config.tier,
+      ]),
+    ).toEqual([
       ['svc:frame.init', 'Antarctica', undefined],
       ['svc:frame.update', 'Arctic', 2],
       ['svc:frame.update', 'Arctic', 2],
@@ -347,7 +442,11 @@ describeWithBrowser('the widget loader in Chromium (stub frame)', () => {
     }, first);
     expect(updateError).toContain('cannot change the key');
     await frame.waitForFunction(() => window.stub.received.length >= 4);
-    expect((await frame.evaluate(() => window.stub.received))[3].config).toMatchObject({ locale: 'fr-FR', tier: 2, prefill: { destination: 'Arctic' } });
+    expect((await frame.evaluate(() => window.stub.received))[3].config).toMatchObject({
+      locale: 'fr-FR',
+      tier: 2,
+      prefill: { destination: 'Arctic' },
+    });
     // Another key in the same container replaces the widget: still one iframe.
     const replaced = await mount(page, '#a', { publishableKey: `${KEY}cd` });
     expect(replaced).not.toBe(first);
@@ -368,22 +467,32 @@ describeWithBrowser('the widget loader in Chromium (stub frame)', () => {
       window.__handles[a].destroy();
       window.__handles[a].destroy(); // idempotent
     }, a);
-    expect(await page.evaluate(() => [document.querySelectorAll('#a iframe').length, document.querySelectorAll('iframe').length])).toEqual([0, 1]);
-    expect(await page.evaluate((a) => {
-      try {
-        window.__handles[a].on('quote.ready', () => 0);
-        return 'no error';
-      } catch (e) {
-        return (e as Error).message;
-      }
-    }, a)).toBe('SvcWidget: destroyed');
+    expect(
+      await page.evaluate(() => [
+        document.querySelectorAll('#a iframe').length,
+        document.querySelectorAll('iframe').length,
+      ]),
+    ).toEqual([0, 1]);
+    expect(
+      await page.evaluate((a) => {
+        try {
+          window.__handles[a].on('quote.ready', () => 0);
+          return 'no error';
+        } catch (e) {
+          return (e as Error).message;
+        }
+      }, a),
+    ).toBe('SvcWidget: destroyed');
     // A message for the destroyed instance, from the embed origin (another frame there), is dropped.
-    await page.evaluate(({ a, widgetUrl, hostUrl }) => {
-      const f = document.createElement('iframe');
-      f.src = `${widgetUrl}/impostor.html?instance=${a}&parent=${encodeURIComponent(hostUrl)}`;
-      document.body.appendChild(f);
-      return new Promise((r) => f.addEventListener('load', r));
-    }, { a, widgetUrl: stub.widgetUrl, hostUrl: stub.hostUrl });
+    await page.evaluate(
+      ({ a, widgetUrl, hostUrl }) => {
+        const f = document.createElement('iframe');
+        f.src = `${widgetUrl}/impostor.html?instance=${a}&parent=${encodeURIComponent(hostUrl)}`;
+        document.body.appendChild(f);
+        return new Promise((r) => f.addEventListener('load', r));
+      },
+      { a, widgetUrl: stub.widgetUrl, hostUrl: stub.hostUrl },
+    );
     await (await frameOf(page, b)).evaluate(() => window.stub.event('quote.ready', { quoteId: 'q_b' }));
     await waitForEvent(page, 'quote.ready');
     expect((await events(page, 'quote.ready')).map((e) => e.event['instanceId'])).toEqual([b]);
@@ -391,7 +500,12 @@ describeWithBrowser('the widget loader in Chromium (stub frame)', () => {
     expect(await page.evaluate(() => (window as any).__afterDestroy)).toEqual([]);
 
     await page.evaluate((b) => window.__handles[b].destroy(), b);
-    expect(await page.evaluate(() => [document.querySelectorAll('iframe[data-svc-instance]').length, window.__messageListeners.size])).toEqual([0, listenersBefore]);
+    expect(
+      await page.evaluate(() => [
+        document.querySelectorAll('iframe[data-svc-instance]').length,
+        window.__messageListeners.size,
+      ]),
+    ).toEqual([0, listenersBefore]);
     await page.context().close();
   });
 
@@ -403,24 +517,36 @@ describeWithBrowser('the widget loader in Chromium (stub frame)', () => {
       (window as any).__raw = [];
       window.addEventListener('message', (e) => (window as any).__raw.push({ origin: e.origin, type: e.data?.type }));
     });
-    await page.evaluate(({ id, widgetUrl, foreignUrl, hostUrl }) => {
-      const frames = [
-        `${foreignUrl}/foreign.html?instance=${id}&parent=${encodeURIComponent(hostUrl)}`,
-        `${widgetUrl}/impostor.html?instance=${id}&parent=${encodeURIComponent(hostUrl)}`,
-      ].map((src) => {
-        const f = document.createElement('iframe');
-        f.src = src;
-        document.body.appendChild(f);
-        return new Promise((r) => f.addEventListener('load', r));
-      });
-      return Promise.all(frames);
-    }, { id, widgetUrl: stub.widgetUrl, foreignUrl: stub.foreignUrl, hostUrl: stub.hostUrl });
+    await page.evaluate(
+      ({ id, widgetUrl, foreignUrl, hostUrl }) => {
+        const frames = [
+          `${foreignUrl}/foreign.html?instance=${id}&parent=${encodeURIComponent(hostUrl)}`,
+          `${widgetUrl}/impostor.html?instance=${id}&parent=${encodeURIComponent(hostUrl)}`,
+        ].map((src) => {
+          const f = document.createElement('iframe');
+          f.src = src;
+          document.body.appendChild(f);
+          return new Promise((r) => f.addEventListener('load', r));
+        });
+        return Promise.all(frames);
+      },
+      { id, widgetUrl: stub.widgetUrl, foreignUrl: stub.foreignUrl, hostUrl: stub.hostUrl },
+    );
     // Both impostors' messages reached the page...
-    await page.waitForFunction(() => (window as any).__raw.filter((m: any) => m.type === 'svc:quote.selected').length >= 2);
-    const raw = await page.evaluate(() => (window as any).__raw.filter((m: any) => m.type === 'svc:quote.selected').map((m: any) => m.origin).sort());
+    await page.waitForFunction(
+      () => (window as any).__raw.filter((m: any) => m.type === 'svc:quote.selected').length >= 2,
+    );
+    const raw = await page.evaluate(() =>
+      (window as any).__raw
+        .filter((m: any) => m.type === 'svc:quote.selected')
+        .map((m: any) => m.origin)
+        .sort(),
+    );
     expect(raw).toEqual([stub.widgetUrl, stub.foreignUrl].sort());
     // ...and the loader emitted nothing for them; the real frame's event still gets through.
-    await (await frameOf(page, id)).evaluate(() => window.stub.event('quote.selected', { planId: 'real', premiumCents: 5 }));
+    await (
+      await frameOf(page, id)
+    ).evaluate(() => window.stub.event('quote.selected', { planId: 'real', premiumCents: 5 }));
     await waitForEvent(page, 'quote.selected');
     expect((await events(page, 'quote.selected')).map((e) => e.event['planId'])).toEqual(['real']);
     await page.context().close();
@@ -453,16 +579,21 @@ describeWithBrowser('the widget loader in Chromium (stub frame)', () => {
     const id = await mount(page, '#a', { publishableKey: KEY, loadTimeoutMs: 10_000 });
     await waitForEvent(page, 'widget.error');
     expect(await events(page)).toEqual([
-      { name: 'widget.error', event: { code: 'frame_refused', message: expect.stringContaining(stub.otherHostUrl), instanceId: id } },
+      {
+        name: 'widget.error',
+        event: { code: 'frame_refused', message: expect.stringContaining(stub.otherHostUrl), instanceId: id },
+      },
     ]);
     await page.context().close();
   });
 
-  it("a host page whose own CSP frame-src leaves the widget out gets widget.error frame_refused (Chromium fires load)", async () => {
+  it('a host page whose own CSP frame-src leaves the widget out gets widget.error frame_refused (Chromium fires load)', async () => {
     const page = await hostPage(`${stub.hostUrl}/no-frame-src`);
     const id = await mount(page, '#a', { publishableKey: KEY, loadTimeoutMs: 10_000 });
     await waitForEvent(page, 'widget.error');
-    expect(await events(page)).toEqual([{ name: 'widget.error', event: { code: 'frame_refused', message: expect.any(String), instanceId: id } }]);
+    expect(await events(page)).toEqual([
+      { name: 'widget.error', event: { code: 'frame_refused', message: expect.any(String), instanceId: id } },
+    ]);
     await page.context().close();
   });
 
@@ -472,7 +603,12 @@ describeWithBrowser('the widget loader in Chromium (stub frame)', () => {
     const hanging = await mount(page, '#b', { publishableKey: 'pk_stub_hang', loadTimeoutMs: 1500 });
     await waitForEvent(page, 'widget.error', 2);
     const errors = (await events(page, 'widget.error')).map((e) => [e.event['instanceId'], e.event['code']]);
-    expect(errors.sort()).toEqual([[hanging, 'frame_timeout'], [silent, 'frame_refused']].sort());
+    expect(errors.sort()).toEqual(
+      [
+        [hanging, 'frame_timeout'],
+        [silent, 'frame_refused'],
+      ].sort(),
+    );
     await page.context().close();
   });
 

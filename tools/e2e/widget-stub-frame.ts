@@ -16,7 +16,15 @@ import express from 'express';
 export const workspaceRoot = path.resolve(__dirname, '../..');
 export const LOADER_BUILD = path.join(workspaceRoot, 'dist/browser/widget-loader/widget.js');
 
-export const CHROMIUM_ARGS = ['--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync'];
+export const CHROMIUM_ARGS = [
+  '--no-sandbox',
+  '--disable-gpu',
+  '--disable-quic',
+  '--no-first-run',
+  '--disable-background-networking',
+  '--disable-component-update',
+  '--disable-sync',
+];
 
 /**
  * Builds the loader bundle (rollup, ~1 s) when it is missing (this file run alone on a fresh checkout). Otherwise the
@@ -25,10 +33,18 @@ export const CHROMIUM_ARGS = ['--no-sandbox', '--disable-gpu', '--disable-quic',
  */
 export function buildLoader(): void {
   if (existsSync(LOADER_BUILD)) return;
-  execFileSync(process.execPath, [path.join(workspaceRoot, 'node_modules/rollup/dist/bin/rollup'), '-c', 'apps/widget-iframe/loader/rollup.config.mjs'], {
-    cwd: workspaceRoot,
-    stdio: ['ignore', 'ignore', 'inherit'],
-  });
+  execFileSync(
+    process.execPath,
+    [
+      path.join(workspaceRoot, 'node_modules/rollup/dist/bin/rollup'),
+      '-c',
+      'apps/widget-iframe/loader/rollup.config.mjs',
+    ],
+    {
+      cwd: workspaceRoot,
+      stdio: ['ignore', 'ignore', 'inherit'],
+    },
+  );
 }
 
 /**
@@ -42,7 +58,11 @@ export function ensureWidgetBundles(): void {
     [path.join(workspaceRoot, 'dist/browser/widget-frame/manifest.json'), 'apps/widget-iframe/frame/rollup.config.mjs'],
   ];
   for (const [output, config] of bundles) {
-    if (!existsSync(output)) execFileSync(process.execPath, [rollup, '-c', config], { cwd: workspaceRoot, stdio: ['ignore', 'ignore', 'inherit'] });
+    if (!existsSync(output))
+      execFileSync(process.execPath, [rollup, '-c', config], {
+        cwd: workspaceRoot,
+        stdio: ['ignore', 'ignore', 'inherit'],
+      });
   }
 }
 
@@ -127,7 +147,10 @@ const html = (body: string, head = '') =>
 
 export async function startStubWidget(basePort: number): Promise<StubWidget> {
   const url = (port: number) => `http://localhost:${port}`;
-  const widgetUrl = url(basePort), hostUrl = url(basePort + 1), otherHostUrl = url(basePort + 2), foreignUrl = url(basePort + 3);
+  const widgetUrl = url(basePort),
+    hostUrl = url(basePort + 1),
+    otherHostUrl = url(basePort + 2),
+    foreignUrl = url(basePort + 3);
 
   const widget = express();
   // CORS as the widget server sends it: a page may load the loader as a module script.
@@ -157,13 +180,25 @@ export async function startStubWidget(basePort: number): Promise<StubWidget> {
   // The operator's page: its own strict CSP allows the widget origin for scripts and frames (our documented lines).
   const host = express();
   host.get('/', (_req, res) => {
-    res.setHeader('Content-Security-Policy', `default-src 'self'; script-src 'self' ${widgetUrl}; frame-src ${widgetUrl} ${foreignUrl}`);
-    res.type('html').send(html('<main><h1>Host</h1><div id="a"></div><div id="b"></div></main>', `<script src="${widgetUrl}/widget.js"></script>`));
+    res.setHeader(
+      'Content-Security-Policy',
+      `default-src 'self'; script-src 'self' ${widgetUrl}; frame-src ${widgetUrl} ${foreignUrl}`,
+    );
+    res
+      .type('html')
+      .send(
+        html(
+          '<main><h1>Host</h1><div id="a"></div><div id="b"></div></main>',
+          `<script src="${widgetUrl}/widget.js"></script>`,
+        ),
+      );
   });
   // An operator page whose own CSP forgot the widget origin in frame-src.
   host.get('/no-frame-src', (_req, res) => {
     res.setHeader('Content-Security-Policy', `default-src 'self'; script-src 'self' ${widgetUrl}; frame-src 'self'`);
-    res.type('html').send(html('<main><h1>Host</h1><div id="a"></div></main>', `<script src="${widgetUrl}/widget.js"></script>`));
+    res
+      .type('html')
+      .send(html('<main><h1>Host</h1><div id="a"></div></main>', `<script src="${widgetUrl}/widget.js"></script>`));
   });
   // The loader as a module script (no document.currentScript) after a third party's look-alike `…/widgets/chat.js`.
   const thirdPartyFirst = (loaderSrc: string) =>
@@ -172,17 +207,25 @@ export async function startStubWidget(basePort: number): Promise<StubWidget> {
       `<script src="${foreignUrl}/widgets/chat.js"></script><script type="module" src="${loaderSrc}"></script>`,
     );
   host.get('/module-loader', (_req, res) => {
-    res.setHeader('Content-Security-Policy', `default-src 'self'; script-src 'self' ${widgetUrl} ${foreignUrl}; frame-src ${widgetUrl} ${foreignUrl}`);
+    res.setHeader(
+      'Content-Security-Policy',
+      `default-src 'self'; script-src 'self' ${widgetUrl} ${foreignUrl}; frame-src ${widgetUrl} ${foreignUrl}`,
+    );
     res.type('html').send(thirdPartyFirst(`${widgetUrl}/widget.js`));
   });
   host.get('/module-loader-renamed', (_req, res) => {
-    res.setHeader('Content-Security-Policy', `default-src 'self'; script-src 'self' ${widgetUrl} ${foreignUrl}; frame-src ${widgetUrl} ${foreignUrl}`);
+    res.setHeader(
+      'Content-Security-Policy',
+      `default-src 'self'; script-src 'self' ${widgetUrl} ${foreignUrl}; frame-src ${widgetUrl} ${foreignUrl}`,
+    );
     res.type('html').send(thirdPartyFirst(`${widgetUrl}/static/loader.js`));
   });
   const foreign = express();
   foreign.get('/widgets/chat.js', (_req, res) => res.type('js').send('window.chatWidgetLoaded = true;'));
   foreign.get('/foreign.js', (_req, res) => res.type('js').send(IMPOSTOR_JS));
-  foreign.get('/foreign.html', (_req, res) => res.type('html').send(html('<p>foreign</p>', '<script src="/foreign.js"></script>')));
+  foreign.get('/foreign.html', (_req, res) =>
+    res.type('html').send(html('<p>foreign</p>', '<script src="/foreign.js"></script>')),
+  );
 
   const servers: Server[] = [];
   const listen = (app: express.Express, port: number) =>

@@ -54,7 +54,13 @@ fuzzSuite('embed-api', async () => {
   await prepareDatabase(db, { catalog: catalogSnapshot() });
   const dataDir = mkdtempSync(path.join(tmpdir(), 'fuzz-embed-'));
   const keys = resolveWebhookSecretKeys({ configured: undefined, embedded: true, dataDir });
-  const demo = await ensureDemoOperator({ prisma: db.prisma, dataDir, demoOrigin: SITE, webhookUrl: 'http://127.0.0.1:9/hooks', secretBox: createSecretBox(keys) });
+  const demo = await ensureDemoOperator({
+    prisma: db.prisma,
+    dataDir,
+    demoOrigin: SITE,
+    webhookUrl: 'http://127.0.0.1:9/hooks',
+    secretBox: createSecretBox(keys),
+  });
   // Tier 3, so the payment routes are reached past their tier check.
   await db.prisma.operator.update({ where: { id: demo.operatorId }, data: { integrationTier: 3 } });
   const processor = createSimulatedProcessor({
@@ -85,18 +91,35 @@ fuzzSuite('embed-api', async () => {
     close: () => db.close(),
     async routes(): Promise<RouteSpec[]> {
       const base = `http://127.0.0.1:${FUZZ_PORTS.embedApi}`;
-      const headers = { 'content-type': 'application/json', 'x-svc-publishable-key': demo.publishableKey, origin: SITE };
+      const headers = {
+        'content-type': 'application/json',
+        'x-svc-publishable-key': demo.publishableKey,
+        origin: SITE,
+      };
       const quoteRes = await fetch(`${base}/api/embed/quote`, {
         method: 'POST',
         headers,
-        body: JSON.stringify({ destination: 'Antarctica', tripCost: 24000, travelers: 2, residence: 'GB', email: 'a@b.io', startDate: isoDay(60), durationDays: 14, travelerAges: [40, 50] }),
+        body: JSON.stringify({
+          destination: 'Antarctica',
+          tripCost: 24000,
+          travelers: 2,
+          residence: 'GB',
+          email: 'a@b.io',
+          startDate: isoDay(60),
+          durationDays: 14,
+          travelerAges: [40, 50],
+        }),
       });
       const quote = (await quoteRes.json()) as { quoteId: string };
       if (!quote.quoteId) throw new Error(`seed quote failed: ${JSON.stringify(quote)}`);
       await worker.runOnce();
       const options = await db.prisma.quoteOption.findMany({ where: { quoteId: quote.quoteId } });
       const planIds = options.map((o) => o.planId);
-      const started = await fetch(`${base}/api/embed/payments`, { method: 'POST', headers, body: JSON.stringify({ quoteId: quote.quoteId, planId: planIds[0] }) });
+      const started = await fetch(`${base}/api/embed/payments`, {
+        method: 'POST',
+        headers,
+        body: JSON.stringify({ quoteId: quote.quoteId, planId: planIds[0] }),
+      });
       const payment = (await started.json()) as { paymentId?: string };
       const idOrOdd = (ids: string[]) => fc.oneof(fc.constantFrom(...ids), fc.string({ maxLength: 12 }), fc.uuid());
       const paymentIds = payment.paymentId ? [payment.paymentId] : ['pay_none'];
@@ -115,7 +138,10 @@ fuzzSuite('embed-api', async () => {
           name: 'POST /api/embed/quote',
           method: 'POST',
           path: '/api/embed/quote',
-          body: fc.oneof({ weight: 2, arbitrary: validEmbedQuote }, { weight: 1, arbitrary: fromZod(EmbedQuoteRequestSchema) }),
+          body: fc.oneof(
+            { weight: 2, arbitrary: validEmbedQuote },
+            { weight: 1, arbitrary: fromZod(EmbedQuoteRequestSchema) },
+          ),
           allowed: [200, 400, ...gateStatuses],
           ...common,
         },
@@ -123,7 +149,13 @@ fuzzSuite('embed-api', async () => {
           name: 'GET /api/embed/options',
           method: 'GET',
           path: '/api/embed/options',
-          query: fc.record({ quoteId: idOrOdd([quote.quoteId]), pk: fc.constantFrom(demo.publishableKey, 'pk_op_test_' + '0'.repeat(48)) }, { requiredKeys: [] }),
+          query: fc.record(
+            {
+              quoteId: idOrOdd([quote.quoteId]),
+              pk: fc.constantFrom(demo.publishableKey, 'pk_op_test_' + '0'.repeat(48)),
+            },
+            { requiredKeys: [] },
+          ),
           allowed: [200, 400, ...gateStatuses],
           ...common,
         },
@@ -131,7 +163,18 @@ fuzzSuite('embed-api', async () => {
           name: 'POST /api/embed/checkout',
           method: 'POST',
           path: '/api/embed/checkout',
-          body: fc.oneof(fc.record({ quoteId: idOrOdd([quote.quoteId]), planId: idOrOdd(planIds), email: fc.constantFrom('a@b.io', 'x'), name: fc.string({ maxLength: 20 }) }, { requiredKeys: ['quoteId', 'planId'] }), fromZod(EmbedCheckoutRequestSchema)),
+          body: fc.oneof(
+            fc.record(
+              {
+                quoteId: idOrOdd([quote.quoteId]),
+                planId: idOrOdd(planIds),
+                email: fc.constantFrom('a@b.io', 'x'),
+                name: fc.string({ maxLength: 20 }),
+              },
+              { requiredKeys: ['quoteId', 'planId'] },
+            ),
+            fromZod(EmbedCheckoutRequestSchema),
+          ),
           allowed: [200, 400, 409, ...gateStatuses],
           ...common,
         },
@@ -139,7 +182,10 @@ fuzzSuite('embed-api', async () => {
           name: 'POST /api/embed/payments',
           method: 'POST',
           path: '/api/embed/payments',
-          body: fc.oneof(fc.record({ quoteId: idOrOdd([quote.quoteId]), planId: idOrOdd(planIds) }), fromZod(EmbedPaymentStartRequestSchema)),
+          body: fc.oneof(
+            fc.record({ quoteId: idOrOdd([quote.quoteId]), planId: idOrOdd(planIds) }),
+            fromZod(EmbedPaymentStartRequestSchema),
+          ),
           allowed: [200, 400, 409, ...gateStatuses],
           ...common,
         },
@@ -148,7 +194,17 @@ fuzzSuite('embed-api', async () => {
           method: 'POST',
           path: '/api/embed/payments/confirm',
           body: fc.oneof(
-            fc.record({ paymentId: idOrOdd(paymentIds), paymentMethod: fc.constantFrom(TEST_CARDS.decline, TEST_CARDS.requiresAction, TEST_CARDS.processingError, 'pm_card_visa', 'pm_nonsense', '4242') }),
+            fc.record({
+              paymentId: idOrOdd(paymentIds),
+              paymentMethod: fc.constantFrom(
+                TEST_CARDS.decline,
+                TEST_CARDS.requiresAction,
+                TEST_CARDS.processingError,
+                'pm_card_visa',
+                'pm_nonsense',
+                '4242',
+              ),
+            }),
             fromZod(EmbedPaymentConfirmRequestSchema),
           ),
           allowed: [200, 400, 409, ...gateStatuses],
@@ -158,7 +214,10 @@ fuzzSuite('embed-api', async () => {
           name: 'POST /api/embed/payments/authenticate',
           method: 'POST',
           path: '/api/embed/payments/authenticate',
-          body: fc.oneof(fc.record({ paymentId: idOrOdd(paymentIds), approve: fc.boolean() }), fromZod(EmbedPaymentAuthenticateRequestSchema)),
+          body: fc.oneof(
+            fc.record({ paymentId: idOrOdd(paymentIds), approve: fc.boolean() }),
+            fromZod(EmbedPaymentAuthenticateRequestSchema),
+          ),
           allowed: [200, 400, 409, ...gateStatuses],
           ...common,
         },

@@ -21,7 +21,8 @@ beforeAll(async () => {
   app.post('/broken', async (req, res) => {
     const body = req.body as { mode?: unknown } | undefined;
     if (body?.mode === 'crash') return res.status(500).json({ error: 'boom', code: 'internal_error' });
-    if (body?.mode === 'leak') return res.status(400).send('TypeError: x is undefined\n    at handler (/work/main/apps/x/src/app.ts:10:5)');
+    if (body?.mode === 'leak')
+      return res.status(400).send('TypeError: x is undefined\n    at handler (/work/main/apps/x/src/app.ts:10:5)');
     if (body?.mode === 'teapot') return res.status(418).json({ error: 'teapot', code: 'invalid_request' });
     if (body?.mode === 'shape') return res.status(400).json({ message: 'no error field' });
     if (body?.mode === 'write') {

@@ -49,7 +49,9 @@ const validQuote = fc.record({
  */
 async function acpRoutes(db: Database): Promise<RouteSpec[]> {
   const secret = randomToken('acpk_test', 32);
-  await db.prisma.agentKey.create({ data: { name: 'Fuzz platform', mode: 'test', prefix: secret.slice(0, 16), hash: hashToken(secret) } });
+  await db.prisma.agentKey.create({
+    data: { name: 'Fuzz platform', mode: 'test', prefix: secret.slice(0, 16), hash: hashToken(secret) },
+  });
   let n = 0;
   return documentedOperations(buildAcpOpenApi())
     .filter((op) => !op.path.endsWith('openapi.json'))
@@ -60,7 +62,11 @@ async function acpRoutes(db: Database): Promise<RouteSpec[]> {
       query: op.query,
       body: op.body,
       params: { id: fc.oneof(fc.uuid(), fc.constantFrom('cs_0000', 'x')) },
-      headers: () => ({ authorization: `Bearer ${secret}`, 'api-version': ACP_API_VERSION, 'idempotency-key': `fuzz-${++n}` }),
+      headers: () => ({
+        authorization: `Bearer ${secret}`,
+        'api-version': ACP_API_VERSION,
+        'idempotency-key': `fuzz-${++n}`,
+      }),
       oddHeaders: ['api-version', 'idempotency-key', 'authorization'],
       allowed: [...op.allowed, ...BODY_PARSER_STATUSES, 429],
       errorSchema: AcpErrorSchema,
@@ -97,7 +103,15 @@ fuzzSuite('quote-api', async () => {
       const res = await fetch(`http://127.0.0.1:${FUZZ_PORTS.quoteApi}/api/v1/quotes`, {
         method: 'POST',
         headers: { 'content-type': 'application/json' },
-        body: JSON.stringify({ destination: 'Antarctica', startDate: isoDay(60), durationDays: 14, tripCost: 24000, travelers: 2, travelerAges: [45, 52], residence: 'GB' }),
+        body: JSON.stringify({
+          destination: 'Antarctica',
+          startDate: isoDay(60),
+          durationDays: 14,
+          tripCost: 24000,
+          travelers: 2,
+          travelerAges: [45, 52],
+          residence: 'GB',
+        }),
       });
       const quote = (await res.json()) as { quoteId: string; sessionId: string; plans: { planId: string }[] };
       if (!quote.quoteId) throw new Error(`seed quote failed: ${JSON.stringify(quote)}`);
@@ -118,29 +132,59 @@ fuzzSuite('quote-api', async () => {
         ),
         fromZod(CheckoutRequestSchema),
       );
-      const validPurchase = fc.oneof(fc.record({ quoteId: idOrOdd([quote.quoteId]), planId: idOrOdd(planIds) }), fromZod(PurchaseRequestSchema));
-      const errors = { errorSchema: ApiErrorSchema, writes: [...WRITTEN_TABLES], bodyLimit: QUOTE_API_LIMITS.maxJsonBodyBytes };
+      const validPurchase = fc.oneof(
+        fc.record({ quoteId: idOrOdd([quote.quoteId]), planId: idOrOdd(planIds) }),
+        fromZod(PurchaseRequestSchema),
+      );
+      const errors = {
+        errorSchema: ApiErrorSchema,
+        writes: [...WRITTEN_TABLES],
+        bodyLimit: QUOTE_API_LIMITS.maxJsonBodyBytes,
+      };
       // Valid inputs per documented operation: the contract's generator, mixed with seeds that reach the services.
       const seeds: Record<string, Partial<RouteSpec>> = {
         'GET /api/v1/products': {
-          query: fromZod(ProductListQuerySchema).map((q) => Object.fromEntries(Object.entries(q as object).map(([k, v]) => [k, String(v)]))),
+          query: fromZod(ProductListQuerySchema).map((q) =>
+            Object.fromEntries(Object.entries(q as object).map(([k, v]) => [k, String(v)])),
+          ),
         },
         'GET /api/v1/products/{planId}': { params: { planId: fc.constantFrom(...allPlanIds) } },
-        'POST /api/v1/quotes': { body: fc.oneof({ weight: 2, arbitrary: validQuote }, { weight: 1, arbitrary: fromZod(QuoteRequestSchema) }) },
+        'POST /api/v1/quotes': {
+          body: fc.oneof({ weight: 2, arbitrary: validQuote }, { weight: 1, arbitrary: fromZod(QuoteRequestSchema) }),
+        },
         'POST /api/v1/coverage-gap': {
           body: fc.oneof(
             fromZod(CoverageGapRequestSchema),
-            fc.record({ destination: fc.constantFrom(...listDestinations().map((d) => d.name)), creditCardName: fc.constantFrom('Chase Sapphire Reserve', 'Amex Platinum', 'x'), tripCost: fc.nat() }),
+            fc.record({
+              destination: fc.constantFrom(...listDestinations().map((d) => d.name)),
+              creditCardName: fc.constantFrom('Chase Sapphire Reserve', 'Amex Platinum', 'x'),
+              tripCost: fc.nat(),
+            }),
           ),
         },
         'POST /api/v1/checkout': { body: validCheckout, oddHeaders: ['idempotency-key'] },
         // The 402 challenge is stored so the credential can be checked on the retry (the documented flow).
-        'POST /api/v1/purchase': { body: validPurchase, oddHeaders: ['idempotency-key', 'authorization'], refusalWrites: { 402: ['payment_challenges'] } },
+        'POST /api/v1/purchase': {
+          body: validPurchase,
+          oddHeaders: ['idempotency-key', 'authorization'],
+          refusalWrites: { 402: ['payment_challenges'] },
+        },
       };
-      const documented = documentedOperations(buildQuoteApiOpenApi({ catalog: { destinations: listDestinations() } })).map((op): RouteSpec => {
+      const documented = documentedOperations(
+        buildQuoteApiOpenApi({ catalog: { destinations: listDestinations() } }),
+      ).map((op): RouteSpec => {
         const name = `${op.method} ${op.path}`;
         // The document's statuses; the JSON parser of /api/v1 also answers 400/413/415 on every route (GETs included).
-        return { name, method: op.method, path: op.path, query: op.query, body: op.body, allowed: [...op.allowed, ...BODY_PARSER_STATUSES], ...errors, ...seeds[name] };
+        return {
+          name,
+          method: op.method,
+          path: op.path,
+          query: op.query,
+          body: op.body,
+          allowed: [...op.allowed, ...BODY_PARSER_STATUSES],
+          ...errors,
+          ...seeds[name],
+        };
       });
       return [
         ...documented,
@@ -149,7 +193,9 @@ fuzzSuite('quote-api', async () => {
           name: 'GET /checkout/{token}',
           method: 'GET',
           path: '/checkout/{token}',
-          params: { token: fc.string({ unit: fc.constantFrom(...'abcdefABCDEF0123456789_-'), minLength: 10, maxLength: 64 }) },
+          params: {
+            token: fc.string({ unit: fc.constantFrom(...'abcdefABCDEF0123456789_-'), minLength: 10, maxLength: 64 }),
+          },
           allowed: [200, 404, 410],
           ...errors,
         },

@@ -6,7 +6,12 @@ import { z } from 'zod';
 import { prepareDatabase } from '@expedition/db';
 import { createTestDatabase } from '@expedition/db/testing';
 import { catalogSnapshot } from '@expedition/domain-pricing';
-import { createKeyResolver, createSecretBox, ensureDemoOperator, resolveWebhookSecretKeys } from '@expedition/operators';
+import {
+  createKeyResolver,
+  createSecretBox,
+  ensureDemoOperator,
+  resolveWebhookSecretKeys,
+} from '@expedition/operators';
 import { systemClock } from '@expedition/platform';
 import { createApp, loadPinnedReleases } from '@expedition/app-widget-iframe';
 import type { RouteSpec } from './src/engine';
@@ -41,7 +46,13 @@ fuzzSuite('widget-iframe', async () => {
   await prepareDatabase(db, { catalog: catalogSnapshot() });
   const dataDir = mkdtempSync(path.join(tmpdir(), 'fuzz-widget-data-'));
   const secretBox = createSecretBox(resolveWebhookSecretKeys({ configured: undefined, embedded: true, dataDir }));
-  const demo = await ensureDemoOperator({ prisma: db.prisma, dataDir, demoOrigin: SITE, webhookUrl: 'http://127.0.0.1:9/hooks', secretBox });
+  const demo = await ensureDemoOperator({
+    prisma: db.prisma,
+    dataDir,
+    demoOrigin: SITE,
+    webhookUrl: 'http://127.0.0.1:9/hooks',
+    secretBox,
+  });
   const dirs = buildDirs();
   const keys = createKeyResolver(db.prisma, { ttlMs: 60_000, clock: systemClock });
   const app = createApp({
@@ -56,8 +67,17 @@ fuzzSuite('widget-iframe', async () => {
     frameDir: dirs.frameDir,
     releases: loadPinnedReleases(dirs.releasesDir),
   });
-  const pk = fc.oneof(fc.constant(demo.publishableKey), fc.constant(`pk_op_test_${'0'.repeat(48)}`), fc.string({ maxLength: 60 }));
-  const common = { allowed: [200, 304, 400, 404], errorSchema: z.object({ error: z.string() }).passthrough(), writes: [...WRITTEN_TABLES], oddHeaders: ['if-none-match', 'referer'] };
+  const pk = fc.oneof(
+    fc.constant(demo.publishableKey),
+    fc.constant(`pk_op_test_${'0'.repeat(48)}`),
+    fc.string({ maxLength: 60 }),
+  );
+  const common = {
+    allowed: [200, 304, 400, 404],
+    errorSchema: z.object({ error: z.string() }).passthrough(),
+    writes: [...WRITTEN_TABLES],
+    oddHeaders: ['if-none-match', 'referer'],
+  };
   return {
     db,
     app,
@@ -65,22 +85,53 @@ fuzzSuite('widget-iframe', async () => {
     close: () => db.close(),
     routes: (): RouteSpec[] => [
       { name: 'GET /widget.js', method: 'GET', path: '/widget.js', ...common },
-      { name: 'GET /widget/{file}', method: 'GET', path: '/widget/{file}', params: { file: fc.constantFrom('1.0.0.js', '9.9.9.js', 'widget.js', '..%2Fwidget.js') }, ...common },
+      {
+        name: 'GET /widget/{file}',
+        method: 'GET',
+        path: '/widget/{file}',
+        params: { file: fc.constantFrom('1.0.0.js', '9.9.9.js', 'widget.js', '..%2Fwidget.js') },
+        ...common,
+      },
       {
         name: 'GET /frame',
         method: 'GET',
         path: '/frame',
-        query: fc.record({ pk, instance: fc.string({ maxLength: 40 }), parent: fc.constantFrom(SITE, 'https://evil.example', 'null', 'javascript:alert(1)') }, { requiredKeys: [] }),
+        query: fc.record(
+          {
+            pk,
+            instance: fc.string({ maxLength: 40 }),
+            parent: fc.constantFrom(SITE, 'https://evil.example', 'null', 'javascript:alert(1)'),
+          },
+          { requiredKeys: [] },
+        ),
         ...common,
       },
       {
         name: 'GET /quote',
         method: 'GET',
         path: '/quote',
-        query: fc.record({ pk, destination: fc.string({ maxLength: 30 }), travelers: fc.string({ maxLength: 5 }), tripCost: fc.string({ maxLength: 12 }), startDate: fc.string({ maxLength: 12 }), email: fc.string({ maxLength: 30 }) }, { requiredKeys: [] }),
+        query: fc.record(
+          {
+            pk,
+            destination: fc.string({ maxLength: 30 }),
+            travelers: fc.string({ maxLength: 5 }),
+            tripCost: fc.string({ maxLength: 12 }),
+            startDate: fc.string({ maxLength: 12 }),
+            email: fc.string({ maxLength: 30 }),
+          },
+          { requiredKeys: [] },
+        ),
         ...common,
       },
-      { name: 'GET /assets/{name}', method: 'GET', path: '/assets/{name}', params: { name: fc.constantFrom('frame-abc123def0.js', 'frame-9f8e7d6c5b.css', 'manifest.json', '..%2F..%2Fsecret.txt') }, ...common },
+      {
+        name: 'GET /assets/{name}',
+        method: 'GET',
+        path: '/assets/{name}',
+        params: {
+          name: fc.constantFrom('frame-abc123def0.js', 'frame-9f8e7d6c5b.css', 'manifest.json', '..%2F..%2Fsecret.txt'),
+        },
+        ...common,
+      },
     ],
   };
 });

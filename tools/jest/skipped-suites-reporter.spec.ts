@@ -2,7 +2,9 @@ import { writeFileSync } from 'node:fs';
 import path from 'node:path';
 
 // eslint-disable-next-line @typescript-eslint/no-require-imports
-const Reporter = require('./skipped-suites-reporter.cjs') as new () => { onRunComplete(c: unknown, r: unknown): Promise<void> };
+const Reporter = require('./skipped-suites-reporter.cjs') as new () => {
+  onRunComplete(c: unknown, r: unknown): Promise<void>;
+};
 
 const ROOT = path.resolve(__dirname, '..', '..');
 const test = (ancestorTitles: string[], status: string) => ({ ancestorTitles, title: 't', status });
@@ -32,7 +34,14 @@ describe('skipped-suites reporter', () => {
 
     await reporter.onRunComplete([], {
       testResults: [
-        { testFilePath: crud, testResults: [test(['CRUD on PGlite'], 'passed'), test(['CRUD on PostgreSQL'], 'pending'), test(['CRUD on PostgreSQL'], 'pending')] },
+        {
+          testFilePath: crud,
+          testResults: [
+            test(['CRUD on PGlite'], 'passed'),
+            test(['CRUD on PostgreSQL'], 'pending'),
+            test(['CRUD on PostgreSQL'], 'pending'),
+          ],
+        },
         { testFilePath: path.join(ROOT, 'libs/db/test/other.spec.ts'), testResults: [test(['other'], 'passed')] },
       ],
     });
@@ -46,14 +55,20 @@ describe('skipped-suites reporter', () => {
     process.env['TEST_REDIS_URL'] = 'redis://127.0.0.1:1';
     const reporter = new Reporter();
     await reporter.onRunComplete([], {
-      testResults: [{ testFilePath: path.join(ROOT, 'libs/x/src/a.redis.spec.ts'), testResults: [test(['with Redis'], 'pending')] }],
+      testResults: [
+        { testFilePath: path.join(ROOT, 'libs/x/src/a.redis.spec.ts'), testResults: [test(['with Redis'], 'pending')] },
+      ],
     });
-    expect(stderr).toMatch(/^SKIPPED {2}libs\/x\/src\/a\.redis\.spec\.ts › with Redis \(1 test\): every test skipped and the suite gave no reason \(test services here: .*redis=down redis:\/\/127\.0\.0\.1:1/m);
+    expect(stderr).toMatch(
+      /^SKIPPED {2}libs\/x\/src\/a\.redis\.spec\.ts › with Redis \(1 test\): every test skipped and the suite gave no reason \(test services here: .*redis=down redis:\/\/127\.0\.0\.1:1/m,
+    );
   });
 
   it('prints nothing when nothing was skipped', async () => {
     const reporter = new Reporter();
-    await reporter.onRunComplete([], { testResults: [{ testFilePath: path.join(ROOT, 'a.spec.ts'), testResults: [test(['a'], 'passed')] }] });
+    await reporter.onRunComplete([], {
+      testResults: [{ testFilePath: path.join(ROOT, 'a.spec.ts'), testResults: [test(['a'], 'passed')] }],
+    });
     expect(stderr).toBe('');
   });
 });

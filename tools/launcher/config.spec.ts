@@ -42,7 +42,11 @@ describe('loadLauncherConfig', () => {
 
   it('stops on a bad variable with one line naming it', () => {
     expect(() => loadLauncherConfig({ DEMO_PORT: 'soon' }, { installationSecret: secret })).toThrow(ConfigError);
-    expect(() => loadLauncherConfig({ DEMO_PORT: 'soon' }, { installationSecret: secret })).toThrow(/^Invalid configuration: DEMO_PORT: [^\n]+$/);
-    expect(() => loadLauncherConfig({ QUOTE_API_PORT: '-1' }, { installationSecret: secret })).toThrow(/QUOTE_API_PORT/);
+    expect(() => loadLauncherConfig({ DEMO_PORT: 'soon' }, { installationSecret: secret })).toThrow(
+      /^Invalid configuration: DEMO_PORT: [^\n]+$/,
+    );
+    expect(() => loadLauncherConfig({ QUOTE_API_PORT: '-1' }, { installationSecret: secret })).toThrow(
+      /QUOTE_API_PORT/,
+    );
   });
 });

@@ -34,7 +34,13 @@ export interface LauncherConfig {
   demo: { port: number; url: string };
   webhookSecretKeys?: string;
   /** Each app's config, parsed once by its own schema from the launcher's environment for the apps (see below). */
-  apps: { quote: QuoteApiConfig; embed: EmbedApiConfig; dispatcher: DispatcherConfig; portal: PortalConfig; widget: WidgetIframeConfig };
+  apps: {
+    quote: QuoteApiConfig;
+    embed: EmbedApiConfig;
+    dispatcher: DispatcherConfig;
+    portal: PortalConfig;
+    widget: WidgetIframeConfig;
+  };
 }
 
 export interface LauncherConfigDeps {

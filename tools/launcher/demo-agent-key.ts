@@ -11,7 +11,10 @@ export const DEMO_AGENT_KEY_FILE = 'demo-agent-key.json';
  * at once (the admin CLI's `agent-key:create` mints the real ones). Kept in DATA_DIR/demo-agent-key.json (0600) and
  * reused while that key exists and is not revoked; otherwise a new one is minted.
  */
-export async function ensureDemoAgentKey(options: { prisma: PrismaClient; dataDir: string }): Promise<{ id: string; key: string; file: string }> {
+export async function ensureDemoAgentKey(options: {
+  prisma: PrismaClient;
+  dataDir: string;
+}): Promise<{ id: string; key: string; file: string }> {
   const file = path.join(path.resolve(options.dataDir), DEMO_AGENT_KEY_FILE);
   const stored = readJson<{ id: string; key: string }>(file);
   if (typeof stored?.key === 'string') {

@@ -5,7 +5,14 @@
  */
 import { createDatabase, prepareDatabase } from '@expedition/db';
 import { catalogSnapshot } from '@expedition/domain-pricing';
-import { createLogger, listen, onShutdownSignal, postgresAt, reachAtStart, type RunningServer } from '@expedition/http-kit';
+import {
+  createLogger,
+  listen,
+  onShutdownSignal,
+  postgresAt,
+  reachAtStart,
+  type RunningServer,
+} from '@expedition/http-kit';
 import {
   createSecretBox,
   ensureDemoOperator,
@@ -64,7 +71,13 @@ async function main(): Promise<void> {
   // The operator portal: its accounts service gives the demo operator a portal owner (log-in written into
   // demo-operator.json) and creates the first provider admin (log-in kept in DATA_DIR/provider-admin.json, 0600).
   const portalConfig = config.apps.portal;
-  const portal = composePortal({ config: portalConfig, db, logger: logger.child({ app: 'operator-portal' }), secretBox, observability });
+  const portal = composePortal({
+    config: portalConfig,
+    db,
+    logger: logger.child({ app: 'operator-portal' }),
+    secretBox,
+    observability,
+  });
   const demoPortal = await ensureDemoPortalOwner({ accounts: portal.accounts, dataDir });
   const demo = { ...demoOperator, portalEmail: demoPortal.portalEmail, portalPassword: demoPortal.portalPassword };
   const providerAdmin = await ensureProviderAdmin({ accounts: portal.accounts, dataDir });
@@ -80,25 +93,55 @@ async function main(): Promise<void> {
     await obs.close();
     await db.close();
   });
-  const start = async (name: string, note: string, app: Parameters<typeof listen>[0], config: { port: number; host: string }) => {
-    servers.push({ name, note, server: await listen(app, { port: config.port, host: config.host, logger: logger.child({ app: name }) }) });
+  const start = async (
+    name: string,
+    note: string,
+    app: Parameters<typeof listen>[0],
+    config: { port: number; host: string },
+  ) => {
+    servers.push({
+      name,
+      note,
+      server: await listen(app, { port: config.port, host: config.host, logger: logger.child({ app: name }) }),
+    });
   };
 
   const { quote: quoteConfig, embed: embedConfig, dispatcher: dispatcherConfig } = config.apps;
   // ONE processor for every app of the process: an intent created by one app (a checkout link) is the one another
   // confirms or refunds (the dispatcher refunding a second charge).
   const processor = createPaymentProcessor(quoteConfig.payments);
-  await start('quote-api', 'AI agents: /api/v1 (OpenAPI at /api/v1/openapi.json)',
-    composeQuoteApi({ config: quoteConfig, db, logger: logger.child({ app: 'quote-api' }), processor, observability }), quoteConfig);
+  await start(
+    'quote-api',
+    'AI agents: /api/v1 (OpenAPI at /api/v1/openapi.json)',
+    composeQuoteApi({ config: quoteConfig, db, logger: logger.child({ app: 'quote-api' }), processor, observability }),
+    quoteConfig,
+  );
 
-  const embed = composeEmbedApi({ config: embedConfig, db, logger: logger.child({ app: 'embed-api' }), processor, observability });
-  await start('embed-api', 'operators\' pages: /api/embed/quote, /api/embed/options', embed.app, embedConfig);
+  const embed = composeEmbedApi({
+    config: embedConfig,
+    db,
+    logger: logger.child({ app: 'embed-api' }),
+    processor,
+    observability,
+  });
+  await start('embed-api', "operators' pages: /api/embed/quote, /api/embed/options", embed.app, embedConfig);
   workers.push({ stop: () => embed.keyUsage.flush() });
 
   // The widget server resolves keys through embed-api's cache: one process, one cache, one revocation bound.
   const widgetConfig = config.apps.widget;
-  const widget = composeWidgetIframe({ config: widgetConfig, db, logger: logger.child({ app: 'widget-iframe' }), keys: embed.keys, observability });
-  await start('widget-iframe', 'the embeddable widget: /widget.js, /frame, /quote (hosted Tier 1 page)', widget.app, widgetConfig);
+  const widget = composeWidgetIframe({
+    config: widgetConfig,
+    db,
+    logger: logger.child({ app: 'widget-iframe' }),
+    keys: embed.keys,
+    observability,
+  });
+  await start(
+    'widget-iframe',
+    'the embeddable widget: /widget.js, /frame, /quote (hosted Tier 1 page)',
+    widget.app,
+    widgetConfig,
+  );
 
   const dispatcher = composeWebhookDispatcher({
     config: dispatcherConfig,
@@ -110,8 +153,18 @@ async function main(): Promise<void> {
     // One mail stack: the policyholders' confirmations go through the portal's mailer (SMTP_URL, or the same outbox).
     mailer: portal.mailer,
   });
-  await start('webhook-dispatcher', 'processor events → policies → signed policy.issued', dispatcher.app, dispatcherConfig);
-  await start('operator-portal', 'operators and the provider: sign up, keys, origins, webhooks', portal.app, portalConfig);
+  await start(
+    'webhook-dispatcher',
+    'processor events → policies → signed policy.issued',
+    dispatcher.app,
+    dispatcherConfig,
+  );
+  await start(
+    'operator-portal',
+    'operators and the provider: sign up, keys, origins, webhooks',
+    portal.app,
+    portalConfig,
+  );
 
   // The demo operator's trip page mounts the real widget from WIDGET_URL (Tier 3; /?tier=2 and /?tier=1 switch).
   const site = createDemoSite({
@@ -122,10 +175,15 @@ async function main(): Promise<void> {
     operatorName: demo.name,
     logger: logger.child({ app: 'demo-site' }),
   });
-  await start('demo operator site', 'a tour seller\'s page with the widget (Tier 3; ?tier=2, ?tier=1); receives policy.issued', site.app, {
-    port: config.demo.port,
-    host: config.host,
-  });
+  await start(
+    'demo operator site',
+    "a tour seller's page with the widget (Tier 3; ?tier=2, ?tier=1); receives policy.issued",
+    site.app,
+    {
+      port: config.demo.port,
+      host: config.host,
+    },
+  );
 
   const metricsUrl = await obs.listen(config.host);
   embed.optionsWorker.start();
@@ -170,7 +228,6 @@ async function main(): Promise<void> {
     '',
   ];
   process.stdout.write(lines.join('\n'));
-
 }
 
 main().catch((err) => {

@@ -25,8 +25,23 @@ function availability(alert: string, slo: string, labels: string): AlertCase[] {
     { series: count(`${labels},status="500"`), values: `0+${errorsPerMin}x70` },
   ];
   return [
-    { name: `${alert}: 5% errors for an hour pages (and opens a ticket)`, alert, series: run(50), evalTime: '65m', fires: [{ severity: 'page', slo }, { severity: 'ticket', slo }] },
-    { name: `${alert}: 0.5% errors opens a ticket and does not page`, alert, series: run(5), evalTime: '65m', fires: [{ severity: 'ticket', slo }] },
+    {
+      name: `${alert}: 5% errors for an hour pages (and opens a ticket)`,
+      alert,
+      series: run(50),
+      evalTime: '65m',
+      fires: [
+        { severity: 'page', slo },
+        { severity: 'ticket', slo },
+      ],
+    },
+    {
+      name: `${alert}: 0.5% errors opens a ticket and does not page`,
+      alert,
+      series: run(5),
+      evalTime: '65m',
+      fires: [{ severity: 'ticket', slo }],
+    },
     { name: `${alert}: no errors is quiet`, alert, series: run(0), evalTime: '65m', fires: [] },
   ];
 }
@@ -38,7 +53,16 @@ function latency(alert: string, slo: string, labels: string): AlertCase[] {
     { series: bucket(`${labels},status="200"`, '1'), values: `0+${1000 - slowPerMin}x70` },
   ];
   return [
-    { name: `${alert}: 30% slower than 1 s pages`, alert, series: run(300), evalTime: '65m', fires: [{ severity: 'page', slo }, { severity: 'ticket', slo }] },
+    {
+      name: `${alert}: 30% slower than 1 s pages`,
+      alert,
+      series: run(300),
+      evalTime: '65m',
+      fires: [
+        { severity: 'page', slo },
+        { severity: 'ticket', slo },
+      ],
+    },
     { name: `${alert}: everything within 1 s is quiet`, alert, series: run(0), evalTime: '65m', fires: [] },
   ];
 }
@@ -46,11 +70,26 @@ function latency(alert: string, slo: string, labels: string): AlertCase[] {
 /** An outcome-counter SLO: `failedPerMin` given up on out of 100 finished a minute. */
 function outcomes(alert: string, slo: string, metric: string, good: string, failedPerMin: number): AlertCase[] {
   const run = (failed: number) => [
-    { series: `${metric}{outcome="${good}"${metric.startsWith('webhook') ? ',operator="op_a"' : ''}}`, values: `0+${100 - failed}x70` },
-    { series: `${metric}{outcome="failed"${metric.startsWith('webhook') ? ',operator="op_a"' : ''}}`, values: `0+${failed}x70` },
+    {
+      series: `${metric}{outcome="${good}"${metric.startsWith('webhook') ? ',operator="op_a"' : ''}}`,
+      values: `0+${100 - failed}x70`,
+    },
+    {
+      series: `${metric}{outcome="failed"${metric.startsWith('webhook') ? ',operator="op_a"' : ''}}`,
+      values: `0+${failed}x70`,
+    },
   ];
   return [
-    { name: `${alert}: ${failedPerMin}% given up on pages`, alert, series: run(failedPerMin), evalTime: '65m', fires: [{ severity: 'page', slo }, { severity: 'ticket', slo }] },
+    {
+      name: `${alert}: ${failedPerMin}% given up on pages`,
+      alert,
+      series: run(failedPerMin),
+      evalTime: '65m',
+      fires: [
+        { severity: 'page', slo },
+        { severity: 'ticket', slo },
+      ],
+    },
     { name: `${alert}: none given up on is quiet`, alert, series: run(0), evalTime: '65m', fires: [] },
   ];
 }
@@ -81,8 +120,20 @@ export const ALERT_CASES: readonly AlertCase[] = [
     evalTime: '65m',
     fires: [],
   },
-  { name: 'outbox: oldest pending 700 s for 10 minutes pages', alert: 'WebhookOutboxStale', series: gauge('webhook_outbox_oldest_pending_age_seconds', 700), evalTime: '10m', fires: [{ severity: 'page' }] },
-  { name: 'outbox: oldest pending 120 s is quiet', alert: 'WebhookOutboxStale', series: gauge('webhook_outbox_oldest_pending_age_seconds', 120), evalTime: '10m', fires: [] },
+  {
+    name: 'outbox: oldest pending 700 s for 10 minutes pages',
+    alert: 'WebhookOutboxStale',
+    series: gauge('webhook_outbox_oldest_pending_age_seconds', 700),
+    evalTime: '10m',
+    fires: [{ severity: 'page' }],
+  },
+  {
+    name: 'outbox: oldest pending 120 s is quiet',
+    alert: 'WebhookOutboxStale',
+    series: gauge('webhook_outbox_oldest_pending_age_seconds', 120),
+    evalTime: '10m',
+    fires: [],
+  },
   {
     name: "deliveries: one operator's endpoint failing is named, a healthy one is not",
     alert: 'WebhookDeliveriesFailingForOperator',
@@ -98,12 +149,29 @@ export const ALERT_CASES: readonly AlertCase[] = [
   {
     name: 'deliveries: two failures out of two attempts are too few to alert',
     alert: 'WebhookDeliveriesFailingForOperator',
-    series: [{ series: 'webhook_delivery_attempts_total{outcome="retry",operator="op_quiet"}', values: '0 1 2 2 2 2 2 2 2 2 2 2 2 2 2 2 2 2 2 2 2 2 2 2 2 2 2 2 2 2 2 2 2 2 2 2 2 2 2 2' }],
+    series: [
+      {
+        series: 'webhook_delivery_attempts_total{outcome="retry",operator="op_quiet"}',
+        values: '0 1 2 2 2 2 2 2 2 2 2 2 2 2 2 2 2 2 2 2 2 2 2 2 2 2 2 2 2 2 2 2 2 2 2 2 2 2 2 2',
+      },
+    ],
     evalTime: '30m',
     fires: [],
   },
-  { name: 'a payment without a policy pages', alert: 'PaymentsSucceededWithoutPolicy', series: gauge('payments_succeeded_without_policy', 1), evalTime: '5m', fires: [{ severity: 'page' }] },
-  { name: 'no payment without a policy is quiet', alert: 'PaymentsSucceededWithoutPolicy', series: gauge('payments_succeeded_without_policy', 0), evalTime: '5m', fires: [] },
+  {
+    name: 'a payment without a policy pages',
+    alert: 'PaymentsSucceededWithoutPolicy',
+    series: gauge('payments_succeeded_without_policy', 1),
+    evalTime: '5m',
+    fires: [{ severity: 'page' }],
+  },
+  {
+    name: 'no payment without a policy is quiet',
+    alert: 'PaymentsSucceededWithoutPolicy',
+    series: gauge('payments_succeeded_without_policy', 0),
+    evalTime: '5m',
+    fires: [],
+  },
   {
     name: 'an ignored succeeded payment opens a ticket, by mode',
     alert: 'SucceededPaymentsIgnored',
@@ -121,16 +189,46 @@ export const ALERT_CASES: readonly AlertCase[] = [
     evalTime: '10m',
     fires: [],
   },
-  { name: 'a refund pending for more than an hour opens a ticket', alert: 'RefundsPending', series: gauge('payment_refunds_pending', 1), evalTime: '70m', fires: [{ severity: 'ticket' }] },
-  { name: 'a refund pending for 30 minutes is quiet', alert: 'RefundsPending', series: gauge('payment_refunds_pending', 1), evalTime: '30m', fires: [] },
-  { name: 'a failed refund opens a ticket', alert: 'RefundsFailed', series: gauge('payment_refunds_failed', 1), evalTime: '1m', fires: [{ severity: 'ticket' }] },
-  { name: 'no failed refund is quiet', alert: 'RefundsFailed', series: gauge('payment_refunds_failed', 0), evalTime: '1m', fires: [] },
+  {
+    name: 'a refund pending for more than an hour opens a ticket',
+    alert: 'RefundsPending',
+    series: gauge('payment_refunds_pending', 1),
+    evalTime: '70m',
+    fires: [{ severity: 'ticket' }],
+  },
+  {
+    name: 'a refund pending for 30 minutes is quiet',
+    alert: 'RefundsPending',
+    series: gauge('payment_refunds_pending', 1),
+    evalTime: '30m',
+    fires: [],
+  },
+  {
+    name: 'a failed refund opens a ticket',
+    alert: 'RefundsFailed',
+    series: gauge('payment_refunds_failed', 1),
+    evalTime: '1m',
+    fires: [{ severity: 'ticket' }],
+  },
+  {
+    name: 'no failed refund is quiet',
+    alert: 'RefundsFailed',
+    series: gauge('payment_refunds_failed', 0),
+    evalTime: '1m',
+    fires: [],
+  },
   {
     name: 'a replica whose /readyz answers 503 is named',
     alert: 'ReadinessFailing',
     series: [
-      { series: count('app="embed-api",method="GET",route="/readyz",status="503",instance="10.0.0.1:9464"'), values: '0+6x20' },
-      { series: count('app="embed-api",method="GET",route="/readyz",status="200",instance="10.0.0.2:9464"'), values: '0+6x20' },
+      {
+        series: count('app="embed-api",method="GET",route="/readyz",status="503",instance="10.0.0.1:9464"'),
+        values: '0+6x20',
+      },
+      {
+        series: count('app="embed-api",method="GET",route="/readyz",status="200",instance="10.0.0.2:9464"'),
+        values: '0+6x20',
+      },
     ],
     evalTime: '15m',
     fires: [{ severity: 'ticket', app: 'embed-api', instance: '10.0.0.1:9464' }],
@@ -139,8 +237,14 @@ export const ALERT_CASES: readonly AlertCase[] = [
     name: 'one failed probe among many is quiet',
     alert: 'ReadinessFailing',
     series: [
-      { series: count('app="embed-api",method="GET",route="/readyz",status="503",instance="10.0.0.1:9464"'), values: '0 1 1 1 1 1 1 1 1 1 1 1 1 1 1 1 1 1 1 1 1' },
-      { series: count('app="embed-api",method="GET",route="/readyz",status="200",instance="10.0.0.1:9464"'), values: '0+6x20' },
+      {
+        series: count('app="embed-api",method="GET",route="/readyz",status="503",instance="10.0.0.1:9464"'),
+        values: '0 1 1 1 1 1 1 1 1 1 1 1 1 1 1 1 1 1 1 1 1',
+      },
+      {
+        series: count('app="embed-api",method="GET",route="/readyz",status="200",instance="10.0.0.1:9464"'),
+        values: '0+6x20',
+      },
     ],
     evalTime: '15m',
     fires: [],
@@ -155,9 +259,27 @@ export const ALERT_CASES: readonly AlertCase[] = [
     evalTime: '5m',
     fires: [{ severity: 'page', service: 'quote-api', instance: '10.0.0.3:9464' }],
   },
-  { name: 'a database that answers is quiet', alert: 'DatabaseUnreachable', series: gauge('database_up{service="quote-api",instance="10.0.0.3:9464"}', 1), evalTime: '5m', fires: [] },
-  { name: 'Redis fallback for 8 minutes opens a ticket', alert: 'RedisFallbackActive', series: gauge('redis_fallback_active{service="embed-api",instance="10.0.0.5:9464"}', 1), evalTime: '8m', fires: [{ severity: 'ticket', service: 'embed-api' }] },
-  { name: 'Redis reachable is quiet', alert: 'RedisFallbackActive', series: gauge('redis_fallback_active{service="embed-api",instance="10.0.0.5:9464"}', 0), evalTime: '8m', fires: [] },
+  {
+    name: 'a database that answers is quiet',
+    alert: 'DatabaseUnreachable',
+    series: gauge('database_up{service="quote-api",instance="10.0.0.3:9464"}', 1),
+    evalTime: '5m',
+    fires: [],
+  },
+  {
+    name: 'Redis fallback for 8 minutes opens a ticket',
+    alert: 'RedisFallbackActive',
+    series: gauge('redis_fallback_active{service="embed-api",instance="10.0.0.5:9464"}', 1),
+    evalTime: '8m',
+    fires: [{ severity: 'ticket', service: 'embed-api' }],
+  },
+  {
+    name: 'Redis reachable is quiet',
+    alert: 'RedisFallbackActive',
+    series: gauge('redis_fallback_active{service="embed-api",instance="10.0.0.5:9464"}', 0),
+    evalTime: '8m',
+    fires: [],
+  },
   {
     name: 'certificate PDFs answering 500 open a ticket',
     alert: 'PolicyDocumentFailures',
@@ -192,15 +314,30 @@ export const ALERT_CASES: readonly AlertCase[] = [
     evalTime: '10m',
     fires: [],
   },
-  { name: 'a mail pending for 11000 s opens a ticket', alert: 'PolicyMailOutboxStale', series: gauge('policy_mail_oldest_pending_age_seconds', 11000), evalTime: '15m', fires: [{ severity: 'ticket' }] },
-  { name: 'a mail pending for an hour (being retried) is quiet', alert: 'PolicyMailOutboxStale', series: gauge('policy_mail_oldest_pending_age_seconds', 3600), evalTime: '15m', fires: [] },
+  {
+    name: 'a mail pending for 11000 s opens a ticket',
+    alert: 'PolicyMailOutboxStale',
+    series: gauge('policy_mail_oldest_pending_age_seconds', 11000),
+    evalTime: '15m',
+    fires: [{ severity: 'ticket' }],
+  },
+  {
+    name: 'a mail pending for an hour (being retried) is quiet',
+    alert: 'PolicyMailOutboxStale',
+    series: gauge('policy_mail_oldest_pending_age_seconds', 3600),
+    evalTime: '15m',
+    fires: [],
+  },
 ];
 
-const fill = (template: string, labels: Record<string, string>) => template.replace(/\{\{ \$labels\.(\w+) \}\}/g, (_, name: string) => labels[name] ?? '');
+const fill = (template: string, labels: Record<string, string>) =>
+  template.replace(/\{\{ \$labels\.(\w+) \}\}/g, (_, name: string) => labels[name] ?? '');
 
 /** The promtool test file of ALERT_CASES. */
 export function promtoolTests(rulesFile: string): Record<string, unknown> {
-  const rules = ruleGroups().flatMap((g) => g.rules).filter((r): r is AlertRule => 'alert' in r);
+  const rules = ruleGroups()
+    .flatMap((g) => g.rules)
+    .filter((r): r is AlertRule => 'alert' in r);
   const ruleFor = (alert: string, severity: string) => {
     const rule = rules.find((r) => r.alert === alert && r.labels.severity === severity);
     if (!rule) throw new Error(`no rule ${alert} with severity ${severity}`);

@@ -38,7 +38,9 @@ function httpPanels(app: string): Panel[] {
     {
       title: 'Requests per second by route and status',
       unit: 'reqps',
-      targets: [t(`sum by (route, status) (rate(http_request_duration_seconds_count{${sel}}[5m]))`, '{{route}} {{status}}')],
+      targets: [
+        t(`sum by (route, status) (rate(http_request_duration_seconds_count{${sel}}[5m]))`, '{{route}} {{status}}'),
+      ],
     },
     {
       title: 'Share of 5xx answers',
@@ -54,18 +56,31 @@ function httpPanels(app: string): Panel[] {
       title: 'Latency p50 / p95 / p99',
       unit: 's',
       targets: [0.5, 0.95, 0.99].map((q) =>
-        t(`histogram_quantile(${q}, sum by (le) (rate(http_request_duration_seconds_bucket{${sel}}[5m])))`, `p${Math.round(q * 100)}`),
+        t(
+          `histogram_quantile(${q}, sum by (le) (rate(http_request_duration_seconds_bucket{${sel}}[5m])))`,
+          `p${Math.round(q * 100)}`,
+        ),
       ),
     },
     {
       title: 'p95 latency by route',
       unit: 's',
-      targets: [t(`histogram_quantile(0.95, sum by (le, route) (rate(http_request_duration_seconds_bucket{${sel}}[5m])))`, '{{route}}')],
+      targets: [
+        t(
+          `histogram_quantile(0.95, sum by (le, route) (rate(http_request_duration_seconds_bucket{${sel}}[5m])))`,
+          '{{route}}',
+        ),
+      ],
     },
     {
       title: 'Readiness probes answered 503, by replica',
       unit: 'reqps',
-      targets: [t(`sum by (instance) (rate(http_request_duration_seconds_count{app="${app}",route="/readyz",status="503"}[5m]))`, '{{instance}}')],
+      targets: [
+        t(
+          `sum by (instance) (rate(http_request_duration_seconds_count{app="${app}",route="/readyz",status="503"}[5m]))`,
+          '{{instance}}',
+        ),
+      ],
     },
     {
       title: 'Database reachable (database_up), by replica',
@@ -77,9 +92,21 @@ function httpPanels(app: string): Panel[] {
 
 function processPanels(app: string): Panel[] {
   return [
-    { title: 'Event-loop lag p99', unit: 's', targets: [t(`max by (instance) (nodejs_eventloop_lag_p99_seconds{service="${app}"})`, '{{instance}}')] },
-    { title: 'Resident memory', unit: 'bytes', targets: [t(`max by (instance) (process_resident_memory_bytes{service="${app}"})`, '{{instance}}')] },
-    { title: 'CPU', unit: 'percentunit', targets: [t(`sum by (instance) (rate(process_cpu_seconds_total{service="${app}"}[5m]))`, '{{instance}}')] },
+    {
+      title: 'Event-loop lag p99',
+      unit: 's',
+      targets: [t(`max by (instance) (nodejs_eventloop_lag_p99_seconds{service="${app}"})`, '{{instance}}')],
+    },
+    {
+      title: 'Resident memory',
+      unit: 'bytes',
+      targets: [t(`max by (instance) (process_resident_memory_bytes{service="${app}"})`, '{{instance}}')],
+    },
+    {
+      title: 'CPU',
+      unit: 'percentunit',
+      targets: [t(`sum by (instance) (rate(process_cpu_seconds_total{service="${app}"}[5m]))`, '{{instance}}')],
+    },
   ];
 }
 
@@ -97,15 +124,25 @@ function sloPanel(ids: string[]): Panel[] {
 }
 
 function appDashboard(app: string, title: string, description: string, slos: string[], specific: Panel[]): Dashboard {
-  return { uid: `expedition-${app}`, title, description, panels: [...sloPanel(slos), ...specific, ...httpPanels(app), ...processPanels(app)] };
+  return {
+    uid: `expedition-${app}`,
+    title,
+    description,
+    panels: [...sloPanel(slos), ...specific, ...httpPanels(app), ...processPanels(app)],
+  };
 }
 
 const moneyPath: Dashboard = {
   uid: 'expedition-money-path',
   title: 'Expedition · money path',
-  description: 'Quotes → payments → policies → deliveries and mails, by mode where the metric has it (docs/operations.md).',
+  description:
+    'Quotes → payments → policies → deliveries and mails, by mode where the metric has it (docs/operations.md).',
   panels: [
-    { title: 'Quotes created per minute, by channel', unit: 'short', targets: [t('sum by (source) (rate(quotes_created_total[5m])) * 60', '{{source}}')] },
+    {
+      title: 'Quotes created per minute, by channel',
+      unit: 'short',
+      targets: [t('sum by (source) (rate(quotes_created_total[5m])) * 60', '{{source}}')],
+    },
     {
       title: 'Payments per minute, by mode and outcome',
       unit: 'short',
@@ -113,7 +150,8 @@ const moneyPath: Dashboard = {
     },
     {
       title: 'Succeeded payments became …, by mode',
-      description: 'policy_issued + already_recorded = policies; refund_pending = money going back; ignored = nothing (alert).',
+      description:
+        'policy_issued + already_recorded = policies; refund_pending = money going back; ignored = nothing (alert).',
       unit: 'short',
       targets: [t('sum by (mode, result) (rate(payment_fulfillments_total[5m])) * 60', '{{mode}} {{result}}')],
     },
@@ -135,7 +173,10 @@ const moneyPath: Dashboard = {
     {
       title: 'Oldest pending: webhook outbox and mail outbox',
       unit: 's',
-      targets: [t('max(webhook_outbox_oldest_pending_age_seconds)', 'webhooks'), t('max(policy_mail_oldest_pending_age_seconds)', 'mails')],
+      targets: [
+        t('max(webhook_outbox_oldest_pending_age_seconds)', 'webhooks'),
+        t('max(policy_mail_oldest_pending_age_seconds)', 'mails'),
+      ],
     },
     {
       title: 'Money without cover and refunds',
@@ -157,38 +198,119 @@ const moneyPath: Dashboard = {
 export function dashboards(): Dashboard[] {
   return [
     moneyPath,
-    appDashboard('quote-api', 'Expedition · quote-api', 'Public REST API, MCP, ACP, checkout pages and policy documents.', ['quote-availability', 'quote-latency'], [
-      { title: 'Quotes created per minute, by channel', unit: 'short', targets: [t('sum by (source) (rate(quotes_created_total{source=~"api|mcp|acp"}[5m])) * 60', '{{source}}')] },
-      {
-        title: 'Policy PDFs answered 5xx',
-        unit: 'short',
-        targets: [t('sum by (route) (increase(http_request_duration_seconds_count{app="quote-api",route=~".*\\\\.pdf",status=~"5.."}[15m]))', '{{route}}')],
-      },
-      { title: 'Redis fallback active', kind: 'stat', targets: [t('max(redis_fallback_active{service="quote-api"})', 'fallback')] },
-    ]),
-    appDashboard('embed-api', 'Expedition · embed-api', 'The embed gate, quotes and Tier 3 payments of the widget.', ['embed-availability', 'embed-latency'], [
-      { title: 'Embed gate decisions per minute', unit: 'short', targets: [t('sum by (outcome) (rate(embed_gate_decisions_total[5m])) * 60', '{{outcome}}')] },
-      {
-        title: 'Quote options ready: p50 / p95 after creation',
-        unit: 's',
-        targets: [0.5, 0.95].map((q) => t(`histogram_quantile(${q}, sum by (le) (rate(quote_options_lag_seconds_bucket[5m])))`, `p${Math.round(q * 100)}`)),
-      },
-      { title: 'Redis fallback active', kind: 'stat', targets: [t('max(redis_fallback_active{service="embed-api"})', 'fallback')] },
-    ]),
-    appDashboard('webhook-dispatcher', 'Expedition · webhook-dispatcher', 'Processor intake, policy.issued deliveries, confirmation e-mails, refunds.', ['intake-availability', 'delivery', 'policy-mail'], [
-      { title: 'Delivery attempts failing, by operator', unit: 'short', targets: [t('sum by (operator) (rate(webhook_delivery_attempts_total{outcome=~"retry|failed"}[5m])) * 60', '{{operator}}')] },
-      { title: 'Outbox depth: webhooks and mails', unit: 'short', targets: [t('max(webhook_outbox_depth)', 'webhooks'), t('max(policy_mail_outbox_depth)', 'mails')] },
-      { title: 'Payments reported by the processor, per minute', unit: 'short', targets: [t('sum by (channel, outcome) (rate(payment_outcomes_total[5m])) * 60', '{{channel}} {{outcome}}')] },
-      {
-        title: 'Refunds and money without a policy',
-        kind: 'stat',
-        targets: [t('max(payment_refunds_pending)', 'pending'), t('max(payment_refunds_failed)', 'failed'), t('max(payments_succeeded_without_policy)', 'without policy')],
-      },
-    ]),
-    appDashboard('widget-iframe', 'Expedition · widget-iframe', 'The widget frame, the hosted quote page and the pinned loader releases.', [], []),
-    appDashboard('operator-portal', 'Expedition · operator-portal', "Operators' portal: sign-in, keys, webhooks, policies.", [], [
-      { title: 'Redis fallback active (log-in throttles per replica)', kind: 'stat', targets: [t('max(redis_fallback_active{service="operator-portal"})', 'fallback')] },
-    ]),
+    appDashboard(
+      'quote-api',
+      'Expedition · quote-api',
+      'Public REST API, MCP, ACP, checkout pages and policy documents.',
+      ['quote-availability', 'quote-latency'],
+      [
+        {
+          title: 'Quotes created per minute, by channel',
+          unit: 'short',
+          targets: [t('sum by (source) (rate(quotes_created_total{source=~"api|mcp|acp"}[5m])) * 60', '{{source}}')],
+        },
+        {
+          title: 'Policy PDFs answered 5xx',
+          unit: 'short',
+          targets: [
+            t(
+              'sum by (route) (increase(http_request_duration_seconds_count{app="quote-api",route=~".*\\\\.pdf",status=~"5.."}[15m]))',
+              '{{route}}',
+            ),
+          ],
+        },
+        {
+          title: 'Redis fallback active',
+          kind: 'stat',
+          targets: [t('max(redis_fallback_active{service="quote-api"})', 'fallback')],
+        },
+      ],
+    ),
+    appDashboard(
+      'embed-api',
+      'Expedition · embed-api',
+      'The embed gate, quotes and Tier 3 payments of the widget.',
+      ['embed-availability', 'embed-latency'],
+      [
+        {
+          title: 'Embed gate decisions per minute',
+          unit: 'short',
+          targets: [t('sum by (outcome) (rate(embed_gate_decisions_total[5m])) * 60', '{{outcome}}')],
+        },
+        {
+          title: 'Quote options ready: p50 / p95 after creation',
+          unit: 's',
+          targets: [0.5, 0.95].map((q) =>
+            t(
+              `histogram_quantile(${q}, sum by (le) (rate(quote_options_lag_seconds_bucket[5m])))`,
+              `p${Math.round(q * 100)}`,
+            ),
+          ),
+        },
+        {
+          title: 'Redis fallback active',
+          kind: 'stat',
+          targets: [t('max(redis_fallback_active{service="embed-api"})', 'fallback')],
+        },
+      ],
+    ),
+    appDashboard(
+      'webhook-dispatcher',
+      'Expedition · webhook-dispatcher',
+      'Processor intake, policy.issued deliveries, confirmation e-mails, refunds.',
+      ['intake-availability', 'delivery', 'policy-mail'],
+      [
+        {
+          title: 'Delivery attempts failing, by operator',
+          unit: 'short',
+          targets: [
+            t(
+              'sum by (operator) (rate(webhook_delivery_attempts_total{outcome=~"retry|failed"}[5m])) * 60',
+              '{{operator}}',
+            ),
+          ],
+        },
+        {
+          title: 'Outbox depth: webhooks and mails',
+          unit: 'short',
+          targets: [t('max(webhook_outbox_depth)', 'webhooks'), t('max(policy_mail_outbox_depth)', 'mails')],
+        },
+        {
+          title: 'Payments reported by the processor, per minute',
+          unit: 'short',
+          targets: [t('sum by (channel, outcome) (rate(payment_outcomes_total[5m])) * 60', '{{channel}} {{outcome}}')],
+        },
+        {
+          title: 'Refunds and money without a policy',
+          kind: 'stat',
+          targets: [
+            t('max(payment_refunds_pending)', 'pending'),
+            t('max(payment_refunds_failed)', 'failed'),
+            t('max(payments_succeeded_without_policy)', 'without policy'),
+          ],
+        },
+      ],
+    ),
+    appDashboard(
+      'widget-iframe',
+      'Expedition · widget-iframe',
+      'The widget frame, the hosted quote page and the pinned loader releases.',
+      [],
+      [],
+    ),
+    appDashboard(
+      'operator-portal',
+      'Expedition · operator-portal',
+      "Operators' portal: sign-in, keys, webhooks, policies.",
+      [],
+      [
+        {
+          title: 'Redis fallback active (log-in throttles per replica)',
+          kind: 'stat',
+          targets: [t('max(redis_fallback_active{service="operator-portal"})', 'fallback')],
+        },
+      ],
+    ),
   ];
 }
 
@@ -207,7 +329,9 @@ export function dashboardJson(d: Dashboard): Record<string, unknown> {
     refresh: '1m',
     time: { from: 'now-6h', to: 'now' },
     templating: {
-      list: [{ name: 'datasource', label: 'Prometheus', type: 'datasource', query: 'prometheus', current: {}, hide: 0 }],
+      list: [
+        { name: 'datasource', label: 'Prometheus', type: 'datasource', query: 'prometheus', current: {}, hide: 0 },
+      ],
     },
     annotations: { list: [] },
     links: [],
@@ -220,7 +344,12 @@ export function dashboardJson(d: Dashboard): Record<string, unknown> {
       gridPos: { h: 8, w: 12, x: (i % 2) * 12, y: Math.floor(i / 2) * 8 },
       fieldConfig: { defaults: { unit: p.unit ?? 'short' }, overrides: [] },
       options: {},
-      targets: p.targets.map((target, j) => ({ datasource, expr: target.expr, legendFormat: target.legendFormat, refId: String.fromCharCode(65 + j) })),
+      targets: p.targets.map((target, j) => ({
+        datasource,
+        expr: target.expr,
+        legendFormat: target.legendFormat,
+        refId: String.fromCharCode(65 + j),
+      })),
     })),
   };
 }

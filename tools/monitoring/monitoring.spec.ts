@@ -7,7 +7,15 @@ import { noteSkippedSuite, servicesRequired } from '@expedition/platform/testing
 import { headingAnchors } from '../checks/check-links';
 import { ALERT_CASES } from './alert-tests';
 import { SCHEMA_VERSION, dashboards } from './dashboards';
-import { COMPONENT_DIR, DASHBOARDS_DIR, PROMETHEUS_RULE_FILE, ROOT, RULES_FILE, RULE_TESTS_FILE, generatedFiles } from './generate';
+import {
+  COMPONENT_DIR,
+  DASHBOARDS_DIR,
+  PROMETHEUS_RULE_FILE,
+  ROOT,
+  RULES_FILE,
+  RULE_TESTS_FILE,
+  generatedFiles,
+} from './generate';
 import { metricNames, referencedMetrics, servedMetrics, shippedExpressions } from './promql';
 import { RUNBOOKS, alertNames, ruleGroups, runbookAnchor } from './rules';
 
@@ -43,7 +51,12 @@ function checkExpressions(exprs: string[]) {
   const dir = mkdtempSync(path.join(tmpdir(), 'expedition-promql-'));
   try {
     const file = path.join(dir, 'expressions.rules.yml');
-    writeFileSync(file, stringify({ groups: [{ name: 'parse', rules: exprs.map((expr, i) => ({ record: `parse:expression_${i}`, expr })) }] }));
+    writeFileSync(
+      file,
+      stringify({
+        groups: [{ name: 'parse', rules: exprs.map((expr, i) => ({ record: `parse:expression_${i}`, expr })) }],
+      }),
+    );
     return promtool(['check', 'rules', file]);
   } finally {
     rmSync(dir, { recursive: true, force: true });
@@ -51,9 +64,12 @@ function checkExpressions(exprs: string[]) {
 }
 
 describe('generated monitoring files', () => {
-  it.each(Object.keys(generatedFiles()))('%s is what tools/monitoring/generate.ts writes (npm run monitoring:generate)', (file) => {
-    expect(read(file)).toBe(generatedFiles()[file]);
-  });
+  it.each(Object.keys(generatedFiles()))(
+    '%s is what tools/monitoring/generate.ts writes (npm run monitoring:generate)',
+    (file) => {
+      expect(read(file)).toBe(generatedFiles()[file]);
+    },
+  );
 
   it('the PrometheusRule carries exactly the groups of the plain rules file', () => {
     const plain = parse(read(RULES_FILE)) as { groups: unknown };
@@ -68,10 +84,14 @@ describe('alerts', () => {
 
   it('every alert has a runbook_url naming an existing section of docs/runbooks.md', () => {
     const anchors = headingAnchors(read(RUNBOOKS));
-    const rules = ruleGroups().flatMap((g) => g.rules).filter((r) => 'alert' in r);
+    const rules = ruleGroups()
+      .flatMap((g) => g.rules)
+      .filter((r) => 'alert' in r);
     const broken = rules.flatMap((r) => {
       const url = 'annotations' in r ? r.annotations.runbook_url : '';
-      return url === `${RUNBOOKS}#${runbookAnchor(r.alert)}` && anchors.has(runbookAnchor(r.alert)) ? [] : [`${r.alert}: ${url}`];
+      return url === `${RUNBOOKS}#${runbookAnchor(r.alert)}` && anchors.has(runbookAnchor(r.alert))
+        ? []
+        : [`${r.alert}: ${url}`];
     });
     expect(broken).toEqual([]);
     expect(names.length).toBeGreaterThanOrEqual(15);
@@ -90,11 +110,21 @@ describe('dashboards', () => {
   const files = dashboards().map((d) => `${DASHBOARDS_DIR}/${d.uid}.json`);
 
   it('one per app and the money path, each valid Grafana JSON of our schema version with unique uids and panel ids', () => {
-    expect(dashboards().map((d) => d.uid).sort()).toEqual(
-      ['money-path', 'quote-api', 'embed-api', 'webhook-dispatcher', 'widget-iframe', 'operator-portal'].map((n) => `expedition-${n}`).sort(),
+    expect(
+      dashboards()
+        .map((d) => d.uid)
+        .sort(),
+    ).toEqual(
+      ['money-path', 'quote-api', 'embed-api', 'webhook-dispatcher', 'widget-iframe', 'operator-portal']
+        .map((n) => `expedition-${n}`)
+        .sort(),
     );
     for (const file of files) {
-      const json = JSON.parse(read(file)) as { uid: string; schemaVersion: number; panels: Array<{ id: number; targets: Array<{ expr: string; refId: string }> }> };
+      const json = JSON.parse(read(file)) as {
+        uid: string;
+        schemaVersion: number;
+        panels: Array<{ id: number; targets: Array<{ expr: string; refId: string }> }>;
+      };
       expect([file, json.schemaVersion]).toEqual([file, SCHEMA_VERSION]);
       expect(new Set(json.panels.map((p) => p.id)).size).toBe(json.panels.length);
       for (const panel of json.panels) {
@@ -118,24 +148,38 @@ describe('dashboards', () => {
 describe('metric names in expressions (can fail)', () => {
   it('finds selected metrics and leaves out functions, labels, keywords and recording rules', () => {
     expect(
-      metricNames('sum by (operator) (rate(webhook_delivery_attempts_total{outcome=~"retry|failed"}[30m])) / on (le) slo:sli_error:ratio_rate1h{slo="x"} > 0 and up == 0'),
+      metricNames(
+        'sum by (operator) (rate(webhook_delivery_attempts_total{outcome=~"retry|failed"}[30m])) / on (le) slo:sli_error:ratio_rate1h{slo="x"} > 0 and up == 0',
+      ),
     ).toEqual(['webhook_delivery_attempts_total', 'up']);
-    expect(metricNames('histogram_quantile(0.95, sum by (le) (rate(http_request_duration_seconds_bucket{app="a"}[5m])))')).toEqual([
-      'http_request_duration_seconds_bucket',
-    ]);
+    expect(
+      metricNames('histogram_quantile(0.95, sum by (le) (rate(http_request_duration_seconds_bucket{app="a"}[5m])))'),
+    ).toEqual(['http_request_duration_seconds_bucket']);
   });
 
   it('reads the families a /metrics body declares, histograms with their series', () => {
     const served = servedMetrics('# HELP x_seconds x\n# TYPE x_seconds histogram\n# TYPE y_total counter\ny_total 1\n');
-    expect([...served].sort()).toEqual(['x_seconds', 'x_seconds_bucket', 'x_seconds_count', 'x_seconds_sum', 'y_total']);
+    expect([...served].sort()).toEqual([
+      'x_seconds',
+      'x_seconds_bucket',
+      'x_seconds_count',
+      'x_seconds_sum',
+      'y_total',
+    ]);
   });
 
   it('the shipped rules and dashboards name metrics', () => {
-    expect([...referencedMetrics().keys()]).toEqual(expect.arrayContaining(['payments_succeeded_without_policy', 'database_up', 'policy_mail_attempts_total']));
+    expect([...referencedMetrics().keys()]).toEqual(
+      expect.arrayContaining(['payments_succeeded_without_policy', 'database_up', 'policy_mail_attempts_total']),
+    );
   });
 });
 
-needs('promtool', promtoolMissing, 'cannot check or unit-test the alert rules (apt-get install prometheus)')('promtool', () => {
+needs(
+  'promtool',
+  promtoolMissing,
+  'cannot check or unit-test the alert rules (apt-get install prometheus)',
+)('promtool', () => {
   it(`${RULES_FILE} passes promtool check rules`, () => {
     const result = promtool(['check', 'rules', RULES_FILE]);
     expect([result.ok, result.output]).toEqual([true, expect.stringContaining('SUCCESS')]);
@@ -156,7 +200,13 @@ needs('promtool', promtoolMissing, 'cannot check or unit-test the alert rules (a
     expect(checkExpressions(['sum(rate(http_request_duration_seconds_count[5m])']).ok).toBe(false);
     const dir = mkdtempSync(path.join(tmpdir(), 'expedition-promtool-'));
     try {
-      writeFileSync(path.join(dir, 'alerts.rules.yml'), read(RULES_FILE).replace('max(payments_succeeded_without_policy) > 0', 'max(payments_succeeded_without_policy) > 1'));
+      writeFileSync(
+        path.join(dir, 'alerts.rules.yml'),
+        read(RULES_FILE).replace(
+          'max(payments_succeeded_without_policy) > 0',
+          'max(payments_succeeded_without_policy) > 1',
+        ),
+      );
       const tests = parse(read(RULE_TESTS_FILE)) as { tests: Array<{ name: string }> };
       tests.tests = tests.tests.filter((t) => t.name === 'a payment without a policy pages');
       writeFileSync(path.join(dir, 'alerts.test.yml'), stringify(tests));
@@ -168,7 +218,11 @@ needs('promtool', promtoolMissing, 'cannot check or unit-test the alert rules (a
   });
 });
 
-needs('kubectl', kubectlMissing, 'cannot render the monitoring component')('deploy/kubernetes/components/monitoring', () => {
+needs(
+  'kubectl',
+  kubectlMissing,
+  'cannot render the monitoring component',
+)('deploy/kubernetes/components/monitoring', () => {
   it('adds the PrometheusRule, the PodMonitor and the dashboards to an overlay, in its namespace', () => {
     const dir = mkdtempSync(path.join(tmpdir(), 'expedition-kustomize-'));
     try {
@@ -184,13 +238,24 @@ needs('kubectl', kubectlMissing, 'cannot render the monitoring component')('depl
       );
       const result = spawnSync(kubectl, ['kustomize', dir], { encoding: 'utf8', maxBuffer: 32 * 1024 * 1024 });
       expect([result.status, result.stderr]).toEqual([0, '']);
-      type Obj = { kind: string; metadata: { name: string; namespace?: string; labels?: Record<string, string> }; spec?: { groups?: unknown }; data?: Record<string, string> };
+      type Obj = {
+        kind: string;
+        metadata: { name: string; namespace?: string; labels?: Record<string, string> };
+        spec?: { groups?: unknown };
+        data?: Record<string, string>;
+      };
       const objects = parseAllDocuments(result.stdout).map((d) => d.toJS() as Obj);
       const rule = objects.find((o) => o.kind === 'PrometheusRule');
       expect(rule?.spec?.groups).toEqual((parse(read(RULES_FILE)) as { groups: unknown }).groups);
       expect(objects.find((o) => o.kind === 'PodMonitor')).toBeDefined();
-      const dashboardsMap = objects.find((o) => o.kind === 'ConfigMap' && o.metadata.labels?.['grafana_dashboard'] === '1');
-      expect(Object.keys(dashboardsMap?.data ?? {}).sort()).toEqual(dashboards().map((d) => `${d.uid}.json`).sort());
+      const dashboardsMap = objects.find(
+        (o) => o.kind === 'ConfigMap' && o.metadata.labels?.['grafana_dashboard'] === '1',
+      );
+      expect(Object.keys(dashboardsMap?.data ?? {}).sort()).toEqual(
+        dashboards()
+          .map((d) => `${d.uid}.json`)
+          .sort(),
+      );
     } finally {
       rmSync(dir, { recursive: true, force: true });
     }

@@ -2,7 +2,21 @@ import { dashboards } from './dashboards';
 import { ruleGroups } from './rules';
 
 // Words of PromQL that are not metric names: aggregations, functions (always followed by "("), keywords.
-const KEYWORDS = new Set(['by', 'without', 'on', 'ignoring', 'group_left', 'group_right', 'bool', 'and', 'or', 'unless', 'offset', 'inf', 'nan']);
+const KEYWORDS = new Set([
+  'by',
+  'without',
+  'on',
+  'ignoring',
+  'group_left',
+  'group_right',
+  'bool',
+  'and',
+  'or',
+  'unless',
+  'offset',
+  'inf',
+  'nan',
+]);
 
 /**
  * The metric names an expression selects: identifiers outside label matchers `{…}`, strings, ranges `[…]` and
@@ -27,8 +41,12 @@ export function metricNames(expr: string): string[] {
 
 /** Every expression of the shipped rules and dashboards, with where it comes from. */
 export function shippedExpressions(): Array<{ where: string; expr: string }> {
-  const rules = ruleGroups().flatMap((g) => g.rules.map((r) => ({ where: `rule ${'alert' in r ? r.alert : r.record} (${g.name})`, expr: r.expr })));
-  const panels = dashboards().flatMap((d) => d.panels.flatMap((p) => p.targets.map((t) => ({ where: `dashboard ${d.uid} › ${p.title}`, expr: t.expr }))));
+  const rules = ruleGroups().flatMap((g) =>
+    g.rules.map((r) => ({ where: `rule ${'alert' in r ? r.alert : r.record} (${g.name})`, expr: r.expr })),
+  );
+  const panels = dashboards().flatMap((d) =>
+    d.panels.flatMap((p) => p.targets.map((t) => ({ where: `dashboard ${d.uid} › ${p.title}`, expr: t.expr }))),
+  );
   return [...rules, ...panels];
 }
 
@@ -47,7 +65,8 @@ export function servedMetrics(metricsText: string): Set<string> {
   for (const m of metricsText.matchAll(/^# TYPE (\S+) (\S+)$/gm)) {
     const [, name = '', type] = m;
     served.add(name);
-    if (type === 'histogram' || type === 'summary') for (const suffix of ['_bucket', '_sum', '_count']) served.add(name + suffix);
+    if (type === 'histogram' || type === 'summary')
+      for (const suffix of ['_bucket', '_sum', '_count']) served.add(name + suffix);
   }
   return served;
 }

@@ -51,7 +51,9 @@ function sloAlerts(slo: Slo): AlertRule[] {
       (b) =>
         `(${errorRatio(b.long)}{slo="${slo.id}"} > (${b.factor} * ${budget}) and ${errorRatio(b.short)}{slo="${slo.id}"} > (${b.factor} * ${budget}))`,
     );
-    const windows = BURN_RATES.filter((b) => b.severity === severity).map((b) => `${b.factor}x over ${b.long}`).join(' or ');
+    const windows = BURN_RATES.filter((b) => b.severity === severity)
+      .map((b) => `${b.factor}x over ${b.long}`)
+      .join(' or ');
     return {
       alert,
       expr: pairs.join('\nor\n'),
@@ -81,7 +83,8 @@ export const DIRECT_ALERTS: readonly AlertRule[] = [
     for: '5m',
     labels: { severity: 'page' },
     summary: 'A policy.issued event has waited more than 10 minutes to be delivered',
-    description: 'webhook_outbox_oldest_pending_age_seconds has been above 600 s for 5 minutes: deliveries are stuck or failing.',
+    description:
+      'webhook_outbox_oldest_pending_age_seconds has been above 600 s for 5 minutes: deliveries are stuck or failing.',
   }),
   direct({
     alert: 'WebhookDeliveriesFailingForOperator',
@@ -134,7 +137,8 @@ export const DIRECT_ALERTS: readonly AlertRule[] = [
     for: '5m',
     labels: { severity: 'ticket' },
     summary: 'A replica answers /readyz with 503: it gets no traffic',
-    description: '{{ $labels.app }} at {{ $labels.instance }}: more than half of its readiness probes answered 503 for 5 minutes.',
+    description:
+      '{{ $labels.app }} at {{ $labels.instance }}: more than half of its readiness probes answered 503 for 5 minutes.',
   }),
   direct({
     alert: 'DatabaseUnreachable',
@@ -173,7 +177,8 @@ export const DIRECT_ALERTS: readonly AlertRule[] = [
     for: '10m',
     labels: { severity: 'ticket' },
     summary: 'A confirmation e-mail has waited more than 3 hours to be sent (longer than its whole retry schedule)',
-    description: 'policy_mail_oldest_pending_age_seconds has been above 10800 s for 10 minutes: mail workers are not draining the outbox.',
+    description:
+      'policy_mail_oldest_pending_age_seconds has been above 10800 s for 10 minutes: mail workers are not draining the outbox.',
   }),
 ];
 

@@ -4,7 +4,15 @@ import { readyzStatus } from './src/processes';
 import { waitFor } from './src/services';
 import { newSummary, record, writeSummary, type TopologySummary } from './src/summary';
 import { PORTS, startTopology, type Topology } from './src/topology';
-import { embedOptionsProbe, embedQuote, mppPayment, pool, tally, type Outcome, type PaymentResult } from './src/traffic';
+import {
+  embedOptionsProbe,
+  embedQuote,
+  mppPayment,
+  pool,
+  tally,
+  type Outcome,
+  type PaymentResult,
+} from './src/traffic';
 const { prerequisites } = require('./src/prerequisites.cjs') as {
   prerequisites(): { pgBin: string; redisServer?: string; distDir: string; missing: string[] };
 };
@@ -35,7 +43,11 @@ const is5xx = (o: Outcome) => typeof o.status === 'number' && o.status >= 500;
 
 /** Waits until every policy.issued row is delivered (or failed) and returns the counts by status. */
 async function drainOutbox(timeoutMs: number): Promise<Record<string, number>> {
-  await waitFor(async () => (await topo.db.prisma.webhookEvent.count({ where: { status: 'pending' } })) === 0, timeoutMs, 'the outbox to drain');
+  await waitFor(
+    async () => (await topo.db.prisma.webhookEvent.count({ where: { status: 'pending' } })) === 0,
+    timeoutMs,
+    'the outbox to drain',
+  );
   const rows = await topo.db.prisma.webhookEvent.groupBy({ by: ['status'], _count: { _all: true } });
   return Object.fromEntries(rows.map((r) => [r.status, r._count._all]));
 }
@@ -44,17 +56,26 @@ async function drainOutbox(timeoutMs: number): Promise<Record<string, number>> {
 async function waitForReadyz(status: number, timeoutMs: number): Promise<void> {
   let last: (number | undefined)[] = [];
   try {
-    await waitFor(async () => (last = await Promise.all(topo.all().map((p) => readyzStatus(p.url)))).every((s) => s === status), timeoutMs, `/readyz ${status} on every replica`);
+    await waitFor(
+      async () => (last = await Promise.all(topo.all().map((p) => readyzStatus(p.url)))).every((s) => s === status),
+      timeoutMs,
+      `/readyz ${status} on every replica`,
+    );
   } catch (err) {
     const off = topo.all().filter((_, i) => last[i] !== status);
-    const detail = off.map((p) => `${p.name}: readyz=${String(last[topo.all().indexOf(p)])} alive=${p.alive()}\n${p.output().slice(-3000)}`);
+    const detail = off.map(
+      (p) => `${p.name}: readyz=${String(last[topo.all().indexOf(p)])} alive=${p.alive()}\n${p.output().slice(-3000)}`,
+    );
     throw new Error(`${(err as Error).message}\n${detail.join('\n')}`);
   }
 }
 
 /** Deliveries at the receiver against the outbox: every event delivered, duplicates only as the same eventId. */
 async function deliveryFigures() {
-  const events = await topo.db.prisma.webhookEvent.findMany({ where: { type: 'policy.issued' }, select: { eventId: true, payload: true } });
+  const events = await topo.db.prisma.webhookEvent.findMany({
+    where: { type: 'policy.issued' },
+    select: { eventId: true, payload: true },
+  });
   const received = new Map<string, number>();
   const eventIdsByPolicy = new Map<string, Set<string>>();
   for (const d of topo.receiver.deliveries) {
@@ -81,7 +102,12 @@ suite()('deployed topology on one machine (built apps, 2 replicas each, private 
   beforeAll(async () => {
     topo = await startTopology({ distDir: pre.distDir, pgBin: pre.pgBin, redisServer: pre.redisServer! });
     summary = newSummary({
-      replicas: Object.fromEntries(['quote-api', 'embed-api', 'webhook-dispatcher'].map((app) => [app, topo.all().filter((p) => p.app === app).length])),
+      replicas: Object.fromEntries(
+        ['quote-api', 'embed-api', 'webhook-dispatcher'].map((app) => [
+          app,
+          topo.all().filter((p) => p.app === app).length,
+        ]),
+      ),
       ports: PORTS,
     });
   }, 240_000);
@@ -110,7 +136,12 @@ suite()('deployed topology on one machine (built apps, 2 replicas each, private 
     const counts = tally(outcomes);
     // The limiter's documented fallback (in-process counting when a Redis call fails or takes > 500 ms) logs a warning.
     const fallbackWarnings = topo.embedApi.map((p) => (p.output().match(/Redis unavailable/g) ?? []).length);
-    record(summary, 'rateLimit', { requests: outcomes.length, statuses: counts, redisFallbackWarningsByReplica: fallbackWarnings }, { requests: outcomes.length });
+    record(
+      summary,
+      'rateLimit',
+      { requests: outcomes.length, statuses: counts, redisFallbackWarningsByReplica: fallbackWarnings },
+      { requests: outcomes.length },
+    );
     expect(counts).toEqual({ '200': 60, '429': CONCURRENT_GATE_REQUESTS - 60 });
     // Both replicas admitted some: the budget is shared, not split or doubled.
     const admittedBy = [0, 1].map((r) => outcomes.filter((o, i) => i % 2 === r && o.status === 200).length);
@@ -122,14 +153,26 @@ suite()('deployed topology on one machine (built apps, 2 replicas each, private 
   });
 
   it('options jobs: every embed quote is produced exactly once across both embed-api workers', async () => {
-    await waitFor(async () => (await topo.db.prisma.quote.count({ where: { source: 'embed', optionsStatus: 'pending' } })) === 0, 60_000, 'options of every embed quote');
-    const quotes = await topo.db.prisma.quote.findMany({ where: { source: 'embed' }, select: { id: true, optionsStatus: true, optionsAttempts: true, _count: { select: { options: true } } } });
+    await waitFor(
+      async () => (await topo.db.prisma.quote.count({ where: { source: 'embed', optionsStatus: 'pending' } })) === 0,
+      60_000,
+      'options of every embed quote',
+    );
+    const quotes = await topo.db.prisma.quote.findMany({
+      where: { source: 'embed' },
+      select: { id: true, optionsStatus: true, optionsAttempts: true, _count: { select: { options: true } } },
+    });
     expect(quotes.length).toBeGreaterThanOrEqual(60);
     expect(quotes.filter((q) => q.optionsStatus !== 'ready')).toEqual([]);
     // One claim per quote: no second worker (replica) produced options for a quote another was producing.
     expect(quotes.filter((q) => q.optionsAttempts !== 1)).toEqual([]);
     expect(quotes.filter((q) => q._count.options === 0)).toEqual([]);
-    record(summary, 'optionsJobs', { quotes: quotes.length, ready: quotes.length, claimsPerQuote: 1, options: quotes.reduce((n, q) => n + q._count.options, 0) });
+    record(summary, 'optionsJobs', {
+      quotes: quotes.length,
+      ready: quotes.length,
+      claimsPerQuote: 1,
+      options: quotes.reduce((n, q) => n + q._count.options, 0),
+    });
   });
 
   it(`kill -9 of one dispatcher replica during a burst of ${PAYMENTS} payments: every policy.issued delivered once per eventId, none lost`, async () => {
@@ -182,7 +225,12 @@ suite()('deployed topology on one machine (built apps, 2 replicas each, private 
         lost: figures.lost.length,
         intakeRequestsFailedOver502: topo.intake.failedRequests,
       },
-      { requests: PAYMENTS * 3, deliveries: figures.deliveries, duplicates: figures.duplicates, losses: figures.lost.length },
+      {
+        requests: PAYMENTS * 3,
+        deliveries: figures.deliveries,
+        duplicates: figures.duplicates,
+        losses: figures.lost.length,
+      },
     );
     topo.receiver.setDelayMs(0);
   });
@@ -216,7 +264,11 @@ suite()('deployed topology on one machine (built apps, 2 replicas each, private 
       }
       await waitForReadyz(200, 60_000);
       const recoveredAfter = traffic.length;
-      await waitFor(() => traffic.slice(recoveredAfter).filter((r) => !r.failedAt).length >= 10, 60_000, 'payments after recovery');
+      await waitFor(
+        () => traffic.slice(recoveredAfter).filter((r) => !r.failedAt).length >= 10,
+        60_000,
+        'payments after recovery',
+      );
     } finally {
       stop = true;
       await Promise.all(loops);
@@ -229,12 +281,21 @@ suite()('deployed topology on one machine (built apps, 2 replicas each, private 
 
     // Nothing half-written: every quote has its estimates, every purchase its policy, commission and policy.issued.
     await drainOutbox(60_000);
-    await waitFor(async () => (await topo.db.prisma.quote.count({ where: { source: 'embed', optionsStatus: 'pending' } })) === 0, 60_000, 'options after recovery');
-    const apiQuotesWithoutEstimates = await topo.db.prisma.quote.count({ where: { source: 'api', estimates: { none: {} } } });
+    await waitFor(
+      async () => (await topo.db.prisma.quote.count({ where: { source: 'embed', optionsStatus: 'pending' } })) === 0,
+      60_000,
+      'options after recovery',
+    );
+    const apiQuotesWithoutEstimates = await topo.db.prisma.quote.count({
+      where: { source: 'api', estimates: { none: {} } },
+    });
     const purchasesWithoutPolicy = await topo.db.prisma.purchase.count({ where: { policy: null } });
     const policiesWithoutCommission = await topo.db.prisma.policy.count({ where: { commission: null } });
     const policies = await topo.db.prisma.policy.findMany({ select: { id: true } });
-    const events = await topo.db.prisma.webhookEvent.findMany({ where: { type: 'policy.issued' }, select: { payload: true } });
+    const events = await topo.db.prisma.webhookEvent.findMany({
+      where: { type: 'policy.issued' },
+      select: { payload: true },
+    });
     const policiesWithEvent = new Set(events.map((e) => (e.payload as { policyId?: string }).policyId));
     expect(apiQuotesWithoutEstimates).toBe(0);
     expect(purchasesWithoutPolicy).toBe(0);
@@ -265,7 +326,11 @@ suite()('deployed topology on one machine (built apps, 2 replicas each, private 
         newDeliveries: topo.receiver.deliveries.length - deliveriesBefore,
         lost: figures.lost.length,
       },
-      { requests: traffic.length * 3, deliveries: topo.receiver.deliveries.length - deliveriesBefore, losses: figures.lost.length },
+      {
+        requests: traffic.length * 3,
+        deliveries: topo.receiver.deliveries.length - deliveriesBefore,
+        losses: figures.lost.length,
+      },
     );
   });
 
@@ -274,7 +339,9 @@ suite()('deployed topology on one machine (built apps, 2 replicas each, private 
     const readyz = await Promise.all(topo.all().map((p) => readyzStatus(p.url)));
     expect(readyz).toEqual(topo.all().map(() => 200));
     const key = await topo.mintKey();
-    const down = await Promise.all(Array.from({ length: 300 }, (_, i) => embedOptionsProbe(topo.embedApi[i % 2]!.url, key)));
+    const down = await Promise.all(
+      Array.from({ length: 300 }, (_, i) => embedOptionsProbe(topo.embedApi[i % 2]!.url, key)),
+    );
     expect(down.filter(is5xx)).toEqual([]);
     expect(down.filter((o) => o.status === 'error')).toEqual([]);
     const admittedDown = down.filter((o) => o.status !== 429).length;
@@ -291,7 +358,9 @@ suite()('deployed topology on one machine (built apps, 2 replicas each, private 
       async () => {
         tries++;
         const fresh = await topo.mintKey();
-        after = await Promise.all(Array.from({ length: 200 }, (_, i) => embedOptionsProbe(topo.embedApi[i % 2]!.url, fresh)));
+        after = await Promise.all(
+          Array.from({ length: 200 }, (_, i) => embedOptionsProbe(topo.embedApi[i % 2]!.url, fresh)),
+        );
         admittedAfter = after.filter((o) => o.status !== 429).length;
         return admittedAfter === 60;
       },
@@ -302,7 +371,15 @@ suite()('deployed topology on one machine (built apps, 2 replicas each, private 
     record(
       summary,
       'redisOutage',
-      { readyzWhileDown: readyz, requestsWhileDown: down.length, admittedWhileDown: admittedDown, statusesWhileDown: tally(down), requestsAfter: after.length, admittedAfter, triesUntilShared: tries },
+      {
+        readyzWhileDown: readyz,
+        requestsWhileDown: down.length,
+        admittedWhileDown: admittedDown,
+        statusesWhileDown: tally(down),
+        requestsAfter: after.length,
+        admittedAfter,
+        triesUntilShared: tries,
+      },
       { requests: down.length + tries * 200 },
     );
   });

@@ -14,15 +14,25 @@ function main(): void {
     console.error('usage: npm run widget:release -- <x.y.z>');
     process.exit(2);
   }
-  execFileSync(process.execPath, [path.join(workspaceRoot, 'node_modules/rollup/dist/bin/rollup'), '-c', 'apps/widget-iframe/loader/rollup.config.mjs'], {
-    cwd: workspaceRoot,
-    stdio: ['ignore', 'ignore', 'inherit'],
-  });
+  execFileSync(
+    process.execPath,
+    [
+      path.join(workspaceRoot, 'node_modules/rollup/dist/bin/rollup'),
+      '-c',
+      'apps/widget-iframe/loader/rollup.config.mjs',
+    ],
+    {
+      cwd: workspaceRoot,
+      stdio: ['ignore', 'ignore', 'inherit'],
+    },
+  );
   try {
     const entry = publishRelease({ version, build: readFileSync(LOADER_BUILD) });
     const where = path.relative(workspaceRoot, RELEASES_DIR);
     console.log(`published ${version}: ${where}/${entry.file} (${entry.bytes} bytes, sha256 ${entry.sha256})`);
-    console.log(`served at {WIDGET_URL}/widget/${version}.js; add a "Loader and widget events" entry to CHANGELOG.md and commit ${where}.`);
+    console.log(
+      `served at {WIDGET_URL}/widget/${version}.js; add a "Loader and widget events" entry to CHANGELOG.md and commit ${where}.`,
+    );
   } catch (err) {
     console.error(`widget:release refused: ${(err as Error).message}`);
     process.exit(1);

@@ -3,7 +3,8 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { loaderVersionOf, publishRelease, readManifest, sha256 } from './releases';
 
-const fakeBuild = (version: string) => Buffer.from(`!function(){"undefined"!=typeof window&&(window.SvcWidget={version:${JSON.stringify(version)}})}();`);
+const fakeBuild = (version: string) =>
+  Buffer.from(`!function(){"undefined"!=typeof window&&(window.SvcWidget={version:${JSON.stringify(version)}})}();`);
 
 describe('widget:release (publishRelease)', () => {
   const dir = () => mkdtempSync(path.join(tmpdir(), 'widget-releases-'));
@@ -17,7 +18,10 @@ describe('widget:release (publishRelease)', () => {
     expect(manifest.current).toBe('1.1.0');
     expect(Object.keys(manifest.versions)).toEqual(['1.0.0', '1.0.1', '1.1.0']);
     expect(manifest.versions['1.0.0']).toEqual({
-      file: 'widget-1.0.0.js', sha256: sha256(fakeBuild('1.0.0')), bytes: fakeBuild('1.0.0').length, publishedAt: '2026-11-23T12:00:00.000Z',
+      file: 'widget-1.0.0.js',
+      sha256: sha256(fakeBuild('1.0.0')),
+      bytes: fakeBuild('1.0.0').length,
+      publishedAt: '2026-11-23T12:00:00.000Z',
     });
     expect(readFileSync(path.join(d, 'widget-1.0.1.js'))).toEqual(fakeBuild('1.0.1'));
   });
@@ -26,7 +30,9 @@ describe('widget:release (publishRelease)', () => {
     const d = dir();
     publishRelease({ version: '1.0.0', build: fakeBuild('1.0.0'), dir: d });
     const before = readFileSync(path.join(d, 'manifest.json'), 'utf8');
-    expect(() => publishRelease({ version: '1.0.0', build: fakeBuild('1.0.0'), dir: d })).toThrow('1.0.0 is already published');
+    expect(() => publishRelease({ version: '1.0.0', build: fakeBuild('1.0.0'), dir: d })).toThrow(
+      '1.0.0 is already published',
+    );
     expect(readFileSync(path.join(d, 'manifest.json'), 'utf8')).toBe(before);
     // A stray file of that name counts as published too.
     writeFileSync(path.join(d, 'widget-2.0.0.js'), 'x');
@@ -35,9 +41,13 @@ describe('widget:release (publishRelease)', () => {
 
   it('refuses a malformed version and a build that reports another version', () => {
     const d = dir();
-    expect(() => publishRelease({ version: 'v1.0.0', build: fakeBuild('1.0.0'), dir: d })).toThrow('not a version x.y.z');
+    expect(() => publishRelease({ version: 'v1.0.0', build: fakeBuild('1.0.0'), dir: d })).toThrow(
+      'not a version x.y.z',
+    );
     expect(() => publishRelease({ version: '1.0', build: fakeBuild('1.0.0'), dir: d })).toThrow('not a version x.y.z');
-    expect(() => publishRelease({ version: '1.2.0', build: fakeBuild('1.1.0'), dir: d })).toThrow('reports version 1.1.0, not 1.2.0');
+    expect(() => publishRelease({ version: '1.2.0', build: fakeBuild('1.1.0'), dir: d })).toThrow(
+      'reports version 1.1.0, not 1.2.0',
+    );
     expect(readManifest(d)).toEqual({ current: null, versions: {} });
   });
 

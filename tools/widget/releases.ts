@@ -63,13 +63,22 @@ export function publishRelease(options: { version: string; build: Buffer; dir?: 
   const manifest = readManifest(dir);
   const file = `widget-${version}.js`;
   if (manifest.versions[version] || existsSync(path.join(dir, file))) {
-    throw new Error(`${version} is already published: a pinned URL serves the same bytes forever; publish a new version`);
+    throw new Error(
+      `${version} is already published: a pinned URL serves the same bytes forever; publish a new version`,
+    );
   }
   const reported = loaderVersionOf(build.toString('utf8'));
   if (reported !== version) {
-    throw new Error(`the build reports version ${reported}, not ${version}: set LOADER_VERSION in apps/widget-iframe/loader/src/version.ts and rebuild`);
+    throw new Error(
+      `the build reports version ${reported}, not ${version}: set LOADER_VERSION in apps/widget-iframe/loader/src/version.ts and rebuild`,
+    );
   }
-  const entry: ReleaseEntry = { file, sha256: sha256(build), bytes: build.length, publishedAt: (options.now ?? new Date()).toISOString() };
+  const entry: ReleaseEntry = {
+    file,
+    sha256: sha256(build),
+    bytes: build.length,
+    publishedAt: (options.now ?? new Date()).toISOString(),
+  };
   const versions = Object.fromEntries(
     Object.entries({ ...manifest.versions, [version]: entry }).sort(([a], [b]) => compare(a, b)),
   );

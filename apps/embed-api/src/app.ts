@@ -1,5 +1,10 @@
 import express, { type Express } from 'express';
-import { createEmbedGate, createPreflightHandler, type ResolveKey, type ResolvedKey } from '@expedition/auth-publishable-key';
+import {
+  createEmbedGate,
+  createPreflightHandler,
+  type ResolveKey,
+  type ResolvedKey,
+} from '@expedition/auth-publishable-key';
 import type { PrismaClient } from '@expedition/db';
 import { createPolicyTokens, DEV_POLICY_TOKEN_SECRET, type PolicyTokens } from '@expedition/fulfillment';
 import { errorHandler, healthRoutes, notFound } from '@expedition/http-kit';
@@ -92,11 +97,19 @@ export function createApp(deps: EmbedApiDeps): Express {
         policyTokens: deps.policyTokens ?? createPolicyTokens({ secret: DEV_POLICY_TOKEN_SECRET }),
       })
     : undefined;
-  const paymentPaths = payments ? [EMBED_PAYMENTS_PATH, EMBED_PAYMENTS_CONFIRM_PATH, EMBED_PAYMENTS_AUTHENTICATE_PATH] : [];
-  const checkoutLinks = deps.quoteApiUrl ? createCheckoutLinks({ prisma: deps.prisma, clock: deps.clock, publicUrl: deps.quoteApiUrl }) : undefined;
+  const paymentPaths = payments
+    ? [EMBED_PAYMENTS_PATH, EMBED_PAYMENTS_CONFIRM_PATH, EMBED_PAYMENTS_AUTHENTICATE_PATH]
+    : [];
+  const checkoutLinks = deps.quoteApiUrl
+    ? createCheckoutLinks({ prisma: deps.prisma, clock: deps.clock, publicUrl: deps.quoteApiUrl })
+    : undefined;
   const checkoutPaths = checkoutLinks ? [EMBED_CHECKOUT_PATH] : [];
   const postPaths = [...checkoutPaths, ...paymentPaths];
-  const quotes = createEmbedQuoteService({ prisma: deps.prisma, clock: deps.clock, onQuoteCreated: deps.onQuoteCreated });
+  const quotes = createEmbedQuoteService({
+    prisma: deps.prisma,
+    clock: deps.clock,
+    onQuoteCreated: deps.onQuoteCreated,
+  });
 
   for (const handler of observe(deps.observability, 'embed-api')) app.use(handler);
   // Request id, access log and no-store under /api/embed, as one layer (see embedPrelude).
@@ -104,7 +117,12 @@ export function createApp(deps: EmbedApiDeps): Express {
   // The widget's poll, the busiest route, is the first layer after the prelude. Every route goes straight on the app
   // rather than in a Router mounted without a path: Express enters every such Router on every request (and leaves one
   // without a match a tick later). Paths and methods do not overlap, so the order changes no answer.
-  addEmbedOptionsRoute(app, { gate: optionsGate, prisma: deps.prisma, cache: createReadyOptionsCache(deps.readyOptionsCacheSize), quoteApiUrl: deps.quoteApiUrl });
+  addEmbedOptionsRoute(app, {
+    gate: optionsGate,
+    prisma: deps.prisma,
+    cache: createReadyOptionsCache(deps.readyOptionsCacheSize),
+    quoteApiUrl: deps.quoteApiUrl,
+  });
   app.use(healthRoutes({ ready: deps.ready }));
   app.get('/', (_req, res) => {
     res.json({

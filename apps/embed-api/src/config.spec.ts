@@ -28,7 +28,9 @@ describe('embed-api config', () => {
   });
 
   it('refuses an entry that is not an origin', () => {
-    expect(() => loadConfig({ EMBED_FIRST_PARTY_ORIGINS: 'https://ok.example, https://bad.example/path' })).toThrow(ConfigError);
+    expect(() => loadConfig({ EMBED_FIRST_PARTY_ORIGINS: 'https://ok.example, https://bad.example/path' })).toThrow(
+      ConfigError,
+    );
     expect(() => loadConfig({ EMBED_KEY_CACHE_TTL_MS: 'soon' })).toThrow(ConfigError);
   });
 
@@ -42,7 +44,10 @@ describe('embed-api config', () => {
 describe('embed-api config: payments', () => {
   it('defaults to the simulated processor posting to the dispatcher intake', () => {
     const { payments } = loadConfig({});
-    expect(payments).toMatchObject({ provider: 'simulated', simulatedWebhookUrl: 'http://localhost:3005/processor/events' });
+    expect(payments).toMatchObject({
+      provider: 'simulated',
+      simulatedWebhookUrl: 'http://localhost:3005/processor/events',
+    });
     expect(payments.stripe).toBeUndefined();
   });
 
@@ -64,9 +69,17 @@ describe('embed-api config: payments', () => {
   });
 
   it('refuses a publishable slot holding anything but a publishable key of that mode (it is sent to browsers)', () => {
-    const stripe = { PAYMENTS_PROVIDER: 'stripe', STRIPE_TEST_SECRET_KEY: 'sk_test_1', STRIPE_WEBHOOK_SECRET: 'whsec_1' };
-    expect(() => loadConfig({ ...stripe, STRIPE_TEST_PUBLISHABLE_KEY: 'sk_test_1' })).toThrow(/STRIPE_TEST_PUBLISHABLE_KEY/);
-    expect(() => loadConfig({ ...stripe, STRIPE_LIVE_PUBLISHABLE_KEY: 'pk_test_1' })).toThrow(/STRIPE_LIVE_PUBLISHABLE_KEY/);
+    const stripe = {
+      PAYMENTS_PROVIDER: 'stripe',
+      STRIPE_TEST_SECRET_KEY: 'sk_test_1',
+      STRIPE_WEBHOOK_SECRET: 'whsec_1',
+    };
+    expect(() => loadConfig({ ...stripe, STRIPE_TEST_PUBLISHABLE_KEY: 'sk_test_1' })).toThrow(
+      /STRIPE_TEST_PUBLISHABLE_KEY/,
+    );
+    expect(() => loadConfig({ ...stripe, STRIPE_LIVE_PUBLISHABLE_KEY: 'pk_test_1' })).toThrow(
+      /STRIPE_LIVE_PUBLISHABLE_KEY/,
+    );
   });
 });
 
@@ -91,10 +104,14 @@ describe('embed-api config: production and one-line refusals', () => {
   });
 
   it('deployed on the simulated processor without its secret: one line naming it', () => {
-    expect(refusal({ DATABASE_URL: 'postgresql://db/app' })).toMatch(/^Invalid configuration: SIMULATED_PROCESSOR_WEBHOOK_SECRET: required/);
+    expect(refusal({ DATABASE_URL: 'postgresql://db/app' })).toMatch(
+      /^Invalid configuration: SIMULATED_PROCESSOR_WEBHOOK_SECRET: required/,
+    );
   });
 
   it('several payment problems stay on one line', () => {
-    expect(refusal({ PAYMENTS_PROVIDER: 'paypal', SIMULATED_PROCESSOR_WEBHOOK_URL: 'nope' })).toMatch(/PAYMENTS_PROVIDER: .*; SIMULATED_PROCESSOR_WEBHOOK_URL: /);
+    expect(refusal({ PAYMENTS_PROVIDER: 'paypal', SIMULATED_PROCESSOR_WEBHOOK_URL: 'nope' })).toMatch(
+      /PAYMENTS_PROVIDER: .*; SIMULATED_PROCESSOR_WEBHOOK_URL: /,
+    );
   });
 });

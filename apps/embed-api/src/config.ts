@@ -1,23 +1,29 @@
 import { z } from 'zod';
 import { normalizeOrigin } from '@expedition/auth-publishable-key';
-import { asConfigError, ConfigError, envVar, missingInProduction, optionalVar, parseConfig, type Env } from '@expedition/platform';
+import {
+  asConfigError,
+  ConfigError,
+  envVar,
+  missingInProduction,
+  optionalVar,
+  parseConfig,
+  type Env,
+} from '@expedition/platform';
 import { DEV_POLICY_TOKEN_SECRET, MIN_POLICY_TOKEN_SECRET_LENGTH } from '@expedition/fulfillment';
 import { paymentsSettingsFromEnv, type PaymentsSettings } from '@expedition/payments';
 
 /** A comma-separated list of origins, each normalized to `scheme://host[:port]`; an invalid entry is a config error. */
-const OriginList = z
-  .string()
-  .transform((s, ctx) =>
-    s
-      .split(',')
-      .map((item) => item.trim())
-      .filter((item) => item !== '')
-      .map((item) => {
-        const origin = normalizeOrigin(item);
-        if (!origin) ctx.addIssue({ code: 'custom', message: `not an http(s) origin: ${item}` });
-        return origin ?? '';
-      }),
-  );
+const OriginList = z.string().transform((s, ctx) =>
+  s
+    .split(',')
+    .map((item) => item.trim())
+    .filter((item) => item !== '')
+    .map((item) => {
+      const origin = normalizeOrigin(item);
+      if (!origin) ctx.addIssue({ code: 'custom', message: `not an http(s) origin: ${item}` });
+      return origin ?? '';
+    }),
+);
 
 const ConfigSchema = z
   .object({
@@ -45,8 +51,12 @@ const ConfigSchema = z
     REDIS_URL: envVar.redisUrl(),
     TRUST_PROXY: envVar.trustProxy(),
     /** Derives the access token of a policy a Tier 3 payment bought: the same secret as quote-api's. */
-    POLICY_TOKEN_SECRET: optionalVar(z.string().min(MIN_POLICY_TOKEN_SECRET_LENGTH, `at least ${MIN_POLICY_TOKEN_SECRET_LENGTH} characters`)),
-    POLICY_TOKEN_PREVIOUS_SECRET: optionalVar(z.string().min(MIN_POLICY_TOKEN_SECRET_LENGTH, `at least ${MIN_POLICY_TOKEN_SECRET_LENGTH} characters`)),
+    POLICY_TOKEN_SECRET: optionalVar(
+      z.string().min(MIN_POLICY_TOKEN_SECRET_LENGTH, `at least ${MIN_POLICY_TOKEN_SECRET_LENGTH} characters`),
+    ),
+    POLICY_TOKEN_PREVIOUS_SECRET: optionalVar(
+      z.string().min(MIN_POLICY_TOKEN_SECRET_LENGTH, `at least ${MIN_POLICY_TOKEN_SECRET_LENGTH} characters`),
+    ),
   })
   .transform((env, ctx) => {
     const widgetUrl = env.WIDGET_URL ?? `http://localhost:${env.WIDGET_PORT}`;
@@ -68,7 +78,10 @@ const ConfigSchema = z
       redisUrl: env.REDIS_URL,
       trustProxy: env.TRUST_PROXY,
       /** The published dev secret when unset (refused with NODE_ENV=production). */
-      policyTokens: { secret: env.POLICY_TOKEN_SECRET ?? DEV_POLICY_TOKEN_SECRET, previous: env.POLICY_TOKEN_PREVIOUS_SECRET },
+      policyTokens: {
+        secret: env.POLICY_TOKEN_SECRET ?? DEV_POLICY_TOKEN_SECRET,
+        previous: env.POLICY_TOKEN_PREVIOUS_SECRET,
+      },
     };
   });
 
@@ -109,5 +122,7 @@ function publishableKeyProblems(payments: PaymentsSettings): string[] {
     ['STRIPE_TEST_PUBLISHABLE_KEY', payments.stripe?.testPublishableKey, 'pk_test_'],
     ['STRIPE_LIVE_PUBLISHABLE_KEY', payments.stripe?.livePublishableKey, 'pk_live_'],
   ] as const;
-  return slots.flatMap(([name, value, prefix]) => (value && !value.startsWith(prefix) ? [`${name}: must start with ${prefix}`] : []));
+  return slots.flatMap(([name, value, prefix]) =>
+    value && !value.startsWith(prefix) ? [`${name}: must start with ${prefix}`] : [],
+  );
 }

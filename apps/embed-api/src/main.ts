@@ -1,7 +1,15 @@
 import Redis from 'ioredis';
 import { bundledMigrationsDir, createDatabase, prepareDatabase } from '@expedition/db';
 import { catalogSnapshot } from '@expedition/domain-pricing';
-import { createLogger, exitOnStartFailure, listen, logRedisOutages, onShutdownSignal, postgresAt, reachAtStart } from '@expedition/http-kit';
+import {
+  createLogger,
+  exitOnStartFailure,
+  listen,
+  logRedisOutages,
+  onShutdownSignal,
+  postgresAt,
+  reachAtStart,
+} from '@expedition/http-kit';
 import { ObservabilityConfigError, startObservability } from '@expedition/observability';
 import { ConfigError } from '@expedition/platform';
 import { composeEmbedApi } from './compose';
@@ -14,10 +22,21 @@ async function main(): Promise<void> {
   const obs = startObservability('embed-api', process.env);
   for (const warning of config.payments.warnings) logger.warn(warning);
   const postgres = postgresAt(config.databaseUrl);
-  const db = await reachAtStart(postgres, logger, () => createDatabase({ databaseUrl: config.databaseUrl, dataDir: config.dataDir }));
-  const prepared = await reachAtStart(postgres, logger, () => prepareDatabase(db, { catalog: catalogSnapshot(), migrationsDir: bundledMigrationsDir(__dirname) }));
+  const db = await reachAtStart(postgres, logger, () =>
+    createDatabase({ databaseUrl: config.databaseUrl, dataDir: config.dataDir }),
+  );
+  const prepared = await reachAtStart(postgres, logger, () =>
+    prepareDatabase(db, { catalog: catalogSnapshot(), migrationsDir: bundledMigrationsDir(__dirname) }),
+  );
   logger.info({ db: db.kind, migrationsApplied: prepared.applied, plans: prepared.plans }, 'database ready');
-  const redis = config.redisUrl ? logRedisOutages(new Redis(config.redisUrl, { maxRetriesPerRequest: 1 }), config.redisUrl, logger, obs.observability.metrics?.redisFallback) : undefined;
+  const redis = config.redisUrl
+    ? logRedisOutages(
+        new Redis(config.redisUrl, { maxRetriesPerRequest: 1 }),
+        config.redisUrl,
+        logger,
+        obs.observability.metrics?.redisFallback,
+      )
+    : undefined;
 
   const embed = composeEmbedApi({ config, db, logger, redis, observability: obs.observability });
   const server = await listen(embed.app, { port: config.port, host: config.host, logger });

@@ -12,7 +12,9 @@ import {
  */
 export function forcesQuoteError(body: Pick<EmbedQuoteRequest, 'tripCost' | 'email'>, mode: Mode): boolean {
   if (mode !== 'test') return false;
-  return body.tripCost === EMBED_SANDBOX_QUOTE_ERROR_TRIP_COST || sameEmail(body.email, EMBED_SANDBOX_QUOTE_ERROR_EMAIL);
+  return (
+    body.tripCost === EMBED_SANDBOX_QUOTE_ERROR_TRIP_COST || sameEmail(body.email, EMBED_SANDBOX_QUOTE_ERROR_EMAIL)
+  );
 }
 
 /** A TEST quote created with the "options pending" email never leaves `pending` on GET /api/embed/options. */

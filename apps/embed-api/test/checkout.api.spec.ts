@@ -40,13 +40,24 @@ beforeAll(async () => {
 afterAll(() => h.close());
 
 const checkout = (body: unknown, key = mine.testKey, origin = WIDGET_ORIGIN, app = h.app) =>
-  request(app).post('/api/embed/checkout').set('X-SVC-Publishable-Key', key).set('Origin', origin).send(body as object);
+  request(app)
+    .post('/api/embed/checkout')
+    .set('X-SVC-Publishable-Key', key)
+    .set('Origin', origin)
+    .send(body as object);
 
 async function readyQuote(key = mine.testKey, origin = WIDGET_ORIGIN, body: object = fullQuote) {
-  const created = await request(h.app).post('/api/embed/quote').set('X-SVC-Publishable-Key', key).set('Origin', origin).send(body);
+  const created = await request(h.app)
+    .post('/api/embed/quote')
+    .set('X-SVC-Publishable-Key', key)
+    .set('Origin', origin)
+    .send(body);
   expect(created.status).toBe(200);
   await h.worker.runOnce();
-  const polled = await request(h.app).get(`/api/embed/options?quoteId=${created.body.quoteId}`).set('X-SVC-Publishable-Key', key).set('Origin', origin);
+  const polled = await request(h.app)
+    .get(`/api/embed/options?quoteId=${created.body.quoteId}`)
+    .set('X-SVC-Publishable-Key', key)
+    .set('Origin', origin);
   const ready = polled.body as EmbedOptionsReady;
   const option = ready.options.find((o) => o.checkout.purchasable)!;
   expect(option).toBeDefined();
@@ -67,8 +78,16 @@ describe('POST /api/embed/checkout: success', () => {
     expect(body.checkoutUrl).toMatch(new RegExp(`^${QUOTE_API_URL}/checkout/cs_[A-Za-z0-9_-]+$`));
     expect(Date.parse(body.expiresAt) - h.clock.now().getTime()).toBe(CHECKOUT_LINK_TTL_MS);
 
-    const session = await h.prisma.checkoutSession.findUniqueOrThrow({ where: { tokenHash: hashToken(tokenOf(body.checkoutUrl)) } });
-    expect(session).toMatchObject({ quoteId, planId, premiumCents: option.premiumCents, email: 'buyer@example.com', guestNames: ['Ada Traveler'] });
+    const session = await h.prisma.checkoutSession.findUniqueOrThrow({
+      where: { tokenHash: hashToken(tokenOf(body.checkoutUrl)) },
+    });
+    expect(session).toMatchObject({
+      quoteId,
+      planId,
+      premiumCents: option.premiumCents,
+      email: 'buyer@example.com',
+      guestNames: ['Ada Traveler'],
+    });
     expect((await h.prisma.quote.findUniqueOrThrow({ where: { id: quoteId } })).status).toBe('checkout_open');
   });
 
@@ -83,8 +102,19 @@ describe('POST /api/embed/checkout: success', () => {
       publicUrl: QUOTE_API_URL,
       rateLimiter: createRateLimiter({ points: 1000, durationSec: 60 }),
       payments: {
-        processor: createSimulatedProcessor({ webhookUrl: 'http://127.0.0.1:9/x', webhookSecret: 'whsec_embed_checkout_test', clock: h.clock, fetch: async () => ({ status: 200 }) }),
-        mpp: { secrets: ['embed-checkout-test-mpp-secret-0123456789'], realm: 'quote.test', networkId: 'profile_test', paymentMethodTypes: ['card'], challengeTtlMs: 300_000 },
+        processor: createSimulatedProcessor({
+          webhookUrl: 'http://127.0.0.1:9/x',
+          webhookSecret: 'whsec_embed_checkout_test',
+          clock: h.clock,
+          fetch: async () => ({ status: 200 }),
+        }),
+        mpp: {
+          secrets: ['embed-checkout-test-mpp-secret-0123456789'],
+          realm: 'quote.test',
+          networkId: 'profile_test',
+          paymentMethodTypes: ['card'],
+          challengeTtlMs: 300_000,
+        },
       },
     });
     const page = await request(quoteApi).get(new URL(res.body.checkoutUrl).pathname);
@@ -104,13 +134,24 @@ describe('POST /api/embed/checkout: success', () => {
 
 describe('POST /api/embed/checkout: refusals', () => {
   it('400 invalid fields (CORS) for a missing, unparseable or wrong-typed body', async () => {
-    for (const body of [undefined, {}, { quoteId: 'x' }, { quoteId: 1, planId: 'p' }, { quoteId: 'x', planId: 'p', email: 'not-an-email' }]) {
+    for (const body of [
+      undefined,
+      {},
+      { quoteId: 'x' },
+      { quoteId: 1, planId: 'p' },
+      { quoteId: 'x', planId: 'p', email: 'not-an-email' },
+    ]) {
       const res = await checkout(body);
       expect(res.status).toBe(400);
       expect(res.body).toEqual({ error: EMBED_INVALID_FIELDS_ERROR });
       expectCors(res, WIDGET_ORIGIN);
     }
-    const raw = await request(h.app).post('/api/embed/checkout').set('X-SVC-Publishable-Key', mine.testKey).set('Origin', WIDGET_ORIGIN).set('Content-Type', 'application/json').send('{"quoteId":');
+    const raw = await request(h.app)
+      .post('/api/embed/checkout')
+      .set('X-SVC-Publishable-Key', mine.testKey)
+      .set('Origin', WIDGET_ORIGIN)
+      .set('Content-Type', 'application/json')
+      .send('{"quoteId":');
     expect(raw.status).toBe(400);
     expect(raw.body).toEqual({ error: EMBED_INVALID_FIELDS_ERROR });
   });
@@ -175,11 +216,17 @@ describe('POST /api/embed/checkout: refusals', () => {
   });
 
   it('the gate runs first: 401 bare without a key, 403 bare for an origin not allowed', async () => {
-    const noKey = await request(h.app).post('/api/embed/checkout').set('Origin', WIDGET_ORIGIN).send({ quoteId: 'x', planId: 'y' });
+    const noKey = await request(h.app)
+      .post('/api/embed/checkout')
+      .set('Origin', WIDGET_ORIGIN)
+      .send({ quoteId: 'x', planId: 'y' });
     expect(noKey.status).toBe(401);
     expect(noKey.text).toBe('Unauthorized');
     expectNoCors(noKey);
-    const query = await request(h.app).post(`/api/embed/checkout?pk=${mine.testKey}`).set('Origin', WIDGET_ORIGIN).send({ quoteId: 'x', planId: 'y' });
+    const query = await request(h.app)
+      .post(`/api/embed/checkout?pk=${mine.testKey}`)
+      .set('Origin', WIDGET_ORIGIN)
+      .send({ quoteId: 'x', planId: 'y' });
     expect(query.status).toBe(401); // POST routes take the key from the header only
     const origin = await checkout({ quoteId: 'x', planId: 'y' }, mine.testKey, OTHER_SITE_ORIGIN);
     expect(origin.status).toBe(403);
@@ -188,7 +235,10 @@ describe('POST /api/embed/checkout: refusals', () => {
   });
 
   it('preflight: 204 with the CORS headers and Max-Age 86400, no key needed; 403 without Origin', async () => {
-    const res = await request(h.app).options('/api/embed/checkout').set('Origin', SITE_ORIGIN).set('Access-Control-Request-Method', 'POST');
+    const res = await request(h.app)
+      .options('/api/embed/checkout')
+      .set('Origin', SITE_ORIGIN)
+      .set('Access-Control-Request-Method', 'POST');
     expect(res.status).toBe(204);
     expectCors(res, SITE_ORIGIN);
     expect(res.headers['access-control-max-age']).toBe('86400');
@@ -201,7 +251,10 @@ describe('POST /api/embed/checkout: shared budget', () => {
     const limited = await createHarness({ db: h.db, rateLimiter: createRateLimiter({ points: 60, durationSec: 60 }) });
     const { testKey } = await seedTenant(h.prisma);
     for (let i = 0; i < 60; i++) {
-      const polled = await request(limited.app).get('/api/embed/options?quoteId=7d1f2c3a-1111-4222-8333-944455556666').set('X-SVC-Publishable-Key', testKey).set('Origin', WIDGET_ORIGIN);
+      const polled = await request(limited.app)
+        .get('/api/embed/options?quoteId=7d1f2c3a-1111-4222-8333-944455556666')
+        .set('X-SVC-Publishable-Key', testKey)
+        .set('Origin', WIDGET_ORIGIN);
       expect(polled.status).toBe(403);
     }
     const res = await checkout({ quoteId: 'x', planId: 'y' }, testKey, WIDGET_ORIGIN, limited.app);

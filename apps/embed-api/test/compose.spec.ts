@@ -17,18 +17,37 @@ afterAll(() => db.close());
 const SITE = 'http://localhost:3003'; // the default widget origin: first party
 
 async function payWith(embed: ReturnType<typeof composeEmbedApi>, key: string) {
-  const quote = await request(embed.app).post('/api/embed/quote').set('X-SVC-Publishable-Key', key).set('Origin', SITE).send(fullQuote);
+  const quote = await request(embed.app)
+    .post('/api/embed/quote')
+    .set('X-SVC-Publishable-Key', key)
+    .set('Origin', SITE)
+    .send(fullQuote);
   await embed.optionsWorker.runOnce();
-  const options = await request(embed.app).get(`/api/embed/options?quoteId=${quote.body.quoteId}`).set('X-SVC-Publishable-Key', key).set('Origin', SITE);
-  const planId = options.body.options.find((o: { checkout: { purchasable: boolean } }) => o.checkout.purchasable).planId;
-  return request(embed.app).post('/api/embed/payments').set('X-SVC-Publishable-Key', key).set('Origin', SITE).send({ quoteId: quote.body.quoteId, planId });
+  const options = await request(embed.app)
+    .get(`/api/embed/options?quoteId=${quote.body.quoteId}`)
+    .set('X-SVC-Publishable-Key', key)
+    .set('Origin', SITE);
+  const planId = options.body.options.find(
+    (o: { checkout: { purchasable: boolean } }) => o.checkout.purchasable,
+  ).planId;
+  return request(embed.app)
+    .post('/api/embed/payments')
+    .set('X-SVC-Publishable-Key', key)
+    .set('Origin', SITE)
+    .send({ quoteId: quote.body.quoteId, planId });
 }
 
 describe('composeEmbedApi: payments', () => {
   it('uses the processor the runtime passes (the launcher shares one)', async () => {
     const clock = testClock();
     const sim = capturingProcessor(clock);
-    const embed = composeEmbedApi({ config: loadConfig({}), db, logger: pino({ level: 'silent' }), clock, processor: sim.processor });
+    const embed = composeEmbedApi({
+      config: loadConfig({}),
+      db,
+      logger: pino({ level: 'silent' }),
+      clock,
+      processor: sim.processor,
+    });
     const { testKey } = await seedTenant(db.prisma);
     const res = await payWith(embed, testKey);
     expect(res.status).toBe(200);

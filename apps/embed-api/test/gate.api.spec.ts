@@ -180,7 +180,13 @@ describe('Origin allowlist (403, no CORS)', () => {
   });
 
   it('refuses an origin that is not on the operator list, including near misses and `null`', async () => {
-    for (const origin of [OTHER_SITE_ORIGIN, 'http://tours.example', 'https://tours.example:8443', 'https://sub.tours.example', 'null']) {
+    for (const origin of [
+      OTHER_SITE_ORIGIN,
+      'http://tours.example',
+      'https://tours.example:8443',
+      'https://sub.tours.example',
+      'null',
+    ]) {
       for (const res of await bothRoutes(tenant.testKey, origin)) expectForbidden(res);
     }
   });
@@ -232,7 +238,10 @@ describe('CORS and common headers per status', () => {
       .send({ destination: 'Antarctica' });
     expect(badBody.status).toBe(400);
     expectCors(badBody, SITE_ORIGIN);
-    const noId = await request(h.app).get('/api/embed/options').set('X-SVC-Publishable-Key', tenant.testKey).set('Origin', SITE_ORIGIN);
+    const noId = await request(h.app)
+      .get('/api/embed/options')
+      .set('X-SVC-Publishable-Key', tenant.testKey)
+      .set('Origin', SITE_ORIGIN);
     expect(noId.status).toBe(400);
     expect(noId.body).toEqual({ error: 'quoteId required' });
     expectCors(noId, SITE_ORIGIN);
@@ -278,7 +287,10 @@ describe('preflight (OPTIONS) on both routes', () => {
 
   it('does not look at the key (a revoked key still gets its preflight)', async () => {
     const revoked = await seedKey(h.prisma, tenant.operatorId, 'test', { revokedAt: new Date('2026-11-01T00:00:00Z') });
-    const res = await request(h.app).options('/api/embed/options').set('Origin', SITE_ORIGIN).set('X-SVC-Publishable-Key', revoked);
+    const res = await request(h.app)
+      .options('/api/embed/options')
+      .set('Origin', SITE_ORIGIN)
+      .set('X-SVC-Publishable-Key', revoked);
     expect(res.status).toBe(204);
   });
 });

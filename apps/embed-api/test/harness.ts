@@ -67,7 +67,15 @@ export async function createHarness(options: HarnessOptions = {}): Promise<Harne
     ...options.deps,
   });
   const worker = createOptionsWorker({ prisma: db.prisma, clock });
-  return { app, db, prisma: db.prisma, clock, keys, worker, close: () => (options.db ? Promise.resolve() : db.close()) };
+  return {
+    app,
+    db,
+    prisma: db.prisma,
+    clock,
+    keys,
+    worker,
+    close: () => (options.db ? Promise.resolve() : db.close()),
+  };
 }
 
 // ---- payments ----------------------------------------------------------------------------------------------------

@@ -1,7 +1,15 @@
 import request from 'supertest';
 import { mintPublishableKey } from '@expedition/auth-publishable-key';
 import { createPrismaKeyStore } from '@expedition/operators';
-import { createHarness, OTHER_SITE_ORIGIN, seedKey, seedOperator, seedTenant, SITE_ORIGIN, type Harness } from './harness';
+import {
+  createHarness,
+  OTHER_SITE_ORIGIN,
+  seedKey,
+  seedOperator,
+  seedTenant,
+  SITE_ORIGIN,
+  type Harness,
+} from './harness';
 
 let h: Harness;
 beforeAll(async () => {
@@ -11,7 +19,11 @@ afterAll(() => h.close());
 
 describe('createPrismaKeyStore', () => {
   it('loads the key, its operator and all allowed origins in one statement, with exact instants', async () => {
-    const operatorId = await seedOperator(h.prisma, { status: 'suspended', embeddingEnabled: true, origins: [SITE_ORIGIN, OTHER_SITE_ORIGIN] });
+    const operatorId = await seedOperator(h.prisma, {
+      status: 'suspended',
+      embeddingEnabled: true,
+      origins: [SITE_ORIGIN, OTHER_SITE_ORIGIN],
+    });
     const revokedAt = new Date('2026-11-01T12:34:56.789Z');
     const expiresAt = new Date('2026-12-24T23:59:59.001Z');
     const key = await seedKey(h.prisma, operatorId, 'live', { revokedAt, expiresAt });
@@ -34,12 +46,17 @@ describe('createPrismaKeyStore', () => {
   });
 
   it('drops loopback origins for live keys only (localhost is for test keys)', async () => {
-    const operatorId = await seedOperator(h.prisma, { embeddingEnabled: true, origins: [SITE_ORIGIN, 'http://localhost:4200', 'http://127.0.0.1:4200'] });
+    const operatorId = await seedOperator(h.prisma, {
+      embeddingEnabled: true,
+      origins: [SITE_ORIGIN, 'http://localhost:4200', 'http://127.0.0.1:4200'],
+    });
     const store = createPrismaKeyStore(h.prisma);
     const live = await store.loadKey(await seedKey(h.prisma, operatorId, 'live'));
     const test = await store.loadKey(await seedKey(h.prisma, operatorId, 'test'));
     expect(live?.allowedOrigins).toEqual([SITE_ORIGIN]);
-    expect([...(test?.allowedOrigins ?? [])].sort()).toEqual(['http://127.0.0.1:4200', 'http://localhost:4200', SITE_ORIGIN].sort());
+    expect([...(test?.allowedOrigins ?? [])].sort()).toEqual(
+      ['http://127.0.0.1:4200', 'http://localhost:4200', SITE_ORIGIN].sort(),
+    );
   });
 
   it('answers null for an unknown key and [] for an operator without origins', async () => {
@@ -47,13 +64,21 @@ describe('createPrismaKeyStore', () => {
     expect(await store.loadKey(mintPublishableKey('test'))).toBeNull();
     const operatorId = await seedOperator(h.prisma, { origins: [] });
     const key = await seedKey(h.prisma, operatorId, 'test');
-    expect(await store.loadKey(key)).toMatchObject({ mode: 'test', revokedAt: null, expiresAt: null, allowedOrigins: [] });
+    expect(await store.loadKey(key)).toMatchObject({
+      mode: 'test',
+      revokedAt: null,
+      expiresAt: null,
+      allowedOrigins: [],
+    });
   });
 });
 
 describe('revocation bound (EMBED_KEY_CACHE_TTL_MS, 5 s here)', () => {
   const poll = (key: string, origin = SITE_ORIGIN) =>
-    request(h.app).get('/api/embed/options?quoteId=7d1f2c3a-1111-4222-8333-944455556666').set('X-SVC-Publishable-Key', key).set('Origin', origin);
+    request(h.app)
+      .get('/api/embed/options?quoteId=7d1f2c3a-1111-4222-8333-944455556666')
+      .set('X-SVC-Publishable-Key', key)
+      .set('Origin', origin);
 
   it('a revoked key keeps working for at most the ttl, then is refused', async () => {
     const { testKey } = await seedTenant(h.prisma);

@@ -12,12 +12,16 @@ let tenant: Awaited<ReturnType<typeof seedTenant>>;
 beforeAll(async () => {
   metrics = createMetrics({ service: 'embed-api', defaultMetrics: false });
   // A budget of 3 per key, so a 429 is one request away.
-  h = await createHarness({ rateLimiter: createRateLimiter({ points: 3, durationSec: 60 }), deps: { observability: { metrics } } });
+  h = await createHarness({
+    rateLimiter: createRateLimiter({ points: 3, durationSec: 60 }),
+    deps: { observability: { metrics } },
+  });
   tenant = await seedTenant(h.prisma);
 });
 afterAll(() => h.close());
 
-const value = async (name: string, labels: Record<string, string> = {}) => seriesValue(await metrics.registry.metrics(), name, labels) ?? 0;
+const value = async (name: string, labels: Record<string, string> = {}) =>
+  seriesValue(await metrics.registry.metrics(), name, labels) ?? 0;
 const create = (key: string, origin = SITE_ORIGIN) =>
   request(h.app).post('/api/embed/quote').set('X-SVC-Publishable-Key', key).set('Origin', origin).send(fullQuote);
 
@@ -35,7 +39,11 @@ describe('embed-api metrics', () => {
     expect(await value('embed_gate_decisions_total', { outcome: '403' })).toBe(1);
 
     const quoteId: string = created.body.quoteId;
-    const poll = () => request(h.app).get(`/api/embed/options?quoteId=${quoteId}`).set('X-SVC-Publishable-Key', tenant.testKey).set('Origin', SITE_ORIGIN);
+    const poll = () =>
+      request(h.app)
+        .get(`/api/embed/options?quoteId=${quoteId}`)
+        .set('X-SVC-Publishable-Key', tenant.testKey)
+        .set('Origin', SITE_ORIGIN);
     expect((await poll()).status).toBe(200);
     expect((await poll()).status).toBe(200);
     expect((await poll()).status).toBe(429);
@@ -45,7 +53,14 @@ describe('embed-api metrics', () => {
     expect(await value('quotes_created_total', { source: 'embed' })).toBe(1);
 
     const text = await metrics.registry.metrics();
-    expect(seriesValue(text, 'http_request_duration_seconds_count', { app: 'embed-api', method: 'GET', route: '/api/embed/options', status: '429' })).toBe(1);
+    expect(
+      seriesValue(text, 'http_request_duration_seconds_count', {
+        app: 'embed-api',
+        method: 'GET',
+        route: '/api/embed/options',
+        status: '429',
+      }),
+    ).toBe(1);
     expect(text).not.toContain(quoteId);
     expect(text).not.toContain(tenant.testKey);
   });
@@ -54,7 +69,11 @@ describe('embed-api metrics', () => {
     const other = await seedTenant(h.prisma);
     expect((await create(other.testKey)).status).toBe(200);
     // Quotes are stamped by the database's clock; the worker reads its own, here 1.2 s ahead of it.
-    const worker = createOptionsWorker({ prisma: h.prisma, clock: { now: () => new Date(Date.now() + 1_200) }, onReady: metrics.optionsReady });
+    const worker = createOptionsWorker({
+      prisma: h.prisma,
+      clock: { now: () => new Date(Date.now() + 1_200) },
+      onReady: metrics.optionsReady,
+    });
     expect((await worker.runOnce()).outcomes.ready).toBeGreaterThanOrEqual(1);
     const text = await metrics.registry.metrics();
     expect(seriesValue(text, 'quote_options_lag_seconds_count')).toBeGreaterThanOrEqual(1);

@@ -27,7 +27,11 @@ beforeEach(async () => {
 async function createQuotes(n: number, body: object = fullQuote): Promise<string[]> {
   const ids: string[] = [];
   for (let i = 0; i < n; i++) {
-    const res = await request(h.app).post('/api/embed/quote').set('X-SVC-Publishable-Key', tenant.testKey).set('Origin', SITE_ORIGIN).send(body);
+    const res = await request(h.app)
+      .post('/api/embed/quote')
+      .set('X-SVC-Publishable-Key', tenant.testKey)
+      .set('Origin', SITE_ORIGIN)
+      .send(body);
     expect(res.status).toBe(200);
     ids.push(res.body.quoteId);
   }
@@ -40,7 +44,10 @@ function worker(overrides: Partial<Parameters<typeof createOptionsWorker>[0]> = 
 
 async function expectReadyOnce(ids: string[]) {
   for (const id of ids) {
-    const quote = await h.prisma.quote.findUniqueOrThrow({ where: { id }, include: { estimates: true, options: true } });
+    const quote = await h.prisma.quote.findUniqueOrThrow({
+      where: { id },
+      include: { estimates: true, options: true },
+    });
     expect(quote.optionsStatus).toBe('ready');
     expect(quote.optionsLockedUntil).toBeNull();
     expect(quote.options.map((o) => o.planId).sort()).toEqual(quote.estimates.map((e) => e.planId).sort());
@@ -59,7 +66,13 @@ describe('options worker', () => {
     const rounds = [];
     for (let i = 0; i < 4; i++) rounds.push(...(await Promise.all([a.runOnce(), b.runOnce()])));
     await expectReadyOnce(ids);
-    expect(count(rounds.map((r) => r.byQuote), 'ready', ids)).toBe(12);
+    expect(
+      count(
+        rounds.map((r) => r.byQuote),
+        'ready',
+        ids,
+      ),
+    ).toBe(12);
   });
 
   it('even when claims overlap (lease lapsed mid-generation), the loser aborts and nothing is duplicated', async () => {
@@ -76,8 +89,20 @@ describe('options worker', () => {
     const rounds = await Promise.all(running);
     expect(rounds.map((r) => r.claimed)).toEqual([6, 6, 6, 6]);
     await expectReadyOnce(ids);
-    expect(count(rounds.map((r) => r.byQuote), 'ready', ids)).toBe(6);
-    expect(count(rounds.map((r) => r.byQuote), 'skipped', ids)).toBe(18);
+    expect(
+      count(
+        rounds.map((r) => r.byQuote),
+        'ready',
+        ids,
+      ),
+    ).toBe(6);
+    expect(
+      count(
+        rounds.map((r) => r.byQuote),
+        'skipped',
+        ids,
+      ),
+    ).toBe(18);
     const totalOptions = await h.prisma.quoteOption.count({ where: { quoteId: { in: ids } } });
     const totalEstimates = await h.prisma.quoteEstimate.count({ where: { quoteId: { in: ids } } });
     expect(totalOptions).toBe(totalEstimates);
@@ -105,13 +130,20 @@ describe('options worker', () => {
     const w = worker({ prisma: failing, maxAttempts: 3, retryDelayMs: () => 1_000 });
 
     expect((await w.runOnce()).byQuote.get(id!)).toBe('retry');
-    expect(await h.prisma.quote.findUniqueOrThrow({ where: { id: id! } })).toMatchObject({ optionsStatus: 'pending', optionsAttempts: 1, optionsError: 'disk full' });
+    expect(await h.prisma.quote.findUniqueOrThrow({ where: { id: id! } })).toMatchObject({
+      optionsStatus: 'pending',
+      optionsAttempts: 1,
+      optionsError: 'disk full',
+    });
     expect((await w.runOnce()).claimed).toBe(0); // backing off
     h.clock.advance(1_000);
     expect((await w.runOnce()).byQuote.get(id!)).toBe('retry');
     h.clock.advance(1_000);
     expect((await w.runOnce()).byQuote.get(id!)).toBe('failed');
-    expect(await h.prisma.quote.findUniqueOrThrow({ where: { id: id! } })).toMatchObject({ optionsStatus: 'failed', optionsAttempts: 3 });
+    expect(await h.prisma.quote.findUniqueOrThrow({ where: { id: id! } })).toMatchObject({
+      optionsStatus: 'failed',
+      optionsAttempts: 3,
+    });
     h.clock.advance(60_000);
     expect((await worker().runOnce()).claimed).toBe(0);
   });
@@ -152,9 +184,16 @@ describe('options worker', () => {
     const app = (await createHarness({ db: h.db, deps: { onQuoteCreated: () => w.kick() } })).app;
     w.start();
     try {
-      const res = await request(app).post('/api/embed/quote').set('X-SVC-Publishable-Key', tenant.testKey).set('Origin', SITE_ORIGIN).send(fullQuote);
+      const res = await request(app)
+        .post('/api/embed/quote')
+        .set('X-SVC-Publishable-Key', tenant.testKey)
+        .set('Origin', SITE_ORIGIN)
+        .send(fullQuote);
       expect(res.status).toBe(200);
-      await waitFor(async () => (await h.prisma.quote.findUniqueOrThrow({ where: { id: res.body.quoteId } })).optionsStatus === 'ready');
+      await waitFor(
+        async () =>
+          (await h.prisma.quote.findUniqueOrThrow({ where: { id: res.body.quoteId } })).optionsStatus === 'ready',
+      );
     } finally {
       await w.stop();
     }
@@ -184,7 +223,8 @@ function transactionBarrier(prisma: PrismaClient, parties: number) {
   }) as PrismaClient;
   return {
     prisma: proxy,
-    arrivals: (n: number) => (arrived >= n ? Promise.resolve() : new Promise<void>((resolve) => waiters.push({ n, resolve }))),
+    arrivals: (n: number) =>
+      arrived >= n ? Promise.resolve() : new Promise<void>((resolve) => waiters.push({ n, resolve })),
   };
 }
 

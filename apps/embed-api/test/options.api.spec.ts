@@ -26,7 +26,11 @@ beforeAll(async () => {
 afterAll(() => h.close());
 
 async function createQuote(body: object = fullQuote, key = mine.testKey, origin = SITE_ORIGIN): Promise<string> {
-  const res = await request(h.app).post('/api/embed/quote').set('X-SVC-Publishable-Key', key).set('Origin', origin).send(body);
+  const res = await request(h.app)
+    .post('/api/embed/quote')
+    .set('X-SVC-Publishable-Key', key)
+    .set('Origin', origin)
+    .send(body);
   expect(res.status).toBe(200);
   return res.body.quoteId;
 }
@@ -38,18 +42,28 @@ function poll(query: string, key = mine.testKey, app = h.app) {
 const PENDING = { options: [], pending: true };
 
 describe('GET /api/embed/options: quoteId required', () => {
-  it.each(['', '?quoteId=', '?quoteId=%20%20', '?other=1'])('400 { error: "quoteId required" } with CORS for %j', async (query) => {
-    const res = await poll(query);
-    expect(res.status).toBe(400);
-    expect(res.body).toEqual({ error: 'quoteId required' });
-    expectCors(res, SITE_ORIGIN);
-    expect(res.headers['cache-control']).toBe('no-store');
-  });
+  it.each(['', '?quoteId=', '?quoteId=%20%20', '?other=1'])(
+    '400 { error: "quoteId required" } with CORS for %j',
+    async (query) => {
+      const res = await poll(query);
+      expect(res.status).toBe(400);
+      expect(res.body).toEqual({ error: 'quoteId required' });
+      expectCors(res, SITE_ORIGIN);
+      expect(res.headers['cache-control']).toBe('no-store');
+    },
+  );
 });
 
 describe('GET /api/embed/options: no existence oracle', () => {
   const UNKNOWN = '7d1f2c3a-1111-4222-8333-944455556666';
-  const MALFORMED = ['?quoteId=nope', `?quoteId=${'9'.repeat(300)}`, "?quoteId=1'%20OR%20'1'='1", `?quoteId=${UNKNOWN}&quoteId=${UNKNOWN}`, `?quoteId=${UNKNOWN.toUpperCase()}`, "?quoteId=%00"];
+  const MALFORMED = [
+    '?quoteId=nope',
+    `?quoteId=${'9'.repeat(300)}`,
+    "?quoteId=1'%20OR%20'1'='1",
+    `?quoteId=${UNKNOWN}&quoteId=${UNKNOWN}`,
+    `?quoteId=${UNKNOWN.toUpperCase()}`,
+    '?quoteId=%00',
+  ];
 
   /** Everything but the per-response Date and request id. */
   function comparable(res: request.Response) {
@@ -125,7 +139,12 @@ describe('GET /api/embed/options: pending then ready', () => {
       include: { estimates: { orderBy: { rank: 'asc' } } },
     });
     expect(stored.optionsStatus).toBe('ready');
-    expect(ready).toMatchObject({ quoteId, quoteNumber: stored.quoteNumber, currency: 'USD', recommendedPlanId: stored.recommendedPlanId });
+    expect(ready).toMatchObject({
+      quoteId,
+      quoteNumber: stored.quoteNumber,
+      currency: 'USD',
+      recommendedPlanId: stored.recommendedPlanId,
+    });
     expect(ready.options.map((o) => o.planId)).toEqual(stored.estimates.map((e) => e.planId));
     expect(ready.options.map((o) => o.premiumCents)).toEqual(stored.estimates.map((e) => e.premiumCents));
     expect(ready.options[0]!.isRecommended).toBe(true);
@@ -142,7 +161,11 @@ describe('GET /api/embed/options: pending then ready', () => {
         policyTermsUrl: `${QUOTE_API_URL}/policy-wording/${plan.id}`,
       });
       const purchasable = isPurchasable(plan);
-      expect(option.checkout).toEqual({ purchasable, amountCents: purchasable ? option.premiumCents : 0, currency: 'USD' });
+      expect(option.checkout).toEqual({
+        purchasable,
+        amountCents: purchasable ? option.premiumCents : 0,
+        currency: 'USD',
+      });
     }
     // Stable across polls (served from the per-process cache the second time).
     expect((await poll(`?quoteId=${quoteId}`)).body).toEqual(after.body);
@@ -168,7 +191,9 @@ describe('GET /api/embed/options: pending then ready', () => {
     const live = await poll(`?quoteId=${quoteId}`, mine.liveKey);
     expect(live.status).toBe(200);
     expect(live.body.quoteId).toBe(quoteId);
-    const viaQuery = await request(h.app).get(`/api/embed/options?quoteId=${quoteId}&pk=${mine.testKey}`).set('Origin', SITE_ORIGIN);
+    const viaQuery = await request(h.app)
+      .get(`/api/embed/options?quoteId=${quoteId}&pk=${mine.testKey}`)
+      .set('Origin', SITE_ORIGIN);
     expect(viaQuery.status).toBe(200);
     expect(viaQuery.body.options.length).toBeGreaterThan(0);
   });

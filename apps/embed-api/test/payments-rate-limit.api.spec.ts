@@ -3,7 +3,15 @@ import { createRateLimiter } from '@expedition/platform';
 import type { EmbedOptionsReady } from '@expedition/contracts';
 import { TEST_CARDS } from '@expedition/payments';
 import { EMBED_RATE_LIMIT } from '../src/limits';
-import { capturingProcessor, createHarness, expectCors, fullQuote, seedTenant, SITE_ORIGIN, type Harness } from './harness';
+import {
+  capturingProcessor,
+  createHarness,
+  expectCors,
+  fullQuote,
+  seedTenant,
+  SITE_ORIGIN,
+  type Harness,
+} from './harness';
 
 let h: Harness;
 let now: number;
@@ -46,21 +54,28 @@ describe('the payment routes spend the same 60-per-minute budget as the public r
     expect(second).toBeDefined();
 
     const statuses: number[] = [created.status];
-    for (let i = 0; i < 18; i++) statuses.push((await send('get', `/api/embed/options?quoteId=${quoteId}`, testKey)).status); // 20
+    for (let i = 0; i < 18; i++)
+      statuses.push((await send('get', `/api/embed/options?quoteId=${quoteId}`, testKey)).status); // 20
     let paymentId = '';
     for (let i = 0; i < 20; i++) {
       const res = await send('post', '/api/embed/payments', testKey, { quoteId, planId: first!.planId }); // 40
       paymentId = res.body.paymentId;
       statuses.push(res.status);
     }
-    for (let i = 0; i < 10; i++) statuses.push((await send('post', '/api/embed/payments/confirm', testKey, { paymentId, paymentMethod: TEST_CARDS.decline })).status); // 50
+    for (let i = 0; i < 10; i++)
+      statuses.push(
+        (await send('post', '/api/embed/payments/confirm', testKey, { paymentId, paymentMethod: TEST_CARDS.decline }))
+          .status,
+      ); // 50
     for (let i = 0; i < 10; i++) statuses.push((await send('post', '/api/embed/quote', testKey, {})).status); // 60: 400s count too
     expect(statuses.filter((s) => s === 429)).toEqual([]);
     expect(statuses.filter((s) => s === 200)).toHaveLength(1 + 18 + 20 + 10);
 
     const paymentsBefore = await h.prisma.payment.count({ where: { quoteId } });
     expectTooMany(await send('post', '/api/embed/payments', testKey, { quoteId, planId: second!.planId }));
-    expectTooMany(await send('post', '/api/embed/payments/confirm', testKey, { paymentId, paymentMethod: TEST_CARDS.success }));
+    expectTooMany(
+      await send('post', '/api/embed/payments/confirm', testKey, { paymentId, paymentMethod: TEST_CARDS.success }),
+    );
     expectTooMany(await send('post', '/api/embed/payments/authenticate', testKey, { paymentId, approve: true }));
     expectTooMany(await send('post', '/api/embed/quote', testKey, fullQuote));
     expectTooMany(await send('get', `/api/embed/options?quoteId=${quoteId}`, testKey));
@@ -69,7 +84,10 @@ describe('the payment routes spend the same 60-per-minute budget as the public r
     expect(await h.prisma.purchase.findUnique({ where: { quoteId } })).toBeNull();
 
     now += 60_000; // a fresh window
-    const confirmed = await send('post', '/api/embed/payments/confirm', testKey, { paymentId, paymentMethod: TEST_CARDS.success });
+    const confirmed = await send('post', '/api/embed/payments/confirm', testKey, {
+      paymentId,
+      paymentMethod: TEST_CARDS.success,
+    });
     expect(confirmed.status).toBe(200);
     expect(confirmed.body.status).toBe('succeeded');
   });

@@ -54,7 +54,10 @@ async function readyQuote(key: string): Promise<{ quoteId: string; option: Embed
   const created = await post(h.app, '/api/embed/quote', fullQuote, key);
   const quoteId: string = created.body.quoteId;
   await h.worker.runOnce();
-  const polled = await request(h.app).get(`/api/embed/options?quoteId=${quoteId}`).set('X-SVC-Publishable-Key', key).set('Origin', SITE_ORIGIN);
+  const polled = await request(h.app)
+    .get(`/api/embed/options?quoteId=${quoteId}`)
+    .set('X-SVC-Publishable-Key', key)
+    .set('Origin', SITE_ORIGIN);
   const option = (polled.body as EmbedOptionsReady).options.find((o) => o.checkout.purchasable);
   expect(option).toBeDefined();
   return { quoteId, option: option! };
@@ -95,14 +98,20 @@ describe('POST /api/embed/payments with PAYMENTS_PROVIDER=stripe', () => {
 
   it('after Stripe.js confirms, the signed Stripe event issues the policy through the intake', async () => {
     const { quoteId, option } = await readyQuote(tenant.testKey);
-    const { paymentId } = (await post(h.app, '/api/embed/payments', { quoteId, planId: option.planId }, tenant.testKey)).body;
+    const { paymentId } = (await post(h.app, '/api/embed/payments', { quoteId, planId: option.planId }, tenant.testKey))
+      .body;
     // What Stripe.js does in the browser with the client secret.
     const confirmed = await stripe().confirmPayment({ paymentId, mode: 'test', paymentMethod: 'pm_card_visa' });
     expect(confirmed.status).toBe('succeeded');
 
     const body = JSON.stringify(fake.events.at(-1));
     const event = stripe().parseWebhookEvent(body, signPayload(body, [WHSEC], Math.floor(Date.now() / 1000)));
-    const { fulfillment } = createMoneyPath({ prisma: h.prisma, clock: h.clock, logger: pino({ level: 'silent' }), processor: stripe() });
+    const { fulfillment } = createMoneyPath({
+      prisma: h.prisma,
+      clock: h.clock,
+      logger: pino({ level: 'silent' }),
+      processor: stripe(),
+    });
     expect((await fulfillment.recordProcessorEvent(event)).kind).toBe('policy_issued');
     expect(await h.prisma.purchase.findUnique({ where: { quoteId } })).toMatchObject({
       processorPaymentId: paymentId,
@@ -121,7 +130,12 @@ describe('POST /api/embed/payments with PAYMENTS_PROVIDER=stripe', () => {
 
   it('the confirm and authenticate routes are for the simulated processor: 400 with CORS', async () => {
     for (const path of ['/api/embed/payments/confirm', '/api/embed/payments/authenticate']) {
-      const res = await post(h.app, path, { paymentId: 'pi_123', paymentMethod: 'pm_card_visa', approve: true }, tenant.testKey);
+      const res = await post(
+        h.app,
+        path,
+        { paymentId: 'pi_123', paymentMethod: 'pm_card_visa', approve: true },
+        tenant.testKey,
+      );
       expect(res.status).toBe(400);
       expect(res.body).toEqual({ error: EMBED_PAYMENT_CONFIRM_USE_STRIPE });
       expectCors(res, SITE_ORIGIN);
@@ -141,7 +155,10 @@ describe('POST /api/embed/payments with PAYMENTS_PROVIDER=stripe', () => {
 
   it('a mode without its publishable key, or without its secret key, cannot start payments (400)', async () => {
     const { quoteId, option } = await readyQuote(tenant.liveKey);
-    const noPublishable = await createHarness({ db: h.db, payments: () => ({ processor: stripe(), stripePublishableKeys: { test: PUBLISHABLE.test } }) });
+    const noPublishable = await createHarness({
+      db: h.db,
+      payments: () => ({ processor: stripe(), stripePublishableKeys: { test: PUBLISHABLE.test } }),
+    });
     const noSecret = await createHarness({
       db: h.db,
       payments: () => ({ processor: stripe({ liveSecretKey: undefined }), stripePublishableKeys: PUBLISHABLE }),

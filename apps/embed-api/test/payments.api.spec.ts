@@ -55,9 +55,15 @@ beforeEach(() => {
 
 const DEV_TOKENS = createPolicyTokens({ secret: DEV_POLICY_TOKEN_SECRET });
 const post = (path: string, body: unknown, key: string, origin: string) =>
-  request(h.app).post(path).set('X-SVC-Publishable-Key', key).set('Origin', origin).send(body as object);
-const start = (body: unknown, key = mine.testKey, origin = SITE_ORIGIN) => post('/api/embed/payments', body, key, origin);
-const confirm = (body: unknown, key = mine.testKey, origin = SITE_ORIGIN) => post('/api/embed/payments/confirm', body, key, origin);
+  request(h.app)
+    .post(path)
+    .set('X-SVC-Publishable-Key', key)
+    .set('Origin', origin)
+    .send(body as object);
+const start = (body: unknown, key = mine.testKey, origin = SITE_ORIGIN) =>
+  post('/api/embed/payments', body, key, origin);
+const confirm = (body: unknown, key = mine.testKey, origin = SITE_ORIGIN) =>
+  post('/api/embed/payments/confirm', body, key, origin);
 const authenticate = (body: unknown, key = mine.testKey, origin = SITE_ORIGIN) =>
   post('/api/embed/payments/authenticate', body, key, origin);
 
@@ -67,7 +73,10 @@ async function readyQuote(key = mine.testKey, origin = SITE_ORIGIN) {
   expect(created.status).toBe(200);
   const quoteId: string = created.body.quoteId;
   await h.worker.runOnce();
-  const polled = await request(h.app).get(`/api/embed/options?quoteId=${quoteId}`).set('X-SVC-Publishable-Key', key).set('Origin', origin);
+  const polled = await request(h.app)
+    .get(`/api/embed/options?quoteId=${quoteId}`)
+    .set('X-SVC-Publishable-Key', key)
+    .set('Origin', origin);
   const ready = polled.body as EmbedOptionsReady;
   expect(ready.options.length).toBeGreaterThan(0);
   const purchasable = ready.options.find((o) => o.checkout.purchasable);
@@ -76,7 +85,12 @@ async function readyQuote(key = mine.testKey, origin = SITE_ORIGIN) {
 }
 
 function intake() {
-  const { fulfillment } = createMoneyPath({ prisma: h.prisma, clock: h.clock, logger: pino({ level: 'silent' }), processor: sim.processor });
+  const { fulfillment } = createMoneyPath({
+    prisma: h.prisma,
+    clock: h.clock,
+    logger: pino({ level: 'silent' }),
+    processor: sim.processor,
+  });
   return { handle: fulfillment.recordProcessorEvent };
 }
 
@@ -145,13 +159,25 @@ describe('POST /api/embed/payments → confirm → signed event → intake: the 
     expect(raw).toMatchObject({
       type: 'payment_intent.succeeded',
       livemode: false,
-      data: { object: { id: paymentId, amount: option.premiumCents, currency: 'usd', status: 'succeeded', livemode: false } },
+      data: {
+        object: { id: paymentId, amount: option.premiumCents, currency: 'usd', status: 'succeeded', livemode: false },
+      },
     });
-    expect(raw.data.object.metadata).toEqual({ quoteId, planId: option.planId, operatorId: mine.operatorId, channel: 'embed' });
+    expect(raw.data.object.metadata).toEqual({
+      quoteId,
+      planId: option.planId,
+      operatorId: mine.operatorId,
+      channel: 'embed',
+    });
     expect(sim.events[0]!.body).not.toContain('_secret_');
 
     const event = receivedEvent();
-    expect(event).toMatchObject({ type: 'payment.succeeded', mode: 'test', paymentId, amountCents: option.premiumCents });
+    expect(event).toMatchObject({
+      type: 'payment.succeeded',
+      mode: 'test',
+      paymentId,
+      amountCents: option.premiumCents,
+    });
     // The confirm route recorded the policy as the processor answered; the processor's own event changes nothing.
     const outcome = await intake().handle(event);
     expect(outcome.kind).toBe('already_recorded');
@@ -167,7 +193,12 @@ describe('POST /api/embed/payments → confirm → signed event → intake: the 
       operatorId: mine.operatorId,
     });
     const policy = await h.prisma.policy.findUnique({ where: { quoteId } });
-    expect(policy).toMatchObject({ purchaseId: purchase!.id, planId: option.planId, premiumCents: option.premiumCents, mode: 'test' });
+    expect(policy).toMatchObject({
+      purchaseId: purchase!.id,
+      planId: option.planId,
+      premiumCents: option.premiumCents,
+      mode: 'test',
+    });
     expect(await h.prisma.commission.count({ where: { policyId: policy!.id } })).toBe(1);
     // The intake updated the row the start route wrote: one payment, now succeeded.
     const payments = await h.prisma.payment.findMany({ where: { quoteId } });
@@ -176,7 +207,10 @@ describe('POST /api/embed/payments → confirm → signed event → intake: the 
     expect(purchase!.paymentId).toBe(payments[0]!.id);
 
     // Already purchased: starting again (any plan) or confirming again is a 409 with CORS; nothing is charged.
-    for (const res of [await start({ quoteId, planId: option.planId }), await confirm({ paymentId, paymentMethod: TEST_CARDS.success })]) {
+    for (const res of [
+      await start({ quoteId, planId: option.planId }),
+      await confirm({ paymentId, paymentMethod: TEST_CARDS.success }),
+    ]) {
       expect(res.status).toBe(409);
       // Nothing of the policy to a later caller: no token, no certificate link.
       expect(res.body).toEqual({ error: EMBED_PAYMENT_ALREADY_PURCHASED });
@@ -185,17 +219,26 @@ describe('POST /api/embed/payments → confirm → signed event → intake: the 
     expect(sim.events).toHaveLength(1);
   });
 
-  it('stores no bearer token in clear: the answer\'s token and link are derived, and no text or JSON column holds them (issue 20 item 10)', async () => {
+  it("stores no bearer token in clear: the answer's token and link are derived, and no text or JSON column holds them (issue 20 item 10)", async () => {
     const { quoteId, option } = await readyQuote();
     const started = await start({ quoteId, planId: option.planId });
     const confirmed = await confirm({ paymentId: started.body.paymentId, paymentMethod: TEST_CARDS.success });
     expect(confirmed.body.accessToken).toMatch(/^pat_[A-Za-z0-9_-]{43}$/);
 
-    const tables = ['policies', 'idempotency_records', 'webhook_events', 'acp_checkout_sessions', 'checkout_sessions', 'payments'];
+    const tables = [
+      'policies',
+      'idempotency_records',
+      'webhook_events',
+      'acp_checkout_sessions',
+      'checkout_sessions',
+      'payments',
+    ];
     const scan = await scanTextColumns(h.prisma, tables, ['pat_', confirmed.body.accessToken as string]);
     expect(scan.columns).toEqual(expect.arrayContaining(['webhook_events.payload', 'payments.failure_message']));
     expect(scan.hits).toEqual([]);
-    const outbox = await h.prisma.webhookEvent.findFirstOrThrow({ where: { payload: { path: ['quoteId'], equals: quoteId } } });
+    const outbox = await h.prisma.webhookEvent.findFirstOrThrow({
+      where: { payload: { path: ['quoteId'], equals: quoteId } },
+    });
     const payload = outbox.payload as { documentUrl: string; policyNumber: string };
     expect(payload.documentUrl).toBe(`${QUOTE_API_URL}/api/v1/policies/${payload.policyNumber}/certificate.pdf`);
   });
@@ -205,7 +248,11 @@ describe('POST /api/embed/payments → confirm → signed event → intake: the 
     const started = await start({ quoteId, planId: option.planId }, mine.testKey, WIDGET_ORIGIN);
     expect(started.status).toBe(200);
     expectCors(started, WIDGET_ORIGIN);
-    const confirmed = await confirm({ paymentId: started.body.paymentId, paymentMethod: 'pm_card_visa' }, mine.testKey, WIDGET_ORIGIN);
+    const confirmed = await confirm(
+      { paymentId: started.body.paymentId, paymentMethod: 'pm_card_visa' },
+      mine.testKey,
+      WIDGET_ORIGIN,
+    );
     expect(confirmed.body.status).toBe('succeeded');
     expectCors(confirmed, WIDGET_ORIGIN);
   });
@@ -218,7 +265,12 @@ describe('declines', () => {
     const declined = await confirm({ paymentId, paymentMethod: TEST_CARDS.decline });
     expect(declined.status).toBe(200);
     expectCors(declined, SITE_ORIGIN);
-    expect(declined.body).toMatchObject({ paymentId, status: 'failed', failureCode: 'card_declined', declineCode: 'generic_decline' });
+    expect(declined.body).toMatchObject({
+      paymentId,
+      status: 'failed',
+      failureCode: 'card_declined',
+      declineCode: 'generic_decline',
+    });
     expect(declined.body.failureMessage).toEqual(expect.any(String));
 
     const event = receivedEvent();
@@ -242,7 +294,11 @@ describe('declines', () => {
     const { quoteId, option } = await readyQuote();
     const { paymentId } = (await start({ quoteId, planId: option.planId })).body;
     const res = await confirm({ paymentId, paymentMethod: '4111111111111111' });
-    expect(res.body).toMatchObject({ status: 'failed', failureCode: 'card_declined', declineCode: 'test_mode_live_card' });
+    expect(res.body).toMatchObject({
+      status: 'failed',
+      failureCode: 'card_declined',
+      declineCode: 'test_mode_live_card',
+    });
   });
 
   it('3-D Secure: requires_action posts nothing, a second confirm is 409, authenticate settles it', async () => {
@@ -310,7 +366,9 @@ describe('what can be paid', () => {
   it('a plan that is not among the options → 400', async () => {
     const { quoteId, ready } = await readyQuote();
     const offered = new Set(ready.options.map((o) => o.planId));
-    const missing = (await h.prisma.plan.findMany({ select: { id: true } })).map((p) => p.id).find((id) => !offered.has(id));
+    const missing = (await h.prisma.plan.findMany({ select: { id: true } }))
+      .map((p) => p.id)
+      .find((id) => !offered.has(id));
     for (const planId of ['no-such-plan', ...(missing ? [missing] : [])]) {
       const res = await start({ quoteId, planId });
       expect(res.status).toBe(400);
@@ -355,7 +413,10 @@ describe('what can be paid', () => {
 describe('one intent per quote and plan', () => {
   it('starting twice (even concurrently) gives the same payment and one Payment row', async () => {
     const { quoteId, option } = await readyQuote();
-    const [a, b] = await Promise.all([start({ quoteId, planId: option.planId }), start({ quoteId, planId: option.planId })]);
+    const [a, b] = await Promise.all([
+      start({ quoteId, planId: option.planId }),
+      start({ quoteId, planId: option.planId }),
+    ]);
     const c = await start({ quoteId, planId: option.planId });
     expect(a!.status).toBe(200);
     expect(b!.body).toEqual(a!.body);
@@ -430,8 +491,15 @@ describe('modes: the key selects the processor mode', () => {
   it('a test card never pays a live quote: declined live_mode_test_card, nothing bought', async () => {
     const { quoteId, option } = await readyQuote(mine.liveKey);
     const started = await start({ quoteId, planId: option.planId }, mine.liveKey);
-    const declined = await confirm({ paymentId: started.body.paymentId, paymentMethod: TEST_CARDS.success }, mine.liveKey);
-    expect(declined.body).toMatchObject({ status: 'failed', failureCode: 'card_declined', declineCode: 'live_mode_test_card' });
+    const declined = await confirm(
+      { paymentId: started.body.paymentId, paymentMethod: TEST_CARDS.success },
+      mine.liveKey,
+    );
+    expect(declined.body).toMatchObject({
+      status: 'failed',
+      failureCode: 'card_declined',
+      declineCode: 'live_mode_test_card',
+    });
     expect(await h.prisma.purchase.findUnique({ where: { quoteId } })).toBeNull();
     expect(await h.prisma.policy.findUnique({ where: { quoteId } })).toBeNull();
   });
@@ -441,11 +509,17 @@ describe('modes: the key selects the processor mode', () => {
     const started = await start({ quoteId, planId: option.planId }, mine.liveKey);
     expect(started.status).toBe(200);
     expect(started.body).toMatchObject({ mode: 'live', provider: 'simulated' });
-    expect(await h.prisma.payment.findUnique({ where: { processorPaymentId: started.body.paymentId } })).toMatchObject({ mode: 'live' });
+    expect(await h.prisma.payment.findUnique({ where: { processorPaymentId: started.body.paymentId } })).toMatchObject({
+      mode: 'live',
+    });
 
     // The intent lives in live mode only: the processor cannot find it under test mode.
     await expect(
-      sim.processor.confirmPayment({ paymentId: started.body.paymentId, mode: 'test', paymentMethod: TEST_CARDS.success }),
+      sim.processor.confirmPayment({
+        paymentId: started.body.paymentId,
+        mode: 'test',
+        paymentMethod: TEST_CARDS.success,
+      }),
     ).rejects.toMatchObject({ code: 'payment_not_found' });
 
     const confirmed = await confirm({ paymentId: started.body.paymentId, paymentMethod: 'pm_live_visa' }, mine.liveKey);
@@ -456,13 +530,19 @@ describe('modes: the key selects the processor mode', () => {
     const event = receivedEvent();
     expect(event.mode).toBe('live');
     expect((await intake().handle(event)).kind).toBe('already_recorded');
-    expect(await h.prisma.purchase.findUnique({ where: { quoteId } })).toMatchObject({ mode: 'live', channel: 'embed' });
+    expect(await h.prisma.purchase.findUnique({ where: { quoteId } })).toMatchObject({
+      mode: 'live',
+      channel: 'embed',
+    });
   });
 
   it('a key of the other mode may not pay (400): a test payment must not use up a live quote, nor the reverse', async () => {
     const live = await readyQuote(mine.liveKey);
     const test = await readyQuote(mine.testKey);
-    for (const [key, q] of [[mine.testKey, live], [mine.liveKey, test]] as const) {
+    for (const [key, q] of [
+      [mine.testKey, live],
+      [mine.liveKey, test],
+    ] as const) {
       const res = await start({ quoteId: q.quoteId, planId: q.option.planId }, key);
       expect(res.status).toBe(400);
       expect(res.body).toEqual({ error: EMBED_PAYMENT_MODE_MISMATCH });

@@ -19,7 +19,11 @@ describe('platform behaviour', () => {
       db: h.db,
       deps: { resolveKey: () => Promise.reject(new Error('database unavailable')) },
     });
-    const res = await request(broken.app).post('/api/embed/quote').set('X-SVC-Publishable-Key', testKey).set('Origin', SITE_ORIGIN).send(fullQuote);
+    const res = await request(broken.app)
+      .post('/api/embed/quote')
+      .set('X-SVC-Publishable-Key', testKey)
+      .set('Origin', SITE_ORIGIN)
+      .send(fullQuote);
     expect(res.status).toBe(500);
     expect(res.headers['access-control-allow-origin']).toBeUndefined();
     expect(JSON.stringify(res.body)).not.toContain('database unavailable');
@@ -27,7 +31,10 @@ describe('platform behaviour', () => {
 
   it('does not answer other methods on the embed paths as if they were the routes', async () => {
     const { testKey } = await seedTenant(h.prisma);
-    const res = await request(h.app).get('/api/embed/quote').set('X-SVC-Publishable-Key', testKey).set('Origin', SITE_ORIGIN);
+    const res = await request(h.app)
+      .get('/api/embed/quote')
+      .set('X-SVC-Publishable-Key', testKey)
+      .set('Origin', SITE_ORIGIN);
     expect(res.status).toBe(404);
   });
 });

@@ -41,7 +41,10 @@ describe('POST /api/embed/quote: success and attribution', () => {
     expect(body.quoteNumber).toMatch(/^EXP-[23456789ABCDEFGHJKMNPQRSTVWXYZ]{4}$/);
     expect(body.instantQuoteEligible).toBe(true);
 
-    const stored = await h.prisma.quote.findUniqueOrThrow({ where: { id: body.quoteId }, include: { estimates: true } });
+    const stored = await h.prisma.quote.findUniqueOrThrow({
+      where: { id: body.quoteId },
+      include: { estimates: true },
+    });
     expect(stored).toMatchObject({
       quoteNumber: body.quoteNumber,
       source: 'embed',
@@ -80,7 +83,14 @@ describe('POST /api/embed/quote: success and attribution', () => {
       otherCountries: ['AR', 'FK'],
       name: '  Ana Ruiz ',
     });
-    expect(stored).toMatchObject({ residence: 'US', state: 'CA', currency: 'USD', phone: '+1 555 0100', otherCountries: ['AR', 'FK'], name: 'Ana Ruiz' });
+    expect(stored).toMatchObject({
+      residence: 'US',
+      state: 'CA',
+      currency: 'USD',
+      phone: '+1 555 0100',
+      otherCountries: ['AR', 'FK'],
+      name: 'Ana Ruiz',
+    });
   });
 
   it("records the traveler's language: `locale` (MountConfig.locale) by language, else the browser's Accept-Language, else English", async () => {
@@ -98,13 +108,16 @@ describe('POST /api/embed/quote: success and attribution', () => {
 });
 
 describe('POST /api/embed/quote: 400 Missing or invalid required fields (with CORS)', () => {
-  it.each(['destination', 'tripCost', 'travelers', 'residence', 'email'])('when %s is missing, storing nothing', async (field) => {
-    const before = await h.prisma.quote.count();
-    const body: Record<string, unknown> = { ...fullQuote };
-    delete body[field];
-    await expectInvalid(await post(body));
-    expect(await h.prisma.quote.count()).toBe(before);
-  });
+  it.each(['destination', 'tripCost', 'travelers', 'residence', 'email'])(
+    'when %s is missing, storing nothing',
+    async (field) => {
+      const before = await h.prisma.quote.count();
+      const body: Record<string, unknown> = { ...fullQuote };
+      delete body[field];
+      await expectInvalid(await post(body));
+      expect(await h.prisma.quote.count()).toBe(before);
+    },
+  );
 
   it.each([
     ['destination', 42],
@@ -140,11 +153,14 @@ describe('POST /api/embed/quote: 400 Missing or invalid required fields (with CO
     }
   });
 
-  it.each(['utf-16', 'utf-16le', 'utf-7', 'iso-8859-1'])('when the body declares charset=%s (UTF-8 only, like every JSON body)', async (charset) => {
-    const raw = JSON.stringify(fullQuote);
-    const bytes = charset.startsWith('utf-16') ? Buffer.from(raw, 'utf16le') : Buffer.from(raw, 'latin1');
-    await expectInvalid(await post().set('Content-Type', `application/json; charset=${charset}`).send(bytes));
-  });
+  it.each(['utf-16', 'utf-16le', 'utf-7', 'iso-8859-1'])(
+    'when the body declares charset=%s (UTF-8 only, like every JSON body)',
+    async (charset) => {
+      const raw = JSON.stringify(fullQuote);
+      const bytes = charset.startsWith('utf-16') ? Buffer.from(raw, 'utf16le') : Buffer.from(raw, 'latin1');
+      await expectInvalid(await post().set('Content-Type', `application/json; charset=${charset}`).send(bytes));
+    },
+  );
 
   it('when the body is larger than 16 KiB', async () => {
     await expectInvalid(await post({ ...fullQuote, name: 'x'.repeat(17 * 1024) }));
@@ -188,9 +204,19 @@ describe('POST /api/embed/quote: derived fields', () => {
 
   it('uses 0 ("not given": the destination default, lower confidence, not instant) without both dates', async () => {
     const onlyStart = await created({ ...fullQuote, endDate: undefined });
-    expect(onlyStart).toMatchObject({ durationDays: 14, durationDefaulted: true, instantQuoteEligible: false, optionsStatus: 'not_eligible' });
+    expect(onlyStart).toMatchObject({
+      durationDays: 14,
+      durationDefaulted: true,
+      instantQuoteEligible: false,
+      optionsStatus: 'not_eligible',
+    });
     expect(onlyStart.estimates.every((e) => e.confidence !== 'high')).toBe(true);
-    const safari = await created({ ...fullQuote, destination: 'african-safari', startDate: undefined, endDate: undefined });
+    const safari = await created({
+      ...fullQuote,
+      destination: 'african-safari',
+      startDate: undefined,
+      endDate: undefined,
+    });
     expect(safari).toMatchObject({ durationDays: 12, durationDefaulted: true });
     expect(onlyStart.endDate?.toISOString().slice(0, 10)).toBe('2027-01-24');
   });
@@ -199,7 +225,10 @@ describe('POST /api/embed/quote: derived fields', () => {
     const res = await post({ ...fullQuote, travelers: 3, travelerAges: undefined });
     expect(res.status).toBe(200);
     expect(res.body.instantQuoteEligible).toBe(false);
-    const stored = await h.prisma.quote.findUniqueOrThrow({ where: { id: res.body.quoteId }, include: { estimates: true } });
+    const stored = await h.prisma.quote.findUniqueOrThrow({
+      where: { id: res.body.quoteId },
+      include: { estimates: true },
+    });
     expect(stored.travelerAges).toHaveLength(3);
     expect(stored.optionsStatus).toBe('not_eligible');
     expect(stored.estimates.every((e) => e.confidence !== 'high')).toBe(true);
@@ -233,7 +262,8 @@ describe('POST /api/embed/quote: derived fields', () => {
   });
 
   it('defaults the name to "Embedded quote" when blank', async () => {
-    for (const name of [undefined, '', '   ']) expect((await created({ ...fullQuote, name })).name).toBe('Embedded quote');
+    for (const name of [undefined, '', '   '])
+      expect((await created({ ...fullQuote, name })).name).toBe('Embedded quote');
   });
 
   it('finds the destination by slug or by name', async () => {
@@ -257,9 +287,15 @@ describe('POST /api/embed/quote: downstream failures → 400 { error: <reason> }
     [{ currency: 'EUR' }, 'only USD trip costs can be priced'],
     [{ travelerAges: [45] }, 'travelerAges has 1 entries for 2 travelers'],
     [{ residence: 'Britain' }, 'residence must be an ISO 3166-1 alpha-2 country code such as US or GB'],
-    [{ travelerAges: undefined, travelerDobs: ['1980-01-01', '1981-01-01', '1982-01-01'] }, 'travelerDobs has 3 entries for 2 travelers'],
+    [
+      { travelerAges: undefined, travelerDobs: ['1980-01-01', '1981-01-01', '1982-01-01'] },
+      'travelerDobs has 3 entries for 2 travelers',
+    ],
     [{ travelerAges: undefined, travelerDobs: ['1980-01-01', '2027-02-01'] }, 'travelerDobs.1 is in the future'],
-    [{ travelerAges: undefined, travelerDobs: ['1980-01-01', '1905-11-21'] }, 'travelerDobs.1 gives an age over 120 today'],
+    [
+      { travelerAges: undefined, travelerDobs: ['1980-01-01', '1905-11-21'] },
+      'travelerDobs.1 gives an age over 120 today',
+    ],
     // Date window (TRIP_DATE_WINDOW): departure from today to 730 days ahead, trip of 1 to 365 days.
     [{ startDate: '9999-01-01', endDate: '9999-01-15' }, 'startDate must be at most 730 days after today'],
     // The clock's today is 2026-11-21; 730 days later is 2028-11-20 (2028 is a leap year): one day past it.
@@ -268,9 +304,18 @@ describe('POST /api/embed/quote: downstream failures → 400 { error: <reason> }
     [{ startDate: '2027-01-10', endDate: '2027-01-10' }, 'endDate must be after startDate'],
     [{ startDate: '2027-01-10', endDate: '2028-01-11' }, 'endDate must be at most 365 days after startDate'],
     [{ startDate: undefined, endDate: '9999-12-31' }, 'endDate must be 1 to 1095 days after today'],
-    [{ startDate: '2027-01-10', endDate: '2027-01-24', durationDays: 1 }, 'durationDays does not match startDate and endDate'],
-    [{ startDate: '2027-01-10', endDate: '2027-01-24', durationDays: 365 }, 'durationDays does not match startDate and endDate'],
-    [{ startDate: '2027-01-10', endDate: undefined, durationDays: 366 }, 'durationDays must be a whole number of days up to 365'],
+    [
+      { startDate: '2027-01-10', endDate: '2027-01-24', durationDays: 1 },
+      'durationDays does not match startDate and endDate',
+    ],
+    [
+      { startDate: '2027-01-10', endDate: '2027-01-24', durationDays: 365 },
+      'durationDays does not match startDate and endDate',
+    ],
+    [
+      { startDate: '2027-01-10', endDate: undefined, durationDays: 366 },
+      'durationDays must be a whole number of days up to 365',
+    ],
   ])('%j → %s', async (patch, message) => {
     const before = await h.prisma.quote.count();
     const res = await post({ ...fullQuote, ...patch });
@@ -284,7 +329,8 @@ describe('POST /api/embed/quote: downstream failures → 400 { error: <reason> }
     const broken = new Proxy(h.prisma, {
       get(target, prop, receiver) {
         // Quote creation writes with one raw statement ($queryRaw); anything transactional fails the same way.
-        if (prop === '$transaction' || prop === '$queryRaw') return () => Promise.reject(new Error('connection to server lost (secret detail)'));
+        if (prop === '$transaction' || prop === '$queryRaw')
+          return () => Promise.reject(new Error('connection to server lost (secret detail)'));
         return Reflect.get(target, prop, receiver);
       },
     }) as PrismaClient;

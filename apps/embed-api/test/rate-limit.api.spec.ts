@@ -1,7 +1,15 @@
 import request from 'supertest';
 import { createRateLimiter } from '@expedition/platform';
 import { EMBED_RATE_LIMIT } from '../src/limits';
-import { createHarness, expectCors, fullQuote, OTHER_SITE_ORIGIN, seedTenant, SITE_ORIGIN, type Harness } from './harness';
+import {
+  createHarness,
+  expectCors,
+  fullQuote,
+  OTHER_SITE_ORIGIN,
+  seedTenant,
+  SITE_ORIGIN,
+  type Harness,
+} from './harness';
 
 let h: Harness;
 let now: number;
@@ -84,7 +92,10 @@ describe('60 requests per minute per key, shared by both routes (in memory)', ()
     const t = await tenantWithQuote();
     for (let i = 0; i < 80; i++) expect((await poll(t.testKey, t.quoteId, OTHER_SITE_ORIGIN)).status).toBe(403);
     for (let i = 0; i < 10; i++) {
-      const pre = await request(h.app).options('/api/embed/options').set('Origin', SITE_ORIGIN).set('X-SVC-Publishable-Key', t.testKey);
+      const pre = await request(h.app)
+        .options('/api/embed/options')
+        .set('Origin', SITE_ORIGIN)
+        .set('X-SVC-Publishable-Key', t.testKey);
       expect(pre.status).toBe(204);
     }
     for (let i = 0; i < 59; i++) expect((await poll(t.testKey, t.quoteId)).status).toBe(200);

@@ -29,7 +29,8 @@ describeWithRedis()('rate limit shared through real Redis by two app instances',
 
   beforeAll(async () => {
     // Two replicas: separate apps, separate Redis connections and key caches, one database, one Redis.
-    const limiter = async () => createRateLimiter({ ...EMBED_RATE_LIMIT, keyPrefix, redis: await redisClient(), redisTimeoutMs: 5_000 });
+    const limiter = async () =>
+      createRateLimiter({ ...EMBED_RATE_LIMIT, keyPrefix, redis: await redisClient(), redisTimeoutMs: 5_000 });
     a = await createHarness({ rateLimiter: await limiter() });
     b = await createHarness({ rateLimiter: await limiter(), db: a.db });
   });
@@ -47,7 +48,11 @@ describeWithRedis()('rate limit shared through real Redis by two app instances',
 
   async function tenantWithQuote() {
     const tenant = await seedTenant(a.prisma);
-    const res = await request(a.app).post('/api/embed/quote').set('X-SVC-Publishable-Key', tenant.testKey).set('Origin', SITE_ORIGIN).send(fullQuote);
+    const res = await request(a.app)
+      .post('/api/embed/quote')
+      .set('X-SVC-Publishable-Key', tenant.testKey)
+      .set('Origin', SITE_ORIGIN)
+      .send(fullQuote);
     expect(res.status).toBe(200);
     const keyId = (await a.prisma.publishableKey.findUniqueOrThrow({ where: { key: tenant.testKey } })).id;
     return { ...tenant, keyId, quoteId: res.body.quoteId as string };
@@ -83,7 +88,10 @@ describeWithRedis()('rate limit shared through real Redis by two app instances',
   it('starts a fresh window on every instance once the shared window is gone', async () => {
     const t = await tenantWithQuote();
     const poll = (h: Harness) =>
-      request(h.app).get(`/api/embed/options?quoteId=${t.quoteId}`).set('X-SVC-Publishable-Key', t.testKey).set('Origin', SITE_ORIGIN);
+      request(h.app)
+        .get(`/api/embed/options?quoteId=${t.quoteId}`)
+        .set('X-SVC-Publishable-Key', t.testKey)
+        .set('Origin', SITE_ORIGIN);
     for (let i = 0; i < 59; i++) expect((await poll(i % 2 ? a : b)).status).toBe(200);
     expect((await poll(a)).status).toBe(429);
     expect((await poll(b)).status).toBe(429);

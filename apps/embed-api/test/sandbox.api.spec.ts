@@ -6,7 +6,15 @@ import {
   EMBED_SANDBOX_QUOTE_ERROR_EMAIL,
   EMBED_SANDBOX_QUOTE_ERROR_TRIP_COST,
 } from '@expedition/contracts';
-import { capturingProcessor, createHarness, expectCors, fullQuote, seedTenant, WIDGET_ORIGIN, type Harness } from './harness';
+import {
+  capturingProcessor,
+  createHarness,
+  expectCors,
+  fullQuote,
+  seedTenant,
+  WIDGET_ORIGIN,
+  type Harness,
+} from './harness';
 
 let h: Harness;
 let tenant: Awaited<ReturnType<typeof seedTenant>>;
@@ -20,7 +28,10 @@ afterAll(() => h.close());
 const quote = (body: object, key: string) =>
   request(h.app).post('/api/embed/quote').set('X-SVC-Publishable-Key', key).set('Origin', WIDGET_ORIGIN).send(body);
 const options = (quoteId: string, key: string) =>
-  request(h.app).get(`/api/embed/options?quoteId=${quoteId}`).set('X-SVC-Publishable-Key', key).set('Origin', WIDGET_ORIGIN);
+  request(h.app)
+    .get(`/api/embed/options?quoteId=${quoteId}`)
+    .set('X-SVC-Publishable-Key', key)
+    .set('Origin', WIDGET_ORIGIN);
 
 describe('sandbox inputs (test keys only)', () => {
   it.each([
@@ -38,7 +49,10 @@ describe('sandbox inputs (test keys only)', () => {
   });
 
   it('a live key gets normal behaviour for the same values', async () => {
-    const res = await quote({ ...fullQuote, tripCost: EMBED_SANDBOX_QUOTE_ERROR_TRIP_COST, email: EMBED_SANDBOX_QUOTE_ERROR_EMAIL }, tenant.liveKey);
+    const res = await quote(
+      { ...fullQuote, tripCost: EMBED_SANDBOX_QUOTE_ERROR_TRIP_COST, email: EMBED_SANDBOX_QUOTE_ERROR_EMAIL },
+      tenant.liveKey,
+    );
     expect(res.status).toBe(200);
     expect(res.body.quoteId).toEqual(expect.any(String));
   });
@@ -53,7 +67,9 @@ describe('sandbox inputs (test keys only)', () => {
     expect(created.status).toBe(200);
     expect(created.body.instantQuoteEligible).toBe(true);
     await h.worker.runOnce();
-    expect((await h.prisma.quote.findUniqueOrThrow({ where: { id: created.body.quoteId } })).optionsStatus).toBe('ready');
+    expect((await h.prisma.quote.findUniqueOrThrow({ where: { id: created.body.quoteId } })).optionsStatus).toBe(
+      'ready',
+    );
     for (let i = 0; i < 3; i++) {
       const res = await options(created.body.quoteId, tenant.testKey);
       expect(res.status).toBe(200);
@@ -79,7 +95,11 @@ describe('Tier 3 payment routes need integration tier 3', () => {
       ['/api/embed/payments/confirm', { paymentId: 'pi_x', paymentMethod: '4242424242424242' }],
       ['/api/embed/payments/authenticate', { paymentId: 'pi_x', approve: true }],
     ] as const) {
-      const res = await request(h.app).post(path).set('X-SVC-Publishable-Key', low.testKey).set('Origin', WIDGET_ORIGIN).send(body);
+      const res = await request(h.app)
+        .post(path)
+        .set('X-SVC-Publishable-Key', low.testKey)
+        .set('Origin', WIDGET_ORIGIN)
+        .send(body);
       expect(res.status).toBe(400);
       expect(res.body).toEqual({ error: EMBED_PAYMENT_TIER_REQUIRED });
       expectCors(res, WIDGET_ORIGIN);

@@ -1,6 +1,16 @@
 import request from 'supertest';
 import { EMBED_INVALID_FIELDS_ERROR, JSON_MAX_DEPTH } from '@expedition/contracts';
-import { capturingProcessor, createHarness, expectCors, expectNoCors, fullQuote, OTHER_SITE_ORIGIN, seedTenant, SITE_ORIGIN, type Harness } from './harness';
+import {
+  capturingProcessor,
+  createHarness,
+  expectCors,
+  expectNoCors,
+  fullQuote,
+  OTHER_SITE_ORIGIN,
+  seedTenant,
+  SITE_ORIGIN,
+  type Harness,
+} from './harness';
 
 /**
  * Strings PostgreSQL refuses (NUL, unpaired UTF-16 surrogates) and absurd nesting are refused on every JSON route of
@@ -16,7 +26,11 @@ beforeAll(async () => {
 afterAll(() => h.close());
 
 const post = (path: string, body: unknown, key = tenant.testKey, origin = SITE_ORIGIN) =>
-  request(h.app).post(path).set('X-SVC-Publishable-Key', key).set('Origin', origin).send(body as object);
+  request(h.app)
+    .post(path)
+    .set('X-SVC-Publishable-Key', key)
+    .set('Origin', origin)
+    .send(body as object);
 
 function nested(depth: number): unknown {
   let value: unknown = 'leaf';

@@ -55,7 +55,9 @@ export function defaultUiDir(): string {
     path.resolve(process.cwd(), 'dist/browser/portal-ui'),
   ];
   const [beside, workspace] = candidates as [string, string, string];
-  return candidates.find((dir) => existsSync(path.join(dir, 'manifest.json'))) ?? (existsSync(beside) ? beside : workspace);
+  return (
+    candidates.find((dir) => existsSync(path.join(dir, 'manifest.json'))) ?? (existsSync(beside) ? beside : workspace)
+  );
 }
 
 /** Wires config and shared resources into the portal app. Used by main.ts and the launcher. */
@@ -67,9 +69,18 @@ export function composePortal(runtime: PortalRuntime): Portal {
   const secretBox =
     runtime.secretBox ??
     createSecretBox(
-      resolveWebhookSecretKeys({ configured: config.webhookSecretKeys, embedded: config.embedded, dataDir: config.dataDir }),
+      resolveWebhookSecretKeys({
+        configured: config.webhookSecretKeys,
+        embedded: config.embedded,
+        dataDir: config.dataDir,
+      }),
     );
-  const operators = createOperatorService({ prisma: db.prisma, clock, secretBox, allowPrivateWebhookUrls: config.allowPrivateWebhookUrls });
+  const operators = createOperatorService({
+    prisma: db.prisma,
+    clock,
+    secretBox,
+    allowPrivateWebhookUrls: config.allowPrivateWebhookUrls,
+  });
   const accounts = createAccountService({
     prisma: db.prisma,
     clock,
@@ -80,7 +91,8 @@ export function composePortal(runtime: PortalRuntime): Portal {
     !config.smtpUrl && !config.production
       ? createOutboxMailer({ dir: config.outboxDir, from: config.mailFrom, clock, logger })
       : undefined;
-  const mailer = runtime.mailer ?? (config.smtpUrl ? createSmtpMailer({ smtpUrl: config.smtpUrl, from: config.mailFrom }) : outbox);
+  const mailer =
+    runtime.mailer ?? (config.smtpUrl ? createSmtpMailer({ smtpUrl: config.smtpUrl, from: config.mailFrom }) : outbox);
   // loadConfig refuses production without SMTP_URL, so one of the two exists.
   if (!mailer) throw new Error('no mailer: set SMTP_URL');
   const uiDir = config.uiDir ?? defaultUiDir();

@@ -75,12 +75,19 @@ describe('operator-portal config', () => {
     expect(message).toBe(
       'Invalid configuration: DATABASE_URL: required when NODE_ENV=production; SMTP_URL: required when NODE_ENV=production; WEBHOOK_SECRET_KEYS: required when NODE_ENV=production',
     );
-    const config = loadConfig({ NODE_ENV: 'production', DATABASE_URL: 'postgresql://db/x', SMTP_URL: 'smtp://mail:25', WEBHOOK_SECRET_KEYS: KEYRING });
+    const config = loadConfig({
+      NODE_ENV: 'production',
+      DATABASE_URL: 'postgresql://db/x',
+      SMTP_URL: 'smtp://mail:25',
+      WEBHOOK_SECRET_KEYS: KEYRING,
+    });
     expect(config.production).toBe(true);
   });
 
   it('deployed (DATABASE_URL) without the keyring, or with a bad one: one line naming WEBHOOK_SECRET_KEYS, never key material', () => {
-    expect(() => loadConfig({ DATABASE_URL: 'postgresql://db/x' })).toThrow(/^Invalid configuration: WEBHOOK_SECRET_KEYS: required with DATABASE_URL/);
+    expect(() => loadConfig({ DATABASE_URL: 'postgresql://db/x' })).toThrow(
+      /^Invalid configuration: WEBHOOK_SECRET_KEYS: required with DATABASE_URL/,
+    );
     let message = '';
     try {
       loadConfig({ DATABASE_URL: 'postgresql://db/x', WEBHOOK_SECRET_KEYS: 'k1:c2hvcnQta2V5' });

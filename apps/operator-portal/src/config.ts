@@ -1,5 +1,13 @@
 import { z } from 'zod';
-import { allowPrivateNetworks, ConfigError, envVar, missingInProduction, optionalVar, parseConfig, type Env } from '@expedition/platform';
+import {
+  allowPrivateNetworks,
+  ConfigError,
+  envVar,
+  missingInProduction,
+  optionalVar,
+  parseConfig,
+  type Env,
+} from '@expedition/platform';
 import { DEFAULT_MAIL_FROM, outboxDirOf } from '@expedition/mail';
 import { MISSING_WEBHOOK_SECRET_KEYS, parseWebhookSecretKeys, WebhookSecretKeysError } from '@expedition/operators';
 

@@ -1,7 +1,15 @@
 import Redis from 'ioredis';
 import { bundledMigrationsDir, createDatabase, prepareDatabase } from '@expedition/db';
 import { catalogSnapshot } from '@expedition/domain-pricing';
-import { createLogger, exitOnStartFailure, listen, logRedisOutages, onShutdownSignal, postgresAt, reachAtStart } from '@expedition/http-kit';
+import {
+  createLogger,
+  exitOnStartFailure,
+  listen,
+  logRedisOutages,
+  onShutdownSignal,
+  postgresAt,
+  reachAtStart,
+} from '@expedition/http-kit';
 import { ObservabilityConfigError, startObservability } from '@expedition/observability';
 import { ConfigError } from '@expedition/platform';
 import { composePortal } from './compose';
@@ -13,16 +21,35 @@ async function main(): Promise<void> {
   // METRICS_PORT (a separate port, never behind the Ingress) and OTEL_EXPORTER_OTLP_ENDPOINT: docs/observability.md.
   const obs = startObservability('operator-portal', process.env);
   const postgres = postgresAt(config.databaseUrl);
-  const db = await reachAtStart(postgres, logger, () => createDatabase({ databaseUrl: config.databaseUrl, dataDir: config.dataDir }));
-  const prepared = await reachAtStart(postgres, logger, () => prepareDatabase(db, { catalog: catalogSnapshot(), migrationsDir: bundledMigrationsDir(__dirname) }));
+  const db = await reachAtStart(postgres, logger, () =>
+    createDatabase({ databaseUrl: config.databaseUrl, dataDir: config.dataDir }),
+  );
+  const prepared = await reachAtStart(postgres, logger, () =>
+    prepareDatabase(db, { catalog: catalogSnapshot(), migrationsDir: bundledMigrationsDir(__dirname) }),
+  );
   logger.info({ db: db.kind, migrationsApplied: prepared.applied }, 'database ready');
-  const redis = config.redisUrl ? logRedisOutages(new Redis(config.redisUrl, { maxRetriesPerRequest: 1 }), config.redisUrl, logger, obs.observability.metrics?.redisFallback) : undefined;
+  const redis = config.redisUrl
+    ? logRedisOutages(
+        new Redis(config.redisUrl, { maxRetriesPerRequest: 1 }),
+        config.redisUrl,
+        logger,
+        obs.observability.metrics?.redisFallback,
+      )
+    : undefined;
 
   const portal = composePortal({ config, db, logger, redis, observability: obs.observability });
   const server = await listen(portal.app, { port: config.port, host: config.host, logger });
   const metricsUrl = await obs.listen(config.host);
   logger.info(
-    { url: server.url, metricsUrl, tracing: obs.observability.tracing?.enabled, publicUrl: config.urls.portal, mail: portal.mailer.kind, outbox: portal.outboxDir, ui: portal.uiDir },
+    {
+      url: server.url,
+      metricsUrl,
+      tracing: obs.observability.tracing?.enabled,
+      publicUrl: config.urls.portal,
+      mail: portal.mailer.kind,
+      outbox: portal.outboxDir,
+      ui: portal.uiDir,
+    },
     'operator-portal listening',
   );
   if (!config.urls.portal.startsWith('https://') && config.production) {

@@ -45,7 +45,10 @@ describe('POST /auth/signup', () => {
     expect(cookie).toMatch(/Path=\//);
     expect(cookie).not.toMatch(/Secure/);
 
-    const operator = await h.prisma.operator.findUniqueOrThrow({ where: { id: res.body.operator.id }, include: { publishableKeys: true } });
+    const operator = await h.prisma.operator.findUniqueOrThrow({
+      where: { id: res.body.operator.id },
+      include: { publishableKeys: true },
+    });
     expect(operator).toMatchObject({ status: 'active', embeddingEnabled: false, integrationTier: 3 });
     expect(operator.publishableKeys).toHaveLength(1);
     expect(operator.publishableKeys[0]!.mode).toBe('test');
@@ -80,7 +83,11 @@ describe('POST /auth/signup', () => {
     ['common', 'password1234', /too common/],
     ['repeated', 'aaaaaaaaaaaaaaa', /too (common|easy)/],
   ])('refuses a %s password with 400 weak_password', async (_what, password, reason) => {
-    const res = await new PortalClient(h.app).post(`${API}/auth/signup`, { email: uniqueEmail(), password, operatorName: 'X' });
+    const res = await new PortalClient(h.app).post(`${API}/auth/signup`, {
+      email: uniqueEmail(),
+      password,
+      operatorName: 'X',
+    });
     expect(res.status).toBe(400);
     expect(res.body.code).toBe('weak_password');
     expect(res.body.error).toMatch(reason);
@@ -95,16 +102,28 @@ describe('POST /auth/signup', () => {
 
   it('409 email_taken for an address that has an account', async () => {
     const { email } = await signUp(h);
-    const res = await new PortalClient(h.app).post(`${API}/auth/signup`, { email, password: GOOD_PASSWORD, operatorName: 'Y' });
+    const res = await new PortalClient(h.app).post(`${API}/auth/signup`, {
+      email,
+      password: GOOD_PASSWORD,
+      operatorName: 'Y',
+    });
     expect(res.status).toBe(409);
     expect(res.body.code).toBe('email_taken');
   });
 
   it('400 invalid_json for a malformed body, 413 beyond 64 KiB', async () => {
-    const bad = await request(h.app).post(`${API}/auth/signup`).set('Origin', PORTAL_URL).set('Content-Type', 'application/json').send('{');
+    const bad = await request(h.app)
+      .post(`${API}/auth/signup`)
+      .set('Origin', PORTAL_URL)
+      .set('Content-Type', 'application/json')
+      .send('{');
     expect(bad.status).toBe(400);
     expect(bad.body.code).toBe('invalid_json');
-    const big = await new PortalClient(h.app).post(`${API}/auth/signup`, { email: 'a@b.co', password: 'x'.repeat(70_000), operatorName: 'Z' });
+    const big = await new PortalClient(h.app).post(`${API}/auth/signup`, {
+      email: 'a@b.co',
+      password: 'x'.repeat(70_000),
+      operatorName: 'Z',
+    });
     expect(big.status).toBe(413);
     expect(big.body.code).toBe('payload_too_large');
   });
@@ -113,7 +132,10 @@ describe('POST /auth/signup', () => {
 describe('POST /auth/login', () => {
   it('200 with the user and a CSRF token; a new session cookie', async () => {
     const { email } = await signUp(h);
-    const res = await new PortalClient(h.app).post(`${API}/auth/login`, { email: email.toUpperCase(), password: GOOD_PASSWORD });
+    const res = await new PortalClient(h.app).post(`${API}/auth/login`, {
+      email: email.toUpperCase(),
+      password: GOOD_PASSWORD,
+    });
     expect(res.status).toBe(200);
     expect(res.body.user.email).toBe(email);
     expect(res.body.csrfToken).toEqual(expect.any(String));
@@ -125,7 +147,10 @@ describe('POST /auth/login', () => {
   it('401 invalid_credentials, same body for a wrong password and an unknown address (no enumeration)', async () => {
     const { email } = await signUp(h);
     const wrong = await new PortalClient(h.app).post(`${API}/auth/login`, { email, password: 'wrong-password-123' });
-    const unknown = await new PortalClient(h.app).post(`${API}/auth/login`, { email: uniqueEmail('nobody'), password: 'wrong-password-123' });
+    const unknown = await new PortalClient(h.app).post(`${API}/auth/login`, {
+      email: uniqueEmail('nobody'),
+      password: 'wrong-password-123',
+    });
     expect(wrong.status).toBe(401);
     expect(unknown.status).toBe(401);
     const strip = (b: Record<string, unknown>) => ({ ...b, requestId: undefined });
@@ -164,7 +189,10 @@ describe('POST /auth/login', () => {
       .post(`${API}/auth/login`)
       .set('Origin', PORTAL_URL)
       .set('Cookie', `svc_portal_session=${before}`)
-      .set('X-CSRF-Token', (await request(h.app).get(`${API}/auth/session`).set('Cookie', `svc_portal_session=${before}`)).body.csrfToken)
+      .set(
+        'X-CSRF-Token',
+        (await request(h.app).get(`${API}/auth/session`).set('Cookie', `svc_portal_session=${before}`)).body.csrfToken,
+      )
       .send({ email, password: GOOD_PASSWORD });
     expect(withToken.status).toBe(200);
     const after = sessionCookieOf(withToken)!;
@@ -260,7 +288,9 @@ describe('e-mail verification', () => {
     const { email } = await signUp(h, { verified: false });
     await new PortalClient(h.app).post(`${API}/auth/password-reset`, { email });
     await new Promise((r) => setImmediate(r));
-    const res = await new PortalClient(h.app).post(`${API}/auth/verify-email`, { token: h.mailer.lastToken(email, 'reset-password') });
+    const res = await new PortalClient(h.app).post(`${API}/auth/verify-email`, {
+      token: h.mailer.lastToken(email, 'reset-password'),
+    });
     expect(res.status).toBe(400);
   });
 
@@ -296,14 +326,20 @@ describe('password reset', () => {
     await new PortalClient(h.app).post(`${API}/auth/password-reset`, { email });
     await flush();
     const token = h.mailer.lastToken(email, 'reset-password');
-    const res = await new PortalClient(h.app).post(`${API}/auth/password-reset/confirm`, { token, password: 'a-brand-new-secret-42' });
+    const res = await new PortalClient(h.app).post(`${API}/auth/password-reset/confirm`, {
+      token,
+      password: 'a-brand-new-secret-42',
+    });
     expect(res.status).toBe(200);
     expect(res.body).toEqual({ ok: true });
     expect((await client.get(`${API}/auth/session`)).status).toBe(401);
     await logIn(h, email, 'a-brand-new-secret-42');
     const login = await new PortalClient(h.app).post(`${API}/auth/login`, { email, password: GOOD_PASSWORD });
     expect(login.status).toBe(401);
-    const again = await new PortalClient(h.app).post(`${API}/auth/password-reset/confirm`, { token, password: 'another-new-secret-43' });
+    const again = await new PortalClient(h.app).post(`${API}/auth/password-reset/confirm`, {
+      token,
+      password: 'another-new-secret-43',
+    });
     expect(again.status).toBe(400);
     expect(again.body.code).toBe('invalid_token');
   });
@@ -314,7 +350,10 @@ describe('password reset', () => {
     await flush();
     const token = h.mailer.lastToken(email, 'reset-password');
     h.clock.advance(3600_000);
-    const res = await new PortalClient(h.app).post(`${API}/auth/password-reset/confirm`, { token, password: 'a-brand-new-secret-42' });
+    const res = await new PortalClient(h.app).post(`${API}/auth/password-reset/confirm`, {
+      token,
+      password: 'a-brand-new-secret-42',
+    });
     expect(res.status).toBe(400);
     expect(res.body.code).toBe('invalid_token');
   });
@@ -327,12 +366,18 @@ describe('password reset', () => {
     const weak = await new PortalClient(h.app).post(`${API}/auth/password-reset/confirm`, { token, password: 'short' });
     expect(weak.status).toBe(400);
     expect(weak.body.code).toBe('weak_password');
-    const ok = await new PortalClient(h.app).post(`${API}/auth/password-reset/confirm`, { token, password: 'a-brand-new-secret-42' });
+    const ok = await new PortalClient(h.app).post(`${API}/auth/password-reset/confirm`, {
+      token,
+      password: 'a-brand-new-secret-42',
+    });
     expect(ok.status).toBe(200);
   });
 
   it('an unknown token is 400 invalid_token', async () => {
-    const res = await new PortalClient(h.app).post(`${API}/auth/password-reset/confirm`, { token: 'pr_nope', password: 'a-brand-new-secret-42' });
+    const res = await new PortalClient(h.app).post(`${API}/auth/password-reset/confirm`, {
+      token: 'pr_nope',
+      password: 'a-brand-new-secret-42',
+    });
     expect(res.status).toBe(400);
     expect(res.body.code).toBe('invalid_token');
   });
@@ -342,7 +387,10 @@ describe('POST /auth/password', () => {
   it('changes the password with the current one, keeps this session and ends the others', async () => {
     const { client, email } = await signUp(h);
     const other = await logIn(h, email);
-    const res = await client.post(`${API}/auth/password`, { currentPassword: GOOD_PASSWORD, newPassword: 'changed-secret-2026' });
+    const res = await client.post(`${API}/auth/password`, {
+      currentPassword: GOOD_PASSWORD,
+      newPassword: 'changed-secret-2026',
+    });
     expect(res.status).toBe(200);
     expect((await client.get(`${API}/auth/session`)).status).toBe(200);
     expect((await other.get(`${API}/auth/session`)).status).toBe(401);
@@ -355,8 +403,18 @@ describe('POST /auth/password', () => {
     await new PortalClient(h.app).post(`${API}/auth/password-reset`, { email });
     await new Promise((r) => setImmediate(r)); // the reset mail is sent after the answer
     const token = h.mailer.lastToken(email, 'reset-password');
-    expect((await client.post(`${API}/auth/password`, { currentPassword: GOOD_PASSWORD, newPassword: 'changed-secret-2026' })).status).toBe(200);
-    const res = await new PortalClient(h.app).post(`${API}/auth/password-reset/confirm`, { token, password: 'attacker-secret-2026' });
+    expect(
+      (
+        await client.post(`${API}/auth/password`, {
+          currentPassword: GOOD_PASSWORD,
+          newPassword: 'changed-secret-2026',
+        })
+      ).status,
+    ).toBe(200);
+    const res = await new PortalClient(h.app).post(`${API}/auth/password-reset/confirm`, {
+      token,
+      password: 'attacker-secret-2026',
+    });
     expect(res.status).toBe(400);
     expect(res.body.code).toBe('invalid_token');
     await logIn(h, email, 'changed-secret-2026');
@@ -364,10 +422,16 @@ describe('POST /auth/password', () => {
 
   it('400 wrong_password, 400 weak_password, 401 without a session', async () => {
     const { client } = await signUp(h);
-    const wrong = await client.post(`${API}/auth/password`, { currentPassword: 'not-my-password', newPassword: 'changed-secret-2026' });
+    const wrong = await client.post(`${API}/auth/password`, {
+      currentPassword: 'not-my-password',
+      newPassword: 'changed-secret-2026',
+    });
     expect(wrong.status).toBe(400);
     expect(wrong.body.code).toBe('wrong_password');
-    const weak = await client.post(`${API}/auth/password`, { currentPassword: GOOD_PASSWORD, newPassword: 'qwerty123456' });
+    const weak = await client.post(`${API}/auth/password`, {
+      currentPassword: GOOD_PASSWORD,
+      newPassword: 'qwerty123456',
+    });
     expect(weak.status).toBe(400);
     expect(weak.body.code).toBe('weak_password');
     const anon = await new PortalClient(h.app).post(`${API}/auth/password`, { currentPassword: 'a', newPassword: 'b' });
@@ -403,7 +467,11 @@ describe('breached and common passwords are refused, Unicode is normalized (issu
 
   it.each(BREACHED)('sign-up with %s: 400 weak_password with the reason, nothing created', async (password) => {
     const email = uniqueEmail('breached');
-    const res = await new PortalClient(h.app).post(`${API}/auth/signup`, { email, password, operatorName: 'Breach Co' });
+    const res = await new PortalClient(h.app).post(`${API}/auth/signup`, {
+      email,
+      password,
+      operatorName: 'Breach Co',
+    });
     expect(res.status).toBe(400);
     expect(res.body.code).toBe('weak_password');
     expect(res.body.error).toMatch(/too common or too easy to guess/);
@@ -412,7 +480,10 @@ describe('breached and common passwords are refused, Unicode is normalized (issu
 
   it('a password change and a reset refuse them too', async () => {
     const { client, email } = await signUp(h);
-    const change = await client.post(`${API}/auth/password`, { currentPassword: GOOD_PASSWORD, newPassword: 'iloveyou123456' });
+    const change = await client.post(`${API}/auth/password`, {
+      currentPassword: GOOD_PASSWORD,
+      newPassword: 'iloveyou123456',
+    });
     expect(change.status).toBe(400);
     expect(change.body.code).toBe('weak_password');
     await new PortalClient(h.app).post(`${API}/auth/password-reset`, { email });
@@ -440,13 +511,21 @@ describe('a refused password does not spend the link (issue 20 item 6)', () => {
     await new PortalClient(h.app).post(`${API}/auth/password-reset`, { email });
     await new Promise((r) => setImmediate(r));
     const token = h.mailer.lastToken(email, 'reset-password');
-    const refused = await new PortalClient(h.app).post(`${API}/auth/password-reset/confirm`, { token, password: `${email}-2026` });
+    const refused = await new PortalClient(h.app).post(`${API}/auth/password-reset/confirm`, {
+      token,
+      password: `${email}-2026`,
+    });
     expect(refused.status).toBe(400);
     expect(refused.body.code).toBe('weak_password');
-    const row = await h.prisma.userToken.findFirstOrThrow({ where: { email, purpose: 'reset_password' }, orderBy: { createdAt: 'desc' } });
+    const row = await h.prisma.userToken.findFirstOrThrow({
+      where: { email, purpose: 'reset_password' },
+      orderBy: { createdAt: 'desc' },
+    });
     expect(row.usedAt).toBeNull();
-    const ok = await new PortalClient(h.app).post(`${API}/auth/password-reset/confirm`, { token, password: 'a-brand-new-secret-42' });
+    const ok = await new PortalClient(h.app).post(`${API}/auth/password-reset/confirm`, {
+      token,
+      password: 'a-brand-new-secret-42',
+    });
     expect(ok.status).toBe(200);
   });
 });
-

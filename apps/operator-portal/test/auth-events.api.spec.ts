@@ -1,7 +1,16 @@
 import pino from 'pino';
 import { createPortalThrottles, PORTAL_THROTTLE_LIMITS } from '../src/accounts/throttles';
 import { emailHash } from '../src/accounts/auth-events';
-import { API, GOOD_PASSWORD, PortalClient, createPortalHarness, logIn, signUp, uniqueEmail, type PortalHarness } from './harness';
+import {
+  API,
+  GOOD_PASSWORD,
+  PortalClient,
+  createPortalHarness,
+  logIn,
+  signUp,
+  uniqueEmail,
+  type PortalHarness,
+} from './harness';
 
 const flush = () => new Promise((r) => setImmediate(r));
 
@@ -15,25 +24,53 @@ describe('authentication events are recorded in the audit log and the process lo
   afterAll(() => h.close());
 
   const IP = '203.0.113.77';
-  const from = (client: PortalClient, method: 'post', url: string, body?: unknown) => client[method](url, body).set('X-Forwarded-For', IP);
+  const from = (client: PortalClient, method: 'post', url: string, body?: unknown) =>
+    client[method](url, body).set('X-Forwarded-For', IP);
 
   it('sign-up, verification, log-in failure and success, throttling, log-out, log-out everywhere, password change and reset, invitations', async () => {
     const email = uniqueEmail('events');
     const owner = new PortalClient(h.app);
-    const signup = await from(owner, 'post', `${API}/auth/signup`, { email, password: GOOD_PASSWORD, operatorName: 'Events Co' });
+    const signup = await from(owner, 'post', `${API}/auth/signup`, {
+      email,
+      password: GOOD_PASSWORD,
+      operatorName: 'Events Co',
+    });
     expect(signup.status).toBe(201);
     owner.csrfToken = signup.body.csrfToken;
     const userId: string = signup.body.user.id;
     const operatorId: string = signup.body.operator.id;
-    expect((await from(owner, 'post', `${API}/auth/verify-email`, { token: h.mailer.lastToken(email, 'verify-email') })).status).toBe(200);
+    expect(
+      (await from(owner, 'post', `${API}/auth/verify-email`, { token: h.mailer.lastToken(email, 'verify-email') }))
+        .status,
+    ).toBe(200);
 
-    expect((await from(new PortalClient(h.app), 'post', `${API}/auth/login`, { email, password: 'wrong-password-000' })).status).toBe(401);
+    expect(
+      (await from(new PortalClient(h.app), 'post', `${API}/auth/login`, { email, password: 'wrong-password-000' }))
+        .status,
+    ).toBe(401);
     const ghost = uniqueEmail('ghost-events');
-    expect((await from(new PortalClient(h.app), 'post', `${API}/auth/login`, { email: ghost, password: 'wrong-password-000' })).status).toBe(401);
+    expect(
+      (
+        await from(new PortalClient(h.app), 'post', `${API}/auth/login`, {
+          email: ghost,
+          password: 'wrong-password-000',
+        })
+      ).status,
+    ).toBe(401);
     for (let i = 1; i < PORTAL_THROTTLE_LIMITS.loginFailuresPerAccountAndClient.points; i++) {
-      await from(new PortalClient(h.app), 'post', `${API}/auth/login`, { email: ghost, password: 'wrong-password-000' });
+      await from(new PortalClient(h.app), 'post', `${API}/auth/login`, {
+        email: ghost,
+        password: 'wrong-password-000',
+      });
     }
-    expect((await from(new PortalClient(h.app), 'post', `${API}/auth/login`, { email: ghost, password: 'wrong-password-000' })).status).toBe(429);
+    expect(
+      (
+        await from(new PortalClient(h.app), 'post', `${API}/auth/login`, {
+          email: ghost,
+          password: 'wrong-password-000',
+        })
+      ).status,
+    ).toBe(429);
 
     const second = new PortalClient(h.app);
     const login = await from(second, 'post', `${API}/auth/login`, { email, password: GOOD_PASSWORD });
@@ -41,9 +78,19 @@ describe('authentication events are recorded in the audit log and the process lo
     second.csrfToken = login.body.csrfToken;
     expect((await from(second, 'post', `${API}/auth/logout`)).status).toBe(204);
 
-    const changed = await from(owner, 'post', `${API}/auth/password`, { currentPassword: GOOD_PASSWORD, newPassword: 'changed-secret-2026' });
+    const changed = await from(owner, 'post', `${API}/auth/password`, {
+      currentPassword: GOOD_PASSWORD,
+      newPassword: 'changed-secret-2026',
+    });
     expect(changed.status).toBe(200);
-    expect((await from(owner, 'post', `${API}/auth/password`, { currentPassword: 'not-my-password-1', newPassword: 'changed-again-2027' })).status).toBe(400);
+    expect(
+      (
+        await from(owner, 'post', `${API}/auth/password`, {
+          currentPassword: 'not-my-password-1',
+          newPassword: 'changed-again-2027',
+        })
+      ).status,
+    ).toBe(400);
 
     const invitee = uniqueEmail('events-invitee');
     expect((await from(owner, 'post', `${API}/team/invites`, { email: invitee, role: 'member' })).status).toBe(201);
@@ -57,10 +104,20 @@ describe('authentication events are recorded in the audit log and the process lo
     expect((await from(new PortalClient(h.app), 'post', `${API}/auth/password-reset`, { email })).status).toBe(202);
     await flush();
     const resetToken = h.mailer.lastToken(email, 'reset-password');
-    expect((await from(new PortalClient(h.app), 'post', `${API}/auth/password-reset/confirm`, { token: resetToken, password: 'reset-secret-2026-x' })).status).toBe(200);
+    expect(
+      (
+        await from(new PortalClient(h.app), 'post', `${API}/auth/password-reset/confirm`, {
+          token: resetToken,
+          password: 'reset-secret-2026-x',
+        })
+      ).status,
+    ).toBe(200);
 
     // The audit log: one entry per event, with the client IP; the account's operator sees those about its users.
-    const entries = await h.prisma.auditEntry.findMany({ where: { OR: [{ targetId: userId }, { targetId: emailHash(ghost) }, { targetId: accepted.body.user.id }] }, orderBy: { at: 'asc' } });
+    const entries = await h.prisma.auditEntry.findMany({
+      where: { OR: [{ targetId: userId }, { targetId: emailHash(ghost) }, { targetId: accepted.body.user.id }] },
+      orderBy: { at: 'asc' },
+    });
     const actions = entries.map((e) => e.action);
     expect(actions).toEqual(
       expect.arrayContaining([
@@ -80,9 +137,18 @@ describe('authentication events are recorded in the audit log and the process lo
     );
     for (const entry of entries) expect(entry.ip).toBe(IP);
     const failed = entries.find((e) => e.action === 'auth.login.failed' && e.targetId === userId)!;
-    expect(failed).toMatchObject({ operatorId, targetType: 'user', actorUserId: null, after: { reason: 'wrong_password' } });
+    expect(failed).toMatchObject({
+      operatorId,
+      targetType: 'user',
+      actorUserId: null,
+      after: { reason: 'wrong_password' },
+    });
     const unknown = entries.find((e) => e.action === 'auth.login.failed' && e.targetType === 'email_hash')!;
-    expect(unknown).toMatchObject({ operatorId: null, targetId: emailHash(ghost), after: { reason: 'unknown_account', emailHash: emailHash(ghost) } });
+    expect(unknown).toMatchObject({
+      operatorId: null,
+      targetId: emailHash(ghost),
+      after: { reason: 'unknown_account', emailHash: emailHash(ghost) },
+    });
     expect(JSON.stringify(entries)).not.toContain(ghost);
     expect(await h.prisma.auditEntry.count({ where: { operatorId, action: 'team.invite.create' } })).toBe(1);
 
@@ -96,7 +162,15 @@ describe('authentication events are recorded in the audit log and the process lo
       expect(line['userId'] ?? line['emailHash']).toEqual(expect.any(String));
     }
     const logText = JSON.stringify(lines);
-    for (const secret of [email, ghost, invitee, GOOD_PASSWORD, 'changed-secret-2026', 'reset-secret-2026-x', resetToken]) {
+    for (const secret of [
+      email,
+      ghost,
+      invitee,
+      GOOD_PASSWORD,
+      'changed-secret-2026',
+      'reset-secret-2026-x',
+      resetToken,
+    ]) {
       expect(logText).not.toContain(secret);
     }
   });

@@ -60,7 +60,11 @@ describe('composePortal', () => {
     const res = await request(portal.app)
       .post(`${API}/auth/signup`)
       .set('Origin', 'http://portal.test:3004')
-      .send({ email: `compose-${process.pid}@example.com`, password: 'compose-password-1', operatorName: 'Compose Co' });
+      .send({
+        email: `compose-${process.pid}@example.com`,
+        password: 'compose-password-1',
+        operatorName: 'Compose Co',
+      });
     expect(res.status).toBe(201);
     const outbox = await request(portal.app).get(`${API}/dev/outbox`);
     expect(outbox.body.mails).toHaveLength(1);

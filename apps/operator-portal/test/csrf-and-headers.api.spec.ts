@@ -1,5 +1,14 @@
 import request from 'supertest';
-import { API, GOOD_PASSWORD, PORTAL_URL, PortalClient, WIDGET_URL, createPortalHarness, signUp, type PortalHarness } from './harness';
+import {
+  API,
+  GOOD_PASSWORD,
+  PORTAL_URL,
+  PortalClient,
+  WIDGET_URL,
+  createPortalHarness,
+  signUp,
+  type PortalHarness,
+} from './harness';
 
 let h: PortalHarness;
 beforeAll(async () => {
@@ -92,7 +101,14 @@ describe('security headers', () => {
   it('behind https: HSTS and Secure cookies', async () => {
     const https = await createPortalHarness({
       db: h.db,
-      deps: { urls: { portal: 'https://portal.example', widget: 'https://widget.example', embed: 'https://embed.example', quoteApi: 'https://api.example' } },
+      deps: {
+        urls: {
+          portal: 'https://portal.example',
+          widget: 'https://widget.example',
+          embed: 'https://embed.example',
+          quoteApi: 'https://api.example',
+        },
+      },
     });
     const res = await request(https.app)
       .post(`${API}/auth/signup`)
@@ -121,7 +137,11 @@ describe('security headers', () => {
 
   it('never echoes a password or a token in an error body', async () => {
     const client = new PortalClient(h.app);
-    const res = await client.post(`${API}/auth/signup`, { email: 'x@y.co', password: 'password1234', operatorName: 'Z' });
+    const res = await client.post(`${API}/auth/signup`, {
+      email: 'x@y.co',
+      password: 'password1234',
+      operatorName: 'Z',
+    });
     expect(JSON.stringify(res.body)).not.toContain('password1234');
     const token = await client.post(`${API}/auth/verify-email`, { token: 'ev_secret-looking-token' });
     expect(JSON.stringify(token.body)).not.toContain('ev_secret-looking-token');

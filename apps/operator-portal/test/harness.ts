@@ -105,7 +105,12 @@ export async function createPortalHarness(options: PortalHarnessOptions = {}): P
     secretBox,
     mailer,
     throttles: options.throttles ?? generousThrottles(),
-    urls: { portal: PORTAL_URL, widget: WIDGET_URL, embed: 'http://embed.test:3002', quoteApi: 'http://quote.test:3001' },
+    urls: {
+      portal: PORTAL_URL,
+      widget: WIDGET_URL,
+      embed: 'http://embed.test:3002',
+      quoteApi: 'http://quote.test:3001',
+    },
     ui: createUiAssets(uiDir),
     openApi: () => openApiDocument,
     ...options.deps,
@@ -165,7 +170,10 @@ export function uniqueEmail(prefix = 'user'): string {
  * Signs up a new operator through the API; the client is logged in as its owner, whose address is then marked
  * verified (owners must be verified to invite) unless `verified: false`.
  */
-export async function signUp(h: PortalHarness, input: { email?: string; operatorName?: string; password?: string; verified?: boolean } = {}) {
+export async function signUp(
+  h: PortalHarness,
+  input: { email?: string; operatorName?: string; password?: string; verified?: boolean } = {},
+) {
   const client = new PortalClient(h.app);
   const email = input.email ?? uniqueEmail('owner');
   const res = await client.post(`${API}/auth/signup`, {
@@ -177,13 +185,21 @@ export async function signUp(h: PortalHarness, input: { email?: string; operator
   client.csrfToken = res.body.csrfToken;
   if (input.verified !== false) {
     // As if the mailed link had been opened (the mailer of a suite may be a real outbox).
-    await h.prisma.operatorUser.update({ where: { email: res.body.user.email }, data: { emailVerifiedAt: h.clock.now() } });
+    await h.prisma.operatorUser.update({
+      where: { email: res.body.user.email },
+      data: { emailVerifiedAt: h.clock.now() },
+    });
   }
   return { client, email, user: res.body.user, operator: res.body.operator as { id: string; name: string } };
 }
 
 /** Logs a client in (a fresh client unless one is given). */
-export async function logIn(h: PortalHarness, email: string, password = GOOD_PASSWORD, client = new PortalClient(h.app)) {
+export async function logIn(
+  h: PortalHarness,
+  email: string,
+  password = GOOD_PASSWORD,
+  client = new PortalClient(h.app),
+) {
   const res = await client.post(`${API}/auth/login`, { email, password });
   if (res.status !== 200) throw new Error(`log-in failed: ${res.status} ${JSON.stringify(res.body)}`);
   client.csrfToken = res.body.csrfToken;

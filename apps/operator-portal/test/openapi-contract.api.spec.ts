@@ -15,7 +15,16 @@ import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { createOutboxMailer } from '../src/mail/mailer';
-import { API, PORTAL_URL, PortalClient, createPortalHarness, logIn, signUp, uniqueEmail, type PortalHarness } from './harness';
+import {
+  API,
+  PORTAL_URL,
+  PortalClient,
+  createPortalHarness,
+  logIn,
+  signUp,
+  uniqueEmail,
+  type PortalHarness,
+} from './harness';
 
 let h: PortalHarness;
 beforeAll(async () => {
@@ -72,9 +81,15 @@ describe('responses conform to the contract schemas', () => {
       operatorName: 'Contract Co',
     });
     conforms(SignupResponseSchema, signup.body);
-    conforms(LoginResponseSchema, (await new PortalClient(h.app).post(`${API}/auth/login`, { email, password: 'correct-horse-battery-7' })).body);
+    conforms(
+      LoginResponseSchema,
+      (await new PortalClient(h.app).post(`${API}/auth/login`, { email, password: 'correct-horse-battery-7' })).body,
+    );
     conforms(SessionResponseSchema, (await client.get(`${API}/auth/session`)).body);
-    conforms(CreateInviteResponseSchema, (await client.post(`${API}/team/invites`, { email: uniqueEmail(), role: 'member' })).body);
+    conforms(
+      CreateInviteResponseSchema,
+      (await client.post(`${API}/team/invites`, { email: uniqueEmail(), role: 'member' })).body,
+    );
     conforms(TeamResponseSchema, (await client.get(`${API}/team`)).body);
     for (const res of [
       await request(h.app).get(`${API}/auth/session`),
@@ -90,7 +105,10 @@ describe('responses conform to the contract schemas', () => {
   it('the outbox listing', async () => {
     const dir = path.join(mkdtempSync(path.join(tmpdir(), 'outbox-')), 'outbox');
     const outbox = createOutboxMailer({ dir, from: 'p@example.com', clock: createTestClock() });
-    const withOutbox = await createPortalHarness({ db: h.db, deps: { mailer: outbox, outbox: { list: () => outbox.list(), dir } } });
+    const withOutbox = await createPortalHarness({
+      db: h.db,
+      deps: { mailer: outbox, outbox: { list: () => outbox.list(), dir } },
+    });
     await signUp(withOutbox);
     conforms(OutboxResponseSchema, (await request(withOutbox.app).get(`${API}/dev/outbox`)).body);
   });

@@ -64,7 +64,9 @@ describe('caps on writes (issue 20 item 8)', () => {
     expect(refused.status).toBe(409);
     expect(refused.body.code).toBe('limit_reached');
     expect(refused.body.error).toMatch(/at most 20 publishable keys/);
-    expect(await h.prisma.publishableKey.count({ where: { operatorId: operator.id } })).toBe(OPERATOR_LIMITS.publishableKeys);
+    expect(await h.prisma.publishableKey.count({ where: { operatorId: operator.id } })).toBe(
+      OPERATOR_LIMITS.publishableKeys,
+    );
     const [first] = (await client.get(`${API}/operator/keys`)).body.keys;
     expect((await client.post(`${API}/operator/keys/${first.id}/revoke`)).status).toBe(200);
     expect((await client.post(`${API}/operator/keys`, { mode: 'test' })).status).toBe(201);
@@ -72,7 +74,8 @@ describe('caps on writes (issue 20 item 8)', () => {
 
   it(`at most ${OPERATOR_LIMITS.secretKeys} unrevoked secret keys and ${OPERATOR_LIMITS.allowedOrigins} origins`, async () => {
     const { client, operator } = await signUp(h);
-    for (let i = 0; i < OPERATOR_LIMITS.secretKeys; i++) expect((await client.post(`${API}/operator/secret-keys`, { mode: 'test' })).status).toBe(201);
+    for (let i = 0; i < OPERATOR_LIMITS.secretKeys; i++)
+      expect((await client.post(`${API}/operator/secret-keys`, { mode: 'test' })).status).toBe(201);
     const secret = await client.post(`${API}/operator/secret-keys`, { mode: 'test' });
     expect(secret.status).toBe(409);
     expect(secret.body.code).toBe('limit_reached');
@@ -82,15 +85,20 @@ describe('caps on writes (issue 20 item 8)', () => {
     const origin = await client.post(`${API}/operator/origins`, { origin: 'https://one-too-many.example' });
     expect(origin.status).toBe(409);
     expect(origin.body.code).toBe('limit_reached');
-    expect(await h.prisma.allowedOrigin.count({ where: { operatorId: operator.id } })).toBe(OPERATOR_LIMITS.allowedOrigins);
+    expect(await h.prisma.allowedOrigin.count({ where: { operatorId: operator.id } })).toBe(
+      OPERATOR_LIMITS.allowedOrigins,
+    );
     // Re-adding a listed origin is still the idempotent 200.
     expect((await client.post(`${API}/operator/origins`, { origin: 'https://shop0.example' })).status).toBe(200);
   });
 
   it('concurrent additions cannot overshoot a cap', async () => {
     const { client, operator } = await signUp(h);
-    for (let i = 0; i < OPERATOR_LIMITS.secretKeys - 2; i++) await client.post(`${API}/operator/secret-keys`, { mode: 'test' });
-    const results = await Promise.all(Array.from({ length: 6 }, () => client.post(`${API}/operator/secret-keys`, { mode: 'test' })));
+    for (let i = 0; i < OPERATOR_LIMITS.secretKeys - 2; i++)
+      await client.post(`${API}/operator/secret-keys`, { mode: 'test' });
+    const results = await Promise.all(
+      Array.from({ length: 6 }, () => client.post(`${API}/operator/secret-keys`, { mode: 'test' })),
+    );
     expect(results.filter((r) => r.status === 201)).toHaveLength(2);
     expect(await h.prisma.secretKey.count({ where: { operatorId: operator.id } })).toBe(OPERATOR_LIMITS.secretKeys);
   });
@@ -100,7 +108,8 @@ describe('caps on writes (issue 20 item 8)', () => {
     const { client, operator } = await signUp(limited);
     await limited.operators.setWebhookUrl(operator.id, 'https://hooks.example/expedition');
     const { points: testEvents } = PORTAL_THROTTLE_LIMITS.testEventsPerOperator;
-    for (let i = 0; i < testEvents; i++) expect((await client.post(`${API}/operator/webhook-events/test`)).status).toBe(201);
+    for (let i = 0; i < testEvents; i++)
+      expect((await client.post(`${API}/operator/webhook-events/test`)).status).toBe(201);
     const sixth = await client.post(`${API}/operator/webhook-events/test`);
     expect(sixth.status).toBe(429);
     expect(sixth.body.code).toBe('rate_limited');

@@ -9,8 +9,10 @@ import { createPortalHarness, type PortalHarness } from './harness';
 
 const CHROMIUM = process.env['CHROMIUM_PATH'] ?? '/usr/bin/chromium';
 const available = existsSync(CHROMIUM);
-if (!available && process.env['REQUIRE_SERVICES'] === '1') throw new Error(`Chromium not found at ${CHROMIUM} (REQUIRE_SERVICES=1)`);
-if (!available) noteSkippedSuite(`Chromium not found at ${CHROMIUM} (apt-get install -y chromium, or set CHROMIUM_PATH)`);
+if (!available && process.env['REQUIRE_SERVICES'] === '1')
+  throw new Error(`Chromium not found at ${CHROMIUM} (REQUIRE_SERVICES=1)`);
+if (!available)
+  noteSkippedSuite(`Chromium not found at ${CHROMIUM} (apt-get install -y chromium, or set CHROMIUM_PATH)`);
 const describeWithBrowser = available ? describe : describe.skip;
 
 const PORT = 14073;
@@ -35,7 +37,15 @@ describeWithBrowser('the dev outbox page in Chromium (strict CSP, axe-core)', ()
     });
     browser = await chromium.launch({
       executablePath: CHROMIUM,
-      args: ['--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync'],
+      args: [
+        '--no-sandbox',
+        '--disable-gpu',
+        '--disable-quic',
+        '--no-first-run',
+        '--disable-background-networking',
+        '--disable-component-update',
+        '--disable-sync',
+      ],
     });
     mkdirSync(SCREENS, { recursive: true });
   }, 60_000);
@@ -49,30 +59,40 @@ describeWithBrowser('the dev outbox page in Chromium (strict CSP, axe-core)', ()
   it.each([
     ['light', 1280],
     ['dark', 390],
-  ] as const)('%s at %i px: styled, no CSP violation, no serious or critical axe violation', async (scheme, width) => {
-    // The page itself runs under the strict CSP; axe is injected in a second context that bypasses it.
-    const strict = await browser.newContext({ viewport: { width, height: 800 }, colorScheme: scheme });
-    const page = await strict.newPage();
-    const errors: string[] = [];
-    page.on('console', (m) => m.type() === 'error' && errors.push(m.text()));
-    const res = await page.goto(`http://127.0.0.1:${PORT}/dev/outbox`);
-    expect(res?.status()).toBe(200);
-    await expect(page.locator('h1').textContent()).resolves.toBe('Mail outbox');
-    await expect(page.locator('a[href*="reset-password"]').count()).resolves.toBe(1);
-    // The stylesheet loaded under style-src 'self': the article has its border.
-    const border = await page.evaluate<string>("getComputedStyle(document.querySelector('article')).borderTopStyle");
-    expect(border).toBe('solid');
-    expect(errors).toEqual([]);
-    await page.screenshot({ path: path.join(SCREENS, `portal-outbox-${scheme}-${width}.png`), fullPage: true });
-    await strict.close();
+  ] as const)(
+    '%s at %i px: styled, no CSP violation, no serious or critical axe violation',
+    async (scheme, width) => {
+      // The page itself runs under the strict CSP; axe is injected in a second context that bypasses it.
+      const strict = await browser.newContext({ viewport: { width, height: 800 }, colorScheme: scheme });
+      const page = await strict.newPage();
+      const errors: string[] = [];
+      page.on('console', (m) => m.type() === 'error' && errors.push(m.text()));
+      const res = await page.goto(`http://127.0.0.1:${PORT}/dev/outbox`);
+      expect(res?.status()).toBe(200);
+      await expect(page.locator('h1').textContent()).resolves.toBe('Mail outbox');
+      await expect(page.locator('a[href*="reset-password"]').count()).resolves.toBe(1);
+      // The stylesheet loaded under style-src 'self': the article has its border.
+      const border = await page.evaluate<string>("getComputedStyle(document.querySelector('article')).borderTopStyle");
+      expect(border).toBe('solid');
+      expect(errors).toEqual([]);
+      await page.screenshot({ path: path.join(SCREENS, `portal-outbox-${scheme}-${width}.png`), fullPage: true });
+      await strict.close();
 
-    const audit = await browser.newContext({ viewport: { width, height: 800 }, colorScheme: scheme, bypassCSP: true });
-    const auditPage = await audit.newPage();
-    await auditPage.goto(`http://127.0.0.1:${PORT}/dev/outbox`);
-    await auditPage.evaluate(readFileSync(require.resolve('axe-core/axe.min.js'), 'utf8'));
-    const result = await auditPage.evaluate<{ violations: { id: string; impact: string }[] }>('axe.run()');
-    const serious = result.violations.filter((v) => v.impact === 'serious' || v.impact === 'critical').map((v) => v.id);
-    expect(serious).toEqual([]);
-    await audit.close();
-  }, 60_000);
+      const audit = await browser.newContext({
+        viewport: { width, height: 800 },
+        colorScheme: scheme,
+        bypassCSP: true,
+      });
+      const auditPage = await audit.newPage();
+      await auditPage.goto(`http://127.0.0.1:${PORT}/dev/outbox`);
+      await auditPage.evaluate(readFileSync(require.resolve('axe-core/axe.min.js'), 'utf8'));
+      const result = await auditPage.evaluate<{ violations: { id: string; impact: string }[] }>('axe.run()');
+      const serious = result.violations
+        .filter((v) => v.impact === 'serious' || v.impact === 'critical')
+        .map((v) => v.id);
+      expect(serious).toEqual([]);
+      await audit.close();
+    },
+    60_000,
+  );
 });

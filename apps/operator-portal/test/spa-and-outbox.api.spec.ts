@@ -19,7 +19,11 @@ function fakeUiBuild(): string {
     JSON.stringify({
       entries: { main: 'main-abc123.js' },
       css: { portal: 'portal-def456.css' },
-      files: { 'main-abc123.js': { bytes: 22 }, 'portal-def456.css': { bytes: 6 }, 'chunks/page-1a2b.js': { bytes: 9 } },
+      files: {
+        'main-abc123.js': { bytes: 22 },
+        'portal-def456.css': { bytes: 6 },
+        'chunks/page-1a2b.js': { bytes: 9 },
+      },
     }),
   );
   return dir;
@@ -32,18 +36,21 @@ describe('the SPA', () => {
   });
   afterAll(() => h.close());
 
-  it.each(['/', '/keys', '/admin/operators/123', '/verify-email?token=ev_x'])('GET %s → the HTML shell, no-cache, strict CSP', async (url) => {
-    const res = await request(h.app).get(url).set('Accept', 'text/html');
-    expect(res.status).toBe(200);
-    expect(res.headers['content-type']).toMatch(/^text\/html/);
-    expect(res.headers['cache-control']).toBe('no-cache');
-    expect(res.headers['content-security-policy']).toContain("script-src 'self'");
-    expect(res.headers['content-security-policy']).toContain("frame-ancestors 'none'");
-    expect(res.text).toContain('<script type="module" src="/assets/main-abc123.js"></script>');
-    expect(res.text).toContain('<link rel="stylesheet" href="/assets/portal-def456.css">');
-    expect(res.text).toContain('<div id="app"></div>');
-    expect(res.text).not.toMatch(/<script>|<style|style=/);
-  });
+  it.each(['/', '/keys', '/admin/operators/123', '/verify-email?token=ev_x'])(
+    'GET %s → the HTML shell, no-cache, strict CSP',
+    async (url) => {
+      const res = await request(h.app).get(url).set('Accept', 'text/html');
+      expect(res.status).toBe(200);
+      expect(res.headers['content-type']).toMatch(/^text\/html/);
+      expect(res.headers['cache-control']).toBe('no-cache');
+      expect(res.headers['content-security-policy']).toContain("script-src 'self'");
+      expect(res.headers['content-security-policy']).toContain("frame-ancestors 'none'");
+      expect(res.text).toContain('<script type="module" src="/assets/main-abc123.js"></script>');
+      expect(res.text).toContain('<link rel="stylesheet" href="/assets/portal-def456.css">');
+      expect(res.text).toContain('<div id="app"></div>');
+      expect(res.text).not.toMatch(/<script>|<style|style=/);
+    },
+  );
 
   it('/assets/* serves listed files immutable, with the right type', async () => {
     const js = await request(h.app).get('/assets/main-abc123.js');
@@ -56,7 +63,13 @@ describe('the SPA', () => {
   });
 
   it('/assets/* is 404 for unlisted files, the manifest and traversal attempts', async () => {
-    for (const url of ['/assets/secret.txt', '/assets/manifest.json', '/assets/nope-123.js', '/assets/..%2Fmanifest.json', '/assets/../package.json']) {
+    for (const url of [
+      '/assets/secret.txt',
+      '/assets/manifest.json',
+      '/assets/nope-123.js',
+      '/assets/..%2Fmanifest.json',
+      '/assets/../package.json',
+    ]) {
       const res = await request(h.app).get(url);
       expect(res.status).toBe(404);
       expect(res.headers['cache-control']).not.toMatch(/immutable/);
@@ -82,7 +95,11 @@ describe('mail outbox (embedded mode)', () => {
     const dir = path.join(mkdtempSync(path.join(tmpdir(), 'outbox-')), 'outbox');
     const clock = createTestClock();
     const outbox = createOutboxMailer({ dir, from: 'Portal <no-reply@example.com>', clock });
-    await outbox.send({ to: 'a@example.com', subject: 'First', text: 'Open http://portal.test/verify-email?token=ev_1 now' });
+    await outbox.send({
+      to: 'a@example.com',
+      subject: 'First',
+      text: 'Open http://portal.test/verify-email?token=ev_1 now',
+    });
     clock.advance(1000);
     await outbox.send({ to: 'b@example.com', subject: 'Second', text: 'No link' });
     const mails = outbox.list();
@@ -136,7 +153,11 @@ describe('mail outbox (embedded mode)', () => {
   it('escapes mail content on the page', async () => {
     const dir = path.join(mkdtempSync(path.join(tmpdir(), 'outbox-')), 'outbox');
     const outbox = createOutboxMailer({ dir, from: 'p@example.com', clock: createTestClock() });
-    await outbox.send({ to: 'x@example.com', subject: '<img src=x onerror=alert(1)>', text: '"><script>alert(1)</script>' });
+    await outbox.send({
+      to: 'x@example.com',
+      subject: '<img src=x onerror=alert(1)>',
+      text: '"><script>alert(1)</script>',
+    });
     const h = await createPortalHarness({ deps: { outbox: { list: () => outbox.list(), dir } } });
     try {
       const page = await request(h.app).get('/dev/outbox');

@@ -1,6 +1,17 @@
 import request from 'supertest';
 import { createPortalThrottles, PORTAL_THROTTLE_LIMITS } from '../src/accounts/throttles';
-import { API, GOOD_PASSWORD, PortalClient, addMember, logIn, createPortalHarness, providerAdmin, signUp, uniqueEmail, type PortalHarness } from './harness';
+import {
+  API,
+  GOOD_PASSWORD,
+  PortalClient,
+  addMember,
+  logIn,
+  createPortalHarness,
+  providerAdmin,
+  signUp,
+  uniqueEmail,
+  type PortalHarness,
+} from './harness';
 
 let h: PortalHarness;
 beforeAll(async () => {
@@ -53,15 +64,24 @@ describe('team', () => {
     const email2 = uniqueEmail('twice');
     await client.post(`${API}/team/invites`, { email: email2, role: 'owner' });
     const token2 = h.mailer.lastToken(email2, 'accept-invite');
-    expect((await new PortalClient(h.app).post(`${API}/auth/invites/accept`, { token: token2, password: GOOD_PASSWORD })).status).toBe(201);
-    expect((await new PortalClient(h.app).post(`${API}/auth/invites/accept`, { token: token2, password: GOOD_PASSWORD })).status).toBe(400);
+    expect(
+      (await new PortalClient(h.app).post(`${API}/auth/invites/accept`, { token: token2, password: GOOD_PASSWORD }))
+        .status,
+    ).toBe(201);
+    expect(
+      (await new PortalClient(h.app).post(`${API}/auth/invites/accept`, { token: token2, password: GOOD_PASSWORD }))
+        .status,
+    ).toBe(400);
   });
 
   it('accepting with a weak password: 400 weak_password', async () => {
     const { client } = await signUp(h);
     const email = uniqueEmail('weak');
     await client.post(`${API}/team/invites`, { email, role: 'member' });
-    const res = await new PortalClient(h.app).post(`${API}/auth/invites/accept`, { token: h.mailer.lastToken(email, 'accept-invite'), password: 'short' });
+    const res = await new PortalClient(h.app).post(`${API}/auth/invites/accept`, {
+      token: h.mailer.lastToken(email, 'accept-invite'),
+      password: 'short',
+    });
     expect(res.status).toBe(400);
     expect(res.body.code).toBe('weak_password');
   });
@@ -118,7 +138,10 @@ describe('team', () => {
     await a.client.post(`${API}/team/invites`, { email: uniqueEmail(), role: 'member' });
     const entries = await h.prisma.auditEntry.findMany({ where: { operatorId: a.operator.id } });
     expect(entries.map((e) => e.action)).toContain('team.invite.create');
-    expect(entries.find((e) => e.action === 'team.invite.create')).toMatchObject({ actorEmail: a.email, actorRole: 'owner' });
+    expect(entries.find((e) => e.action === 'team.invite.create')).toMatchObject({
+      actorEmail: a.email,
+      actorRole: 'owner',
+    });
   });
 
   it('a provider admin has no team (403)', async () => {
@@ -131,12 +154,20 @@ describe('team', () => {
     const email = uniqueEmail('keep');
     await client.post(`${API}/team/invites`, { email, role: 'member' });
     const token = h.mailer.lastToken(email, 'accept-invite');
-    const refused = await new PortalClient(h.app).post(`${API}/auth/invites/accept`, { token, password: `${email}-2026` });
+    const refused = await new PortalClient(h.app).post(`${API}/auth/invites/accept`, {
+      token,
+      password: `${email}-2026`,
+    });
     expect(refused.status).toBe(400);
     expect(refused.body.code).toBe('weak_password');
-    const breached = await new PortalClient(h.app).post(`${API}/auth/invites/accept`, { token, password: 'iloveyou123456' });
+    const breached = await new PortalClient(h.app).post(`${API}/auth/invites/accept`, {
+      token,
+      password: 'iloveyou123456',
+    });
     expect(breached.body.code).toBe('weak_password');
-    expect((await new PortalClient(h.app).post(`${API}/auth/invites/accept`, { token, password: GOOD_PASSWORD })).status).toBe(201);
+    expect(
+      (await new PortalClient(h.app).post(`${API}/auth/invites/accept`, { token, password: GOOD_PASSWORD })).status,
+    ).toBe(201);
   });
 });
 
@@ -156,7 +187,10 @@ describe('invitations cannot be used for phishing (issue 20 item 1)', () => {
   it('the invitation mail never carries operator-chosen text: no operator name, no inviter, nothing clickable but our link', async () => {
     const inviterEmail = `evil.example.unlock-${Date.now()}@example.com`;
     const { client } = await signUp(h, { operatorName: PHISH, email: inviterEmail });
-    await h.prisma.operatorUser.update({ where: { email: inviterEmail }, data: { name: 'Security team, visit evil.example/unlock' } });
+    await h.prisma.operatorUser.update({
+      where: { email: inviterEmail },
+      data: { name: 'Security team, visit evil.example/unlock' },
+    });
     const victim = uniqueEmail('victim');
     expect((await client.post(`${API}/team/invites`, { email: victim, role: 'owner' })).status).toBe(201);
     const mail = h.mailer.sent.filter((m) => m.to === victim).at(-1)!;
@@ -177,15 +211,18 @@ describe('invitations cannot be used for phishing (issue 20 item 1)', () => {
     const a = await signUp(limited);
     const b = await addMember(limited, a.client, 'owner');
     const c = await addMember(limited, a.client, 'owner');
-    const invite = (owner: PortalClient) => owner.post(`${API}/team/invites`, { email: uniqueEmail('bulk'), role: 'member' });
+    const invite = (owner: PortalClient) =>
+      owner.post(`${API}/team/invites`, { email: uniqueEmail('bulk'), role: 'member' });
     const perUser = PORTAL_THROTTLE_LIMITS.mailPerUser.points;
     for (let i = 2; i < perUser; i++) expect((await invite(a.client)).status).toBe(201);
-    for (let i = 0; i < PORTAL_THROTTLE_LIMITS.invitesPerOperatorHour.points - perUser; i++) expect((await invite(b.client)).status).toBe(201);
+    for (let i = 0; i < PORTAL_THROTTLE_LIMITS.invitesPerOperatorHour.points - perUser; i++)
+      expect((await invite(b.client)).status).toBe(201);
     const refused = await invite(c.client);
     expect(refused.status).toBe(429);
     expect(refused.body.code).toBe('rate_limited');
     expect(Number(refused.headers['retry-after'])).toBeGreaterThan(0);
-    expect(await limited.prisma.userToken.count({ where: { operatorId: a.operator.id, purpose: 'invite' } })).toBe(PORTAL_THROTTLE_LIMITS.invitesPerOperatorHour.points);
+    expect(await limited.prisma.userToken.count({ where: { operatorId: a.operator.id, purpose: 'invite' } })).toBe(
+      PORTAL_THROTTLE_LIMITS.invitesPerOperatorHour.points,
+    );
   });
 });
-

@@ -2,13 +2,22 @@ import { randomBytes } from 'node:crypto';
 import Redis from 'ioredis';
 import { describeWithRedis, testRedisUrl } from '@expedition/platform/testing';
 import { createPortalThrottles, PORTAL_THROTTLE_LIMITS } from '../src/accounts/throttles';
-import { API, GOOD_PASSWORD, PortalClient, createPortalHarness, signUp, uniqueEmail, type PortalHarness } from './harness';
+import {
+  API,
+  GOOD_PASSWORD,
+  PortalClient,
+  createPortalHarness,
+  signUp,
+  uniqueEmail,
+  type PortalHarness,
+} from './harness';
 
 const flush = () => new Promise((r) => setImmediate(r));
 const WRONG = 'wrong-password-000';
 
 /** A harness whose client IP comes from X-Forwarded-For (as behind a proxy), with the real budgets. */
-const behindProxy = (h: PortalHarness) => createPortalHarness({ db: h.db, throttles: createPortalThrottles(), deps: { trustProxy: 'loopback' } });
+const behindProxy = (h: PortalHarness) =>
+  createPortalHarness({ db: h.db, throttles: createPortalThrottles(), deps: { trustProxy: 'loopback' } });
 
 const logInFrom = (h: PortalHarness, ip: string, email: string, password: string) =>
   new PortalClient(h.app).post(`${API}/auth/login`, { email, password }).set('X-Forwarded-For', ip);
@@ -38,7 +47,9 @@ describe('throttling (in-process counters)', () => {
   it('successful log-ins never count: 30 in a row, then 10 failures are still allowed', async () => {
     const { email } = await signUp(h);
     for (let i = 0; i < 30; i++) {
-      expect((await new PortalClient(h.app).post(`${API}/auth/login`, { email, password: GOOD_PASSWORD })).status).toBe(200);
+      expect((await new PortalClient(h.app).post(`${API}/auth/login`, { email, password: GOOD_PASSWORD })).status).toBe(
+        200,
+      );
     }
     for (let i = 0; i < PORTAL_THROTTLE_LIMITS.loginFailuresPerAccountAndClient.points; i++) {
       expect((await new PortalClient(h.app).post(`${API}/auth/login`, { email, password: WRONG })).status).toBe(401);
@@ -73,7 +84,9 @@ describe('throttling (in-process counters)', () => {
   it('password reset per client: 429 after 20 an hour across addresses', async () => {
     const fresh = await createPortalHarness({ db: h.db, throttles: createPortalThrottles() });
     for (let i = 0; i < PORTAL_THROTTLE_LIMITS.resetPerClient.points; i++) {
-      expect((await new PortalClient(fresh.app).post(`${API}/auth/password-reset`, { email: uniqueEmail('ip') })).status).toBe(202);
+      expect(
+        (await new PortalClient(fresh.app).post(`${API}/auth/password-reset`, { email: uniqueEmail('ip') })).status,
+      ).toBe(202);
     }
     const res = await new PortalClient(fresh.app).post(`${API}/auth/password-reset`, { email: uniqueEmail('ip') });
     expect(res.status).toBe(429);
@@ -84,10 +97,16 @@ describe('throttling (in-process counters)', () => {
   it('log-in per client: 429 after 50 failures in 15 minutes across addresses', async () => {
     const fresh = await createPortalHarness({ db: h.db, throttles: createPortalThrottles() });
     for (let i = 0; i < PORTAL_THROTTLE_LIMITS.loginFailuresPerClient.points; i++) {
-      const res = await new PortalClient(fresh.app).post(`${API}/auth/login`, { email: uniqueEmail('spray'), password: WRONG });
+      const res = await new PortalClient(fresh.app).post(`${API}/auth/login`, {
+        email: uniqueEmail('spray'),
+        password: WRONG,
+      });
       expect(res.status).toBe(401);
     }
-    const res = await new PortalClient(fresh.app).post(`${API}/auth/login`, { email: uniqueEmail('spray'), password: WRONG });
+    const res = await new PortalClient(fresh.app).post(`${API}/auth/login`, {
+      email: uniqueEmail('spray'),
+      password: WRONG,
+    });
     expect(res.status).toBe(429);
     expect(res.headers['retry-after']).toBeDefined();
   });
@@ -151,7 +170,9 @@ describe('account lock-out (issue 20 item 4)', () => {
     expect(again.status).toBe(400);
     expect(again.body.code).toBe('invalid_token');
     const audit = await h.prisma.auditEntry.findMany({ where: { targetId: user.id }, select: { action: true } });
-    expect(audit.map((a) => a.action)).toEqual(expect.arrayContaining(['auth.account.locked', 'auth.sign_in_link.used']));
+    expect(audit.map((a) => a.action)).toEqual(
+      expect.arrayContaining(['auth.account.locked', 'auth.sign_in_link.used']),
+    );
   });
 });
 

@@ -4,7 +4,11 @@ const preset = require('../../../jest.preset.js');
 const swc = (tsx) => [
   '@swc/jest',
   {
-    jsc: { parser: { syntax: 'typescript', tsx }, target: 'es2022', transform: { react: { runtime: 'automatic', importSource: 'preact' } } },
+    jsc: {
+      parser: { syntax: 'typescript', tsx },
+      target: 'es2022',
+      transform: { react: { runtime: 'automatic', importSource: 'preact' } },
+    },
     module: { type: 'commonjs', ignoreDynamic: true },
     sourceMaps: 'inline',
   },

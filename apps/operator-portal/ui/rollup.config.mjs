@@ -17,6 +17,9 @@ const config = browserApp({
 });
 
 // Hashed names change with every edit: start from an empty folder so old bundles do not pile up next to the manifest.
-const clean = { name: 'portal-ui-clean', buildStart: () => rmSync(browserDist('portal-ui'), { recursive: true, force: true }) };
+const clean = {
+  name: 'portal-ui-clean',
+  buildStart: () => rmSync(browserDist('portal-ui'), { recursive: true, force: true }),
+};
 
 export default { ...config, plugins: [clean, ...config.plugins] };

@@ -16,7 +16,13 @@ import {
   requestId,
 } from '@expedition/http-kit';
 import { countQuotesCreated, observe, type Observability } from '@expedition/observability';
-import { createMoneyPath, createPolicyTokens, DEV_POLICY_TOKEN_SECRET, type MoneyPath, type PolicyTokens } from '@expedition/fulfillment';
+import {
+  createMoneyPath,
+  createPolicyTokens,
+  DEV_POLICY_TOKEN_SECRET,
+  type MoneyPath,
+  type PolicyTokens,
+} from '@expedition/fulfillment';
 import type { PaymentProcessor } from '@expedition/payments';
 import type { Clock, Logger, RateLimiter } from '@expedition/platform';
 import { createQuoteService } from '@expedition/quoting';
@@ -84,7 +90,14 @@ export function createApp(deps: QuoteApiDeps): Express {
   const quotes = createQuoteService({ prisma: deps.prisma, clock: deps.clock });
   const { processor, mpp } = deps.payments;
   const moneyPath =
-    deps.payments.moneyPath ?? createMoneyPath({ prisma: deps.prisma, clock: deps.clock, logger: deps.logger, processor, quoteApiUrl: deps.publicUrl });
+    deps.payments.moneyPath ??
+    createMoneyPath({
+      prisma: deps.prisma,
+      clock: deps.clock,
+      logger: deps.logger,
+      processor,
+      quoteApiUrl: deps.publicUrl,
+    });
   const policyTokens = policyTokensOf(deps);
   const policies = createPolicyService({ prisma: deps.prisma, publicUrl: deps.publicUrl, policyTokens });
   const checkout = createCheckoutService({
@@ -106,7 +119,9 @@ export function createApp(deps: QuoteApiDeps): Express {
   });
   const idempotency = createIdempotencyRepository({ prisma: deps.prisma, clock: deps.clock, policyTokens });
   // The agent rules quote the catalog (destinations, default durations): generated from it, never copied.
-  const openapi = JSON.stringify(buildQuoteApiOpenApi({ serverUrl: deps.publicUrl, catalog: { destinations: listDestinations() } }));
+  const openapi = JSON.stringify(
+    buildQuoteApiOpenApi({ serverUrl: deps.publicUrl, catalog: { destinations: listDestinations() } }),
+  );
 
   for (const handler of observe(deps.observability, 'quote-api')) app.use(handler);
   app.use(requestId());
@@ -129,7 +144,8 @@ export function createApp(deps: QuoteApiDeps): Express {
   // Before any route: a body PostgreSQL cannot store is refused whole, so nothing is half-written (issue 7 §3).
   api.use(refuseUnstorableJson());
   api.use(catalogRouter({ publicUrl: deps.publicUrl }));
-  if (deps.observability?.metrics) api.post('/quotes', ...countQuotesCreated(deps.observability.metrics, 'api', [200, 201]));
+  if (deps.observability?.metrics)
+    api.post('/quotes', ...countQuotesCreated(deps.observability.metrics, 'api', [200, 201]));
   api.use(quoteRouter({ quotes, prisma: deps.prisma, clock: deps.clock, mode: deps.mode ?? 'test' }));
   api.use(coverageGapRouter());
   api.use(checkoutApiRouter({ checkout }));
@@ -137,7 +153,25 @@ export function createApp(deps: QuoteApiDeps): Express {
   api.use(policiesRouter({ policies }));
   app.use('/api/v1', api);
   const metrics = deps.observability?.metrics;
-  app.use('/mcp', mcpRouter({ quotes, checkout, purchases, policies, publicUrl: deps.publicUrl, prisma: deps.prisma, clock: deps.clock, logger: deps.logger, mode: deps.mode ?? 'test', metrics, rateLimit: clientRateLimit(deps.rateLimiter, deps.rateLimitPerMinute ?? QUOTE_API_LIMITS.requestsPerMinutePerClient) }));
+  app.use(
+    '/mcp',
+    mcpRouter({
+      quotes,
+      checkout,
+      purchases,
+      policies,
+      publicUrl: deps.publicUrl,
+      prisma: deps.prisma,
+      clock: deps.clock,
+      logger: deps.logger,
+      mode: deps.mode ?? 'test',
+      metrics,
+      rateLimit: clientRateLimit(
+        deps.rateLimiter,
+        deps.rateLimitPerMinute ?? QUOTE_API_LIMITS.requestsPerMinutePerClient,
+      ),
+    }),
+  );
 
   app.use(
     '/acp/v1',
@@ -163,9 +197,23 @@ export function createApp(deps: QuoteApiDeps): Express {
       ? { kind: 'stripe', publishableKeys: deps.payments.stripePublishableKeys ?? {} }
       : { kind: 'card-form', testMode: true };
   // The policyholder's pages: the policy (opened by its token) and each plan's public policy wording.
-  app.use(policyPageRouter({ policies, rateLimit: clientRateLimit(deps.rateLimiter, deps.rateLimitPerMinute ?? QUOTE_API_LIMITS.requestsPerMinutePerClient) }));
+  app.use(
+    policyPageRouter({
+      policies,
+      rateLimit: clientRateLimit(
+        deps.rateLimiter,
+        deps.rateLimitPerMinute ?? QUOTE_API_LIMITS.requestsPerMinutePerClient,
+      ),
+    }),
+  );
   app.use(wordingRouter({ publicUrl: deps.publicUrl }));
-  app.use(checkoutPageRouter({ checkout, ui, receipts: createCheckoutReceiptRepository(deps.prisma, deps.publicUrl, policyTokens) }));
+  app.use(
+    checkoutPageRouter({
+      checkout,
+      ui,
+      receipts: createCheckoutReceiptRepository(deps.prisma, deps.publicUrl, policyTokens),
+    }),
+  );
   app.use(notFound());
   app.use(errorHandler(deps.logger));
   return app;

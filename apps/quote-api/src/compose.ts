@@ -49,7 +49,10 @@ export function composeQuoteApi(runtime: QuoteApiRuntime): Express {
     payments: {
       processor,
       mpp: {
-        secrets: [config.mpp.secret ?? DEV_MPP_SECRET, ...(config.mpp.previousSecret ? [config.mpp.previousSecret] : [])],
+        secrets: [
+          config.mpp.secret ?? DEV_MPP_SECRET,
+          ...(config.mpp.previousSecret ? [config.mpp.previousSecret] : []),
+        ],
         realm: new URL(config.publicUrl).host,
         networkId: config.mpp.networkId,
         paymentMethodTypes: ['card'],

@@ -1,6 +1,14 @@
 import { z } from 'zod';
 import { ModeSchema } from '@expedition/contracts';
-import { asConfigError, ConfigError, envVar, missingInProduction, optionalVar, parseConfig, type Env } from '@expedition/platform';
+import {
+  asConfigError,
+  ConfigError,
+  envVar,
+  missingInProduction,
+  optionalVar,
+  parseConfig,
+  type Env,
+} from '@expedition/platform';
 import { DEV_POLICY_TOKEN_SECRET, MIN_POLICY_TOKEN_SECRET_LENGTH } from '@expedition/fulfillment';
 import { MIN_CHALLENGE_SECRET_BYTES, paymentsSettingsFromEnv } from '@expedition/payments';
 
@@ -23,12 +31,18 @@ const ConfigSchema = z
     TRUST_PROXY: envVar.trustProxy(),
     QUOTE_API_RATE_LIMIT_PER_MINUTE: envVar.int({ min: 1 }).default(120),
     QUOTE_API_MODE: optionalVar(ModeSchema).default('test'),
-    MPP_SECRET_KEY: optionalVar(z.string().min(MIN_CHALLENGE_SECRET_BYTES, `at least ${MIN_CHALLENGE_SECRET_BYTES} characters`)),
+    MPP_SECRET_KEY: optionalVar(
+      z.string().min(MIN_CHALLENGE_SECRET_BYTES, `at least ${MIN_CHALLENGE_SECRET_BYTES} characters`),
+    ),
     MPP_PREVIOUS_SECRET_KEY: optionalVar(z.string().min(MIN_CHALLENGE_SECRET_BYTES)),
     MPP_NETWORK_ID: envVar.string().default('profile_simulated_expedition'),
     MPP_CHALLENGE_TTL_SECONDS: envVar.int({ min: 30, max: 3600 }).default(300),
-    POLICY_TOKEN_SECRET: optionalVar(z.string().min(MIN_POLICY_TOKEN_SECRET_LENGTH, `at least ${MIN_POLICY_TOKEN_SECRET_LENGTH} characters`)),
-    POLICY_TOKEN_PREVIOUS_SECRET: optionalVar(z.string().min(MIN_POLICY_TOKEN_SECRET_LENGTH, `at least ${MIN_POLICY_TOKEN_SECRET_LENGTH} characters`)),
+    POLICY_TOKEN_SECRET: optionalVar(
+      z.string().min(MIN_POLICY_TOKEN_SECRET_LENGTH, `at least ${MIN_POLICY_TOKEN_SECRET_LENGTH} characters`),
+    ),
+    POLICY_TOKEN_PREVIOUS_SECRET: optionalVar(
+      z.string().min(MIN_POLICY_TOKEN_SECRET_LENGTH, `at least ${MIN_POLICY_TOKEN_SECRET_LENGTH} characters`),
+    ),
   })
   .transform((env) => ({
     logLevel: env.LOG_LEVEL,
@@ -49,7 +63,10 @@ const ConfigSchema = z
       challengeTtlMs: env.MPP_CHALLENGE_TTL_SECONDS * 1000,
     },
     /** Derives policies' access tokens (libs/fulfillment policy-tokens.ts); the published dev secret when unset. */
-    policyTokens: { secret: env.POLICY_TOKEN_SECRET ?? DEV_POLICY_TOKEN_SECRET, previous: env.POLICY_TOKEN_PREVIOUS_SECRET },
+    policyTokens: {
+      secret: env.POLICY_TOKEN_SECRET ?? DEV_POLICY_TOKEN_SECRET,
+      previous: env.POLICY_TOKEN_PREVIOUS_SECRET,
+    },
   }));
 
 export type QuoteApiConfig = z.infer<typeof ConfigSchema> & { payments: ReturnType<typeof paymentsSettingsFromEnv> };

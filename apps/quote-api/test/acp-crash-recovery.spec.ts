@@ -36,9 +36,23 @@ beforeAll(async () => {
     if (crashAfterCharge) throw new Error('process died after the charge');
     return settled;
   };
-  h = await createHarness({ clock, payments: { processor, mpp: { secrets: ['quote-api-test-mpp-secret-0123456789abcdef'], realm: 'quote.test', networkId: 'profile_test_expedition', paymentMethodTypes: ['card'], challengeTtlMs: 300_000 } } });
+  h = await createHarness({
+    clock,
+    payments: {
+      processor,
+      mpp: {
+        secrets: ['quote-api-test-mpp-secret-0123456789abcdef'],
+        realm: 'quote.test',
+        networkId: 'profile_test_expedition',
+        paymentMethodTypes: ['card'],
+        challengeTtlMs: 300_000,
+      },
+    },
+  });
   key = randomToken('acpk_test', 32);
-  await h.db.prisma.agentKey.create({ data: { name: 'Crash platform', mode: 'test', prefix: key.slice(0, 16), hash: hashToken(key) } });
+  await h.db.prisma.agentKey.create({
+    data: { name: 'Crash platform', mode: 'test', prefix: key.slice(0, 16), hash: hashToken(key) },
+  });
 });
 afterAll(() => h.close());
 
@@ -46,12 +60,18 @@ let seq = 0;
 const post = (p: string, body: object) =>
   request(h.app)
     .post(`/acp/v1${p}`)
-    .set({ Authorization: `Bearer ${key}`, 'API-Version': ACP_API_VERSION, 'Idempotency-Key': `crash-${process.pid}-${++seq}` })
+    .set({
+      Authorization: `Bearer ${key}`,
+      'API-Version': ACP_API_VERSION,
+      'Idempotency-Key': `crash-${process.pid}-${++seq}`,
+    })
     .send(body);
 
 it('the processor event of a charge the app never recorded issues the policy, once', async () => {
   const quoted = await request(h.app).post('/api/v1/quotes').send(antarcticaQuote);
-  const plan = (quoted.body.plans as { planId: string; availabilityMode: string }[]).find((p) => p.availabilityMode === 'full')!.planId;
+  const plan = (quoted.body.plans as { planId: string; availabilityMode: string }[]).find(
+    (p) => p.availabilityMode === 'full',
+  )!.planId;
   const created = await post('/checkout_sessions', {
     line_items: [{ id: plan }],
     currency: 'usd',
@@ -64,7 +84,10 @@ it('the processor event of a charge the app never recorded issues the policy, on
 
   crashAfterCharge = true;
   const crashed = await post(`/checkout_sessions/${created.body.id}/complete`, {
-    payment_data: { handler_id: 'stripe_spt', instrument: { type: 'card', credential: { type: 'spt', token: `spt_test_success_crash_${process.pid}` } } },
+    payment_data: {
+      handler_id: 'stripe_spt',
+      instrument: { type: 'card', credential: { type: 'spt', token: `spt_test_success_crash_${process.pid}` } },
+    },
   });
   crashAfterCharge = false;
   expect(crashed.status).toBeGreaterThanOrEqual(500);
@@ -91,7 +114,9 @@ it('the processor event of a charge the app never recorded issues the policy, on
 
 it('an event naming an ACP session of another quote is refused', async () => {
   const quoted = await request(h.app).post('/api/v1/quotes').send(antarcticaQuote);
-  const plan = (quoted.body.plans as { planId: string; availabilityMode: string }[]).find((p) => p.availabilityMode === 'full')!;
+  const plan = (quoted.body.plans as { planId: string; availabilityMode: string }[]).find(
+    (p) => p.availabilityMode === 'full',
+  )!;
   const other = await request(h.app).post('/api/v1/quotes').send(antarcticaQuote);
   const created = await post('/checkout_sessions', {
     line_items: [{ id: plan.planId }],
@@ -108,7 +133,12 @@ it('an event naming an ACP session of another quote is refused', async () => {
     spt: `spt_test_success_forged_${process.pid}`,
     challengeId: created.body.id,
     idempotencyKey: `forged-${process.pid}`,
-    metadata: { quoteId: other.body.quoteId ?? other.body.id, planId: plan.planId, channel: 'acp', acpSessionId: created.body.id },
+    metadata: {
+      quoteId: other.body.quoteId ?? other.body.id,
+      planId: plan.planId,
+      channel: 'acp',
+      acpSessionId: created.body.id,
+    },
   });
   expect(settled.status).toBe('succeeded');
   await processor.idle();

@@ -25,7 +25,14 @@ async function keyWith(publicKey: KeyObject | null): Promise<string> {
   const parsed = publicKey ? parseSigningPublicKey(publicKey.export({ type: 'spki', format: 'pem' }).toString()) : null;
   if (parsed && 'error' in parsed) throw new Error(parsed.error);
   await h.db.prisma.agentKey.create({
-    data: { name: 'Signing platform', mode: 'test', prefix: secret.slice(0, 16), hash: hashToken(secret), signingPublicKey: parsed?.pem, signingAlgorithm: parsed?.algorithm },
+    data: {
+      name: 'Signing platform',
+      mode: 'test',
+      prefix: secret.slice(0, 16),
+      hash: hashToken(secret),
+      signingPublicKey: parsed?.pem,
+      signingAlgorithm: parsed?.algorithm,
+    },
   });
   return secret;
 }
@@ -37,10 +44,18 @@ const signEd25519: Signer = (data) => sign(null, data, ed25519.privateKey);
 const signEs256: Signer = (data) => sign('sha256', data, { key: es256.privateKey, dsaEncoding: 'ieee-p1363' });
 
 function signed(signer: Signer, method: string, path: string, body: unknown, timestamp = h.clock.now().toISOString()) {
-  return { Signature: signer(signingInput({ timestamp, method, path, body })).toString('base64url'), Timestamp: timestamp };
+  return {
+    Signature: signer(signingInput({ timestamp, method, path, body })).toString('base64url'),
+    Timestamp: timestamp,
+  };
 }
 
-const createBody = { line_items: [{ id: 'any-plan' }], currency: 'usd', capabilities: {}, metadata: { trip: antarcticaQuote } };
+const createBody = {
+  line_items: [{ id: 'any-plan' }],
+  currency: 'usd',
+  capabilities: {},
+  metadata: { trip: antarcticaQuote },
+};
 
 function create(key: string, extra: Record<string, string> = {}, body: object = createBody) {
   return request(h.app)
@@ -51,7 +66,11 @@ function create(key: string, extra: Record<string, string> = {}, body: object = 
 
 async function expectRefusedAndNothingWritten(res: request.Response, message: RegExp) {
   expect(res.status).toBe(401);
-  expect(res.body).toEqual({ type: 'invalid_request', code: 'invalid_signature', message: expect.stringMatching(message) });
+  expect(res.body).toEqual({
+    type: 'invalid_request',
+    code: 'invalid_signature',
+    message: expect.stringMatching(message),
+  });
 }
 
 describe('a platform with a registered signing key', () => {
@@ -60,14 +79,25 @@ describe('a platform with a registered signing key', () => {
     const res = await create(key, signed(signEd25519, 'POST', '/acp/v1/checkout_sessions', createBody));
     expect(res.status).toBe(201);
     const path = `/acp/v1/checkout_sessions/${res.body.id}`;
-    const read = await request(h.app).get(path).set({ Authorization: `Bearer ${key}`, 'API-Version': ACP_API_VERSION, ...signed(signEd25519, 'GET', path, undefined) });
+    const read = await request(h.app)
+      .get(path)
+      .set({
+        Authorization: `Bearer ${key}`,
+        'API-Version': ACP_API_VERSION,
+        ...signed(signEd25519, 'GET', path, undefined),
+      });
     expect(read.status).toBe(200);
     expect(read.body.id).toBe(res.body.id);
   });
 
   it('ES256: a signed create is served; the canonical JSON ignores key order', async () => {
     const key = await keyWith(es256.publicKey);
-    const reordered = { metadata: createBody.metadata, capabilities: {}, currency: 'usd', line_items: createBody.line_items };
+    const reordered = {
+      metadata: createBody.metadata,
+      capabilities: {},
+      currency: 'usd',
+      line_items: createBody.line_items,
+    };
     const res = await create(key, signed(signEs256, 'POST', '/acp/v1/checkout_sessions', createBody), reordered);
     expect(res.status).toBe(201);
   });
@@ -76,7 +106,10 @@ describe('a platform with a registered signing key', () => {
     const key = await keyWith(ed25519.publicKey);
     const { Signature, Timestamp } = signed(signEd25519, 'POST', '/acp/v1/checkout_sessions', createBody);
     for (const headers of [{}, { Signature }, { Timestamp }]) {
-      await expectRefusedAndNothingWritten(await create(key, headers as Record<string, string>), /Signature and Timestamp headers are required/);
+      await expectRefusedAndNothingWritten(
+        await create(key, headers as Record<string, string>),
+        /Signature and Timestamp headers are required/,
+      );
     }
     await expectNothingWritten(key);
   });
@@ -100,11 +133,22 @@ describe('a platform with a registered signing key', () => {
     const now = h.clock.now().getTime();
     for (const offset of [-301_000, 301_000]) {
       const timestamp = new Date(now + offset).toISOString();
-      await expectRefusedAndNothingWritten(await create(key, signed(signEd25519, 'POST', '/acp/v1/checkout_sessions', createBody, timestamp)), /outside the allowed window/);
+      await expectRefusedAndNothingWritten(
+        await create(key, signed(signEd25519, 'POST', '/acp/v1/checkout_sessions', createBody, timestamp)),
+        /outside the allowed window/,
+      );
     }
     const edge = new Date(now - 299_000).toISOString();
-    expect((await create(key, signed(signEd25519, 'POST', '/acp/v1/checkout_sessions', createBody, edge))).status).toBe(201);
-    await expectRefusedAndNothingWritten(await create(key, signed(signEd25519, 'POST', '/acp/v1/checkout_sessions', createBody, String(Math.floor(now / 1000)))), /RFC 3339/);
+    expect((await create(key, signed(signEd25519, 'POST', '/acp/v1/checkout_sessions', createBody, edge))).status).toBe(
+      201,
+    );
+    await expectRefusedAndNothingWritten(
+      await create(
+        key,
+        signed(signEd25519, 'POST', '/acp/v1/checkout_sessions', createBody, String(Math.floor(now / 1000))),
+      ),
+      /RFC 3339/,
+    );
   });
 });
 

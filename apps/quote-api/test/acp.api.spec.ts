@@ -30,7 +30,10 @@ const DEV_TOKENS = createPolicyTokens({ secret: DEV_POLICY_TOKEN_SECRET });
 const trip = { ...antarcticaQuote };
 const { residence: _r, ...tripWithoutResidence } = trip;
 const buyer = { email: 'traveler@example.com', first_name: 'Ada' };
-const spt = (token: string) => ({ handler_id: 'stripe_spt', instrument: { type: 'card', credential: { type: 'spt', token } } });
+const spt = (token: string) => ({
+  handler_id: 'stripe_spt',
+  instrument: { type: 'card', credential: { type: 'spt', token } },
+});
 // A Shared Payment Token is single use: each payment gets its own.
 let sptSeq = 0;
 const ok = () => spt(`spt_test_success_${process.pid}_${++sptSeq}`);
@@ -59,19 +62,35 @@ afterAll(() => h.close());
 
 async function newKey(mode: 'test' | 'live' = 'test', revoked = false): Promise<string> {
   const secret = randomToken(`acpk_${mode}`, 32);
-  await h.db.prisma.agentKey.create({ data: { name: 'Test platform', mode, prefix: secret.slice(0, 16), hash: hashToken(secret), revokedAt: revoked ? new Date() : null } });
+  await h.db.prisma.agentKey.create({
+    data: {
+      name: 'Test platform',
+      mode,
+      prefix: secret.slice(0, 16),
+      hash: hashToken(secret),
+      revokedAt: revoked ? new Date() : null,
+    },
+  });
   return secret;
 }
 
 let keySeq = 0;
 const idem = () => `idem-${process.pid}-${++keySeq}`;
 const headers = (extra: Record<string, string | undefined> = {}) => {
-  const all: Record<string, string | undefined> = { Authorization: `Bearer ${key}`, 'API-Version': ACP_API_VERSION, ...extra };
+  const all: Record<string, string | undefined> = {
+    Authorization: `Bearer ${key}`,
+    'API-Version': ACP_API_VERSION,
+    ...extra,
+  };
   return Object.fromEntries(Object.entries(all).filter(([, v]) => v !== undefined)) as Record<string, string>;
 };
 const post = (p: string, body: unknown, extra: Record<string, string | undefined> = {}) =>
-  request(h.app).post(`/acp/v1${p}`).set(headers({ 'Idempotency-Key': idem(), ...extra })).send(body as object);
-const get = (p: string, extra: Record<string, string | undefined> = {}) => request(h.app).get(`/acp/v1${p}`).set(headers(extra));
+  request(h.app)
+    .post(`/acp/v1${p}`)
+    .set(headers({ 'Idempotency-Key': idem(), ...extra }))
+    .send(body as object);
+const get = (p: string, extra: Record<string, string | undefined> = {}) =>
+  request(h.app).get(`/acp/v1${p}`).set(headers(extra));
 
 const createBody = (over: Record<string, unknown> = {}) => ({
   line_items: [{ id: PLAN ?? 'plan-not-known-yet' }],
@@ -84,7 +103,9 @@ const createBody = (over: Record<string, unknown> = {}) => ({
 
 async function planIds(): Promise<string[]> {
   const res = await request(h.app).post('/api/v1/quotes').send(antarcticaQuote);
-  return (res.body.plans as { planId: string; availabilityMode: string }[]).filter((p) => p.availabilityMode === 'full').map((p) => p.planId);
+  return (res.body.plans as { planId: string; availabilityMode: string }[])
+    .filter((p) => p.availabilityMode === 'full')
+    .map((p) => p.planId);
 }
 let PLAN: string;
 beforeAll(async () => {
@@ -147,8 +168,16 @@ describe('GET /acp/v1/openapi.json', () => {
     expect(result.valid).toBe(true);
     expect(res.body.info.version).toBe(ACP_API_VERSION);
     expect(res.body.servers).toEqual([{ url: `${PUBLIC_URL}/acp/v1` }]);
-    const ops = Object.values(res.body.paths as Record<string, Record<string, { operationId: string }>>).flatMap((p) => Object.values(p).map((o) => o.operationId));
-    expect(ops.sort()).toEqual(['cancelCheckoutSession', 'completeCheckoutSession', 'createCheckoutSession', 'getCheckoutSession', 'updateCheckoutSession']);
+    const ops = Object.values(res.body.paths as Record<string, Record<string, { operationId: string }>>).flatMap((p) =>
+      Object.values(p).map((o) => o.operationId),
+    );
+    expect(ops.sort()).toEqual([
+      'cancelCheckoutSession',
+      'completeCheckoutSession',
+      'createCheckoutSession',
+      'getCheckoutSession',
+      'updateCheckoutSession',
+    ]);
   });
 });
 
@@ -156,7 +185,12 @@ describe('protocol headers', () => {
   it('400 missing_api_version / unsupported_api_version with the supported list', async () => {
     const missing = await get('/checkout_sessions/acs_x', { 'API-Version': undefined });
     expect(missing.status).toBe(400);
-    expect(missing.body).toEqual({ type: 'invalid_request', code: 'missing_api_version', message: expect.any(String), supported_versions: [ACP_API_VERSION] });
+    expect(missing.body).toEqual({
+      type: 'invalid_request',
+      code: 'missing_api_version',
+      message: expect.any(String),
+      supported_versions: [ACP_API_VERSION],
+    });
     conforms('Error', missing.body);
     const old = await get('/checkout_sessions/acs_x', { 'API-Version': '2025-09-29' });
     expect(old.status).toBe(400);
@@ -182,7 +216,10 @@ describe('protocol headers', () => {
   });
 
   it('echoes Request-Id and Idempotency-Key', async () => {
-    const res = await post('/checkout_sessions', createBody(), { 'Request-Id': 'req-123', 'Idempotency-Key': 'echo-me-1' });
+    const res = await post('/checkout_sessions', createBody(), {
+      'Request-Id': 'req-123',
+      'Idempotency-Key': 'echo-me-1',
+    });
     expect(res.status).toBe(201);
     expect(res.headers['request-id']).toBe('req-123');
     expect(res.headers['idempotency-key']).toBe('echo-me-1');
@@ -200,11 +237,19 @@ describe('protocol headers', () => {
   });
 
   it('429 past the per-key limit, other keys unaffected', async () => {
-    const limited = await createHarness({ rateLimitPerMinute: 2, rateLimiter: createRateLimiter({ points: 2, durationSec: 60 }) });
+    const limited = await createHarness({
+      rateLimitPerMinute: 2,
+      rateLimiter: createRateLimiter({ points: 2, durationSec: 60 }),
+    });
     try {
       const secret = randomToken('acpk_test', 32);
-      await limited.db.prisma.agentKey.create({ data: { name: 'x', mode: 'test', prefix: 'p', hash: hashToken(secret) } });
-      const call = () => request(limited.app).get('/acp/v1/checkout_sessions/acs_x').set({ Authorization: `Bearer ${secret}`, 'API-Version': ACP_API_VERSION });
+      await limited.db.prisma.agentKey.create({
+        data: { name: 'x', mode: 'test', prefix: 'p', hash: hashToken(secret) },
+      });
+      const call = () =>
+        request(limited.app)
+          .get('/acp/v1/checkout_sessions/acs_x')
+          .set({ Authorization: `Bearer ${secret}`, 'API-Version': ACP_API_VERSION });
       expect((await call()).status).toBe(404);
       expect((await call()).status).toBe(404);
       const refused = await call();
@@ -223,7 +268,9 @@ describe('the session: create → update → complete', () => {
     expect(created.status).toBe(201);
     conforms('CheckoutSession', created.body);
     expect(created.body.status).toBe('not_ready_for_payment');
-    expect(created.body.messages).toEqual([expect.objectContaining({ type: 'error', code: 'missing', param: '$.buyer.email' })]);
+    expect(created.body.messages).toEqual([
+      expect.objectContaining({ type: 'error', code: 'missing', param: '$.buyer.email' }),
+    ]);
     const premium = created.body.totals.find((t: { type: string }) => t.type === 'total').amount;
     expect(Number.isInteger(premium)).toBe(true);
     expect(created.body.line_items[0]).toMatchObject({ item: { id: PLAN }, quantity: 1, unit_amount: premium });
@@ -250,17 +297,30 @@ describe('the session: create → update → complete', () => {
     const purchase = await h.db.prisma.purchase.findUniqueOrThrow({ where: { quoteId: updated.body.quote_id } });
     expect(purchase).toMatchObject({ channel: 'acp', amountCents: premium, planId: PLAN });
     expect(settlements).toHaveLength(1);
-    expect(settlements[0]).toMatchObject({ amountCents: premium, spt: expect.stringMatching(/^spt_test_success_/), metadata: { channel: 'acp', quoteId: updated.body.quote_id } });
+    expect(settlements[0]).toMatchObject({
+      amountCents: premium,
+      spt: expect.stringMatching(/^spt_test_success_/),
+      metadata: { channel: 'acp', quoteId: updated.body.quote_id },
+    });
     expect((await get(`/checkout_sessions/${created.body.id}`)).body).toEqual(done.body);
   });
 
   it('reports invalid trip facts in messages[] with JSONPaths, and re-quotes when the trip is updated', async () => {
-    const created = await post('/checkout_sessions', createBody({ metadata: { trip: { ...trip, travelerAges: [45] } } }));
+    const created = await post(
+      '/checkout_sessions',
+      createBody({ metadata: { trip: { ...trip, travelerAges: [45] } } }),
+    );
     expect(created.status).toBe(201);
     expect(created.body.status).toBe('not_ready_for_payment');
-    expect(created.body.messages[0]).toMatchObject({ type: 'error', code: 'invalid', param: '$.metadata.trip.travelerAges' });
+    expect(created.body.messages[0]).toMatchObject({
+      type: 'error',
+      code: 'invalid',
+      param: '$.metadata.trip.travelerAges',
+    });
     expect(created.body.totals).toEqual([]);
-    const noResidence = await post(`/checkout_sessions/${created.body.id}`, { metadata: { trip: tripWithoutResidence } });
+    const noResidence = await post(`/checkout_sessions/${created.body.id}`, {
+      metadata: { trip: tripWithoutResidence },
+    });
     expect(noResidence.body.messages[0]).toMatchObject({ param: '$.metadata.trip.residence' });
     const fixed = await post(`/checkout_sessions/${created.body.id}`, { metadata: { trip } });
     expect(fixed.body.status).toBe('ready_for_payment');
@@ -276,7 +336,9 @@ describe('the session: create → update → complete', () => {
     expect(declined.status).toBe(200);
     conforms('CheckoutSession', declined.body);
     expect(declined.body.status).toBe('ready_for_payment');
-    expect(declined.body.messages).toEqual([expect.objectContaining({ type: 'error', code: 'payment_declined', param: '$.payment_data' })]);
+    expect(declined.body.messages).toEqual([
+      expect.objectContaining({ type: 'error', code: 'payment_declined', param: '$.payment_data' }),
+    ]);
     expect(await h.db.prisma.purchase.count({ where: { quoteId: s.quote_id } })).toBe(0);
     const paid = await post(`/checkout_sessions/${s.id}/complete`, { payment_data: spt('spt_test_success_2') });
     expect(paid.body.status).toBe('completed');
@@ -327,7 +389,11 @@ describe('Idempotency-Key', () => {
     const first = await post('/checkout_sessions', createBody(), { 'Idempotency-Key': 'replay-1' });
     // Same JSON, keys in another order: semantically equal.
     const { currency, line_items, capabilities, metadata } = createBody();
-    const again = await post('/checkout_sessions', { metadata, capabilities, line_items, currency, buyer }, { 'Idempotency-Key': 'replay-1' });
+    const again = await post(
+      '/checkout_sessions',
+      { metadata, capabilities, line_items, currency, buyer },
+      { 'Idempotency-Key': 'replay-1' },
+    );
     expect(first.status).toBe(201);
     expect(again.status).toBe(201);
     expect(again.headers['idempotent-replayed']).toBe('true');
@@ -340,7 +406,9 @@ describe('Idempotency-Key', () => {
 
   it('422 idempotency_conflict for the same key with another body', async () => {
     await post('/checkout_sessions', createBody(), { 'Idempotency-Key': 'conflict-1' });
-    const res = await post('/checkout_sessions', createBody({ buyer: { email: 'other@example.com' } }), { 'Idempotency-Key': 'conflict-1' });
+    const res = await post('/checkout_sessions', createBody({ buyer: { email: 'other@example.com' } }), {
+      'Idempotency-Key': 'conflict-1',
+    });
     expect(res.status).toBe(422);
     expect(res.body).toMatchObject({ type: 'invalid_request', code: 'idempotency_conflict' });
     conforms('Error', res.body);
@@ -349,7 +417,10 @@ describe('Idempotency-Key', () => {
   it('keys are scoped to the agent key: another platform may use the same key', async () => {
     const other = await newKey();
     const a = await post('/checkout_sessions', createBody(), { 'Idempotency-Key': 'shared-1' });
-    const b = await post('/checkout_sessions', createBody(), { 'Idempotency-Key': 'shared-1', Authorization: `Bearer ${other}` });
+    const b = await post('/checkout_sessions', createBody(), {
+      'Idempotency-Key': 'shared-1',
+      Authorization: `Bearer ${other}`,
+    });
     expect(b.status).toBe(201);
     expect(b.headers['idempotent-replayed']).toBeUndefined();
     expect(b.body.id).not.toBe(a.body.id);
@@ -455,8 +526,13 @@ describe('one charge per quote', () => {
 
 describe('operator-attributed trips', () => {
   it('issue policy.issued for the operator, as every other channel does', async () => {
-    const operator = await h.db.prisma.operator.create({ data: { name: 'ACP Voyages', status: 'active', webhookUrl: 'https://operator.example/hook' } });
-    const created = await post('/checkout_sessions', createBody({ line_items: [{ id: PLAN }], metadata: { trip: { ...trip, operator: operator.id } } }));
+    const operator = await h.db.prisma.operator.create({
+      data: { name: 'ACP Voyages', status: 'active', webhookUrl: 'https://operator.example/hook' },
+    });
+    const created = await post(
+      '/checkout_sessions',
+      createBody({ line_items: [{ id: PLAN }], metadata: { trip: { ...trip, operator: operator.id } } }),
+    );
     expect(created.body.status).toBe('ready_for_payment');
     const done = await post(`/checkout_sessions/${created.body.id}/complete`, { payment_data: ok() });
     expect(done.body.status).toBe('completed');
@@ -497,7 +573,10 @@ describe('hostile input: 4xx, nothing written', () => {
 
   it('malformed JSON and an oversized body', async () => {
     const before = await counts();
-    const broken = await request(h.app).post('/acp/v1/checkout_sessions').set(headers({ 'Idempotency-Key': idem(), 'Content-Type': 'application/json' })).send('{"line_items": [');
+    const broken = await request(h.app)
+      .post('/acp/v1/checkout_sessions')
+      .set(headers({ 'Idempotency-Key': idem(), 'Content-Type': 'application/json' }))
+      .send('{"line_items": [');
     expect(broken.status).toBe(400);
     expect(broken.body).toMatchObject({ type: 'invalid_request', code: 'invalid_json' });
     const huge = await request(h.app)
@@ -514,7 +593,11 @@ describe('hostile input: 4xx, nothing written', () => {
     expect(long.status).toBe(400);
     const s = await readySession();
     const mid = await counts();
-    for (const payment_data of [{}, { handler_id: 'other', instrument: ok().instrument }, { ...ok(), instrument: { type: 'card', credential: { type: 'card', token: '4242' } } }]) {
+    for (const payment_data of [
+      {},
+      { handler_id: 'other', instrument: ok().instrument },
+      { ...ok(), instrument: { type: 'card', credential: { type: 'card', token: '4242' } } },
+    ]) {
       const res = await post(`/checkout_sessions/${s.id}/complete`, { payment_data });
       expect(res.status).toBe(400);
     }
@@ -525,17 +608,22 @@ describe('hostile input: 4xx, nothing written', () => {
 });
 
 describe("ACP: the buyer's language", () => {
-  it('records the request\'s `locale` (by language), else its Accept-Language, on the session and on every quote it makes', async () => {
+  it("records the request's `locale` (by language), else its Accept-Language, on the session and on every quote it makes", async () => {
     const withLocale = await post('/checkout_sessions', createBody({ locale: 'de-DE' }), { 'Accept-Language': 'fr' });
     expect(withLocale.status).toBe(201);
-    const quoteLocale = async (quoteId: string) => (await h.db.prisma.quote.findUniqueOrThrow({ where: { id: quoteId } })).locale;
+    const quoteLocale = async (quoteId: string) =>
+      (await h.db.prisma.quote.findUniqueOrThrow({ where: { id: quoteId } })).locale;
     expect(await quoteLocale(withLocale.body.quote_id)).toBe('de');
-    expect((await h.db.prisma.acpCheckoutSession.findUniqueOrThrow({ where: { id: withLocale.body.id } })).locale).toBe('de');
+    expect((await h.db.prisma.acpCheckoutSession.findUniqueOrThrow({ where: { id: withLocale.body.id } })).locale).toBe(
+      'de',
+    );
 
     const fromHeader = await post('/checkout_sessions', createBody(), { 'Accept-Language': 'es-419, en;q=0.5' });
     expect(await quoteLocale(fromHeader.body.quote_id)).toBe('es');
     // A new trip re-quotes the session: the new quote keeps the session's language.
-    const requoted = await post(`/checkout_sessions/${fromHeader.body.id}`, { metadata: { trip: { ...trip, travelers: 1, travelerAges: [40] } } });
+    const requoted = await post(`/checkout_sessions/${fromHeader.body.id}`, {
+      metadata: { trip: { ...trip, travelers: 1, travelerAges: [40] } },
+    });
     expect(requoted.body.quote_id).not.toBe(fromHeader.body.quote_id);
     expect(await quoteLocale(requoted.body.quote_id)).toBe('es');
 

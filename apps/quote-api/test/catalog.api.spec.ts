@@ -13,9 +13,13 @@ describe('GET /api/v1/destinations', () => {
     const res = await request(h.app).get('/api/v1/destinations');
     expect(res.status).toBe(200);
     const body = DestinationListSchema.parse(res.body);
-    expect(body.destinations.map((d) => d.slug).sort()).toEqual(
-      ['african-safari', 'antarctica', 'arctic', 'galapagos', 'svalbard'],
-    );
+    expect(body.destinations.map((d) => d.slug).sort()).toEqual([
+      'african-safari',
+      'antarctica',
+      'arctic',
+      'galapagos',
+      'svalbard',
+    ]);
     expect(body.destinations.find((d) => d.slug === 'svalbard')?.defaultDurationDays).toBe(8);
   });
 });
@@ -29,7 +33,11 @@ describe('GET /api/v1/products', () => {
     expect(body.plansCount).toBe(body.plans.length);
     expect(body.plans.length).toBeGreaterThan(5);
     expect(body.plans.every((p) => p.availabilityMode !== 'admin_only')).toBe(true);
-    expect(body.plans[0]).toMatchObject({ id: expect.any(String), planId: body.plans[0]!.id, brand: expect.any(String) });
+    expect(body.plans[0]).toMatchObject({
+      id: expect.any(String),
+      planId: body.plans[0]!.id,
+      brand: expect.any(String),
+    });
   });
 
   it('filters by destination slug and tier', async () => {

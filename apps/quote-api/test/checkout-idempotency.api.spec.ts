@@ -49,7 +49,10 @@ describe('POST /api/v1/checkout with Idempotency-Key', () => {
   it('treats the body by value: field order and an absent optional field do not make it another request', async () => {
     const q = await newQuote();
     const key = randomUUID();
-    const first = await checkout({ sessionId: q.sessionId, planId: q.body.planId, quoteId: q.quoteId, email: 'ann@example.com' }, key);
+    const first = await checkout(
+      { sessionId: q.sessionId, planId: q.body.planId, quoteId: q.quoteId, email: 'ann@example.com' },
+      key,
+    );
     const second = await checkout({ ...q.body, email: 'ann@example.com' }, key);
     expect(second.body).toEqual(first.body);
   });
@@ -118,7 +121,10 @@ describe('POST /api/v1/checkout with Idempotency-Key', () => {
     const key = randomUUID();
     expect((await checkout(q.body, key)).status).toBe(200);
     // The same key on /purchase is a new request there (402 challenge), not a 422 or a replay of the link.
-    const purchase = await request(h.app).post('/api/v1/purchase').set('Idempotency-Key', key).send({ quoteId: q.quoteId, planId: q.body.planId });
+    const purchase = await request(h.app)
+      .post('/api/v1/purchase')
+      .set('Idempotency-Key', key)
+      .send({ quoteId: q.quoteId, planId: q.body.planId });
     expect(purchase.status).toBe(402);
   });
 

@@ -41,7 +41,9 @@ async function newQuote() {
 }
 
 async function openLink(q: Awaited<ReturnType<typeof newQuote>>): Promise<string> {
-  const res = await request(h.app).post('/api/v1/checkout').send({ quoteId: q.quoteId, planId: q.plan.planId, sessionId: q.sessionId });
+  const res = await request(h.app)
+    .post('/api/v1/checkout')
+    .send({ quoteId: q.quoteId, planId: q.plan.planId, sessionId: q.sessionId });
   expect(res.status).toBe(200);
   return new URL(res.body.checkoutUrl as string).pathname;
 }
@@ -56,7 +58,8 @@ async function state(quoteId: string, link: string) {
   return {
     purchases: await prisma.purchase.count({ where: { quoteId } }),
     policies: await prisma.policy.count({ where: { quoteId } }),
-    session: (await prisma.checkoutSession.findUniqueOrThrow({ where: { tokenHash: hashToken(tokenOf(link)) } })).status,
+    session: (await prisma.checkoutSession.findUniqueOrThrow({ where: { tokenHash: hashToken(tokenOf(link)) } }))
+      .status,
   };
 }
 
@@ -70,13 +73,21 @@ describe('POST /checkout/{token}/pay', () => {
     expect(res.headers['location']).toBe(link);
     const page = await request(h.app).get(link);
     expect(page.status).toBe(200);
-    expect(page.text).toMatch(/Payment received — policy <span id="policy-number" class="nowrap">POL-\d{4}-[0-9A-Z]{6}<\/span>/);
+    expect(page.text).toMatch(
+      /Payment received — policy <span id="policy-number" class="nowrap">POL-\d{4}-[0-9A-Z]{6}<\/span>/,
+    );
     expect(page.text).not.toContain('name="cardNumber"');
 
     expect(await state(q.quoteId, link)).toEqual({ purchases: 1, policies: 1, session: 'paid' });
     const purchase = await h.db.prisma.purchase.findUniqueOrThrow({ where: { quoteId: q.quoteId } });
-    expect(purchase).toMatchObject({ channel: 'checkout_link', planId: q.plan.planId, amountCents: q.plan.estimatedPremiumCents });
-    const payment = await h.db.prisma.payment.findUniqueOrThrow({ where: { processorPaymentId: purchase.processorPaymentId } });
+    expect(purchase).toMatchObject({
+      channel: 'checkout_link',
+      planId: q.plan.planId,
+      amountCents: q.plan.estimatedPremiumCents,
+    });
+    const payment = await h.db.prisma.payment.findUniqueOrThrow({
+      where: { processorPaymentId: purchase.processorPaymentId },
+    });
     expect(payment.checkoutSessionId).not.toBeNull();
     expect((await h.db.prisma.quote.findUniqueOrThrow({ where: { id: q.quoteId } })).status).toBe('purchased');
     expect(calls.confirm).toBe(1);
@@ -125,7 +136,9 @@ describe('POST /checkout/{token}/pay', () => {
     const second = await payWith(link, TEST_CARDS.success);
     expect(second.status).toBe(303);
     const page = await request(h.app).get(second.headers['location'] as string);
-    expect(page.text).toMatch(/Payment received — policy <span id="policy-number" class="nowrap">POL-\d{4}-[0-9A-Z]{6}<\/span>/);
+    expect(page.text).toMatch(
+      /Payment received — policy <span id="policy-number" class="nowrap">POL-\d{4}-[0-9A-Z]{6}<\/span>/,
+    );
 
     expect(calls).toEqual(chargesAfterFirst);
     expect(await state(q.quoteId, link)).toEqual({ purchases: 1, policies: 1, session: 'paid' });
@@ -164,7 +177,9 @@ describe('POST /checkout/{token}/pay', () => {
 
     const res = await payWith(link, TEST_CARDS.success);
     expect(res.status).toBe(402);
-    expect(res.text).toContain('This payment cannot be taken here: this checkout is not set up for real (live) payments. Nothing was charged.');
+    expect(res.text).toContain(
+      'This payment cannot be taken here: this checkout is not set up for real (live) payments. Nothing was charged.',
+    );
     expect(res.text).not.toContain('unavailable');
     expect(await state(q.quoteId, link)).toEqual({ purchases: 0, policies: 0, session: 'open' });
     expect(await h.db.prisma.payment.count({ where: { quoteId: q.quoteId } })).toBe(0);
@@ -209,7 +224,9 @@ describe('POST /checkout/{token}/pay', () => {
 
     const attempt = await payWith(second, TEST_CARDS.success);
     expect(attempt.status).toBe(303);
-    expect((await request(h.app).get(attempt.headers['location'] as string)).text).toContain('This trip is already insured');
+    expect((await request(h.app).get(attempt.headers['location'] as string)).text).toContain(
+      'This trip is already insured',
+    );
     expect(calls).toEqual(chargesAfterFirst);
     expect(await h.db.prisma.purchase.count({ where: { quoteId: q.quoteId } })).toBe(1);
     expect(await h.db.prisma.payment.count({ where: { quoteId: q.quoteId } })).toBe(1);
@@ -219,7 +236,9 @@ describe('POST /checkout/{token}/pay', () => {
     const q = await newQuote();
     const link = await openLink(q);
     // Record a purchase the way the MPP path does, then look at the link.
-    const challengeRes = await request(h.app).post('/api/v1/purchase').send({ quoteId: q.quoteId, planId: q.plan.planId });
+    const challengeRes = await request(h.app)
+      .post('/api/v1/purchase')
+      .send({ quoteId: q.quoteId, planId: q.plan.planId });
     expect(challengeRes.status).toBe(402);
     const challenge = parsePaymentChallenges(challengeRes.headers['www-authenticate'] as string)[0]!;
     const paid = await request(h.app)

@@ -14,13 +14,22 @@ beforeAll(async () => {
 afterAll(() => h.close());
 
 async function quoteWithLink(extra: Record<string, unknown> = {}) {
-  const quote = await request(h.app).post('/api/v1/quotes').send({ ...antarcticaQuote, ...extra });
+  const quote = await request(h.app)
+    .post('/api/v1/quotes')
+    .send({ ...antarcticaQuote, ...extra });
   expect(quote.status).toBe(200);
-  const plan = (quote.body.plans as { planId: string; planName: string; availabilityMode: string }[]).find((p) => p.availabilityMode === 'full')!;
+  const plan = (quote.body.plans as { planId: string; planName: string; availabilityMode: string }[]).find(
+    (p) => p.availabilityMode === 'full',
+  )!;
   const link = () =>
     request(h.app)
       .post('/api/v1/checkout')
-      .send({ quoteId: quote.body.quoteId, planId: plan.planId, sessionId: quote.body.sessionId, guestNames: ['Ada Lovelace', 'Charles Babbage'] })
+      .send({
+        quoteId: quote.body.quoteId,
+        planId: plan.planId,
+        sessionId: quote.body.sessionId,
+        guestNames: ['Ada Lovelace', 'Charles Babbage'],
+      })
       .then((res) => new URL(res.body.checkoutUrl as string).pathname);
   return { quoteId: quote.body.quoteId as string, quoteNumber: quote.body.quoteNumber as string, plan, link };
 }
@@ -51,7 +60,9 @@ async function succeededPaymentOn(quoteId: string) {
 }
 
 function expectStrictPage(res: request.Response) {
-  expect(res.headers['content-security-policy']).toMatch(/default-src 'none'; style-src 'nonce-[^']+'; script-src 'nonce-[^']+';/);
+  expect(res.headers['content-security-policy']).toMatch(
+    /default-src 'none'; style-src 'nonce-[^']+'; script-src 'nonce-[^']+';/,
+  );
   expect(res.headers['cache-control']).toBe('no-store');
   expect(res.headers['referrer-policy']).toBe('no-referrer');
   expect(res.text).not.toContain('<script');
@@ -69,16 +80,24 @@ describe('GET /checkout/{token} after paying', () => {
     expect(page.status).toBe(200);
     expectStrictPage(page);
     const policy = await h.db.prisma.policy.findUniqueOrThrow({ where: { quoteId: q.quoteId } });
-    expect(page.text).toContain(`Payment received — policy <span id="policy-number" class="nowrap">${policy.policyNumber}</span>`);
+    expect(page.text).toContain(
+      `Payment received — policy <span id="policy-number" class="nowrap">${policy.policyNumber}</span>`,
+    );
     expect(page.text).toContain(q.plan.planName);
-    const premium = new Intl.NumberFormat('en-US', { style: 'currency', currency: 'USD' }).format(policy.premiumCents / 100);
+    const premium = new Intl.NumberFormat('en-US', { style: 'currency', currency: 'USD' }).format(
+      policy.premiumCents / 100,
+    );
     expect(page.text).toContain(`<dd class="premium">${premium}</dd>`);
     expect(page.text).toContain('<dd>Antarctica</dd>');
     expect(page.text).not.toContain('antarctica');
-    expect(page.text).toContain('<span class="nowrap">10 Jan 2027</span> → <span class="nowrap">24 Jan 2027</span> (14 days)');
+    expect(page.text).toContain(
+      '<span class="nowrap">10 Jan 2027</span> → <span class="nowrap">24 Jan 2027</span> (14 days)',
+    );
     expect(page.text).toContain('Ada Lovelace, Charles Babbage; ages 45, 52');
     expect(page.text).toContain('What happens next');
-    expect(page.text).toContain('A confirmation e-mail with your certificate attached is being sent to <strong>ada@example.com</strong>');
+    expect(page.text).toContain(
+      'A confirmation e-mail with your certificate attached is being sent to <strong>ada@example.com</strong>',
+    );
     expect(page.text).toContain(`Keep your quote number <strong>${q.quoteNumber}</strong>`);
     expect(page.text).toContain('Test mode: no money moved');
     expect(page.text).not.toContain('already paid');
@@ -96,16 +115,27 @@ describe('GET /checkout/{token} after paying', () => {
     expect(form.text).toContain('name="email" type="email"');
     expect(form.text).toContain('Leave it empty and no e-mail is sent');
 
-    const refused = await request(h.app).post(`${link}/pay`).type('form').send({ email: 'not an address', cardNumber: TEST_CARDS.success, expiry: '12/30', cvc: '123' });
+    const refused = await request(h.app)
+      .post(`${link}/pay`)
+      .type('form')
+      .send({ email: 'not an address', cardNumber: TEST_CARDS.success, expiry: '12/30', cvc: '123' });
     expect(refused.status).toBe(400);
     expect(refused.text).toContain('That e-mail address does not look right');
     expect(await h.db.prisma.payment.count({ where: { quoteId: q.quoteId } })).toBe(0);
     expect((await newestSession(q.quoteId)).email).toBeNull();
 
-    const paid = await request(h.app).post(`${link}/pay`).type('form').send({ email: 'grace@example.com', cardNumber: TEST_CARDS.success, expiry: '12/30', cvc: '123' });
+    const paid = await request(h.app)
+      .post(`${link}/pay`)
+      .type('form')
+      .send({ email: 'grace@example.com', cardNumber: TEST_CARDS.success, expiry: '12/30', cvc: '123' });
     expect(paid.status).toBe(303);
-    const policy = await h.db.prisma.policy.findUniqueOrThrow({ where: { quoteId: q.quoteId }, include: { mails: true } });
-    expect(policy.mails.map((m) => [m.kind, m.recipient, m.status])).toEqual([['confirmation', 'grace@example.com', 'pending']]);
+    const policy = await h.db.prisma.policy.findUniqueOrThrow({
+      where: { quoteId: q.quoteId },
+      include: { mails: true },
+    });
+    expect(policy.mails.map((m) => [m.kind, m.recipient, m.status])).toEqual([
+      ['confirmation', 'grace@example.com', 'pending'],
+    ]);
     expect((await request(h.app).get(link)).text).toContain('is being sent to <strong>grace@example.com</strong>');
   });
 
@@ -116,7 +146,10 @@ describe('GET /checkout/{token} after paying', () => {
 
     const page = await request(h.app).get(link);
 
-    const policy = await h.db.prisma.policy.findUniqueOrThrow({ where: { quoteId: q.quoteId }, include: { mails: true } });
+    const policy = await h.db.prisma.policy.findUniqueOrThrow({
+      where: { quoteId: q.quoteId },
+      include: { mails: true },
+    });
     expect(policy.mails.map((m) => [m.recipient, m.status])).toEqual([[null, 'no_address']]);
     expect(page.text).toContain('No e-mail is sent for this policy: no address was given.');
     expect(page.text).not.toMatch(/being sent|emailed/);
@@ -156,7 +189,9 @@ describe('GET /checkout/{token} after paying', () => {
     expect(page.text).toContain('Nothing was charged on this link.');
     expect(page.text).not.toContain('Payment received');
     // The first link still shows its own confirmation.
-    expect((await request(h.app).get(first)).text).toContain(`Payment received — policy <span id="policy-number" class="nowrap">${policy.policyNumber}`);
+    expect((await request(h.app).get(first)).text).toContain(
+      `Payment received — policy <span id="policy-number" class="nowrap">${policy.policyNumber}`,
+    );
   });
 
   it('does not claim "nothing was charged" when this link also took a payment that the purchase did not use', async () => {

@@ -29,7 +29,13 @@ beforeAll(async () => {
     rateLimiter: createRateLimiter({ points: 1000, durationSec: 60 }),
     payments: {
       processor,
-      mpp: { secrets: [MPP_TEST_SECRET], realm: 'quote.test', networkId: MPP_NETWORK_ID, paymentMethodTypes: ['card'], challengeTtlMs: 300_000 },
+      mpp: {
+        secrets: [MPP_TEST_SECRET],
+        realm: 'quote.test',
+        networkId: MPP_NETWORK_ID,
+        paymentMethodTypes: ['card'],
+        challengeTtlMs: 300_000,
+      },
       stripePublishableKeys: { test: 'pk_test_checkoutpage' },
     },
   });
@@ -49,7 +55,8 @@ async function openLink(linkFields: { email?: string } = {}) {
 }
 
 const storedEmail = async (path: string) =>
-  (await h.db.prisma.checkoutSession.findUniqueOrThrow({ where: { tokenHash: hashToken(path.split('/').pop()!) } })).email;
+  (await h.db.prisma.checkoutSession.findUniqueOrThrow({ where: { tokenHash: hashToken(path.split('/').pop()!) } }))
+    .email;
 
 describe('checkout link with Stripe', () => {
   it("renders Stripe's Payment Element for the link's one PaymentIntent, with a CSP that admits only Stripe (and its own origin, for the e-mail)", async () => {
@@ -114,7 +121,10 @@ describe('checkout link with Stripe', () => {
     await request(h.app).post(`${path}/email`).type('form').send({ email: 'other@example.com' });
     expect(await storedEmail(path)).toBe('ada@example.com');
 
-    const unknown = await request(h.app).post('/checkout/cs_unknownunknownunknownunknown/email').type('form').send({ email: 'a@example.com' });
+    const unknown = await request(h.app)
+      .post('/checkout/cs_unknownunknownunknownunknown/email')
+      .type('form')
+      .send({ email: 'a@example.com' });
     expect(unknown.status).toBe(404);
     expect(unknown.body.message).toMatch(/not valid/);
   });

@@ -12,7 +12,12 @@ afterAll(() => h.close());
 async function newQuote(body: object = antarcticaQuote) {
   const res = await request(h.app).post('/api/v1/quotes').send(body);
   expect(res.status).toBe(200);
-  return res.body as { quoteId: string; sessionId: string; quoteNumber: string; plans: { planId: string; estimatedPremiumCents: number; availabilityMode: string }[] };
+  return res.body as {
+    quoteId: string;
+    sessionId: string;
+    quoteNumber: string;
+    plans: { planId: string; estimatedPremiumCents: number; availabilityMode: string }[];
+  };
 }
 
 const tokenOf = (url: string) => new URL(url).pathname.split('/').pop()!;
@@ -21,16 +26,26 @@ describe('POST /api/v1/checkout', () => {
   it('opens a 30-minute checkout session and returns its URL', async () => {
     const q = await newQuote();
     const plan = q.plans[0]!;
-    const res = await request(h.app)
-      .post('/api/v1/checkout')
-      .send({ quoteId: q.quoteId, planId: plan.planId, sessionId: q.sessionId, agentSummary: 'Two divers, one aged 52.' });
+    const res = await request(h.app).post('/api/v1/checkout').send({
+      quoteId: q.quoteId,
+      planId: plan.planId,
+      sessionId: q.sessionId,
+      agentSummary: 'Two divers, one aged 52.',
+    });
     expect(res.status).toBe(200);
     const body = CheckoutResponseSchema.parse(res.body);
     expect(body.checkoutUrl.startsWith(`${PUBLIC_URL}/checkout/cs_`)).toBe(true);
 
-    const session = await h.db.prisma.checkoutSession.findUniqueOrThrow({ where: { tokenHash: hashToken(tokenOf(body.checkoutUrl)) } });
+    const session = await h.db.prisma.checkoutSession.findUniqueOrThrow({
+      where: { tokenHash: hashToken(tokenOf(body.checkoutUrl)) },
+    });
     expect(session.expiresAt.getTime() - h.clock.now().getTime()).toBe(30 * 60 * 1000);
-    expect(session).toMatchObject({ quoteId: q.quoteId, planId: plan.planId, premiumCents: plan.estimatedPremiumCents, status: 'open' });
+    expect(session).toMatchObject({
+      quoteId: q.quoteId,
+      planId: plan.planId,
+      premiumCents: plan.estimatedPremiumCents,
+      status: 'open',
+    });
     expect((await h.db.prisma.quote.findUniqueOrThrow({ where: { id: q.quoteId } })).status).toBe('checkout_open');
   });
 
@@ -46,7 +61,9 @@ describe('POST /api/v1/checkout', () => {
       .send({ quoteId: '7d1f2c3a-1111-4222-8333-944455556666', planId: 'p', sessionId: 's' });
     expect(unknown.status).toBe(404);
     expect(unknown.body.code).toBe('quote_not_found');
-    const malformed = await request(h.app).post('/api/v1/checkout').send({ quoteId: 'nope', planId: 'p', sessionId: 's' });
+    const malformed = await request(h.app)
+      .post('/api/v1/checkout')
+      .send({ quoteId: 'nope', planId: 'p', sessionId: 's' });
     expect(malformed.status).toBe(404);
   });
 
@@ -80,7 +97,10 @@ describe('POST /api/v1/checkout', () => {
     expect(paid.body.code).toBe('already_purchased');
 
     const old = await newQuote();
-    await h.db.prisma.quote.update({ where: { id: old.quoteId }, data: { expiresAt: new Date(h.clock.now().getTime() - 1) } });
+    await h.db.prisma.quote.update({
+      where: { id: old.quoteId },
+      data: { expiresAt: new Date(h.clock.now().getTime() - 1) },
+    });
     const expired = await request(h.app)
       .post('/api/v1/checkout')
       .send({ quoteId: old.quoteId, planId: old.plans[0]!.planId, sessionId: old.sessionId });

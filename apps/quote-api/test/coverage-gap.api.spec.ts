@@ -9,7 +9,7 @@ beforeAll(async () => {
 afterAll(() => h.close());
 
 describe('POST /api/v1/coverage-gap', () => {
-  it("names each gap of a known card, its size, and the plans that close it", async () => {
+  it('names each gap of a known card, its size, and the plans that close it', async () => {
     const res = await request(h.app)
       .post('/api/v1/coverage-gap')
       .send({ destination: 'antarctica', creditCardName: 'Chase Sapphire Reserve', tripCost: 18000 });
@@ -41,7 +41,9 @@ describe('POST /api/v1/coverage-gap', () => {
     const unknown = await request(h.app).post('/api/v1/coverage-gap').send({ destination: 'Mars' });
     expect(unknown.status).toBe(400);
     expect(unknown.body.code).toBe('unknown_destination');
-    const range = await request(h.app).post('/api/v1/coverage-gap').send({ destination: 'arctic', tripCostRange: 'lots' });
+    const range = await request(h.app)
+      .post('/api/v1/coverage-gap')
+      .send({ destination: 'arctic', tripCostRange: 'lots' });
     expect(range.status).toBe(400);
   });
 });

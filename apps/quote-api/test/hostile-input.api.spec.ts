@@ -42,7 +42,11 @@ const postQuote = (body: object) => request(h.app).post('/api/v1/quotes').send(b
 describe('POST /api/v1/quotes: dates within TRIP_DATE_WINDOW', () => {
   it.each([
     ['a departure in 9999', { startDate: '9999-01-01' }, 'startDate'],
-    ['a departure one day past two years', { startDate: addDays(TODAY, TRIP_DATE_WINDOW.maxDaysAhead + 1) }, 'startDate'],
+    [
+      'a departure one day past two years',
+      { startDate: addDays(TODAY, TRIP_DATE_WINDOW.maxDaysAhead + 1) },
+      'startDate',
+    ],
     ['a departure yesterday', { startDate: addDays(TODAY, -1) }, 'startDate'],
     ['a trip longer than 365 days', { durationDays: TRIP_DATE_WINDOW.maxTripDays + 1 }, 'durationDays'],
     ['a deposit paid tomorrow', { depositPaidDate: addDays(TODAY, 1) }, 'depositPaidDate'],
@@ -59,7 +63,12 @@ describe('POST /api/v1/quotes: dates within TRIP_DATE_WINDOW', () => {
     expect(today.status).toBe(200);
     expect(today.body.tripSummary).toMatchObject({ startDate: TODAY, endDate: addDays(TODAY, 1) });
     const last = addDays(TODAY, TRIP_DATE_WINDOW.maxDaysAhead);
-    const far = await postQuote({ ...antarcticaQuote, startDate: last, durationDays: 365, depositPaidDate: addDays(TODAY, -730) });
+    const far = await postQuote({
+      ...antarcticaQuote,
+      startDate: last,
+      durationDays: 365,
+      depositPaidDate: addDays(TODAY, -730),
+    });
     expect(far.status).toBe(200);
     const stored = await h.db.prisma.quote.findUniqueOrThrow({ where: { id: far.body.quoteId } });
     expect(stored.endDate?.toISOString().slice(0, 10)).toBe(addDays(last, 365));
@@ -68,7 +77,9 @@ describe('POST /api/v1/quotes: dates within TRIP_DATE_WINDOW', () => {
   it('takes today from the injected clock', async () => {
     const later = await createHarness();
     later.clock.advance(24 * 3600 * 1000);
-    const res = await request(later.app).post('/api/v1/quotes').send({ ...antarcticaQuote, startDate: TODAY });
+    const res = await request(later.app)
+      .post('/api/v1/quotes')
+      .send({ ...antarcticaQuote, startDate: TODAY });
     expect(res.status).toBe(400);
     expect(res.body.details[0]).toEqual({ path: 'startDate', message: 'is in the past' });
     await later.close();
@@ -80,14 +91,26 @@ describe('unstorable strings and deep nesting → 400 invalid_request naming the
   beforeAll(async () => {
     quote = (await postQuote(antarcticaQuote)).body;
   });
-  const checkout = (patch: object) => ({ quoteId: quote.quoteId, planId: quote.plans[0]!.planId, sessionId: quote.sessionId, ...patch });
+  const checkout = (patch: object) => ({
+    quoteId: quote.quoteId,
+    planId: quote.plans[0]!.planId,
+    sessionId: quote.sessionId,
+    ...patch,
+  });
 
   it.each([
     ['/quotes', () => ({ ...antarcticaQuote, operator: 'Polar\u0000Horizons' }), 'operator'],
     ['/quotes', () => ({ ...antarcticaQuote, operator: 'Polar \uD800' }), 'operator'],
     ['/quotes', () => ({ ...antarcticaQuote, email: 'a\u0000@example.com' }), 'email'],
     ['/quotes', () => ({ ...antarcticaQuote, unknownField: '\uDFFF' }), 'unknownField'],
-    ['/quotes', () => ({ ...antarcticaQuote, extra: nested(100) }), 'extra.' + Array(JSON_MAX_DEPTH - 1).fill(0).join('.')],
+    [
+      '/quotes',
+      () => ({ ...antarcticaQuote, extra: nested(100) }),
+      'extra.' +
+        Array(JSON_MAX_DEPTH - 1)
+          .fill(0)
+          .join('.'),
+    ],
     ['/checkout', () => checkout({ agentSummary: 'Two divers\u0000' }), 'agentSummary'],
     ['/checkout', () => checkout({ guestNames: ['Ana Ruiz', 'Bo\u0000b'] }), 'guestNames.1'],
     ['/checkout', () => checkout({ guestNames: ['\uD83D'] }), 'guestNames.0'],
@@ -131,7 +154,9 @@ describe('POST /api/v1/quotes: operator attribution by exact id only', () => {
   });
 
   it("attributes a quote whose operator is an active operator's id, exactly", async () => {
-    const demo = await h.db.prisma.operator.create({ data: { name: 'Polar Horizons Expeditions (demo)', status: 'active' } });
+    const demo = await h.db.prisma.operator.create({
+      data: { name: 'Polar Horizons Expeditions (demo)', status: 'active' },
+    });
     const res = await postQuote({ ...antarcticaQuote, operator: demo.id });
     expect(res.status).toBe(200);
     expect(await row(res.body.quoteId)).toMatchObject({ operatorId: demo.id, operatorName: demo.id });

@@ -17,14 +17,17 @@ const unique = () => `${process.pid}_${++seq}`;
 
 async function agentKey(h: Harness, mode: 'test' | 'live'): Promise<string> {
   const secret = randomToken(`acpk_${mode}`, 32);
-  await h.db.prisma.agentKey.create({ data: { name: `${mode} platform`, mode, prefix: secret.slice(0, 16), hash: hashToken(secret) } });
+  await h.db.prisma.agentKey.create({
+    data: { name: `${mode} platform`, mode, prefix: secret.slice(0, 16), hash: hashToken(secret) },
+  });
   return secret;
 }
 const liveAgentKey = (h: Harness) => agentKey(h, 'live');
 
 async function fullPlan(h: Harness): Promise<string> {
   const res = await request(h.app).post('/api/v1/quotes').send(antarcticaQuote);
-  return (res.body.plans as { planId: string; availabilityMode: string }[]).find((p) => p.availabilityMode === 'full')!.planId;
+  return (res.body.plans as { planId: string; availabilityMode: string }[]).find((p) => p.availabilityMode === 'full')!
+    .planId;
 }
 
 /** A live quote: an ACP session under a live agent key, on a live deployment. */
@@ -33,9 +36,17 @@ async function liveSession(h: Harness, key: string) {
   const res = await request(h.app)
     .post('/acp/v1/checkout_sessions')
     .set({ Authorization: `Bearer ${key}`, 'API-Version': ACP_API_VERSION, 'Idempotency-Key': `idem-${unique()}` })
-    .send({ line_items: [{ id: planId }], currency: 'usd', capabilities: {}, metadata: { trip: antarcticaQuote }, buyer: { email: 'traveler@example.com' } });
+    .send({
+      line_items: [{ id: planId }],
+      currency: 'usd',
+      capabilities: {},
+      metadata: { trip: antarcticaQuote },
+      buyer: { email: 'traveler@example.com' },
+    });
   expect(res.status).toBe(201);
-  expect(await h.db.prisma.quote.findUniqueOrThrow({ where: { id: res.body.quote_id } })).toMatchObject({ mode: 'live' });
+  expect(await h.db.prisma.quote.findUniqueOrThrow({ where: { id: res.body.quote_id } })).toMatchObject({
+    mode: 'live',
+  });
   return { sessionId: res.body.id as string, quoteId: res.body.quote_id as string, planId };
 }
 
@@ -53,7 +64,9 @@ const acpComplete = (h: Harness, key: string, sessionId: string, token: string) 
   request(h.app)
     .post(`/acp/v1/checkout_sessions/${sessionId}/complete`)
     .set({ Authorization: `Bearer ${key}`, 'API-Version': ACP_API_VERSION, 'Idempotency-Key': `idem-${unique()}` })
-    .send({ payment_data: { handler_id: 'stripe_spt', instrument: { type: 'card', credential: { type: 'spt', token } } } });
+    .send({
+      payment_data: { handler_id: 'stripe_spt', instrument: { type: 'card', credential: { type: 'spt', token } } },
+    });
 
 async function moneyRows(h: Harness, quoteId: string) {
   const where = { where: { quoteId } };
@@ -110,7 +123,9 @@ describe('a live quote on the simulated processor with live mode enabled (demos 
     const paid = await mppPurchase(h, quoteId, planId, `spt_live_success_${unique()}`);
     expect(paid.status).toBe(200);
     expect(await h.db.prisma.policy.findUniqueOrThrow({ where: { quoteId } })).toMatchObject({ mode: 'live' });
-    expect(await h.db.prisma.payment.findFirstOrThrow({ where: { quoteId, status: 'succeeded' } })).toMatchObject({ mode: 'live' });
+    expect(await h.db.prisma.payment.findFirstOrThrow({ where: { quoteId, status: 'succeeded' } })).toMatchObject({
+      mode: 'live',
+    });
   });
 });
 
@@ -125,9 +140,18 @@ describe("an agent key of the other mode: the deployment's mode (QUOTE_API_MODE)
     const h = await createHarness({ mode: deployment });
     try {
       const key = await agentKey(h, keyMode);
-      for (const res of [await create(h, key), await request(h.app).get('/acp/v1/checkout_sessions/acs_x').set({ Authorization: `Bearer ${key}`, 'API-Version': ACP_API_VERSION })]) {
+      for (const res of [
+        await create(h, key),
+        await request(h.app)
+          .get('/acp/v1/checkout_sessions/acs_x')
+          .set({ Authorization: `Bearer ${key}`, 'API-Version': ACP_API_VERSION }),
+      ]) {
         expect(res.status).toBe(403);
-        expect(res.body).toEqual({ type: 'invalid_request', code: 'key_mode_mismatch', message: expect.stringContaining(`serves ${deployment} mode only`) });
+        expect(res.body).toEqual({
+          type: 'invalid_request',
+          code: 'key_mode_mismatch',
+          message: expect.stringContaining(`serves ${deployment} mode only`),
+        });
       }
       expect(await h.db.prisma.acpCheckoutSession.count()).toBe(0);
       expect(await h.db.prisma.quote.count()).toBe(0);
@@ -137,6 +161,8 @@ describe("an agent key of the other mode: the deployment's mode (QUOTE_API_MODE)
     }
   }
 
-  it('a live key against a test deployment: 403 key_mode_mismatch, no session, no quote', () => expectRefused('test', 'live'));
-  it('a test key against a live deployment: 403 key_mode_mismatch, no session, no quote', () => expectRefused('live', 'test'));
+  it('a live key against a test deployment: 403 key_mode_mismatch, no session, no quote', () =>
+    expectRefused('test', 'live'));
+  it('a test key against a live deployment: 403 key_mode_mismatch, no session, no quote', () =>
+    expectRefused('live', 'test'));
 });

@@ -30,7 +30,9 @@ function numericBounds(node: unknown, path = '#'): Array<[string, number]> {
   if (Array.isArray(node)) return node.flatMap((v, i) => numericBounds(v, `${path}/${i}`));
   if (node === null || typeof node !== 'object') return [];
   return Object.entries(node).flatMap(([k, v]) =>
-    ['minimum', 'maximum', 'exclusiveMinimum', 'exclusiveMaximum'].includes(k) && typeof v === 'number' ? [[`${path}/${k}`, v] as [string, number]] : numericBounds(v, `${path}/${k}`),
+    ['minimum', 'maximum', 'exclusiveMinimum', 'exclusiveMaximum'].includes(k) && typeof v === 'number'
+      ? [[`${path}/${k}`, v] as [string, number]]
+      : numericBounds(v, `${path}/${k}`),
   );
 }
 
@@ -38,33 +40,45 @@ describe('MCP tool schemas, as tools/list gives them', () => {
   it('lists every tool, each with an input and an output schema in draft-07', () => {
     expect(tools.map((t) => t.name).sort()).toEqual([...MCP_TOOLS].sort());
     for (const tool of tools) {
-      expect(tool.inputSchema.$schema ?? 'http://json-schema.org/draft-07/schema#').toBe('http://json-schema.org/draft-07/schema#');
+      expect(tool.inputSchema.$schema ?? 'http://json-schema.org/draft-07/schema#').toBe(
+        'http://json-schema.org/draft-07/schema#',
+      );
       expect(tool.outputSchema?.$schema).toBe('http://json-schema.org/draft-07/schema#');
     }
   });
 
-  it.each([...MCP_TOOLS])('%s: input and output schemas are valid against the JSON Schema meta-schema and compile strictly', (name) => {
-    const tool = tools.find((t) => t.name === name)!;
-    for (const schema of [tool.inputSchema, tool.outputSchema!]) {
-      const ajv = strictAjv();
-      const valid = ajv.validateSchema(schema);
-      if (!valid) throw new Error(`${name}: ${ajv.errorsText(ajv.errors)}`);
-      expect(() => ajv.compile(schema)).not.toThrow();
-    }
-  });
+  it.each([...MCP_TOOLS])(
+    '%s: input and output schemas are valid against the JSON Schema meta-schema and compile strictly',
+    (name) => {
+      const tool = tools.find((t) => t.name === name)!;
+      for (const schema of [tool.inputSchema, tool.outputSchema!]) {
+        const ajv = strictAjv();
+        const valid = ajv.validateSchema(schema);
+        if (!valid) throw new Error(`${name}: ${ajv.errorsText(ajv.errors)}`);
+        expect(() => ajv.compile(schema)).not.toThrow();
+      }
+    },
+  );
 
   it.each([...MCP_TOOLS])('%s: no integer carries the safe-integer range as a bound', (name) => {
     const tool = tools.find((t) => t.name === name)!;
-    const fake = [...numericBounds(tool.inputSchema), ...numericBounds(tool.outputSchema)].filter(([, v]) => SAFE_BOUNDS.has(v));
+    const fake = [...numericBounds(tool.inputSchema), ...numericBounds(tool.outputSchema)].filter(([, v]) =>
+      SAFE_BOUNDS.has(v),
+    );
     expect(fake).toEqual([]);
   });
 
   it('gives the trip facts of a quote the bounds of the quote rules', () => {
-    const quote = tools.find((t) => t.name === 'create_quote')!.outputSchema as unknown as { definitions: Record<string, { properties: Record<string, unknown> }> };
+    const quote = tools.find((t) => t.name === 'create_quote')!.outputSchema as unknown as {
+      definitions: Record<string, { properties: Record<string, unknown> }>;
+    };
     const trip = quote.definitions['TripSummary']!.properties;
     expect(trip['durationDays']).toMatchObject({ type: 'integer', minimum: 1, maximum: 365 });
     expect(trip['travelers']).toMatchObject({ type: 'integer', minimum: 1, maximum: 20 });
     expect(trip['travelerAges']).toMatchObject({ items: { type: 'integer', minimum: 0, maximum: 120 } });
-    expect(quote.definitions['QuotePlan']!.properties['estimatedPremiumCents']).toMatchObject({ type: 'integer', minimum: 0 });
+    expect(quote.definitions['QuotePlan']!.properties['estimatedPremiumCents']).toMatchObject({
+      type: 'integer',
+      minimum: 0,
+    });
   });
 });

@@ -17,7 +17,15 @@ const ROOT = path.resolve(__dirname, '../../..');
 const BUILT = path.join(ROOT, 'dist/apps/quote-api/mcp.js');
 const entry = existsSync(BUILT)
   ? { name: 'the built mcp.js', args: [BUILT] }
-  : { name: 'the source entry of npm run mcp', args: [path.join(ROOT, 'node_modules/tsx/dist/cli.mjs'), '--tsconfig', path.join(ROOT, 'tools/tsconfig.json'), path.join(ROOT, 'apps/quote-api/src/mcp/stdio.main.ts')] };
+  : {
+      name: 'the source entry of npm run mcp',
+      args: [
+        path.join(ROOT, 'node_modules/tsx/dist/cli.mjs'),
+        '--tsconfig',
+        path.join(ROOT, 'tools/tsconfig.json'),
+        path.join(ROOT, 'apps/quote-api/src/mcp/stdio.main.ts'),
+      ],
+    };
 
 describe(`quote-api MCP over stdio (${entry.name})`, () => {
   let dataDir: string;
@@ -25,9 +33,16 @@ describe(`quote-api MCP over stdio (${entry.name})`, () => {
 
   beforeAll(async () => {
     dataDir = mkdtempSync(path.join(tmpdir(), 'quote-api-mcp-stdio-'));
-    const env: Record<string, string> = { PATH: process.env['PATH'] ?? '', DATA_DIR: dataDir, LOG_LEVEL: 'warn', QUOTE_API_URL: 'http://quote.test' };
+    const env: Record<string, string> = {
+      PATH: process.env['PATH'] ?? '',
+      DATA_DIR: dataDir,
+      LOG_LEVEL: 'warn',
+      QUOTE_API_URL: 'http://quote.test',
+    };
     client = new Client({ name: 'quote-api-stdio-test', version: '1.0.0' });
-    await client.connect(new StdioClientTransport({ command: process.execPath, args: entry.args, env, cwd: ROOT, stderr: 'pipe' }));
+    await client.connect(
+      new StdioClientTransport({ command: process.execPath, args: entry.args, env, cwd: ROOT, stderr: 'pipe' }),
+    );
   }, 120_000);
 
   afterAll(async () => {
@@ -57,13 +72,18 @@ describe(`quote-api MCP over stdio (${entry.name})`, () => {
     const q = QuoteResponseSchema.parse(quoted.structuredContent);
     expect(q.plans[0]!.isRecommended).toBe(true);
     const plan = q.plans.find((p) => p.availabilityMode === 'full')!;
-    const link = await client.callTool({ name: 'create_checkout_link', arguments: { quoteId: q.quoteId, planId: plan.planId, sessionId: q.sessionId } });
+    const link = await client.callTool({
+      name: 'create_checkout_link',
+      arguments: { quoteId: q.quoteId, planId: plan.planId, sessionId: q.sessionId },
+    });
     expect(link.isError).toBeFalsy();
     check('create_checkout_link', link.structuredContent);
-    expect(CheckoutResponseSchema.parse(link.structuredContent).checkoutUrl).toMatch(/^http:\/\/quote\.test\/checkout\/cs_/);
+    expect(CheckoutResponseSchema.parse(link.structuredContent).checkoutUrl).toMatch(
+      /^http:\/\/quote\.test\/checkout\/cs_/,
+    );
   });
 
-  it('offers the resources (a plan\'s wording, HTML and PDF) and the quote_conversation prompt', async () => {
+  it("offers the resources (a plan's wording, HTML and PDF) and the quote_conversation prompt", async () => {
     const { resourceTemplates } = await client.listResourceTemplates();
     expect(resourceTemplates.map((t) => t.uriTemplate).sort()).toEqual(Object.values(MCP_RESOURCE_TEMPLATES).sort());
     const wording = (await client.listResources()).resources.find((r) => r.uri.startsWith('expedition://plans/'))!;

@@ -17,7 +17,9 @@ beforeAll(async () => {
   metrics = createMetrics({ service: 'quote-api', defaultMetrics: false });
   h = await createHarness({ observability: { metrics } });
   agentKey = randomToken('acpk_test', 32);
-  await h.db.prisma.agentKey.create({ data: { name: 'Metrics platform', mode: 'test', prefix: agentKey.slice(0, 16), hash: hashToken(agentKey) } });
+  await h.db.prisma.agentKey.create({
+    data: { name: 'Metrics platform', mode: 'test', prefix: agentKey.slice(0, 16), hash: hashToken(agentKey) },
+  });
 });
 afterAll(() => h.close());
 
@@ -25,7 +27,9 @@ const SOURCES = ['api', 'embed', 'mcp', 'acp'] as const;
 /** quotes_created_total by source, and the quotes stored. */
 async function counts() {
   const text = await metrics.registry.metrics();
-  const bySource = Object.fromEntries(SOURCES.map((source) => [source, seriesValue(text, 'quotes_created_total', { source }) ?? 0]));
+  const bySource = Object.fromEntries(
+    SOURCES.map((source) => [source, seriesValue(text, 'quotes_created_total', { source }) ?? 0]),
+  );
   return { ...bySource, stored: await h.db.prisma.quote.count() };
 }
 /** What changed in counts() while `act` ran. */
@@ -47,7 +51,11 @@ let idempotencySeq = 0;
 const postAcp = (path: string, body: unknown) =>
   request(h.app)
     .post(`/acp/v1${path}`)
-    .set({ Authorization: `Bearer ${agentKey}`, 'API-Version': ACP_API_VERSION, 'Idempotency-Key': `metrics-${++idempotencySeq}` })
+    .set({
+      Authorization: `Bearer ${agentKey}`,
+      'API-Version': ACP_API_VERSION,
+      'Idempotency-Key': `metrics-${++idempotencySeq}`,
+    })
     .send(body as object);
 const acpSession = (trip: unknown) => ({
   line_items: [{ id: 'any-plan' }],
@@ -61,7 +69,13 @@ describe('quotes_created_total', () => {
   it('counts a quote created by POST /api/v1/quotes as source="api", and not a refused one', async () => {
     const delta = await countedDuring(async () => {
       expect((await request(h.app).post('/api/v1/quotes').send(antarcticaQuote)).status).toBe(200);
-      expect((await request(h.app).post('/api/v1/quotes').send({ ...antarcticaQuote, travelers: 0 })).status).toBe(400);
+      expect(
+        (
+          await request(h.app)
+            .post('/api/v1/quotes')
+            .send({ ...antarcticaQuote, travelers: 0 })
+        ).status,
+      ).toBe(400);
     });
     expect(delta).toEqual({ api: 1, embed: 0, mcp: 0, acp: 0, stored: 1 });
   });
@@ -80,7 +94,9 @@ describe('quotes_created_total', () => {
     const delta = await countedDuring(async () => {
       const session = await postAcp('/checkout_sessions', acpSession(antarcticaQuote));
       expect(session.status).toBe(201);
-      const requoted = await postAcp(`/checkout_sessions/${session.body.id}`, { metadata: { trip: { ...antarcticaQuote, durationDays: 21 } } });
+      const requoted = await postAcp(`/checkout_sessions/${session.body.id}`, {
+        metadata: { trip: { ...antarcticaQuote, durationDays: 21 } },
+      });
       expect(requoted.status).toBe(200);
       // A trip the quote service refuses makes a session that is not ready, and no quote.
       const refused = await postAcp('/checkout_sessions', acpSession({ ...antarcticaQuote, destination: 'Atlantis' }));

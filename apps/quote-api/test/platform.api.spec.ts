@@ -57,7 +57,10 @@ describe('health, OpenAPI, request ids and limits', () => {
   });
 
   it('limits each client per minute with 429 and Retry-After', async () => {
-    const limited = await createHarness({ rateLimiter: createRateLimiter({ points: 3, durationSec: 60 }), rateLimitPerMinute: 3 });
+    const limited = await createHarness({
+      rateLimiter: createRateLimiter({ points: 3, durationSec: 60 }),
+      rateLimitPerMinute: 3,
+    });
     for (let i = 0; i < 3; i++) expect((await request(limited.app).get('/api/v1/destinations')).status).toBe(200);
     const res = await request(limited.app).get('/api/v1/destinations');
     expect(res.status).toBe(429);

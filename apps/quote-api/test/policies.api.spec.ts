@@ -2,9 +2,24 @@ import { execFileSync } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import pino from 'pino';
 import request from 'supertest';
-import { PolicyIssuedPayloadSchema, PolicyLookupSchema, PurchaseReceiptSchema, QUOTE_DISCLAIMER } from '@expedition/contracts';
-import { formatAuthorizationPayment, parsePaymentChallenges, TEST_CARDS, type PaymentChallenge } from '@expedition/payments';
-import { createPolicyTokens, DEV_POLICY_TOKEN_SECRET, withAccessToken, withoutAccessToken } from '@expedition/fulfillment';
+import {
+  PolicyIssuedPayloadSchema,
+  PolicyLookupSchema,
+  PurchaseReceiptSchema,
+  QUOTE_DISCLAIMER,
+} from '@expedition/contracts';
+import {
+  formatAuthorizationPayment,
+  parsePaymentChallenges,
+  TEST_CARDS,
+  type PaymentChallenge,
+} from '@expedition/payments';
+import {
+  createPolicyTokens,
+  DEV_POLICY_TOKEN_SECRET,
+  withAccessToken,
+  withoutAccessToken,
+} from '@expedition/fulfillment';
 import { ASSISTANCE, COOLING_OFF_DAYS } from '@expedition/policy-documents';
 import { antarcticaQuote, createHarness, PUBLIC_URL, type Harness } from './harness';
 import { noteSkippedSuite } from '@expedition/platform/testing';
@@ -18,7 +33,8 @@ const DEV_TOKENS = createPolicyTokens({ secret: DEV_POLICY_TOKEN_SECRET });
 const PDFTOTEXT = '/usr/bin/pdftotext';
 const hasPdftotext = existsSync(PDFTOTEXT);
 // Never a silent skip: the workspace reporter prints this as a SKIPPED line after the run.
-if (!hasPdftotext) noteSkippedSuite(`${PDFTOTEXT} not found: the PDF text checks are skipped (apt-get install poppler-utils)`);
+if (!hasPdftotext)
+  noteSkippedSuite(`${PDFTOTEXT} not found: the PDF text checks are skipped (apt-get install poppler-utils)`);
 const pdfText = (pdf: Buffer) => execFileSync(PDFTOTEXT, ['-layout', '-', '-'], { input: pdf }).toString('utf8');
 
 let h: Harness;
@@ -40,10 +56,16 @@ async function newQuote() {
   const res = await request(h.app).post('/api/v1/quotes').send(antarcticaQuote);
   expect(res.status).toBe(200);
   const plans = (res.body.plans as Plan[]).filter((p) => p.availabilityMode === 'full');
-  return { quoteId: res.body.quoteId as string, sessionId: res.body.sessionId as string, plan: plans[0]!, other: plans[1]! };
+  return {
+    quoteId: res.body.quoteId as string,
+    sessionId: res.body.sessionId as string,
+    plan: plans[0]!,
+    other: plans[1]!,
+  };
 }
 
-const purchase = (body: object, headers: Record<string, string> = {}) => request(h.app).post('/api/v1/purchase').set(headers).send(body);
+const purchase = (body: object, headers: Record<string, string> = {}) =>
+  request(h.app).post('/api/v1/purchase').set(headers).send(body);
 
 function challengeOf(res: request.Response): PaymentChallenge {
   expect(res.status).toBe(402);
@@ -55,7 +77,9 @@ let counter = 0;
 async function boughtPolicy() {
   const q = await newQuote();
   const challenge = challengeOf(await purchase({ quoteId: q.quoteId, planId: q.plan.planId }));
-  const auth = { Authorization: formatAuthorizationPayment({ challenge, payload: { spt: `spt_test_success_policy_${++counter}` } }) };
+  const auth = {
+    Authorization: formatAuthorizationPayment({ challenge, payload: { spt: `spt_test_success_policy_${++counter}` } }),
+  };
   const res = await purchase({ quoteId: q.quoteId, planId: q.plan.planId }, auth);
   expect(res.status).toBe(200);
   const receipt = PurchaseReceiptSchema.parse(res.body);
@@ -78,7 +102,9 @@ const certificate = (url: string) =>
 
 /** The error body without the per-request id. */
 const bodyOf = (res: request.Response) => {
-  const { requestId: _id, ...rest } = (typeof res.body === 'object' && !Buffer.isBuffer(res.body) ? res.body : JSON.parse(res.text)) as Record<string, unknown>;
+  const { requestId: _id, ...rest } = (
+    typeof res.body === 'object' && !Buffer.isBuffer(res.body) ? res.body : JSON.parse(res.text)
+  ) as Record<string, unknown>;
   return rest;
 };
 
@@ -87,7 +113,11 @@ describe('the policy access token on receipts (only to the buyer)', () => {
     const { q, receipt } = await boughtPolicy();
     const policy = await h.db.prisma.policy.findUniqueOrThrow({ where: { quoteId: q.quoteId } });
     // The token is derived from the policy number, never stored (docs/decisions.md).
-    expect(receipt).toMatchObject({ status: 'purchased', policyNumber: policy.policyNumber, accessToken: DEV_TOKENS.tokenFor(policy) });
+    expect(receipt).toMatchObject({
+      status: 'purchased',
+      policyNumber: policy.policyNumber,
+      accessToken: DEV_TOKENS.tokenFor(policy),
+    });
     expect(policy.accessTokenHash).toBeNull();
     expect(receipt.accessToken).toMatch(/^pat_[A-Za-z0-9_-]{43}$/);
     expect(receipt.documentUrl).toBe(
@@ -97,7 +127,10 @@ describe('the policy access token on receipts (only to the buyer)', () => {
 
   it('is NOT on an already_paid answer to someone who merely knows the quoteId (no credential, another plan)', async () => {
     const { q, receipt } = await boughtPolicy();
-    for (const res of [await purchase({ quoteId: q.quoteId, planId: q.plan.planId }), await purchase({ quoteId: q.quoteId, planId: q.other.planId })]) {
+    for (const res of [
+      await purchase({ quoteId: q.quoteId, planId: q.plan.planId }),
+      await purchase({ quoteId: q.quoteId, planId: q.other.planId }),
+    ]) {
       expect(res.status).toBe(200);
       expect(res.body).toMatchObject({ status: 'already_paid', policyNumber: receipt.policyNumber });
       expect(res.body.accessToken).toBeUndefined();
@@ -111,10 +144,16 @@ describe('the policy access token on receipts (only to the buyer)', () => {
     const paying = challengeOf(await purchase({ quoteId: q.quoteId, planId: q.plan.planId }));
     const spare = challengeOf(await purchase({ quoteId: q.quoteId, planId: q.plan.planId }));
     const spt = `spt_test_success_policy_${++counter}`;
-    const paid = await purchase({ quoteId: q.quoteId, planId: q.plan.planId }, { Authorization: formatAuthorizationPayment({ challenge: paying, payload: { spt } }) });
+    const paid = await purchase(
+      { quoteId: q.quoteId, planId: q.plan.planId },
+      { Authorization: formatAuthorizationPayment({ challenge: paying, payload: { spt } }) },
+    );
     expect(paid.body.accessToken).toMatch(/^pat_/);
     for (const token of [spt, `spt_test_success_policy_${++counter}`]) {
-      const res = await purchase({ quoteId: q.quoteId, planId: q.plan.planId }, { Authorization: formatAuthorizationPayment({ challenge: spare, payload: { spt: token } }) });
+      const res = await purchase(
+        { quoteId: q.quoteId, planId: q.plan.planId },
+        { Authorization: formatAuthorizationPayment({ challenge: spare, payload: { spt: token } }) },
+      );
       expect(res.status).toBe(200);
       expect(res.body.status).toBe('already_paid');
       expect(res.body.accessToken).toBeUndefined();
@@ -123,7 +162,12 @@ describe('the policy access token on receipts (only to the buyer)', () => {
     // The paying challenge with another token is not the paying credential either.
     const otherToken = await purchase(
       { quoteId: q.quoteId, planId: q.plan.planId },
-      { Authorization: formatAuthorizationPayment({ challenge: paying, payload: { spt: `spt_test_success_policy_${++counter}` } }) },
+      {
+        Authorization: formatAuthorizationPayment({
+          challenge: paying,
+          payload: { spt: `spt_test_success_policy_${++counter}` },
+        }),
+      },
     );
     expect(otherToken.body.accessToken).toBeUndefined();
   });
@@ -132,13 +176,23 @@ describe('the policy access token on receipts (only to the buyer)', () => {
     const { q, auth, receipt } = await boughtPolicy();
     const retry = await purchase({ quoteId: q.quoteId, planId: q.plan.planId }, auth);
     expect(retry.status).toBe(200);
-    expect(retry.body).toMatchObject({ status: 'already_paid', accessToken: receipt.accessToken, documentUrl: receipt.documentUrl });
+    expect(retry.body).toMatchObject({
+      status: 'already_paid',
+      accessToken: receipt.accessToken,
+      documentUrl: receipt.documentUrl,
+    });
   });
 
   it('is replayed with the receipt to the same Idempotency-Key and credential', async () => {
     const q = await newQuote();
     const challenge = challengeOf(await purchase({ quoteId: q.quoteId, planId: q.plan.planId }));
-    const auth = { Authorization: formatAuthorizationPayment({ challenge, payload: { spt: `spt_test_success_policy_${++counter}` } }), 'Idempotency-Key': `k-${counter}` };
+    const auth = {
+      Authorization: formatAuthorizationPayment({
+        challenge,
+        payload: { spt: `spt_test_success_policy_${++counter}` },
+      }),
+      'Idempotency-Key': `k-${counter}`,
+    };
     const first = await purchase({ quoteId: q.quoteId, planId: q.plan.planId }, auth);
     const replay = await purchase({ quoteId: q.quoteId, planId: q.plan.planId }, auth);
     expect(first.body.accessToken).toMatch(/^pat_/);
@@ -158,7 +212,13 @@ describe('GET /api/v1/policies/{policyNumber}', () => {
       status: 'issued',
       mode: 'test',
       plan: { planId: q.plan.planId, planName: q.plan.planName },
-      trip: { destination: 'Antarctica', destinationSlug: 'antarctica', startDate: '2027-01-10', endDate: '2027-01-24', durationDays: 14 },
+      trip: {
+        destination: 'Antarctica',
+        destinationSlug: 'antarctica',
+        startDate: '2027-01-10',
+        endDate: '2027-01-24',
+        durationDays: 14,
+      },
       travelers: { count: 2, ages: [45, 52] },
       premiumCents: q.plan.estimatedPremiumCents,
       currency: 'USD',
@@ -170,7 +230,7 @@ describe('GET /api/v1/policies/{policyNumber}', () => {
     expect(Number.isNaN(Date.parse(body.issuedAt))).toBe(false);
   });
 
-  it('answers the SAME 404 for a wrong token, another policy\'s token and an unknown policy number', async () => {
+  it("answers the SAME 404 for a wrong token, another policy's token and an unknown policy number", async () => {
     const a = await boughtPolicy();
     const b = await boughtPolicy();
     const wrong = await lookup(a.receipt.policyNumber!, `${a.receipt.accessToken!.slice(0, -1)}x`);
@@ -180,7 +240,10 @@ describe('GET /api/v1/policies/{policyNumber}', () => {
     for (const res of [wrong, others, unknown, tooLong]) {
       expect(res.status).toBe(404);
       expect(res.headers['cache-control']).toBe('private, no-store');
-      expect(bodyOf(res)).toEqual({ error: 'No policy matches this policy number and access token', code: 'policy_not_found' });
+      expect(bodyOf(res)).toEqual({
+        error: 'No policy matches this policy number and access token',
+        code: 'policy_not_found',
+      });
     }
   });
 
@@ -188,7 +251,9 @@ describe('GET /api/v1/policies/{policyNumber}', () => {
     const { receipt } = await boughtPolicy();
     for (const res of [
       await lookup(receipt.policyNumber!),
-      await request(h.app).get(`/api/v1/policies/${receipt.policyNumber}`).set('Authorization', `Basic ${receipt.accessToken}`),
+      await request(h.app)
+        .get(`/api/v1/policies/${receipt.policyNumber}`)
+        .set('Authorization', `Basic ${receipt.accessToken}`),
       await lookup('POL-2026-ZZZZZZ'),
     ]) {
       expect(res.status).toBe(401);
@@ -202,9 +267,21 @@ describe('GET /api/v1/policies/{policyNumber}', () => {
     const q = await newQuote();
     const link = await request(h.app)
       .post('/api/v1/checkout')
-      .send({ quoteId: q.quoteId, planId: q.plan.planId, sessionId: q.sessionId, guestNames: ['Ada Lovelace', 'Charles Babbage'] });
+      .send({
+        quoteId: q.quoteId,
+        planId: q.plan.planId,
+        sessionId: q.sessionId,
+        guestNames: ['Ada Lovelace', 'Charles Babbage'],
+      });
     const path = new URL(link.body.checkoutUrl as string).pathname;
-    expect((await request(h.app).post(`${path}/pay`).type('form').send({ cardNumber: TEST_CARDS.success, expiry: '12/30', cvc: '123' })).status).toBe(303);
+    expect(
+      (
+        await request(h.app)
+          .post(`${path}/pay`)
+          .type('form')
+          .send({ cardNumber: TEST_CARDS.success, expiry: '12/30', cvc: '123' })
+      ).status,
+    ).toBe(303);
     const policy = await h.db.prisma.policy.findUniqueOrThrow({ where: { quoteId: q.quoteId } });
 
     const res = await lookup(policy.policyNumber, DEV_TOKENS.tokenFor(policy));
@@ -240,17 +317,22 @@ describe('GET /api/v1/policies/{policyNumber}/certificate.pdf', () => {
 
     const again = await certificate(receipt.documentUrl!);
     expect(Buffer.compare(again.body as Buffer, pdf)).toBe(0);
-    const bearer = await certificate(`/api/v1/policies/${receipt.policyNumber}/certificate.pdf`).set('Authorization', `Bearer ${receipt.accessToken}`);
+    const bearer = await certificate(`/api/v1/policies/${receipt.policyNumber}/certificate.pdf`).set(
+      'Authorization',
+      `Bearer ${receipt.accessToken}`,
+    );
     expect(bearer.status).toBe(200);
     expect(Buffer.compare(bearer.body as Buffer, pdf)).toBe(0);
   });
 
-  it('answers the same 404 as the look-up for a wrong or another policy\'s token, and 401 without any token', async () => {
+  it("answers the same 404 as the look-up for a wrong or another policy's token, and 401 without any token", async () => {
     const a = await boughtPolicy();
     const b = await boughtPolicy();
     const base = `/api/v1/policies/${a.receipt.policyNumber}/certificate.pdf`;
     const wrong = await request(h.app).get(`${base}?access_token=${encodeURIComponent(b.receipt.accessToken!)}`);
-    const unknown = await request(h.app).get(`/api/v1/policies/POL-2026-ZZZZZZ/certificate.pdf?access_token=${encodeURIComponent(a.receipt.accessToken!)}`);
+    const unknown = await request(h.app).get(
+      `/api/v1/policies/POL-2026-ZZZZZZ/certificate.pdf?access_token=${encodeURIComponent(a.receipt.accessToken!)}`,
+    );
     const lookupMiss = await lookup(a.receipt.policyNumber!, b.receipt.accessToken);
     for (const res of [wrong, unknown]) {
       expect(res.status).toBe(404);
@@ -262,7 +344,7 @@ describe('GET /api/v1/policies/{policyNumber}/certificate.pdf', () => {
   });
 
   (hasPdftotext ? it : it.skip)(
-    'reads (pdftotext) as the policyholder\'s document: insured persons, dates for people, limits, illustrative carrier, emergency line, how to claim, cancellation, wording links, SPECIMEN — and no agent disclaimer',
+    "reads (pdftotext) as the policyholder's document: insured persons, dates for people, limits, illustrative carrier, emergency line, how to claim, cancellation, wording links, SPECIMEN — and no agent disclaimer",
     async () => {
       const { q, receipt } = await boughtPolicy();
       const text = pdfText((await certificate(receipt.documentUrl!)).body as Buffer);
@@ -271,7 +353,9 @@ describe('GET /api/v1/policies/{policyNumber}/certificate.pdf', () => {
       expect(flat).toContain(receipt.policyNumber!);
       expect(flat).toContain('Traveler 1, age 45 Traveler 2, age 52');
       expect(flat).toContain(q.plan.planName);
-      expect(flat).toContain(`USD ${(q.plan.estimatedPremiumCents / 100).toLocaleString('en-US', { minimumFractionDigits: 2 })}`);
+      expect(flat).toContain(
+        `USD ${(q.plan.estimatedPremiumCents / 100).toLocaleString('en-US', { minimumFractionDigits: 2 })}`,
+      );
       expect(flat).toContain('Cover starts 10 January 2027');
       expect(flat).not.toMatch(/\d{4}-\d{2}-\d{2}/); // no machine dates for people
       expect(flat).toContain('Antarctica');
@@ -306,20 +390,32 @@ describe('GET /api/v1/policies/{policyNumber}/certificate.pdf', () => {
     expect(logLines.join('\n')).not.toContain(token.slice(4));
   });
 
-  if (!hasPdftotext) it.todo(`pdftotext content checks skipped: ${PDFTOTEXT} is not installed (apt-get install poppler-utils)`);
+  if (!hasPdftotext)
+    it.todo(`pdftotext content checks skipped: ${PDFTOTEXT} is not installed (apt-get install poppler-utils)`);
 });
 
 describe('policy.issued (operator-attributed quote)', () => {
   it('carries documentUrl (stored without its token), passes the webhook contract, and the delivered link opens the certificate', async () => {
     const q = await newQuote();
     const operator = await h.db.prisma.operator.create({
-      data: { name: 'Ice Tours', status: 'active', commissionRateBps: 1000, webhookUrl: 'http://127.0.0.1:9/hooks', webhookSecret: 'whsec_op' },
+      data: {
+        name: 'Ice Tours',
+        status: 'active',
+        commissionRateBps: 1000,
+        webhookUrl: 'http://127.0.0.1:9/hooks',
+        webhookSecret: 'whsec_op',
+      },
     });
     await h.db.prisma.quote.update({ where: { id: q.quoteId }, data: { operatorId: operator.id } });
     const challenge = challengeOf(await purchase({ quoteId: q.quoteId, planId: q.plan.planId }));
     const paid = await purchase(
       { quoteId: q.quoteId, planId: q.plan.planId },
-      { Authorization: formatAuthorizationPayment({ challenge, payload: { spt: `spt_test_success_policy_${++counter}` } }) },
+      {
+        Authorization: formatAuthorizationPayment({
+          challenge,
+          payload: { spt: `spt_test_success_policy_${++counter}` },
+        }),
+      },
     );
     expect(paid.status).toBe(200);
 

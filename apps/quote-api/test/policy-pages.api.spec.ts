@@ -16,8 +16,10 @@ import { noteSkippedSuite } from '@expedition/platform/testing';
 const PDFTOTEXT = '/usr/bin/pdftotext';
 const hasPdftotext = existsSync(PDFTOTEXT);
 // Never a silent skip: the workspace reporter prints this as a SKIPPED line after the run.
-if (!hasPdftotext) noteSkippedSuite(`${PDFTOTEXT} not found: the PDF text checks are skipped (apt-get install poppler-utils)`);
-const pdfText = (pdf: Buffer) => execFileSync(PDFTOTEXT, ['-layout', '-', '-'], { input: pdf }).toString('utf8').replace(/\s+/g, ' ');
+if (!hasPdftotext)
+  noteSkippedSuite(`${PDFTOTEXT} not found: the PDF text checks are skipped (apt-get install poppler-utils)`);
+const pdfText = (pdf: Buffer) =>
+  execFileSync(PDFTOTEXT, ['-layout', '-', '-'], { input: pdf }).toString('utf8').replace(/\s+/g, ' ');
 
 let h: Harness;
 beforeAll(async () => {
@@ -38,21 +40,27 @@ const binary = (path: string) =>
 let counter = 0;
 async function boughtPolicy() {
   const quote = await request(h.app).post('/api/v1/quotes').send(antarcticaQuote);
-  const plan = (quote.body.plans as { planId: string; availabilityMode: string }[]).find((p) => p.availabilityMode === 'full')!;
+  const plan = (quote.body.plans as { planId: string; availabilityMode: string }[]).find(
+    (p) => p.availabilityMode === 'full',
+  )!;
   const body = { quoteId: quote.body.quoteId as string, planId: plan.planId };
-  const challenge = parsePaymentChallenges((await request(h.app).post('/api/v1/purchase').send(body)).headers['www-authenticate'] as string)[0]!;
+  const challenge = parsePaymentChallenges(
+    (await request(h.app).post('/api/v1/purchase').send(body)).headers['www-authenticate'] as string,
+  )[0]!;
   const auth = formatAuthorizationPayment({ challenge, payload: { spt: `spt_test_success_pages_${++counter}` } });
   const res = await request(h.app).post('/api/v1/purchase').set('Authorization', auth).send(body);
   expect(res.status).toBe(200);
   const receipt = PurchaseReceiptSchema.parse(res.body);
-  const lookup = await request(h.app).get(`/api/v1/policies/${receipt.policyNumber}`).set('Authorization', `Bearer ${receipt.accessToken}`);
+  const lookup = await request(h.app)
+    .get(`/api/v1/policies/${receipt.policyNumber}`)
+    .set('Authorization', `Bearer ${receipt.accessToken}`);
   return { receipt, policy: PolicyLookupSchema.parse(lookup.body), planId: plan.planId };
 }
 
 const planId = 'polar-shield-standard';
 
 describe('GET /policy-wording/{planId} and /policy-wording/{planId}.pdf', () => {
-  it('is the catalog plan\'s wording as a public, cacheable HTML page: benefits, limits, deductible, eligibility, exclusions, how to claim, cancellation', async () => {
+  it("is the catalog plan's wording as a public, cacheable HTML page: benefits, limits, deductible, eligibility, exclusions, how to claim, cancellation", async () => {
     const res = await request(h.app).get(`/policy-wording/${planId}`);
     expect(res.status).toBe(200);
     expect(res.headers['content-type']).toBe('text/html; charset=utf-8');
@@ -60,7 +68,18 @@ describe('GET /policy-wording/{planId} and /policy-wording/{planId}.pdf', () => 
     expect(res.headers['etag']).toMatch(/^"[A-Za-z0-9_-]{27}"$/);
     expect(res.headers['content-security-policy']).toBe(DOCUMENT_PAGE_CSP);
     expect(res.text).toContain('<html lang="en">');
-    for (const text of ['Polar Shield Standard: policy wording', 'Benefits and limits', 'USD\u00a0100,000', 'USD\u00a0500,000', 'Deductible', 'Who and what is covered', 'Main exclusions', 'How to claim', ASSISTANCE.emergencyLine.display, 'is an illustrative carrier, invented for this platform']) {
+    for (const text of [
+      'Polar Shield Standard: policy wording',
+      'Benefits and limits',
+      'USD\u00a0100,000',
+      'USD\u00a0500,000',
+      'Deductible',
+      'Who and what is covered',
+      'Main exclusions',
+      'How to claim',
+      ASSISTANCE.emergencyLine.display,
+      'is an illustrative carrier, invented for this platform',
+    ]) {
       expect(res.text).toContain(text);
     }
     expect(res.text).toContain(`href="${PUBLIC_URL}/policy-wording/${planId}.pdf?locale=en"`);
@@ -69,7 +88,9 @@ describe('GET /policy-wording/{planId} and /policy-wording/{planId}.pdf', () => 
 
   it('answers 304 to If-None-Match with the current ETag, and serves HEAD without a body', async () => {
     const first = await request(h.app).get(`/policy-wording/${planId}`);
-    const again = await request(h.app).get(`/policy-wording/${planId}`).set('If-None-Match', first.headers['etag'] as string);
+    const again = await request(h.app)
+      .get(`/policy-wording/${planId}`)
+      .set('If-None-Match', first.headers['etag'] as string);
     expect(again.status).toBe(304);
     expect(again.text).toBe('');
     const stale = await request(h.app).get(`/policy-wording/${planId}`).set('If-None-Match', '"something-else"');
@@ -86,10 +107,19 @@ describe('GET /policy-wording/{planId} and /policy-wording/{planId}.pdf', () => 
     expect(res.headers['content-type']).toBe('application/pdf');
     expect(res.headers['cache-control']).toBe('public, max-age=3600');
     const text = pdfText(res.body as Buffer);
-    for (const t of ['Polar Shield Standard: policy wording', 'Benefits and limits', 'USD 100,000', 'Main exclusions', 'How to claim', CANCELLATION_RULE.slice(0, 40)]) {
+    for (const t of [
+      'Polar Shield Standard: policy wording',
+      'Benefits and limits',
+      'USD 100,000',
+      'Main exclusions',
+      'How to claim',
+      CANCELLATION_RULE.slice(0, 40),
+    ]) {
       expect(text).toContain(t);
     }
-    expect((await binary(`/policy-wording/${planId}.pdf`).set('If-None-Match', res.headers['etag'] as string)).status).toBe(304);
+    expect(
+      (await binary(`/policy-wording/${planId}.pdf`).set('If-None-Match', res.headers['etag'] as string)).status,
+    ).toBe(304);
   });
 
   it('answers 404 plan_not_found in our error shape for an unknown plan, HTML and PDF alike', async () => {
@@ -100,7 +130,7 @@ describe('GET /policy-wording/{planId} and /policy-wording/{planId}.pdf', () => 
     }
   });
 
-  it('is where every plan\'s policyTermsUrl points (catalog), one page per plan, retired ones included', async () => {
+  it("is where every plan's policyTermsUrl points (catalog), one page per plan, retired ones included", async () => {
     for (const plan of listPlans({ includeDisabled: true })) {
       const details = PlanDetailsSchema.parse((await request(h.app).get(`/api/v1/products/${plan.id}`)).body);
       expect(details.policyTermsUrl).toBe(`${PUBLIC_URL}/policy-wording/${plan.id}`);
@@ -112,7 +142,9 @@ describe('GET /policy-wording/{planId} and /policy-wording/{planId}.pdf', () => 
 describe('GET /policies/{policyNumber}?access_token= (the policy page)', () => {
   it('shows the holder of the token status, cover, documents, emergency and claims — private, uncached, no referrer', async () => {
     const { policy } = await boughtPolicy();
-    expect(policy.pageUrl).toBe(`${PUBLIC_URL}/policies/${policy.policyNumber}?access_token=${policy.documentUrl.split('access_token=')[1]}`);
+    expect(policy.pageUrl).toBe(
+      `${PUBLIC_URL}/policies/${policy.policyNumber}?access_token=${policy.documentUrl.split('access_token=')[1]}`,
+    );
     const res = await request(h.app).get(policy.pageUrl!.replace(PUBLIC_URL, ''));
     expect(res.status).toBe(200);
     expect(res.headers['content-type']).toBe('text/html; charset=utf-8');
@@ -132,7 +164,7 @@ describe('GET /policies/{policyNumber}?access_token= (the policy page)', () => {
     expect(res.text).not.toMatch(/travell/i);
   });
 
-  it('answers the SAME 404 page for a wrong token, another policy\'s token, no token and an unknown number', async () => {
+  it("answers the SAME 404 page for a wrong token, another policy's token, no token and an unknown number", async () => {
     const a = await boughtPolicy();
     const b = await boughtPolicy();
     const tokenOf = (p: typeof a) => p.receipt.accessToken!;
@@ -164,9 +196,17 @@ describe('no placeholder in anything the platform serves', () => {
     for (const plan of listPlans({ includeDisabled: true })) {
       await get(`/api/v1/products/${plan.id}`);
       await get(`/policy-wording/${plan.id}`);
-      if (hasPdftotext) served.push([`${plan.id}.pdf`, pdfText((await binary(`/policy-wording/${plan.id}.pdf`)).body as Buffer)]);
+      if (hasPdftotext)
+        served.push([`${plan.id}.pdf`, pdfText((await binary(`/policy-wording/${plan.id}.pdf`)).body as Buffer)]);
     }
-    for (const path of ['/llms.txt', '/.well-known/api-catalog', '/api/v1/openapi.json', '/acp/v1/openapi.json', policy.pageUrl!.replace(PUBLIC_URL, '')]) await get(path);
+    for (const path of [
+      '/llms.txt',
+      '/.well-known/api-catalog',
+      '/api/v1/openapi.json',
+      '/acp/v1/openapi.json',
+      policy.pageUrl!.replace(PUBLIC_URL, ''),
+    ])
+      await get(path);
     served.push(['lookup', JSON.stringify(policy)]);
     if (hasPdftotext) served.push(['certificate', pdfText((await binary(policy.documentUrl)).body as Buffer)]);
     const tools = await request(h.app)

@@ -11,8 +11,10 @@ import { antarcticaQuote, createHarness, PUBLIC_URL, type Harness } from './harn
 
 const CHROMIUM = process.env['CHROMIUM_PATH'] ?? '/usr/bin/chromium';
 const available = existsSync(CHROMIUM);
-if (!available && process.env['REQUIRE_SERVICES'] === '1') throw new Error(`Chromium not found at ${CHROMIUM} (REQUIRE_SERVICES=1)`);
-if (!available) noteSkippedSuite(`Chromium not found at ${CHROMIUM} (apt-get install -y chromium, or set CHROMIUM_PATH)`);
+if (!available && process.env['REQUIRE_SERVICES'] === '1')
+  throw new Error(`Chromium not found at ${CHROMIUM} (REQUIRE_SERVICES=1)`);
+if (!available)
+  noteSkippedSuite(`Chromium not found at ${CHROMIUM} (apt-get install -y chromium, or set CHROMIUM_PATH)`);
 const describeWithBrowser = available ? describe : describe.skip;
 
 const PORT = 14083;
@@ -29,23 +31,41 @@ describeWithBrowser('the policy page and a policy wording page in Chromium (CSP,
     h = await createHarness();
     // A policy bought by machine payment; its checkout-link twin carries names, this one shows "Traveler 1".
     const quote = await request(h.app).post('/api/v1/quotes').send(antarcticaQuote);
-    const plan = (quote.body.plans as { planId: string; availabilityMode: string }[]).find((p) => p.availabilityMode === 'full')!;
+    const plan = (quote.body.plans as { planId: string; availabilityMode: string }[]).find(
+      (p) => p.availabilityMode === 'full',
+    )!;
     const body = { quoteId: quote.body.quoteId as string, planId: plan.planId };
-    const challenge = parsePaymentChallenges((await request(h.app).post('/api/v1/purchase').send(body)).headers['www-authenticate'] as string)[0]!;
+    const challenge = parsePaymentChallenges(
+      (await request(h.app).post('/api/v1/purchase').send(body)).headers['www-authenticate'] as string,
+    )[0]!;
     const auth = formatAuthorizationPayment({ challenge, payload: { spt: 'spt_test_success_browser_page' } });
-    const receipt = PurchaseReceiptSchema.parse((await request(h.app).post('/api/v1/purchase').set('Authorization', auth).send(body)).body);
-    const lookup = await request(h.app).get(`/api/v1/policies/${receipt.policyNumber}`).set('Authorization', `Bearer ${receipt.accessToken}`);
+    const receipt = PurchaseReceiptSchema.parse(
+      (await request(h.app).post('/api/v1/purchase').set('Authorization', auth).send(body)).body,
+    );
+    const lookup = await request(h.app)
+      .get(`/api/v1/policies/${receipt.policyNumber}`)
+      .set('Authorization', `Bearer ${receipt.accessToken}`);
     pagePath = PolicyLookupSchema.parse(lookup.body).pageUrl!.replace(PUBLIC_URL, '');
     // A checkout link of another quote, still open (the payment page).
     const open = await request(h.app).post('/api/v1/quotes').send(antarcticaQuote);
-    const link = await request(h.app).post('/api/v1/checkout').send({ quoteId: open.body.quoteId, planId: plan.planId, sessionId: open.body.sessionId });
+    const link = await request(h.app)
+      .post('/api/v1/checkout')
+      .send({ quoteId: open.body.quoteId, planId: plan.planId, sessionId: open.body.sessionId });
     checkoutPath = new URL(link.body.checkoutUrl as string).pathname;
     server = await new Promise<Server>((resolve) => {
       const s = h.app.listen(PORT, '127.0.0.1', () => resolve(s));
     });
     browser = await chromium.launch({
       executablePath: CHROMIUM,
-      args: ['--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync'],
+      args: [
+        '--no-sandbox',
+        '--disable-gpu',
+        '--disable-quic',
+        '--no-first-run',
+        '--disable-background-networking',
+        '--disable-component-update',
+        '--disable-sync',
+      ],
     });
     mkdirSync(SCREENS, { recursive: true });
   }, 60_000);
@@ -73,9 +93,13 @@ describeWithBrowser('the policy page and a policy wording page in Chromium (CSP,
         expect(res?.status()).toBe(200);
         await expect(page.locator('h1').textContent()).resolves.toBe(heading);
         // The inline stylesheet ran under the hash-based CSP: the card has its white background.
-        await expect(page.evaluate<string>("getComputedStyle(document.querySelector('main')).backgroundColor")).resolves.toBe('rgb(255, 255, 255)');
+        await expect(
+          page.evaluate<string>("getComputedStyle(document.querySelector('main')).backgroundColor"),
+        ).resolves.toBe('rgb(255, 255, 255)');
         // Nothing wider than the screen (a phone never scrolls sideways).
-        await expect(page.evaluate<boolean>('document.documentElement.scrollWidth <= window.innerWidth')).resolves.toBe(true);
+        await expect(page.evaluate<boolean>('document.documentElement.scrollWidth <= window.innerWidth')).resolves.toBe(
+          true,
+        );
         expect(errors).toEqual([]);
         await page.screenshot({ path: path.join(SCREENS, `quote-api-${name}-${width}.png`), fullPage: true });
 
@@ -123,10 +147,16 @@ describeWithBrowser('the policy page and a policy wording page in Chromium (CSP,
           expect(res?.status()).toBe(200);
           await expect(page.evaluate<string>('document.documentElement.lang')).resolves.toBe(lang);
           await page.screenshot({ path: path.join(SCREENS, `quote-api-${name}-${lang}-${width}.png`), fullPage: true });
-          expect({ page: `${name} ${lang}`, overflowing: await page.evaluate<string[]>(OVERFLOWING) }).toEqual({ page: `${name} ${lang}`, overflowing: [] });
+          expect({ page: `${name} ${lang}`, overflowing: await page.evaluate<string[]>(OVERFLOWING) }).toEqual({
+            page: `${name} ${lang}`,
+            overflowing: [],
+          });
           await page.evaluate(readFileSync(require.resolve('axe-core/axe.min.js'), 'utf8'));
           const result = await page.evaluate<{ violations: { id: string; impact: string }[] }>('axe.run()');
-          expect({ page: `${name} ${lang}`, violations: result.violations.map((v) => `${v.id} (${v.impact})`) }).toEqual({ page: `${name} ${lang}`, violations: [] });
+          expect({
+            page: `${name} ${lang}`,
+            violations: result.violations.map((v) => `${v.id} (${v.impact})`),
+          }).toEqual({ page: `${name} ${lang}`, violations: [] });
           await context.close();
         }
       }

@@ -14,7 +14,11 @@ let running: RunningServer;
 const logged: Record<string, unknown>[] = [];
 beforeAll(async () => {
   h = await createHarness();
-  running = await listen(h.app, { port: 0, host: '127.0.0.1', logger: { info: (fields: Record<string, unknown>) => void logged.push(fields) } });
+  running = await listen(h.app, {
+    port: 0,
+    host: '127.0.0.1',
+    logger: { info: (fields: Record<string, unknown>) => void logged.push(fields) },
+  });
 });
 afterAll(async () => {
   await running?.close(0);
@@ -44,7 +48,13 @@ describe('quote-api, listening: requests the HTTP parser refuses', () => {
     expect(head).toMatch(/^HTTP\/1\.1 431 Request Header Fields Too Large\r\n/);
     const id = /\r\nX-Request-Id: ([0-9a-f-]{36})\r\n/.exec(head)?.[1];
     expect(id).toBeDefined();
-    expect(JSON.parse(json)).toEqual({ error: expect.any(String), code: 'invalid_request', requestId: id, type: 'invalid_request', message: expect.any(String) });
+    expect(JSON.parse(json)).toEqual({
+      error: expect.any(String),
+      code: 'invalid_request',
+      requestId: id,
+      type: 'invalid_request',
+      message: expect.any(String),
+    });
     expect(logged).toContainEqual(expect.objectContaining({ reqId: id, status: 431 }));
     expect(await h.db.prisma.quote.count()).toBe(0);
   });
@@ -63,10 +73,20 @@ describe('quote-api, listening: a 431 on an ACP route', () => {
 });
 
 describe('quote-api: bodies in a charset other than UTF-8', () => {
-  it.each(['utf-16', 'utf-7', 'iso-8859-1'])('answers charset=%s with 415 in the documented shape and stores nothing', async (charset) => {
-    const res = await request(h.app).post('/api/v1/quotes').set('Content-Type', `application/json; charset=${charset}`).send(JSON.stringify(antarcticaQuote));
-    expect(res.status).toBe(415);
-    expect(res.body).toEqual({ error: expect.stringMatching(/UTF-8/), code: 'invalid_request', requestId: res.headers['x-request-id'] });
-    expect(await h.db.prisma.quote.count()).toBe(0);
-  });
+  it.each(['utf-16', 'utf-7', 'iso-8859-1'])(
+    'answers charset=%s with 415 in the documented shape and stores nothing',
+    async (charset) => {
+      const res = await request(h.app)
+        .post('/api/v1/quotes')
+        .set('Content-Type', `application/json; charset=${charset}`)
+        .send(JSON.stringify(antarcticaQuote));
+      expect(res.status).toBe(415);
+      expect(res.body).toEqual({
+        error: expect.stringMatching(/UTF-8/),
+        code: 'invalid_request',
+        requestId: res.headers['x-request-id'],
+      });
+      expect(await h.db.prisma.quote.count()).toBe(0);
+    },
+  );
 });

@@ -48,15 +48,21 @@ async function newQuote() {
   return { quoteId: res.body.quoteId as string, plan: plan!, other: other! };
 }
 
-const purchase = (body: object, headers: Record<string, string> = {}) => request(h.app).post('/api/v1/purchase').set(headers).send(body);
+const purchase = (body: object, headers: Record<string, string> = {}) =>
+  request(h.app).post('/api/v1/purchase').set(headers).send(body);
 
-async function challengeFor(quoteId: string, planId: string, headers: Record<string, string> = {}): Promise<PaymentChallenge> {
+async function challengeFor(
+  quoteId: string,
+  planId: string,
+  headers: Record<string, string> = {},
+): Promise<PaymentChallenge> {
   const res = await purchase({ quoteId, planId }, headers);
   expect(res.status).toBe(402);
   return parsePaymentChallenges(res.headers['www-authenticate'] as string)[0]!;
 }
 
-const authorization = (challenge: PaymentChallenge, spt: string) => formatAuthorizationPayment({ challenge, payload: { spt } });
+const authorization = (challenge: PaymentChallenge, spt: string) =>
+  formatAuthorizationPayment({ challenge, payload: { spt } });
 
 function deferred() {
   let open!: () => void;
@@ -184,7 +190,13 @@ describe('POST /api/v1/purchase: side effects', () => {
   it("writes no purchase, policy, commission or outbox row before payment, and all of them after (operator's quote)", async () => {
     const q = await newQuote();
     const operator = await h.db.prisma.operator.create({
-      data: { name: 'Ice Tours', status: 'active', commissionRateBps: 1000, webhookUrl: 'http://127.0.0.1:9/hooks', webhookSecret: 'whsec_op' },
+      data: {
+        name: 'Ice Tours',
+        status: 'active',
+        commissionRateBps: 1000,
+        webhookUrl: 'http://127.0.0.1:9/hooks',
+        webhookSecret: 'whsec_op',
+      },
     });
     await h.db.prisma.quote.update({ where: { id: q.quoteId }, data: { operatorId: operator.id } });
     const counts = async () => ({
@@ -195,16 +207,26 @@ describe('POST /api/v1/purchase: side effects', () => {
     });
 
     const challenge = await challengeFor(q.quoteId, q.plan.planId);
-    const declined = await purchase({ quoteId: q.quoteId, planId: q.plan.planId }, { Authorization: authorization(challenge, 'spt_test_decline_side_1') });
+    const declined = await purchase(
+      { quoteId: q.quoteId, planId: q.plan.planId },
+      { Authorization: authorization(challenge, 'spt_test_decline_side_1') },
+    );
     expect(declined.status).toBe(402);
     expect(await counts()).toEqual({ purchases: 0, policies: 0, commissions: 0, outbox: 0 });
 
     const fresh = parsePaymentChallenges(declined.headers['www-authenticate'] as string)[0]!;
-    const paid = await purchase({ quoteId: q.quoteId, planId: q.plan.planId }, { Authorization: authorization(fresh, 'spt_test_success_side_1') });
+    const paid = await purchase(
+      { quoteId: q.quoteId, planId: q.plan.planId },
+      { Authorization: authorization(fresh, 'spt_test_success_side_1') },
+    );
     expect(paid.status).toBe(200);
     expect(await counts()).toEqual({ purchases: 1, policies: 1, commissions: 1, outbox: 1 });
     const outbox = await h.db.prisma.webhookEvent.findFirstOrThrow({ where: { operatorId: operator.id } });
-    expect(outbox.payload).toMatchObject({ type: 'policy.issued', quoteId: q.quoteId, premiumCents: q.plan.estimatedPremiumCents });
+    expect(outbox.payload).toMatchObject({
+      type: 'policy.issued',
+      quoteId: q.quoteId,
+      premiumCents: q.plan.estimatedPremiumCents,
+    });
     expect(parsePaymentReceipt(paid.headers['payment-receipt'] as string)?.reference).toBe(
       (await h.db.prisma.purchase.findUniqueOrThrow({ where: { quoteId: q.quoteId } })).processorPaymentId,
     );
@@ -233,7 +255,8 @@ describe('POST /api/v1/purchase: logs', () => {
     expect(output).toContain('/api/v1/purchase');
     expect(logLines.length).toBeGreaterThanOrEqual(4);
     // ... but nothing secret was.
-    for (const secret of [...tokens, ...credentials, 'spt_test_malformed_3', 'spt_test_']) expect(output).not.toContain(secret);
+    for (const secret of [...tokens, ...credentials, 'spt_test_malformed_3', 'spt_test_'])
+      expect(output).not.toContain(secret);
     expect(output.toLowerCase()).not.toContain('authorization');
   });
 });

@@ -47,17 +47,21 @@ interface Quote {
 }
 
 async function newQuote(extra: Record<string, unknown> = {}): Promise<Quote & { plan: QuotePlan; other: QuotePlan }> {
-  const res = await request(h.app).post('/api/v1/quotes').send({ ...antarcticaQuote, ...extra });
+  const res = await request(h.app)
+    .post('/api/v1/quotes')
+    .send({ ...antarcticaQuote, ...extra });
   expect(res.status).toBe(200);
   const quote = res.body as Quote;
   const buyable = quote.plans.filter((p) => p.availabilityMode === 'full');
   // Two full plans with different premiums: plan A and plan B for the cross-plan tests.
   const [plan, other] = buyable;
-  if (!plan || !other || plan.estimatedPremiumCents === other.estimatedPremiumCents) throw new Error('fixture needs two full plans');
+  if (!plan || !other || plan.estimatedPremiumCents === other.estimatedPremiumCents)
+    throw new Error('fixture needs two full plans');
   return { ...quote, plan, other };
 }
 
-const purchase = (body: object, headers: Record<string, string> = {}) => request(h.app).post('/api/v1/purchase').set(headers).send(body);
+const purchase = (body: object, headers: Record<string, string> = {}) =>
+  request(h.app).post('/api/v1/purchase').set(headers).send(body);
 
 function challengeOf(res: request.Response): PaymentChallenge {
   const header = res.headers['www-authenticate'];
@@ -73,7 +77,9 @@ async function challengeFor(quoteId: string, planId: string): Promise<PaymentCha
   return challengeOf(res);
 }
 
-const pay = (challenge: PaymentChallenge, spt: string) => ({ Authorization: formatAuthorizationPayment({ challenge, payload: { spt } }) });
+const pay = (challenge: PaymentChallenge, spt: string) => ({
+  Authorization: formatAuthorizationPayment({ challenge, payload: { spt } }),
+});
 
 let sptCounter = 0;
 const spt = (kind: 'success' | 'decline' | 'requires_action' | 'insufficient') => `spt_test_${kind}_${++sptCounter}`;
@@ -138,7 +144,10 @@ describe('POST /api/v1/purchase: body and quote (checked before any payment)', (
   });
 
   it('answers 404 for an unknown and for a malformed quote id', async () => {
-    const unknown = await purchase({ quoteId: '7d1f2c3a-1111-4222-8333-944455556666', planId: 'meridian-expedition-standard' });
+    const unknown = await purchase({
+      quoteId: '7d1f2c3a-1111-4222-8333-944455556666',
+      planId: 'meridian-expedition-standard',
+    });
     expect(unknown.status).toBe(404);
     expect(unknown.body.code).toBe('quote_not_found');
     const malformed = await purchase({ quoteId: 'not-a-quote', planId: 'meridian-expedition-standard' });
@@ -154,7 +163,9 @@ describe('POST /api/v1/purchase: the 402 challenge', () => {
 
     expectProblem(res, 402, 'payment-required');
     const header = res.headers['www-authenticate'] as string;
-    expect(header).toMatch(/^Payment id="[A-Za-z0-9_-]{43}", realm="quote\.test", method="stripe", intent="charge", request="[A-Za-z0-9_-]+", expires="[^"]+"/);
+    expect(header).toMatch(
+      /^Payment id="[A-Za-z0-9_-]{43}", realm="quote\.test", method="stripe", intent="charge", request="[A-Za-z0-9_-]+", expires="[^"]+"/,
+    );
     const [parsed] = parseWwwAuthenticate(header);
     expect(parsed?.scheme).toBe('Payment');
     expect(parsed?.params).toMatchObject({ realm: 'quote.test', method: 'stripe', intent: 'charge' });
@@ -205,18 +216,29 @@ describe('POST /api/v1/purchase: the 402 challenge', () => {
 });
 
 describe('POST /api/v1/purchase: what the receipt says of the confirmation e-mail', () => {
-  it('says it goes to the quote\'s address when the quote has one, and queues exactly that mail', async () => {
+  it("says it goes to the quote's address when the quote has one, and queues exactly that mail", async () => {
     const q = await newQuote({ email: 'mpp-buyer@example.com' });
-    const res = await purchase({ quoteId: q.quoteId, planId: q.plan.planId }, pay(await challengeFor(q.quoteId, q.plan.planId), spt('success')));
+    const res = await purchase(
+      { quoteId: q.quoteId, planId: q.plan.planId },
+      pay(await challengeFor(q.quoteId, q.plan.planId), spt('success')),
+    );
     expect(res.status).toBe(200);
-    expect(res.body.nextSteps).toContain('A confirmation e-mail with the certificate attached goes to the e-mail address given with the quote.');
-    const policy = await h.db.prisma.policy.findUniqueOrThrow({ where: { quoteId: q.quoteId }, include: { mails: true } });
+    expect(res.body.nextSteps).toContain(
+      'A confirmation e-mail with the certificate attached goes to the e-mail address given with the quote.',
+    );
+    const policy = await h.db.prisma.policy.findUniqueOrThrow({
+      where: { quoteId: q.quoteId },
+      include: { mails: true },
+    });
     expect(policy.mails.map((m) => [m.recipient, m.status])).toEqual([['mpp-buyer@example.com', 'pending']]);
   });
 
   it('says no e-mail is sent when the quote has no address (never "emailed to the traveler")', async () => {
     const q = await newQuote();
-    const res = await purchase({ quoteId: q.quoteId, planId: q.plan.planId }, pay(await challengeFor(q.quoteId, q.plan.planId), spt('success')));
+    const res = await purchase(
+      { quoteId: q.quoteId, planId: q.plan.planId },
+      pay(await challengeFor(q.quoteId, q.plan.planId), spt('success')),
+    );
     expect(res.body.nextSteps).toContain('No e-mail is sent: the quote carries no e-mail address.');
     expect(res.body.nextSteps).not.toMatch(/emailed/);
   });
@@ -245,13 +267,25 @@ describe('POST /api/v1/purchase: paying', () => {
     expect(body.nextSteps.length).toBeGreaterThan(0);
 
     expect(settlements).toEqual([{ spt: token, challengeId: challenge.id, amountCents: q.plan.estimatedPremiumCents }]);
-    const purchaseRow = await h.db.prisma.purchase.findUniqueOrThrow({ where: { quoteId: q.quoteId }, include: { policy: true } });
-    expect(purchaseRow).toMatchObject({ planId: q.plan.planId, amountCents: q.plan.estimatedPremiumCents, channel: 'mpp' });
+    const purchaseRow = await h.db.prisma.purchase.findUniqueOrThrow({
+      where: { quoteId: q.quoteId },
+      include: { policy: true },
+    });
+    expect(purchaseRow).toMatchObject({
+      planId: q.plan.planId,
+      amountCents: q.plan.estimatedPremiumCents,
+      channel: 'mpp',
+    });
     expect(purchaseRow.policy).not.toBeNull();
     expect(purchaseRow.processorPaymentId).toMatch(/^pi_sim_/);
 
     const receipt = parsePaymentReceipt(res.headers['payment-receipt'] as string);
-    expect(receipt).toMatchObject({ status: 'success', method: 'stripe', reference: purchaseRow.processorPaymentId, externalId: q.quoteId });
+    expect(receipt).toMatchObject({
+      status: 'success',
+      method: 'stripe',
+      reference: purchaseRow.processorPaymentId,
+      externalId: q.quoteId,
+    });
     expect(Number.isNaN(Date.parse(receipt!.timestamp))).toBe(false);
     expect(body.paymentReference).toBe(purchaseRow.processorPaymentId);
 
@@ -276,7 +310,12 @@ describe('POST /api/v1/purchase: paying', () => {
     const otherPlan = await purchase({ quoteId: q.quoteId, planId: q.other.planId });
     for (const res of [unpaid, lostResponse, otherPlan]) {
       expect(res.status).toBe(200);
-      expect(res.body).toMatchObject({ status: 'already_paid', quoteId: q.quoteId, quoteNumber: q.quoteNumber, planName: q.plan.planName });
+      expect(res.body).toMatchObject({
+        status: 'already_paid',
+        quoteId: q.quoteId,
+        quoteNumber: q.quoteNumber,
+        planName: q.plan.planName,
+      });
       expect(res.body.amountCharged).toBe(q.plan.estimatedPremiumCents / 100);
       // Only the paying credential re-sent gets the policy's token back (and then no cache may keep the answer).
       expect(Boolean(res.body.accessToken)).toBe(res === lostResponse);
@@ -351,10 +390,16 @@ describe('POST /api/v1/purchase: challenges are single use and bound to the requ
     // A token that paid one quote cannot pay another.
     const paid = await newQuote();
     const spent = spt('success');
-    const ok = await purchase({ quoteId: paid.quoteId, planId: paid.plan.planId }, pay(await challengeFor(paid.quoteId, paid.plan.planId), spent));
+    const ok = await purchase(
+      { quoteId: paid.quoteId, planId: paid.plan.planId },
+      pay(await challengeFor(paid.quoteId, paid.plan.planId), spent),
+    );
     expect(ok.status).toBe(200);
     const other = await newQuote();
-    const again = await purchase({ quoteId: other.quoteId, planId: other.plan.planId }, pay(await challengeFor(other.quoteId, other.plan.planId), spent));
+    const again = await purchase(
+      { quoteId: other.quoteId, planId: other.plan.planId },
+      pay(await challengeFor(other.quoteId, other.plan.planId), spent),
+    );
     expectProblem(again, 402, 'invalid-challenge');
     expect(settlements).toHaveLength(2);
     expect((await rowsFor(other.quoteId)).purchases).toBe(0);
@@ -373,7 +418,13 @@ describe('POST /api/v1/purchase: challenges are single use and bound to the requ
 
     const forged = await purchase(
       { quoteId: q.quoteId, planId: q.plan.planId },
-      pay({ ...challenge, id: createHmac('sha256', 'not-the-server-secret-0123456789abcdef').update('x').digest('base64url') }, spt('success')),
+      pay(
+        {
+          ...challenge,
+          id: createHmac('sha256', 'not-the-server-secret-0123456789abcdef').update('x').digest('base64url'),
+        },
+        spt('success'),
+      ),
     );
     expectProblem(forged, 402, 'invalid-challenge');
     expect(settlements).toHaveLength(0);
@@ -388,9 +439,20 @@ describe('POST /api/v1/purchase: challenges are single use and bound to the requ
     const challenge = await challengeFor(q.quoteId, q.plan.planId);
     // Re-signed with the server's own secret: passes the binding check, so only the request comparison can refuse it.
     const request = encodeJcsBase64Url({ ...decodeRequest(challenge.request), amount: '100' });
-    const input = [challenge.realm, challenge.method, challenge.intent, request, challenge.expires ?? '', '', challenge.opaque ?? ''].join('|');
+    const input = [
+      challenge.realm,
+      challenge.method,
+      challenge.intent,
+      request,
+      challenge.expires ?? '',
+      '',
+      challenge.opaque ?? '',
+    ].join('|');
     const id = createHmac('sha256', MPP_TEST_SECRET).update(input, 'utf8').digest('base64url');
-    const res = await purchase({ quoteId: q.quoteId, planId: q.plan.planId }, pay({ ...challenge, id, request }, spt('success')));
+    const res = await purchase(
+      { quoteId: q.quoteId, planId: q.plan.planId },
+      pay({ ...challenge, id, request }, spt('success')),
+    );
     expectProblem(res, 402, 'invalid-challenge');
     expect(settlements).toHaveLength(0);
   });
@@ -433,7 +495,10 @@ describe('POST /api/v1/purchase: credentials that cannot be used', () => {
   it('answers 400 method-unsupported (problem+json, no challenge) for method "tempo"', async () => {
     const q = await newQuote();
     const challenge = await challengeFor(q.quoteId, q.plan.planId);
-    const tempo = formatAuthorizationPayment({ challenge: { ...challenge, method: 'tempo' }, payload: { hash: '0xabc' } });
+    const tempo = formatAuthorizationPayment({
+      challenge: { ...challenge, method: 'tempo' },
+      payload: { hash: '0xabc' },
+    });
     const res = await purchase({ quoteId: q.quoteId, planId: q.plan.planId }, { Authorization: tempo });
 
     expect(res.status).toBe(400);
@@ -446,7 +511,11 @@ describe('POST /api/v1/purchase: credentials that cannot be used', () => {
   it('answers 402 malformed-credential with a fresh challenge when the credential is not base64url JSON', async () => {
     const q = await newQuote();
     const body = { quoteId: q.quoteId, planId: q.plan.planId };
-    for (const value of ['Payment !!!not-base64url!!!', `Payment ${Buffer.from('not json').toString('base64url')}`, 'Payment eyJub3QiOiJhIGNyZWRlbnRpYWwifQ']) {
+    for (const value of [
+      'Payment !!!not-base64url!!!',
+      `Payment ${Buffer.from('not json').toString('base64url')}`,
+      'Payment eyJub3QiOiJhIGNyZWRlbnRpYWwifQ',
+    ]) {
       const res = await purchase(body, { Authorization: value });
       expectProblem(res, 402, 'malformed-credential');
       expectFreshChallenge(res);

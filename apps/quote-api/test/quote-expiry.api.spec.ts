@@ -46,7 +46,9 @@ describe('quote expiry and the held premium', () => {
     const session = await h.db.prisma.checkoutSession.findFirstOrThrow({ where: { quoteId: quote.quoteId } });
     expect(session.premiumCents).toBe(plan.estimatedPremiumCents);
 
-    const challenge = await request(h.app).post('/api/v1/purchase').send({ quoteId: quote.quoteId, planId: plan.planId });
+    const challenge = await request(h.app)
+      .post('/api/v1/purchase')
+      .send({ quoteId: quote.quoteId, planId: plan.planId });
     expect(challenge.status).toBe(402);
     const [parsed] = parsePaymentChallenges(challenge.headers['www-authenticate'] as string);
     expect(decodeRequest(parsed!.request).amount).toBe(String(plan.estimatedPremiumCents));

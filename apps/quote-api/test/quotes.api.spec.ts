@@ -39,7 +39,11 @@ describe('POST /api/v1/quotes', () => {
       include: { estimates: { orderBy: { rank: 'asc' } } },
     });
     // The sessionId is a bearer secret: only its hash is stored.
-    expect(stored).toMatchObject({ source: 'api', quoteNumber: quote.quoteNumber, sessionIdHash: hashToken(quote.sessionId) });
+    expect(stored).toMatchObject({
+      source: 'api',
+      quoteNumber: quote.quoteNumber,
+      sessionIdHash: hashToken(quote.sessionId),
+    });
     expect(JSON.stringify(stored)).not.toContain(quote.sessionId);
     expect(stored.estimates.map((e) => e.planId)).toEqual(quote.plans.map((p) => p.planId));
     expect(stored.estimates[0]!.premiumCents).toBe(quote.plans[0]!.estimatedPremiumCents);
@@ -54,8 +58,12 @@ describe('POST /api/v1/quotes', () => {
   });
 
   it('charges travelers aged 70 and over significantly more', async () => {
-    const young = await request(h.app).post('/api/v1/quotes').send({ ...antarcticaQuote, travelerAges: [69, 69] });
-    const old = await request(h.app).post('/api/v1/quotes').send({ ...antarcticaQuote, travelerAges: [70, 70] });
+    const young = await request(h.app)
+      .post('/api/v1/quotes')
+      .send({ ...antarcticaQuote, travelerAges: [69, 69] });
+    const old = await request(h.app)
+      .post('/api/v1/quotes')
+      .send({ ...antarcticaQuote, travelerAges: [70, 70] });
     const premium = (r: request.Response, id: string) =>
       r.body.plans.find((p: { planId: string }) => p.planId === id)?.estimatedPremiumCents as number;
     const id = young.body.plans[0].planId;
@@ -67,7 +75,11 @@ describe('POST /api/v1/quotes', () => {
       .post('/api/v1/quotes')
       .send({ ...antarcticaQuote, destination: 'african-safari', residence: 'us', state: 'ca' });
     expect(res.status).toBe(200);
-    expect(res.body.tripSummary).toMatchObject({ residence: 'US', state: 'CA', destination: { slug: 'african-safari' } });
+    expect(res.body.tripSummary).toMatchObject({
+      residence: 'US',
+      state: 'CA',
+      destination: { slug: 'african-safari' },
+    });
   });
 
   it.each(['destination', 'startDate', 'durationDays', 'tripCost', 'travelers', 'travelerAges', 'residence'])(
@@ -86,24 +98,34 @@ describe('POST /api/v1/quotes', () => {
   );
 
   it('answers 400 for wrong types, a missing US state, and mismatched ages', async () => {
-    const wrongType = await request(h.app).post('/api/v1/quotes').send({ ...antarcticaQuote, tripCost: '24000' });
+    const wrongType = await request(h.app)
+      .post('/api/v1/quotes')
+      .send({ ...antarcticaQuote, tripCost: '24000' });
     expect(wrongType.status).toBe(400);
     expect(wrongType.body.details[0].path).toBe('tripCost');
-    const noState = await request(h.app).post('/api/v1/quotes').send({ ...antarcticaQuote, residence: 'US' });
+    const noState = await request(h.app)
+      .post('/api/v1/quotes')
+      .send({ ...antarcticaQuote, residence: 'US' });
     expect(noState.status).toBe(400);
     expect(noState.body.details[0].path).toBe('state');
-    const ages = await request(h.app).post('/api/v1/quotes').send({ ...antarcticaQuote, travelerAges: [40] });
+    const ages = await request(h.app)
+      .post('/api/v1/quotes')
+      .send({ ...antarcticaQuote, travelerAges: [40] });
     expect(ages.status).toBe(400);
   });
 
   it('answers 400 unknown_destination for a destination we do not cover', async () => {
-    const res = await request(h.app).post('/api/v1/quotes').send({ ...antarcticaQuote, destination: 'Mars' });
+    const res = await request(h.app)
+      .post('/api/v1/quotes')
+      .send({ ...antarcticaQuote, destination: 'Mars' });
     expect(res.status).toBe(400);
     expect(res.body.code).toBe('unknown_destination');
   });
 
   it('answers 400 invalid_request naming currency for a currency other than USD (the pricing engine refuses it)', async () => {
-    const res = await request(h.app).post('/api/v1/quotes').send({ ...antarcticaQuote, currency: 'eur' });
+    const res = await request(h.app)
+      .post('/api/v1/quotes')
+      .send({ ...antarcticaQuote, currency: 'eur' });
     expect(res.status).toBe(400);
     expect(res.body).toMatchObject({ code: 'invalid_request', error: 'only USD trip costs can be priced' });
     expect(res.body.details).toEqual([{ path: 'currency', message: 'only USD trip costs can be priced' }]);
@@ -111,13 +133,18 @@ describe('POST /api/v1/quotes', () => {
   });
 
   it('answers 400 for a departure in the past', async () => {
-    const res = await request(h.app).post('/api/v1/quotes').send({ ...antarcticaQuote, startDate: '2020-01-01' });
+    const res = await request(h.app)
+      .post('/api/v1/quotes')
+      .send({ ...antarcticaQuote, startDate: '2020-01-01' });
     expect(res.status).toBe(400);
     expect(res.body.details[0].path).toBe('startDate');
   });
 
   it('answers 400 invalid_json for a body that is not JSON, and 413 beyond 64 KiB', async () => {
-    const bad = await request(h.app).post('/api/v1/quotes').set('Content-Type', 'application/json').send('{"destination":');
+    const bad = await request(h.app)
+      .post('/api/v1/quotes')
+      .set('Content-Type', 'application/json')
+      .send('{"destination":');
     expect(bad.status).toBe(400);
     expect(bad.body.code).toBe('invalid_json');
     const big = await request(h.app)
@@ -138,13 +165,21 @@ describe('POST /api/v1/quotes', () => {
 });
 
 describe('POST /api/v1/quotes operator attribution', () => {
-  it("attributes the quote to an active operator given by its id (exactly), else keeps the text as its name", async () => {
+  it('attributes the quote to an active operator given by its id (exactly), else keeps the text as its name', async () => {
     const op = await h.db.prisma.operator.create({ data: { name: 'Polar Horizons Expeditions', status: 'active' } });
     const dormant = await h.db.prisma.operator.create({ data: { name: 'Dormant Voyages', status: 'suspended' } });
-    const byId = await request(h.app).post('/api/v1/quotes').send({ ...antarcticaQuote, operator: ` ${op.id} ` });
-    const byName = await request(h.app).post('/api/v1/quotes').send({ ...antarcticaQuote, operator: 'Polar Horizons Expeditions' });
-    const suspended = await request(h.app).post('/api/v1/quotes').send({ ...antarcticaQuote, operator: dormant.id });
-    const unknown = await request(h.app).post('/api/v1/quotes').send({ ...antarcticaQuote, operator: 'Someone Else' });
+    const byId = await request(h.app)
+      .post('/api/v1/quotes')
+      .send({ ...antarcticaQuote, operator: ` ${op.id} ` });
+    const byName = await request(h.app)
+      .post('/api/v1/quotes')
+      .send({ ...antarcticaQuote, operator: 'Polar Horizons Expeditions' });
+    const suspended = await request(h.app)
+      .post('/api/v1/quotes')
+      .send({ ...antarcticaQuote, operator: dormant.id });
+    const unknown = await request(h.app)
+      .post('/api/v1/quotes')
+      .send({ ...antarcticaQuote, operator: 'Someone Else' });
     const row = (id: string) => h.db.prisma.quote.findUniqueOrThrow({ where: { id } });
     expect((await row(byId.body.quoteId)).operatorId).toBe(op.id);
     expect((await row(byName.body.quoteId)).operatorId).toBeNull();
@@ -168,8 +203,12 @@ describe('payment mode of /api/v1 quotes', () => {
     expect(() => loadQuoteApiConfig({ QUOTE_API_MODE: 'live' })).toThrow(/STRIPE_LIVE_SECRET_KEY/);
     expect(
       loadQuoteApiConfig({
-        QUOTE_API_MODE: 'live', PAYMENTS_PROVIDER: 'stripe', STRIPE_TEST_SECRET_KEY: 'sk_test_x', STRIPE_LIVE_SECRET_KEY: 'sk_live_x',
-        STRIPE_WEBHOOK_SECRET: 'whsec_x', MPP_SECRET_KEY: 'x'.repeat(40),
+        QUOTE_API_MODE: 'live',
+        PAYMENTS_PROVIDER: 'stripe',
+        STRIPE_TEST_SECRET_KEY: 'sk_test_x',
+        STRIPE_LIVE_SECRET_KEY: 'sk_live_x',
+        STRIPE_WEBHOOK_SECRET: 'whsec_x',
+        MPP_SECRET_KEY: 'x'.repeat(40),
       }).mode,
     ).toBe('live');
   });

@@ -1,6 +1,11 @@
 import request from 'supertest';
 import { EMBED_SANDBOX_QUOTE_ERROR, QUOTE_API_SANDBOX } from '@expedition/contracts';
-import { formatAuthorizationPayment, parsePaymentChallenges, TEST_CARDS, TEST_SPT_PREFIXES } from '@expedition/payments';
+import {
+  formatAuthorizationPayment,
+  parsePaymentChallenges,
+  TEST_CARDS,
+  TEST_SPT_PREFIXES,
+} from '@expedition/payments';
 import { antarcticaQuote, createHarness, type Harness } from './harness';
 
 /** Sandbox inputs for agents (issue 10 §4): test mode forces a quote refusal and a payment decline, deterministically. */
@@ -44,7 +49,9 @@ describe('POST /api/v1/quotes: forced refusal (test mode)', () => {
     ['email', { email: QUOTE_API_SANDBOX.quoteRefusal.email.toUpperCase() }],
   ])('refuses the sandbox %s with 400 invalid_request and stores nothing', async (path, change) => {
     const before = await h.db.prisma.quote.count();
-    const res = await request(h.app).post('/api/v1/quotes').send({ ...antarcticaQuote, ...change });
+    const res = await request(h.app)
+      .post('/api/v1/quotes')
+      .send({ ...antarcticaQuote, ...change });
     expect(res.status).toBe(400);
     expect(res.body.code).toBe('invalid_request');
     expect(res.body.error).toBe(EMBED_SANDBOX_QUOTE_ERROR);
@@ -54,12 +61,16 @@ describe('POST /api/v1/quotes: forced refusal (test mode)', () => {
   });
 
   it('prices a neighbouring trip cost normally', async () => {
-    const res = await request(h.app).post('/api/v1/quotes').send({ ...antarcticaQuote, tripCost: QUOTE_API_SANDBOX.quoteRefusal.tripCost + 1 });
+    const res = await request(h.app)
+      .post('/api/v1/quotes')
+      .send({ ...antarcticaQuote, tripCost: QUOTE_API_SANDBOX.quoteRefusal.tripCost + 1 });
     expect(res.status).toBe(200);
   });
 
   it('prices the same values normally in live mode', async () => {
-    const res = await request(live.app).post('/api/v1/quotes').send({ ...antarcticaQuote, tripCost: QUOTE_API_SANDBOX.quoteRefusal.tripCost });
+    const res = await request(live.app)
+      .post('/api/v1/quotes')
+      .send({ ...antarcticaQuote, tripCost: QUOTE_API_SANDBOX.quoteRefusal.tripCost });
     expect(res.status).toBe(200);
     expect(res.body.quoteId).toEqual(expect.any(String));
   });
@@ -68,7 +79,9 @@ describe('POST /api/v1/quotes: forced refusal (test mode)', () => {
 describe('forced payment decline (test mode)', () => {
   async function newQuote() {
     const res = await request(h.app).post('/api/v1/quotes').send(antarcticaQuote);
-    const plan = (res.body.plans as { planId: string; availabilityMode: string }[]).find((p) => p.availabilityMode === 'full')!;
+    const plan = (res.body.plans as { planId: string; availabilityMode: string }[]).find(
+      (p) => p.availabilityMode === 'full',
+    )!;
     return { quoteId: res.body.quoteId as string, sessionId: res.body.sessionId as string, planId: plan.planId };
   }
 
@@ -76,8 +89,14 @@ describe('forced payment decline (test mode)', () => {
     const q = await newQuote();
     const first = await request(h.app).post('/api/v1/purchase').send({ quoteId: q.quoteId, planId: q.planId });
     const [challenge] = parsePaymentChallenges(first.headers['www-authenticate'] as string);
-    const authorization = formatAuthorizationPayment({ challenge: challenge!, payload: { spt: `${QUOTE_API_SANDBOX.declinedSptPrefix}_agent_1` } });
-    const res = await request(h.app).post('/api/v1/purchase').set('Authorization', authorization).send({ quoteId: q.quoteId, planId: q.planId });
+    const authorization = formatAuthorizationPayment({
+      challenge: challenge!,
+      payload: { spt: `${QUOTE_API_SANDBOX.declinedSptPrefix}_agent_1` },
+    });
+    const res = await request(h.app)
+      .post('/api/v1/purchase')
+      .set('Authorization', authorization)
+      .send({ quoteId: q.quoteId, planId: q.planId });
     expect(res.status).toBe(402);
     expect(res.headers['content-type']).toMatch(/^application\/problem\+json/);
     expect(res.body.type).toMatch(/verification-failed$/);
@@ -90,7 +109,10 @@ describe('forced payment decline (test mode)', () => {
     const q = await newQuote();
     const link = await request(h.app).post('/api/v1/checkout').send(q);
     const path = new URL(link.body.checkoutUrl).pathname;
-    const res = await request(h.app).post(`${path}/pay`).type('form').send({ cardNumber: QUOTE_API_SANDBOX.declinedCard, expiry: '12/30', cvc: '123' });
+    const res = await request(h.app)
+      .post(`${path}/pay`)
+      .type('form')
+      .send({ cardNumber: QUOTE_API_SANDBOX.declinedCard, expiry: '12/30', cvc: '123' });
     expect(res.status).toBe(402);
     expect(res.text).toContain('Your card was declined.');
     expect(res.text).toContain('name="cardNumber"');

@@ -14,7 +14,14 @@ import { antarcticaQuote, createHarness, PUBLIC_URL, type Harness } from './harn
  */
 const DEV_TOKENS = createPolicyTokens({ secret: DEV_POLICY_TOKEN_SECRET });
 /** The tables a purchase writes to that could hold a token or a link (issue 20 item 10). */
-const TABLES = ['policies', 'idempotency_records', 'webhook_events', 'acp_checkout_sessions', 'checkout_sessions', 'payments'];
+const TABLES = [
+  'policies',
+  'idempotency_records',
+  'webhook_events',
+  'acp_checkout_sessions',
+  'checkout_sessions',
+  'payments',
+];
 
 let h: Harness;
 /** Every SQL statement of the harness's Prisma client while `recording` is on. */
@@ -25,23 +32,37 @@ let agentKey: string;
 beforeAll(async () => {
   h = await createHarness({}, { database: { onQuery: (sql) => void (recording && statements.push(sql)) } });
   const operator = await h.db.prisma.operator.create({
-    data: { name: 'Ice Tours', status: 'active', commissionRateBps: 1000, webhookUrl: 'http://127.0.0.1:9/hooks', webhookSecret: 'whsec_op' },
+    data: {
+      name: 'Ice Tours',
+      status: 'active',
+      commissionRateBps: 1000,
+      webhookUrl: 'http://127.0.0.1:9/hooks',
+      webhookSecret: 'whsec_op',
+    },
   });
   operatorId = operator.id;
   agentKey = randomToken('acpk_test', 32);
-  await h.db.prisma.agentKey.create({ data: { name: 'Test platform', mode: 'test', prefix: agentKey.slice(0, 16), hash: hashToken(agentKey) } });
+  await h.db.prisma.agentKey.create({
+    data: { name: 'Test platform', mode: 'test', prefix: agentKey.slice(0, 16), hash: hashToken(agentKey) },
+  });
 });
 afterAll(() => h.close());
 
 let seq = 0;
-const purchase = (body: object, headers: Record<string, string> = {}) => request(h.app).post('/api/v1/purchase').set(headers).send(body);
-const lookup = (policyNumber: string, token: string) => request(h.app).get(`/api/v1/policies/${policyNumber}`).set('Authorization', `Bearer ${token}`);
+const purchase = (body: object, headers: Record<string, string> = {}) =>
+  request(h.app).post('/api/v1/purchase').set(headers).send(body);
+const lookup = (policyNumber: string, token: string) =>
+  request(h.app).get(`/api/v1/policies/${policyNumber}`).set('Authorization', `Bearer ${token}`);
 
 /** A quote attributed to the operator (so the sale writes a `policy.issued` outbox row). */
 async function newQuote() {
-  const res = await request(h.app).post('/api/v1/quotes').send({ ...antarcticaQuote, operator: operatorId });
+  const res = await request(h.app)
+    .post('/api/v1/quotes')
+    .send({ ...antarcticaQuote, operator: operatorId });
   expect(res.status).toBe(200);
-  const plan = (res.body.plans as { planId: string; availabilityMode: string }[]).find((p) => p.availabilityMode === 'full')!;
+  const plan = (res.body.plans as { planId: string; availabilityMode: string }[]).find(
+    (p) => p.availabilityMode === 'full',
+  )!;
   return { quoteId: res.body.quoteId as string, sessionId: res.body.sessionId as string, planId: plan.planId };
 }
 
@@ -67,7 +88,10 @@ async function boughtByLink() {
   const link = await request(h.app).post('/api/v1/checkout').set('Idempotency-Key', key).send(body);
   expect(link.status).toBe(200);
   const path = new URL(link.body.checkoutUrl as string).pathname;
-  const paid = await request(h.app).post(`${path}/pay`).type('form').send({ cardNumber: TEST_CARDS.success, expiry: '12/30', cvc: '123' });
+  const paid = await request(h.app)
+    .post(`${path}/pay`)
+    .type('form')
+    .send({ cardNumber: TEST_CARDS.success, expiry: '12/30', cvc: '123' });
   expect(paid.status).toBe(303);
   return { body, key, checkoutUrl: link.body.checkoutUrl as string, path, quoteId: q.quoteId };
 }
@@ -83,14 +107,33 @@ async function boughtByAcp() {
   const created = await request(h.app)
     .post('/acp/v1/checkout_sessions')
     .set(headers(`rest-acp-create-${++seq}`))
-    .send({ line_items: [{ id: planId }], currency: 'usd', capabilities: {}, buyer: { email: 'traveler@example.com' }, metadata: { trip: antarcticaQuote } });
+    .send({
+      line_items: [{ id: planId }],
+      currency: 'usd',
+      capabilities: {},
+      buyer: { email: 'traveler@example.com' },
+      metadata: { trip: antarcticaQuote },
+    });
   expect(created.status).toBe(201);
   const completeKey = `rest-acp-complete-${seq}`;
-  const payment = { payment_data: { handler_id: 'stripe_spt', instrument: { type: 'card', credential: { type: 'spt', token: `spt_test_success_acp_${seq}` } } } };
-  const complete = () => request(h.app).post(`/acp/v1/checkout_sessions/${created.body.id}/complete`).set(headers(completeKey)).send(payment);
+  const payment = {
+    payment_data: {
+      handler_id: 'stripe_spt',
+      instrument: { type: 'card', credential: { type: 'spt', token: `spt_test_success_acp_${seq}` } },
+    },
+  };
+  const complete = () =>
+    request(h.app)
+      .post(`/acp/v1/checkout_sessions/${created.body.id}/complete`)
+      .set(headers(completeKey))
+      .send(payment);
   const done = await complete();
   expect(done.status).toBe(200);
-  return { done: done.body as { id: string; order: { order_number: string; permalink_url: string } }, complete, read: () => request(h.app).get(`/acp/v1/checkout_sessions/${created.body.id}`).set(headers()) };
+  return {
+    done: done.body as { id: string; order: { order_number: string; permalink_url: string } },
+    complete,
+    read: () => request(h.app).get(`/acp/v1/checkout_sessions/${created.body.id}`).set(headers()),
+  };
 }
 
 const tokenOf = (url: string) => new URL(url).searchParams.get('access_token')!;
@@ -112,7 +155,9 @@ describe('bearer tokens at rest (issue 20 item 10)', () => {
     const scan = await scanTextColumns(h.db.prisma, TABLES, ['pat_', '/checkout/cs_', ...handedOut]);
 
     for (const table of TABLES) expect(scan.columns.some((c) => c.startsWith(`${table}.`))).toBe(true);
-    expect(scan.columns).toEqual(expect.arrayContaining(['idempotency_records.body', 'webhook_events.payload', 'acp_checkout_sessions.order']));
+    expect(scan.columns).toEqual(
+      expect.arrayContaining(['idempotency_records.body', 'webhook_events.payload', 'acp_checkout_sessions.order']),
+    );
     expect(scan.hits).toEqual([]);
     // What is stored instead: no token column value for new policies, certificate links without their token.
     expect(linkPolicy.accessTokenHash).toBeNull();
@@ -129,13 +174,18 @@ describe('bearer tokens at rest (issue 20 item 10)', () => {
     const replay = await purchase(mpp.body, mpp.headers);
     expect(replay.status).toBe(200);
     expect(replay.body).toEqual(mpp.receipt);
-    expect(replay.body.documentUrl).toBe(`${PUBLIC_URL}/api/v1/policies/${mpp.receipt.policyNumber}/certificate.pdf?access_token=${mpp.receipt.accessToken}`);
+    expect(replay.body.documentUrl).toBe(
+      `${PUBLIC_URL}/api/v1/policies/${mpp.receipt.policyNumber}/certificate.pdf?access_token=${mpp.receipt.accessToken}`,
+    );
     expect((await lookup(mpp.receipt.policyNumber, replay.body.accessToken)).status).toBe(200);
 
     // A checkout link replayed within its 30 minutes: the very same link, opened from its sealed copy.
     const q = await newQuote();
     const body = { quoteId: q.quoteId, planId: q.planId, sessionId: q.sessionId };
-    const first = await request(h.app).post('/api/v1/checkout').set('Idempotency-Key', `rest-replay-${++seq}`).send(body);
+    const first = await request(h.app)
+      .post('/api/v1/checkout')
+      .set('Idempotency-Key', `rest-replay-${++seq}`)
+      .send(body);
     const again = await request(h.app).post('/api/v1/checkout').set('Idempotency-Key', `rest-replay-${seq}`).send(body);
     expect(again.status).toBe(200);
     expect(again.headers['idempotent-replayed']).toBe('true');
@@ -157,13 +207,17 @@ describe('bearer tokens at rest (issue 20 item 10)', () => {
     const policy = await h.db.prisma.policy.findUniqueOrThrow({ where: { quoteId: link.quoteId } });
     const page = await request(h.app).get(link.path);
     const token = DEV_TOKENS.tokenFor(policy);
-    expect(page.text).toContain(`href="${PUBLIC_URL}/api/v1/policies/${policy.policyNumber}/certificate.pdf?access_token=${token}"`);
+    expect(page.text).toContain(
+      `href="${PUBLIC_URL}/api/v1/policies/${policy.policyNumber}/certificate.pdf?access_token=${token}"`,
+    );
     expect((await lookup(policy.policyNumber, token)).status).toBe(200);
   });
 
   it('the policy.issued outbox row, completed as the dispatcher delivers it, opens the certificate', async () => {
     const mpp = await boughtByMpp();
-    const row = await h.db.prisma.webhookEvent.findFirstOrThrow({ where: { payload: { path: ['policyNumber'], equals: mpp.receipt.policyNumber } } });
+    const row = await h.db.prisma.webhookEvent.findFirstOrThrow({
+      where: { payload: { path: ['policyNumber'], equals: mpp.receipt.policyNumber } },
+    });
     const payload = PolicyIssuedPayloadSchema.parse(row.payload);
     // apps/webhook-dispatcher deliveredPayload(): the stored link plus the token derived from the policy number.
     const delivered = withAccessToken(payload.documentUrl!, DEV_TOKENS.tokenFor(payload));
@@ -175,7 +229,10 @@ describe('bearer tokens at rest (issue 20 item 10)', () => {
   it('a policy issued before tokens were derived opens with its old random token (kept as a hash) and with the derived one', async () => {
     const mpp = await boughtByMpp();
     const legacy = `pat_${'L'.repeat(43)}`;
-    await h.db.prisma.policy.update({ where: { policyNumber: mpp.receipt.policyNumber }, data: { accessTokenHash: hashToken(legacy) } });
+    await h.db.prisma.policy.update({
+      where: { policyNumber: mpp.receipt.policyNumber },
+      data: { accessTokenHash: hashToken(legacy) },
+    });
 
     expect((await lookup(mpp.receipt.policyNumber, legacy)).status).toBe(200);
     expect((await lookup(mpp.receipt.policyNumber, mpp.receipt.accessToken)).status).toBe(200);
@@ -184,7 +241,10 @@ describe('bearer tokens at rest (issue 20 item 10)', () => {
 
   it('a token derived under the previous secret opens the policy during a rotation, and not after it', () => {
     const before = createPolicyTokens({ secret: 'old-policy-token-secret-0123456789abcdef' });
-    const during = createPolicyTokens({ secret: 'new-policy-token-secret-0123456789abcdef', previous: 'old-policy-token-secret-0123456789abcdef' });
+    const during = createPolicyTokens({
+      secret: 'new-policy-token-secret-0123456789abcdef',
+      previous: 'old-policy-token-secret-0123456789abcdef',
+    });
     const after = createPolicyTokens({ secret: 'new-policy-token-secret-0123456789abcdef' });
     const policy = { policyNumber: 'POL-2026-ABCDEF', accessTokenHash: null };
     const old = before.tokenFor(policy);
@@ -192,7 +252,9 @@ describe('bearer tokens at rest (issue 20 item 10)', () => {
     expect(during.verify(policy, old)).toBe(true);
     expect(during.verify(policy, during.tokenFor(policy))).toBe(true);
     expect(after.verify(policy, old)).toBe(false);
-    expect(after.verify({ policyNumber: 'POL-2026-OTHER1', accessTokenHash: null }, after.tokenFor(policy))).toBe(false);
+    expect(after.verify({ policyNumber: 'POL-2026-OTHER1', accessTokenHash: null }, after.tokenFor(policy))).toBe(
+      false,
+    );
   });
 });
 

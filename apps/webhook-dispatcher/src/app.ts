@@ -31,14 +31,16 @@ export function createApp(deps: DispatcherDeps): Express {
   app.disable('x-powered-by');
   app.set('etag', false);
 
-  const { fulfillment } = deps.moneyPath ?? createMoneyPath({
-    prisma: deps.prisma,
-    clock: deps.clock,
-    logger: deps.logger,
-    processor: deps.processor,
-    newPolicyNumber: deps.newPolicyNumber,
-    newWebhookEventId: deps.newWebhookEventId,
-  });
+  const { fulfillment } =
+    deps.moneyPath ??
+    createMoneyPath({
+      prisma: deps.prisma,
+      clock: deps.clock,
+      logger: deps.logger,
+      processor: deps.processor,
+      newPolicyNumber: deps.newPolicyNumber,
+      newWebhookEventId: deps.newWebhookEventId,
+    });
 
   for (const handler of observe(deps.observability, 'webhook-dispatcher')) app.use(handler);
   app.use(requestId());

@@ -55,7 +55,15 @@ export function composeWebhookDispatcher(runtime: DispatcherRuntime): ComposedDi
   const { observability } = runtime;
   // Every policy access token this replica hands out (webhook documentUrl, the confirmation e-mail's links).
   const policyTokens = createPolicyTokens(config.policyTokens);
-  const app = createApp({ prisma: db.prisma, ready: () => db.ping(), logger, clock, processor, moneyPath, observability });
+  const app = createApp({
+    prisma: db.prisma,
+    ready: () => db.ping(),
+    logger,
+    clock,
+    processor,
+    moneyPath,
+    observability,
+  });
   observability?.metrics?.sampleBacklog(
     () => sampleBacklog(db.prisma, () => clock.now()),
     (err) => logger.warn({ err }, 'metrics: backlog sample failed'),
@@ -105,7 +113,12 @@ export function composeWebhookDispatcher(runtime: DispatcherRuntime): ComposedDi
       mailWorkers.forEach((w) => w.start());
     },
     stop: async () => {
-      await Promise.all([delivery.stop(), refundWorker.stop(), acpOrderWorker?.stop(), ...mailWorkers.map((w) => w.stop())]);
+      await Promise.all([
+        delivery.stop(),
+        refundWorker.stop(),
+        acpOrderWorker?.stop(),
+        ...mailWorkers.map((w) => w.stop()),
+      ]);
     },
   };
   return { app, workers, mailWorkers, acpOrderWorker };
@@ -117,7 +130,14 @@ function createMailWorkers(runtime: DispatcherRuntime, clock: Clock, policyToken
   if (config.mail.workers === 0) return [];
   const mailer =
     runtime.mailer ??
-    mailerFromConfig({ smtpUrl: config.mail.smtpUrl, from: config.mail.from, dataDir: config.dataDir, production: config.production, clock, logger })?.mailer;
+    mailerFromConfig({
+      smtpUrl: config.mail.smtpUrl,
+      from: config.mail.from,
+      dataDir: config.dataDir,
+      production: config.production,
+      clock,
+      logger,
+    })?.mailer;
   // loadConfig refuses production without SMTP_URL when this replica sends mail, so one of the two exists.
   if (!mailer) throw new Error('no mailer: set SMTP_URL');
   const documents = runtime.documents ?? policyDocumentsFor(db.prisma, config.quoteApiUrl, policyTokens);
@@ -153,6 +173,10 @@ function webhookSecretBox(runtime: DispatcherRuntime): Pick<SecretBox, 'open'> {
   }
   const keyring =
     runtime.webhookSecretKeys ??
-    resolveWebhookSecretKeys({ configured: config.webhookSecretKeys, embedded: !config.databaseUrl, dataDir: config.dataDir });
+    resolveWebhookSecretKeys({
+      configured: config.webhookSecretKeys,
+      embedded: !config.databaseUrl,
+      dataDir: config.dataDir,
+    });
   return createSecretBox(keyring);
 }

@@ -1,12 +1,20 @@
 import { z } from 'zod';
-import { allowPrivateNetworks, asConfigError, ConfigError, DatabaseUrlSchema, emptyToUndefined, envVar, missingInProduction, parseConfig } from '@expedition/platform';
+import {
+  allowPrivateNetworks,
+  asConfigError,
+  ConfigError,
+  DatabaseUrlSchema,
+  emptyToUndefined,
+  envVar,
+  missingInProduction,
+  parseConfig,
+} from '@expedition/platform';
 import { paymentsSettingsFromEnv, type PaymentsSettings } from '@expedition/payments';
 import { DEV_POLICY_TOKEN_SECRET, MIN_POLICY_TOKEN_SECRET_LENGTH } from '@expedition/fulfillment';
 import { DEFAULT_MAIL_FROM } from '@expedition/mail';
 import { MISSING_WEBHOOK_SECRET_KEYS, parseWebhookSecretKeys, WebhookSecretKeysError } from '@expedition/operators';
 
 const optional = <T extends z.ZodType>(schema: T) => z.preprocess(emptyToUndefined, schema.optional());
-
 
 /** Default pause between delivery attempts: 30 s after the 1st failure, 5 min after the 2nd (3 attempts in total). */
 export const DEFAULT_RETRY_DELAYS_MS = [30_000, 300_000] as const;
@@ -58,11 +66,20 @@ const ConfigSchema = z
     QUOTE_API_PORT: envVar.port(3001),
     QUOTE_API_URL: envVar.url(),
     /** Derives the access token a delivered `policy.issued` puts in documentUrl: the same secret as quote-api's. */
-    POLICY_TOKEN_SECRET: optional(z.string().min(MIN_POLICY_TOKEN_SECRET_LENGTH, `at least ${MIN_POLICY_TOKEN_SECRET_LENGTH} characters`)),
-    POLICY_TOKEN_PREVIOUS_SECRET: optional(z.string().min(MIN_POLICY_TOKEN_SECRET_LENGTH, `at least ${MIN_POLICY_TOKEN_SECRET_LENGTH} characters`)),
+    POLICY_TOKEN_SECRET: optional(
+      z.string().min(MIN_POLICY_TOKEN_SECRET_LENGTH, `at least ${MIN_POLICY_TOKEN_SECRET_LENGTH} characters`),
+    ),
+    POLICY_TOKEN_PREVIOUS_SECRET: optional(
+      z.string().min(MIN_POLICY_TOKEN_SECRET_LENGTH, `at least ${MIN_POLICY_TOKEN_SECRET_LENGTH} characters`),
+    ),
     NODE_ENV: optional(z.string().trim()).default('development'),
     /** Every mail of the platform (docs: README "Configuration"); unset → the outbox under DATA_DIR (not in production). */
-    SMTP_URL: optional(z.string().trim().regex(/^smtps?:\/\//, 'must be an smtp:// or smtps:// URL')),
+    SMTP_URL: optional(
+      z
+        .string()
+        .trim()
+        .regex(/^smtps?:\/\//, 'must be an smtp:// or smtps:// URL'),
+    ),
     MAIL_FROM: optional(z.string().trim()).default(DEFAULT_MAIL_FROM),
     /** Policyholder mail workers in this replica (0: this replica sends no mail). */
     MAIL_WORKERS: optional(z.coerce.number().int().min(0).max(16)).default(1),
@@ -87,7 +104,10 @@ const ConfigSchema = z
       /** Unset in embedded mode: main.ts then uses DATA_DIR/webhook-secret-keys (resolveWebhookSecretKeys). */
       webhookSecretKeys: env.WEBHOOK_SECRET_KEYS,
       /** The published dev secret when unset (refused with NODE_ENV=production). */
-      policyTokens: { secret: env.POLICY_TOKEN_SECRET ?? DEV_POLICY_TOKEN_SECRET, previous: env.POLICY_TOKEN_PREVIOUS_SECRET },
+      policyTokens: {
+        secret: env.POLICY_TOKEN_SECRET ?? DEV_POLICY_TOKEN_SECRET,
+        previous: env.POLICY_TOKEN_PREVIOUS_SECRET,
+      },
       delivery: {
         workers: env.WEBHOOK_WORKERS,
         batchSize: env.WEBHOOK_BATCH_SIZE,
@@ -149,7 +169,9 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): DispatcherConf
   }
   // In production mails go through SMTP (the embedded outbox is a development aid), unless this replica sends none.
   if (base.production && base.mail.workers > 0 && !base.mail.smtpUrl) {
-    throw new ConfigError(['SMTP_URL: required when NODE_ENV=production (or MAIL_WORKERS=0 on a replica that sends no mail)']);
+    throw new ConfigError([
+      'SMTP_URL: required when NODE_ENV=production (or MAIL_WORKERS=0 on a replica that sends no mail)',
+    ]);
   }
   return Object.freeze({ ...base, payments });
 }

@@ -1,6 +1,13 @@
 import { bundledMigrationsDir, createDatabase, prepareDatabase } from '@expedition/db';
 import { catalogSnapshot } from '@expedition/domain-pricing';
-import { createLogger, exitOnStartFailure, listen, onShutdownSignal, postgresAt, reachAtStart } from '@expedition/http-kit';
+import {
+  createLogger,
+  exitOnStartFailure,
+  listen,
+  onShutdownSignal,
+  postgresAt,
+  reachAtStart,
+} from '@expedition/http-kit';
 import { ObservabilityConfigError, startObservability } from '@expedition/observability';
 import { ConfigError } from '@expedition/platform';
 import { WebhookSecretKeysError } from '@expedition/operators';
@@ -14,8 +21,12 @@ async function main(): Promise<void> {
   const obs = startObservability('webhook-dispatcher', process.env);
   for (const warning of config.payments.warnings) logger.warn(warning);
   const postgres = postgresAt(config.databaseUrl);
-  const db = await reachAtStart(postgres, logger, () => createDatabase({ databaseUrl: config.databaseUrl, dataDir: config.dataDir, schema: config.databaseSchema }));
-  const prepared = await reachAtStart(postgres, logger, () => prepareDatabase(db, { catalog: catalogSnapshot(), migrationsDir: bundledMigrationsDir(__dirname) }));
+  const db = await reachAtStart(postgres, logger, () =>
+    createDatabase({ databaseUrl: config.databaseUrl, dataDir: config.dataDir, schema: config.databaseSchema }),
+  );
+  const prepared = await reachAtStart(postgres, logger, () =>
+    prepareDatabase(db, { catalog: catalogSnapshot(), migrationsDir: bundledMigrationsDir(__dirname) }),
+  );
   logger.info({ db: db.kind, migrationsApplied: prepared.applied, plans: prepared.plans }, 'database ready');
 
   const { app, workers } = composeWebhookDispatcher({ config, db, logger, observability: obs.observability });
@@ -23,7 +34,14 @@ async function main(): Promise<void> {
   const metricsUrl = await obs.listen(config.host);
   workers.start();
   logger.info(
-    { url: server.url, metricsUrl, tracing: obs.observability.tracing?.enabled, provider: config.payments.provider, workers: config.delivery.workers, retryDelaysMs: config.delivery.retryDelaysMs },
+    {
+      url: server.url,
+      metricsUrl,
+      tracing: obs.observability.tracing?.enabled,
+      provider: config.payments.provider,
+      workers: config.delivery.workers,
+      retryDelaysMs: config.delivery.retryDelaysMs,
+    },
     'webhook-dispatcher listening',
   );
 

@@ -1,6 +1,12 @@
 import { randomBytes } from 'node:crypto';
 import { AcpOrderEventSchema, ACP_ORDER_EVENT_MAX_ATTEMPTS } from '@expedition/contracts';
-import { createFulfillment, createPolicyTokens, DEV_POLICY_TOKEN_SECRET, type Fulfillment, type FulfillmentDeps } from '@expedition/fulfillment';
+import {
+  createFulfillment,
+  createPolicyTokens,
+  DEV_POLICY_TOKEN_SECRET,
+  type Fulfillment,
+  type FulfillmentDeps,
+} from '@expedition/fulfillment';
 import { agentKeySecretContext } from '@expedition/operators';
 import { createQuoteService } from '@expedition/quoting';
 import { hashToken } from '@expedition/platform';
@@ -96,7 +102,15 @@ async function acpSale(agentKeyId: string, paymentId = `pi_acp_${randomBytes(6).
       updatedAt: h.clock.now(),
     },
   });
-  const payment = { paymentId, amountCents: estimate.premiumCents, currency: 'USD', mode: 'test' as const, quoteId: quote.id, planId: estimate.planId, channel: 'acp' as const };
+  const payment = {
+    paymentId,
+    amountCents: estimate.premiumCents,
+    currency: 'USD',
+    mode: 'test' as const,
+    quoteId: quote.id,
+    planId: estimate.planId,
+    channel: 'acp' as const,
+  };
   const outcome = await fulfillment.recordSucceededPayment(payment);
   if (outcome.kind !== 'policy_issued') throw new Error(`expected a policy, got ${outcome.kind}`);
   return { session, payment, estimate, policyNumber: outcome.policyNumber, policyId: outcome.policyId };
@@ -191,6 +205,12 @@ describe('ACP order events', () => {
     expect(await worker().runOnce()).toBe(0);
     expect(receiver.requests).toHaveLength(ACP_ORDER_EVENT_MAX_ATTEMPTS);
     const [row] = await eventsOf(key.id);
-    expect(row).toMatchObject({ status: 'failed', attempts: ACP_ORDER_EVENT_MAX_ATTEMPTS, lastStatusCode: 503, lastError: 'HTTP 503', deliveredAt: null });
+    expect(row).toMatchObject({
+      status: 'failed',
+      attempts: ACP_ORDER_EVENT_MAX_ATTEMPTS,
+      lastStatusCode: 503,
+      lastError: 'HTTP 503',
+      deliveredAt: null,
+    });
   });
 });

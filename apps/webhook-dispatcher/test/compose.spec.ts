@@ -21,10 +21,18 @@ describe('composeWebhookDispatcher', () => {
     const { app, workers } = composeWebhookDispatcher({ config, db, logger: silentLogger });
 
     expect((await request(app).get('/readyz')).status).toBe(200);
-    const other = { id: 'evt_compose_1', object: 'event', type: 'charge.updated', created: Math.floor(Date.now() / 1000), livemode: false, data: { object: {} } };
+    const other = {
+      id: 'evt_compose_1',
+      object: 'event',
+      type: 'charge.updated',
+      created: Math.floor(Date.now() / 1000),
+      livemode: false,
+      data: { object: {} },
+    };
     const good = signEvent(other, Math.floor(Date.now() / 1000), 'whsec_compose_0123456789abcdef0123456789abcdef');
     const bad = signEvent(other, Math.floor(Date.now() / 1000), 'whsec_other');
-    const post = (s: typeof good) => request(app).post('/processor/events').set('Stripe-Signature', s.header).send(s.body);
+    const post = (s: typeof good) =>
+      request(app).post('/processor/events').set('Stripe-Signature', s.header).send(s.body);
     expect((await post(bad)).status).toBe(400);
     expect((await post(good)).status).toBe(200);
 
@@ -44,8 +52,16 @@ describe('composeWebhookDispatcher', () => {
     });
     expect(config.payments.simulatedWebhookSecrets).toEqual([]);
     const { app } = composeWebhookDispatcher({ config, db, logger: silentLogger });
-    const other = { id: 'evt_compose_2', object: 'event', type: 'charge.updated', created: Math.floor(Date.now() / 1000), livemode: false, data: { object: {} } };
-    const post = (s: ReturnType<typeof signEvent>) => request(app).post('/processor/events').set('Stripe-Signature', s.header).send(s.body);
+    const other = {
+      id: 'evt_compose_2',
+      object: 'event',
+      type: 'charge.updated',
+      created: Math.floor(Date.now() / 1000),
+      livemode: false,
+      data: { object: {} },
+    };
+    const post = (s: ReturnType<typeof signEvent>) =>
+      request(app).post('/processor/events').set('Stripe-Signature', s.header).send(s.body);
     expect((await post(signEvent(other, Math.floor(Date.now() / 1000), simulatedSecret))).status).toBe(400);
     expect((await post(signEvent(other, Math.floor(Date.now() / 1000), 'whsec_stripe_endpoint'))).status).toBe(200);
   });

@@ -4,7 +4,17 @@ import type { Database } from '@expedition/db';
 import { describeWithPostgres } from '@expedition/db/testing';
 import { systemClock } from '@expedition/platform';
 import { verifySignature } from '@expedition/webhook-signature';
-import { createOperator, createSharedSchema, enqueueWebhook, OPERATOR_SECRET, startReceiver, TEST_WEBHOOK_KEY_A, waitFor, type Receiver, type SharedSchema } from './harness';
+import {
+  createOperator,
+  createSharedSchema,
+  enqueueWebhook,
+  OPERATOR_SECRET,
+  startReceiver,
+  TEST_WEBHOOK_KEY_A,
+  waitFor,
+  type Receiver,
+  type SharedSchema,
+} from './harness';
 
 const REPO_ROOT = path.resolve(__dirname, '../../..');
 const TIMEOUT_MS = 5_000;
@@ -93,6 +103,12 @@ describeWithPostgres()('dispatcher process killed mid-delivery', () => {
     expect(receiver.requests.map((r) => r.eventId)).toEqual([row.eventId, row.eventId]);
     expect(receiver.requests[0]!.body.equals(receiver.requests[1]!.body)).toBe(true);
     const last = receiver.requests[1]!;
-    expect(verifySignature({ rawBody: last.body, header: last.headers['x-svc-signature'] as string, secrets: [OPERATOR_SECRET] }).ok).toBe(true);
+    expect(
+      verifySignature({
+        rawBody: last.body,
+        header: last.headers['x-svc-signature'] as string,
+        secrets: [OPERATOR_SECRET],
+      }).ok,
+    ).toBe(true);
   }, 90_000);
 });

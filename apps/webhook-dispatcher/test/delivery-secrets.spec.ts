@@ -61,7 +61,9 @@ describe('delivery with sealed webhook secrets', () => {
     expect(receiver.requests).toHaveLength(1);
     expect(verifiedWith(OPERATOR_SECRET)).toBe(true);
     expect(verifiedWith(stored)).toBe(false);
-    expect(await h.prisma.webhookEvent.findUniqueOrThrow({ where: { id: row.id } })).toMatchObject({ status: 'delivered' });
+    expect(await h.prisma.webhookEvent.findUniqueOrThrow({ where: { id: row.id } })).toMatchObject({
+      status: 'delivered',
+    });
   });
 
   it('still signs a secret sealed under key A once the keyring is [B, A] (rotation in progress)', async () => {

@@ -40,7 +40,12 @@ const MIN = 60 * SEC;
 
 /** What an operator's server does: verify over the raw bytes, then dedupe on eventId. */
 function verifyAt(req: Receiver['requests'][number], nowSec: number, secrets: string[] = [OPERATOR_SECRET]) {
-  return verifySignature({ rawBody: req.body, header: req.headers['x-svc-signature'] as string | undefined, secrets, nowSec });
+  return verifySignature({
+    rawBody: req.body,
+    header: req.headers['x-svc-signature'] as string | undefined,
+    secrets,
+    nowSec,
+  });
 }
 
 async function freshEvent(reply: Parameters<Receiver['setReply']>[0], url?: string) {
@@ -53,7 +58,8 @@ async function freshEvent(reply: Parameters<Receiver['setReply']>[0], url?: stri
   return { operator, row };
 }
 
-const attemptsOf = (id: string) => h.prisma.webhookAttempt.findMany({ where: { webhookEventId: id }, orderBy: { attemptNumber: 'asc' } });
+const attemptsOf = (id: string) =>
+  h.prisma.webhookAttempt.findMany({ where: { webhookEventId: id }, orderBy: { attemptNumber: 'asc' } });
 const rowOf = (id: string) => h.prisma.webhookEvent.findUniqueOrThrow({ where: { id } });
 
 describe('delivery of policy.issued', () => {
@@ -71,7 +77,13 @@ describe('delivery of policy.issued', () => {
     expect(req.headers['user-agent']).toBe(WEBHOOK_USER_AGENT);
     expect(JSON.parse(req.body.toString('utf8'))).toEqual(row.payload);
     expect(req.eventId).toBe(row.eventId);
-    expect(await rowOf(row.id)).toMatchObject({ status: 'delivered', attempts: 1, lockedUntil: null, lastError: null, deliveredAt: h.clock.now() });
+    expect(await rowOf(row.id)).toMatchObject({
+      status: 'delivered',
+      attempts: 1,
+      lockedUntil: null,
+      lastError: null,
+      deliveredAt: h.clock.now(),
+    });
     const attempts = await attemptsOf(row.id);
     expect(attempts.map((a) => [a.attemptNumber, a.statusCode, a.error])).toEqual([[1, 200, null]]);
     expect(attempts[0]!.durationMs).toBeGreaterThanOrEqual(0);
@@ -80,7 +92,10 @@ describe('delivery of policy.issued', () => {
   it("delivers documentUrl with the policy's derived access token; the outbox keeps it without (no token at rest)", async () => {
     const stored = 'http://quote.test/api/v1/policies/POL-2026-ABCDEF/certificate.pdf';
     const { row } = await freshEvent(() => 200);
-    await h.prisma.webhookEvent.update({ where: { id: row.id }, data: { payload: { ...(row.payload as object), policyNumber: 'POL-2026-ABCDEF', documentUrl: stored } } });
+    await h.prisma.webhookEvent.update({
+      where: { id: row.id },
+      data: { payload: { ...(row.payload as object), policyNumber: 'POL-2026-ABCDEF', documentUrl: stored } },
+    });
     const tokens = createPolicyTokens({ secret: 'dispatcher-test-policy-token-secret-0123456789' });
 
     expect(await testWorker(h.prisma, h.clock, { policyTokens: tokens }).runOnce()).toBe(1);
@@ -95,9 +110,14 @@ describe('delivery of policy.issued', () => {
     // Without a configured secret, the published development one derives it (embedded mode, like quote-api's default).
     const dev = createPolicyTokens({ secret: DEV_POLICY_TOKEN_SECRET });
     const again = await freshEvent(() => 200);
-    await h.prisma.webhookEvent.update({ where: { id: again.row.id }, data: { payload: { ...(again.row.payload as object), policyNumber: 'POL-2026-ABCDEF', documentUrl: stored } } });
+    await h.prisma.webhookEvent.update({
+      where: { id: again.row.id },
+      data: { payload: { ...(again.row.payload as object), policyNumber: 'POL-2026-ABCDEF', documentUrl: stored } },
+    });
     await testWorker(h.prisma, h.clock).runOnce();
-    expect(JSON.parse(receiver.requests[0]!.body.toString('utf8')).documentUrl).toBe(`${stored}?access_token=${dev.tokenFor({ policyNumber: 'POL-2026-ABCDEF' })}`);
+    expect(JSON.parse(receiver.requests[0]!.body.toString('utf8')).documentUrl).toBe(
+      `${stored}?access_token=${dev.tokenFor({ policyNumber: 'POL-2026-ABCDEF' })}`,
+    );
   });
 
   it('retries on the schedule after 500, 500, then 200: 3 attempts, same eventId and same bytes', async () => {
@@ -139,7 +159,12 @@ describe('delivery of policy.issued', () => {
     }
 
     expect(receiver.requests).toHaveLength(WEBHOOK_MAX_ATTEMPTS);
-    expect(await rowOf(row.id)).toMatchObject({ status: 'failed', attempts: 3, lastError: 'HTTP 500', lockedUntil: null });
+    expect(await rowOf(row.id)).toMatchObject({
+      status: 'failed',
+      attempts: 3,
+      lastError: 'HTTP 500',
+      lockedUntil: null,
+    });
     expect((await attemptsOf(row.id)).map((a) => a.attemptNumber)).toEqual([1, 2, 3]);
   });
 
@@ -191,7 +216,11 @@ describe('delivery of policy.issued', () => {
     await testWorker(h.prisma, h.clock).runOnce();
 
     expect(receiver.requests).toHaveLength(0);
-    expect(await rowOf(row.id)).toMatchObject({ status: 'pending', attempts: 1, lastError: 'no webhook URL configured' });
+    expect(await rowOf(row.id)).toMatchObject({
+      status: 'pending',
+      attempts: 1,
+      lastError: 'no webhook URL configured',
+    });
   });
 });
 
@@ -207,7 +236,9 @@ describe('outbound address rules under production settings (WEBHOOK_ALLOW_PRIVAT
     expect(receiver.requests).toHaveLength(0);
     const stored = await rowOf(row.id);
     expect(stored).toMatchObject({ status: 'pending', attempts: 1 });
-    expect(stored.lastError).toMatch(/^address refused: localhost resolves to (127\.0\.0\.1|::1): loopback address refused$/);
+    expect(stored.lastError).toMatch(
+      /^address refused: localhost resolves to (127\.0\.0\.1|::1): loopback address refused$/,
+    );
     // The provider's view (portal admin) keeps the detail; the operator's reads like any connection failure.
     const provider = await operators().getWebhookEvent(operator.id, row.eventId, 'provider');
     expect(provider.attempts.map((a) => a.error)).toEqual([stored.lastError]);
@@ -227,7 +258,9 @@ describe('outbound address rules under production settings (WEBHOOK_ALLOW_PRIVAT
 
     expect(closedView.attempts.map((a) => [a.statusCode, a.error])).toEqual([[null, OPERATOR_CONNECTION_ERROR]]);
     expect(refusedView.attempts.map((a) => [a.statusCode, a.error])).toEqual([[null, OPERATOR_CONNECTION_ERROR]]);
-    expect((await rowOf(refused.row.id)).lastError).toBe('address refused: 169.254.169.254: link-local address refused');
+    expect((await rowOf(refused.row.id)).lastError).toBe(
+      'address refused: 169.254.169.254: link-local address refused',
+    );
   });
 });
 
@@ -243,9 +276,27 @@ describe('a round of several rows', () => {
 
     expect(await testWorker(h.prisma, h.clock, { retryDelaysMs: [30 * SEC] }).runOnce()).toBe(4);
 
-    expect(await rowOf(delivered.id)).toMatchObject({ status: 'delivered', attempts: 1, lockedUntil: null, lastError: null, deliveredAt: h.clock.now() });
-    expect(await rowOf(retried.id)).toMatchObject({ status: 'pending', attempts: 1, lockedUntil: null, lastError: 'HTTP 500', nextAttemptAt: new Date(h.clock.now().getTime() + 30 * SEC) });
-    expect(await rowOf(lastChance.id)).toMatchObject({ status: 'failed', attempts: 3, lockedUntil: null, lastError: 'HTTP 500', deliveredAt: null });
+    expect(await rowOf(delivered.id)).toMatchObject({
+      status: 'delivered',
+      attempts: 1,
+      lockedUntil: null,
+      lastError: null,
+      deliveredAt: h.clock.now(),
+    });
+    expect(await rowOf(retried.id)).toMatchObject({
+      status: 'pending',
+      attempts: 1,
+      lockedUntil: null,
+      lastError: 'HTTP 500',
+      nextAttemptAt: new Date(h.clock.now().getTime() + 30 * SEC),
+    });
+    expect(await rowOf(lastChance.id)).toMatchObject({
+      status: 'failed',
+      attempts: 3,
+      lockedUntil: null,
+      lastError: 'HTTP 500',
+      deliveredAt: null,
+    });
     expect(await rowOf(refused.id)).toMatchObject({ status: 'pending', attempts: 1, lockedUntil: null });
     expect((await rowOf(refused.id)).lastError).toMatch(/^connection failed: ECONNREFUSED/);
     const logged = async (id: string) => (await attemptsOf(id)).map((a) => [a.attemptNumber, a.statusCode, a.error]);
@@ -338,10 +389,22 @@ describe('end to end with the simulated processor', () => {
     });
     // What the app that starts a payment does: record it as ours, so the intake trusts the processor's events.
     await h.prisma.payment.create({
-      data: { quoteId: quote.id, planId, operatorId: operator.id, mode: 'test', channel: 'embed', processor: 'simulated', processorPaymentId: declined.paymentId, amountCents: premiumCents, currency: 'USD' },
+      data: {
+        quoteId: quote.id,
+        planId,
+        operatorId: operator.id,
+        mode: 'test',
+        channel: 'embed',
+        processor: 'simulated',
+        processorPaymentId: declined.paymentId,
+        amountCents: premiumCents,
+        currency: 'USD',
+      },
     });
     await processor.confirmPayment({ paymentId: declined.paymentId, mode: 'test', paymentMethod: TEST_CARDS.decline });
-    expect((await h.prisma.payment.findUniqueOrThrow({ where: { processorPaymentId: declined.paymentId } })).status).toBe('failed');
+    expect(
+      (await h.prisma.payment.findUniqueOrThrow({ where: { processorPaymentId: declined.paymentId } })).status,
+    ).toBe('failed');
     expect(await h.prisma.policy.count({ where: { quoteId: quote.id } })).toBe(0);
 
     await processor.confirmPayment({ paymentId: declined.paymentId, mode: 'test', paymentMethod: TEST_CARDS.success });
@@ -355,7 +418,15 @@ describe('end to end with the simulated processor', () => {
     const req = receiver.requests[0]!;
     expect(verifyAt(req, h.clock.nowSec()).ok).toBe(true);
     const body = PolicyIssuedPayloadSchema.parse(JSON.parse(req.body.toString('utf8')));
-    expect(body).toMatchObject({ quoteId: quote.id, operatorId: operator.id, premiumCents, commissionCents: Math.floor(premiumCents / 10) });
-    await waitFor(async () => (await h.prisma.webhookEvent.findUnique({ where: { eventId: body.eventId } }))?.status === 'delivered');
+    expect(body).toMatchObject({
+      quoteId: quote.id,
+      operatorId: operator.id,
+      premiumCents,
+      commissionCents: Math.floor(premiumCents / 10),
+    });
+    await waitFor(
+      async () =>
+        (await h.prisma.webhookEvent.findUnique({ where: { eventId: body.eventId } }))?.status === 'delivered',
+    );
   });
 });

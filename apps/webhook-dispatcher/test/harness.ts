@@ -39,7 +39,10 @@ export interface Harness {
 }
 
 /** One isolated database per test file (its own PostgreSQL schema, or PGlite when PostgreSQL is absent). */
-export async function createHarness(overrides: Partial<DispatcherDeps> = {}, clock: TestClock = testClock()): Promise<Harness> {
+export async function createHarness(
+  overrides: Partial<DispatcherDeps> = {},
+  clock: TestClock = testClock(),
+): Promise<Harness> {
   const db = await createTestDatabase();
   await syncCatalog(db.prisma, catalogSnapshot());
   const app = createApp(appDeps(db, clock, overrides));
@@ -76,10 +79,15 @@ export const processorLedger = new Map<
 >();
 
 export function refundRecordingProcessor(clock: Clock) {
-  const processor = createSimulatedProcessor({ webhookUrl: 'http://127.0.0.1:9/unused', webhookSecret: PROCESSOR_SECRET, clock });
+  const processor = createSimulatedProcessor({
+    webhookUrl: 'http://127.0.0.1:9/unused',
+    webhookSecret: PROCESSOR_SECRET,
+    clock,
+  });
   processor.retrievePayment = async (input) => {
     const known = processorLedger.get(input.paymentId);
-    if (!known || known.mode !== input.mode) throw new PaymentProcessorError('payment_not_found', `No such payment_intent: '${input.paymentId}'`);
+    if (!known || known.mode !== input.mode)
+      throw new PaymentProcessorError('payment_not_found', `No such payment_intent: '${input.paymentId}'`);
     return {
       paymentId: input.paymentId,
       status: known.status,
@@ -147,7 +155,11 @@ export const antarcticaTrip = {
 /** A priced quote (source embed with an operator, else api) and its first plan's estimate. */
 export async function createQuote(prisma: PrismaClient, clock: Clock, operatorId?: string) {
   const quotes = createQuoteService({ prisma, clock });
-  const created = await quotes.create({ ...antarcticaTrip, source: operatorId ? 'embed' : 'api', operatorId: operatorId ?? null });
+  const created = await quotes.create({
+    ...antarcticaTrip,
+    source: operatorId ? 'embed' : 'api',
+    operatorId: operatorId ?? null,
+  });
   const estimate = created.estimates[0];
   if (!estimate) throw new Error('the test trip priced no plans');
   return { quote: created.quote, planId: estimate.planId, premiumCents: estimate.premiumCents };
@@ -185,7 +197,12 @@ export function intentEvent(input: IntentEventInput, createdSec: number) {
         livemode: input.livemode ?? false,
         metadata: input.metadata,
         last_payment_error: failed
-          ? (input.lastPaymentError ?? { type: 'card_error', code: 'card_declined', decline_code: 'generic_decline', message: 'Your card was declined.' })
+          ? (input.lastPaymentError ?? {
+              type: 'card_error',
+              code: 'card_declined',
+              decline_code: 'generic_decline',
+              message: 'Your card was declined.',
+            })
           : null,
         client_secret: 'pi_secret_should_not_be_stored',
         created: createdSec,
@@ -219,11 +236,14 @@ export async function registerAsOurs(prisma: PrismaClient, event: object): Promi
     amountCents: intent.amount ?? 0,
     currency: intent.currency ?? 'usd',
     mode: intent.livemode ? 'live' : 'test',
-    ...(error ? { failure: { failureCode: error.code, declineCode: error.decline_code, failureMessage: error.message } } : {}),
+    ...(error
+      ? { failure: { failureCode: error.code, declineCode: error.decline_code, failureMessage: error.message } }
+      : {}),
   });
   if (!(await prisma.quote.findUnique({ where: { id: meta['quoteId'] }, select: { id: true } }))) return;
   if (!(await prisma.plan.findUnique({ where: { id: meta['planId'] }, select: { id: true } }))) return;
-  const channel = (['checkout_link', 'mpp', 'embed', 'acp'] as const).find((c) => c === meta['channel']) ?? 'checkout_link';
+  const channel =
+    (['checkout_link', 'mpp', 'embed', 'acp'] as const).find((c) => c === meta['channel']) ?? 'checkout_link';
   await prisma.payment.createMany({
     data: [
       {
@@ -252,26 +272,59 @@ export function signEvent(event: object, timestampSec: number, secret = PROCESSO
 
 /** Row counts of every table the intake and the delivery workers write. */
 export async function countMoneyPath(prisma: PrismaClient) {
-  const [processorEvents, payments, purchases, policies, commissions, webhookEvents, webhookAttempts, paidQuotes, paidSessions] =
-    await Promise.all([
-      prisma.processorEvent.count(),
-      prisma.payment.count(),
-      prisma.purchase.count(),
-      prisma.policy.count(),
-      prisma.commission.count(),
-      prisma.webhookEvent.count(),
-      prisma.webhookAttempt.count(),
-      prisma.quote.count({ where: { status: 'purchased' } }),
-      prisma.checkoutSession.count({ where: { status: 'paid' } }),
-    ]);
-  return { processorEvents, payments, purchases, policies, commissions, webhookEvents, webhookAttempts, paidQuotes, paidSessions };
+  const [
+    processorEvents,
+    payments,
+    purchases,
+    policies,
+    commissions,
+    webhookEvents,
+    webhookAttempts,
+    paidQuotes,
+    paidSessions,
+  ] = await Promise.all([
+    prisma.processorEvent.count(),
+    prisma.payment.count(),
+    prisma.purchase.count(),
+    prisma.policy.count(),
+    prisma.commission.count(),
+    prisma.webhookEvent.count(),
+    prisma.webhookAttempt.count(),
+    prisma.quote.count({ where: { status: 'purchased' } }),
+    prisma.checkoutSession.count({ where: { status: 'paid' } }),
+  ]);
+  return {
+    processorEvents,
+    payments,
+    purchases,
+    policies,
+    commissions,
+    webhookEvents,
+    webhookAttempts,
+    paidQuotes,
+    paidSessions,
+  };
 }
 
 /** Inserts a pending `policy.issued` outbox row directly (delivery tests that do not need the intake). */
-export async function enqueueWebhook(prisma: PrismaClient, operatorId: string, at: Date, extra: Record<string, unknown> = {}) {
+export async function enqueueWebhook(
+  prisma: PrismaClient,
+  operatorId: string,
+  at: Date,
+  extra: Record<string, unknown> = {},
+) {
   const eventId = `evt_${randomUUID()}`;
-  const payload = { eventId, type: 'policy.issued', operatorId, premiumCents: 12_345, commissionCents: 1_543, ...extra };
-  return prisma.webhookEvent.create({ data: { eventId, type: 'policy.issued', operatorId, payload, nextAttemptAt: at, createdAt: at } });
+  const payload = {
+    eventId,
+    type: 'policy.issued',
+    operatorId,
+    premiumCents: 12_345,
+    commissionCents: 1_543,
+    ...extra,
+  };
+  return prisma.webhookEvent.create({
+    data: { eventId, type: 'policy.issued', operatorId, payload, nextAttemptAt: at, createdAt: at },
+  });
 }
 
 // ---------------------------------------------------------------------------------------------------------------
@@ -298,7 +351,10 @@ export interface Receiver {
   close(): Promise<void>;
 }
 
-export async function startReceiver(reply: (n: number, req: ReceivedRequest) => ReceiverReply = () => 200, port = 0): Promise<Receiver> {
+export async function startReceiver(
+  reply: (n: number, req: ReceivedRequest) => ReceiverReply = () => 200,
+  port = 0,
+): Promise<Receiver> {
   let decide = reply;
   const requests: ReceivedRequest[] = [];
   const inFlight = new Map<string, number>();

@@ -1,7 +1,16 @@
 import fc from 'fast-check';
 import request from 'supertest';
 import { signPayload } from '@expedition/webhook-signature';
-import { PROCESSOR_SECRET, countMoneyPath, createHarness, createOperator, createQuote, intentEvent, registerAsOurs, type Harness } from './harness';
+import {
+  PROCESSOR_SECRET,
+  countMoneyPath,
+  createHarness,
+  createOperator,
+  createQuote,
+  intentEvent,
+  registerAsOurs,
+  type Harness,
+} from './harness';
 
 /**
  * The intake against validly signed but hostile events: whoever holds (or leaks) the signing secret can send any
@@ -17,13 +26,23 @@ afterAll(() => h.close());
 /** Signs exactly these bytes, as a holder of the processor secret could. */
 function post(raw: string) {
   const header = signPayload(raw, PROCESSOR_SECRET, h.clock.nowSec());
-  return request(h.app).post('/processor/events').set('Content-Type', 'application/json').set('Stripe-Signature', header).send(raw);
+  return request(h.app)
+    .post('/processor/events')
+    .set('Content-Type', 'application/json')
+    .set('Stripe-Signature', header)
+    .send(raw);
 }
 
 async function paymentOfOurs() {
   const operator = await createOperator(h.prisma);
   const q = await createQuote(h.prisma, h.clock, operator.id);
-  const event = intentEvent({ amountCents: q.premiumCents, metadata: { quoteId: q.quote.id, planId: q.planId, operatorId: operator.id, channel: 'embed' } }, h.clock.nowSec());
+  const event = intentEvent(
+    {
+      amountCents: q.premiumCents,
+      metadata: { quoteId: q.quote.id, planId: q.planId, operatorId: operator.id, channel: 'embed' },
+    },
+    h.clock.nowSec(),
+  );
   await registerAsOurs(h.prisma, event);
   return { ...q, event };
 }
@@ -59,10 +78,23 @@ describe('POST /processor/events with validly signed hostile bodies', () => {
       fc.constantFrom('\u0000', '\ud800', '\udfff', '%', "'; DROP TABLE payments; --", '__proto__', 'constructor'),
     );
     const amount = fc.oneof(fc.integer(), fc.double(), fc.constantFrom(0, 1, 2 ** 31, 2 ** 53, -1, ours.premiumCents));
-    const metadata = fc.dictionary(fc.oneof(hostileString, fc.constantFrom('quoteId', 'planId', 'challenge_id', 'claimAttempt')), fc.oneof(hostileString, fc.constant(ours.quote.id), fc.constant(ours.planId)), { maxKeys: 6 });
+    const metadata = fc.dictionary(
+      fc.oneof(hostileString, fc.constantFrom('quoteId', 'planId', 'challenge_id', 'claimAttempt')),
+      fc.oneof(hostileString, fc.constant(ours.quote.id), fc.constant(ours.planId)),
+      { maxKeys: 6 },
+    );
     const event = fc.record({
-      id: fc.oneof(fc.constant(undefined), hostileString.map((s) => `evt_${s}`)),
-      type: fc.constantFrom('payment_intent.succeeded', 'payment_intent.payment_failed', 'checkout.session.completed', 'charge.refunded', 'x'),
+      id: fc.oneof(
+        fc.constant(undefined),
+        hostileString.map((s) => `evt_${s}`),
+      ),
+      type: fc.constantFrom(
+        'payment_intent.succeeded',
+        'payment_intent.payment_failed',
+        'checkout.session.completed',
+        'charge.refunded',
+        'x',
+      ),
       livemode: fc.oneof(fc.boolean(), fc.constant('yes')),
       object: fc.record({
         id: fc.oneof(hostileString, fc.constant(ours.event.data.object.id)),
@@ -78,7 +110,14 @@ describe('POST /processor/events with validly signed hostile bodies', () => {
     let statuses: Record<number, number> = {};
     await fc.assert(
       fc.asyncProperty(event, async (e) => {
-        const body = JSON.stringify({ id: e.id ?? `evt_${Math.random()}`, object: 'event', type: e.type, livemode: e.livemode, created: h.clock.nowSec(), data: { object: e.object } });
+        const body = JSON.stringify({
+          id: e.id ?? `evt_${Math.random()}`,
+          object: 'event',
+          type: e.type,
+          livemode: e.livemode,
+          created: h.clock.nowSec(),
+          data: { object: e.object },
+        });
         const res = await post(body);
         statuses[res.status] = (statuses[res.status] ?? 0) + 1;
         expect([200, 400]).toContain(res.status);
@@ -90,7 +129,9 @@ describe('POST /processor/events with validly signed hostile bodies', () => {
     // Our payment, whatever the fuzz did to it, is a policy or a refund once its real event arrives.
     const res = await post(JSON.stringify(ours.event));
     expect(res.status).toBe(200);
-    const payment = await h.prisma.payment.findUniqueOrThrow({ where: { processorPaymentId: ours.event.data.object.id } });
+    const payment = await h.prisma.payment.findUniqueOrThrow({
+      where: { processorPaymentId: ours.event.data.object.id },
+    });
     const policy = await h.prisma.policy.findUnique({ where: { quoteId: ours.quote.id } });
     expect(Boolean(policy) || payment.refundStatus !== null).toBe(true);
     statuses = {};

@@ -24,7 +24,10 @@ beforeAll(async () => {
 });
 afterAll(() => h.close());
 
-async function post(event: object, options: { timestampSec?: number; secret?: string; path?: string; ours?: boolean } = {}) {
+async function post(
+  event: object,
+  options: { timestampSec?: number; secret?: string; path?: string; ours?: boolean } = {},
+) {
   // The intake trusts only payments we started: by default the test plays the app that started this one.
   if (options.ours !== false) await registerAsOurs(h.prisma, event);
   const signed = signEvent(event, options.timestampSec ?? h.clock.nowSec(), options.secret);
@@ -56,7 +59,10 @@ describe('POST /processor/events: payment succeeded', () => {
         expiresAt: new Date(h.clock.now().getTime() + 30 * 60_000),
       },
     });
-    const evt = event({ amountCents: premiumCents, metadata: { ...metadata, checkoutSessionId: session.id, channel: 'checkout_link' } });
+    const evt = event({
+      amountCents: premiumCents,
+      metadata: { ...metadata, checkoutSessionId: session.id, channel: 'checkout_link' },
+    });
 
     const res = await post(evt);
 
@@ -81,7 +87,12 @@ describe('POST /processor/events: payment succeeded', () => {
       checkoutSessionId: session.id,
     });
     const purchase = await h.prisma.purchase.findUniqueOrThrow({ where: { quoteId: quote.id } });
-    expect(purchase).toMatchObject({ paymentId: payment.id, processorPaymentId: paymentId, amountCents: premiumCents, operatorId: operator.id });
+    expect(purchase).toMatchObject({
+      paymentId: payment.id,
+      processorPaymentId: paymentId,
+      amountCents: premiumCents,
+      operatorId: operator.id,
+    });
 
     const policy = await h.prisma.policy.findUniqueOrThrow({ where: { quoteId: quote.id } });
     expect(policy.policyNumber).toMatch(/^POL-2026-[23456789ABCDEFGHJKMNPQRSTVWXYZ]{6}$/);
@@ -98,7 +109,12 @@ describe('POST /processor/events: payment succeeded', () => {
     });
 
     const commission = await h.prisma.commission.findUniqueOrThrow({ where: { policyId: policy.id } });
-    expect(commission).toMatchObject({ operatorId: operator.id, rateBps: 1_250, premiumCents, commissionCents: Math.floor((premiumCents * 1_250) / 10_000) });
+    expect(commission).toMatchObject({
+      operatorId: operator.id,
+      rateBps: 1_250,
+      premiumCents,
+      commissionCents: Math.floor((premiumCents * 1_250) / 10_000),
+    });
 
     expect((await h.prisma.quote.findUniqueOrThrow({ where: { id: quote.id } })).status).toBe('purchased');
     const paidSession = await h.prisma.checkoutSession.findUniqueOrThrow({ where: { id: session.id } });
@@ -148,7 +164,12 @@ describe('POST /processor/events: payment succeeded', () => {
     const { quote, premiumCents, metadata } = await operatorQuote();
     const evt = event({ amountCents: premiumCents, metadata });
     const signed = signEvent(evt, h.clock.nowSec());
-    const send = () => request(app).post('/processor/events').set('Stripe-Signature', signed.header).set('Content-Type', 'application/json').send(signed.body);
+    const send = () =>
+      request(app)
+        .post('/processor/events')
+        .set('Stripe-Signature', signed.header)
+        .set('Content-Type', 'application/json')
+        .send(signed.body);
     await registerAsOurs(h.prisma, evt);
     const before = await countMoneyPath(h.prisma);
 
@@ -210,7 +231,11 @@ describe('POST /processor/events: payment succeeded', () => {
     expect(await h.prisma.commission.count({ where: { policy: { quoteId: quote.id } } })).toBe(1);
     expect(await h.prisma.webhookEvent.count({ where: { payload: { path: ['quoteId'], equals: quote.id } } })).toBe(1);
     const extra = await h.prisma.payment.findUniqueOrThrow({ where: { processorPaymentId: second.data.object.id } });
-    expect(extra).toMatchObject({ status: 'succeeded', refundStatus: 'succeeded', processorRefundId: expect.stringMatching(/^re_/) });
+    expect(extra).toMatchObject({
+      status: 'succeeded',
+      refundStatus: 'succeeded',
+      processorRefundId: expect.stringMatching(/^re_/),
+    });
     expect(extra.refundReason).toMatch(/^duplicate_payment: /);
     expect(extra.refundedAt).not.toBeNull();
     expect(refundCalls.filter((r) => r.paymentId === second.data.object.id)).toEqual([
@@ -236,7 +261,9 @@ describe('POST /processor/events: payment succeeded', () => {
     const { quote, planId, premiumCents } = await createQuote(h.prisma, h.clock);
     const before = await countMoneyPath(h.prisma);
 
-    const res = await post(event({ amountCents: premiumCents, metadata: { quoteId: quote.id, planId, channel: 'mpp' } }));
+    const res = await post(
+      event({ amountCents: premiumCents, metadata: { quoteId: quote.id, planId, channel: 'mpp' } }),
+    );
 
     expect(res.status).toBe(200);
     const policy = await h.prisma.policy.findUniqueOrThrow({ where: { quoteId: quote.id } });
@@ -266,7 +293,9 @@ describe('POST /processor/events: payment succeeded', () => {
     expect((await post(event({ amountCents: premiumCents, metadata }))).status).toBe(200);
 
     const exact = (BigInt(premiumCents) * 333n) / 10_000n; // BigInt division truncates: the floor for positives
-    const commission = await h.prisma.commission.findFirstOrThrow({ where: { operatorId: operator.id, policy: { quoteId: quote.id } } });
+    const commission = await h.prisma.commission.findFirstOrThrow({
+      where: { operatorId: operator.id, policy: { quoteId: quote.id } },
+    });
     expect(commission.commissionCents).toBe(Number(exact));
     expect(commission.commissionCents * 10_000).toBeLessThanOrEqual(premiumCents * 333);
   });
@@ -287,7 +316,12 @@ describe('POST /processor/events: payment failed', () => {
       type: 'payment_intent.payment_failed',
       amountCents: premiumCents,
       metadata,
-      lastPaymentError: { type: 'card_error', code: 'card_declined', decline_code: 'insufficient_funds', message: 'Your card has insufficient funds.' },
+      lastPaymentError: {
+        type: 'card_error',
+        code: 'card_declined',
+        decline_code: 'insufficient_funds',
+        message: 'Your card has insufficient funds.',
+      },
     });
 
     const res = await post(evt);
@@ -314,17 +348,34 @@ describe('POST /processor/events: payment failed', () => {
 
   it('records nothing for a forged failure the processor does not confirm, and stores the processor’s text, never the event’s', async () => {
     const { quote, premiumCents, metadata } = await operatorQuote();
-    const forgery = { type: 'card_error', code: 'card_declined', message: 'Your account is locked: unlock at https://evil.example/unlock' };
+    const forgery = {
+      type: 'card_error',
+      code: 'card_declined',
+      message: 'Your account is locked: unlock at https://evil.example/unlock',
+    };
     // A payment we started, still awaiting its card: a failure signed with the real secret (a leaked one) is refused.
     const started = event({ amountCents: premiumCents, metadata });
     await registerAsOurs(h.prisma, started);
-    processorLedger.set(started.data.object.id, { status: 'pending', amountCents: premiumCents, currency: 'usd', mode: 'test' });
+    processorLedger.set(started.data.object.id, {
+      status: 'pending',
+      amountCents: premiumCents,
+      currency: 'usd',
+      mode: 'test',
+    });
     const before = await countMoneyPath(h.prisma);
-    const forged = event({ type: 'payment_intent.payment_failed', amountCents: premiumCents, metadata, paymentId: started.data.object.id, lastPaymentError: forgery });
+    const forged = event({
+      type: 'payment_intent.payment_failed',
+      amountCents: premiumCents,
+      metadata,
+      paymentId: started.data.object.id,
+      lastPaymentError: forgery,
+    });
 
     expect((await post(forged, { ours: false })).status).toBe(200);
     expect(await countMoneyPath(h.prisma)).toEqual(before);
-    expect(await h.prisma.payment.findUniqueOrThrow({ where: { processorPaymentId: started.data.object.id } })).toMatchObject({
+    expect(
+      await h.prisma.payment.findUniqueOrThrow({ where: { processorPaymentId: started.data.object.id } }),
+    ).toMatchObject({
       status: 'pending',
       failureCode: null,
       failureMessage: null,
@@ -336,11 +387,19 @@ describe('POST /processor/events: payment failed', () => {
       amountCents: premiumCents,
       currency: 'usd',
       mode: 'test',
-      failure: { failureCode: 'card_declined', declineCode: 'insufficient_funds', failureMessage: 'Your card has insufficient funds.' },
+      failure: {
+        failureCode: 'card_declined',
+        declineCode: 'insufficient_funds',
+        failureMessage: 'Your card has insufficient funds.',
+      },
     });
     expect((await post({ ...forged, id: `${forged.id}_again` }, { ours: false })).status).toBe(200);
     const payment = await h.prisma.payment.findUniqueOrThrow({ where: { processorPaymentId: started.data.object.id } });
-    expect(payment).toMatchObject({ status: 'failed', failureCode: 'card_declined', failureMessage: 'decline_code=insufficient_funds: Your card has insufficient funds.' });
+    expect(payment).toMatchObject({
+      status: 'failed',
+      failureCode: 'card_declined',
+      failureMessage: 'decline_code=insufficient_funds: Your card has insufficient funds.',
+    });
     expect(payment.failureMessage).not.toContain('evil.example');
     expect((await h.prisma.quote.findUniqueOrThrow({ where: { id: quote.id } })).status).toBe('quoted');
   });
@@ -349,7 +408,14 @@ describe('POST /processor/events: payment failed', () => {
     const { premiumCents, metadata } = await operatorQuote();
     const ok = event({ amountCents: premiumCents, metadata });
     await post(ok);
-    await post(event({ type: 'payment_intent.payment_failed', amountCents: premiumCents, metadata, paymentId: ok.data.object.id }));
+    await post(
+      event({
+        type: 'payment_intent.payment_failed',
+        amountCents: premiumCents,
+        metadata,
+        paymentId: ok.data.object.id,
+      }),
+    );
 
     const payment = await h.prisma.payment.findUniqueOrThrow({ where: { processorPaymentId: ok.data.object.id } });
     expect(payment.status).toBe('succeeded');
@@ -369,8 +435,14 @@ describe('POST /processor/events: what is rejected or ignored', () => {
       .set('Stripe-Signature', signed.header)
       .set('Content-Type', 'application/json')
       .send(signed.body.replace(`"amount":${premiumCents}`, '"amount":1'));
-    const missing = await request(h.app).post('/processor/events').set('Content-Type', 'application/json').send(signed.body);
-    const garbage = await request(h.app).post('/processor/events').set('Stripe-Signature', 'nonsense').send(signed.body);
+    const missing = await request(h.app)
+      .post('/processor/events')
+      .set('Content-Type', 'application/json')
+      .send(signed.body);
+    const garbage = await request(h.app)
+      .post('/processor/events')
+      .set('Stripe-Signature', 'nonsense')
+      .send(signed.body);
 
     expect(wrongSecret.status).toBe(400);
     expect(wrongSecret.body.details).toEqual([{ path: 'Stripe-Signature', message: 'signature_mismatch' }]);
@@ -396,7 +468,14 @@ describe('POST /processor/events: what is rejected or ignored', () => {
 
   it('records and ignores events that are not payment outcomes', async () => {
     const before = await countMoneyPath(h.prisma);
-    const other = { id: 'evt_other_1', object: 'event', type: 'customer.created', created: h.clock.nowSec(), livemode: false, data: { object: { id: 'cus_1' } } };
+    const other = {
+      id: 'evt_other_1',
+      object: 'event',
+      type: 'customer.created',
+      created: h.clock.nowSec(),
+      livemode: false,
+      data: { object: { id: 'cus_1' } },
+    };
 
     const res = await post(other);
 
@@ -407,7 +486,12 @@ describe('POST /processor/events: what is rejected or ignored', () => {
 
   it('records and ignores a payment event for an unknown quote (retrying would not help)', async () => {
     const before = await countMoneyPath(h.prisma);
-    const res = await post(event({ amountCents: 100, metadata: { quoteId: '7d1f2c3a-1111-4222-8333-944455556666', planId: 'x', channel: 'mpp' } }));
+    const res = await post(
+      event({
+        amountCents: 100,
+        metadata: { quoteId: '7d1f2c3a-1111-4222-8333-944455556666', planId: 'x', channel: 'mpp' },
+      }),
+    );
     expect(res.status).toBe(200);
     expect(await countMoneyPath(h.prisma)).toEqual({ ...before, processorEvents: before.processorEvents + 1 });
   });
@@ -426,31 +510,52 @@ describe('POST /processor/events: what is rejected or ignored', () => {
     const { quote, premiumCents, metadata } = await operatorQuote();
     const started = event({ amountCents: premiumCents, metadata });
     await registerAsOurs(h.prisma, started);
-    processorLedger.set(started.data.object.id, { status: 'failed', amountCents: premiumCents, currency: 'usd', mode: 'test' });
+    processorLedger.set(started.data.object.id, {
+      status: 'failed',
+      amountCents: premiumCents,
+      currency: 'usd',
+      mode: 'test',
+    });
     expect((await post(started, { ours: false })).status).toBe(200);
-    processorLedger.set(started.data.object.id, { status: 'succeeded', amountCents: premiumCents, currency: 'usd', mode: 'test' });
+    processorLedger.set(started.data.object.id, {
+      status: 'succeeded',
+      amountCents: premiumCents,
+      currency: 'usd',
+      mode: 'test',
+    });
     const cheaper = { ...started, id: `${started.id}_1`, data: { object: { ...started.data.object, amount: 1 } } };
     expect((await post(cheaper, { ours: false })).status).toBe(200);
     expect(await h.prisma.policy.count({ where: { quoteId: quote.id } })).toBe(0);
-    expect((await h.prisma.payment.findUniqueOrThrow({ where: { processorPaymentId: started.data.object.id } })).status).toBe('pending');
+    expect(
+      (await h.prisma.payment.findUniqueOrThrow({ where: { processorPaymentId: started.data.object.id } })).status,
+    ).toBe('pending');
 
     // The real success is then recorded, and a later forged amount never rewrites it.
     expect((await post({ ...started, id: `${started.id}_2` }, { ours: false })).status).toBe(200);
     expect(await h.prisma.policy.count({ where: { quoteId: quote.id } })).toBe(1);
     processorLedger.set(started.data.object.id, { status: 'succeeded', amountCents: 1, currency: 'usd', mode: 'test' });
     expect((await post({ ...cheaper, id: `${started.id}_3` }, { ours: false })).status).toBe(200);
-    expect((await h.prisma.payment.findUniqueOrThrow({ where: { processorPaymentId: started.data.object.id } })).amountCents).toBe(premiumCents);
+    expect(
+      (await h.prisma.payment.findUniqueOrThrow({ where: { processorPaymentId: started.data.object.id } })).amountCents,
+    ).toBe(premiumCents);
   });
 
   it('refuses an event whose mode differs from the payment we started (a live event for a test quote)', async () => {
     const { quote, premiumCents, metadata } = await operatorQuote();
     const started = event({ amountCents: premiumCents, metadata });
     await registerAsOurs(h.prisma, started);
-    const live = { ...started, id: `${started.id}_live`, livemode: true, data: { object: { ...started.data.object, livemode: true } } };
+    const live = {
+      ...started,
+      id: `${started.id}_live`,
+      livemode: true,
+      data: { object: { ...started.data.object, livemode: true } },
+    };
     const res = await post(live, { ours: false });
     expect(res.status).toBe(200);
     expect(await h.prisma.policy.count({ where: { quoteId: quote.id } })).toBe(0);
-    expect((await h.prisma.payment.findUniqueOrThrow({ where: { processorPaymentId: started.data.object.id } })).status).toBe('pending');
+    expect(
+      (await h.prisma.payment.findUniqueOrThrow({ where: { processorPaymentId: started.data.object.id } })).status,
+    ).toBe('pending');
   });
 
   it('serves /healthz and /readyz', async () => {

@@ -1,6 +1,15 @@
 import { countingNotifications, describeWithPostgres } from '@expedition/db/testing';
 import { NOTIFY_CHANNELS, type Notifications } from '@expedition/db';
-import { createHarness, createOperator, enqueueWebhook, startReceiver, testWorker, waitFor, type Harness, type Receiver } from './harness';
+import {
+  createHarness,
+  createOperator,
+  enqueueWebhook,
+  startReceiver,
+  testWorker,
+  waitFor,
+  type Harness,
+  type Receiver,
+} from './harness';
 
 /**
  * On PostgreSQL a new outbox row wakes the delivery worker through LISTEN/NOTIFY (the trigger of migration

@@ -35,7 +35,7 @@ beforeEach(async () => {
 
 const STORED = '00-4bf92f3577b34da6a3ce929d0e0e4736-00f067aa0ba902b7-01';
 
-describe('policy.issued delivery and the sale\'s trace', () => {
+describe("policy.issued delivery and the sale's trace", () => {
   it('sends the traceparent stored on the outbox row (even when this process does not trace), none when untraced', async () => {
     receiver.setReply(() => 200);
     const operator = await createOperator(h.prisma, { webhookUrl: receiver.url });
@@ -66,10 +66,12 @@ describe('dispatcher metrics', () => {
 
     const text = await metrics.registry.metrics();
     expect(seriesValue(text, 'webhook_delivery_attempts_total', { outcome: 'retry', operator: operator.id })).toBe(1);
-    expect(seriesValue(text, 'webhook_delivery_attempts_total', { outcome: 'delivered', operator: operator.id })).toBe(1);
+    expect(seriesValue(text, 'webhook_delivery_attempts_total', { outcome: 'delivered', operator: operator.id })).toBe(
+      1,
+    );
   });
 
-  it('samples outbox depth and the oldest pending row\'s age from the database', async () => {
+  it("samples outbox depth and the oldest pending row's age from the database", async () => {
     const operator = await createOperator(h.prisma, { webhookUrl: receiver.url });
     const now = h.clock.now();
     expect((await sampleBacklog(h.prisma, () => now)).webhooks).toEqual({ depth: 0, oldestPendingAgeSec: 0 });
@@ -83,7 +85,11 @@ describe('dispatcher metrics', () => {
 
   describe('money kept without a policy, refunds and the mail outbox', () => {
     /** A payment row as the intake would leave it, last updated `agoMs` before `now`. */
-    async function payment(now: Date, agoMs: number, fields: { status: 'succeeded' | 'pending'; refundStatus?: 'pending' | 'failed' }) {
+    async function payment(
+      now: Date,
+      agoMs: number,
+      fields: { status: 'succeeded' | 'pending'; refundStatus?: 'pending' | 'failed' },
+    ) {
       const { quote, planId } = await createQuote(h.prisma, h.clock);
       const row = await h.prisma.payment.create({
         data: {
@@ -98,12 +104,14 @@ describe('dispatcher metrics', () => {
           refundStatus: fields.refundStatus ?? null,
         },
       });
-      await h.prisma.$executeRaw`UPDATE payments SET updated_at = ${new Date(now.getTime() - agoMs)}::timestamp(3) WHERE id = ${row.id}`;
+      await h.prisma
+        .$executeRaw`UPDATE payments SET updated_at = ${new Date(now.getTime() - agoMs)}::timestamp(3) WHERE id = ${row.id}`;
       return row;
     }
 
     it('counts a succeeded payment with neither policy nor refund after 10 minutes, and refunds pending and failed', async () => {
-      await h.prisma.$executeRaw`TRUNCATE payments, purchases, policies, policy_mails, commissions, webhook_events CASCADE`;
+      await h.prisma
+        .$executeRaw`TRUNCATE payments, purchases, policies, policy_mails, commissions, webhook_events CASCADE`;
       const now = h.clock.now();
       const late = PAYMENT_WITHOUT_POLICY_GRACE_MS + 60_000;
       await payment(now, late, { status: 'succeeded' }); // counted: money kept, no policy, no refund
@@ -119,27 +127,42 @@ describe('dispatcher metrics', () => {
     });
 
     it('does not count a payment the intake turned into a policy, and samples its pending confirmation mail', async () => {
-      await h.prisma.$executeRaw`TRUNCATE payments, purchases, policies, policy_mails, commissions, webhook_events CASCADE`;
+      await h.prisma
+        .$executeRaw`TRUNCATE payments, purchases, policies, policy_mails, commissions, webhook_events CASCADE`;
       const metrics = createMetrics({ service: 'webhook-dispatcher', defaultMetrics: false });
       const app = createApp(appDeps(h.db, h.clock, { observability: { metrics } }));
       const operator = await createOperator(h.prisma, { webhookUrl: receiver.url });
       const { quote, planId, premiumCents } = await createQuote(h.prisma, h.clock, operator.id);
       await h.prisma.quote.update({ where: { id: quote.id }, data: { email: 'buyer@example.com' } });
-      const evt = intentEvent({ amountCents: premiumCents, metadata: { quoteId: quote.id, planId, operatorId: operator.id, channel: 'embed' } }, h.clock.nowSec());
+      const evt = intentEvent(
+        {
+          amountCents: premiumCents,
+          metadata: { quoteId: quote.id, planId, operatorId: operator.id, channel: 'embed' },
+        },
+        h.clock.nowSec(),
+      );
       await registerAsOurs(h.prisma, evt);
       const signed = signEvent(evt, h.clock.nowSec());
-      const res = await request(app).post('/processor/events').set('Content-Type', 'application/json').set('Stripe-Signature', signed.header).send(signed.body);
+      const res = await request(app)
+        .post('/processor/events')
+        .set('Content-Type', 'application/json')
+        .set('Stripe-Signature', signed.header)
+        .send(signed.body);
       expect(res.status).toBe(200);
       const now = new Date(h.clock.now().getTime() + PAYMENT_WITHOUT_POLICY_GRACE_MS + 60_000);
-      await h.prisma.$executeRaw`UPDATE payments SET updated_at = ${new Date(now.getTime() - PAYMENT_WITHOUT_POLICY_GRACE_MS - 1)}::timestamp(3)`;
-      await h.prisma.$executeRaw`UPDATE policy_mails SET created_at = ${new Date(now.getTime() - 120_000)}::timestamp(3)`;
+      await h.prisma
+        .$executeRaw`UPDATE payments SET updated_at = ${new Date(now.getTime() - PAYMENT_WITHOUT_POLICY_GRACE_MS - 1)}::timestamp(3)`;
+      await h.prisma
+        .$executeRaw`UPDATE policy_mails SET created_at = ${new Date(now.getTime() - 120_000)}::timestamp(3)`;
 
       const sample = await sampleBacklog(h.prisma, () => now);
 
       expect(sample.paymentsWithoutPolicy).toBe(0);
       expect(sample.mails).toEqual({ depth: 1, oldestPendingAgeSec: 120 });
       const text = await metrics.registry.metrics();
-      expect(seriesValue(text, 'payment_outcomes_total', { channel: 'embed', outcome: 'succeeded', mode: 'test' })).toBe(1);
+      expect(
+        seriesValue(text, 'payment_outcomes_total', { channel: 'embed', outcome: 'succeeded', mode: 'test' }),
+      ).toBe(1);
       expect(seriesValue(text, 'payment_fulfillments_total', { result: 'policy_issued', mode: 'test' })).toBe(1);
     });
   });

@@ -72,7 +72,9 @@ describeWithPostgres()('policy mail: dispatcher killed (kill -9) between issuing
       processorName: 'simulated',
       refunds: { refund: async () => 'not_pending', sweep: async () => 0 } as unknown as FulfillmentDeps['refunds'],
     });
-    const sale = await sell({ prisma: db.prisma, clock: systemClock, fulfillment }, 'embed', { quote: 'crash@traveler.test' });
+    const sale = await sell({ prisma: db.prisma, clock: systemClock, fulfillment }, 'embed', {
+      quote: 'crash@traveler.test',
+    });
 
     const first = startDispatcher(shared.databaseUrl, smtp.url);
     children.push(first);

@@ -1,7 +1,13 @@
 import { Writable } from 'node:stream';
 import pino from 'pino';
 import type { PaymentChannel } from '@expedition/db';
-import { createFulfillment, createPolicyTokens, DEV_POLICY_TOKEN_SECRET, type Fulfillment, type FulfillmentDeps } from '@expedition/fulfillment';
+import {
+  createFulfillment,
+  createPolicyTokens,
+  DEV_POLICY_TOKEN_SECRET,
+  type Fulfillment,
+  type FulfillmentDeps,
+} from '@expedition/fulfillment';
 import { createSmtpMailer, type Mailer } from '@expedition/mail';
 import { createMetrics } from '@expedition/observability';
 import { createHarness, deadUrl, silentLogger, type Harness } from './harness';
@@ -54,20 +60,27 @@ function worker(overrides: Partial<PolicyMailWorkerDeps> = {}) {
 }
 
 const deps = () => ({ prisma: h.prisma, clock: h.clock, fulfillment });
-const mailsTo = (address: string) => smtp.mails.filter((m) => m.to && !Array.isArray(m.to) && m.to.value[0]?.address === address);
-const rowOf = (policyId: string) => h.prisma.policyMail.findUniqueOrThrow({ where: { policyId_kind: { policyId, kind: 'confirmation' } } });
+const mailsTo = (address: string) =>
+  smtp.mails.filter((m) => m.to && !Array.isArray(m.to) && m.to.value[0]?.address === address);
+const rowOf = (policyId: string) =>
+  h.prisma.policyMail.findUniqueOrThrow({ where: { policyId_kind: { policyId, kind: 'confirmation' } } });
 
 describe('the confirmation e-mail of an issued policy', () => {
   it('goes exactly once to the address each channel collected, with HTML and text parts and the certificate attached', async () => {
     const channels: [string, PaymentChannel, { quote?: string; link?: string }][] = [
       ['widget tier 3 (the embed quote’s e-mail)', 'embed', { quote: 'widget@traveler.test' }],
-      ['tier 1 hosted page (the link carries the quote’s e-mail)', 'checkout_link', { quote: 'hosted@traveler.test', link: 'hosted@traveler.test' }],
+      [
+        'tier 1 hosted page (the link carries the quote’s e-mail)',
+        'checkout_link',
+        { quote: 'hosted@traveler.test', link: 'hosted@traveler.test' },
+      ],
       ['checkout link (typed on the page)', 'checkout_link', { link: 'typed@traveler.test' }],
       ['MPP purchase of a quote with an e-mail', 'mpp', { quote: 'mpp@traveler.test' }],
       ['ACP (buyer.email becomes the quote’s e-mail)', 'acp', { quote: 'acp@traveler.test' }],
     ];
     const sales = [];
-    for (const [, channel, addresses] of channels) sales.push({ ...(await sell(deps(), channel, addresses)), to: addresses.link ?? addresses.quote! });
+    for (const [, channel, addresses] of channels)
+      sales.push({ ...(await sell(deps(), channel, addresses)), to: addresses.link ?? addresses.quote! });
 
     // Two rounds: the second finds nothing left to send.
     expect(await worker().runOnce()).toBe(channels.length);
@@ -86,14 +99,21 @@ describe('the confirmation e-mail of an issued policy', () => {
       expect(mail.html).toContain(`Policy ${sale.policyNumber}`);
       expect(mail.html).not.toMatch(/<img|<link|<script/i);
       // The link carries the policy's derived access token (none is stored), the one quote-api verifies.
-      expect(mail.text).toContain(`${QUOTE_API}/policies/${sale.policyNumber}?access_token=${DEV_TOKENS.tokenFor(sale)}`);
+      expect(mail.text).toContain(
+        `${QUOTE_API}/policies/${sale.policyNumber}?access_token=${DEV_TOKENS.tokenFor(sale)}`,
+      );
       const [pdf] = mail.attachments;
       expect(pdf).toMatchObject({ contentType: 'application/pdf', filename: `certificate-${sale.policyNumber}.pdf` });
       const certificate = pdfText(pdf!.content);
       expect(certificate).toContain(sale.policyNumber);
       expect(certificate).toContain('SPECIMEN');
       expect(certificate).not.toMatch(/I am an AI assistant/i);
-      expect(await rowOf(sale.policyId)).toMatchObject({ status: 'sent', attempts: 1, recipient: sale.to, messageId: mail.messageId });
+      expect(await rowOf(sale.policyId)).toMatchObject({
+        status: 'sent',
+        attempts: 1,
+        recipient: sale.to,
+        messageId: mail.messageId,
+      });
     }
   });
 
@@ -135,8 +155,13 @@ describe('the confirmation e-mail of an issued policy', () => {
     const sale = await sell(deps(), 'embed', { quote: 'replay@traveler.test' });
     const purchase = await h.prisma.purchase.findUniqueOrThrow({ where: { quoteId: sale.quoteId } });
     const replay = await fulfillment.recordSucceededPayment({
-      paymentId: purchase.processorPaymentId, amountCents: purchase.amountCents, currency: 'USD', mode: 'test',
-      quoteId: sale.quoteId, planId: purchase.planId, channel: 'embed',
+      paymentId: purchase.processorPaymentId,
+      amountCents: purchase.amountCents,
+      currency: 'USD',
+      mode: 'test',
+      quoteId: sale.quoteId,
+      planId: purchase.planId,
+      channel: 'embed',
     });
     expect(replay.kind).toBe('already_recorded');
     await worker().runOnce();
@@ -154,7 +179,10 @@ describe('the confirmation e-mail of an issued policy', () => {
   });
 
   it('never touches the sale when SMTP is down: the policy is issued without it, the mail is retried, then sent', async () => {
-    const down = createSmtpMailer({ smtpUrl: (await deadUrl()).replace('http:', 'smtp:'), from: 'no-reply@expedition.test' });
+    const down = createSmtpMailer({
+      smtpUrl: (await deadUrl()).replace('http:', 'smtp:'),
+      from: 'no-reply@expedition.test',
+    });
     const sale = await sell(deps(), 'embed', { quote: 'later@traveler.test' });
     expect(await h.prisma.policy.count({ where: { id: sale.policyId } })).toBe(1);
 
@@ -177,15 +205,23 @@ describe('the confirmation e-mail of an issued policy', () => {
 
   it('gives up after the last attempt, marks the mail failed and logs the policy number, never the address or a token', async () => {
     const lines: string[] = [];
-    const logger = pino({ level: 'info' }, new Writable({ write: (chunk, _e, cb) => (lines.push(String(chunk)), cb()) }));
+    const logger = pino(
+      { level: 'info' },
+      new Writable({ write: (chunk, _e, cb) => (lines.push(String(chunk)), cb()) }),
+    );
     const refusing: Mailer = {
       kind: 'smtp',
       send: async () => {
-        throw Object.assign(new Error('Recipient refused: <gone@traveler.test> mailbox unavailable'), { responseCode: 550 });
+        throw Object.assign(new Error('Recipient refused: <gone@traveler.test> mailbox unavailable'), {
+          responseCode: 550,
+        });
       },
     };
     const sale = await sell(deps(), 'embed', { quote: 'gone@traveler.test' });
-    await h.prisma.policyMail.update({ where: { policyId_kind: { policyId: sale.policyId, kind: 'confirmation' } }, data: { maxAttempts: 2 } });
+    await h.prisma.policyMail.update({
+      where: { policyId_kind: { policyId: sale.policyId, kind: 'confirmation' } },
+      data: { maxAttempts: 2 },
+    });
 
     await worker({ mailer: refusing, logger }).runOnce();
     h.clock.advance(60_000);

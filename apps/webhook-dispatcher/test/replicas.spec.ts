@@ -16,7 +16,15 @@ import {
   TEST_SECRET_BOX,
 } from './harness';
 
-const settings = { retryDelaysMs: [30_000], timeoutMs: 5_000, leaseMs: 60_000, batchSize: 4, pollIntervalMs: 10, secretBox: TEST_SECRET_BOX, allowPrivateNetworks: true };
+const settings = {
+  retryDelaysMs: [30_000],
+  timeoutMs: 5_000,
+  leaseMs: 60_000,
+  batchSize: 4,
+  pollIntervalMs: 10,
+  secretBox: TEST_SECRET_BOX,
+  allowPrivateNetworks: true,
+};
 
 async function enqueue(prisma: PrismaClient, clock: TestClock, receiver: Receiver, count: number): Promise<string[]> {
   const operator = await createOperator(prisma, { webhookUrl: receiver.url });
@@ -33,7 +41,10 @@ async function expectEachDeliveredOnce(prisma: PrismaClient, receiver: Receiver,
   expect(receiver.requests).toHaveLength(eventIds.length);
   expect(new Set(receiver.requests.map((r) => r.eventId))).toEqual(new Set(eventIds));
   expect(receiver.requests.filter((r) => r.concurrentSameEvent > 0)).toEqual([]);
-  const rows = await prisma.webhookEvent.findMany({ where: { eventId: { in: eventIds } }, include: { attemptsLog: true } });
+  const rows = await prisma.webhookEvent.findMany({
+    where: { eventId: { in: eventIds } },
+    include: { attemptsLog: true },
+  });
   expect(rows.every((r) => r.status === 'delivered' && r.attempts === 1 && r.attemptsLog.length === 1)).toBe(true);
 }
 
@@ -79,10 +90,14 @@ describeWithPostgres()('two dispatcher instances on one PostgreSQL database', ()
         sends++;
         return fetch(url, init);
       };
-      const fleets = instances.map((db) => createDeliveryWorkers(2, { prisma: db.prisma, clock, logger: silentLogger, fetch: countingFetch, ...settings }));
+      const fleets = instances.map((db) =>
+        createDeliveryWorkers(2, { prisma: db.prisma, clock, logger: silentLogger, fetch: countingFetch, ...settings }),
+      );
 
       fleets.forEach((f) => f.start());
-      await waitFor(async () => (await instances[0]!.prisma.webhookEvent.count({ where: { status: 'delivered' } })) === 60);
+      await waitFor(
+        async () => (await instances[0]!.prisma.webhookEvent.count({ where: { status: 'delivered' } })) === 60,
+      );
       await Promise.all(fleets.map((f) => f.stop()));
 
       await expectEachDeliveredOnce(instances[0]!.prisma, receiver, eventIds);

@@ -41,7 +41,12 @@ function v1Count(header: string): number {
 
 function verifies(n: number, secret: string): boolean {
   const req = receiver.requests[n]!;
-  return verifySignature({ rawBody: req.body, header: req.headers['x-svc-signature'] as string, secrets: [secret], nowSec: h.clock.nowSec() }).ok;
+  return verifySignature({
+    rawBody: req.body,
+    header: req.headers['x-svc-signature'] as string,
+    secrets: [secret],
+    nowSec: h.clock.nowSec(),
+  }).ok;
 }
 
 async function operatorWithSecret() {
@@ -93,7 +98,10 @@ describe('resend', () => {
       expect(await worker.runOnce()).toBe(1);
       h.clock.advance(10 * 60_000);
     }
-    expect(await h.prisma.webhookEvent.findUniqueOrThrow({ where: { id: row.id } })).toMatchObject({ status: 'failed', attempts: 3 });
+    expect(await h.prisma.webhookEvent.findUniqueOrThrow({ where: { id: row.id } })).toMatchObject({
+      status: 'failed',
+      attempts: 3,
+    });
     expect(await worker.runOnce()).toBe(0);
 
     receiver.setReply(() => 200);
@@ -104,7 +112,10 @@ describe('resend', () => {
     expect(receiver.requests).toHaveLength(4);
     expect(receiver.requests[3]!.eventId).toBe(row.eventId);
     expect(receiver.requests[3]!.body.equals(receiver.requests[0]!.body)).toBe(true);
-    const after = await h.prisma.webhookEvent.findUniqueOrThrow({ where: { id: row.id }, include: { attemptsLog: true } });
+    const after = await h.prisma.webhookEvent.findUniqueOrThrow({
+      where: { id: row.id },
+      include: { attemptsLog: true },
+    });
     expect(after).toMatchObject({ status: 'delivered', attempts: 4 });
     expect(after.attemptsLog.map((a) => a.attemptNumber).sort()).toEqual([1, 2, 3, 4]);
   });
@@ -112,7 +123,15 @@ describe('resend', () => {
   it('a failed resend is not retried: one attempt, then failed again', async () => {
     const { op } = await operatorWithSecret();
     const row = await h.prisma.webhookEvent.create({
-      data: { eventId: `evt_${crypto.randomUUID()}`, type: 'policy.issued', operatorId: op.id, payload: { eventId: 'x' }, status: 'delivered', attempts: 1, nextAttemptAt: h.clock.now() },
+      data: {
+        eventId: `evt_${crypto.randomUUID()}`,
+        type: 'policy.issued',
+        operatorId: op.id,
+        payload: { eventId: 'x' },
+        status: 'delivered',
+        attempts: 1,
+        nextAttemptAt: h.clock.now(),
+      },
     });
     receiver.setReply(() => 503);
     await service().resendWebhookEvent(op.id, row.id);
@@ -120,7 +139,11 @@ describe('resend', () => {
     expect(await worker.runOnce()).toBe(1);
     h.clock.advance(60 * 60_000);
     expect(await worker.runOnce()).toBe(0);
-    expect(await h.prisma.webhookEvent.findUniqueOrThrow({ where: { id: row.id } })).toMatchObject({ status: 'failed', attempts: 2, maxAttempts: 2 });
+    expect(await h.prisma.webhookEvent.findUniqueOrThrow({ where: { id: row.id } })).toMatchObject({
+      status: 'failed',
+      attempts: 2,
+      maxAttempts: 2,
+    });
   });
 });
 
@@ -134,11 +157,20 @@ describe('test event', () => {
     expect(await testWorker(h.prisma, h.clock).runOnce()).toBe(1);
 
     const body = JSON.parse(receiver.requests[0]!.body.toString('utf8'));
-    expect(body).toMatchObject({ eventId: event.eventId, type: 'policy.issued', test: true, mode: 'test', operatorId: op.id });
+    expect(body).toMatchObject({
+      eventId: event.eventId,
+      type: 'policy.issued',
+      test: true,
+      mode: 'test',
+      operatorId: op.id,
+    });
     expect(receiver.requests[0]!.headers['x-svc-event-id']).toBe(event.eventId);
     expect(verifies(0, firstSecret)).toBe(true);
     expect(await h.prisma.commission.count()).toBe(before.commissions);
     expect(await h.prisma.policy.count()).toBe(before.policies);
-    expect(await h.prisma.webhookEvent.findFirstOrThrow({ where: { eventId: event.eventId } })).toMatchObject({ status: 'delivered', isTest: true });
+    expect(await h.prisma.webhookEvent.findFirstOrThrow({ where: { eventId: event.eventId } })).toMatchObject({
+      status: 'delivered',
+      isTest: true,
+    });
   });
 });

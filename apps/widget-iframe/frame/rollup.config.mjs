@@ -13,7 +13,13 @@ const css = path.join(workspaceRoot, 'tmp', 'widget-frame', 'frame.css');
 mkdirSync(path.dirname(css), { recursive: true });
 writeFileSync(
   css,
-  [path.join(workspaceRoot, 'libs/ui/src/tokens.css'), path.join(workspaceRoot, 'libs/ui/src/alert.css'), path.join(root, 'src/frame.css')].map((file) => readFileSync(file, 'utf8')).join('\n'),
+  [
+    path.join(workspaceRoot, 'libs/ui/src/tokens.css'),
+    path.join(workspaceRoot, 'libs/ui/src/alert.css'),
+    path.join(root, 'src/frame.css'),
+  ]
+    .map((file) => readFileSync(file, 'utf8'))
+    .join('\n'),
 );
 
 const config = browserApp({
@@ -24,5 +30,8 @@ const config = browserApp({
 });
 
 // Hashed names change with every edit: start from an empty folder so old bundles do not pile up next to the manifest.
-const clean = { name: 'widget-frame-clean', buildStart: () => rmSync(browserDist('widget-frame'), { recursive: true, force: true }) };
+const clean = {
+  name: 'widget-frame-clean',
+  buildStart: () => rmSync(browserDist('widget-frame'), { recursive: true, force: true }),
+};
 export default { ...config, plugins: [clean, ...config.plugins] };

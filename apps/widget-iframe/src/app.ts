@@ -6,7 +6,14 @@ import { errorHandler, faviconRoute, healthRoutes, httpLogger, notFound, request
 import { negotiateRenderLocale } from '@expedition/i18n';
 import { observe, type Observability } from '@expedition/observability';
 import type { Logger } from '@expedition/platform';
-import { decideFrame, decideHosted, documentCsp, prefillFromQuery, renderDocument, type DocumentSettings } from './documents';
+import {
+  decideFrame,
+  decideHosted,
+  documentCsp,
+  prefillFromQuery,
+  renderDocument,
+  type DocumentSettings,
+} from './documents';
 import { createFrameAssets } from './frame-assets';
 import { sendEncoded } from './encodings';
 import { createRollingLoader, PINNED_VERSION, type LoaderFile, type PinnedReleases } from './loader-channels';
@@ -82,7 +89,13 @@ export function createApp(deps: WidgetIframeDeps): Express {
   app.get('/', (_req, res) => {
     res.json({
       service: 'widget-iframe',
-      routes: [`GET ${ROLLING_LOADER_PATH}`, 'GET /widget/<x.y.z>.js', `GET ${FRAME_PATH}?pk=&instance=&parent=`, `GET ${HOSTED_QUOTE_PATH}?pk=`, `GET ${ASSETS_PREFIX}/<file>`],
+      routes: [
+        `GET ${ROLLING_LOADER_PATH}`,
+        'GET /widget/<x.y.z>.js',
+        `GET ${FRAME_PATH}?pk=&instance=&parent=`,
+        `GET ${HOSTED_QUOTE_PATH}?pk=`,
+        `GET ${ASSETS_PREFIX}/<file>`,
+      ],
       pinnedVersions: [...deps.releases.versions.keys()],
       currentVersion: deps.releases.current ?? null,
     });
@@ -109,11 +122,19 @@ export function createApp(deps: WidgetIframeDeps): Express {
     if (!bundle) return unavailable(res, 'The widget is not built yet.');
     const presentedKey = queryString(req, 'pk') ?? '';
     const key = await resolve(presentedKey);
-    const decision = decideFrame({ presentedKey, key, parent: queryString(req, 'parent'), instanceId: queryString(req, 'instance') }, settings);
+    const decision = decideFrame(
+      { presentedKey, key, parent: queryString(req, 'parent'), instanceId: queryString(req, 'instance') },
+      settings,
+    );
     logDocument(req, decision.boot, key);
     // The browser's language until the page's MountConfig.locale arrives with svc:frame.init.
     const lang = negotiateRenderLocale({ acceptLanguage: req.get('accept-language') });
-    sendDocument(res, documentCsp(decision.frameAncestors, settings), renderDocument({ ...decision.boot, locale: lang }, bundle, lang), lang);
+    sendDocument(
+      res,
+      documentCsp(decision.frameAncestors, settings),
+      renderDocument({ ...decision.boot, locale: lang }, bundle, lang),
+      lang,
+    );
   });
 
   app.get(HOSTED_QUOTE_PATH, async (req, res) => {
@@ -121,11 +142,17 @@ export function createApp(deps: WidgetIframeDeps): Express {
     if (!bundle) return unavailable(res, 'The widget is not built yet.');
     const presentedKey = queryString(req, 'pk') ?? '';
     const key = await resolve(presentedKey);
-    const boot = decideHosted({ presentedKey, key, prefill: prefillFromQuery(req.query as Record<string, unknown>) }, settings);
+    const boot = decideHosted(
+      { presentedKey, key, prefill: prefillFromQuery(req.query as Record<string, unknown>) },
+      settings,
+    );
     logDocument(req, boot, key);
     res.setHeader('X-Frame-Options', 'DENY');
     // `?locale=` (a link in the operator's language, or the page's language switch), else the browser's.
-    const lang = negotiateRenderLocale({ explicit: [queryString(req, 'locale')], acceptLanguage: req.get('accept-language') });
+    const lang = negotiateRenderLocale({
+      explicit: [queryString(req, 'locale')],
+      acceptLanguage: req.get('accept-language'),
+    });
     sendDocument(res, documentCsp("'none'", settings), renderDocument({ ...boot, locale: lang }, bundle, lang), lang);
   });
 
@@ -153,7 +180,10 @@ export function createApp(deps: WidgetIframeDeps): Express {
 
   function logDocument(req: Request, boot: WidgetBootData, key: ResolvedKey | null): void {
     if (boot.state === 'ok') return;
-    req.log?.info({ kind: boot.kind, refusal: boot.refusal?.code, keyId: key?.keyId ?? null, parent: boot.parentOrigin ?? null }, 'widget document refused');
+    req.log?.info(
+      { kind: boot.kind, refusal: boot.refusal?.code, keyId: key?.keyId ?? null, parent: boot.parentOrigin ?? null },
+      'widget document refused',
+    );
   }
 }
 

@@ -34,7 +34,8 @@ export function composeWidgetIframe(runtime: WidgetIframeRuntime): WidgetIframe 
   const { config, db, logger } = runtime;
   // database_up at scrape time (once per registry: the launcher composes every app on one).
   runtime.observability?.metrics?.watchDatabase(() => db.ping());
-  const keys = runtime.keys ?? createKeyResolver(db.prisma, { ttlMs: config.keyCacheTtlMs, clock: runtime.clock ?? systemClock });
+  const keys =
+    runtime.keys ?? createKeyResolver(db.prisma, { ttlMs: config.keyCacheTtlMs, clock: runtime.clock ?? systemClock });
   const releases = loadPinnedReleases(config.releasesDir, logger);
   const app = createApp({
     ready: () => db.ping(),

@@ -6,7 +6,12 @@ const refusal = (env: Record<string, string>): string => configRefusal(loadConfi
 describe('widget-iframe config', () => {
   it('embedded defaults (NODE_ENV unset): port 3003, the local URLs, the simulated processor', () => {
     const config = loadConfig({});
-    expect(config).toMatchObject({ port: 3003, publicUrl: 'http://localhost:3003', embedUrl: 'http://localhost:3002', payments: { provider: 'simulated' } });
+    expect(config).toMatchObject({
+      port: 3003,
+      publicUrl: 'http://localhost:3003',
+      embedUrl: 'http://localhost:3002',
+      payments: { provider: 'simulated' },
+    });
   });
 
   it.each([
@@ -23,7 +28,11 @@ describe('widget-iframe config', () => {
     expect(refusal({ NODE_ENV: 'production' })).toBe(
       'Invalid configuration: DATABASE_URL: required when NODE_ENV=production; PAYMENTS_PROVIDER: the simulated processor is refused with NODE_ENV=production; set PAYMENTS_PROVIDER=stripe',
     );
-    const config = loadConfig({ NODE_ENV: 'production', DATABASE_URL: 'postgresql://db/app', PAYMENTS_PROVIDER: 'stripe' });
+    const config = loadConfig({
+      NODE_ENV: 'production',
+      DATABASE_URL: 'postgresql://db/app',
+      PAYMENTS_PROVIDER: 'stripe',
+    });
     expect(config.payments.provider).toBe('stripe');
   });
 });

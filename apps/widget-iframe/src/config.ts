@@ -2,7 +2,15 @@ import { existsSync } from 'node:fs';
 import path from 'node:path';
 import { z } from 'zod';
 import { normalizeOrigin } from '@expedition/auth-publishable-key';
-import { ConfigError, envVar, isProduction, missingInProduction, optionalVar, parseConfig, type Env } from '@expedition/platform';
+import {
+  ConfigError,
+  envVar,
+  isProduction,
+  missingInProduction,
+  optionalVar,
+  parseConfig,
+  type Env,
+} from '@expedition/platform';
 
 /** A comma-separated list of origins, each normalized to `scheme://host[:port]`; an invalid entry is a config error. */
 const OriginList = z.string().transform((s, ctx) =>
@@ -18,7 +26,9 @@ const OriginList = z.string().transform((s, ctx) =>
 );
 
 const StripePublishableKey = (prefix: string) =>
-  optionalVar(z.string().trim().startsWith(prefix, `must start with ${prefix} (a Stripe publishable key, never a secret key)`));
+  optionalVar(
+    z.string().trim().startsWith(prefix, `must start with ${prefix} (a Stripe publishable key, never a secret key)`),
+  );
 
 const ConfigSchema = z
   .object({
@@ -66,7 +76,10 @@ const ConfigSchema = z
       embedUrl,
       embedOrigin: originOf(embedUrl, 'EMBED_URL', ctx),
       portalUrl,
-      testDashboardOrigins: unique([originOf(portalUrl, 'PORTAL_URL', ctx), ...(env.EMBED_TEST_DASHBOARD_ORIGINS ?? [])]),
+      testDashboardOrigins: unique([
+        originOf(portalUrl, 'PORTAL_URL', ctx),
+        ...(env.EMBED_TEST_DASHBOARD_ORIGINS ?? []),
+      ]),
       quoteApiUrl: trimSlash(env.QUOTE_API_URL ?? `http://localhost:${env.QUOTE_API_PORT}`),
       keyCacheTtlMs: env.EMBED_KEY_CACHE_TTL_MS,
       payments: {
@@ -92,7 +105,9 @@ export function loadConfig(env: Env = process.env): WidgetIframeConfig {
   const problems = missingInProduction(env, PRODUCTION_REQUIRED);
   // As in every app that takes payments (libs/payments): production never runs the simulated processor.
   if (isProduction(env) && config.payments.provider !== 'stripe') {
-    problems.push('PAYMENTS_PROVIDER: the simulated processor is refused with NODE_ENV=production; set PAYMENTS_PROVIDER=stripe');
+    problems.push(
+      'PAYMENTS_PROVIDER: the simulated processor is refused with NODE_ENV=production; set PAYMENTS_PROVIDER=stripe',
+    );
   }
   if (problems.length > 0) throw new ConfigError(problems);
   return config;
@@ -103,7 +118,11 @@ export function loadConfig(env: Env = process.env): WidgetIframeConfig {
  * next to it (`browser/…`, `releases/`); from the repository (`npm start` through tsx, tests) they are the
  * workspace's dist/browser/… and apps/widget-iframe/releases.
  */
-export function defaultAssetDirs(baseDir: string = __dirname): { loaderDir: string; frameDir: string; releasesDir: string } {
+export function defaultAssetDirs(baseDir: string = __dirname): {
+  loaderDir: string;
+  frameDir: string;
+  releasesDir: string;
+} {
   if (existsSync(path.join(baseDir, 'browser'))) {
     return {
       loaderDir: path.join(baseDir, 'browser', 'widget-loader'),

@@ -24,7 +24,8 @@ const INSTANCE_ID = /^[A-Za-z0-9_-]{1,64}$/;
 
 export const REFUSAL_MESSAGES = {
   unauthorized: 'This insurance widget is not available: the publishable key is unknown, revoked or not enabled.',
-  origin_not_allowed: 'This insurance widget is not available on this site: its origin is not in the allowed origins of the key.',
+  origin_not_allowed:
+    'This insurance widget is not available on this site: its origin is not in the allowed origins of the key.',
 } as const;
 
 /**
@@ -35,7 +36,8 @@ const CSP_SAFE_ORIGIN = /^https?:\/\/(?:[a-z0-9-]+(?:\.[a-z0-9-]+)*|\[[0-9a-f:.]
 
 /** Origins allowed to frame the widget for this key: its operator's allowed origins, plus the dashboard for test keys. */
 export function framingOrigins(key: ResolvedKey, settings: Pick<DocumentSettings, 'testDashboardOrigins'>): string[] {
-  const origins = key.mode === 'test' ? [...key.allowedOrigins, ...settings.testDashboardOrigins] : [...key.allowedOrigins];
+  const origins =
+    key.mode === 'test' ? [...key.allowedOrigins, ...settings.testDashboardOrigins] : [...key.allowedOrigins];
   return [...new Set(origins)].filter((origin) => CSP_SAFE_ORIGIN.test(origin));
 }
 
@@ -55,13 +57,29 @@ export interface FrameDecision {
  *   unauthorized with `frame-ancestors *`: the refusal document shows no data and posts `quote.error` to the
  *   `parent` origin only, so the operator's page learns why.
  */
-export function decideFrame(input: { presentedKey: string; key: ResolvedKey | null; parent: string | undefined; instanceId: string | undefined }, settings: DocumentSettings): FrameDecision {
-  const parentOrigin = input.parent ? normalizeOrigin(input.parent) ?? undefined : undefined;
+export function decideFrame(
+  input: { presentedKey: string; key: ResolvedKey | null; parent: string | undefined; instanceId: string | undefined },
+  settings: DocumentSettings,
+): FrameDecision {
+  const parentOrigin = input.parent ? (normalizeOrigin(input.parent) ?? undefined) : undefined;
   const instanceId = input.instanceId && INSTANCE_ID.test(input.instanceId) ? input.instanceId : undefined;
-  const common = { kind: 'frame' as const, publishableKey: publicKeyText(input.presentedKey), embedUrl: settings.embedUrl, version: settings.version, ...(instanceId ? { instanceId } : {}) };
+  const common = {
+    kind: 'frame' as const,
+    publishableKey: publicKeyText(input.presentedKey),
+    embedUrl: settings.embedUrl,
+    version: settings.version,
+    ...(instanceId ? { instanceId } : {}),
+  };
   if (!input.key) {
     return {
-      boot: { ...common, ...(parentOrigin ? { parentOrigin } : {}), state: 'refused', refusal: { code: 'unauthorized', message: REFUSAL_MESSAGES.unauthorized }, allowedTier: 1, payments: { provider: settings.payments.provider } },
+      boot: {
+        ...common,
+        ...(parentOrigin ? { parentOrigin } : {}),
+        state: 'refused',
+        refusal: { code: 'unauthorized', message: REFUSAL_MESSAGES.unauthorized },
+        allowedTier: 1,
+        payments: { provider: settings.payments.provider },
+      },
       frameAncestors: '*',
     };
   }
@@ -69,7 +87,14 @@ export function decideFrame(input: { presentedKey: string; key: ResolvedKey | nu
   const frameAncestors = origins.length > 0 ? origins.join(' ') : "'none'";
   if (!parentOrigin || !origins.includes(parentOrigin)) {
     return {
-      boot: { ...common, ...(parentOrigin ? { parentOrigin } : {}), state: 'refused', refusal: { code: 'origin_not_allowed', message: REFUSAL_MESSAGES.origin_not_allowed }, allowedTier: 1, payments: { provider: settings.payments.provider } },
+      boot: {
+        ...common,
+        ...(parentOrigin ? { parentOrigin } : {}),
+        state: 'refused',
+        refusal: { code: 'origin_not_allowed', message: REFUSAL_MESSAGES.origin_not_allowed },
+        allowedTier: 1,
+        payments: { provider: settings.payments.provider },
+      },
       frameAncestors,
     };
   }
@@ -77,16 +102,35 @@ export function decideFrame(input: { presentedKey: string; key: ResolvedKey | nu
 }
 
 /** The hosted Tier 1 page: no parent; refused only for the key itself. */
-export function decideHosted(input: { presentedKey: string; key: ResolvedKey | null; prefill: WidgetPrefill }, settings: DocumentSettings): WidgetBootData {
-  const common = { kind: 'hosted' as const, publishableKey: publicKeyText(input.presentedKey), embedUrl: settings.embedUrl, version: settings.version };
+export function decideHosted(
+  input: { presentedKey: string; key: ResolvedKey | null; prefill: WidgetPrefill },
+  settings: DocumentSettings,
+): WidgetBootData {
+  const common = {
+    kind: 'hosted' as const,
+    publishableKey: publicKeyText(input.presentedKey),
+    embedUrl: settings.embedUrl,
+    version: settings.version,
+  };
   if (!input.key) {
-    return { ...common, state: 'refused', refusal: { code: 'unauthorized', message: REFUSAL_MESSAGES.unauthorized }, allowedTier: 1, payments: { provider: settings.payments.provider } };
+    return {
+      ...common,
+      state: 'refused',
+      refusal: { code: 'unauthorized', message: REFUSAL_MESSAGES.unauthorized },
+      allowedTier: 1,
+      payments: { provider: settings.payments.provider },
+    };
   }
-  return { ...common, ...okFields(input.key, settings), ...(Object.keys(input.prefill).length > 0 ? { prefill: input.prefill } : {}) };
+  return {
+    ...common,
+    ...okFields(input.key, settings),
+    ...(Object.keys(input.prefill).length > 0 ? { prefill: input.prefill } : {}),
+  };
 }
 
 function okFields(key: ResolvedKey, settings: DocumentSettings) {
-  const stripePublishableKey = settings.payments.provider === 'stripe' ? settings.payments.stripePublishableKeys[key.mode] : undefined;
+  const stripePublishableKey =
+    settings.payments.provider === 'stripe' ? settings.payments.stripePublishableKeys[key.mode] : undefined;
   return {
     state: 'ok' as const,
     mode: key.mode,
@@ -102,7 +146,10 @@ function publicKeyText(presented: string): string {
 }
 
 /** The document CSP (default-src 'none'; Stripe's hosts only with the Stripe provider). */
-export function documentCsp(frameAncestors: string, settings: Pick<DocumentSettings, 'embedOrigin' | 'payments'>): string {
+export function documentCsp(
+  frameAncestors: string,
+  settings: Pick<DocumentSettings, 'embedOrigin' | 'payments'>,
+): string {
   const stripe = settings.payments.provider === 'stripe';
   return [
     "default-src 'none'",
@@ -127,7 +174,9 @@ export function prefillFromQuery(query: Record<string, unknown>): WidgetPrefill 
   };
   const date = (name: string) => {
     const value = text(name, 10);
-    return value && /^\d{4}-\d{2}-\d{2}$/.test(value) && !Number.isNaN(Date.parse(`${value}T00:00:00Z`)) ? value : undefined;
+    return value && /^\d{4}-\d{2}-\d{2}$/.test(value) && !Number.isNaN(Date.parse(`${value}T00:00:00Z`))
+      ? value
+      : undefined;
   };
   const number = (name: string, min: number, max: number, integer: boolean) => {
     const value = text(name, 20);
@@ -172,7 +221,10 @@ function escapeHtml(text: string): string {
  */
 export function renderDocument(boot: WidgetBootData, bundle: FrameBundle, lang: RenderLocale = 'en'): string {
   const page = widgetMessages(lang).page;
-  const title = boot.kind === 'hosted' && boot.operatorName ? page.documentTitleOperator({ operator: boot.operatorName }) : page.documentTitle();
+  const title =
+    boot.kind === 'hosted' && boot.operatorName
+      ? page.documentTitleOperator({ operator: boot.operatorName })
+      : page.documentTitle();
   // The texts of the document's language load with the entry, not after it (other languages only when chosen).
   const messages = bundle.messages[lang];
   return [

@@ -23,7 +23,11 @@ export interface EncodedFile {
 /** The settings of the build's twins (tools/browser/rollup-preset.mjs): the smallest output, whatever it costs once. */
 export const compressBrotli = (bytes: Buffer): Buffer =>
   brotliCompressSync(bytes, {
-    params: { [constants.BROTLI_PARAM_QUALITY]: 11, [constants.BROTLI_PARAM_MODE]: constants.BROTLI_MODE_TEXT, [constants.BROTLI_PARAM_SIZE_HINT]: bytes.length },
+    params: {
+      [constants.BROTLI_PARAM_QUALITY]: 11,
+      [constants.BROTLI_PARAM_MODE]: constants.BROTLI_MODE_TEXT,
+      [constants.BROTLI_PARAM_SIZE_HINT]: bytes.length,
+    },
   });
 export const compressGzip = (bytes: Buffer): Buffer => gzipSync(bytes, { level: 9 });
 
@@ -32,7 +36,11 @@ export function etagOf(bytes: Buffer): string {
 }
 
 /** The identity bytes with their twins: the given ones if they decompress to exactly `bytes`, else freshly compressed. */
-export function encodeFile(bytes: Buffer, twins: { br?: Buffer | null; gzip?: Buffer | null } = {}, etag = etagOf(bytes)): EncodedFile {
+export function encodeFile(
+  bytes: Buffer,
+  twins: { br?: Buffer | null; gzip?: Buffer | null } = {},
+  etag = etagOf(bytes),
+): EncodedFile {
   const br = twins.br && decodesTo(twins.br, bytes, brotliDecompressSync) ? twins.br : compressBrotli(bytes);
   const gzip = twins.gzip && decodesTo(twins.gzip, bytes, gunzipSync) ? twins.gzip : compressGzip(bytes);
   return { bytes, etag, br, gzip };

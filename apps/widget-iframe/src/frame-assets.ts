@@ -45,7 +45,8 @@ export function createFrameAssets(frameDir: string): FrameAssets {
     try {
       const stat = statSync(manifestPath);
       const stamp = `${stat.size}:${stat.mtimeMs}`;
-      if (cached?.stamp !== stamp) cached = { stamp, manifest: parseManifest(readFileSync(manifestPath, 'utf8')), files: new Map() };
+      if (cached?.stamp !== stamp)
+        cached = { stamp, manifest: parseManifest(readFileSync(manifestPath, 'utf8')), files: new Map() };
       return cached.manifest;
     } catch {
       cached = null;
@@ -95,6 +96,7 @@ export function createFrameAssets(frameDir: string): FrameAssets {
 
 function parseManifest(text: string): FrameManifest {
   const raw = JSON.parse(text) as Partial<FrameManifest>;
-  const record = (value: unknown) => (value && typeof value === 'object' && !Array.isArray(value) ? (value as Record<string, never>) : {});
+  const record = (value: unknown) =>
+    value && typeof value === 'object' && !Array.isArray(value) ? (value as Record<string, never>) : {};
   return { entries: record(raw.entries), css: record(raw.css), files: record(raw.files) };
 }

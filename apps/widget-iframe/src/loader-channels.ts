@@ -72,7 +72,8 @@ function verifyRelease(
   }
   const sha256 = createHash('sha256').update(bytes).digest('hex');
   if (sha256 !== entry.sha256) return `sha256 of ${file} is ${sha256}, the manifest says ${entry.sha256}`;
-  if (typeof entry.bytes === 'number' && entry.bytes !== bytes.length) return `${file} has ${bytes.length} bytes, the manifest says ${entry.bytes}`;
+  if (typeof entry.bytes === 'number' && entry.bytes !== bytes.length)
+    return `${file} has ${bytes.length} bytes, the manifest says ${entry.bytes}`;
   into.set(version, encodeFile(bytes, {}, `"${sha256}"`));
   return null;
 }

@@ -1,6 +1,13 @@
 import { bundledMigrationsDir, createDatabase, prepareDatabase } from '@expedition/db';
 import { catalogSnapshot } from '@expedition/domain-pricing';
-import { createLogger, exitOnStartFailure, listen, onShutdownSignal, postgresAt, reachAtStart } from '@expedition/http-kit';
+import {
+  createLogger,
+  exitOnStartFailure,
+  listen,
+  onShutdownSignal,
+  postgresAt,
+  reachAtStart,
+} from '@expedition/http-kit';
 import { ObservabilityConfigError, startObservability } from '@expedition/observability';
 import { ConfigError } from '@expedition/platform';
 import { composeWidgetIframe } from './compose';
@@ -12,8 +19,12 @@ async function main(): Promise<void> {
   // METRICS_PORT (a separate port, never behind the Ingress) and OTEL_EXPORTER_OTLP_ENDPOINT: docs/observability.md.
   const obs = startObservability('widget-iframe', process.env);
   const postgres = postgresAt(config.databaseUrl);
-  const db = await reachAtStart(postgres, logger, () => createDatabase({ databaseUrl: config.databaseUrl, dataDir: config.dataDir }));
-  const prepared = await reachAtStart(postgres, logger, () => prepareDatabase(db, { catalog: catalogSnapshot(), migrationsDir: bundledMigrationsDir(__dirname) }));
+  const db = await reachAtStart(postgres, logger, () =>
+    createDatabase({ databaseUrl: config.databaseUrl, dataDir: config.dataDir }),
+  );
+  const prepared = await reachAtStart(postgres, logger, () =>
+    prepareDatabase(db, { catalog: catalogSnapshot(), migrationsDir: bundledMigrationsDir(__dirname) }),
+  );
   logger.info({ db: db.kind, migrationsApplied: prepared.applied }, 'database ready');
 
   const widget = composeWidgetIframe({ config, db, logger, observability: obs.observability });

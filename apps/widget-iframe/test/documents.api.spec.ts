@@ -67,7 +67,10 @@ function expectDocument(res: request.Response) {
   expect(res.headers['content-security-policy']).not.toMatch(/unsafe-inline|unsafe-eval|nonce-/);
   // No inline script: every <script> is external (src=) or the non-executable JSON boot block; no <style> element.
   const tags = scriptTags(res.text);
-  expect(tags).toEqual([`<script type="module" src="/assets/${FRAME_SCRIPT}">`, '<script type="application/json" id="svc-boot">']);
+  expect(tags).toEqual([
+    `<script type="module" src="/assets/${FRAME_SCRIPT}">`,
+    '<script type="application/json" id="svc-boot">',
+  ]);
   expect(res.text).not.toMatch(/<style|\sstyle=|\son[a-z]+=/i);
   expect(res.text).toContain(`<link rel="stylesheet" href="/assets/${FRAME_CSS}">`);
   expect(res.text).toContain('<div id="svc-root"></div>');
@@ -124,7 +127,9 @@ describe('GET /frame: allowed', () => {
   });
 
   it('with the Stripe provider: Stripe hosts in script-src, connect-src, frame-src, and the publishable key of the mode', async () => {
-    const app = h.rebuild({ payments: { provider: 'stripe', stripePublishableKeys: { test: 'pk_test_abc', live: 'pk_live_xyz' } } });
+    const app = h.rebuild({
+      payments: { provider: 'stripe', stripePublishableKeys: { test: 'pk_test_abc', live: 'pk_live_xyz' } },
+    });
     const live = await frame(liveKey, SITE_ORIGIN, 'w1', app);
     const csp = cspOf(live.headers['content-security-policy']);
     expect(csp.get('script-src')).toEqual(["'self'", 'https://js.stripe.com']);
@@ -132,7 +137,10 @@ describe('GET /frame: allowed', () => {
     expect(csp.get('frame-src')).toEqual(['https://js.stripe.com', 'https://hooks.stripe.com']);
     expect(csp.get('default-src')).toEqual(["'none'"]);
     expect(bootOf(live.text).payments).toEqual({ provider: 'stripe', stripePublishableKey: 'pk_live_xyz' });
-    expect(bootOf((await frame(testKey, SITE_ORIGIN, 'w1', app)).text).payments).toEqual({ provider: 'stripe', stripePublishableKey: 'pk_test_abc' });
+    expect(bootOf((await frame(testKey, SITE_ORIGIN, 'w1', app)).text).payments).toEqual({
+      provider: 'stripe',
+      stripePublishableKey: 'pk_test_abc',
+    });
   });
 
   it('allowedTier is the operator integration tier (1 when the provider has not raised it)', async () => {
@@ -209,7 +217,12 @@ describe('GET /frame: refused', () => {
     const res = await frame(liveKey, OTHER_SITE_ORIGIN);
     const boot = expectDocument(res);
     expect(ancestors(res).sort()).toEqual([SITE_ORIGIN, WWW_SITE_ORIGIN].sort());
-    expect(boot).toMatchObject({ state: 'refused', refusal: { code: 'origin_not_allowed' }, parentOrigin: OTHER_SITE_ORIGIN, allowedTier: 1 });
+    expect(boot).toMatchObject({
+      state: 'refused',
+      refusal: { code: 'origin_not_allowed' },
+      parentOrigin: OTHER_SITE_ORIGIN,
+      allowedTier: 1,
+    });
     expect(boot.mode).toBeUndefined();
     expect(boot.operatorName).toBeUndefined();
   });
@@ -272,7 +285,16 @@ describe('GET /quote (hosted Tier 1 page)', () => {
       payments: { provider: 'simulated' },
       version: '1.0.0',
       operatorName: 'Polar Voyages',
-      prefill: { destination: 'Antarctica', startDate: '2027-01-10', endDate: '2027-01-24', travelers: 2, tripCost: 24000, residence: 'US', state: 'CA', currency: 'USD' },
+      prefill: {
+        destination: 'Antarctica',
+        startDate: '2027-01-10',
+        endDate: '2027-01-24',
+        travelers: 2,
+        tripCost: 24000,
+        residence: 'US',
+        state: 'CA',
+        currency: 'USD',
+      },
     });
   });
 
@@ -287,12 +309,20 @@ describe('GET /quote (hosted Tier 1 page)', () => {
     expect(expectDocument(fr).locale).toBe('fr');
     expect(fr.text).toContain('<html lang="fr">');
     expect(fr.text).not.toContain('modulepreload'); // this fake build has German texts only
-    const frame = await request(h.app).get(`/frame?pk=${liveKey}&parent=${encodeURIComponent(SITE_ORIGIN)}&instance=w1`).set('Accept-Language', 'es');
+    const frame = await request(h.app)
+      .get(`/frame?pk=${liveKey}&parent=${encodeURIComponent(SITE_ORIGIN)}&instance=w1`)
+      .set('Accept-Language', 'es');
     expect(bootOf(frame.text).locale).toBe('es');
   });
 
   it('drops invalid prefill values rather than failing', async () => {
-    const boot = bootOf((await request(h.app).get(`/quote?pk=${testKey}&travelers=0&tripCost=-5&startDate=2027-13-45&residence=USA&destination=`)).text);
+    const boot = bootOf(
+      (
+        await request(h.app).get(
+          `/quote?pk=${testKey}&travelers=0&tripCost=-5&startDate=2027-13-45&residence=USA&destination=`,
+        )
+      ).text,
+    );
     expect(boot.state).toBe('ok');
     expect(boot.prefill).toBeUndefined();
   });

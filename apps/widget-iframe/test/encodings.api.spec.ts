@@ -4,7 +4,16 @@ import http, { type IncomingHttpHeaders, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import path from 'node:path';
 import { brotliDecompressSync, gunzipSync, gzipSync } from 'node:zlib';
-import { createBuildDirs, createHarness, FRAME_CHUNK, FRAME_CSS, FRAME_SCRIPT, PINNED_SOURCE, ROLLING_SOURCE, type Harness } from './harness';
+import {
+  createBuildDirs,
+  createHarness,
+  FRAME_CHUNK,
+  FRAME_CSS,
+  FRAME_SCRIPT,
+  PINNED_SOURCE,
+  ROLLING_SOURCE,
+  type Harness,
+} from './harness';
 
 /**
  * The loader channels and the frame's hashed assets on the wire: brotli and gzip twins negotiated by Accept-Encoding,
@@ -60,12 +69,38 @@ const IMMUTABLE = 'public, max-age=31536000, immutable';
 
 const channels = () => [
   { name: 'rolling /widget.js', url: '/widget.js', identity: Buffer.from(ROLLING_SOURCE), cacheControl: 'no-cache' },
-  { name: 'pinned /widget/1.0.0.js', url: '/widget/1.0.0.js', identity: Buffer.from(PINNED_SOURCE), cacheControl: IMMUTABLE },
-  { name: 'frame entry script', url: `/assets/${FRAME_SCRIPT}`, identity: readFileSync(path.join(h.dirs.frameDir, FRAME_SCRIPT)), cacheControl: IMMUTABLE },
-  { name: 'frame lazy chunk', url: `/assets/${FRAME_CHUNK}`, identity: readFileSync(path.join(h.dirs.frameDir, FRAME_CHUNK)), cacheControl: IMMUTABLE },
-  { name: 'frame stylesheet', url: `/assets/${FRAME_CSS}`, identity: readFileSync(path.join(h.dirs.frameDir, FRAME_CSS)), cacheControl: IMMUTABLE },
+  {
+    name: 'pinned /widget/1.0.0.js',
+    url: '/widget/1.0.0.js',
+    identity: Buffer.from(PINNED_SOURCE),
+    cacheControl: IMMUTABLE,
+  },
+  {
+    name: 'frame entry script',
+    url: `/assets/${FRAME_SCRIPT}`,
+    identity: readFileSync(path.join(h.dirs.frameDir, FRAME_SCRIPT)),
+    cacheControl: IMMUTABLE,
+  },
+  {
+    name: 'frame lazy chunk',
+    url: `/assets/${FRAME_CHUNK}`,
+    identity: readFileSync(path.join(h.dirs.frameDir, FRAME_CHUNK)),
+    cacheControl: IMMUTABLE,
+  },
+  {
+    name: 'frame stylesheet',
+    url: `/assets/${FRAME_CSS}`,
+    identity: readFileSync(path.join(h.dirs.frameDir, FRAME_CSS)),
+    cacheControl: IMMUTABLE,
+  },
 ];
-const CHANNELS = ['rolling /widget.js', 'pinned /widget/1.0.0.js', 'frame entry script', 'frame lazy chunk', 'frame stylesheet'];
+const CHANNELS = [
+  'rolling /widget.js',
+  'pinned /widget/1.0.0.js',
+  'frame entry script',
+  'frame lazy chunk',
+  'frame stylesheet',
+];
 const channel = (name: string) => channels().find((c) => c.name === name)!;
 
 describe.each(CHANNELS)('%s', (name) => {
@@ -76,18 +111,21 @@ describe.each(CHANNELS)('%s', (name) => {
     ['gzip preferred by q-value', 'br;q=0.5, gzip', 'gzip', '-gz'],
     ['identity only', 'identity', undefined, ''],
     ['nothing it can use', 'zstd, deflate', undefined, ''],
-  ])('%s: the right encoding, decoding to exactly the identity bytes, with its own ETag', async (_label, acceptEncoding, coding, suffix) => {
-    const { url, identity, cacheControl } = channel(name);
-    const res = await raw(url, acceptEncoding === undefined ? {} : { 'Accept-Encoding': acceptEncoding });
-    expect(res.status).toBe(200);
-    expect(res.headers['content-encoding']).toBe(coding);
-    expect(decoded(res).equals(identity)).toBe(true);
-    expect(res.headers['content-length']).toBe(String(res.body.length));
-    expect(res.headers['vary']).toMatch(/\bAccept-Encoding\b/i);
-    expect(res.headers['etag']).toBe(`${sha(identity).slice(0, -1)}${suffix}"`);
-    expect(res.headers['cache-control']).toBe(cacheControl);
-    expect(res.headers['x-content-type-options']).toBe('nosniff');
-  });
+  ])(
+    '%s: the right encoding, decoding to exactly the identity bytes, with its own ETag',
+    async (_label, acceptEncoding, coding, suffix) => {
+      const { url, identity, cacheControl } = channel(name);
+      const res = await raw(url, acceptEncoding === undefined ? {} : { 'Accept-Encoding': acceptEncoding });
+      expect(res.status).toBe(200);
+      expect(res.headers['content-encoding']).toBe(coding);
+      expect(decoded(res).equals(identity)).toBe(true);
+      expect(res.headers['content-length']).toBe(String(res.body.length));
+      expect(res.headers['vary']).toMatch(/\bAccept-Encoding\b/i);
+      expect(res.headers['etag']).toBe(`${sha(identity).slice(0, -1)}${suffix}"`);
+      expect(res.headers['cache-control']).toBe(cacheControl);
+      expect(res.headers['x-content-type-options']).toBe('nosniff');
+    },
+  );
 
   it('HEAD: the same headers as GET (Content-Length of the encoded body), no body', async () => {
     const { url } = channel(name);
@@ -96,7 +134,8 @@ describe.each(CHANNELS)('%s', (name) => {
       const head = await raw(url, { 'Accept-Encoding': acceptEncoding }, 'HEAD');
       expect(head.status).toBe(200);
       expect(head.body.length).toBe(0);
-      for (const header of ['content-encoding', 'content-length', 'content-type', 'etag', 'vary', 'cache-control']) expect(head.headers[header]).toBe(get.headers[header]);
+      for (const header of ['content-encoding', 'content-length', 'content-type', 'etag', 'vary', 'cache-control'])
+        expect(head.headers[header]).toBe(get.headers[header]);
     }
   });
 
@@ -134,7 +173,9 @@ describe('build twins (<file>.br, <file>.gz written by the bundle step)', () => 
             .get(`${at}/widget.js`, { headers: { 'Accept-Encoding': acceptEncoding } }, (res) => {
               const chunks: Buffer[] = [];
               res.on('data', (c: Buffer) => chunks.push(c));
-              res.on('end', () => resolve({ status: res.statusCode ?? 0, headers: res.headers, body: Buffer.concat(chunks) }));
+              res.on('end', () =>
+                resolve({ status: res.statusCode ?? 0, headers: res.headers, body: Buffer.concat(chunks) }),
+              );
             })
             .on('error', reject),
         );

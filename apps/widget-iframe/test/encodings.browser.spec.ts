@@ -16,17 +16,25 @@ import { createHarness, seedKey, seedOperator, type Harness } from './harness';
  */
 const CHROMIUM = process.env['CHROMIUM_PATH'] ?? '/usr/bin/chromium';
 const dirs = defaultAssetDirs(path.join(__dirname, '..', 'src'));
-const built = existsSync(path.join(dirs.frameDir, 'manifest.json')) && existsSync(path.join(dirs.loaderDir, 'widget.js'));
+const built =
+  existsSync(path.join(dirs.frameDir, 'manifest.json')) && existsSync(path.join(dirs.loaderDir, 'widget.js'));
 const chromiumFound = existsSync(CHROMIUM);
 if (process.env['REQUIRE_SERVICES'] === '1' && !(built && chromiumFound)) {
   throw new Error('the browser bundles (npx nx run-many -t bundle) or Chromium are missing (REQUIRE_SERVICES=1)');
 }
 if (!built) noteSkippedSuite('the browser bundles are not built (npx nx run-many -t bundle)');
-else if (!chromiumFound) noteSkippedSuite(`Chromium not found at ${CHROMIUM} (apt-get install -y chromium, or set CHROMIUM_PATH)`);
+else if (!chromiumFound)
+  noteSkippedSuite(`Chromium not found at ${CHROMIUM} (apt-get install -y chromium, or set CHROMIUM_PATH)`);
 const describeRunnable = built && chromiumFound ? describe : describe.skip;
 
 /** The page's global object, as the functions evaluated in Chromium see it (this project compiles without DOM typings). */
-declare const window: { __events: Array<{ name: string; event: unknown }>; SvcWidget: { on(name: string, fn: (e: unknown) => void): unknown; mount(target: string, config: Record<string, unknown>): unknown } };
+declare const window: {
+  __events: Array<{ name: string; event: unknown }>;
+  SvcWidget: {
+    on(name: string, fn: (e: unknown) => void): unknown;
+    mount(target: string, config: Record<string, unknown>): unknown;
+  };
+};
 
 describeRunnable('the widget in Chromium, served brotli-encoded', () => {
   let h: Harness;
@@ -44,17 +52,29 @@ describeRunnable('the widget in Chromium, served brotli-encoded', () => {
   };
 
   beforeAll(async () => {
-    h = await createHarness({ deps: { loaderDir: dirs.loaderDir, frameDir: dirs.frameDir, releases: loadPinnedReleases(dirs.releasesDir) } });
+    h = await createHarness({
+      deps: { loaderDir: dirs.loaderDir, frameDir: dirs.frameDir, releases: loadPinnedReleases(dirs.releasesDir) },
+    });
     widgetUrl = `http://localhost:${await listen(h.app, '127.0.0.1')}`;
     const page = express();
     page.get('/', (_req, res) => {
-      res.type('html').send(`<!doctype html><title>Tours</title><div id="w"></div><script src="${widgetUrl}/widget.js"></script>`);
+      res
+        .type('html')
+        .send(`<!doctype html><title>Tours</title><div id="w"></div><script src="${widgetUrl}/widget.js"></script>`);
     });
     pageUrl = `http://127.0.0.1:${await listen(page, '127.0.0.1')}`;
     key = await seedKey(h.prisma, await seedOperator(h.prisma, { origins: [pageUrl] }), 'test');
     browser = await chromium.launch({
       executablePath: CHROMIUM,
-      args: ['--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync'],
+      args: [
+        '--no-sandbox',
+        '--disable-gpu',
+        '--disable-quic',
+        '--no-first-run',
+        '--disable-background-networking',
+        '--disable-component-update',
+        '--disable-sync',
+      ],
     });
   });
   afterAll(async () => {
@@ -77,10 +97,15 @@ describeRunnable('the widget in Chromium, served brotli-encoded', () => {
     await page.evaluate((key) => {
       const w = window;
       w.__events = [];
-      for (const name of ['widget.ready', 'widget.error', 'quote.ready', 'quote.error']) w.SvcWidget.on(name, (e: unknown) => w.__events.push({ name, event: e }));
+      for (const name of ['widget.ready', 'widget.error', 'quote.ready', 'quote.error'])
+        w.SvcWidget.on(name, (e: unknown) => w.__events.push({ name, event: e }));
       w.SvcWidget.mount('#w', { publishableKey: key, loadTimeoutMs: 20_000 });
     }, key);
-    await page.waitForFunction(() => window.__events.some((e) => e.name === 'quote.ready' || e.name.endsWith('.error')), undefined, { timeout: 30_000 });
+    await page.waitForFunction(
+      () => window.__events.some((e) => e.name === 'quote.ready' || e.name.endsWith('.error')),
+      undefined,
+      { timeout: 30_000 },
+    );
     const events = await page.evaluate(() => window.__events.map((e) => e.name));
     expect(events).toContain('quote.ready');
     expect(events.filter((name: string) => name.endsWith('.error'))).toEqual([]);

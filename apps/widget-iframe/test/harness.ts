@@ -22,8 +22,10 @@ export const SITE_ORIGIN = 'https://tours.example';
 export const WWW_SITE_ORIGIN = 'https://www.tours.example';
 export const OTHER_SITE_ORIGIN = 'https://elsewhere.example';
 
-export const ROLLING_SOURCE = '/*! svc widget test build */(()=>{window.SvcWidget=window.SvcWidget||{version:"9.9.9"}})();\n';
-export const PINNED_SOURCE = '/*! svc widget 1.0.0 (test fixture) */(()=>{window.SvcWidget=window.SvcWidget||{version:"1.0.0"}})();\n';
+export const ROLLING_SOURCE =
+  '/*! svc widget test build */(()=>{window.SvcWidget=window.SvcWidget||{version:"9.9.9"}})();\n';
+export const PINNED_SOURCE =
+  '/*! svc widget 1.0.0 (test fixture) */(()=>{window.SvcWidget=window.SvcWidget||{version:"1.0.0"}})();\n';
 
 /** A throwaway copy of the three build directories: loader (widget.js), frame (manifest + hashed assets), releases. */
 export interface BuildDirs {
@@ -61,7 +63,12 @@ export function createBuildDirs(): BuildDirs {
     JSON.stringify({
       entries: { frame: FRAME_SCRIPT },
       css: { frame: FRAME_CSS },
-      files: { [FRAME_SCRIPT]: { bytes: 36 }, [FRAME_CHUNK]: { bytes: 27 }, [FRAME_TEXTS_DE]: { bytes: 19 }, [FRAME_CSS]: { bytes: 24 } },
+      files: {
+        [FRAME_SCRIPT]: { bytes: 36 },
+        [FRAME_CHUNK]: { bytes: 27 },
+        [FRAME_TEXTS_DE]: { bytes: 19 },
+        [FRAME_CSS]: { bytes: 24 },
+      },
     }),
   );
   const manifest: { current?: string; versions: Record<string, unknown> } = { versions: {} };
@@ -77,7 +84,12 @@ export function createBuildDirs(): BuildDirs {
       const file = `widget-${version}.js`;
       writeFileSync(path.join(releasesDir, file), source);
       const bytes = Buffer.from(source);
-      manifest.versions[version] = { file, sha256: createHash('sha256').update(bytes).digest('hex'), bytes: bytes.length, publishedAt: '2026-11-23T00:00:00.000Z' };
+      manifest.versions[version] = {
+        file,
+        sha256: createHash('sha256').update(bytes).digest('hex'),
+        bytes: bytes.length,
+        publishedAt: '2026-11-23T00:00:00.000Z',
+      };
       manifest.current = version;
       writeManifest();
     },
@@ -98,7 +110,9 @@ export interface Harness {
   close(): Promise<void>;
 }
 
-export async function createHarness(options: { dirs?: BuildDirs; deps?: Partial<WidgetIframeDeps> } = {}): Promise<Harness> {
+export async function createHarness(
+  options: { dirs?: BuildDirs; deps?: Partial<WidgetIframeDeps> } = {},
+): Promise<Harness> {
   const db = await createTestDatabase();
   const clock = createTestClock();
   const keys = createKeyResolver(db.prisma, { ttlMs: 5_000, clock });
@@ -156,7 +170,12 @@ export async function seedOperator(prisma: PrismaClient, seed: SeedOperator = {}
   return operator.id;
 }
 
-export async function seedKey(prisma: PrismaClient, operatorId: string, mode: Mode = 'test', extra: { revokedAt?: Date; expiresAt?: Date } = {}): Promise<string> {
+export async function seedKey(
+  prisma: PrismaClient,
+  operatorId: string,
+  mode: Mode = 'test',
+  extra: { revokedAt?: Date; expiresAt?: Date } = {},
+): Promise<string> {
   const key = mintPublishableKey(mode);
   await prisma.publishableKey.create({ data: { operatorId, key, mode, ...extra } });
   return key;

@@ -117,7 +117,10 @@ describe('pinned checksum verification (at start)', () => {
     dirs.publish('1.1.0', '/* 1.1.0 */\n');
     dirs.tamper('1.0.0', PINNED_SOURCE.replace('1.0.0', '6.6.6'));
     const errors: unknown[] = [];
-    const releases = loadPinnedReleases(dirs.releasesDir, { warn: () => undefined, error: (fields: unknown) => void errors.push(fields) });
+    const releases = loadPinnedReleases(dirs.releasesDir, {
+      warn: () => undefined,
+      error: (fields: unknown) => void errors.push(fields),
+    });
     expect(releases.refused).toEqual([{ version: '1.0.0', reason: expect.stringContaining('sha256') }]);
     expect(errors).toHaveLength(1);
     const app = h.rebuild({ releases });
@@ -139,7 +142,11 @@ describe('pinned checksum verification (at start)', () => {
 
   it('no releases yet: nothing pinned, still ready', async () => {
     const dirs = createBuildDirs();
-    const app = h.rebuild({ releases: loadPinnedReleases(dirs.releasesDir), loaderDir: dirs.loaderDir, frameDir: dirs.frameDir });
+    const app = h.rebuild({
+      releases: loadPinnedReleases(dirs.releasesDir),
+      loaderDir: dirs.loaderDir,
+      frameDir: dirs.frameDir,
+    });
     expect((await request(app).get('/widget/1.0.0.js')).status).toBe(404);
     expect((await request(app).get('/readyz')).body).toEqual({ status: 'ready' });
     dirs.remove();

@@ -13,9 +13,12 @@ import { createHarness, scriptTags, seedKey, seedOperator, SITE_ORIGIN, type Har
  * manifest formats the loader, frame and release tooling write are the ones this server reads.
  */
 const dirs = defaultAssetDirs(path.join(__dirname, '..', 'src'));
-const built = existsSync(path.join(dirs.frameDir, 'manifest.json')) && existsSync(path.join(dirs.loaderDir, 'widget.js'));
+const built =
+  existsSync(path.join(dirs.frameDir, 'manifest.json')) && existsSync(path.join(dirs.loaderDir, 'widget.js'));
 if (!built && process.env['REQUIRE_SERVICES'] === '1') {
-  throw new Error('dist/browser/widget-frame or widget-loader is missing (REQUIRE_SERVICES=1): npx nx run-many -t bundle');
+  throw new Error(
+    'dist/browser/widget-frame or widget-loader is missing (REQUIRE_SERVICES=1): npx nx run-many -t bundle',
+  );
 }
 if (!built) noteSkippedSuite('the browser bundles are not built (npx nx run-many -t bundle)');
 const describeBuilt = built ? describe : describe.skip;
@@ -33,11 +36,14 @@ describe('published releases (apps/widget-iframe/releases)', () => {
     const h = await createHarness({ deps: { releases } });
     try {
       for (const [version, entry] of Object.entries(manifest.versions)) {
-        const res = await request(h.app).get(`/widget/${version}.js`).buffer(true).parse((r, done) => {
-          const chunks: Buffer[] = [];
-          r.on('data', (c: Buffer) => chunks.push(c));
-          r.on('end', () => done(null, Buffer.concat(chunks)));
-        });
+        const res = await request(h.app)
+          .get(`/widget/${version}.js`)
+          .buffer(true)
+          .parse((r, done) => {
+            const chunks: Buffer[] = [];
+            r.on('data', (c: Buffer) => chunks.push(c));
+            r.on('end', () => done(null, Buffer.concat(chunks)));
+          });
         expect(res.status).toBe(200);
         expect(res.headers['cache-control']).toBe('public, max-age=31536000, immutable');
         expect(Buffer.compare(res.body as Buffer, readFileSync(path.join(dirs.releasesDir, entry.file)))).toBe(0);
@@ -52,7 +58,9 @@ describeBuilt('the real loader and frame builds', () => {
   let h: Harness;
   let key: string;
   beforeAll(async () => {
-    h = await createHarness({ deps: { loaderDir: dirs.loaderDir, frameDir: dirs.frameDir, releases: loadPinnedReleases(dirs.releasesDir) } });
+    h = await createHarness({
+      deps: { loaderDir: dirs.loaderDir, frameDir: dirs.frameDir, releases: loadPinnedReleases(dirs.releasesDir) },
+    });
     key = await seedKey(h.prisma, await seedOperator(h.prisma), 'test');
   });
   afterAll(() => h.close());
@@ -75,15 +83,22 @@ describeBuilt('the real loader and frame builds', () => {
       expect(res.status).toBe(200);
       expect(res.headers['cache-control']).toBe('public, max-age=31536000, immutable');
     }
-    const manifest = JSON.parse(readFileSync(path.join(dirs.frameDir, 'manifest.json'), 'utf8')) as { files: Record<string, unknown> };
-    for (const file of Object.keys(manifest.files)) expect((await request(h.app).get(`/assets/${file}`)).status).toBe(200);
+    const manifest = JSON.parse(readFileSync(path.join(dirs.frameDir, 'manifest.json'), 'utf8')) as {
+      files: Record<string, unknown>;
+    };
+    for (const file of Object.keys(manifest.files))
+      expect((await request(h.app).get(`/assets/${file}`)).status).toBe(200);
     expect((await request(h.app).get('/readyz')).body).toEqual({ status: 'ready' });
   });
 
   it('the bundle step wrote brotli and gzip twins of every .js and .css, smaller, decoding to the file, and they are what is sent', async () => {
     const built = [
-      ...readdirSync(dirs.loaderDir).filter((f) => /\.(js|css)$/.test(f)).map((f) => ({ dir: dirs.loaderDir, file: f, url: `/${f}` })),
-      ...readdirSync(dirs.frameDir).filter((f) => /\.(js|css)$/.test(f)).map((f) => ({ dir: dirs.frameDir, file: f, url: `/assets/${f}` })),
+      ...readdirSync(dirs.loaderDir)
+        .filter((f) => /\.(js|css)$/.test(f))
+        .map((f) => ({ dir: dirs.loaderDir, file: f, url: `/${f}` })),
+      ...readdirSync(dirs.frameDir)
+        .filter((f) => /\.(js|css)$/.test(f))
+        .map((f) => ({ dir: dirs.frameDir, file: f, url: `/assets/${f}` })),
     ];
     expect(built.map((b) => b.url)).toContain('/widget.js');
     for (const { dir, file, url } of built) {
@@ -94,12 +109,19 @@ describeBuilt('the real loader and frame builds', () => {
       expect(gunzipSync(gz).equals(identity)).toBe(true);
       expect(br.length).toBeLessThan(gz.length);
       expect(gz.length).toBeLessThan(identity.length);
-      for (const [encoding, twin] of [['br', br], ['gzip', gz]] as const) {
-        const res = await request(h.app).get(url).set('Accept-Encoding', encoding).buffer(true).parse((r, done) => {
-          const chunks: Buffer[] = [];
-          r.on('data', (c: Buffer) => chunks.push(c));
-          r.on('end', () => done(null, Buffer.concat(chunks)));
-        });
+      for (const [encoding, twin] of [
+        ['br', br],
+        ['gzip', gz],
+      ] as const) {
+        const res = await request(h.app)
+          .get(url)
+          .set('Accept-Encoding', encoding)
+          .buffer(true)
+          .parse((r, done) => {
+            const chunks: Buffer[] = [];
+            r.on('data', (c: Buffer) => chunks.push(c));
+            r.on('end', () => done(null, Buffer.concat(chunks)));
+          });
         expect(res.headers['content-encoding']).toBe(encoding);
         expect(res.headers['content-length']).toBe(String(twin.length));
       }

@@ -106,7 +106,13 @@ export function createEmbedGate(options: EmbedGateOptions): RequestHandler {
       return sendPlain(res, 429, 'Too Many Requests');
     }
 
-    (req as AdmittedRequest)[EMBED_CONTEXT] = { keyId: key.keyId, operatorId: key.operatorId, mode: key.mode, origin, integrationTier: key.integrationTier };
+    (req as AdmittedRequest)[EMBED_CONTEXT] = {
+      keyId: key.keyId,
+      operatorId: key.operatorId,
+      mode: key.mode,
+      origin,
+      integrationTier: key.integrationTier,
+    };
     notifyAdmitted(options, key);
     next();
   };

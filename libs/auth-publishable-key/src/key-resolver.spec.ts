@@ -18,10 +18,12 @@ describe('verifyKeyRecord', () => {
   });
 
   it('carries the operator integration tier (clamped to 1..3) and name', () => {
-    const record = (integrationTier: number | undefined) => keyRecord({ operator: { status: 'active', embeddingEnabled: true, integrationTier, name: 'Polar Voyages' } });
+    const record = (integrationTier: number | undefined) =>
+      keyRecord({ operator: { status: 'active', embeddingEnabled: true, integrationTier, name: 'Polar Voyages' } });
     expect(verifyKeyRecord(record(3), NOW)).toMatchObject({ integrationTier: 3, operatorName: 'Polar Voyages' });
     expect(verifyKeyRecord(record(2), NOW)?.integrationTier).toBe(2);
-    for (const corrupt of [undefined, 0, 4, 2.5, -1]) expect(verifyKeyRecord(record(corrupt), NOW)?.integrationTier).toBe(1);
+    for (const corrupt of [undefined, 0, 4, 2.5, -1])
+      expect(verifyKeyRecord(record(corrupt), NOW)?.integrationTier).toBe(1);
   });
 
   it('accepts a Date for now', () => {
@@ -45,12 +47,20 @@ describe('verifyKeyRecord', () => {
   });
 
   it('accepts a test key before embedding is enabled', () => {
-    const record = { ...valid, mode: 'test' as const, operator: { status: 'active' as const, embeddingEnabled: false } };
+    const record = {
+      ...valid,
+      mode: 'test' as const,
+      operator: { status: 'active' as const, embeddingEnabled: false },
+    };
     expect(verifyKeyRecord(record, NOW)?.mode).toBe('test');
   });
 
   it('rejects a test key of a pending operator too', () => {
-    const record = { ...valid, mode: 'test' as const, operator: { status: 'pending' as const, embeddingEnabled: false } };
+    const record = {
+      ...valid,
+      mode: 'test' as const,
+      operator: { status: 'pending' as const, embeddingEnabled: false },
+    };
     expect(verifyKeyRecord(record, NOW)).toBeNull();
   });
 });

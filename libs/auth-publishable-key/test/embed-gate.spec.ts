@@ -56,7 +56,16 @@ function setup(overrides: Overrides = {}) {
     res.json({ options: [], pending: true, context: getEmbedContext(req) });
   });
   app.get('/no-gate', (req, res) => {
-    res.json({ ok: (() => { try { getEmbedContext(req); return true; } catch { return false; } })() });
+    res.json({
+      ok: (() => {
+        try {
+          getEmbedContext(req);
+          return true;
+        } catch {
+          return false;
+        }
+      })(),
+    });
   });
   app.use((err: Error, _req: Request, res: Response, _next: NextFunction) => {
     res.status(503).json({ error: err.message });
@@ -470,9 +479,20 @@ describe('embed gate: rate limit (429)', () => {
       jest.useFakeTimers({
         now: START,
         doNotFake: [
-          'hrtime', 'nextTick', 'performance', 'queueMicrotask', 'requestAnimationFrame', 'cancelAnimationFrame',
-          'requestIdleCallback', 'cancelIdleCallback', 'setImmediate', 'clearImmediate', 'setInterval',
-          'clearInterval', 'setTimeout', 'clearTimeout',
+          'hrtime',
+          'nextTick',
+          'performance',
+          'queueMicrotask',
+          'requestAnimationFrame',
+          'cancelAnimationFrame',
+          'requestIdleCallback',
+          'cancelIdleCallback',
+          'setImmediate',
+          'clearImmediate',
+          'setInterval',
+          'clearInterval',
+          'setTimeout',
+          'clearTimeout',
         ],
       });
     });
@@ -509,7 +529,13 @@ describe('embed gate: context and key cache', () => {
     const key = addKey('test', { operator: { status: 'active', embeddingEnabled: true, integrationTier: 2 } });
     const record = store.records.get(key)!;
     const res = await quote(key, WIDGET);
-    expect(res.body.context).toEqual({ keyId: record.keyId, operatorId: record.operatorId, mode: 'test', origin: WIDGET, integrationTier: 2 });
+    expect(res.body.context).toEqual({
+      keyId: record.keyId,
+      operatorId: record.operatorId,
+      mode: 'test',
+      origin: WIDGET,
+      integrationTier: 2,
+    });
   });
 
   it('getEmbedContext throws where the gate did not run', async () => {
@@ -579,7 +605,10 @@ describe('createEmbedGate configuration', () => {
 describe('embed gate: onAdmitted (e.g. the key lastUsedAt recorder)', () => {
   it('is called once per admitted request with the resolved key, never for a refused one', async () => {
     const admitted: string[] = [];
-    const { quote, addKey, store } = setup({ onAdmitted: (key) => void admitted.push(key.keyId), rateLimiter: createRateLimiter({ points: 1, durationSec: 60, keyPrefix: 'gate-admitted' }) });
+    const { quote, addKey, store } = setup({
+      onAdmitted: (key) => void admitted.push(key.keyId),
+      rateLimiter: createRateLimiter({ points: 1, durationSec: 60, keyPrefix: 'gate-admitted' }),
+    });
     const key = addKey('test');
     expect((await quote(key)).status).toBe(200);
     expect(admitted).toEqual([store.records.get(key)!.keyId]);
@@ -591,7 +620,12 @@ describe('embed gate: onAdmitted (e.g. the key lastUsedAt recorder)', () => {
 
   it('a throwing hook is logged and the request still passes', async () => {
     const warn = jest.fn();
-    const { quote, addKey } = setup({ onAdmitted: () => { throw new Error('boom'); }, logger: { warn, debug: jest.fn() } });
+    const { quote, addKey } = setup({
+      onAdmitted: () => {
+        throw new Error('boom');
+      },
+      logger: { warn, debug: jest.fn() },
+    });
     expect((await quote(addKey('test'))).status).toBe(200);
     expect(warn).toHaveBeenCalledTimes(1);
   });

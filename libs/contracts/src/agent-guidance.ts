@@ -16,9 +16,7 @@ export interface AgentCatalog {
 
 /** "Antarctica 14 days, Arctic 10, …": the default trip length of every destination, as the catalog has it. */
 export function describeDefaultDurations(catalog: AgentCatalog): string {
-  return catalog.destinations
-    .map((d, i) => `${d.name} ${d.defaultDurationDays}${i === 0 ? ' days' : ''}`)
-    .join(', ');
+  return catalog.destinations.map((d, i) => `${d.name} ${d.defaultDurationDays}${i === 0 ? ' days' : ''}`).join(', ');
 }
 
 /** "Antarctica, Arctic, … and African Safari". */

@@ -107,7 +107,9 @@ export const ApiErrorCodeSchema = z
 export type ApiErrorCode = z.infer<typeof ApiErrorCodeSchema>;
 
 export const ApiErrorDetailSchema = z.object({
-  path: z.string().meta({ description: 'Dotted path of the offending field, e.g. travelerAges.1', example: 'startDate' }),
+  path: z
+    .string()
+    .meta({ description: 'Dotted path of the offending field, e.g. travelerAges.1', example: 'startDate' }),
   message: z.string(),
 });
 

@@ -28,7 +28,9 @@ export function findUnstorableJson(value: unknown, maxDepth: number = JSON_MAX_D
 
 function walk(value: unknown, path: string[], maxDepth: number): UnstorableJson | null {
   if (typeof value === 'string') {
-    return isStorableString(value) ? null : found(path, 'contains NUL or an unpaired surrogate, which cannot be stored');
+    return isStorableString(value)
+      ? null
+      : found(path, 'contains NUL or an unpaired surrogate, which cannot be stored');
   }
   if (value === null || typeof value !== 'object') return null;
   if (path.length >= maxDepth) return found(path, `nests deeper than ${maxDepth} levels`);

@@ -4,11 +4,17 @@ import { tripDateProblems } from './trip-dates';
 
 const now = new Date('2026-11-21T23:30:00Z');
 const today = '2026-11-21';
-const paths = (dates: Parameters<typeof tripDateProblems>[0]) => tripDateProblems(dates, now).map((p) => p.path.join('.'));
+const paths = (dates: Parameters<typeof tripDateProblems>[0]) =>
+  tripDateProblems(dates, now).map((p) => p.path.join('.'));
 
 describe('TRIP_DATE_WINDOW', () => {
   it('is two years of departures, trips up to a year, ages up to 120, deposits up to two years back', () => {
-    expect(TRIP_DATE_WINDOW).toEqual({ maxDaysAhead: 730, maxTripDays: 365, maxAgeYears: 120, maxDepositDaysBack: 730 });
+    expect(TRIP_DATE_WINDOW).toEqual({
+      maxDaysAhead: 730,
+      maxTripDays: 365,
+      maxAgeYears: 120,
+      maxDepositDaysBack: 730,
+    });
   });
 });
 
@@ -19,7 +25,9 @@ describe('tripDateProblems', () => {
   });
 
   it('refuses a departure in the past, beyond two years, or in 9999', () => {
-    expect(tripDateProblems({ startDate: addDays(today, -1) }, now)).toEqual([{ path: ['startDate'], message: 'is in the past' }]);
+    expect(tripDateProblems({ startDate: addDays(today, -1) }, now)).toEqual([
+      { path: ['startDate'], message: 'is in the past' },
+    ]);
     expect(tripDateProblems({ startDate: addDays(today, 731) }, now)).toEqual([
       { path: ['startDate'], message: 'must be at most 730 days after today' },
     ]);
@@ -35,7 +43,9 @@ describe('tripDateProblems', () => {
   it('wants endDate 1 to 365 days after startDate', () => {
     expect(paths({ startDate: today, endDate: addDays(today, 1) })).toEqual([]);
     expect(paths({ startDate: today, endDate: addDays(today, 365) })).toEqual([]);
-    expect(tripDateProblems({ startDate: today, endDate: today }, now)).toEqual([{ path: ['endDate'], message: 'must be after startDate' }]);
+    expect(tripDateProblems({ startDate: today, endDate: today }, now)).toEqual([
+      { path: ['endDate'], message: 'must be after startDate' },
+    ]);
     expect(paths({ startDate: '2027-01-10', endDate: '2027-01-01' })).toEqual(['endDate']);
     expect(paths({ startDate: today, endDate: addDays(today, 366) })).toEqual(['endDate']);
   });
@@ -65,10 +75,22 @@ describe('tripDateProblems', () => {
 });
 
 describe('quoteRequestSchemaAt', () => {
-  const body = { destination: 'Antarctica', startDate: '2027-01-10', durationDays: 14, tripCost: 1, travelers: 1, travelerAges: [40], residence: 'GB' };
+  const body = {
+    destination: 'Antarctica',
+    startDate: '2027-01-10',
+    durationDays: 14,
+    tripCost: 1,
+    travelers: 1,
+    travelerAges: [40],
+    residence: 'GB',
+  };
   it('adds the date window to QuoteRequestSchema, as of the given instant', () => {
     expect(quoteRequestSchemaAt(now).safeParse(body).success).toBe(true);
-    const late = quoteRequestSchemaAt(now).safeParse({ ...body, startDate: '9999-01-01', depositPaidDate: '2030-01-01' });
+    const late = quoteRequestSchemaAt(now).safeParse({
+      ...body,
+      startDate: '9999-01-01',
+      depositPaidDate: '2030-01-01',
+    });
     expect(late.error?.issues.map((i) => i.path.join('.'))).toEqual(['startDate', 'depositPaidDate']);
     expect(quoteRequestSchemaAt(new Date('2027-01-11T00:00:00Z')).safeParse(body).error?.issues[0]).toMatchObject({
       path: ['startDate'],
@@ -81,7 +103,15 @@ describe('quoteRequestSchemaAt', () => {
     expect(quoteRequestSchemaAt(new Date('2027-03-01T23:50:00Z'))).toBe(morning);
     const nextDay = quoteRequestSchemaAt(new Date('2027-03-02T00:00:00Z'));
     expect(nextDay).not.toBe(morning);
-    const body = { destination: 'Antarctica', startDate: '2027-03-01', durationDays: 14, tripCost: 24000, travelers: 1, travelerAges: [40], residence: 'GB' };
+    const body = {
+      destination: 'Antarctica',
+      startDate: '2027-03-01',
+      durationDays: 14,
+      tripCost: 24000,
+      travelers: 1,
+      travelerAges: [40],
+      residence: 'GB',
+    };
     expect(morning.safeParse(body).success).toBe(true);
     expect(nextDay.safeParse(body).error?.issues[0]).toMatchObject({ path: ['startDate'], message: 'is in the past' });
   });

@@ -33,14 +33,17 @@ export function tripDateProblems(dates: TripDates, now: Date): TripDateProblem[]
 
   if (startDate) {
     if (startDate < today) refuse(['startDate'], 'is in the past');
-    else if (startDate > addDays(today, w.maxDaysAhead)) refuse(['startDate'], `must be at most ${w.maxDaysAhead} days after today`);
+    else if (startDate > addDays(today, w.maxDaysAhead))
+      refuse(['startDate'], `must be at most ${w.maxDaysAhead} days after today`);
   }
   if (endDate && startDate) {
     if (endDate <= startDate) refuse(['endDate'], 'must be after startDate');
-    else if (endDate > addDays(startDate, w.maxTripDays)) refuse(['endDate'], `must be at most ${w.maxTripDays} days after startDate`);
+    else if (endDate > addDays(startDate, w.maxTripDays))
+      refuse(['endDate'], `must be at most ${w.maxTripDays} days after startDate`);
   } else if (endDate) {
     const latest = w.maxDaysAhead + w.maxTripDays;
-    if (endDate <= today || endDate > addDays(today, latest)) refuse(['endDate'], `must be 1 to ${latest} days after today`);
+    if (endDate <= today || endDate > addDays(today, latest))
+      refuse(['endDate'], `must be 1 to ${latest} days after today`);
   }
   if (depositPaidDate) {
     if (depositPaidDate > today) refuse(['depositPaidDate'], 'is in the future');
@@ -50,7 +53,8 @@ export function tripDateProblems(dates: TripDates, now: Date): TripDateProblem[]
   }
   (dates.travelerDobs ?? []).forEach((dob, i) => {
     if (dob > today) refuse(['travelerDobs', i], 'is in the future');
-    else if (dob <= yearsBefore(today, w.maxAgeYears + 1)) refuse(['travelerDobs', i], `gives an age over ${w.maxAgeYears} today`);
+    else if (dob <= yearsBefore(today, w.maxAgeYears + 1))
+      refuse(['travelerDobs', i], `gives an age over ${w.maxAgeYears} today`);
   });
   return problems;
 }

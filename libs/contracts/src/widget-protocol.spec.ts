@@ -8,7 +8,13 @@ describe('widget protocol (@expedition/contracts/widget-protocol)', () => {
   });
 
   it('names the five events of embed v1 and the svc: channel', () => {
-    expect(WIDGET_EVENT_NAMES).toEqual(['quote.ready', 'quote.selected', 'quote.error', 'payment.succeeded', 'payment.failed']);
+    expect(WIDGET_EVENT_NAMES).toEqual([
+      'quote.ready',
+      'quote.selected',
+      'quote.error',
+      'payment.succeeded',
+      'payment.failed',
+    ]);
     expect(WIDGET_MESSAGE_PREFIX).toBe('svc:');
   });
 

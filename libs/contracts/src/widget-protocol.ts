@@ -202,7 +202,9 @@ export interface FrameUpdateMessage {
   config: FrameConfig;
 }
 /** An event as the iframe posts it: `{ type: 'svc:quote.ready', instanceId, payload }`. */
-export type FrameEventMessage<E extends WidgetEventName = WidgetEventName> = WidgetEventMessage<E> & { instanceId: string };
+export type FrameEventMessage<E extends WidgetEventName = WidgetEventName> = WidgetEventMessage<E> & {
+  instanceId: string;
+};
 
 // ---------------------------------------------------------------------------------------------------------------
 // The loader's public API: `window.SvcWidget` (spec §6, §9.2). Additive to the spec: `off`, `once`, `version`,

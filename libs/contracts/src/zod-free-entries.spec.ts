@@ -14,9 +14,15 @@ function valueImports(file: string): string[] {
   const source = ts.createSourceFile(file, readFileSync(file, 'utf8'), ts.ScriptTarget.Latest, true);
   const found: string[] = [];
   const visit = (node: ts.Node) => {
-    if (ts.isImportDeclaration(node) && !node.importClause?.isTypeOnly) found.push((node.moduleSpecifier as ts.StringLiteral).text);
-    if (ts.isExportDeclaration(node) && node.moduleSpecifier && !node.isTypeOnly) found.push((node.moduleSpecifier as ts.StringLiteral).text);
-    if (ts.isCallExpression(node) && (node.expression.kind === ts.SyntaxKind.ImportKeyword || (ts.isIdentifier(node.expression) && node.expression.text === 'require'))) {
+    if (ts.isImportDeclaration(node) && !node.importClause?.isTypeOnly)
+      found.push((node.moduleSpecifier as ts.StringLiteral).text);
+    if (ts.isExportDeclaration(node) && node.moduleSpecifier && !node.isTypeOnly)
+      found.push((node.moduleSpecifier as ts.StringLiteral).text);
+    if (
+      ts.isCallExpression(node) &&
+      (node.expression.kind === ts.SyntaxKind.ImportKeyword ||
+        (ts.isIdentifier(node.expression) && node.expression.text === 'require'))
+    ) {
       found.push(`dynamic ${node.getText(source)}`);
     }
     ts.forEachChild(node, visit);

@@ -37,10 +37,15 @@ export async function syncCatalog(prisma: PrismaClient, catalog: CatalogSnapshot
   }));
   // Only the rows that differ are written: replicas starting together (or after the migration Job) then only read,
   // instead of queueing on the same rows' locks until the transaction's timeout kills the start (seen with six at once).
-  const stored = new Map((await prisma.plan.findMany({ where: { id: { in: rows.map((r) => r.id) } } })).map((r) => [r.id, r]));
+  const stored = new Map(
+    (await prisma.plan.findMany({ where: { id: { in: rows.map((r) => r.id) } } })).map((r) => [r.id, r]),
+  );
   const stale = rows.filter((row) => {
     const current = stored.get(row.id);
-    return !current || (Object.keys(row) as (keyof typeof row)[]).some((k) => JSON.stringify(current[k]) !== JSON.stringify(row[k]));
+    return (
+      !current ||
+      (Object.keys(row) as (keyof typeof row)[]).some((k) => JSON.stringify(current[k]) !== JSON.stringify(row[k]))
+    );
   });
   if (stale.length > 0) {
     await prisma.$transaction(

@@ -102,7 +102,10 @@ async function createPostgresDatabase(databaseUrl: string, options: CreateDataba
 }
 
 /** Wraps an open PGlite instance (file-backed or in memory) as a Database; close() closes the instance. */
-export async function databaseFromPGlite(pglite: PGlite, options: Pick<CreateDatabaseOptions, 'onQuery'> = {}): Promise<Database> {
+export async function databaseFromPGlite(
+  pglite: PGlite,
+  options: Pick<CreateDatabaseOptions, 'onQuery'> = {},
+): Promise<Database> {
   const { PrismaPGlite } = await import('pglite-prisma-adapter');
   const prisma = prismaClient(new PrismaPGlite(pglite), options.onQuery);
   return {

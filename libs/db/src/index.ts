@@ -45,14 +45,7 @@ export { createDatabase, databaseFromPGlite, splitSchemaParam } from './database
 export type { Database, DatabaseKind, CreateDatabaseOptions } from './database';
 export { pgClientExecutor, pgliteExecutor, pgPoolConnections, pgliteConnections } from './executor';
 export type { SqlExecutor, WithConnection } from './executor';
-export {
-  applyMigrations,
-  runMigrations,
-  readMigrations,
-  toMigration,
-  checksumOf,
-  MigrationError,
-} from './migrations';
+export { applyMigrations, runMigrations, readMigrations, toMigration, checksumOf, MigrationError } from './migrations';
 export type { Migration, MigrationResult, RunMigrationsOptions, ApplyMigrationsOptions } from './migrations';
 export { resolveMigrationsDir, resolveSchemaPath } from './paths';
 export { createMigration, createMigrationSql, checkDrift, nextMigrationName } from './migration-authoring';

@@ -53,7 +53,10 @@ function timestamp(date: Date): string {
 
 /** `<UTC yyyymmddhhmmss>_<name>`, strictly after every existing folder so name order stays apply order. */
 export function nextMigrationName(name: string, now: Date, existing: string[]): string {
-  const slug = name.trim().toLowerCase().replace(/[\s-]+/g, '_');
+  const slug = name
+    .trim()
+    .toLowerCase()
+    .replace(/[\s-]+/g, '_');
   if (!NAME_PATTERN.test(slug)) throw new Error(`Invalid migration name "${name}": use letters, digits and _`);
   const last = [...existing].sort().at(-1)?.slice(0, 14);
   let stamp = timestamp(now);

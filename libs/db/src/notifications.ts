@@ -107,7 +107,8 @@ export function createPgNotifications(options: PgNotificationsOptions): Notifica
       if (!set) {
         set = new Set();
         listeners.set(channel, set);
-        if (connected) void client?.query(`LISTEN "${channel}"`).catch((err: unknown) => client && dropped(client, err));
+        if (connected)
+          void client?.query(`LISTEN "${channel}"`).catch((err: unknown) => client && dropped(client, err));
       }
       set.add(onNotify);
       void start();

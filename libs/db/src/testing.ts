@@ -28,7 +28,6 @@ export function testDatabaseUrl(): string {
   return process.env['TEST_DATABASE_URL'] || DEFAULT_TEST_DATABASE_URL;
 }
 
-
 // Per process (under jest: per test file, each has its own module registry).
 const reachability = new Map<string, Promise<boolean>>();
 
@@ -89,7 +88,12 @@ export function describeWithPostgres(url: string = testDatabaseUrl()): jest.Desc
   return describe.skip;
 }
 
-async function createPostgresTestDatabase(url: string, migrations: Migration[], poolMax = 4, onQuery?: (sql: string) => void): Promise<Database> {
+async function createPostgresTestDatabase(
+  url: string,
+  migrations: Migration[],
+  poolMax = 4,
+  onQuery?: (sql: string) => void,
+): Promise<Database> {
   const schema = `t_${randomBytes(6).toString('hex')}`;
   const db = await createDatabase({ databaseUrl: url, schema, poolMax, onQuery });
   const dropSchema = async () => {
@@ -178,7 +182,8 @@ export async function createTestDatabase(options: CreateTestDatabaseOptions = {}
   const migrations = readMigrations(options.migrationsDir);
   if (kind === 'pglite') return createPGliteTestDatabase(migrations, options.onQuery);
   const url = testDatabaseUrl();
-  if (await isPostgresReachable(url)) return createPostgresTestDatabase(url, migrations, options.poolMax, options.onQuery);
+  if (await isPostgresReachable(url))
+    return createPostgresTestDatabase(url, migrations, options.poolMax, options.onQuery);
   if (kind === 'postgres' || servicesRequired()) {
     throw new Error(`PostgreSQL is unreachable at ${url} (REQUIRE_SERVICES=${process.env['REQUIRE_SERVICES'] ?? ''})`);
   }

@@ -1,6 +1,12 @@
 import { randomBytes, randomUUID } from 'node:crypto';
 import { Client } from 'pg';
-import { createPgNotifications, NOTIFY_CHANNELS, splitSchemaParam, type Database, type Notifications } from '../src/index';
+import {
+  createPgNotifications,
+  NOTIFY_CHANNELS,
+  splitSchemaParam,
+  type Database,
+  type Notifications,
+} from '../src/index';
 import { createTestDatabase, describeWithPostgres, testDatabaseUrl } from '../src/testing';
 
 /**
@@ -37,7 +43,13 @@ describeWithPostgres()('notifications on PostgreSQL', () => {
 
   const enqueue = () =>
     db.prisma.webhookEvent.create({
-      data: { eventId: `evt_${randomUUID()}`, type: 'policy.issued', operatorId, payload: {}, nextAttemptAt: new Date() },
+      data: {
+        eventId: `evt_${randomUUID()}`,
+        type: 'policy.issued',
+        operatorId,
+        payload: {},
+        nextAttemptAt: new Date(),
+      },
     });
   const insertQuote = (optionsStatus: 'pending' | 'not_eligible') =>
     db.prisma.quote.create({
@@ -54,7 +66,10 @@ describeWithPostgres()('notifications on PostgreSQL', () => {
       },
     });
 
-  function listen(channel: (typeof NOTIFY_CHANNELS)[keyof typeof NOTIFY_CHANNELS], notifications: Notifications = db.notifications!) {
+  function listen(
+    channel: (typeof NOTIFY_CHANNELS)[keyof typeof NOTIFY_CHANNELS],
+    notifications: Notifications = db.notifications!,
+  ) {
     const seen = { count: 0 };
     const unsubscribe = notifications.subscribe(channel, () => seen.count++);
     return { seen, unsubscribe };

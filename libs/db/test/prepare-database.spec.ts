@@ -28,8 +28,14 @@ describe('prepareDatabase / syncCatalog', () => {
     expect(await db.prisma.plan.count({ where: { id: { in: ['sync-a', 'sync-b'] } } })).toBe(2);
 
     await syncCatalog(db.prisma, { version: 'v2', plans: [{ ...plan('sync-a'), name: 'Renamed' }] });
-    expect(await db.prisma.plan.findUniqueOrThrow({ where: { id: 'sync-a' } })).toMatchObject({ name: 'Renamed', catalogVersion: 'v2' });
-    expect(await db.prisma.plan.findUniqueOrThrow({ where: { id: 'sync-b' } })).toMatchObject({ enabled: false, catalogVersion: 'v1' });
+    expect(await db.prisma.plan.findUniqueOrThrow({ where: { id: 'sync-a' } })).toMatchObject({
+      name: 'Renamed',
+      catalogVersion: 'v2',
+    });
+    expect(await db.prisma.plan.findUniqueOrThrow({ where: { id: 'sync-b' } })).toMatchObject({
+      enabled: false,
+      catalogVersion: 'v1',
+    });
   });
 
   it("finds a bundle's migrations next to its main file, and none when running from source", () => {

@@ -1,5 +1,12 @@
 import { randomUUID } from 'node:crypto';
-import { Prisma, type KeyMode, type PaymentChannel, type PaymentStatus, type Purchase, type Quote } from '@expedition/db';
+import {
+  Prisma,
+  type KeyMode,
+  type PaymentChannel,
+  type PaymentStatus,
+  type Purchase,
+  type Quote,
+} from '@expedition/db';
 import { acpOrderEventPart, type AcpOrderEventRow } from './acp-order-events';
 
 /**
@@ -50,7 +57,16 @@ export async function findStoredPayment(tx: Tx, processorPaymentId: string): Pro
 /** The quote fields that issuing a policy and its `policy.issued` event read. */
 export type QuoteFacts = Pick<
   Quote,
-  'id' | 'quoteNumber' | 'mode' | 'currency' | 'operatorId' | 'travelers' | 'travelerAges' | 'startDate' | 'endDate' | 'destinationSlug'
+  | 'id'
+  | 'quoteNumber'
+  | 'mode'
+  | 'currency'
+  | 'operatorId'
+  | 'travelers'
+  | 'travelerAges'
+  | 'startDate'
+  | 'endDate'
+  | 'destinationSlug'
 >;
 
 export interface OperatorFacts {
@@ -166,7 +182,10 @@ export async function readPaymentSnapshot(
     planId: r.planId,
     planName: r.planName,
     price: r.price,
-    operator: r.operatorId && r.operatorRateBps !== null ? { id: r.operatorId, commissionRateBps: r.operatorRateBps, webhookUrl: r.operatorWebhookUrl } : null,
+    operator:
+      r.operatorId && r.operatorRateBps !== null
+        ? { id: r.operatorId, commissionRateBps: r.operatorRateBps, webhookUrl: r.operatorWebhookUrl }
+        : null,
     payment: r.payment,
     purchasedBy: r.purchasedBy,
     eventRecorded: r.eventRecorded,
@@ -210,7 +229,13 @@ export interface Issue {
     id: string;
     rateBps: number;
     commissionCents: number;
-    webhook: { eventId: string; payload: unknown; deliverable: boolean; lastError: string | null; traceParent: string | null };
+    webhook: {
+      eventId: string;
+      payload: unknown;
+      deliverable: boolean;
+      lastError: string | null;
+      traceParent: string | null;
+    };
   };
   /** An ACP sale: its `order_create` event, queued when the session's agent key has a webhook URL (acp-order-events.ts). */
   acpOrder?: AcpOrderEventRow | null;
@@ -226,7 +251,7 @@ export async function issuePolicyRows(db: Tx, s: Issue): Promise<Purchase> {
   const { now, quote, payment } = s;
   const paymentRowId = payment.current?.id ?? randomUUID();
   const checkoutSessionId = payment.current
-    ? payment.current.checkoutSessionId ?? (payment.current.status === 'succeeded' ? null : payment.checkoutSessionId)
+    ? (payment.current.checkoutSessionId ?? (payment.current.status === 'succeeded' ? null : payment.checkoutSessionId))
     : payment.checkoutSessionId;
   const purchase: Purchase = {
     id: randomUUID(),

@@ -1,7 +1,14 @@
 import { randomUUID } from 'node:crypto';
 import type { Logger } from 'pino';
 import { PolicyIssuedPayloadSchema, type PolicyIssuedPayload } from '@expedition/contracts';
-import { Prisma, isUniqueViolation, type Payment, type PaymentChannel, type PrismaClient, type Purchase } from '@expedition/db';
+import {
+  Prisma,
+  isUniqueViolation,
+  type Payment,
+  type PaymentChannel,
+  type PrismaClient,
+  type Purchase,
+} from '@expedition/db';
 import { findDestination } from '@expedition/domain-pricing';
 import { activeTraceparent } from '@expedition/observability';
 import {
@@ -45,7 +52,10 @@ export interface SucceededPayment {
 }
 
 /** A payment of ours, as its Payment row (or the row-shaped facts of an event) holds it. */
-export type PaymentFacts = Pick<Payment, 'processorPaymentId' | 'amountCents' | 'currency' | 'mode' | 'quoteId' | 'planId' | 'channel'> &
+export type PaymentFacts = Pick<
+  Payment,
+  'processorPaymentId' | 'amountCents' | 'currency' | 'mode' | 'quoteId' | 'planId' | 'channel'
+> &
   Partial<Pick<Payment, 'checkoutSessionId' | 'challengeId'>>;
 
 /** What `recordSucceededPayment` takes, from a payment of ours. */
@@ -64,7 +74,8 @@ export function succeededPaymentOf(row: PaymentFacts): SucceededPayment {
 }
 
 /** Why money that arrived will not become a policy; each is refunded automatically. */
-export type RefundCause = 'duplicate_payment' | 'amount_mismatch' | 'plan_not_quoted' | 'mode_mismatch' | 'unfulfillable';
+export type RefundCause =
+  'duplicate_payment' | 'amount_mismatch' | 'plan_not_quoted' | 'mode_mismatch' | 'unfulfillable';
 
 export type UntrustedReason = 'untrusted_payment' | 'unverified_payment' | 'mode_mismatch' | 'payment_mismatch';
 
@@ -158,7 +169,11 @@ export function createFulfillment(deps: FulfillmentDeps) {
       found.amountCents === event.amountCents &&
       found.currency.toLowerCase() === event.currency.toLowerCase();
     if (!same) {
-      untrusted(event, 'unverified_payment', `the processor reports ${found.status}, ${found.amountCents} ${found.currency}`);
+      untrusted(
+        event,
+        'unverified_payment',
+        `the processor reports ${found.status}, ${found.amountCents} ${found.currency}`,
+      );
       return null;
     }
     return found;
@@ -175,7 +190,12 @@ export function createFulfillment(deps: FulfillmentDeps) {
    */
   async function confirmedFailure(event: PaymentProcessorEvent): Promise<ConfirmedFailure | null> {
     if (!deps.verifier) {
-      return { failureCode: event.failureCode ?? null, declineCode: event.declineCode ?? null, failureMessage: null, metadata: event.metadata };
+      return {
+        failureCode: event.failureCode ?? null,
+        declineCode: event.declineCode ?? null,
+        failureMessage: null,
+        metadata: event.metadata,
+      };
     }
     const found = await confirmedWithProcessor(deps.verifier, event, 'failed');
     if (!found) return null;
@@ -222,23 +242,37 @@ export function createFulfillment(deps: FulfillmentDeps) {
     const metaQuote = event.metadata['quoteId'];
     if ((metaQuote && metaQuote !== stored.quoteId) || stored.mode !== event.mode) return null;
     const facts = eventFacts(event, stored);
-    const recorded = { processor: deps.processorName, processorEventId: event.id, type: event.sourceType, payload: storablePayload(event.raw) };
+    const recorded = {
+      processor: deps.processorName,
+      processorEventId: event.id,
+      type: event.sourceType,
+      payload: storablePayload(event.raw),
+    };
     return saleAtOnce(facts, snapshot, recorded);
   }
 
   /** Our own app's confirmed payment: the sale in two statements, or null to take the locked way. */
   async function paymentAtOnce(payment: SucceededPayment): Promise<FulfillmentOutcome | null> {
-    const snapshot = await readPaymentSnapshot(deps.prisma, { quoteId: payment.quoteId, planId: payment.planId }, payment.paymentId);
+    const snapshot = await readPaymentSnapshot(
+      deps.prisma,
+      { quoteId: payment.quoteId, planId: payment.planId },
+      payment.paymentId,
+    );
     return snapshot ? saleAtOnce(payment, snapshot, null) : null;
   }
 
-  async function saleAtOnce(facts: SucceededPayment, snapshot: PaymentSnapshot, event: RecordedEvent | null): Promise<FulfillmentOutcome | null> {
+  async function saleAtOnce(
+    facts: SucceededPayment,
+    snapshot: PaymentSnapshot,
+    event: RecordedEvent | null,
+  ): Promise<FulfillmentOutcome | null> {
     if (snapshot.planName === null) return null;
     const ctx: PaymentContext = { ...snapshot, planName: snapshot.planName };
     const verdict = judge(facts, ctx);
     // The other common case: our app recorded the sale when the processor confirmed it, and now the processor's own
     // event arrives (or the reverse). Nothing to write but the event.
-    if (verdict.kind === 'already_recorded' && snapshot.payment?.status === 'succeeded') return alreadyRecorded(snapshot, event);
+    if (verdict.kind === 'already_recorded' && snapshot.payment?.status === 'succeeded')
+      return alreadyRecorded(snapshot, event);
     if (verdict.kind !== 'issue') return null;
     try {
       return await issuePolicy(deps.prisma, facts, ctx, verdict.price, event);
@@ -251,8 +285,12 @@ export function createFulfillment(deps: FulfillmentDeps) {
 
   async function alreadyRecorded(snapshot: PaymentSnapshot, event: RecordedEvent | null): Promise<FulfillmentOutcome> {
     // ON CONFLICT DO NOTHING: a twin of this event recorded it first.
-    if (event && !(await insertProcessorEvent(deps.prisma, { ...event, at: deps.clock.now() }))) return { kind: 'duplicate' };
-    return { kind: 'already_recorded', purchase: await deps.prisma.purchase.findUniqueOrThrow({ where: { quoteId: snapshot.quote.id } }) };
+    if (event && !(await insertProcessorEvent(deps.prisma, { ...event, at: deps.clock.now() })))
+      return { kind: 'duplicate' };
+    return {
+      kind: 'already_recorded',
+      purchase: await deps.prisma.purchase.findUniqueOrThrow({ where: { quoteId: snapshot.quote.id } }),
+    };
   }
 
   async function inTransaction(
@@ -275,7 +313,11 @@ export function createFulfillment(deps: FulfillmentDeps) {
     }
   }
 
-  async function eventInTransaction(tx: Tx, event: ProcessorEvent, failure?: ConfirmedFailure): Promise<FulfillmentOutcome> {
+  async function eventInTransaction(
+    tx: Tx,
+    event: ProcessorEvent,
+    failure?: ConfirmedFailure,
+  ): Promise<FulfillmentOutcome> {
     // ON CONFLICT DO NOTHING: a concurrent twin waits for our commit, then inserts nothing and reports a duplicate.
     const recorded = await insertProcessorEvent(tx, {
       processor: deps.processorName,
@@ -306,12 +348,17 @@ export function createFulfillment(deps: FulfillmentDeps) {
    * a Payment row we stored when we started it, or (MPP and ACP, settled in one processor call) a challenge of that
    * quote we issued and claimed, or an ACP checkout session of ours for that quote, for exactly this plan and amount.
    */
-  async function trustedPayment(tx: Tx, event: PaymentProcessorEvent): Promise<TrustedPayment | { reason: UntrustedReason }> {
+  async function trustedPayment(
+    tx: Tx,
+    event: PaymentProcessorEvent,
+  ): Promise<TrustedPayment | { reason: UntrustedReason }> {
     const stored = await findStoredPayment(tx, event.paymentId);
     if (stored) {
       const metaQuote = event.metadata['quoteId'];
-      if (metaQuote && metaQuote !== stored.quoteId) return untrusted(event, 'payment_mismatch', 'the event names another quote');
-      if (stored.mode !== event.mode) return untrusted(event, 'mode_mismatch', `payment started in ${stored.mode} mode`);
+      if (metaQuote && metaQuote !== stored.quoteId)
+        return untrusted(event, 'payment_mismatch', 'the event names another quote');
+      if (stored.mode !== event.mode)
+        return untrusted(event, 'mode_mismatch', `payment started in ${stored.mode} mode`);
       return {
         quoteId: stored.quoteId,
         planId: stored.planId,
@@ -328,7 +375,8 @@ export function createFulfillment(deps: FulfillmentDeps) {
         select: { planId: true, amountCents: true, quote: { select: { mode: true } } },
       });
       if (challenge && challenge.amountCents === event.amountCents && challenge.planId === event.metadata['planId']) {
-        if (challenge.quote.mode !== event.mode) return untrusted(event, 'mode_mismatch', `quote is ${challenge.quote.mode}`);
+        if (challenge.quote.mode !== event.mode)
+          return untrusted(event, 'mode_mismatch', `quote is ${challenge.quote.mode}`);
         return { quoteId, planId: challenge.planId, channel: 'mpp', checkoutSessionId: null, challengeId };
       }
     }
@@ -337,12 +385,19 @@ export function createFulfillment(deps: FulfillmentDeps) {
     const acpSessionId = event.metadata['acpSessionId'];
     const planId = event.metadata['planId'];
     if (acpSessionId && quoteId && planId && event.metadata['channel'] === 'acp') {
-      const session = await tx.acpCheckoutSession.findFirst({ where: { id: acpSessionId, quoteId, planId }, select: { id: true } });
+      const session = await tx.acpCheckoutSession.findFirst({
+        where: { id: acpSessionId, quoteId, planId },
+        select: { id: true },
+      });
       const estimate = session
-        ? await tx.quoteEstimate.findFirst({ where: { quoteId, planId }, select: { premiumCents: true, quote: { select: { mode: true } } } })
+        ? await tx.quoteEstimate.findFirst({
+            where: { quoteId, planId },
+            select: { premiumCents: true, quote: { select: { mode: true } } },
+          })
         : null;
       if (estimate && estimate.premiumCents === event.amountCents) {
-        if (estimate.quote.mode !== event.mode) return untrusted(event, 'mode_mismatch', `quote is ${estimate.quote.mode}`);
+        if (estimate.quote.mode !== event.mode)
+          return untrusted(event, 'mode_mismatch', `quote is ${estimate.quote.mode}`);
         return { quoteId, planId, channel: 'acp', checkoutSessionId: null, challengeId: null };
       }
     }
@@ -351,14 +406,28 @@ export function createFulfillment(deps: FulfillmentDeps) {
 
   function untrusted(event: PaymentProcessorEvent, reason: UntrustedReason, detail: string) {
     deps.logger.error(
-      { processorEventId: event.id, paymentId: event.paymentId, mode: event.mode, amountCents: event.amountCents, reason, detail },
+      {
+        processorEventId: event.id,
+        paymentId: event.paymentId,
+        mode: event.mode,
+        amountCents: event.amountCents,
+        reason,
+        detail,
+      },
       'processor event refused: it does not match a payment we started',
     );
     return { reason };
   }
 
-  async function failed(tx: Tx, facts: SucceededPayment, ctx: PaymentContext, failure: ConfirmedFailure): Promise<FulfillmentOutcome> {
-    const failureMessage = [failure.declineCode && `decline_code=${failure.declineCode}`, failure.failureMessage].filter(Boolean).join(': ');
+  async function failed(
+    tx: Tx,
+    facts: SucceededPayment,
+    ctx: PaymentContext,
+    failure: ConfirmedFailure,
+  ): Promise<FulfillmentOutcome> {
+    const failureMessage = [failure.declineCode && `decline_code=${failure.declineCode}`, failure.failureMessage]
+      .filter(Boolean)
+      .join(': ');
     await upsertPayment(tx, facts, ctx, {
       status: 'failed',
       failureCode: failure.failureCode ?? 'payment_failed',
@@ -380,7 +449,11 @@ export function createFulfillment(deps: FulfillmentDeps) {
     const verdict = judge(facts, ctx);
     if (verdict.kind === 'issue') return issuePolicy(tx, facts, ctx, verdict.price, null);
     // The rare outcomes, through the ORM: the payment recorded as succeeded, then kept or refunded.
-    const payment = await upsertPayment(tx, facts, ctx, { status: 'succeeded', failureCode: null, failureMessage: null });
+    const payment = await upsertPayment(tx, facts, ctx, {
+      status: 'succeeded',
+      failureCode: null,
+      failureMessage: null,
+    });
     const purchaseOfQuote = () => tx.purchase.findUniqueOrThrow({ where: { quoteId: ctx.quote.id } });
     if (verdict.kind === 'already_recorded') return { kind: 'already_recorded', purchase: await purchaseOfQuote() };
     const existing = verdict.cause === 'duplicate_payment' ? await purchaseOfQuote() : null;
@@ -391,14 +464,21 @@ export function createFulfillment(deps: FulfillmentDeps) {
   function judge(facts: SucceededPayment, ctx: PaymentContext): Verdict {
     const { quote } = ctx;
     if (ctx.purchasedBy === facts.paymentId) return { kind: 'already_recorded' };
-    if (ctx.purchasedBy) return { kind: 'refund', cause: 'duplicate_payment', detail: `quote already paid by ${ctx.purchasedBy}` };
+    if (ctx.purchasedBy)
+      return { kind: 'refund', cause: 'duplicate_payment', detail: `quote already paid by ${ctx.purchasedBy}` };
     // Real money in the other mode than the quote's (a live charge for a test quote) never issues a policy.
-    if (facts.mode !== quote.mode) return { kind: 'refund', cause: 'mode_mismatch', detail: `paid in ${facts.mode} mode for a ${quote.mode} quote` };
+    if (facts.mode !== quote.mode)
+      return { kind: 'refund', cause: 'mode_mismatch', detail: `paid in ${facts.mode} mode for a ${quote.mode} quote` };
     const price = ctx.price;
-    if (price === null) return { kind: 'refund', cause: 'plan_not_quoted', detail: `plan ${ctx.planId} is not among the quote's plans` };
+    if (price === null)
+      return { kind: 'refund', cause: 'plan_not_quoted', detail: `plan ${ctx.planId} is not among the quote's plans` };
     const currency = facts.currency.toUpperCase();
     if (facts.amountCents !== price || currency !== quote.currency.toUpperCase()) {
-      return { kind: 'refund', cause: 'amount_mismatch', detail: `paid ${facts.amountCents} ${currency}, price ${price} ${quote.currency}` };
+      return {
+        kind: 'refund',
+        cause: 'amount_mismatch',
+        detail: `paid ${facts.amountCents} ${currency}, price ${price} ${quote.currency}`,
+      };
     }
     return { kind: 'issue', price };
   }
@@ -465,7 +545,13 @@ export function createFulfillment(deps: FulfillmentDeps) {
       event,
       acpOrder:
         (ctx.payment?.channel ?? facts.channel) === 'acp' && deps.quoteApiUrl
-          ? acpOrderCreated({ quoteApiUrl: deps.quoteApiUrl, policy, planId: ctx.planId, planName: ctx.planName, premiumCents })
+          ? acpOrderCreated({
+              quoteApiUrl: deps.quoteApiUrl,
+              policy,
+              planId: ctx.planId,
+              planName: ctx.planName,
+              premiumCents,
+            })
           : null,
       operator:
         operator && payload
@@ -493,14 +579,21 @@ export function createFulfillment(deps: FulfillmentDeps) {
     };
   }
 
-  async function markRefund(tx: Tx, payment: Payment, cause: RefundCause, detail: string, purchase: Purchase | null): Promise<FulfillmentOutcome> {
+  async function markRefund(
+    tx: Tx,
+    payment: Payment,
+    cause: RefundCause,
+    detail: string,
+    purchase: Purchase | null,
+  ): Promise<FulfillmentOutcome> {
     await tx.payment.update({
       where: { id: payment.id },
       data: { refundStatus: payment.refundStatus ?? 'pending', refundReason: `${cause}: ${detail}` },
     });
     const fields = { paymentId: payment.processorPaymentId, quoteId: payment.quoteId, cause, detail };
     // Money of the other mode than the quote's is never a mistake of the buyer's: alerted like an untrusted event.
-    if (cause === 'mode_mismatch') deps.logger.error(fields, 'payment in the other mode than its quote refused; refunding it');
+    if (cause === 'mode_mismatch')
+      deps.logger.error(fields, 'payment in the other mode than its quote refused; refunding it');
     else deps.logger.warn(fields, 'succeeded payment will not be fulfilled; refunding it');
     return { kind: 'refund_pending', cause, paymentRowId: payment.id, purchase };
   }
@@ -516,7 +609,15 @@ export function createFulfillment(deps: FulfillmentDeps) {
     return deps.prisma.$transaction(async (tx) => {
       if (event) {
         await tx.processorEvent.createMany({
-          data: [{ processor: deps.processorName, processorEventId: event.id, type: event.sourceType, payload: {}, receivedAt: deps.clock.now() }],
+          data: [
+            {
+              processor: deps.processorName,
+              processorEventId: event.id,
+              type: event.sourceType,
+              payload: {},
+              receivedAt: deps.clock.now(),
+            },
+          ],
           skipDuplicates: true,
         });
       }
@@ -554,7 +655,9 @@ export function createFulfillment(deps: FulfillmentDeps) {
     planId: string,
     paymentId: string,
   ): Promise<PaymentContext | { reason: 'unknown_quote' | 'unknown_plan' }> {
-    const snapshot = (await lockQuote(tx, quoteId)) ? await readPaymentSnapshot(tx, { quoteId, planId }, paymentId) : null;
+    const snapshot = (await lockQuote(tx, quoteId))
+      ? await readPaymentSnapshot(tx, { quoteId, planId }, paymentId)
+      : null;
     if (!snapshot) return { reason: 'unknown_quote' };
     if (snapshot.planName === null) return { reason: 'unknown_plan' };
     return { ...snapshot, planName: snapshot.planName };
@@ -601,7 +704,10 @@ export function createFulfillment(deps: FulfillmentDeps) {
 
   function logOutcome(fields: Record<string, unknown>, outcome: FulfillmentOutcome): void {
     if (outcome.kind === 'ignored' && (outcome.reason === 'unknown_quote' || outcome.reason === 'unknown_plan')) {
-      deps.logger.error({ ...fields, outcome: outcome.kind, reason: outcome.reason }, 'payment for an unknown quote or plan');
+      deps.logger.error(
+        { ...fields, outcome: outcome.kind, reason: outcome.reason },
+        'payment for an unknown quote or plan',
+      );
       return;
     }
     deps.logger.info({ ...fields, outcome: outcome.kind }, 'payment recorded');
@@ -630,7 +736,13 @@ interface TrustedPayment {
 
 /** The payment an event reports: the money as the event says, whose it is as our records say. */
 function eventFacts(event: PaymentProcessorEvent, trusted: TrustedPayment): SucceededPayment {
-  return succeededPaymentOf({ ...trusted, processorPaymentId: event.paymentId, amountCents: event.amountCents, currency: event.currency, mode: event.mode });
+  return succeededPaymentOf({
+    ...trusted,
+    processorPaymentId: event.paymentId,
+    amountCents: event.amountCents,
+    currency: event.currency,
+    mode: event.mode,
+  });
 }
 
 /** What a decision on a payment reads (fulfillment-sql.ts), for a plan that exists. */
@@ -648,7 +760,8 @@ type Verdict =
 /** Errors in the data itself (a value out of range, a string PostgreSQL refuses), as opposed to an outage. */
 function isDataError(err: unknown): boolean {
   if (err instanceof Prisma.PrismaClientValidationError) return true;
-  if (err instanceof Prisma.PrismaClientKnownRequestError) return err.code !== 'P2002' && err.code !== 'P2034' && !err.code.startsWith('P1');
+  if (err instanceof Prisma.PrismaClientKnownRequestError)
+    return err.code !== 'P2002' && err.code !== 'P2034' && !err.code.startsWith('P1');
   const message = err instanceof Error ? err.message : '';
   return /out of range|invalid input|unsupported Unicode escape|22P05|22008|22003/i.test(message);
 }
@@ -656,11 +769,14 @@ function isDataError(err: unknown): boolean {
 /** The raw event, minus the PaymentIntent's client secret (a browser credential we have no reason to keep). */
 function storablePayload(raw: unknown): Prisma.InputJsonValue {
   // A `__proto__` key (legal JSON, own property after JSON.parse) makes Prisma's JSON serializer throw (a 500): dropped.
-  const copy = JSON.parse(JSON.stringify(raw ?? {}), (key, value: unknown) => (key === '__proto__' ? undefined : value)) as {
+  const copy = JSON.parse(JSON.stringify(raw ?? {}), (key, value: unknown) =>
+    key === '__proto__' ? undefined : value,
+  ) as {
     data?: { object?: unknown };
   };
   // A signed event whose `data.object` is not an object (a string, `true`) is stored as sent: `in` would throw (a 500).
   const object = copy.data?.object;
-  if (object && typeof object === 'object' && 'client_secret' in object) delete (object as Record<string, unknown>)['client_secret'];
+  if (object && typeof object === 'object' && 'client_secret' in object)
+    delete (object as Record<string, unknown>)['client_secret'];
   return copy as Prisma.InputJsonValue;
 }

@@ -15,4 +15,3 @@ export function randomPolicyNumber(now: Date, pick: (max: number) => number = ra
 export function randomWebhookEventId(): string {
   return `evt_${randomUUID()}`;
 }
-

@@ -10,8 +10,22 @@ export {
   type SucceededPayment,
   type UntrustedReason,
 } from './fulfillment.service';
-export { createPaymentClaims, DEFAULT_CLAIM_LEASE_MS, type AcquireResult, type AttemptEnd, type HeldClaim, type PaymentClaims } from './payment-claims';
-export { createPaymentGuard, type AttemptClaim, type AttemptResult, type Guarded, type PaymentGuard, type PaymentGuardDeps } from './payment-guard';
+export {
+  createPaymentClaims,
+  DEFAULT_CLAIM_LEASE_MS,
+  type AcquireResult,
+  type AttemptEnd,
+  type HeldClaim,
+  type PaymentClaims,
+} from './payment-claims';
+export {
+  createPaymentGuard,
+  type AttemptClaim,
+  type AttemptResult,
+  type Guarded,
+  type PaymentGuard,
+  type PaymentGuardDeps,
+} from './payment-guard';
 export { createRefunds, type RefundResult, type Refunds, type RefundsDeps } from './refunds';
 export { createMoneyPath, type MoneyPath, type MoneyPathDeps } from './money-path';
 export { computeCommissionCents } from './commission';
@@ -25,4 +39,9 @@ export {
   type PolicyTokensOptions,
   type PolicyTokenSubject,
 } from './policy-tokens';
-export { CONFIRMATION_MAIL, requeueConfirmationMail, type ConfirmationMailStatus, type ResendOutcome } from './policy-mails';
+export {
+  CONFIRMATION_MAIL,
+  requeueConfirmationMail,
+  type ConfirmationMailStatus,
+  type ResendOutcome,
+} from './policy-mails';

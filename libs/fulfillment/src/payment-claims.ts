@@ -19,9 +19,7 @@ export interface HeldClaim {
 }
 
 export type AcquireResult =
-  | { kind: 'held'; claim: HeldClaim }
-  | { kind: 'paid' }
-  | { kind: 'busy'; retryAfterSec: number };
+  { kind: 'held'; claim: HeldClaim } | { kind: 'paid' } | { kind: 'busy'; retryAfterSec: number };
 
 /** How an attempt ended: `none` (no money moved: the next attempt gets a new key), `charged` (a purchase exists or is
  * being recorded), `unknown` (the processor did not say: the payment stays named for whoever comes next). */
@@ -32,7 +30,12 @@ export type AttemptEnd = 'none' | 'charged' | 'unknown';
  * money, so one quote is charged at most once: a second attempt while one is in flight is `busy`, and once a
  * purchase exists every attempt is `paid`, before the processor is called.
  */
-export function createPaymentClaims(deps: { prisma: PrismaClient; clock: Clock; leaseMs?: number; newHolder?: () => string }) {
+export function createPaymentClaims(deps: {
+  prisma: PrismaClient;
+  clock: Clock;
+  leaseMs?: number;
+  newHolder?: () => string;
+}) {
   const { prisma, clock } = deps;
   const leaseMs = deps.leaseMs ?? DEFAULT_CLAIM_LEASE_MS;
   const newHolder = deps.newHolder ?? randomUUID;
@@ -49,7 +52,9 @@ export function createPaymentClaims(deps: { prisma: PrismaClient; clock: Clock; 
       if (!isUniqueViolation(err)) throw err;
     }
     // A claim whose lease has run out (released, or its holder died) is taken over in one conditional update.
-    const taken = created !== null || (await prisma.paymentClaim.updateMany({ where: { quoteId, leaseUntil: { lte: now } }, data: lease })).count === 1;
+    const taken =
+      created !== null ||
+      (await prisma.paymentClaim.updateMany({ where: { quoteId, leaseUntil: { lte: now } }, data: lease })).count === 1;
     if (!taken) {
       if (await isPaid(quoteId)) return { kind: 'paid' };
       const current = await prisma.paymentClaim.findUnique({ where: { quoteId }, select: { leaseUntil: true } });
@@ -109,7 +114,12 @@ export function createPaymentClaims(deps: { prisma: PrismaClient; clock: Clock; 
       data: { attempt: claim.attempt + 1, processorPaymentId: null, updatedAt: clock.now() },
     });
     const attempt = claim.attempt + 1;
-    return { ...claim, attempt, inheritedPaymentId: null, key: (operation) => `${operation}_${claim.quoteId}_a${attempt}` };
+    return {
+      ...claim,
+      attempt,
+      inheritedPaymentId: null,
+      key: (operation) => `${operation}_${claim.quoteId}_a${attempt}`,
+    };
   }
 
   async function isPaid(quoteId: string): Promise<boolean> {

@@ -36,7 +36,11 @@ export interface PaymentGuardDeps {
 export function createPaymentGuard(deps: PaymentGuardDeps) {
   const { claims } = deps;
 
-  async function run<T>(quoteId: string, channel: PaymentChannel, attempt: (claim: AttemptClaim) => Promise<AttemptResult<T>>): Promise<Guarded<T>> {
+  async function run<T>(
+    quoteId: string,
+    channel: PaymentChannel,
+    attempt: (claim: AttemptClaim) => Promise<AttemptResult<T>>,
+  ): Promise<Guarded<T>> {
     const acquired = await claims.acquire(quoteId, channel);
     if (acquired.kind !== 'held') return acquired;
     let claim = acquired.claim;
@@ -55,7 +59,11 @@ export function createPaymentGuard(deps: PaymentGuardDeps) {
       end = result.end;
       return { kind: 'done', value: result.value };
     } finally {
-      await claims.release(claim, end).catch((err: unknown) => deps.logger.error({ err, quoteId }, 'payment claim not released; its lease will lapse'));
+      await claims
+        .release(claim, end)
+        .catch((err: unknown) =>
+          deps.logger.error({ err, quoteId }, 'payment claim not released; its lease will lapse'),
+        );
     }
   }
 
@@ -67,12 +75,18 @@ export function createPaymentGuard(deps: PaymentGuardDeps) {
       status = (await deps.processor.retrievePayment({ paymentId: processorPaymentId, mode: row.mode })).status;
     } catch (err) {
       if (err instanceof PaymentProcessorError && err.code === 'payment_not_found') return 'free';
-      deps.logger.warn({ err, paymentId: processorPaymentId }, 'could not learn what became of an earlier payment attempt');
+      deps.logger.warn(
+        { err, paymentId: processorPaymentId },
+        'could not learn what became of an earlier payment attempt',
+      );
       return 'in_flight';
     }
     if (status === 'succeeded') {
       await deps.fulfillment.recordSucceededPayment(succeededPaymentOf(row));
-      deps.logger.info({ paymentId: processorPaymentId, quoteId: row.quoteId }, 'an interrupted payment attempt had succeeded; recorded it');
+      deps.logger.info(
+        { paymentId: processorPaymentId, quoteId: row.quoteId },
+        'an interrupted payment attempt had succeeded; recorded it',
+      );
       return 'paid';
     }
     return status === 'processing' ? 'in_flight' : 'free';

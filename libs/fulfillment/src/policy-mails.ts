@@ -10,7 +10,13 @@ export const CONFIRMATION_MAIL = 'confirmation';
 export type ConfirmationMailStatus = PolicyMailStatus;
 
 export type ResendOutcome =
-  | { outcome: 'queued'; policyId: string; operatorId: string | null; before: ConfirmationMailStatus | null; resends: number }
+  | {
+      outcome: 'queued';
+      policyId: string;
+      operatorId: string | null;
+      before: ConfirmationMailStatus | null;
+      resends: number;
+    }
   | { outcome: 'already_queued'; policyId: string }
   | { outcome: 'no_address'; policyId: string }
   | { outcome: 'no_policy' };
@@ -22,7 +28,12 @@ export type ResendOutcome =
  * the traveler gave later); without any address nothing is queued. A policy issued before mails existed gets its row
  * here. Run it in the transaction that writes the audit entry.
  */
-export async function requeueConfirmationMail(tx: Tx, policyNumber: string, now: Date, to?: string): Promise<ResendOutcome> {
+export async function requeueConfirmationMail(
+  tx: Tx,
+  policyNumber: string,
+  now: Date,
+  to?: string,
+): Promise<ResendOutcome> {
   const policy = await tx.policy.findUnique({
     where: { policyNumber },
     select: {
@@ -40,13 +51,34 @@ export async function requeueConfirmationMail(tx: Tx, policyNumber: string, now:
   const recipient = to?.trim() || known || null;
   if (!recipient) return { outcome: 'no_address', policyId: policy.id };
   const resends = current ? current.resends + 1 : 0;
-  const queued = { recipient, status: 'pending' as const, attempts: 0, nextAttemptAt: now, lockedUntil: null, lastError: null, messageId: null, sentAt: null, resends };
+  const queued = {
+    recipient,
+    status: 'pending' as const,
+    attempts: 0,
+    nextAttemptAt: now,
+    lockedUntil: null,
+    lastError: null,
+    messageId: null,
+    sentAt: null,
+    resends,
+  };
   if (current) {
     // Only a row that is not pending: a concurrent resend (or worker) that got there first wins.
-    const moved = await tx.policyMail.updateMany({ where: { policyId: policy.id, kind: CONFIRMATION_MAIL, status: { not: 'pending' } }, data: queued });
+    const moved = await tx.policyMail.updateMany({
+      where: { policyId: policy.id, kind: CONFIRMATION_MAIL, status: { not: 'pending' } },
+      data: queued,
+    });
     if (moved.count === 0) return { outcome: 'already_queued', policyId: policy.id };
   } else {
-    await tx.policyMail.create({ data: { id: randomUUID(), policyId: policy.id, kind: CONFIRMATION_MAIL, createdAt: now, ...queued } });
+    await tx.policyMail.create({
+      data: { id: randomUUID(), policyId: policy.id, kind: CONFIRMATION_MAIL, createdAt: now, ...queued },
+    });
   }
-  return { outcome: 'queued', policyId: policy.id, operatorId: policy.operatorId, before: current?.status ?? null, resends };
+  return {
+    outcome: 'queued',
+    policyId: policy.id,
+    operatorId: policy.operatorId,
+    before: current?.status ?? null,
+    resends,
+  };
 }

@@ -65,7 +65,8 @@ export function createPolicyTokens(options: PolicyTokensOptions): PolicyTokens {
     const presentedDigest = digest(presented);
     let matched = false;
     // No early exit: every candidate is compared, whatever matched before.
-    for (const secret of secrets) matched = timingSafeEqual(presentedDigest, digest(derive(secret, policy.policyNumber))) || matched;
+    for (const secret of secrets)
+      matched = timingSafeEqual(presentedDigest, digest(derive(secret, policy.policyNumber))) || matched;
     // A malformed stored hash (not 64 hex digits) is compared as the placeholder: it matches nothing.
     const stored = Buffer.from(policy.accessTokenHash ?? '', 'hex');
     const legacy = timingSafeEqual(presentedDigest, stored.length === 32 ? stored : NO_HASH) && stored.length === 32;

@@ -29,7 +29,12 @@ export function createRefunds(deps: RefundsDeps) {
     const payment = await deps.prisma.payment.findUnique({ where: { id: paymentRowId } });
     if (!payment || payment.refundStatus !== 'pending') return 'not_pending';
     await deps.prisma.payment.update({ where: { id: payment.id }, data: { refundAttempts: { increment: 1 } } });
-    const fields = { paymentId: payment.processorPaymentId, quoteId: payment.quoteId, amountCents: payment.amountCents, reason: payment.refundReason };
+    const fields = {
+      paymentId: payment.processorPaymentId,
+      quoteId: payment.quoteId,
+      amountCents: payment.amountCents,
+      reason: payment.refundReason,
+    };
     try {
       const result = await deps.processor.refundPayment({
         paymentId: payment.processorPaymentId,
@@ -59,7 +64,10 @@ export function createRefunds(deps: RefundsDeps) {
         where: { id: payment.id },
         data: { refundStatus: giveUp ? 'failed' : 'pending', refundError: message.slice(0, 500) },
       });
-      deps.logger.error({ ...fields, err: message, giveUp }, giveUp ? 'refund failed; it needs a person' : 'refund failed; will retry');
+      deps.logger.error(
+        { ...fields, err: message, giveUp },
+        giveUp ? 'refund failed; it needs a person' : 'refund failed; will retry',
+      );
       return giveUp ? 'failed' : 'pending';
     }
   }

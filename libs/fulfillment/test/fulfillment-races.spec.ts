@@ -41,8 +41,15 @@ async function quoteWithPayments(payments: number) {
   const quotes = createQuoteService({ prisma, clock: systemClock });
   const start = new Date(Date.now() + 60 * 86_400_000).toISOString().slice(0, 10);
   const { quote, estimates } = await quotes.create({
-    source: 'embed', operatorId, destination: 'Antarctica', startDate: start, durationDays: 14,
-    tripCostCents: 2_400_000, travelers: 2, travelerAges: [45, 52], residence: 'GB',
+    source: 'embed',
+    operatorId,
+    destination: 'Antarctica',
+    startDate: start,
+    durationDays: 14,
+    tripCostCents: 2_400_000,
+    travelers: 2,
+    travelerAges: [45, 52],
+    residence: 'GB',
   });
   const estimate = estimates[0]!;
   const ids: string[] = [];
@@ -50,8 +57,16 @@ async function quoteWithPayments(payments: number) {
     const paymentId = `pi_race_${++serial}_${quote.id.slice(0, 8)}`;
     await prisma.payment.create({
       data: {
-        quoteId: quote.id, planId: estimate.planId, operatorId, mode: 'test', channel: 'embed', processor: 'simulated',
-        processorPaymentId: paymentId, amountCents: estimate.premiumCents, currency: 'USD', status: 'pending',
+        quoteId: quote.id,
+        planId: estimate.planId,
+        operatorId,
+        mode: 'test',
+        channel: 'embed',
+        processor: 'simulated',
+        processorPaymentId: paymentId,
+        amountCents: estimate.premiumCents,
+        currency: 'USD',
+        status: 'pending',
       },
     });
     ids.push(paymentId);
@@ -59,11 +74,22 @@ async function quoteWithPayments(payments: number) {
   const succeededEvent = (paymentId: string, eventId = `evt_race_${++serial}`): PaymentProcessorEvent => {
     const created = Math.floor(Date.now() / 1000);
     const event = normalizeStripeEvent({
-      id: eventId, object: 'event', type: 'payment_intent.succeeded', livemode: false, created,
+      id: eventId,
+      object: 'event',
+      type: 'payment_intent.succeeded',
+      livemode: false,
+      created,
       data: {
         object: {
-          id: paymentId, object: 'payment_intent', amount: estimate.premiumCents, currency: 'usd', status: 'succeeded', livemode: false,
-          metadata: { quoteId: quote.id, planId: estimate.planId, operatorId, channel: 'embed' }, last_payment_error: null, created,
+          id: paymentId,
+          object: 'payment_intent',
+          amount: estimate.premiumCents,
+          currency: 'usd',
+          status: 'succeeded',
+          livemode: false,
+          metadata: { quoteId: quote.id, planId: estimate.planId, operatorId, channel: 'embed' },
+          last_payment_error: null,
+          created,
         },
       },
     });
@@ -86,7 +112,8 @@ async function rowsOf(quoteId: string) {
 
 /** Opens pool connections first, so the racing calls start together instead of queueing for a connection. */
 async function warmPool(): Promise<void> {
-  if (db.kind === 'postgres') await Promise.all(Array.from({ length: 6 }, () => prisma.$executeRaw`SELECT pg_sleep(0.05)`));
+  if (db.kind === 'postgres')
+    await Promise.all(Array.from({ length: 6 }, () => prisma.$executeRaw`SELECT pg_sleep(0.05)`));
 }
 
 const kinds = (outcomes: FulfillmentOutcome[]) => outcomes.map((o) => o.kind).sort();
@@ -98,7 +125,12 @@ describe.each(['auto', 'pglite'] as const)('fulfillment under concurrent writers
     prisma = db.prisma;
     await syncCatalog(prisma, catalogSnapshot());
     const operator = await prisma.operator.create({
-      data: { name: 'Race operator', status: 'active', commissionRateBps: 1_000, webhookUrl: 'http://127.0.0.1:9/hooks' },
+      data: {
+        name: 'Race operator',
+        status: 'active',
+        commissionRateBps: 1_000,
+        webhookUrl: 'http://127.0.0.1:9/hooks',
+      },
     });
     operatorId = operator.id;
   });
@@ -127,7 +159,15 @@ describe.each(['auto', 'pglite'] as const)('fulfillment under concurrent writers
 
     const outcomes = await Promise.all([
       f.recordProcessorEvent(succeededEvent(paymentId)),
-      f.recordSucceededPayment({ paymentId, amountCents: premiumCents, currency: 'USD', mode: 'test', quoteId: quote.id, planId, channel: 'embed' }),
+      f.recordSucceededPayment({
+        paymentId,
+        amountCents: premiumCents,
+        currency: 'USD',
+        mode: 'test',
+        quoteId: quote.id,
+        planId,
+        channel: 'embed',
+      }),
     ]);
 
     expect(kinds(outcomes)).toEqual(['already_recorded', 'policy_issued']);
@@ -138,15 +178,29 @@ describe.each(['auto', 'pglite'] as const)('fulfillment under concurrent writers
     const { quote, planId, premiumCents, paymentIds, succeededEvent } = await quoteWithPayments(1);
     const paymentId = paymentIds[0]!;
     const f = fulfillment();
-    const sale = await f.recordSucceededPayment({ paymentId, amountCents: premiumCents, currency: 'USD', mode: 'test', quoteId: quote.id, planId, channel: 'embed' });
+    const sale = await f.recordSucceededPayment({
+      paymentId,
+      amountCents: premiumCents,
+      currency: 'USD',
+      mode: 'test',
+      quoteId: quote.id,
+      planId,
+      channel: 'embed',
+    });
     expect(sale.kind).toBe('policy_issued');
     const event = succeededEvent(paymentId);
     await warmPool();
 
-    const outcomes = await Promise.all([f.recordProcessorEvent(event), f.recordProcessorEvent(event), f.recordProcessorEvent(event)]);
+    const outcomes = await Promise.all([
+      f.recordProcessorEvent(event),
+      f.recordProcessorEvent(event),
+      f.recordProcessorEvent(event),
+    ]);
 
     expect(kinds(outcomes)).toEqual(['already_recorded', 'duplicate', 'duplicate']);
-    expect(outcomes.find((o) => o.kind === 'already_recorded')).toMatchObject({ purchase: { quoteId: quote.id, processorPaymentId: paymentId } });
+    expect(outcomes.find((o) => o.kind === 'already_recorded')).toMatchObject({
+      purchase: { quoteId: quote.id, processorPaymentId: paymentId },
+    });
     expect(await prisma.processorEvent.count({ where: { processorEventId: event.id } })).toBe(1);
     expect(await rowsOf(quote.id)).toMatchObject({ purchases: 1, policies: 1, commissions: 1, outbox: 1 });
   });
@@ -171,7 +225,10 @@ describe.each(['auto', 'pglite'] as const)('fulfillment under concurrent writers
 
   it('a policy number already taken: the sale is written again with a fresh number, once', async () => {
     const first = await quoteWithPayments(1);
-    const taken = (await fulfillment().recordProcessorEvent(first.succeededEvent(first.paymentIds[0]!))) as Extract<FulfillmentOutcome, { kind: 'policy_issued' }>;
+    const taken = (await fulfillment().recordProcessorEvent(first.succeededEvent(first.paymentIds[0]!))) as Extract<
+      FulfillmentOutcome,
+      { kind: 'policy_issued' }
+    >;
     expect(taken.kind).toBe('policy_issued');
     const numbers = [taken.policyNumber];
     const f = fulfillment({ newPolicyNumber: (now) => numbers.shift() ?? randomPolicyNumber(now) });
@@ -182,7 +239,9 @@ describe.each(['auto', 'pglite'] as const)('fulfillment under concurrent writers
     expect(outcome.kind).toBe('policy_issued');
     expect((outcome as { policyNumber: string }).policyNumber).not.toBe(taken.policyNumber);
     expect(await rowsOf(second.quote.id)).toMatchObject({ purchases: 1, policies: 1, commissions: 1, outbox: 1 });
-    expect(await prisma.processorEvent.count({ where: { processorEventId: { startsWith: 'evt_race_' } } })).toBeGreaterThan(0);
+    expect(
+      await prisma.processorEvent.count({ where: { processorEventId: { startsWith: 'evt_race_' } } }),
+    ).toBeGreaterThan(0);
   });
 
   it('what the one-statement sale returns is what Prisma reads back', async () => {
@@ -194,7 +253,12 @@ describe.each(['auto', 'pglite'] as const)('fulfillment under concurrent writers
     expect(await prisma.purchase.findUniqueOrThrow({ where: { quoteId: quote.id } })).toEqual(outcome.purchase);
     const policy = await prisma.policy.findUniqueOrThrow({ where: { quoteId: quote.id } });
     // No access token is stored for a new policy: it is derived from the number (policy-tokens.ts).
-    expect(policy).toMatchObject({ id: outcome.policyId, policyNumber: outcome.policyNumber, accessTokenHash: null, status: 'issued' });
+    expect(policy).toMatchObject({
+      id: outcome.policyId,
+      policyNumber: outcome.policyNumber,
+      accessTokenHash: null,
+      status: 'issued',
+    });
     expect(policy.issuedAt).toEqual(outcome.purchase.createdAt);
     const payment = await prisma.payment.findUniqueOrThrow({ where: { processorPaymentId: paymentIds[0]! } });
     expect(payment.updatedAt.getTime()).toBeGreaterThanOrEqual(payment.createdAt.getTime());

@@ -26,24 +26,42 @@ it('refuses a test-mode payment for a live quote: no policy, the payment kept fo
     clock: systemClock,
     logger,
     processorName: 'simulated',
-    refunds: { refund: async (id: string) => void refunded.push(id), sweep: async () => 0 } as unknown as FulfillmentDeps['refunds'],
+    refunds: {
+      refund: async (id: string) => void refunded.push(id),
+      sweep: async () => 0,
+    } as unknown as FulfillmentDeps['refunds'],
   });
   const start = new Date(Date.now() + 60 * 86_400_000).toISOString().slice(0, 10);
   const { quote, estimates } = await createQuoteService({ prisma: db.prisma, clock: systemClock }).create({
-    source: 'api', mode: 'live', operatorId: null, destination: 'Antarctica', startDate: start, durationDays: 14,
-    tripCostCents: 2_400_000, travelers: 2, travelerAges: [45, 52], residence: 'GB',
+    source: 'api',
+    mode: 'live',
+    operatorId: null,
+    destination: 'Antarctica',
+    startDate: start,
+    durationDays: 14,
+    tripCostCents: 2_400_000,
+    travelers: 2,
+    travelerAges: [45, 52],
+    residence: 'GB',
   });
   const estimate = estimates[0]!;
 
   const outcome = await fulfillment.recordSucceededPayment({
-    paymentId: 'pi_sim_test_money', amountCents: estimate.premiumCents, currency: 'USD', mode: 'test',
-    quoteId: quote.id, planId: estimate.planId, channel: 'mpp',
+    paymentId: 'pi_sim_test_money',
+    amountCents: estimate.premiumCents,
+    currency: 'USD',
+    mode: 'test',
+    quoteId: quote.id,
+    planId: estimate.planId,
+    channel: 'mpp',
   });
 
   expect(outcome).toMatchObject({ kind: 'refund_pending', cause: 'mode_mismatch' });
   expect(await db.prisma.policy.count({ where: { quoteId: quote.id } })).toBe(0);
   expect(await db.prisma.purchase.count({ where: { quoteId: quote.id } })).toBe(0);
-  expect(await db.prisma.payment.findUniqueOrThrow({ where: { processorPaymentId: 'pi_sim_test_money' } })).toMatchObject({
+  expect(
+    await db.prisma.payment.findUniqueOrThrow({ where: { processorPaymentId: 'pi_sim_test_money' } }),
+  ).toMatchObject({
     mode: 'test',
     refundStatus: 'pending',
   });

@@ -21,7 +21,9 @@ function rawExchange(port: number, bytes: string): Promise<string> {
 function parseRaw(answer: string) {
   const [head = '', body = ''] = answer.split('\r\n\r\n');
   const [statusLine = '', ...headerLines] = head.split('\r\n');
-  const headers = Object.fromEntries(headerLines.map((l) => [l.slice(0, l.indexOf(':')).toLowerCase(), l.slice(l.indexOf(':') + 1).trim()]));
+  const headers = Object.fromEntries(
+    headerLines.map((l) => [l.slice(0, l.indexOf(':')).toLowerCase(), l.slice(l.indexOf(':') + 1).trim()]),
+  );
   return { statusLine, headers, body: JSON.parse(body) as Record<string, unknown> };
 }
 
@@ -41,37 +43,68 @@ beforeAll(async () => {
 afterAll(() => running.close(0));
 beforeEach(() => (logged.length = 0));
 
-describe('requests refused by Node\'s HTTP parser (clientError)', () => {
+describe("requests refused by Node's HTTP parser (clientError)", () => {
   it('answers 17 KB of headers with 431 in our error shape, a fresh X-Request-Id, and one log line', async () => {
-    const answer = await rawExchange(running.port, `GET /ok HTTP/1.1\r\nHost: x\r\nX-Big: ${'a'.repeat(17 * 1024)}\r\n\r\n`);
+    const answer = await rawExchange(
+      running.port,
+      `GET /ok HTTP/1.1\r\nHost: x\r\nX-Big: ${'a'.repeat(17 * 1024)}\r\n\r\n`,
+    );
 
     const { statusLine, headers, body } = parseRaw(answer);
     expect(statusLine).toBe('HTTP/1.1 431 Request Header Fields Too Large');
     expect(headers['content-type']).toBe('application/json; charset=utf-8');
     expect(headers['x-request-id']).toMatch(/^[0-9a-f-]{36}$/);
     expect(headers['connection']).toBe('close');
-    expect(body).toEqual({ error: expect.stringMatching(/16 KiB/), code: 'invalid_request', requestId: headers['x-request-id'], type: 'invalid_request', message: body.error });
-    expect(logged).toEqual([expect.objectContaining({ reqId: headers['x-request-id'], status: 431, parserError: 'HPE_HEADER_OVERFLOW' })]);
+    expect(body).toEqual({
+      error: expect.stringMatching(/16 KiB/),
+      code: 'invalid_request',
+      requestId: headers['x-request-id'],
+      type: 'invalid_request',
+      message: body.error,
+    });
+    expect(logged).toEqual([
+      expect.objectContaining({ reqId: headers['x-request-id'], status: 431, parserError: 'HPE_HEADER_OVERFLOW' }),
+    ]);
   });
 
   it('answers a malformed request with 400 in our error shape', async () => {
-    const { statusLine, headers, body } = parseRaw(await rawExchange(running.port, 'GET /ok HTTP/1.1\r\nHost: x\r\nBad Header\r\n\r\n'));
+    const { statusLine, headers, body } = parseRaw(
+      await rawExchange(running.port, 'GET /ok HTTP/1.1\r\nHost: x\r\nBad Header\r\n\r\n'),
+    );
     expect(statusLine).toBe('HTTP/1.1 400 Bad Request');
-    expect(body).toEqual({ error: 'Malformed HTTP request', code: 'invalid_request', requestId: headers['x-request-id'], type: 'invalid_request', message: 'Malformed HTTP request' });
+    expect(body).toEqual({
+      error: 'Malformed HTTP request',
+      code: 'invalid_request',
+      requestId: headers['x-request-id'],
+      type: 'invalid_request',
+      message: 'Malformed HTTP request',
+    });
   });
 
   it('still serves headers just under the limit', async () => {
-    const res = await request(running.server).get('/ok').set('X-Big', 'a'.repeat(15 * 1024));
+    const res = await request(running.server)
+      .get('/ok')
+      .set('X-Big', 'a'.repeat(15 * 1024));
     expect(res.status).toBe(200);
   });
 });
 
 describe('jsonBody: UTF-8 only', () => {
-  it.each(['latin1', 'utf-16', 'UTF-7', 'utf-32', 'utf8'])('answers charset=%s with 415 in our error shape, before reading the body', async (charset) => {
-    const res = await request(running.server).post('/echo').set('Content-Type', `application/json; charset=${charset}`).send('{"a":1}');
-    expect(res.status).toBe(415);
-    expect(res.body).toEqual({ error: expect.stringMatching(/UTF-8/), code: 'invalid_request', requestId: res.headers['x-request-id'] });
-  });
+  it.each(['latin1', 'utf-16', 'UTF-7', 'utf-32', 'utf8'])(
+    'answers charset=%s with 415 in our error shape, before reading the body',
+    async (charset) => {
+      const res = await request(running.server)
+        .post('/echo')
+        .set('Content-Type', `application/json; charset=${charset}`)
+        .send('{"a":1}');
+      expect(res.status).toBe(415);
+      expect(res.body).toEqual({
+        error: expect.stringMatching(/UTF-8/),
+        code: 'invalid_request',
+        requestId: res.headers['x-request-id'],
+      });
+    },
+  );
 
   it('reads UTF-8 JSON with or without the charset', async () => {
     for (const type of ['application/json', 'application/json; charset=utf-8', 'application/json; charset="UTF-8"']) {

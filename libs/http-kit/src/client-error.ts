@@ -33,9 +33,18 @@ export function answerClientError(logger?: Pick<Logger, 'info'>): (err: ParserEr
     const requestId = randomUUID();
     // No route has run, so the path (and its error shape) is unknown: the body is both our `{ error, code, requestId }`
     // and the ACP routes' `{ type, code, message }` (clients ignore fields they do not read, docs/contract.md).
-    const body = JSON.stringify({ error: message, code: 'invalid_request', requestId, type: 'invalid_request', message });
+    const body = JSON.stringify({
+      error: message,
+      code: 'invalid_request',
+      requestId,
+      type: 'invalid_request',
+      message,
+    });
     const remote = (socket as Duplex & { remoteAddress?: string }).remoteAddress;
-    logger?.info({ reqId: requestId, status, parserError: err.code, remoteAddress: remote }, 'request refused by the HTTP parser');
+    logger?.info(
+      { reqId: requestId, status, parserError: err.code, remoteAddress: remote },
+      'request refused by the HTTP parser',
+    );
     socket.end(
       [
         `HTTP/1.1 ${status} ${STATUS_CODES[status]}`,

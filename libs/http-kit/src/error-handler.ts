@@ -55,13 +55,24 @@ export function isDependencyUnavailable(err: unknown): boolean {
 export function toAppError(err: unknown): AppError {
   if (err instanceof AppError) return err;
   if (isDependencyUnavailable(err)) {
-    return new AppError(503, 'internal_error', 'The service is briefly unavailable. Retry after Retry-After seconds', undefined, { cause: err });
+    return new AppError(
+      503,
+      'internal_error',
+      'The service is briefly unavailable. Retry after Retry-After seconds',
+      undefined,
+      { cause: err },
+    );
   }
   const e = err as BodyParserError;
   if (e?.type === 'entity.parse.failed') return new AppError(400, 'invalid_json', 'Request body is not valid JSON');
   if (e?.type === 'entity.too.large') return new AppError(413, 'payload_too_large', 'Request body is too large');
   if (e?.type === 'charset.unsupported') return unsupportedCharset();
-  if (e?.type === 'encoding.unsupported') return new AppError(415, 'invalid_request', 'Unsupported Content-Encoding: send the body uncompressed, or gzip or deflate');
+  if (e?.type === 'encoding.unsupported')
+    return new AppError(
+      415,
+      'invalid_request',
+      'Unsupported Content-Encoding: send the body uncompressed, or gzip or deflate',
+    );
   if (typeof e?.status === 'number' && e.status >= 400 && e.status < 500) {
     return new AppError(e.status, 'invalid_request', 'Invalid request');
   }
@@ -73,7 +84,8 @@ export function errorHandler(logger: Logger): ErrorRequestHandler {
     const appError = toAppError(err);
     if (appError.status >= 500) logger.error({ err: appError.cause ?? err, reqId: req.id }, 'request failed');
     if (res.headersSent) return res.end();
-    if (appError.status === 503 && !res.getHeader('Retry-After')) res.setHeader('Retry-After', String(UNAVAILABLE_RETRY_AFTER_SEC));
+    if (appError.status === 503 && !res.getHeader('Retry-After'))
+      res.setHeader('Retry-After', String(UNAVAILABLE_RETRY_AFTER_SEC));
     res.status(appError.status).json({
       error: appError.message,
       code: appError.code,

@@ -3,7 +3,17 @@ import request from 'supertest';
 import { z } from 'zod';
 import pino from 'pino';
 import { createRateLimiter } from '@expedition/platform';
-import { AppError, clientRateLimit, errorHandler, healthRoutes, httpLogger, notFound, parseOrThrow, requestId, redactPath } from './index';
+import {
+  AppError,
+  clientRateLimit,
+  errorHandler,
+  healthRoutes,
+  httpLogger,
+  notFound,
+  parseOrThrow,
+  requestId,
+  redactPath,
+} from './index';
 
 const silent = pino({ level: 'silent' });
 
@@ -27,7 +37,9 @@ function app(ready = async () => undefined) {
     });
   });
   a.get('/pg-shutdown', () => {
-    throw new Error('query failed', { cause: Object.assign(new Error('terminating connection due to administrator command'), { code: '57P01' }) });
+    throw new Error('query failed', {
+      cause: Object.assign(new Error('terminating connection due to administrator command'), { code: '57P01' }),
+    });
   });
   a.get('/gone', () => {
     throw new AppError(410, 'quote_expired', 'The quote has expired');
@@ -49,7 +61,9 @@ describe('http-kit', () => {
     const bad = await request(app()).post('/echo').set('Content-Type', 'application/json').send('{"name":');
     expect(bad.status).toBe(400);
     expect(bad.body.code).toBe('invalid_json');
-    const big = await request(app()).post('/echo').send({ name: 'x'.repeat(2000), age: 1 });
+    const big = await request(app())
+      .post('/echo')
+      .send({ name: 'x'.repeat(2000), age: 1 });
     expect(big.status).toBe(413);
     expect(big.body.code).toBe('payload_too_large');
   });
@@ -65,7 +79,10 @@ describe('http-kit', () => {
     for (const path of ['/db-down', '/pg-shutdown']) {
       const res = await request(app()).get(path);
       expect([path, res.status, res.headers['retry-after']]).toEqual([path, 503, '5']);
-      expect(res.body).toMatchObject({ code: 'internal_error', error: expect.stringMatching(/briefly unavailable.*Retry-After/) });
+      expect(res.body).toMatchObject({
+        code: 'internal_error',
+        error: expect.stringMatching(/briefly unavailable.*Retry-After/),
+      });
       expect(JSON.stringify(res.body)).not.toMatch(/10\.0\.0\.5|administrator|at /);
     }
   });
@@ -101,7 +118,9 @@ describe('http-kit', () => {
   it('limits a client and says when to retry', async () => {
     let hits = 0;
     const a = express();
-    a.use(clientRateLimit({ consume: async () => ({ allowed: ++hits <= 2, retryAfterSec: 17, remaining: 2 - hits }) }, 2));
+    a.use(
+      clientRateLimit({ consume: async () => ({ allowed: ++hits <= 2, retryAfterSec: 17, remaining: 2 - hits }) }, 2),
+    );
     a.get('/', (_req, res) => res.json({ ok: true }));
     a.use(errorHandler(silent));
     expect((await request(a).get('/')).headers['ratelimit-limit']).toBe('2');
@@ -120,7 +139,13 @@ describe('http-kit', () => {
     a.use(errorHandler(silent));
     const statuses: number[] = [];
     for (let i = 1; i <= 55; i++) {
-      statuses.push((await request(a).get('/').set('X-Forwarded-For', `2001:db8:7:7::${i.toString(16)}`)).status);
+      statuses.push(
+        (
+          await request(a)
+            .get('/')
+            .set('X-Forwarded-For', `2001:db8:7:7::${i.toString(16)}`)
+        ).status,
+      );
     }
     expect(statuses.filter((s) => s === 429)).toHaveLength(5);
     expect((await request(a).get('/').set('X-Forwarded-For', '2001:db8:7:8::1')).status).toBe(200);
@@ -181,7 +206,7 @@ describe('httpLogger', () => {
     expect(JSON.stringify(lines)).not.toContain(token.slice(3));
   });
 
-  it('never writes a policy access token to the log line: not from the certificate link\'s query, nor a path, nor a header', async () => {
+  it("never writes a policy access token to the log line: not from the certificate link's query, nor a path, nor a header", async () => {
     const lines: Record<string, unknown>[] = [];
     const logger = pino({ level: 'info' }, { write: (l: string) => lines.push(JSON.parse(l)) });
     const a = express();
@@ -195,7 +220,9 @@ describe('httpLogger', () => {
     const token = 'pat_Zq8vJ2kP0tLw3yNb5xRc7dFh9gMs1aUe4iOo6pQrXy';
 
     await request(a).get(`/api/v1/policies/POL-2026-ABCDEF/certificate.pdf?access_token=${token}`);
-    await request(a).get(`/api/v1/policies/POL-2026-ABCDEF/certificate.pdf?x=1&access_token=${encodeURIComponent(token)}`);
+    await request(a).get(
+      `/api/v1/policies/POL-2026-ABCDEF/certificate.pdf?x=1&access_token=${encodeURIComponent(token)}`,
+    );
     await request(a).get(`/api/v1/policies/${token}`);
 
     const paths = lines.filter((l) => l['msg'] === 'request completed').map((l) => l['path']);
@@ -218,7 +245,10 @@ describe('redactPath', () => {
     ['/api/embed/options?quoteId=q&pk=pk_op_test_abc', '/api/embed/options'],
     ['/api/v1/products/meridian-expedition-standard', '/api/v1/products/meridian-expedition-standard'],
     ['/widget/pk_op_test_abc', '/widget/pk_op_test_abc'],
-    ['/api/v1/policies/POL-2026-ABCDEF/certificate.pdf?access_token=pat_abc', '/api/v1/policies/POL-2026-ABCDEF/certificate.pdf'],
+    [
+      '/api/v1/policies/POL-2026-ABCDEF/certificate.pdf?access_token=pat_abc',
+      '/api/v1/policies/POL-2026-ABCDEF/certificate.pdf',
+    ],
     ['/api/v1/policies/pat_abc', '/api/v1/policies/pat_[redacted]'],
   ])('%s is logged as %s', (url, logged) => {
     expect(redactPath(url)).toBe(logged);

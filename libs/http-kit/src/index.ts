@@ -11,4 +11,3 @@ export * from './server';
 export * from './client-error';
 export * from './start';
 export * from './rate-limit';
-

@@ -4,7 +4,8 @@ import { AppError } from './app-error';
 /** The one charset a JSON body may declare (none is fine too: JSON is UTF-8 by RFC 8259). */
 const CHARSET = /;\s*charset\s*=\s*"?([^";\s]*)/i;
 
-export const UNSUPPORTED_CHARSET_MESSAGE = 'Request bodies are JSON in UTF-8: send Content-Type: application/json (charset utf-8 or none)';
+export const UNSUPPORTED_CHARSET_MESSAGE =
+  'Request bodies are JSON in UTF-8: send Content-Type: application/json (charset utf-8 or none)';
 
 /**
  * express.json behind one rule of our own: a body declaring any charset but UTF-8 is refused with 415 before it is

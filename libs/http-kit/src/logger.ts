@@ -122,7 +122,13 @@ function logCompleted(this: ServerResponse): void {
   if (!logger.isLevelEnabled(level)) return;
   const ms = performance.now() - (req[STARTED_MS] ?? 0);
   logger[level](
-    { reqId: req.id, method: req.method, path: redactPath(req.originalUrl ?? req.url ?? ''), status, ms: Math.round(ms * 10) / 10 },
+    {
+      reqId: req.id,
+      method: req.method,
+      path: redactPath(req.originalUrl ?? req.url ?? ''),
+      status,
+      ms: Math.round(ms * 10) / 10,
+    },
     'request completed',
   );
 }

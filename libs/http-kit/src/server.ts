@@ -16,7 +16,10 @@ export interface RunningServer {
  * Serves `app` on a port. Requests Node's parser refuses before Express (headers over 16 KiB: 431; malformed: 400)
  * are answered in our error shape with a request id (client-error.ts) and logged on `logger`.
  */
-export async function listen(app: Express, options: { port: number; host?: string; logger?: Pick<Logger, 'info'> }): Promise<RunningServer> {
+export async function listen(
+  app: Express,
+  options: { port: number; host?: string; logger?: Pick<Logger, 'info'> },
+): Promise<RunningServer> {
   const server = createServer(app);
   server.on('clientError', answerClientError(options.logger));
   // Keep-alive must outlive a typical load balancer's idle timeout (60 s) to avoid resets on reused sockets.

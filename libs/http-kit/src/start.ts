@@ -14,8 +14,18 @@ export interface Dependency {
   defaultPort: number;
 }
 
-export const postgresAt = (url: string | undefined): Dependency => ({ name: 'PostgreSQL', variable: 'DATABASE_URL', url, defaultPort: 5432 });
-export const redisAt = (url: string | undefined): Dependency => ({ name: 'Redis', variable: 'REDIS_URL', url, defaultPort: 6379 });
+export const postgresAt = (url: string | undefined): Dependency => ({
+  name: 'PostgreSQL',
+  variable: 'DATABASE_URL',
+  url,
+  defaultPort: 5432,
+});
+export const redisAt = (url: string | undefined): Dependency => ({
+  name: 'Redis',
+  variable: 'REDIS_URL',
+  url,
+  defaultPort: 6379,
+});
 
 /** `host:port` of the dependency's URL: never its user, password or database. */
 export function targetOf(dependency: Dependency): string {
@@ -38,13 +48,33 @@ interface Diagnosis {
 // Credentials refused and a missing database are included: they too stop a start at the door, and are usually a
 // wrong URL. `{name}` and `{var}` are the dependency's name and variable.
 const DIAGNOSES: ReadonlyArray<{ codes: RegExp } & Diagnosis> = [
-  { codes: /^(ECONNREFUSED|P1001)$/, reason: 'connection refused', check: 'Check that {name} is running and listening there, and that {var} names the right host and port' },
+  {
+    codes: /^(ECONNREFUSED|P1001)$/,
+    reason: 'connection refused',
+    check: 'Check that {name} is running and listening there, and that {var} names the right host and port',
+  },
   { codes: /^(ENOTFOUND|EAI_AGAIN)$/, reason: 'host name not found', check: 'Check the host name in {var} and DNS' },
-  { codes: /^(ETIMEDOUT|EHOSTUNREACH|ENETUNREACH|P1002|P1008)$/, reason: 'no answer', check: 'Check the network path to it (firewalls, security groups)' },
+  {
+    codes: /^(ETIMEDOUT|EHOSTUNREACH|ENETUNREACH|P1002|P1008)$/,
+    reason: 'no answer',
+    check: 'Check the network path to it (firewalls, security groups)',
+  },
   { codes: /^57P03$/, reason: 'it is starting up or shutting down', check: 'Start again once it accepts connections' },
-  { codes: /^(53300|P2037)$/, reason: 'too many connections', check: "Check its max_connections against every replica's pool size" },
-  { codes: /^(28P01|28000|P1000)$/, reason: 'it refused the credentials', check: 'Check the user and password in {var}' },
-  { codes: /^(3D000|P1003)$/, reason: 'the database does not exist', check: 'Check the database name in {var}, or create the database' },
+  {
+    codes: /^(53300|P2037)$/,
+    reason: 'too many connections',
+    check: "Check its max_connections against every replica's pool size",
+  },
+  {
+    codes: /^(28P01|28000|P1000)$/,
+    reason: 'it refused the credentials',
+    check: 'Check the user and password in {var}',
+  },
+  {
+    codes: /^(3D000|P1003)$/,
+    reason: 'the database does not exist',
+    check: 'Check the database name in {var}, or create the database',
+  },
 ];
 
 /** What stopped the connection, or undefined when `err` is not a connection failure (a failed migration, a bug). */
@@ -85,7 +115,11 @@ export class DependencyUnreachableError extends Error {
  * reached, throws a DependencyUnreachableError (see exitOnStartFailure) and logs the full error at debug level;
  * any other failure passes through untouched.
  */
-export async function reachAtStart<T>(dependency: Dependency, logger: Pick<Logger, 'debug'>, step: () => Promise<T>): Promise<T> {
+export async function reachAtStart<T>(
+  dependency: Dependency,
+  logger: Pick<Logger, 'debug'>,
+  step: () => Promise<T>,
+): Promise<T> {
   try {
     return await step();
   } catch (err) {
@@ -100,7 +134,8 @@ type ErrorClass = new (...args: never[]) => Error;
 
 // Why a port cannot be listened on, by node errno: the machine's state or the chosen port, not a bug.
 const LISTEN_FAILURES: Readonly<Record<string, string>> = {
-  EADDRINUSE: 'the address is already in use. Stop the process that holds the port, or give this app another port (its port variable, or METRICS_PORT)',
+  EADDRINUSE:
+    'the address is already in use. Stop the process that holds the port, or give this app another port (its port variable, or METRICS_PORT)',
   EACCES: 'permission denied. Ports below 1024 need privileges: choose a port of 1024 or above',
   EADDRNOTAVAIL: 'no such address on this machine. Check HOST',
 };
@@ -153,7 +188,10 @@ export function logRedisOutages(
     if (down) return logger.debug({ err }, 'Redis still unreachable');
     down = true;
     onFallback?.(true);
-    const diagnosis = diagnoseConnectionFailure(err) ?? { reason: err instanceof Error ? err.message : String(err), check: 'Check {var}' };
+    const diagnosis = diagnoseConnectionFailure(err) ?? {
+      reason: err instanceof Error ? err.message : String(err),
+      check: 'Check {var}',
+    };
     logger.warn(`${unreachableLine(dependency, diagnosis)} Until it is back, limits are counted per replica.`);
   });
   redis.on('ready', () => {

@@ -38,7 +38,13 @@ export type { CatalogMessages, CheckoutMessages, DocumentsMessages, MailMessages
  * confirmation e-mail. Browser code must not import this module (it holds every language); the widget loads its own
  * namespace per language.
  */
-const byLocale = <T>(en: T, de: T, fr: T, es: T, pseudo: T): Readonly<Record<RenderLocale, T>> => ({ en, de, fr, es, 'en-XA': pseudo });
+const byLocale = <T>(en: T, de: T, fr: T, es: T, pseudo: T): Readonly<Record<RenderLocale, T>> => ({
+  en,
+  de,
+  fr,
+  es,
+  'en-XA': pseudo,
+});
 
 const DOCUMENTS = byLocale(documentsEn, documentsDe, documentsFr, documentsEs, documentsPseudo);
 const CATALOG = byLocale(catalogEn, catalogDe, catalogFr, catalogEs, catalogPseudo);

@@ -39,7 +39,7 @@ describe('formatDay', () => {
 });
 
 describe('formatList', () => {
-  it('joins with the language\'s conjunction', () => {
+  it("joins with the language's conjunction", () => {
     expect(formatList(['A', 'B', 'C'], 'de')).toBe('A, B und C');
     expect(formatList(['A', 'B'], 'es')).toBe('A y B');
   });

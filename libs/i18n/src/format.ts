@@ -23,15 +23,29 @@ export interface MoneyStyle {
  * `12345, 'USD'` → `$123.45` (en), `123,45 $` (de), `123,45 $US` (fr); with `{ code: true }` → `USD 123.45`,
  * `123,45 USD`.
  */
-export function formatMoney(minorUnits: number, currency: string, locale: RenderLocale, style: MoneyStyle = {}): string {
+export function formatMoney(
+  minorUnits: number,
+  currency: string,
+  locale: RenderLocale,
+  style: MoneyStyle = {},
+): string {
   const code = currency.toUpperCase();
-  const f = numberFormat(locale, { style: 'currency', currency: code, currencyDisplay: style.code ? 'code' : 'symbol' });
+  const f = numberFormat(locale, {
+    style: 'currency',
+    currency: code,
+    currencyDisplay: style.code ? 'code' : 'symbol',
+  });
   const digits = f.resolvedOptions().maximumFractionDigits ?? 2;
   return f.format(minorUnits / 10 ** digits);
 }
 
 /** A whole amount (the catalog's limits are whole dollars): `250000, 'USD'` → `$250,000` / `250.000 $`. */
-export function formatWholeMoney(amount: number, currency: string, locale: RenderLocale, style: MoneyStyle = {}): string {
+export function formatWholeMoney(
+  amount: number,
+  currency: string,
+  locale: RenderLocale,
+  style: MoneyStyle = {},
+): string {
   return numberFormat(locale, {
     style: 'currency',
     currency: currency.toUpperCase(),
@@ -54,7 +68,11 @@ export function formatDay(isoDay: string | Date, locale: RenderLocale, month: 'l
   let f = dayFormats.get(key);
   // English as the documents write it (day month year), not the US order.
   const tag = locale === 'en' || locale === 'en-XA' ? 'en-GB' : intlLocale(locale);
-  if (!f) dayFormats.set(key, (f = new Intl.DateTimeFormat(tag, { day: 'numeric', month, year: 'numeric', timeZone: 'UTC' })));
+  if (!f)
+    dayFormats.set(
+      key,
+      (f = new Intl.DateTimeFormat(tag, { day: 'numeric', month, year: 'numeric', timeZone: 'UTC' })),
+    );
   return f.format(date);
 }
 

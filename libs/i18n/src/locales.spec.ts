@@ -1,4 +1,10 @@
-import { localeFromAcceptLanguage, matchLocale, negotiateLocale, negotiateRenderLocale, parseAcceptLanguage } from './locales';
+import {
+  localeFromAcceptLanguage,
+  matchLocale,
+  negotiateLocale,
+  negotiateRenderLocale,
+  parseAcceptLanguage,
+} from './locales';
 
 describe('parseAcceptLanguage', () => {
   it('orders ranges by q-value, keeping the header order for equal values', () => {
@@ -12,7 +18,9 @@ describe('parseAcceptLanguage', () => {
   });
 
   it('drops q=0 (not acceptable), malformed tags and malformed q-values', () => {
-    expect(parseAcceptLanguage('de;q=0, es;q=1.5, fr;q=abc, <script>, en-GB ; q=0.7')).toEqual([{ tag: 'en-GB', q: 0.7 }]);
+    expect(parseAcceptLanguage('de;q=0, es;q=1.5, fr;q=abc, <script>, en-GB ; q=0.7')).toEqual([
+      { tag: 'en-GB', q: 0.7 },
+    ]);
     expect(parseAcceptLanguage('')).toEqual([]);
     expect(parseAcceptLanguage(undefined)).toEqual([]);
   });

@@ -17,9 +17,15 @@ export const PSEUDO_LOCALE = 'en-XA';
 export type RenderLocale = Locale | typeof PSEUDO_LOCALE;
 
 /** Each language's own name, for a language switch. */
-export const LANGUAGE_NAMES: Readonly<Record<Locale, string>> = { en: 'English', de: 'Deutsch', fr: 'Français', es: 'Español' };
+export const LANGUAGE_NAMES: Readonly<Record<Locale, string>> = {
+  en: 'English',
+  de: 'Deutsch',
+  fr: 'Français',
+  es: 'Español',
+};
 
-export const isLocale = (value: unknown): value is Locale => typeof value === 'string' && (LOCALES as readonly string[]).includes(value);
+export const isLocale = (value: unknown): value is Locale =>
+  typeof value === 'string' && (LOCALES as readonly string[]).includes(value);
 
 /** A stored language (a quote's `locale` column) as a Locale: English when it is not one we write. */
 export const asLocale = (value: unknown): Locale => (isLocale(value) ? value : DEFAULT_LOCALE);
@@ -85,7 +91,10 @@ export function localeFromAcceptLanguage(header: string | null | undefined): Loc
  * The language to use: the first of `explicit` tags that we support (a `?locale=`, a MountConfig.locale, an API
  * field: by language, `de-AT` → `de`), else the Accept-Language header's, else English.
  */
-export function negotiateLocale(input: { explicit?: readonly (string | null | undefined)[]; acceptLanguage?: string | null }): Locale {
+export function negotiateLocale(input: {
+  explicit?: readonly (string | null | undefined)[];
+  acceptLanguage?: string | null;
+}): Locale {
   for (const tag of input.explicit ?? []) {
     const match = tag ? matchLocale(tag) : null;
     if (match && match !== PSEUDO_LOCALE) return match;
@@ -94,7 +103,10 @@ export function negotiateLocale(input: { explicit?: readonly (string | null | un
 }
 
 /** As {@link negotiateLocale}, for a page that may also be asked for the pseudo-locale by name. */
-export function negotiateRenderLocale(input: { explicit?: readonly (string | null | undefined)[]; acceptLanguage?: string | null }): RenderLocale {
+export function negotiateRenderLocale(input: {
+  explicit?: readonly (string | null | undefined)[];
+  acceptLanguage?: string | null;
+}): RenderLocale {
   const first = input.explicit?.find((t) => t);
   if (first && matchLocale(first, { pseudo: true }) === PSEUDO_LOCALE) return PSEUDO_LOCALE;
   return negotiateLocale(input);

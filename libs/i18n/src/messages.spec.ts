@@ -24,21 +24,30 @@ describe.each(namespaces())('the %s catalogs', (namespace) => {
 
   it.each(LOCALES.filter((l) => l !== 'en'))('%s has exactly the English keys (none missing, none extra)', (locale) => {
     const keys = leaves(readCatalog(namespace, locale)).map(([k]) => k);
-    expect({ missing: [...english.keys()].filter((k) => !keys.includes(k)), extra: keys.filter((k) => !english.has(k)) }).toEqual({
+    expect({
+      missing: [...english.keys()].filter((k) => !keys.includes(k)),
+      extra: keys.filter((k) => !english.has(k)),
+    }).toEqual({
       missing: [],
       extra: [],
     });
   });
 
-  it.each(LOCALES.filter((l) => l !== 'en'))('%s uses the same placeholders as English in every message, each the same way', (locale) => {
-    const differ = leaves(readCatalog(namespace, locale))
-      .filter(([key, message]) => {
-        const en = english.get(key);
-        return en !== undefined && JSON.stringify([...placeholders(en)].sort()) !== JSON.stringify([...placeholders(message)].sort());
-      })
-      .map(([key]) => key);
-    expect(differ).toEqual([]);
-  });
+  it.each(LOCALES.filter((l) => l !== 'en'))(
+    '%s uses the same placeholders as English in every message, each the same way',
+    (locale) => {
+      const differ = leaves(readCatalog(namespace, locale))
+        .filter(([key, message]) => {
+          const en = english.get(key);
+          return (
+            en !== undefined &&
+            JSON.stringify([...placeholders(en)].sort()) !== JSON.stringify([...placeholders(message)].sort())
+          );
+        })
+        .map(([key]) => key);
+      expect(differ).toEqual([]);
+    },
+  );
 
   it('has no message that is empty or the same as its key', () => {
     for (const locale of LOCALES) {
@@ -73,7 +82,9 @@ describe('message usage', () => {
   const dynamic = new Set(['catalog']);
 
   it('has no unused message: each key is called somewhere (`.<key>(` or a quoted key), its section read', () => {
-    const sources = ['apps', 'libs', 'tools'].flatMap((d) => sourceFiles(join(REPO, d))).map((f) => readFileSync(f, 'utf8'));
+    const sources = ['apps', 'libs', 'tools']
+      .flatMap((d) => sourceFiles(join(REPO, d)))
+      .map((f) => readFileSync(f, 'utf8'));
     const used = (pattern: RegExp) => sources.some((text) => pattern.test(text));
     const unused = namespaces()
       .filter((ns) => !dynamic.has(ns))
@@ -96,11 +107,20 @@ describe('the glossary (docs/glossary.md)', () => {
     en: string[];
     forms: Record<string, string[]>;
   }
-  const forms = (cell: string) => cell.split(' / ').map((f) => f.trim().toLowerCase()).filter(Boolean);
+  const forms = (cell: string) =>
+    cell
+      .split(' / ')
+      .map((f) => f.trim().toLowerCase())
+      .filter(Boolean);
   const rows = readFileSync(join(REPO, 'docs', 'glossary.md'), 'utf8')
     .split('\n')
     .filter((line) => line.startsWith('| ') && !line.startsWith('| English') && !line.startsWith('|---'))
-    .map((line) => line.split('|').slice(1, -1).map((c) => c.trim()));
+    .map((line) =>
+      line
+        .split('|')
+        .slice(1, -1)
+        .map((c) => c.trim()),
+    );
   const terms: Term[] = rows
     .filter(([en]) => !en!.endsWith('*'))
     .map(([en, de, fr, es]) => ({ en: forms(en!), forms: { de: forms(de!), fr: forms(fr!), es: forms(es!) } }))
@@ -120,31 +140,40 @@ describe('the glossary (docs/glossary.md)', () => {
     for (const t of terms) expect(Object.values(t.forms).every((f) => f.length > 0)).toBe(true);
   });
 
-  it.each(LOCALES.filter((l) => l !== 'en'))('is followed in %s: an English message with a term has that term translated', (locale) => {
-    const misses: string[] = [];
-    for (const ns of namespaces()) {
-      const translated = new Map(leaves(readCatalog(ns, locale)));
-      for (const [key, message] of leaves(readCatalog(ns, 'en'))) {
-        let text = message.replace(/\{\w+\}/g, ' ').toLowerCase();
-        const target = (translated.get(key) ?? '').toLowerCase();
-        for (const term of terms) {
-          const pattern = new RegExp(`\\b(${term.en.map((e) => e.replace(/[-.*+?^${}()|[\]\\]/g, '\\$&')).join('|')})\\b`, 'g');
-          if (!pattern.test(text)) continue;
-          text = text.replace(pattern, ' ');
-          if (EXCEPTIONS[`${ns}:${key}|${term.en[0]}`]) continue;
-          if (!term.forms[locale]!.some((f) => target.includes(f))) misses.push(`${ns}:${key} "${term.en[0]}" → ${term.forms[locale]!.join(' / ')}`);
+  it.each(LOCALES.filter((l) => l !== 'en'))(
+    'is followed in %s: an English message with a term has that term translated',
+    (locale) => {
+      const misses: string[] = [];
+      for (const ns of namespaces()) {
+        const translated = new Map(leaves(readCatalog(ns, locale)));
+        for (const [key, message] of leaves(readCatalog(ns, 'en'))) {
+          let text = message.replace(/\{\w+\}/g, ' ').toLowerCase();
+          const target = (translated.get(key) ?? '').toLowerCase();
+          for (const term of terms) {
+            const pattern = new RegExp(
+              `\\b(${term.en.map((e) => e.replace(/[-.*+?^${}()|[\]\\]/g, '\\$&')).join('|')})\\b`,
+              'g',
+            );
+            if (!pattern.test(text)) continue;
+            text = text.replace(pattern, ' ');
+            if (EXCEPTIONS[`${ns}:${key}|${term.en[0]}`]) continue;
+            if (!term.forms[locale]!.some((f) => target.includes(f)))
+              misses.push(`${ns}:${key} "${term.en[0]}" → ${term.forms[locale]!.join(' / ')}`);
+          }
         }
       }
-    }
-    expect(misses).toEqual([]);
-  });
+      expect(misses).toEqual([]);
+    },
+  );
 });
 
 describe('the pseudo-locale', () => {
   it('accents every letter, keeps placeholders and plural syntax, and makes texts about 40 % longer', () => {
     const message = 'Send your claim to {email} within {days, plural, one {# day} other {# days}}.';
     const pseudo = pseudoMessage(message);
-    expect(pseudo).toMatch(/^\[Šéñð ýööüŕ çļááíɱ ţöö \{email\} ŵíţĥííñ \{days, plural, one \{# ðáý\} other \{# ðáýš\}\}\. [· ]+\]$/);
+    expect(pseudo).toMatch(
+      /^\[Šéñð ýööüŕ çļááíɱ ţöö \{email\} ŵíţĥííñ \{days, plural, one \{# ðáý\} other \{# ðáýš\}\}\. [· ]+\]$/,
+    );
     const all = namespaces().flatMap((ns) => leaves(readCatalog(ns, 'en')).map(([, m]) => m));
     const ratio = all.reduce((sum, m) => sum + pseudoMessage(m).length, 0) / all.reduce((sum, m) => sum + m.length, 0);
     expect(ratio).toBeGreaterThan(1.3);

@@ -15,4 +15,5 @@ const LOADERS: Readonly<Record<RenderLocale, () => Promise<{ default: WidgetMess
   'en-XA': () => import('./generated/widget.en-XA'),
 };
 
-export const loadWidgetMessages = (locale: RenderLocale): Promise<WidgetMessages> => LOADERS[locale]().then((m) => m.default);
+export const loadWidgetMessages = (locale: RenderLocale): Promise<WidgetMessages> =>
+  LOADERS[locale]().then((m) => m.default);

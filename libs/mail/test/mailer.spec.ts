@@ -10,7 +10,9 @@ const mail: OutgoingMail = {
   subject: 'Your policy POL-1',
   text: 'Open https://quote.example.test/p/1 to see it.',
   html: '<p>Open <a href="https://quote.example.test/p/1">your policy</a>.</p>',
-  attachments: [{ filename: 'certificate-POL-1.pdf', content: Buffer.from('%PDF-1.4 test'), contentType: 'application/pdf' }],
+  attachments: [
+    { filename: 'certificate-POL-1.pdf', content: Buffer.from('%PDF-1.4 test'), contentType: 'application/pdf' },
+  ],
   messageId: '<policy-POL-1.confirmation@expedition.test>',
 };
 
@@ -37,7 +39,9 @@ describe('createSmtpMailer', () => {
   afterAll(() => new Promise<void>((resolve) => server.close(() => resolve())));
 
   it('sends the text and HTML parts, the attachment and the Message-ID it was given', async () => {
-    await createSmtpMailer({ smtpUrl: `smtp://127.0.0.1:${port}`, from: 'Expedition <no-reply@expedition.test>' }).send(mail);
+    await createSmtpMailer({ smtpUrl: `smtp://127.0.0.1:${port}`, from: 'Expedition <no-reply@expedition.test>' }).send(
+      mail,
+    );
     expect(received).toHaveLength(1);
     const parsed = await simpleParser(received[0]!);
     expect(parsed.subject).toBe(mail.subject);
@@ -54,10 +58,19 @@ describe('createOutboxMailer', () => {
   it('keeps the whole message (.eml with its attachment) and lists the attachment names; files are private', async () => {
     const dir = mkdtempSync(path.join(tmpdir(), 'outbox-'));
     try {
-      const outbox = createOutboxMailer({ dir, from: 'no-reply@expedition.test', clock: { now: () => new Date('2027-01-01T00:00:00Z') } });
+      const outbox = createOutboxMailer({
+        dir,
+        from: 'no-reply@expedition.test',
+        clock: { now: () => new Date('2027-01-01T00:00:00Z') },
+      });
       await outbox.send(mail);
       const [listed] = outbox.list();
-      expect(listed).toMatchObject({ to: mail.to, subject: mail.subject, attachments: ['certificate-POL-1.pdf'], links: ['https://quote.example.test/p/1'] });
+      expect(listed).toMatchObject({
+        to: mail.to,
+        subject: mail.subject,
+        attachments: ['certificate-POL-1.pdf'],
+        links: ['https://quote.example.test/p/1'],
+      });
       const eml = path.join(dir, `${listed!.id}.eml`);
       expect(statSync(eml).mode & 0o777).toBe(0o600);
       const parsed = await simpleParser(readFileSync(eml));

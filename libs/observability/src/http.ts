@@ -53,13 +53,18 @@ export function countGateDecisions<G extends RequestHandler>(gate: G, metrics: M
     return Promise.resolve(gate(req, res, admitted)).then(() => {
       if (passed || !res.headersSent) return;
       const status = res.statusCode;
-      if (status === 401 || status === 403 || status === 429) metrics.gateDecision(String(status) as '401' | '403' | '429');
+      if (status === 401 || status === 403 || status === 429)
+        metrics.gateDecision(String(status) as '401' | '403' | '429');
     });
   };
 }
 
 /** Counts a created quote when the route answers with one of `statuses` (the create routes' success codes). */
-export function countQuotesCreated(metrics: Metrics | undefined, source: QuoteSource, statuses: readonly number[]): RequestHandler[] {
+export function countQuotesCreated(
+  metrics: Metrics | undefined,
+  source: QuoteSource,
+  statuses: readonly number[],
+): RequestHandler[] {
   if (!metrics) return [];
   return [
     (_req, res, next) => {
@@ -107,7 +112,10 @@ export interface MetricsServer {
  * The metrics listener: its own port (`METRICS_PORT`), so the public Ingress, which routes only the app port, never
  * exposes it. Serves `GET /metrics` and nothing else.
  */
-export async function startMetricsServer(metrics: Metrics, options: { port: number; host?: string }): Promise<MetricsServer> {
+export async function startMetricsServer(
+  metrics: Metrics,
+  options: { port: number; host?: string },
+): Promise<MetricsServer> {
   const server = createServer(metricsRequestListener(metrics));
   await new Promise<void>((resolve, reject) => {
     server.once('error', reject);

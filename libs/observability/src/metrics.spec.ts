@@ -8,7 +8,6 @@ import { seriesValue as series } from './testing';
 const fresh = () => createMetrics({ service: 'test-app', defaultMetrics: false });
 const text = (m: Metrics) => m.registry.metrics();
 
-
 function appWith(metrics: Metrics) {
   const app = express();
   app.use(requestMetrics(metrics, 'demo'));
@@ -30,16 +29,36 @@ describe('request metrics', () => {
     await request(app).get('/nope/pk_test_leaky').expect(404);
     await request(app).post('/stripe/webhook').expect(202);
     const out = await text(m);
-    expect(series(out, 'http_request_duration_seconds_count', { app: 'demo', method: 'GET', route: '/api/v1/quotes/:quoteId', status: '200', service: 'test-app' })).toBe(1);
-    expect(series(out, 'http_request_duration_seconds_count', { route: '/api/embed/things/:thingId', status: '201' })).toBe(1);
+    expect(
+      series(out, 'http_request_duration_seconds_count', {
+        app: 'demo',
+        method: 'GET',
+        route: '/api/v1/quotes/:quoteId',
+        status: '200',
+        service: 'test-app',
+      }),
+    ).toBe(1);
+    expect(
+      series(out, 'http_request_duration_seconds_count', { route: '/api/embed/things/:thingId', status: '201' }),
+    ).toBe(1);
     expect(series(out, 'http_request_duration_seconds_count', { route: UNMATCHED_ROUTE, status: '404' })).toBe(1);
-    expect(series(out, 'http_request_duration_seconds_count', { route: '/processor/events|/stripe/webhook', status: '202' })).toBe(1);
+    expect(
+      series(out, 'http_request_duration_seconds_count', { route: '/processor/events|/stripe/webhook', status: '202' }),
+    ).toBe(1);
     for (const raw of ['q_secret123', 'cs_token_abc', 'pk_test_leaky', '/nope']) expect(out).not.toContain(raw);
   });
 
   it('observe() mounts nothing when neither metrics nor tracing is on', () => {
     expect(observe(undefined, 'x')).toEqual([]);
-    expect(observe({ metrics: undefined, tracing: { enabled: false, forceFlush: async () => undefined, shutdown: async () => undefined } }, 'x')).toEqual([]);
+    expect(
+      observe(
+        {
+          metrics: undefined,
+          tracing: { enabled: false, forceFlush: async () => undefined, shutdown: async () => undefined },
+        },
+        'x',
+      ),
+    ).toEqual([]);
     expect(observe({ metrics: fresh() }, 'x')).toHaveLength(1);
   });
 });
@@ -81,7 +100,11 @@ describe('domain counters', () => {
   it('counts created quotes only on the success statuses', async () => {
     const m = fresh();
     const app = express();
-    app.post('/q', ...countQuotesCreated(m, 'embed', [200]), (req, res) => void res.status(req.query['bad'] ? 400 : 200).end());
+    app.post(
+      '/q',
+      ...countQuotesCreated(m, 'embed', [200]),
+      (req, res) => void res.status(req.query['bad'] ? 400 : 200).end(),
+    );
     await request(app).post('/q').expect(200);
     await request(app).post('/q?bad=1').expect(400);
     expect(series(await text(m), 'quotes_created_total', { source: 'embed' })).toBe(1);
@@ -95,12 +118,23 @@ describe('domain counters', () => {
     m.optionsReady(0.3);
     m.deliveryAttempt('retry', 'op_1');
     const out = await text(m);
-    expect(series(out, 'payment_outcomes_total', { channel: 'embed', outcome: 'succeeded', mode: 'live', service: 'test-app' })).toBe(1);
-    expect(series(out, 'payment_fulfillments_total', { result: 'policy_issued', mode: 'live', service: 'test-app' })).toBe(1);
+    expect(
+      series(out, 'payment_outcomes_total', {
+        channel: 'embed',
+        outcome: 'succeeded',
+        mode: 'live',
+        service: 'test-app',
+      }),
+    ).toBe(1);
+    expect(
+      series(out, 'payment_fulfillments_total', { result: 'policy_issued', mode: 'live', service: 'test-app' }),
+    ).toBe(1);
     expect(series(out, 'payment_outcomes_total', { channel: 'other', outcome: 'failed', service: 'test-app' })).toBe(1);
     expect(out).not.toContain('<script>');
     expect(series(out, 'quote_options_lag_seconds_bucket', { le: '0.5', service: 'test-app' })).toBe(1);
-    expect(series(out, 'webhook_delivery_attempts_total', { outcome: 'retry', operator: 'op_1', service: 'test-app' })).toBe(1);
+    expect(
+      series(out, 'webhook_delivery_attempts_total', { outcome: 'retry', operator: 'op_1', service: 'test-app' }),
+    ).toBe(1);
   });
 
   it('reports a Redis fallback while it lasts', async () => {
@@ -127,16 +161,19 @@ describe('domain counters', () => {
     let calls = 0;
     let fail = false;
     const errors: unknown[] = [];
-    m.sampleBacklog(async () => {
-      calls += 1;
-      if (fail) throw new Error('db down');
-      return {
-        webhooks: { depth: 7, oldestPendingAgeSec: 42.5 },
-        mails: { depth: 2, oldestPendingAgeSec: 30 },
-        paymentsWithoutPolicy: 1,
-        refunds: { pending: 3, failed: 4 },
-      };
-    }, (err) => errors.push(err));
+    m.sampleBacklog(
+      async () => {
+        calls += 1;
+        if (fail) throw new Error('db down');
+        return {
+          webhooks: { depth: 7, oldestPendingAgeSec: 42.5 },
+          mails: { depth: 2, oldestPendingAgeSec: 30 },
+          paymentsWithoutPolicy: 1,
+          refunds: { pending: 3, failed: 4 },
+        };
+      },
+      (err) => errors.push(err),
+    );
     const out = await text(m);
     expect(series(out, 'webhook_outbox_depth', { service: 'test-app' })).toBe(7);
     expect(series(out, 'webhook_outbox_oldest_pending_age_seconds', { service: 'test-app' })).toBe(42.5);

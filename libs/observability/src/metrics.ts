@@ -176,7 +176,8 @@ export function createMetrics(options: MetricsOptions): Metrics {
     deliveryAttempt: (outcome, operator) => deliveries.inc({ outcome, operator }),
     policyMailAttempt: (outcome) => policyMails.inc({ outcome }),
     acpOrderEventAttempt: (outcome) => acpOrderEvents.inc({ outcome }),
-    paymentOutcome: (channel, outcome, mode) => payments.inc({ channel: channel && CHANNELS.has(channel) ? channel : 'other', outcome, mode }),
+    paymentOutcome: (channel, outcome, mode) =>
+      payments.inc({ channel: channel && CHANNELS.has(channel) ? channel : 'other', outcome, mode }),
     fulfillment: (result, mode) => fulfillments.inc({ result, mode }),
     redisFallback: (active) => redisFallback.set(active ? 1 : 0),
     watchDatabase(ping) {
@@ -191,7 +192,12 @@ export function createMetrics(options: MetricsOptions): Metrics {
           const timeout = new Promise<never>((_, reject) => {
             timer = setTimeout(() => reject(new Error('database ping timed out')), DATABASE_PING_TIMEOUT_MS);
           });
-          const up = await Promise.race([ping(), timeout]).then(() => 1, () => 0).finally(() => clearTimeout(timer));
+          const up = await Promise.race([ping(), timeout])
+            .then(
+              () => 1,
+              () => 0,
+            )
+            .finally(() => clearTimeout(timer));
           this.set(up);
         },
       });
@@ -216,17 +222,41 @@ export function createMetrics(options: MetricsOptions): Metrics {
             if (s) this.set(read(s));
           },
         });
-      gauge('webhook_outbox_depth', 'policy.issued outbox rows still pending delivery (sampled from the database at scrape time).', (s) => s.webhooks.depth);
-      gauge('webhook_outbox_oldest_pending_age_seconds', 'Age of the oldest pending outbox row in seconds, 0 when none (sampled at scrape time).', (s) => s.webhooks.oldestPendingAgeSec);
-      gauge('policy_mail_outbox_depth', 'Policyholder mails still pending (sampled at scrape time).', (s) => s.mails.depth);
-      gauge('policy_mail_oldest_pending_age_seconds', 'Age of the oldest pending policyholder mail in seconds, 0 when none (sampled at scrape time).', (s) => s.mails.oldestPendingAgeSec);
+      gauge(
+        'webhook_outbox_depth',
+        'policy.issued outbox rows still pending delivery (sampled from the database at scrape time).',
+        (s) => s.webhooks.depth,
+      );
+      gauge(
+        'webhook_outbox_oldest_pending_age_seconds',
+        'Age of the oldest pending outbox row in seconds, 0 when none (sampled at scrape time).',
+        (s) => s.webhooks.oldestPendingAgeSec,
+      );
+      gauge(
+        'policy_mail_outbox_depth',
+        'Policyholder mails still pending (sampled at scrape time).',
+        (s) => s.mails.depth,
+      );
+      gauge(
+        'policy_mail_oldest_pending_age_seconds',
+        'Age of the oldest pending policyholder mail in seconds, 0 when none (sampled at scrape time).',
+        (s) => s.mails.oldestPendingAgeSec,
+      );
       gauge(
         'payments_succeeded_without_policy',
         'Succeeded payments older than 10 minutes with neither a policy nor a refund decided (sampled at scrape time; should be 0).',
         (s) => s.paymentsWithoutPolicy,
       );
-      gauge('payment_refunds_pending', 'Refunds decided and not yet confirmed by the processor (sampled at scrape time).', (s) => s.refunds.pending);
-      gauge('payment_refunds_failed', 'Refunds given up on: a person must return the money (sampled at scrape time).', (s) => s.refunds.failed);
+      gauge(
+        'payment_refunds_pending',
+        'Refunds decided and not yet confirmed by the processor (sampled at scrape time).',
+        (s) => s.refunds.pending,
+      );
+      gauge(
+        'payment_refunds_failed',
+        'Refunds given up on: a person must return the money (sampled at scrape time).',
+        (s) => s.refunds.failed,
+      );
     },
   };
 }

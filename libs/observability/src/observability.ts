@@ -77,10 +77,17 @@ export function observabilitySettingsFromEnv(env: Readonly<Record<string, string
  * For a composition root: metrics (when `metricsPort` is set) and tracing (when `otlpEndpoint` is set) for one
  * process. The caller serves `metrics` with `startMetricsServer` and calls `tracing.shutdown()` when it stops.
  */
-export function createObservability(service: string, settings: ObservabilitySettings): Required<Pick<Observability, 'tracing'>> & Observability {
+export function createObservability(
+  service: string,
+  settings: ObservabilitySettings,
+): Required<Pick<Observability, 'tracing'>> & Observability {
   return {
     metrics: settings.metricsPort === undefined ? undefined : createMetrics({ service }),
-    tracing: startTracing({ serviceName: settings.serviceName ?? service, endpoint: settings.otlpEndpoint, headers: settings.otlpHeaders }),
+    tracing: startTracing({
+      serviceName: settings.serviceName ?? service,
+      endpoint: settings.otlpEndpoint,
+      headers: settings.otlpHeaders,
+    }),
   };
 }
 
@@ -97,7 +104,10 @@ export interface StartedObservability {
  * The few lines of a `main.ts`: settings from the environment (METRICS_PORT, OTEL_EXPORTER_OTLP_ENDPOINT, …), the
  * process's metrics and tracing, and the separate metrics listener. Throws ObservabilityConfigError on a bad variable.
  */
-export function startObservability(service: string, env: Readonly<Record<string, string | undefined>>): StartedObservability {
+export function startObservability(
+  service: string,
+  env: Readonly<Record<string, string | undefined>>,
+): StartedObservability {
   const settings = observabilitySettingsFromEnv(env);
   const observability = createObservability(service, settings);
   let server: MetricsServer | undefined;

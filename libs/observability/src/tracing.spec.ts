@@ -25,7 +25,11 @@ function tracedApp(tracing: Tracing) {
 describe('tracing off (no OTEL_EXPORTER_OTLP_ENDPOINT)', () => {
   it('loads no SDK, mounts no middleware and creates no spans', async () => {
     jest.isolateModules(() => {
-      for (const sdk of ['@opentelemetry/sdk-trace', '@opentelemetry/exporter-trace-otlp-http', '@opentelemetry/context-async-hooks']) {
+      for (const sdk of [
+        '@opentelemetry/sdk-trace',
+        '@opentelemetry/exporter-trace-otlp-http',
+        '@opentelemetry/context-async-hooks',
+      ]) {
         jest.doMock(sdk, () => {
           throw new Error(`${sdk} was loaded while tracing is off`);
         });
@@ -35,7 +39,12 @@ describe('tracing off (no OTEL_EXPORTER_OTLP_ENDPOINT)', () => {
       expect(off.enabled).toBe(false);
       expect(isolated.tracingEnabled()).toBe(false);
     });
-    for (const sdk of ['@opentelemetry/sdk-trace', '@opentelemetry/exporter-trace-otlp-http', '@opentelemetry/context-async-hooks']) jest.dontMock(sdk);
+    for (const sdk of [
+      '@opentelemetry/sdk-trace',
+      '@opentelemetry/exporter-trace-otlp-http',
+      '@opentelemetry/context-async-hooks',
+    ])
+      jest.dontMock(sdk);
     const off = startTracing({ serviceName: 'x' });
     expect(observe({ tracing: off }, 'demo')).toEqual([]);
     const res = await request(tracedApp(off)).get('/api/things/1').set('traceparent', CALLER).expect(200);
@@ -53,7 +62,7 @@ describe('tracing on', () => {
   });
   afterEach(() => tracing.shutdown());
 
-  it('continues the caller\'s traceparent in a server span named by route template, visible to nested work', async () => {
+  it("continues the caller's traceparent in a server span named by route template, visible to nested work", async () => {
     expect(tracingEnabled()).toBe(true);
     const res = await request(tracedApp(tracing)).get('/api/things/secret-id').set('traceparent', CALLER).expect(200);
     await tracing.forceFlush();
@@ -81,7 +90,7 @@ describe('tracing on', () => {
     expect(exporter.getFinishedSpans().filter((s) => s.name.includes('healthz'))).toEqual([]);
   });
 
-  it('continues a stored traceparent (an outbox row, an event\'s metadata) in a new span and records errors', async () => {
+  it("continues a stored traceparent (an outbox row, an event's metadata) in a new span and records errors", async () => {
     const seen = await inSpan('deliver', { parent: CALLER, kind: 'client' }, async () => activeTraceparent());
     expect(TRACEPARENT.exec(seen!)![1]).toBe('4bf92f3577b34da6a3ce929d0e0e4736');
     await expect(inSpan('boom', {}, async () => Promise.reject(new Error('nope')))).rejects.toThrow('nope');
@@ -126,7 +135,7 @@ describe('OTLP/HTTP export', () => {
 });
 
 describe('shutdown with the collector down', () => {
-  it('does not fail the process\'s shutdown (spans are best effort)', async () => {
+  it("does not fail the process's shutdown (spans are best effort)", async () => {
     const { startObservability } = await import('./observability');
     // Port 16601: nothing listens there during this suite.
     const obs = startObservability('quote-api', { OTEL_EXPORTER_OTLP_ENDPOINT: 'http://127.0.0.1:16601' });

@@ -60,7 +60,9 @@ export function startTracing(settings: TracingSettings): Tracing {
     require('@opentelemetry/context-async-hooks') as typeof import('@opentelemetry/context-async-hooks');
   const exporter =
     settings.exporter ??
-    new (require('@opentelemetry/exporter-trace-otlp-http') as typeof import('@opentelemetry/exporter-trace-otlp-http')).OTLPTraceExporter({
+    new (
+      require('@opentelemetry/exporter-trace-otlp-http') as typeof import('@opentelemetry/exporter-trace-otlp-http')
+    ).OTLPTraceExporter({
       url: `${(settings.endpoint ?? '').replace(/\/+$/, '')}/v1/traces`,
       headers: settings.headers,
     });
@@ -129,7 +131,11 @@ export interface SpanOptions {
 export async function inSpan<T>(name: string, options: SpanOptions, work: () => Promise<T>): Promise<T> {
   if (!tracer) return work();
   const parent = options.parent ? contextFrom(options.parent) : context.active();
-  const span = tracer.startSpan(name, { kind: KINDS[options.kind ?? 'internal'], attributes: options.attributes }, parent);
+  const span = tracer.startSpan(
+    name,
+    { kind: KINDS[options.kind ?? 'internal'], attributes: options.attributes },
+    parent,
+  );
   try {
     return await context.with(trace.setSpan(parent, span), work);
   } catch (err) {
@@ -154,7 +160,11 @@ export function requestTracing(app: string): RequestHandler {
   return (req, res, next) => {
     if (!tracer || req.path === '/healthz' || req.path === '/readyz') return next();
     const parent = propagation.extract(ROOT_CONTEXT, req.headers);
-    const span = tracer.startSpan(req.method, { kind: SpanKind.SERVER, attributes: { 'http.request.method': req.method, 'service.app': app } }, parent);
+    const span = tracer.startSpan(
+      req.method,
+      { kind: SpanKind.SERVER, attributes: { 'http.request.method': req.method, 'service.app': app } },
+      parent,
+    );
     res.once('finish', () => {
       const route = routeTemplate(req);
       span.updateName(`${req.method} ${route}`);

@@ -47,12 +47,18 @@ describe('passwordProblem', () => {
     expect(passwordProblem('correct horse battery staple 9')).toBeNull();
   });
 
-  it.each(['passwordpassword', '1qaz2wsx3edc4rfv', 'qwertyuiopasdfghjkl', '123123123123', 'iloveyou123456', 'trustno1trustno1', 'monkey12345678', 'zaq12wsxcde3'])(
-    'refuses the breached or patterned password %s (zxcvbn dictionaries, offline)',
-    (password) => {
-      expect(passwordProblem(password)).toMatch(/too common or too easy to guess/);
-    },
-  );
+  it.each([
+    'passwordpassword',
+    '1qaz2wsx3edc4rfv',
+    'qwertyuiopasdfghjkl',
+    '123123123123',
+    'iloveyou123456',
+    'trustno1trustno1',
+    'monkey12345678',
+    'zaq12wsxcde3',
+  ])('refuses the breached or patterned password %s (zxcvbn dictionaries, offline)', (password) => {
+    expect(passwordProblem(password)).toMatch(/too common or too easy to guess/);
+  });
 
   it('judges the NFKC form: full-width "ｐａｓｓｗｏｒｄｐａｓｓｗｏｒｄ" is "passwordpassword"', () => {
     expect(passwordProblem('ｐａｓｓｗｏｒｄｐａｓｓｗｏｒｄ')).toMatch(/too common/);
@@ -77,8 +83,15 @@ describe('password hashing (NFKC)', () => {
 
 describe('tokens', () => {
   it('a verification token can be used once, even by two concurrent requests', async () => {
-    const { verificationToken } = await accounts.signUp({ email: 'race@example.com', password: PASSWORD, operatorName: 'Race Co' });
-    const results = await Promise.allSettled([accounts.verifyEmail(verificationToken), accounts.verifyEmail(verificationToken)]);
+    const { verificationToken } = await accounts.signUp({
+      email: 'race@example.com',
+      password: PASSWORD,
+      operatorName: 'Race Co',
+    });
+    const results = await Promise.allSettled([
+      accounts.verifyEmail(verificationToken),
+      accounts.verifyEmail(verificationToken),
+    ]);
     expect(results.filter((r) => r.status === 'fulfilled')).toHaveLength(1);
     const rejected = results.find((r) => r.status === 'rejected') as PromiseRejectedResult;
     expect(rejected.reason).toBeInstanceOf(AccountError);
@@ -95,7 +108,9 @@ describe('tokens', () => {
     const second = (await accounts.requestPasswordReset('RESET@example.com '))!;
     await accounts.confirmPasswordReset(second.token, 'another-long-passphrase');
     expect(await accounts.resolveSession(session.token)).toBeNull();
-    await expect(accounts.confirmPasswordReset(first.token, 'third-long-passphrase')).rejects.toMatchObject({ code: 'invalid_token' });
+    await expect(accounts.confirmPasswordReset(first.token, 'third-long-passphrase')).rejects.toMatchObject({
+      code: 'invalid_token',
+    });
     expect(await accounts.requestPasswordReset('nobody@example.com')).toBeNull();
   });
 });
@@ -137,12 +152,22 @@ describe('provisioning for the embedded launcher', () => {
     expect(info.portalEmail).toEqual(expect.any(String));
     expect(info.portalPassword).toMatch(/^[A-Za-z0-9_-]{24}$/);
     const file = JSON.parse(readFileSync(path.join(dataDir, 'demo-operator.json'), 'utf8'));
-    expect(file).toMatchObject({ operatorId: demo.operatorId, portalEmail: info.portalEmail, portalPassword: info.portalPassword });
+    expect(file).toMatchObject({
+      operatorId: demo.operatorId,
+      portalEmail: info.portalEmail,
+      portalPassword: info.portalPassword,
+    });
     const user = await accounts.authenticate(info.portalEmail!, info.portalPassword!);
     expect(user).toMatchObject({ role: 'owner', operatorId: demo.operatorId, emailVerified: true });
 
     // The next start: ensureDemoOperator keeps the credentials, ensureDemoPortalOwner reuses them.
-    await ensureDemoOperator({ prisma: db.prisma, dataDir, demoOrigin: 'http://localhost:4200', webhookUrl: 'http://localhost:4200/webhooks/expedition', secretBox });
+    await ensureDemoOperator({
+      prisma: db.prisma,
+      dataDir,
+      demoOrigin: 'http://localhost:4200',
+      webhookUrl: 'http://localhost:4200/webhooks/expedition',
+      secretBox,
+    });
     const again = await ensureDemoPortalOwner({ accounts, dataDir });
     expect(again.portalPassword).toBe(info.portalPassword);
     expect(await db.prisma.operatorUser.count({ where: { operatorId: demo.operatorId } })).toBe(1);

@@ -150,7 +150,10 @@ describe('ensureDemoOperator', () => {
 
   it('seals a legacy plain secret on the next run and keeps its value', async () => {
     const first = await ensure();
-    await db.prisma.operator.update({ where: { id: first.operatorId }, data: { webhookSecret: 'whsec_legacy_plain_0123' } });
+    await db.prisma.operator.update({
+      where: { id: first.operatorId },
+      data: { webhookSecret: 'whsec_legacy_plain_0123' },
+    });
 
     const second = await ensure();
 
@@ -198,7 +201,9 @@ describe('ensureDemoOperator', () => {
 
   it('rejects an invalid demo origin or webhook URL before writing anything', async () => {
     await expect(ensure({ demoOrigin: 'localhost:4200/path' })).rejects.toBeInstanceOf(OperatorError);
-    await expect(ensure({ webhookUrl: 'http://demo.example.com/hook' })).rejects.toMatchObject({ code: 'invalid_input' });
+    await expect(ensure({ webhookUrl: 'http://demo.example.com/hook' })).rejects.toMatchObject({
+      code: 'invalid_input',
+    });
     expect(await db.prisma.operator.count()).toBe(0);
   });
 });

@@ -63,7 +63,11 @@ describe('createOperator / getOperator / listOperators', () => {
       commissionRateBps: 1250,
       websiteUrl: 'https://svalbard.example/tours',
     });
-    expect(created).toMatchObject({ status: 'active', commissionRateBps: 1250, websiteUrl: 'https://svalbard.example/tours' });
+    expect(created).toMatchObject({
+      status: 'active',
+      commissionRateBps: 1250,
+      websiteUrl: 'https://svalbard.example/tours',
+    });
   });
 
   it.each([
@@ -170,7 +174,10 @@ describe('webhook', () => {
     await expectOperatorError(service.setWebhook(op.id, { url: 'http://localhost.evil.example/x' }), 'invalid_input');
     await expectOperatorError(service.setWebhook(op.id, { url: 'https://u:p@hooks.example/x' }), 'invalid_input');
     await expectOperatorError(service.setWebhook(op.id, { url: 'not a url' }), 'invalid_input');
-    await expectOperatorError(service.setWebhook(op.id, { url: 'https://h.example/x', secret: 'short' }), 'invalid_input');
+    await expectOperatorError(
+      service.setWebhook(op.id, { url: 'https://h.example/x', secret: 'short' }),
+      'invalid_input',
+    );
     expect((await service.getOperator(op.id)).webhookUrl).toBe('http://127.0.0.1:4200/webhooks');
   });
 
@@ -191,7 +198,10 @@ describe('webhook', () => {
     const op = await activeOperator();
     await expectOperatorError(service.setWebhook(op.id, { url }), 'invalid_input', /public internet host/);
     await expectOperatorError(service.setWebhookUrl(op.id, url), 'invalid_input', /public internet host/);
-    expect(await db.prisma.operator.findUniqueOrThrow({ where: { id: op.id } })).toMatchObject({ webhookUrl: null, webhookSecret: null });
+    expect(await db.prisma.operator.findUniqueOrThrow({ where: { id: op.id } })).toMatchObject({
+      webhookUrl: null,
+      webhookSecret: null,
+    });
   });
 
   it('rewrapWebhookSecrets moves every secret to the current key and seals legacy plain values', async () => {
@@ -199,7 +209,10 @@ describe('webhook', () => {
     const legacy = await activeOperator('Legacy plain');
     const none = await activeOperator('No webhook');
     const { webhookSecret } = await service.setWebhook(a.id, { url: 'https://h.example/a' });
-    await db.prisma.operator.update({ where: { id: legacy.id }, data: { webhookUrl: 'https://h.example/l', webhookSecret: 'whsec_legacy_0123456789' } });
+    await db.prisma.operator.update({
+      where: { id: legacy.id },
+      data: { webhookUrl: 'https://h.example/l', webhookSecret: 'whsec_legacy_0123456789' },
+    });
     const sealedUnderA = (await db.prisma.operator.findUniqueOrThrow({ where: { id: a.id } })).webhookSecret!;
 
     // The keyring becomes [b, a]: b seals, a still opens.
@@ -209,7 +222,15 @@ describe('webhook', () => {
 
     const report = await rotated.rewrapWebhookSecrets();
 
-    expect(report).toEqual({ keyId: 'b', total: 2, rewrapped: 1, sealedLegacy: 1, alreadyCurrent: 0, changedMeanwhile: 0, failed: [] });
+    expect(report).toEqual({
+      keyId: 'b',
+      total: 2,
+      rewrapped: 1,
+      sealedLegacy: 1,
+      alreadyCurrent: 0,
+      changedMeanwhile: 0,
+      failed: [],
+    });
     const rowA = (await db.prisma.operator.findUniqueOrThrow({ where: { id: a.id } })).webhookSecret!;
     const rowLegacy = (await db.prisma.operator.findUniqueOrThrow({ where: { id: legacy.id } })).webhookSecret!;
     expect(rowA.startsWith('sbx1.b.')).toBe(true);
@@ -220,7 +241,12 @@ describe('webhook', () => {
     expect((await db.prisma.operator.findUniqueOrThrow({ where: { id: none.id } })).webhookSecret).toBeNull();
 
     // Run again: nothing left to do.
-    expect(await rotated.rewrapWebhookSecrets()).toMatchObject({ total: 2, rewrapped: 0, sealedLegacy: 0, alreadyCurrent: 2 });
+    expect(await rotated.rewrapWebhookSecrets()).toMatchObject({
+      total: 2,
+      rewrapped: 0,
+      sealedLegacy: 0,
+      alreadyCurrent: 2,
+    });
   });
 
   it('rewrapWebhookSecrets reports, and leaves alone, a value the keyring cannot open', async () => {
@@ -228,7 +254,10 @@ describe('webhook', () => {
     await service.setWebhook(op.id, { url: 'https://h.example/a' });
     const before = (await db.prisma.operator.findUniqueOrThrow({ where: { id: op.id } })).webhookSecret!;
 
-    const report = await createOperatorService({ prisma: db.prisma, secretBox: testSecretBox('c') }).rewrapWebhookSecrets();
+    const report = await createOperatorService({
+      prisma: db.prisma,
+      secretBox: testSecretBox('c'),
+    }).rewrapWebhookSecrets();
 
     expect(report.failed).toEqual([{ operatorId: op.id, reason: expect.stringContaining('"a"') }]);
     expect(report.failed[0]!.reason).not.toContain(before);
@@ -407,14 +436,21 @@ describe('allowed origins', () => {
     expect(await db.prisma.allowedOrigin.count({ where: { operatorId: op.id } })).toBe(2);
   });
 
-  it.each(['https://tours.example.com/book', '*.example.com', 'ftp://files.example.com', 'null', 'https://a.example?x=1'])(
-    'rejects %s with a clear message',
-    async (origin) => {
-      const op = await activeOperator();
-      await expectOperatorError(service.addAllowedOrigin(op.id, origin), 'invalid_input', /not a valid origin.*scheme:\/\/host/);
-      expect(await db.prisma.allowedOrigin.count()).toBe(0);
-    },
-  );
+  it.each([
+    'https://tours.example.com/book',
+    '*.example.com',
+    'ftp://files.example.com',
+    'null',
+    'https://a.example?x=1',
+  ])('rejects %s with a clear message', async (origin) => {
+    const op = await activeOperator();
+    await expectOperatorError(
+      service.addAllowedOrigin(op.id, origin),
+      'invalid_input',
+      /not a valid origin.*scheme:\/\/host/,
+    );
+    expect(await db.prisma.allowedOrigin.count()).toBe(0);
+  });
 
   it('removes by any spelling of the origin and reports whether it was there', async () => {
     const op = await activeOperator();
@@ -435,6 +471,9 @@ describe('allowed origins', () => {
     const b = await activeOperator('B');
     await service.addAllowedOrigin(a.id, 'https://a.example');
     expect(await service.listAllowedOrigins(b.id)).toEqual([]);
-    await expectOperatorError(service.addAllowedOrigin('00000000-0000-4000-8000-000000000000', 'https://a.example'), 'not_found');
+    await expectOperatorError(
+      service.addAllowedOrigin('00000000-0000-4000-8000-000000000000', 'https://a.example'),
+      'not_found',
+    );
   });
 });

@@ -44,7 +44,9 @@ describe('secret box', () => {
     // Only the data key changed hands; once A is retired, B alone opens it.
     expect(rewrapped.split('.').slice(3)).toEqual(sealedUnderA.split('.').slice(3));
     expect(testSecretBox('b').open(rewrapped, OPERATOR)).toBe(SECRET);
-    expect(() => testSecretBox('b').open(sealedUnderA, OPERATOR)).toThrow(expect.objectContaining({ code: 'unknown_key' }));
+    expect(() => testSecretBox('b').open(sealedUnderA, OPERATOR)).toThrow(
+      expect.objectContaining({ code: 'unknown_key' }),
+    );
   });
 
   it('rewrap seals a legacy plain value', () => {
@@ -75,7 +77,9 @@ describe('secret box', () => {
     expect(() => box.open(sealed, 'another-operator')).toThrow(expect.objectContaining({ code: 'tampered' }));
     // The key id is bound to the wrapped key: relabelling it does not help.
     const both = testSecretBox('a', 'b');
-    expect(() => both.open(sealed.replace('sbx1.a.', 'sbx1.b.'), OPERATOR)).toThrow(expect.objectContaining({ code: 'tampered' }));
+    expect(() => both.open(sealed.replace('sbx1.a.', 'sbx1.b.'), OPERATOR)).toThrow(
+      expect.objectContaining({ code: 'tampered' }),
+    );
     for (const value of ['sbx1.', 'sbx1.a.x.y', 'sbx1.a.!!.y.z', `${sealed}.extra`]) {
       expect(() => box.open(value, OPERATOR)).toThrow(expect.objectContaining({ code: 'malformed' }));
     }
@@ -160,8 +164,14 @@ describe('resolveWebhookSecretKeys', () => {
 
   it('embedded: a rotated file ([new, old]) is honoured, and a broken one names the file', () => {
     const file = webhookSecretKeysFilePath(dataDir);
-    writeFileSync(file, `local2:${Buffer.alloc(32, 5).toString('base64')}\nlocal1:${Buffer.alloc(32, 4).toString('base64')}\n`);
-    expect(resolveWebhookSecretKeys({ configured: undefined, embedded: true, dataDir }).map((k) => k.kid)).toEqual(['local2', 'local1']);
+    writeFileSync(
+      file,
+      `local2:${Buffer.alloc(32, 5).toString('base64')}\nlocal1:${Buffer.alloc(32, 4).toString('base64')}\n`,
+    );
+    expect(resolveWebhookSecretKeys({ configured: undefined, embedded: true, dataDir }).map((k) => k.kid)).toEqual([
+      'local2',
+      'local1',
+    ]);
 
     writeFileSync(file, 'garbage');
     expect(() => resolveWebhookSecretKeys({ configured: undefined, embedded: true, dataDir })).toThrow(file);

@@ -25,7 +25,12 @@ export {
   type WebhookSignatureErrorReason,
 } from './processor';
 export { normalizeStripeEvent, toPaymentStatus, type StripeEventLike, type StripeIntentLike } from './stripe-format';
-export { SPT_API_VERSION, createStripeProcessor, type StripeProcessor, type StripeProcessorOptions } from './stripe/stripe-processor';
+export {
+  SPT_API_VERSION,
+  createStripeProcessor,
+  type StripeProcessor,
+  type StripeProcessorOptions,
+} from './stripe/stripe-processor';
 export {
   createSimulatedProcessor,
   type SimulatedProcessor,
@@ -39,7 +44,13 @@ export {
   type SimulatedPaymentStore,
 } from './simulated/simulated-store';
 export type { EventDeliveryResult, FetchLike } from './simulated/event-delivery';
-export { SIMULATED_LIVE_PREFIXES, TEST_CARDS, TEST_SPT_PREFIXES, outcomeForPaymentMethodIn, outcomeForSptIn } from './magic-test-values';
+export {
+  SIMULATED_LIVE_PREFIXES,
+  TEST_CARDS,
+  TEST_SPT_PREFIXES,
+  outcomeForPaymentMethodIn,
+  outcomeForSptIn,
+} from './magic-test-values';
 export * from './mpp';
 export {
   DEFAULT_DISPATCHER_INTAKE_URL,

@@ -34,7 +34,12 @@ export interface PaymentsSettings {
 
 const SecretList = z
   .string()
-  .transform((value) => value.split(',').map((s) => s.trim()).filter(Boolean))
+  .transform((value) =>
+    value
+      .split(',')
+      .map((s) => s.trim())
+      .filter(Boolean),
+  )
   .pipe(z.array(z.string()).min(1, 'at least one secret'));
 
 /** The payment variables every app shares (`PAYMENTS_PROVIDER` and friends), validated once, here. */
@@ -42,7 +47,13 @@ export const PaymentsEnvSchema = z.object({
   PAYMENTS_PROVIDER: optionalVar(z.enum(['simulated', 'stripe'])).default('simulated'),
   SIMULATED_PROCESSOR_WEBHOOK_URL: optionalVar(z.url()),
   SIMULATED_PROCESSOR_WEBHOOK_SECRET: optionalVar(
-    SecretList.pipe(z.array(z.string().min(MIN_SIMULATED_SECRET_CHARS, `each secret needs at least ${MIN_SIMULATED_SECRET_CHARS} characters`))),
+    SecretList.pipe(
+      z.array(
+        z
+          .string()
+          .min(MIN_SIMULATED_SECRET_CHARS, `each secret needs at least ${MIN_SIMULATED_SECRET_CHARS} characters`),
+      ),
+    ),
   ),
   /** Demos and tests only: the simulated processor takes live-mode payments (with its own live values, never test ones). */
   SIMULATED_PROCESSOR_ALLOW_LIVE_MODE: optionalVar(z.enum(['true', 'false'])).default('false'),
@@ -77,12 +88,16 @@ export class PaymentsConfigError extends Error {
 export function paymentsSettingsFromEnv(env: Record<string, string | undefined>): PaymentsSettings {
   const parsed = PaymentsEnvSchema.safeParse(env);
   if (!parsed.success) {
-    throw new PaymentsConfigError(parsed.error.issues.map((issue) => `${String(issue.path[0] ?? 'payments')}: ${issue.message}`));
+    throw new PaymentsConfigError(
+      parsed.error.issues.map((issue) => `${String(issue.path[0] ?? 'payments')}: ${issue.message}`),
+    );
   }
   const e = parsed.data;
   if (e.PAYMENTS_PROVIDER === 'stripe') {
     if (!e.STRIPE_TEST_SECRET_KEY || !e.STRIPE_WEBHOOK_SECRET) {
-      throw new PaymentsConfigError(['PAYMENTS_PROVIDER=stripe needs STRIPE_TEST_SECRET_KEY and STRIPE_WEBHOOK_SECRET']);
+      throw new PaymentsConfigError([
+        'PAYMENTS_PROVIDER=stripe needs STRIPE_TEST_SECRET_KEY and STRIPE_WEBHOOK_SECRET',
+      ]);
     }
     return {
       provider: 'stripe',
@@ -101,7 +116,9 @@ export function paymentsSettingsFromEnv(env: Record<string, string | undefined>)
     };
   }
   if (e.NODE_ENV === 'production') {
-    throw new PaymentsConfigError(['PAYMENTS_PROVIDER: the simulated processor is refused with NODE_ENV=production; set PAYMENTS_PROVIDER=stripe']);
+    throw new PaymentsConfigError([
+      'PAYMENTS_PROVIDER: the simulated processor is refused with NODE_ENV=production; set PAYMENTS_PROVIDER=stripe',
+    ]);
   }
   const deployed = Boolean(e.DATABASE_URL);
   if (deployed && !e.SIMULATED_PROCESSOR_WEBHOOK_SECRET) {
@@ -117,10 +134,14 @@ export function paymentsSettingsFromEnv(env: Record<string, string | undefined>)
     simulatedAllowLiveMode: allowLive,
     warnings: [
       ...(deployed
-        ? ['PAYMENTS_PROVIDER=simulated: payments are SIMULATED (no money moves, every policy is a test policy); use PAYMENTS_PROVIDER=stripe for real payments']
+        ? [
+            'PAYMENTS_PROVIDER=simulated: payments are SIMULATED (no money moves, every policy is a test policy); use PAYMENTS_PROVIDER=stripe for real payments',
+          ]
         : []),
       ...(allowLive
-        ? ['SIMULATED_PROCESSOR_ALLOW_LIVE_MODE=true: the simulated processor issues LIVE policies for simulated money (demos and tests only)']
+        ? [
+            'SIMULATED_PROCESSOR_ALLOW_LIVE_MODE=true: the simulated processor issues LIVE policies for simulated money (demos and tests only)',
+          ]
         : []),
     ],
   };
@@ -147,7 +168,10 @@ export function installationSecret(dataDir: string): string {
 }
 
 /** Builds the processor the settings name. Operators' test keys select test mode, live keys live mode (per call). */
-export function createPaymentProcessor(settings: PaymentsSettings, options: { clock?: { now(): Date } } = {}): PaymentProcessor {
+export function createPaymentProcessor(
+  settings: PaymentsSettings,
+  options: { clock?: { now(): Date } } = {},
+): PaymentProcessor {
   if (settings.provider === 'stripe' && settings.stripe) {
     return createStripeProcessor({
       testSecretKey: settings.stripe.testSecretKey,

@@ -39,7 +39,12 @@ describe('normalizeStripeEvent', () => {
     const failed = {
       ...intent,
       status: 'requires_payment_method',
-      last_payment_error: { type: 'card_error', code: 'card_declined', decline_code: 'insufficient_funds', message: 'No funds' },
+      last_payment_error: {
+        type: 'card_error',
+        code: 'card_declined',
+        decline_code: 'insufficient_funds',
+        message: 'No funds',
+      },
     };
     expect(normalizeStripeEvent(event('payment_intent.payment_failed', failed, true))).toMatchObject({
       type: 'payment.failed',
@@ -52,7 +57,14 @@ describe('normalizeStripeEvent', () => {
   });
 
   it('maps a paid checkout.session.completed onto its PaymentIntent', () => {
-    const session = { id: 'cs_1', payment_status: 'paid', payment_intent: 'pi_9', amount_total: 999, currency: 'eur', metadata: { quoteId: 'q' } };
+    const session = {
+      id: 'cs_1',
+      payment_status: 'paid',
+      payment_intent: 'pi_9',
+      amount_total: 999,
+      currency: 'eur',
+      metadata: { quoteId: 'q' },
+    };
     expect(normalizeStripeEvent(event('checkout.session.completed', session))).toMatchObject({
       type: 'payment.succeeded',
       paymentId: 'pi_9',
@@ -64,9 +76,18 @@ describe('normalizeStripeEvent', () => {
   });
 
   it('treats an unpaid completed session (async method) and unknown types as other', () => {
-    const session = { id: 'cs_1', payment_status: 'unpaid', payment_intent: 'pi_9', amount_total: 999, currency: 'eur' };
+    const session = {
+      id: 'cs_1',
+      payment_status: 'unpaid',
+      payment_intent: 'pi_9',
+      amount_total: 999,
+      currency: 'eur',
+    };
     expect(normalizeStripeEvent(event('checkout.session.completed', session))?.type).toBe('other');
-    expect(normalizeStripeEvent(event('charge.refunded', {}))).toMatchObject({ type: 'other', sourceType: 'charge.refunded' });
+    expect(normalizeStripeEvent(event('charge.refunded', {}))).toMatchObject({
+      type: 'other',
+      sourceType: 'charge.refunded',
+    });
     expect(normalizeStripeEvent(event('payment_intent.succeeded', { id: 'pi_1' }))?.type).toBe('other');
   });
 

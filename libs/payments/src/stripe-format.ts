@@ -105,10 +105,20 @@ type Base = { id: string; sourceType: string; mode: 'test' | 'live'; raw: unknow
 
 /** Where money enters: a plain id, a whole amount within what a processor can charge, an ISO currency. */
 function validPayment(id: string, amount: number, currency: string): boolean {
-  return PROCESSOR_ID.test(id) && Number.isSafeInteger(amount) && amount >= 0 && amount <= MAX_EVENT_AMOUNT_CENTS && /^[A-Za-z]{3}$/.test(currency);
+  return (
+    PROCESSOR_ID.test(id) &&
+    Number.isSafeInteger(amount) &&
+    amount >= 0 &&
+    amount <= MAX_EVENT_AMOUNT_CENTS &&
+    /^[A-Za-z]{3}$/.test(currency)
+  );
 }
 
-function fromIntent(base: Base, type: 'payment.succeeded' | 'payment.failed', pi: Record<string, unknown>): ProcessorEvent | undefined {
+function fromIntent(
+  base: Base,
+  type: 'payment.succeeded' | 'payment.failed',
+  pi: Record<string, unknown>,
+): ProcessorEvent | undefined {
   if (typeof pi['id'] !== 'string' || typeof pi['amount'] !== 'number' || typeof pi['currency'] !== 'string') {
     return { ...base, type: 'other' };
   }
@@ -125,7 +135,11 @@ function fromIntent(base: Base, type: 'payment.succeeded' | 'payment.failed', pi
   };
 }
 
-function fromSession(base: Base, type: 'payment.succeeded' | 'payment.failed', cs: Record<string, unknown>): ProcessorEvent | undefined {
+function fromSession(
+  base: Base,
+  type: 'payment.succeeded' | 'payment.failed',
+  cs: Record<string, unknown>,
+): ProcessorEvent | undefined {
   // `completed` also fires for async methods before the money arrives; only `paid` means paid.
   if (base.sourceType === 'checkout.session.completed' && cs['payment_status'] !== 'paid') {
     return { ...base, type: 'other' };

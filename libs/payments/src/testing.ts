@@ -1,6 +1,2 @@
 // Test-only helpers; never imported by production code (index.ts does not re-export them).
-export {
-  startFakeStripeServer,
-  type FakeStripeRequest,
-  type FakeStripeServer,
-} from './testing/fake-stripe-server';
+export { startFakeStripeServer, type FakeStripeRequest, type FakeStripeServer } from './testing/fake-stripe-server';

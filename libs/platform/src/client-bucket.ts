@@ -10,7 +10,11 @@ export const IPV6_CLIENT_PREFIX = 64;
  */
 export function clientBucket(ip: string | undefined | null): string {
   if (!ip) return 'unknown';
-  const bare = ip.trim().toLowerCase().replace(/^\[|\]$/g, '').replace(/%.*$/, '');
+  const bare = ip
+    .trim()
+    .toLowerCase()
+    .replace(/^\[|\]$/g, '')
+    .replace(/%.*$/, '');
   if (!ipaddr.isValid(bare)) return bare || 'unknown';
   const address = ipaddr.process(bare);
   if (address.kind() === 'ipv4') return address.toString();

@@ -1,5 +1,13 @@
 import { z } from 'zod';
-import { allowPrivateNetworks, asConfigError, ConfigError, envVar, isProduction, missingInProduction, parseConfig } from './env';
+import {
+  allowPrivateNetworks,
+  asConfigError,
+  ConfigError,
+  envVar,
+  isProduction,
+  missingInProduction,
+  parseConfig,
+} from './env';
 
 describe('parseConfig', () => {
   it('parses once and freezes the result', () => {
@@ -77,7 +85,7 @@ describe('envVar.trustProxy (Express trust proxy)', () => {
     expect(parseConfig(schema, {}).TRUST_PROXY).toBeUndefined();
   });
 
-  it('refuses true, which would trust a client\'s own X-Forwarded-For', () => {
+  it("refuses true, which would trust a client's own X-Forwarded-For", () => {
     expect(() => parseConfig(schema, { TRUST_PROXY: 'true' })).toThrow(/TRUST_PROXY: use the number of proxies/);
   });
 });
@@ -87,9 +95,9 @@ describe('production secrets and foreign config errors', () => {
     const names = ['MPP_SECRET_KEY', 'WEBHOOK_SECRET_KEYS'];
     expect(missingInProduction({ MPP_SECRET_KEY: '' }, names)).toEqual([]);
     expect(missingInProduction({ NODE_ENV: 'development' }, names)).toEqual([]);
-    expect(missingInProduction({ NODE_ENV: 'production', MPP_SECRET_KEY: ' ', WEBHOOK_SECRET_KEYS: 'k1:x' }, names)).toEqual([
-      'MPP_SECRET_KEY: required when NODE_ENV=production',
-    ]);
+    expect(
+      missingInProduction({ NODE_ENV: 'production', MPP_SECRET_KEY: ' ', WEBHOOK_SECRET_KEYS: 'k1:x' }, names),
+    ).toEqual(['MPP_SECRET_KEY: required when NODE_ENV=production']);
     expect(isProduction({ NODE_ENV: ' production ' })).toBe(true);
   });
 

@@ -107,7 +107,10 @@ export const envVar = {
       z
         .string()
         .trim()
-        .refine((v) => v !== 'true', 'use the number of proxies in front of the app (e.g. 1) or their addresses, not true')
+        .refine(
+          (v) => v !== 'true',
+          'use the number of proxies in front of the app (e.g. 1) or their addresses, not true',
+        )
         .transform((v): number | string => (/^\d+$/.test(v) ? Number(v) : v)),
     ),
   /** A whole number within bounds. */
@@ -122,7 +125,10 @@ export const envVar = {
   /** A plain string (trimmed). */
   string: () => optionalVar(z.string().trim()),
   /** `true`/`false` (also `1`/`0`); unset gives undefined, for a default that depends on other variables. */
-  flag: () => optionalVar(z.enum(['true', 'false', '1', '0'])).transform((v) => (v === undefined ? undefined : v === 'true' || v === '1')),
+  flag: () =>
+    optionalVar(z.enum(['true', 'false', '1', '0'])).transform((v) =>
+      v === undefined ? undefined : v === 'true' || v === '1',
+    ),
 } as const;
 
 /**

@@ -92,15 +92,20 @@ describe('refusedAddressClass', () => {
   });
 
   it('adds loopback, private, unique-local and CGNAT in development', () => {
-    for (const a of ['127.0.0.1', '::1', '10.1.2.3', 'fd12::1', '100.64.1.1']) expect(refusedAddressClass(a, DEVELOPMENT)).toBeNull();
-    for (const a of ['169.254.169.254', '0.0.0.0', '224.0.0.1']) expect(refusedAddressClass(a, DEVELOPMENT)).not.toBeNull();
+    for (const a of ['127.0.0.1', '::1', '10.1.2.3', 'fd12::1', '100.64.1.1'])
+      expect(refusedAddressClass(a, DEVELOPMENT)).toBeNull();
+    for (const a of ['169.254.169.254', '0.0.0.0', '224.0.0.1'])
+      expect(refusedAddressClass(a, DEVELOPMENT)).not.toBeNull();
   });
 });
 
 describe('createGuardedLookup (the socket-level check)', () => {
   function lookupWith(answers: Record<string, string[]>, policy = PRODUCTION) {
     return createGuardedLookup(policy, (hostname, _options, callback) => {
-      const addresses: LookupAddress[] = (answers[hostname] ?? []).map((address) => ({ address, family: address.includes(':') ? 6 : 4 }));
+      const addresses: LookupAddress[] = (answers[hostname] ?? []).map((address) => ({
+        address,
+        family: address.includes(':') ? 6 : 4,
+      }));
       callback(null, addresses);
     });
   }
@@ -111,7 +116,9 @@ describe('createGuardedLookup (the socket-level check)', () => {
     );
 
   it('refuses a name that resolves to 127.0.0.1 with a BlockedAddressError naming both', async () => {
-    await expect(resolveAll(lookupWith({ 'rebind.example.com': ['127.0.0.1'] }), 'rebind.example.com')).rejects.toMatchObject({
+    await expect(
+      resolveAll(lookupWith({ 'rebind.example.com': ['127.0.0.1'] }), 'rebind.example.com'),
+    ).rejects.toMatchObject({
       name: 'BlockedAddressError',
       code: 'ERR_BLOCKED_ADDRESS',
       message: 'rebind.example.com resolves to 127.0.0.1: loopback address refused',
@@ -125,7 +132,9 @@ describe('createGuardedLookup (the socket-level check)', () => {
 
   it('answers the single-address form too', async () => {
     const lookup = lookupWith({ 'hooks.example.com': ['93.184.216.34'] });
-    const one = await new Promise<string>((resolve, reject) => lookup('hooks.example.com', {}, (err, address) => (err ? reject(err) : resolve(address as string))));
+    const one = await new Promise<string>((resolve, reject) =>
+      lookup('hooks.example.com', {}, (err, address) => (err ? reject(err) : resolve(address as string))),
+    );
     expect(one).toBe('93.184.216.34');
   });
 

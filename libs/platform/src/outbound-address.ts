@@ -19,7 +19,12 @@ export type AddressClass =
   | 'reserved';
 
 /** The classes a development machine may reach when `allowPrivateNetworks` is on (the demo receiver on localhost). */
-const DEVELOPMENT_CLASSES: ReadonlySet<AddressClass> = new Set(['loopback', 'private', 'uniqueLocal', 'carrierGradeNat']);
+const DEVELOPMENT_CLASSES: ReadonlySet<AddressClass> = new Set([
+  'loopback',
+  'private',
+  'uniqueLocal',
+  'carrierGradeNat',
+]);
 
 /** Host names that are the cloud metadata service whatever they resolve to (GCP's; AWS and Azure use 169.254.169.254). */
 const METADATA_HOSTNAMES = new Set(['metadata.google.internal', 'metadata.goog', 'metadata']);
@@ -97,7 +102,9 @@ export class BlockedAddressError extends Error {
     readonly address: string,
     readonly addressClass: AddressClass | 'metadata',
   ) {
-    super(`${hostname === address ? address : `${hostname} resolves to ${address}`}: ${describeClass(addressClass)} address refused`);
+    super(
+      `${hostname === address ? address : `${hostname} resolves to ${address}`}: ${describeClass(addressClass)} address refused`,
+    );
   }
 }
 
@@ -121,7 +128,11 @@ function describeClass(kind: AddressClass | 'metadata'): string {
   return words[kind];
 }
 
-type ResolveAll = (hostname: string, options: LookupAllOptions, callback: (err: NodeJS.ErrnoException | null, addresses: LookupAddress[]) => void) => void;
+type ResolveAll = (
+  hostname: string,
+  options: LookupAllOptions,
+  callback: (err: NodeJS.ErrnoException | null, addresses: LookupAddress[]) => void,
+) => void;
 
 /**
  * A `lookup` for net/http(s) agents that resolves the name, then keeps only the addresses `policy` allows, so the
@@ -130,7 +141,10 @@ type ResolveAll = (hostname: string, options: LookupAllOptions, callback: (err: 
  * time. When every address is refused the connection fails with a BlockedAddressError before any packet is sent.
  * Node calls `lookup` for host names only: IP literals must be checked with refusedAddressClass before connecting.
  */
-export function createGuardedLookup(policy: OutboundPolicy, resolve: ResolveAll = dnsLookup as ResolveAll): LookupFunction {
+export function createGuardedLookup(
+  policy: OutboundPolicy,
+  resolve: ResolveAll = dnsLookup as ResolveAll,
+): LookupFunction {
   return (hostname, options, callback) => {
     const metadata = classifyHostname(hostname) === 'metadata';
     resolve(hostname, { ...options, all: true }, (err, addresses) => {

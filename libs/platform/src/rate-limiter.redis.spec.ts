@@ -31,9 +31,7 @@ describeWithRedis(REDIS_URL)('createRateLimiter against real Redis (two replicas
       createRateLimiter({ redis: a, keyPrefix, redisTimeoutMs: 5000 }),
       createRateLimiter({ redis: b, keyPrefix, redisTimeoutMs: 5000 }),
     ];
-    const results = await Promise.all(
-      Array.from({ length: 100 }, (_, i) => replicas[i % 2]!.consume('key_shared')),
-    );
+    const results = await Promise.all(Array.from({ length: 100 }, (_, i) => replicas[i % 2]!.consume('key_shared')));
     expect(results.filter((r) => r.allowed)).toHaveLength(60);
     const refused = results.filter((r) => !r.allowed);
     expect(refused).toHaveLength(40);

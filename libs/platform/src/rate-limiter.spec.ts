@@ -17,7 +17,10 @@ describe('toRetryAfterSec', () => {
 
 describe('createRateLimiter (in memory)', () => {
   beforeEach(() => {
-    jest.useFakeTimers({ now: Date.parse('2027-03-01T12:00:00Z'), doNotFake: ['nextTick', 'queueMicrotask', 'setImmediate'] });
+    jest.useFakeTimers({
+      now: Date.parse('2027-03-01T12:00:00Z'),
+      doNotFake: ['nextTick', 'queueMicrotask', 'setImmediate'],
+    });
   });
   afterEach(() => jest.useRealTimers());
 

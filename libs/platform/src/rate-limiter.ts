@@ -106,7 +106,11 @@ function createRedisLimiter(redis: Redis, shape: LimitShape, options: RateLimite
     rejectIfRedisNotReady: true,
     insuranceLimiter,
   });
-  return new RLWrapperTimeouts({ limiter: redisLimiter, timeoutMs: options.redisTimeoutMs ?? REDIS_TIMEOUT_MS, insuranceLimiter });
+  return new RLWrapperTimeouts({
+    limiter: redisLimiter,
+    timeoutMs: options.redisTimeoutMs ?? REDIS_TIMEOUT_MS,
+    insuranceLimiter,
+  });
 }
 
 function throttledWarning(options: RateLimiterOptions): () => void {

@@ -103,7 +103,6 @@ export function configRefusal(load: (env: Record<string, string>) => unknown, en
   throw new Error(`the configuration was accepted: ${JSON.stringify(Object.keys(env))}`);
 }
 
-
 /** A loopback port where nothing listens (taken from the OS, then released): a dependency that is down. */
 export async function closedPort(): Promise<number> {
   const server = createServer();

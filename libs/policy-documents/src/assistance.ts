@@ -51,7 +51,8 @@ export const emergencyLineLabel = (locale: RenderLocale) => documentsMessages(lo
 export const satellitePhoneNote = (locale: RenderLocale) => documentsMessages(locale).assistance.satellitePhone();
 
 /** Printed next to the contacts on every document, in every mode: the contacts are invented, like the carriers. */
-export const illustrativeContactsNote = (locale: RenderLocale) => documentsMessages(locale).assistance.illustrativeContacts();
+export const illustrativeContactsNote = (locale: RenderLocale) =>
+  documentsMessages(locale).assistance.illustrativeContacts();
 
 /** What to do in an emergency and how to claim, in order. */
 export function howToClaim(locale: RenderLocale): readonly string[] {

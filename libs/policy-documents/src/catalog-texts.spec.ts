@@ -11,8 +11,16 @@ describe('the catalog in every language', () => {
   it('has one description per plan, one name per destination, one text per cancellation reason and exclusion', () => {
     const en = catalogMessages('en');
     expect(keys(en.plans)).toEqual(plans.map((p) => p.id).sort());
-    expect(keys(en.destinations)).toEqual(listDestinations().map((d) => d.slug).sort());
-    expect(Object.values(en.cancelReasons).map((t) => t()).sort()).toEqual([...new Set(plans.map((p) => p.coverage.cancelReason))].sort());
+    expect(keys(en.destinations)).toEqual(
+      listDestinations()
+        .map((d) => d.slug)
+        .sort(),
+    );
+    expect(
+      Object.values(en.cancelReasons)
+        .map((t) => t())
+        .sort(),
+    ).toEqual([...new Set(plans.map((p) => p.coverage.cancelReason))].sort());
     expect(Object.values(en.exclusions).map((t) => t())).toEqual([...GENERAL_EXCLUSIONS]);
     expect(keys(en.tiers)).toEqual([...TIERS].sort());
   });
@@ -30,11 +38,19 @@ describe('the catalog in every language', () => {
       expect(exclusionText(text, 'en')).toBe(text);
       expect(exclusionText(text, 'fr')).not.toBe(text);
     }
-    expect(listDestinations().map((d) => destinationName(d.slug, 'de'))).toEqual(['Antarktis', 'Arktis', 'Spitzbergen', 'Galápagos', 'Afrika-Safari']);
+    expect(listDestinations().map((d) => destinationName(d.slug, 'de'))).toEqual([
+      'Antarktis',
+      'Arktis',
+      'Spitzbergen',
+      'Galápagos',
+      'Afrika-Safari',
+    ]);
   });
 
   it('falls back to English for a text the translations do not know', () => {
-    expect(cancelReasonText('A reason added to the catalog yesterday', 'de')).toBe('A reason added to the catalog yesterday');
+    expect(cancelReasonText('A reason added to the catalog yesterday', 'de')).toBe(
+      'A reason added to the catalog yesterday',
+    );
     expect(destinationName('atlantis', 'es')).toBe('atlantis');
   });
 });

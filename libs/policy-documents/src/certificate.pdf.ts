@@ -1,7 +1,14 @@
 import type { PolicyLookup } from '@expedition/contracts';
 import { asLocale, type RenderLocale } from '@expedition/i18n';
 import { documentsMessages } from '@expedition/i18n/documents';
-import { ASSISTANCE, cancellationRule, emergencyLineLabel, howToClaim, illustrativeContactsNote, satellitePhoneNote } from './assistance';
+import {
+  ASSISTANCE,
+  cancellationRule,
+  emergencyLineLabel,
+  howToClaim,
+  illustrativeContactsNote,
+  satellitePhoneNote,
+} from './assistance';
 import { cancelReasonText, carrierName, destinationName } from './catalog-texts';
 import { formatDay, formatMinor, formatUsd } from './format';
 import { createPdf, list, paragraph, pdfSafe, row, section, specimenBanner, specimenMark, contentWidth } from './pdf';
@@ -23,7 +30,11 @@ export function coverDates(trip: PolicyLookup['trip'], locale: RenderLocale = 'e
   const m = documentsMessages(locale).common;
   return {
     starts: trip.startDate ? formatDay(trip.startDate, locale) : m.onDeparture(),
-    ends: trip.endDate ? formatDay(trip.endDate, locale) : trip.durationDays ? m.daysAfterDeparture({ days: trip.durationDays }) : m.atTripEnd(),
+    ends: trip.endDate
+      ? formatDay(trip.endDate, locale)
+      : trip.durationDays
+        ? m.daysAfterDeparture({ days: trip.durationDays })
+        : m.atTripEnd(),
   };
 }
 
@@ -33,7 +44,10 @@ export function coverDates(trip: PolicyLookup['trip'], locale: RenderLocale = 'e
  * Deterministic: its dates come from `issuedAt`, never from the clock, so the same policy always gives the same
  * bytes. A test policy carries the SPECIMEN mark at the top of every page and at the end.
  */
-export function renderCertificate(policy: PolicyLookup, locale: RenderLocale = asLocale(policy.locale)): Promise<Buffer> {
+export function renderCertificate(
+  policy: PolicyLookup,
+  locale: RenderLocale = asLocale(policy.locale),
+): Promise<Buffer> {
   const m = documentsMessages(locale);
   const { labels: l } = m;
   const destination = destinationName(policy.trip.destinationSlug, locale);
@@ -61,7 +75,11 @@ export function renderCertificate(policy: PolicyLookup, locale: RenderLocale = a
 
   section(doc, m.certificate.insuredTravelers());
   row(doc, l.insuredPersons({ count: policy.travelers.count }), insuredPersons(policy.travelers, locale).join('\n'));
-  doc.font('Helvetica').fontSize(9).fillColor('#555555').text(pdfSafe(m.certificate.agesAtDeparture()), doc.page.margins.left);
+  doc
+    .font('Helvetica')
+    .fontSize(9)
+    .fillColor('#555555')
+    .text(pdfSafe(m.certificate.agesAtDeparture()), doc.page.margins.left);
 
   section(doc, m.certificate.cover());
   const dates = coverDates(policy.trip, locale);
@@ -84,7 +102,11 @@ export function renderCertificate(policy: PolicyLookup, locale: RenderLocale = a
   }
 
   section(doc, m.sections.inAnEmergency(), 120);
-  paragraph(doc, m.certificate.callProvider({ provider: ASSISTANCE.provider, phone: ASSISTANCE.emergencyLine.display }), { bold: true, size: 12 });
+  paragraph(
+    doc,
+    m.certificate.callProvider({ provider: ASSISTANCE.provider, phone: ASSISTANCE.emergencyLine.display }),
+    { bold: true, size: 12 },
+  );
   paragraph(doc, `${emergencyLineLabel(locale)}. ${satellitePhoneNote(locale)}`);
 
   section(doc, m.sections.howToClaim(), 120);
@@ -105,10 +127,17 @@ export function renderCertificate(policy: PolicyLookup, locale: RenderLocale = a
     paragraph(doc, m.certificate.wordingWithoutLink());
   }
   doc.moveDown(0.5);
-  paragraph(doc, `${m.certificate.carryPolicyNumber()} ${illustrativeContactsNote(locale)}`, { size: 9, color: '#555555' });
+  paragraph(doc, `${m.certificate.carryPolicyNumber()} ${illustrativeContactsNote(locale)}`, {
+    size: 9,
+    color: '#555555',
+  });
   if (test) {
     doc.moveDown(1);
-    doc.font('Helvetica-Bold').fontSize(12).fillColor('#b00020').text(pdfSafe(mark), doc.page.margins.left, doc.y, { align: 'center', width: contentWidth(doc) });
+    doc
+      .font('Helvetica-Bold')
+      .fontSize(12)
+      .fillColor('#b00020')
+      .text(pdfSafe(mark), doc.page.margins.left, doc.y, { align: 'center', width: contentWidth(doc) });
   }
   doc.end();
   return done;

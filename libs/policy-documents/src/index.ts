@@ -14,7 +14,14 @@ export {
   satellitePhoneNote,
   type PhoneLine,
 } from './assistance';
-export { cancelReasonText, carrierName, destinationName, exclusionText, planDescription, tierName } from './catalog-texts';
+export {
+  cancelReasonText,
+  carrierName,
+  destinationName,
+  exclusionText,
+  planDescription,
+  tierName,
+} from './catalog-texts';
 export { formatDay, formatMinor, formatUsd } from './format';
 export { specimenMark } from './pdf';
 export { policyWording, type Benefit, type PolicyWording } from './wording';

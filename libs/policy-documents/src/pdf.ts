@@ -21,7 +21,10 @@ const AUTHOR = 'Expedition Travel Insurance';
  * document's creation date: callers pass a date from their data, never the clock, so the same input always gives the
  * same bytes (testable, cacheable).
  */
-export function createPdf(info: { title: string; subject: string; date: Date; lang?: string }): { doc: Doc; done: Promise<Buffer> } {
+export function createPdf(info: { title: string; subject: string; date: Date; lang?: string }): {
+  doc: Doc;
+  done: Promise<Buffer>;
+} {
   const doc = new PDFDocument({
     size: 'A4',
     margin: 56,
@@ -53,7 +56,11 @@ export function specimenBanner(doc: Doc, mark = SPECIMEN_MARK): void {
   const { left } = doc.page.margins;
   const top = doc.y;
   doc.rect(left, top, contentWidth(doc), 30).fill('#b00020');
-  doc.font('Helvetica-Bold').fontSize(14).fillColor('#ffffff').text(pdfSafe(mark), left, top + 9, { align: 'center', width: contentWidth(doc) });
+  doc
+    .font('Helvetica-Bold')
+    .fontSize(14)
+    .fillColor('#ffffff')
+    .text(pdfSafe(mark), left, top + 9, { align: 'center', width: contentWidth(doc) });
   doc.x = left;
   doc.y = top + 44;
 }
@@ -77,7 +84,10 @@ export function row(doc: Doc, label: string, value: string, url?: string): void 
     .font('Helvetica')
     .fontSize(10)
     .fillColor(url ? '#0b5cad' : '#111111')
-    .text(pdfSafe(value), left + 160, y, { width: contentWidth(doc) - 160, ...(url ? { link: url, underline: true } : {}) });
+    .text(pdfSafe(value), left + 160, y, {
+      width: contentWidth(doc) - 160,
+      ...(url ? { link: url, underline: true } : {}),
+    });
   doc.x = left;
   doc.y = Math.max(labelBottom, doc.y) + 2;
 }
@@ -96,7 +106,11 @@ export function list(doc: Doc, items: readonly string[], ordered = false): void 
   const left = doc.page.margins.left;
   items.forEach((item, i) => {
     const y = doc.y;
-    doc.font('Helvetica').fontSize(10).fillColor('#222222').text(ordered ? `${i + 1}.` : '•', left, y, { width: 16 });
+    doc
+      .font('Helvetica')
+      .fontSize(10)
+      .fillColor('#222222')
+      .text(ordered ? `${i + 1}.` : '•', left, y, { width: 16 });
     doc.text(pdfSafe(item), left + 18, y, { width: contentWidth(doc) - 18 });
     doc.x = left;
     doc.moveDown(0.25);

@@ -26,7 +26,10 @@ export type PolicyKey = { policyId: string } | { policyNumber: string };
 export function toPolicyView(policy: PolicyViewRow, links: { quoteApiUrl: string; accessToken: string }): PolicyLookup {
   const plan = getPlan(policy.planId);
   const names = policy.purchase.payment?.checkoutSession?.guestNames ?? [];
-  const { documentUrl, pageUrl } = policyLinks(links.quoteApiUrl, { policyNumber: policy.policyNumber, accessToken: links.accessToken });
+  const { documentUrl, pageUrl } = policyLinks(links.quoteApiUrl, {
+    policyNumber: policy.policyNumber,
+    accessToken: links.accessToken,
+  });
   return {
     policyNumber: policy.policyNumber,
     status: policy.status,
@@ -84,5 +87,7 @@ export async function loadPolicyView(
 ): Promise<PolicyLookup | null> {
   const where = 'policyId' in key ? { id: key.policyId } : { policyNumber: key.policyNumber };
   const policy = await prisma.policy.findUnique({ where, include: POLICY_VIEW_INCLUDE });
-  return policy ? toPolicyView(policy, { quoteApiUrl: opts.quoteApiUrl, accessToken: opts.policyTokens.tokenFor(policy) }) : null;
+  return policy
+    ? toPolicyView(policy, { quoteApiUrl: opts.quoteApiUrl, accessToken: opts.policyTokens.tokenFor(policy) })
+    : null;
 }

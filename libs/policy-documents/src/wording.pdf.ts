@@ -16,7 +16,11 @@ export function renderWordingPdf(wording: PolicyWording, urls: { html: string })
     lang: wording.locale,
   });
   doc.font('Helvetica-Bold').fontSize(18).fillColor('#111111').text(pdfSafe(wording.title));
-  doc.font('Helvetica').fontSize(10).fillColor('#555555').text(pdfSafe(m.wording.underwrittenBy({ carrier: wording.carrier })));
+  doc
+    .font('Helvetica')
+    .fontSize(10)
+    .fillColor('#555555')
+    .text(pdfSafe(m.wording.underwrittenBy({ carrier: wording.carrier })));
   doc.moveDown(0.5);
   paragraph(doc, wording.illustrativeNote, { size: 9, color: '#555555' });
   if (wording.notOnSale) paragraph(doc, wording.notOnSale, { bold: true });
@@ -43,7 +47,10 @@ export function renderWordingPdf(wording: PolicyWording, urls: { html: string })
   paragraph(doc, wording.cancellation);
 
   doc.moveDown(0.5);
-  paragraph(doc, `${wording.contactsNote} ${m.wording.alsoPublishedAt({ url: urls.html })}`, { size: 9, color: '#555555' });
+  paragraph(doc, `${wording.contactsNote} ${m.wording.alsoPublishedAt({ url: urls.html })}`, {
+    size: 9,
+    color: '#555555',
+  });
   doc.end();
   return done;
 }

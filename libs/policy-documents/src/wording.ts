@@ -1,7 +1,14 @@
 import { CFAR_WINDOW_DAYS, GENERAL_EXCLUSIONS, type Plan } from '@expedition/domain-pricing';
 import { formatList, type RenderLocale } from '@expedition/i18n';
 import { documentsMessages } from '@expedition/i18n/documents';
-import { ASSISTANCE, cancellationRule, emergencyLineLabel, howToClaim, illustrativeContactsNote, satellitePhoneNote } from './assistance';
+import {
+  ASSISTANCE,
+  cancellationRule,
+  emergencyLineLabel,
+  howToClaim,
+  illustrativeContactsNote,
+  satellitePhoneNote,
+} from './assistance';
 import { cancelReasonText, carrierName, destinationName, exclusionText, planDescription } from './catalog-texts';
 import { formatUsd } from './format';
 
@@ -63,7 +70,8 @@ export function policyWording(plan: Plan, locale: RenderLocale = 'en'): PolicyWo
     { benefit: m.cancellation(), limit: formatUsd(c.tripCancellation, locale), notes: m.cancellationNotes() },
     { benefit: m.deductible(), limit: formatUsd(c.deductible, locale), notes: m.deductibleNotes() },
   ];
-  if (plan.cfar) benefits.push({ benefit: m.cfar(), limit: m.cfarLimit(), notes: m.cfarNotes({ days: CFAR_WINDOW_DAYS }) });
+  if (plan.cfar)
+    benefits.push({ benefit: m.cfar(), limit: m.cfarLimit(), notes: m.cfarNotes({ days: CFAR_WINDOW_DAYS }) });
   const notOnSale = !plan.enabled
     ? m.retired()
     : plan.availabilityMode === 'admin_only'

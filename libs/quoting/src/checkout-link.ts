@@ -83,7 +83,10 @@ export function createCheckoutLinks(deps: CheckoutLinkDeps) {
       });
       await tx.quote.updateMany({ where: { id: quote.id, status: 'quoted' }, data: { status: 'checkout_open' } });
     });
-    return { checkoutUrl: `${deps.publicUrl.replace(/\/$/, '')}/checkout/${token}`, expiresAt: expiresAt.toISOString() };
+    return {
+      checkoutUrl: `${deps.publicUrl.replace(/\/$/, '')}/checkout/${token}`,
+      expiresAt: expiresAt.toISOString(),
+    };
   }
 
   return { open };

@@ -12,4 +12,3 @@ export function randomQuoteNumber(pick: (max: number) => number = randomInt): st
   for (let i = 0; i < 4; i++) s += QUOTE_NUMBER_ALPHABET[pick(QUOTE_NUMBER_ALPHABET.length)];
   return s;
 }
-

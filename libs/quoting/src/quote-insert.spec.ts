@@ -29,7 +29,13 @@ const fullTrip = {
   otherCountries: ['AR', 'CL'],
   locale: 'de' as const,
 };
-const sparseTrip = { source: 'api' as const, destination: 'Arctic', tripCostCents: 500_000, travelers: 1, residence: 'GB' };
+const sparseTrip = {
+  source: 'api' as const,
+  destination: 'Arctic',
+  tripCostCents: 500_000,
+  travelers: 1,
+  residence: 'GB',
+};
 
 function suite(kind: 'postgres' | 'pglite') {
   let db: Database;
@@ -83,7 +89,8 @@ function suite(kind: 'postgres' | 'pglite') {
     const quotes = createQuoteService({ prisma: db.prisma, clock });
     const created = await quotes.create(sparseTrip);
     // eslint-disable-next-line @typescript-eslint/no-unused-vars
-    const { id, status, optionsAttempts, optionsLockedUntil, optionsError, createdAt, updatedAt, ...row } = created.quote;
+    const { id, status, optionsAttempts, optionsLockedUntil, optionsError, createdAt, updatedAt, ...row } =
+      created.quote;
     await expect(
       insertQuoteWithEstimates(db.prisma, { ...row, quoteNumber: 'EXP-ZZZZ', sessionIdHash: 'x'.repeat(64) }, [
         { ...created.estimates[0]!, planId: 'no-such-plan' },

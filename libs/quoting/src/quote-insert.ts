@@ -34,7 +34,9 @@ export async function insertQuoteWithEstimates(
           confidence, is_recommended, rank, notes, cfar_eligible)
         VALUES ${Prisma.join(
           estimates.map(
-            (e) => Prisma.sql`(${e.id}, ${id}, ${e.planId}, ${e.premiumCents}, ${e.currency}, ${e.travelerPremiumsCents}::int[],
+            (
+              e,
+            ) => Prisma.sql`(${e.id}, ${id}, ${e.planId}, ${e.premiumCents}, ${e.currency}, ${e.travelerPremiumsCents}::int[],
               ${e.confidence}, ${e.isRecommended}, ${e.rank}, ${e.notes}, ${e.cfarEligible})`,
           ),
         )})`

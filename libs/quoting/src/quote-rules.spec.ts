@@ -15,7 +15,9 @@ describe('sandboxQuoteRefusal', () => {
     expect(sandboxQuoteRefusal(base)).toBeNull();
     expect(sandboxQuoteRefusal({ ...base, tripCostCents: 1_301_301 })).toBeNull();
     expect(sandboxQuoteRefusal({ ...base, email: null })).toBeNull();
-    expect(sandboxQuoteRefusal({ mode: 'live', tripCostCents: 1_301_300, email: 'quote-error@sandbox.test' })).toBeNull();
+    expect(
+      sandboxQuoteRefusal({ mode: 'live', tripCostCents: 1_301_300, email: 'quote-error@sandbox.test' }),
+    ).toBeNull();
   });
 });
 

@@ -50,7 +50,9 @@ describe('createQuoteService', () => {
 
   it('writes nothing when pricing refuses the input', async () => {
     const before = await db.prisma.quote.count();
-    await expect(createQuoteService({ prisma: db.prisma, clock }).create({ ...trip, destination: 'Mars' })).rejects.toMatchObject({
+    await expect(
+      createQuoteService({ prisma: db.prisma, clock }).create({ ...trip, destination: 'Mars' }),
+    ).rejects.toMatchObject({
       code: 'unknown_destination',
     });
     expect(await db.prisma.quote.count()).toBe(before);

@@ -97,7 +97,8 @@ export function createQuoteService(deps: QuoteServiceDeps) {
     const validUntil = new Date(now.getTime() + QUOTE_VALIDITY_DAYS * 86_400_000);
     const expiresAt = startDate && startDate > now && startDate < validUntil ? startDate : validUntil;
     const instantQuoteEligible =
-      offersOptions(input.source) && instantQuoteEligibility({ startDate: pricing.startDate, estimates: pricing.estimates }).eligible;
+      offersOptions(input.source) &&
+      instantQuoteEligibility({ startDate: pricing.startDate, estimates: pricing.estimates }).eligible;
 
     for (let attempt = 1; ; attempt++) {
       try {
@@ -173,13 +174,21 @@ export type QuoteService = ReturnType<typeof createQuoteService>;
  * operator can rehearse its failure handling. A live-mode quote with the same values is priced normally.
  * Returns the offending field, or null.
  */
-export function sandboxQuoteRefusal(input: Pick<NewQuote, 'mode' | 'tripCostCents' | 'email'>): { path: string; message: string } | null {
+export function sandboxQuoteRefusal(
+  input: Pick<NewQuote, 'mode' | 'tripCostCents' | 'email'>,
+): { path: string; message: string } | null {
   if ((input.mode ?? 'test') !== 'test') return null;
   if (input.tripCostCents === EMBED_SANDBOX_QUOTE_ERROR_TRIP_COST * 100) {
-    return { path: 'tripCost', message: `sandbox value ${EMBED_SANDBOX_QUOTE_ERROR_TRIP_COST}: refused on purpose in test mode` };
+    return {
+      path: 'tripCost',
+      message: `sandbox value ${EMBED_SANDBOX_QUOTE_ERROR_TRIP_COST}: refused on purpose in test mode`,
+    };
   }
   if (typeof input.email === 'string' && input.email.trim().toLowerCase() === EMBED_SANDBOX_QUOTE_ERROR_EMAIL) {
-    return { path: 'email', message: `sandbox value ${EMBED_SANDBOX_QUOTE_ERROR_EMAIL}: refused on purpose in test mode` };
+    return {
+      path: 'email',
+      message: `sandbox value ${EMBED_SANDBOX_QUOTE_ERROR_EMAIL}: refused on purpose in test mode`,
+    };
   }
   return null;
 }

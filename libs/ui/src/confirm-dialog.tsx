@@ -21,7 +21,18 @@ export interface ConfirmDialogProps {
  * A modal confirmation on the native <dialog> (focus moves in and is kept inside, Escape cancels, focus returns to
  * the opener on close): the step before every destructive action.
  */
-export function ConfirmDialog({ open, title, children, confirmLabel, cancelLabel = 'Cancel', danger, busy, confirmDisabled, onConfirm, onCancel }: ConfirmDialogProps) {
+export function ConfirmDialog({
+  open,
+  title,
+  children,
+  confirmLabel,
+  cancelLabel = 'Cancel',
+  danger,
+  busy,
+  confirmDisabled,
+  onConfirm,
+  onCancel,
+}: ConfirmDialogProps) {
   const ref = useRef<HTMLDialogElement>(null);
   const titleId = `d${useId()}`;
   useEffect(() => {
@@ -47,7 +58,9 @@ export function ConfirmDialog({ open, title, children, confirmLabel, cancelLabel
           onConfirm();
         }}
       >
-        <h2 id={titleId} class="svc-dialog__title">{title}</h2>
+        <h2 id={titleId} class="svc-dialog__title">
+          {title}
+        </h2>
         <div class="svc-dialog__body">{children}</div>
         <div class="svc-dialog__actions">
           <Button variant="secondary" onClick={onCancel} disabled={busy}>

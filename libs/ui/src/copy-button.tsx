@@ -36,19 +36,19 @@ export function CopyButton({ text, label, small = true }: { text: string; label:
   }, [state]);
   return (
     <>
-    <button
-      type="button"
-      class={`svc-btn svc-btn--secondary svc-copy${small ? ' svc-btn--small' : ''}`}
-      data-copied={state === 'copied' ? 'true' : undefined}
-      onClick={async () => setState((await copyText(text)) ? 'copied' : 'failed')}
-    >
-      {state === 'copied' ? 'Copied' : state === 'failed' ? 'Copy failed' : 'Copy'}
-      {/* The accessible name starts with the visible word (WCAG 2.5.3) and says what is copied. */}
-      <span class="svc-visually-hidden"> {label}</span>
-    </button>
-    <span class="svc-visually-hidden" role="status">
-      {state === 'copied' ? `${label} copied` : state === 'failed' ? 'Copy failed; select the text and copy it' : ''}
-    </span>
+      <button
+        type="button"
+        class={`svc-btn svc-btn--secondary svc-copy${small ? ' svc-btn--small' : ''}`}
+        data-copied={state === 'copied' ? 'true' : undefined}
+        onClick={async () => setState((await copyText(text)) ? 'copied' : 'failed')}
+      >
+        {state === 'copied' ? 'Copied' : state === 'failed' ? 'Copy failed' : 'Copy'}
+        {/* The accessible name starts with the visible word (WCAG 2.5.3) and says what is copied. */}
+        <span class="svc-visually-hidden"> {label}</span>
+      </button>
+      <span class="svc-visually-hidden" role="status">
+        {state === 'copied' ? `${label} copied` : state === 'failed' ? 'Copy failed; select the text and copy it' : ''}
+      </span>
     </>
   );
 }

@@ -1,7 +1,15 @@
 import type { ComponentChildren } from 'preact';
 
 /** What a list shows when it has nothing yet: what the thing is, and the one action that creates the first one. */
-export function EmptyState({ title, children, action }: { title: string; children?: ComponentChildren; action?: ComponentChildren }) {
+export function EmptyState({
+  title,
+  children,
+  action,
+}: {
+  title: string;
+  children?: ComponentChildren;
+  action?: ComponentChildren;
+}) {
   return (
     <div class="svc-empty">
       <p class="svc-empty__title">{title}</p>

@@ -1,4 +1,9 @@
-import type { ComponentChildren, InputHTMLAttributes, PartialInputHTMLAttributes, PartialSelectHTMLAttributes } from 'preact';
+import type {
+  ComponentChildren,
+  InputHTMLAttributes,
+  PartialInputHTMLAttributes,
+  PartialSelectHTMLAttributes,
+} from 'preact';
 import { useId } from 'preact/hooks';
 
 /*
@@ -26,16 +31,33 @@ function describedBy(hint: unknown, error: unknown, ids: { hintId: string; error
   return parts.length ? parts.join(' ') : undefined;
 }
 
-function FieldText({ hint, error, ids }: { hint?: ComponentChildren; error?: string | null; ids: { hintId: string; errorId: string } }) {
+function FieldText({
+  hint,
+  error,
+  ids,
+}: {
+  hint?: ComponentChildren;
+  error?: string | null;
+  ids: { hintId: string; errorId: string };
+}) {
   return (
     <>
-      {hint ? <span class="svc-hint" id={ids.hintId}>{hint}</span> : null}
-      {error ? <span class="svc-error" id={ids.errorId}>{error}</span> : null}
+      {hint ? (
+        <span class="svc-hint" id={ids.hintId}>
+          {hint}
+        </span>
+      ) : null}
+      {error ? (
+        <span class="svc-error" id={ids.errorId}>
+          {error}
+        </span>
+      ) : null}
     </>
   );
 }
 
-export type TextFieldProps = FieldFrame & Omit<PartialInputHTMLAttributes<HTMLInputElement>, 'label' | 'role' | 'id' | 'class'>;
+export type TextFieldProps = FieldFrame &
+  Omit<PartialInputHTMLAttributes<HTMLInputElement>, 'label' | 'role' | 'id' | 'class'>;
 
 /** A labelled input (`.svc-field` of tokens.css) with its hint and inline error tied to it. */
 export function TextField({ label, hint, error, id, class: extra, ...input }: TextFieldProps) {
@@ -43,7 +65,12 @@ export function TextField({ label, hint, error, id, class: extra, ...input }: Te
   return (
     <div class={`svc-field${extra ? ` ${extra}` : ''}`}>
       <label for={ids.controlId}>{label}</label>
-      <input {...(input as InputHTMLAttributes<HTMLInputElement>)} id={ids.controlId} aria-invalid={error ? 'true' : undefined} aria-describedby={describedBy(hint, error, ids)} />
+      <input
+        {...(input as InputHTMLAttributes<HTMLInputElement>)}
+        id={ids.controlId}
+        aria-invalid={error ? 'true' : undefined}
+        aria-describedby={describedBy(hint, error, ids)}
+      />
       <FieldText hint={hint} error={error} ids={ids} />
     </div>
   );
@@ -61,7 +88,12 @@ export function SelectField({ label, hint, error, id, class: extra, options, chi
   return (
     <div class={`svc-field${extra ? ` ${extra}` : ''}`}>
       <label for={ids.controlId}>{label}</label>
-      <select {...select} id={ids.controlId} aria-invalid={error ? 'true' : undefined} aria-describedby={describedBy(hint, error, ids)}>
+      <select
+        {...select}
+        id={ids.controlId}
+        aria-invalid={error ? 'true' : undefined}
+        aria-describedby={describedBy(hint, error, ids)}
+      >
         {options?.map((o) => (
           <option key={o.value} value={o.value}>
             {o.label}

@@ -13,7 +13,11 @@ export const fieldErrorId = (id: string): string => `${id}-error`;
 
 export function fieldAria(id: string, error?: string, hint?: string): FieldAria {
   const describedBy = [hint ? fieldHintId(id) : '', error ? fieldErrorId(id) : ''].filter(Boolean).join(' ');
-  return { id, ...(error ? { 'aria-invalid': 'true' as const } : {}), ...(describedBy ? { 'aria-describedby': describedBy } : {}) };
+  return {
+    id,
+    ...(error ? { 'aria-invalid': 'true' as const } : {}),
+    ...(describedBy ? { 'aria-describedby': describedBy } : {}),
+  };
 }
 
 export interface FieldProps {

@@ -6,7 +6,8 @@ export function formatMoney(minorUnits: number, currency: string, locale?: strin
   const code = currency.toUpperCase();
   let digits = 2;
   try {
-    digits = new Intl.NumberFormat('en', { style: 'currency', currency: code }).resolvedOptions().maximumFractionDigits ?? 2;
+    digits =
+      new Intl.NumberFormat('en', { style: 'currency', currency: code }).resolvedOptions().maximumFractionDigits ?? 2;
   } catch {
     return `${(minorUnits / 100).toFixed(2)} ${code}`;
   }
@@ -21,7 +22,11 @@ export function formatMoney(minorUnits: number, currency: string, locale?: strin
 /** Whole units (e.g. coverage limits in dollars) without decimals: `$250,000`. */
 export function formatWholeAmount(amount: number, currency: string, locale?: string): string {
   try {
-    return new Intl.NumberFormat(locale, { style: 'currency', currency: currency.toUpperCase(), maximumFractionDigits: 0 }).format(amount);
+    return new Intl.NumberFormat(locale, {
+      style: 'currency',
+      currency: currency.toUpperCase(),
+      maximumFractionDigits: 0,
+    }).format(amount);
   } catch {
     return `${Math.round(amount)} ${currency.toUpperCase()}`;
   }

@@ -34,14 +34,22 @@ export function ToastProvider({ children, timeoutMs = 6000 }: { children: Compon
     },
     [dismiss, timeoutMs],
   );
-  const api = useMemo<ToastApi>(() => ({ show, success: (m) => show(m, 'success'), error: (m) => show(m, 'error') }), [show]);
+  const api = useMemo<ToastApi>(
+    () => ({ show, success: (m) => show(m, 'success'), error: (m) => show(m, 'error') }),
+    [show],
+  );
   const render = (tone: 'polite' | 'assertive') =>
     toasts
       .filter((t) => (t.tone === 'error') === (tone === 'assertive'))
       .map((t) => (
         <div key={t.id} class={`svc-toast svc-toast--${t.tone}`}>
           <span>{t.message}</span>
-          <button type="button" class="svc-toast__close" aria-label="Dismiss notification" onClick={() => dismiss(t.id)}>
+          <button
+            type="button"
+            class="svc-toast__close"
+            aria-label="Dismiss notification"
+            onClick={() => dismiss(t.id)}
+          >
             ×
           </button>
         </div>
@@ -50,8 +58,12 @@ export function ToastProvider({ children, timeoutMs = 6000 }: { children: Compon
     <ToastContext.Provider value={api}>
       {children}
       <div class="svc-toasts">
-        <div role="status" aria-live="polite">{render('polite')}</div>
-        <div role="alert" aria-live="assertive">{render('assertive')}</div>
+        <div role="status" aria-live="polite">
+          {render('polite')}
+        </div>
+        <div role="alert" aria-live="assertive">
+          {render('assertive')}
+        </div>
       </div>
     </ToastContext.Provider>
   );

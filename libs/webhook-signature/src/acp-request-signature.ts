@@ -41,19 +41,28 @@ export function signingInput(r: { timestamp: string; method: string; path: strin
 }
 
 /** A public key given as PEM (SPKI) or as a JWK (JSON text) → its SPKI PEM and algorithm, or why it is refused. */
-export function parseSigningPublicKey(text: string): { pem: string; algorithm: SignatureAlgorithm } | { error: string } {
+export function parseSigningPublicKey(
+  text: string,
+): { pem: string; algorithm: SignatureAlgorithm } | { error: string } {
   const trimmed = text.trim();
   let key: KeyObject;
   try {
     const jwk = trimmed.startsWith('{') ? (JSON.parse(trimmed) as Record<string, unknown>) : undefined;
     // createPublicKey would derive the public half of a private key: refuse one outright (it must not travel here).
-    if (jwk ? 'd' in jwk : /PRIVATE KEY/.test(trimmed)) return { error: 'that is a private key: register the public key only' };
+    if (jwk ? 'd' in jwk : /PRIVATE KEY/.test(trimmed))
+      return { error: 'that is a private key: register the public key only' };
     key = jwk ? createPublicKey({ key: jwk, format: 'jwk' }) : createPublicKey(trimmed);
   } catch {
     return { error: 'not a public key: give a PEM (-----BEGIN PUBLIC KEY-----) or a JWK' };
   }
-  const algorithm = key.asymmetricKeyType === 'ed25519' ? 'ed25519' : key.asymmetricKeyType === 'ec' && key.asymmetricKeyDetails?.namedCurve === 'prime256v1' ? 'es256' : undefined;
-  if (!algorithm) return { error: `unsupported key type ${key.asymmetricKeyType ?? '?'}: use Ed25519 or ECDSA P-256 (ES256)` };
+  const algorithm =
+    key.asymmetricKeyType === 'ed25519'
+      ? 'ed25519'
+      : key.asymmetricKeyType === 'ec' && key.asymmetricKeyDetails?.namedCurve === 'prime256v1'
+        ? 'es256'
+        : undefined;
+  if (!algorithm)
+    return { error: `unsupported key type ${key.asymmetricKeyType ?? '?'}: use Ed25519 or ECDSA P-256 (ES256)` };
   return { pem: key.export({ type: 'spki', format: 'pem' }).toString(), algorithm };
 }
 
@@ -62,12 +71,27 @@ export type SignatureVerdict = { ok: true } | { ok: false; message: string };
 /** Checks one request against the platform's registered key. */
 export function verifyRequestSignature(
   key: { pem: string; algorithm: string },
-  r: { signature: string | undefined; timestamp: string | undefined; method: string; path: string; body: unknown; now: Date },
+  r: {
+    signature: string | undefined;
+    timestamp: string | undefined;
+    method: string;
+    path: string;
+    body: unknown;
+    now: Date;
+  },
 ): SignatureVerdict {
-  if (!r.signature || !r.timestamp) return { ok: false, message: 'This agent key signs its requests: the Signature and Timestamp headers are required' };
-  if (!RFC3339.test(r.timestamp) || Number.isNaN(Date.parse(r.timestamp))) return { ok: false, message: 'Timestamp must be an RFC 3339 date-time, e.g. 2026-04-17T10:30:00Z' };
+  if (!r.signature || !r.timestamp)
+    return {
+      ok: false,
+      message: 'This agent key signs its requests: the Signature and Timestamp headers are required',
+    };
+  if (!RFC3339.test(r.timestamp) || Number.isNaN(Date.parse(r.timestamp)))
+    return { ok: false, message: 'Timestamp must be an RFC 3339 date-time, e.g. 2026-04-17T10:30:00Z' };
   if (Math.abs(r.now.getTime() - Date.parse(r.timestamp)) > SIGNATURE_TOLERANCE_SEC * 1000) {
-    return { ok: false, message: `Timestamp outside the allowed window (±${SIGNATURE_TOLERANCE_SEC} s of the server's clock)` };
+    return {
+      ok: false,
+      message: `Timestamp outside the allowed window (±${SIGNATURE_TOLERANCE_SEC} s of the server's clock)`,
+    };
   }
   if (!BASE64URL.test(r.signature)) return { ok: false, message: 'Signature must be base64url' };
   const signature = Buffer.from(r.signature.replace(/=+$/, ''), 'base64url');

@@ -20,9 +20,7 @@ describe('signPayload', () => {
 
   it('emits one v1 per active secret, in order', () => {
     const header = signPayload(BODY, [SECRET, OLD_SECRET], NOW);
-    expect(header).toBe(
-      `t=${NOW},v1=${hmacHex(SECRET, `${NOW}.${BODY}`)},v1=${hmacHex(OLD_SECRET, `${NOW}.${BODY}`)}`,
-    );
+    expect(header).toBe(`t=${NOW},v1=${hmacHex(SECRET, `${NOW}.${BODY}`)},v1=${hmacHex(OLD_SECRET, `${NOW}.${BODY}`)}`);
   });
 
   it('signs Buffers byte for byte like the equivalent string', () => {
@@ -170,9 +168,7 @@ describe('compatibility with the stripe package', () => {
 
   it('stripe rejects our header for a tampered body, like we do', () => {
     const header = signPayload(BODY, SECRET, NOW);
-    expect(() =>
-      Stripe.webhooks.constructEvent(`${BODY} `, header, SECRET, 300, undefined, NOW * 1000),
-    ).toThrow();
+    expect(() => Stripe.webhooks.constructEvent(`${BODY} `, header, SECRET, 300, undefined, NOW * 1000)).toThrow();
   });
 
   it('computeSignature matches stripe for Buffer payloads', () => {

@@ -11,11 +11,7 @@ export const DEFAULT_TOLERANCE_SEC = 300;
 export type RawBody = string | Buffer | Uint8Array;
 
 export type VerifyFailureReason =
-  | 'missing_header'
-  | 'malformed_header'
-  | 'no_v1'
-  | 'timestamp_out_of_tolerance'
-  | 'signature_mismatch';
+  'missing_header' | 'malformed_header' | 'no_v1' | 'timestamp_out_of_tolerance' | 'signature_mismatch';
 
 export type VerifyResult = { ok: true; timestamp: number } | { ok: false; reason: VerifyFailureReason };
 

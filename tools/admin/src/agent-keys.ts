@@ -3,7 +3,15 @@ import type { PrismaClient } from '@expedition/db';
 import type { AgentKey } from '@expedition/db';
 import { hashToken, isUuid, randomToken, systemClock, type Clock } from '@expedition/platform';
 import { parseSigningPublicKey } from '@expedition/webhook-signature';
-import { agentKeySecretContext, isOperatorError, optionalWebhookSecret, requireWebhookUrl, WEBHOOK_SECRET_BYTES, WEBHOOK_SECRET_PREFIX, type SecretBox } from '@expedition/operators';
+import {
+  agentKeySecretContext,
+  isOperatorError,
+  optionalWebhookSecret,
+  requireWebhookUrl,
+  WEBHOOK_SECRET_BYTES,
+  WEBHOOK_SECRET_PREFIX,
+  type SecretBox,
+} from '@expedition/operators';
 import { randomBytes } from 'node:crypto';
 
 /** An agent platform's key for /acp/v1 as the CLI shows it: never the secret, which exists only at creation. */
@@ -99,12 +107,20 @@ export function createAgentKeyService(deps: {
   async function setSigningKey(id: string, publicKey: string | null): Promise<AgentKeyView> {
     await find(id);
     if (publicKey === null) {
-      return view(await deps.prisma.agentKey.update({ where: { id }, data: { signingPublicKey: null, signingAlgorithm: null, signingKeySetAt: clock.now() } }));
+      return view(
+        await deps.prisma.agentKey.update({
+          where: { id },
+          data: { signingPublicKey: null, signingAlgorithm: null, signingKeySetAt: clock.now() },
+        }),
+      );
     }
     const parsed = parseSigningPublicKey(publicKey);
     if ('error' in parsed) throw new AgentKeyError('invalid_input', `--public-key: ${parsed.error}`);
     return view(
-      await deps.prisma.agentKey.update({ where: { id }, data: { signingPublicKey: parsed.pem, signingAlgorithm: parsed.algorithm, signingKeySetAt: clock.now() } }),
+      await deps.prisma.agentKey.update({
+        where: { id },
+        data: { signingPublicKey: parsed.pem, signingAlgorithm: parsed.algorithm, signingKeySetAt: clock.now() },
+      }),
     );
   }
 
@@ -128,11 +144,18 @@ export function createAgentKeyService(deps: {
       throw err;
     }
     if (given && input.generate) throw new AgentKeyError('invalid_input', 'give --secret or --generate, not both');
-    const generatedSecret = given || (row.webhookSecret && !input.generate) ? null : WEBHOOK_SECRET_PREFIX + randomBytes(WEBHOOK_SECRET_BYTES).toString('hex');
+    const generatedSecret =
+      given || (row.webhookSecret && !input.generate)
+        ? null
+        : WEBHOOK_SECRET_PREFIX + randomBytes(WEBHOOK_SECRET_BYTES).toString('hex');
     const plain = given ?? generatedSecret;
-    if (plain && !deps.secretBox) throw new Error('no secret box: WEBHOOK_SECRET_KEYS is needed to store a webhook secret');
+    if (plain && !deps.secretBox)
+      throw new Error('no secret box: WEBHOOK_SECRET_KEYS is needed to store a webhook secret');
     const sealed = plain ? deps.secretBox!.seal(plain, agentKeySecretContext(id)) : row.webhookSecret;
-    const updated = await deps.prisma.agentKey.update({ where: { id }, data: { webhookUrl: url, webhookSecret: sealed } });
+    const updated = await deps.prisma.agentKey.update({
+      where: { id },
+      data: { webhookUrl: url, webhookSecret: sealed },
+    });
     return { agentKey: view(updated), generatedSecret };
   }
 
@@ -145,7 +168,11 @@ export function createAgentKeyService(deps: {
   /** The order events of this key, newest first: the delivery log. */
   async function deliveries(id: string, limit = 50): Promise<AcpOrderDeliveryView[]> {
     await find(id);
-    const rows = await deps.prisma.acpOrderEvent.findMany({ where: { agentKeyId: id }, orderBy: { createdAt: 'desc' }, take: limit });
+    const rows = await deps.prisma.acpOrderEvent.findMany({
+      where: { agentKeyId: id },
+      orderBy: { createdAt: 'desc' },
+      take: limit,
+    });
     return rows.map((r) => ({
       eventId: r.eventId,
       type: r.type,
@@ -182,4 +209,3 @@ function view(row: AgentKey): AgentKeyView {
     webhookUrl: row.webhookUrl,
   };
 }
-

@@ -192,7 +192,10 @@ export const COMMANDS: readonly Command[] = [
     options: { url: str, secret: str },
     required: ['url'],
     run: async (ctx) => {
-      const update = await ctx.service.setWebhook(arg(ctx, 0), { url: opt(ctx, 'url') ?? '', secret: opt(ctx, 'secret') });
+      const update = await ctx.service.setWebhook(arg(ctx, 0), {
+        url: opt(ctx, 'url') ?? '',
+        secret: opt(ctx, 'secret'),
+      });
       const secretLine = update.secretGenerated
         ? `Webhook secret (shown once; give it to the operator now): ${update.webhookSecret}`
         : 'Webhook secret: the one you passed with --secret.';
@@ -323,7 +326,10 @@ export const COMMANDS: readonly Command[] = [
     options: {},
     run: async (ctx) => {
       const result = await ctx.service.removeAllowedOrigin(arg(ctx, 0), arg(ctx, 1));
-      return { data: result, text: result.removed ? `Removed ${result.origin}.` : `${result.origin} was not in the list.` };
+      return {
+        data: result,
+        text: result.removed ? `Removed ${result.origin}.` : `${result.origin} was not in the list.`,
+      };
     },
   },
   {
@@ -359,14 +365,22 @@ export const COMMANDS: readonly Command[] = [
     name: 'agent-key:list',
     args: [],
     usage: 'agent-key:list',
-    summary: 'List agent platforms\' keys (never the secrets)',
+    summary: "List agent platforms' keys (never the secrets)",
     options: {},
     run: async (ctx) => {
       const keys = await ctx.agentKeys.list();
       const text = keys.length
         ? formatTable(
             ['ID', 'MODE', 'STATE', 'PREFIX', 'SIGNING', 'LAST USED', 'NAME'],
-            keys.map((k) => [k.id, k.mode, k.state, k.prefix, k.signing ?? '-', k.lastUsedAt?.toISOString() ?? '-', k.name]),
+            keys.map((k) => [
+              k.id,
+              k.mode,
+              k.state,
+              k.prefix,
+              k.signing ?? '-',
+              k.lastUsedAt?.toISOString() ?? '-',
+              k.name,
+            ]),
           )
         : 'No agent keys yet. Create one with: npm run admin -- agent-key:create <name> --mode test';
       return { data: keys, text };
@@ -392,7 +406,8 @@ export const COMMANDS: readonly Command[] = [
     run: async (ctx) => {
       const publicKey = opt(ctx, 'public-key');
       const remove = ctx.options['remove'] === true;
-      if ((publicKey === undefined) === !remove) throw new UsageError('give exactly one of --public-key <PEM or JWK> and --remove');
+      if ((publicKey === undefined) === !remove)
+        throw new UsageError('give exactly one of --public-key <PEM or JWK> and --remove');
       const key = await ctx.agentKeys.setSigningKey(arg(ctx, 0), remove ? null : publicKey!);
       const text = key.signing
         ? `Registered an ${key.signing} signing key: from now on every /acp/v1 request of this key must carry a valid Signature and a fresh Timestamp (docs/acp.md, "Request signatures").\n${formatAgentKey(key)}`
@@ -404,7 +419,8 @@ export const COMMANDS: readonly Command[] = [
     name: 'agent-key:webhook',
     args: ['id'],
     usage: 'agent-key:webhook <id> (--url <https URL> [--secret <s> | --generate] | --remove)',
-    summary: "Set where an agent platform's ACP order events are sent, and their signing secret (a generated one is shown once), or remove it",
+    summary:
+      "Set where an agent platform's ACP order events are sent, and their signing secret (a generated one is shown once), or remove it",
     options: { url: str, secret: str, generate: { type: 'boolean' }, remove: { type: 'boolean' } },
     run: async (ctx) => {
       const url = opt(ctx, 'url');
@@ -412,12 +428,21 @@ export const COMMANDS: readonly Command[] = [
       if ((url === undefined) === !remove) throw new UsageError('give exactly one of --url <URL> and --remove');
       if (remove) {
         const key = await ctx.agentKeys.removeWebhook(arg(ctx, 0));
-        return { data: key, text: `Removed the webhook: no order events are sent to this platform any more.\n${formatAgentKey(key)}` };
+        return {
+          data: key,
+          text: `Removed the webhook: no order events are sent to this platform any more.\n${formatAgentKey(key)}`,
+        };
       }
-      const set = await ctx.agentKeys.setWebhook(arg(ctx, 0), { url: url!, secret: opt(ctx, 'secret'), generate: ctx.options['generate'] === true });
+      const set = await ctx.agentKeys.setWebhook(arg(ctx, 0), {
+        url: url!,
+        secret: opt(ctx, 'secret'),
+        generate: ctx.options['generate'] === true,
+      });
       const text = [
         `Order events (order_create) of this key's ACP sales now go to ${set.agentKey.webhookUrl}, signed with Merchant-Signature (docs/acp.md, "Order webhooks").`,
-        ...(set.generatedSecret ? ['Signing secret (shown once; give it to the platform):', `  ${set.generatedSecret}`] : []),
+        ...(set.generatedSecret
+          ? ['Signing secret (shown once; give it to the platform):', `  ${set.generatedSecret}`]
+          : []),
         formatAgentKey(set.agentKey),
       ].join('\n');
       return { data: set, text };
@@ -433,7 +458,17 @@ export const COMMANDS: readonly Command[] = [
       const rows = await ctx.agentKeys.deliveries(arg(ctx, 0));
       const text = rows.length
         ? formatTable(
-            ['EVENT', 'TYPE', 'ORDER', 'STATUS', 'ATTEMPTS', 'LAST HTTP', 'LAST ERROR', 'CREATED', 'DELIVERED / NEXT TRY'],
+            [
+              'EVENT',
+              'TYPE',
+              'ORDER',
+              'STATUS',
+              'ATTEMPTS',
+              'LAST HTTP',
+              'LAST ERROR',
+              'CREATED',
+              'DELIVERED / NEXT TRY',
+            ],
             rows.map((r) => [
               r.eventId,
               r.type,
@@ -459,7 +494,8 @@ export const COMMANDS: readonly Command[] = [
     run: async (ctx) => {
       const policyNumber = arg(ctx, 0);
       const to = opt(ctx, 'to');
-      if (to !== undefined && !/^[^\s@]+@[^\s@]+\.[^\s@]+$/.test(to.trim())) throw new UsageError(`--to "${to}" is not an e-mail address`);
+      if (to !== undefined && !/^[^\s@]+@[^\s@]+\.[^\s@]+$/.test(to.trim()))
+        throw new UsageError(`--to "${to}" is not an e-mail address`);
       const result = await ctx.policyMails.resendConfirmation(policyNumber, to);
       switch (result.outcome) {
         case 'queued':
@@ -468,9 +504,17 @@ export const COMMANDS: readonly Command[] = [
             text: `Queued the confirmation e-mail of ${policyNumber} again (resend ${result.resends}); the dispatcher's mail worker sends it within seconds. Recorded in the audit log.`,
           };
         case 'already_queued':
-          return { data: result, text: `The confirmation e-mail of ${policyNumber} is already waiting to be sent: nothing changed.`, exitCode: 1 };
+          return {
+            data: result,
+            text: `The confirmation e-mail of ${policyNumber} is already waiting to be sent: nothing changed.`,
+            exitCode: 1,
+          };
         case 'no_address':
-          return { data: result, text: `No e-mail address is known for ${policyNumber}: pass --to <address>. Nothing changed.`, exitCode: 1 };
+          return {
+            data: result,
+            text: `No e-mail address is known for ${policyNumber}: pass --to <address>. Nothing changed.`,
+            exitCode: 1,
+          };
         case 'no_policy':
           return { data: result, text: `No policy ${policyNumber}.`, exitCode: 1 };
       }
@@ -480,7 +524,7 @@ export const COMMANDS: readonly Command[] = [
     name: 'create-provider-admin',
     args: ['email'],
     usage: 'create-provider-admin <email>',
-    summary: "Create a provider admin of the operator portal (prints a generated password once)",
+    summary: 'Create a provider admin of the operator portal (prints a generated password once)',
     options: {},
     run: async (ctx) => {
       const { user, password } = await ctx.accounts.createProviderAdmin(arg(ctx, 0));

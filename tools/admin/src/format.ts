@@ -42,14 +42,7 @@ export function formatKeyTable(keys: readonly PublishableKeyView[]): string {
   if (keys.length === 0) return 'No publishable keys.';
   return formatTable(
     ['ID', 'MODE', 'STATE', 'KEY', 'LABEL', 'UNTIL'],
-    keys.map((k) => [
-      k.id,
-      k.mode,
-      k.state,
-      k.key,
-      k.label ?? '-',
-      (k.revokedAt ?? k.expiresAt)?.toISOString() ?? '-',
-    ]),
+    keys.map((k) => [k.id, k.mode, k.state, k.key, k.label ?? '-', (k.revokedAt ?? k.expiresAt)?.toISOString() ?? '-']),
   );
 }
 

@@ -155,7 +155,12 @@ function context(db: Database, deps: AdminDeps, parsed: ParsedCommand): CommandC
   return {
     service,
     accounts: createAccountService({ prisma: db.prisma, clock: deps.clock }),
-    agentKeys: createAgentKeyService({ prisma: db.prisma, clock: deps.clock, secretBox, allowPrivateWebhookUrls: deps.allowPrivateWebhookUrls ?? false }),
+    agentKeys: createAgentKeyService({
+      prisma: db.prisma,
+      clock: deps.clock,
+      secretBox,
+      allowPrivateWebhookUrls: deps.allowPrivateWebhookUrls ?? false,
+    }),
     policyMails: createPolicyMailAdmin({ prisma: db.prisma, clock: deps.clock }),
     args: parsed.args,
     options: parsed.options,

@@ -63,12 +63,18 @@ describe('admin CLI: agent keys', () => {
   });
 
   it('defaults to test mode, accepts live, refuses anything else (usage-free refusal, nothing stored)', async () => {
-    expect(json<{ agentKey: { mode: string } }>(await admin('agent-key:create', 'A', '--json')).agentKey.mode).toBe('test');
-    const live = json<{ key: string; agentKey: { mode: string } }>(await admin('agent-key:create', 'B', '--mode', 'live', '--json'));
+    expect(json<{ agentKey: { mode: string } }>(await admin('agent-key:create', 'A', '--json')).agentKey.mode).toBe(
+      'test',
+    );
+    const live = json<{ key: string; agentKey: { mode: string } }>(
+      await admin('agent-key:create', 'B', '--mode', 'live', '--json'),
+    );
     expect(live.key).toMatch(/^acpk_live_/);
     const bad = await admin('agent-key:create', 'C', '--mode', 'prod', '--json');
     expect(bad.exitCode).toBe(1);
-    expect(JSON.parse(bad.stderr)).toEqual({ error: { code: 'invalid_input', message: '--mode must be test or live' } });
+    expect(JSON.parse(bad.stderr)).toEqual({
+      error: { code: 'invalid_input', message: '--mode must be test or live' },
+    });
     expect(await db.prisma.agentKey.count()).toBe(2);
     expect((await admin('agent-key:create')).exitCode).toBe(2);
   });
@@ -82,7 +88,9 @@ describe('admin CLI: agent keys', () => {
     expect(table.stdout).toContain(minted.agentKey.id);
     expect(table.stdout).not.toContain(minted.key);
 
-    const revoked = json<{ state: string; revokedAt: string }>(await admin('agent-key:revoke', minted.agentKey.id, '--json'));
+    const revoked = json<{ state: string; revokedAt: string }>(
+      await admin('agent-key:revoke', minted.agentKey.id, '--json'),
+    );
     expect(revoked).toMatchObject({ state: 'revoked', revokedAt: NOW.toISOString() });
     expect((await admin('agent-key:revoke', minted.agentKey.id)).exitCode).toBe(0);
     const unknown = await admin('agent-key:revoke', '00000000-0000-4000-8000-000000000000', '--json');
@@ -95,30 +103,52 @@ describe('admin CLI: agent keys', () => {
     const id = minted.agentKey.id;
     const ed = generateKeyPairSync('ed25519');
     const pem = ed.publicKey.export({ type: 'spki', format: 'pem' }).toString();
-    expect(json<{ signing: string }>(await admin('agent-key:signing-key', id, `--public-key=${pem}`, '--json')).signing).toBe('ed25519');
-    expect(await db.prisma.agentKey.findUniqueOrThrow({ where: { id } })).toMatchObject({ signingAlgorithm: 'ed25519', signingPublicKey: pem, signingKeySetAt: NOW });
+    expect(
+      json<{ signing: string }>(await admin('agent-key:signing-key', id, `--public-key=${pem}`, '--json')).signing,
+    ).toBe('ed25519');
+    expect(await db.prisma.agentKey.findUniqueOrThrow({ where: { id } })).toMatchObject({
+      signingAlgorithm: 'ed25519',
+      signingPublicKey: pem,
+      signingKeySetAt: NOW,
+    });
 
     const ec = generateKeyPairSync('ec', { namedCurve: 'P-256' });
     const jwk = JSON.stringify(ec.publicKey.export({ format: 'jwk' }));
-    expect(json<{ signing: string }>(await admin('agent-key:signing-key', id, '--public-key', jwk, '--json')).signing).toBe('es256');
+    expect(
+      json<{ signing: string }>(await admin('agent-key:signing-key', id, '--public-key', jwk, '--json')).signing,
+    ).toBe('es256');
     expect((await admin('agent-key:list')).stdout).toMatch(/es256/);
 
-    for (const refused of [ed.privateKey.export({ type: 'pkcs8', format: 'pem' }).toString(), generateKeyPairSync('rsa', { modulusLength: 1024 }).publicKey.export({ type: 'spki', format: 'pem' }).toString(), 'hello']) {
+    for (const refused of [
+      ed.privateKey.export({ type: 'pkcs8', format: 'pem' }).toString(),
+      generateKeyPairSync('rsa', { modulusLength: 1024 }).publicKey.export({ type: 'spki', format: 'pem' }).toString(),
+      'hello',
+    ]) {
       const res = await admin('agent-key:signing-key', id, `--public-key=${refused}`, '--json');
       expect(res.exitCode).toBe(1);
       expect(JSON.parse(res.stderr).error.code).toBe('invalid_input');
     }
     expect((await db.prisma.agentKey.findUniqueOrThrow({ where: { id } })).signingAlgorithm).toBe('es256');
 
-    expect(json<{ signing: string | null }>(await admin('agent-key:signing-key', id, '--remove', '--json')).signing).toBeNull();
-    expect(await db.prisma.agentKey.findUniqueOrThrow({ where: { id } })).toMatchObject({ signingAlgorithm: null, signingPublicKey: null });
+    expect(
+      json<{ signing: string | null }>(await admin('agent-key:signing-key', id, '--remove', '--json')).signing,
+    ).toBeNull();
+    expect(await db.prisma.agentKey.findUniqueOrThrow({ where: { id } })).toMatchObject({
+      signingAlgorithm: null,
+      signingPublicKey: null,
+    });
     expect((await admin('agent-key:signing-key', id)).exitCode).toBe(2);
     expect((await admin('agent-key:signing-key', id, '--remove', `--public-key=${pem}`)).exitCode).toBe(2);
   });
 
   it('webhook sets the order events URL with a generated secret (shown once, stored sealed), keeps it on a URL change, removes both', async () => {
     const { id } = json<{ agentKey: { id: string } }>(await admin('agent-key:create', 'Hooked', '--json')).agentKey;
-    const set = await adminWithKeyring('agent-key:webhook', id, '--url', 'https://agents.example.com/agentic_checkout/webhooks/order_events');
+    const set = await adminWithKeyring(
+      'agent-key:webhook',
+      id,
+      '--url',
+      'https://agents.example.com/agentic_checkout/webhooks/order_events',
+    );
     expect(set.exitCode).toBe(0);
     const secret = /^\s+(whsec_[a-f0-9]{64})$/m.exec(set.stdout)?.[1];
     expect(secret).toBeDefined();
@@ -128,26 +158,43 @@ describe('admin CLI: agent keys', () => {
     expect(row.webhookSecret).not.toContain(secret!);
     expect(createSecretBox(KEYRING).open(row.webhookSecret!, agentKeySecretContext(id))).toBe(secret);
 
-    const moved = await adminWithKeyring('agent-key:webhook', id, '--url', 'https://agents.example.com/v2/order_events');
+    const moved = await adminWithKeyring(
+      'agent-key:webhook',
+      id,
+      '--url',
+      'https://agents.example.com/v2/order_events',
+    );
     expect(moved.stdout).not.toMatch(/whsec_/);
     row = await db.prisma.agentKey.findUniqueOrThrow({ where: { id } });
     expect(createSecretBox(KEYRING).open(row.webhookSecret!, agentKeySecretContext(id))).toBe(secret);
 
     expect((await admin('agent-key:webhook', id, '--remove')).exitCode).toBe(0);
-    expect(await db.prisma.agentKey.findUniqueOrThrow({ where: { id } })).toMatchObject({ webhookUrl: null, webhookSecret: null });
+    expect(await db.prisma.agentKey.findUniqueOrThrow({ where: { id } })).toMatchObject({
+      webhookUrl: null,
+      webhookSecret: null,
+    });
   });
 
   it('webhook refuses a URL that points into our network (SSRF), or plain http, and stores nothing', async () => {
     const { id } = json<{ agentKey: { id: string } }>(await admin('agent-key:create', 'Sneaky', '--json')).agentKey;
-    for (const url of ['https://169.254.169.254/latest/meta-data', 'https://10.0.0.7/hook', 'https://[::1]/hook', 'https://metadata.google.internal/x', 'http://agents.example.com/hook']) {
+    for (const url of [
+      'https://169.254.169.254/latest/meta-data',
+      'https://10.0.0.7/hook',
+      'https://[::1]/hook',
+      'https://metadata.google.internal/x',
+      'http://agents.example.com/hook',
+    ]) {
       const result = await adminWithKeyring('agent-key:webhook', id, '--url', url);
       expect(result.exitCode).toBe(1);
       expect(result.stderr).toMatch(/webhook url must/);
     }
-    expect(await db.prisma.agentKey.findUniqueOrThrow({ where: { id } })).toMatchObject({ webhookUrl: null, webhookSecret: null });
+    expect(await db.prisma.agentKey.findUniqueOrThrow({ where: { id } })).toMatchObject({
+      webhookUrl: null,
+      webhookSecret: null,
+    });
   });
 
-  it('deliveries lists the key\'s order events, newest first', async () => {
+  it("deliveries lists the key's order events, newest first", async () => {
     const { id } = json<{ agentKey: { id: string } }>(await admin('agent-key:create', 'Logged', '--json')).agentKey;
     await db.prisma.acpOrderEvent.create({
       data: {

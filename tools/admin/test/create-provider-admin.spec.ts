@@ -34,7 +34,12 @@ describe('create-provider-admin', () => {
     const result = await runAdmin(['create-provider-admin', 'Staff@Expedition.example', '--json'], deps());
     expect(result).toMatchObject({ exitCode: 0, stderr: '' });
     const out = JSON.parse(result.stdout) as { user: { email: string; role: string }; password: string };
-    expect(out.user).toMatchObject({ email: 'staff@expedition.example', role: 'provider_admin', operatorId: null, emailVerified: true });
+    expect(out.user).toMatchObject({
+      email: 'staff@expedition.example',
+      role: 'provider_admin',
+      operatorId: null,
+      emailVerified: true,
+    });
     expect(out.password).toMatch(/^[A-Za-z0-9_-]{24}$/);
     const row = await db.prisma.operatorUser.findUniqueOrThrow({ where: { email: 'staff@expedition.example' } });
     expect(row.passwordHash).toMatch(/^\$argon2id\$/);

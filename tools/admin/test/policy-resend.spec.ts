@@ -44,16 +44,31 @@ const admin = (...argv: string[]) => runAdmin(argv, deps());
 let serial = 0;
 async function issuedPolicy(email: string | null) {
   const { quote, estimates } = await createQuoteService({ prisma: db.prisma, clock }).create({
-    source: 'api', destination: 'Antarctica', startDate: '2027-01-10', durationDays: 14, tripCostCents: 2_400_000,
-    travelers: 1, travelerAges: [40], residence: 'GB', email,
+    source: 'api',
+    destination: 'Antarctica',
+    startDate: '2027-01-10',
+    durationDays: 14,
+    tripCostCents: 2_400_000,
+    travelers: 1,
+    travelerAges: [40],
+    residence: 'GB',
+    email,
   });
   const fulfillment = createFulfillment({
-    prisma: db.prisma, clock, logger: pino({ level: 'silent' }), processorName: 'simulated',
+    prisma: db.prisma,
+    clock,
+    logger: pino({ level: 'silent' }),
+    processorName: 'simulated',
     refunds: { refund: async () => 'not_pending', sweep: async () => 0 } as unknown as FulfillmentDeps['refunds'],
   });
   const outcome = await fulfillment.recordSucceededPayment({
-    paymentId: `pi_resend_${++serial}`, amountCents: estimates[0]!.premiumCents, currency: 'USD', mode: 'test',
-    quoteId: quote.id, planId: estimates[0]!.planId, channel: 'mpp',
+    paymentId: `pi_resend_${++serial}`,
+    amountCents: estimates[0]!.premiumCents,
+    currency: 'USD',
+    mode: 'test',
+    quoteId: quote.id,
+    planId: estimates[0]!.planId,
+    channel: 'mpp',
   });
   if (outcome.kind !== 'policy_issued') throw new Error(outcome.kind);
   return outcome;
@@ -63,15 +78,32 @@ const mailOf = (policyId: string) => db.prisma.policyMail.findFirstOrThrow({ whe
 describe('admin CLI: policy:resend-confirmation', () => {
   it('queues a sent mail again with a new resend number (a new Message-ID) and writes an audit entry without the address', async () => {
     const policy = await issuedPolicy('resend@traveler.test');
-    await db.prisma.policyMail.updateMany({ where: { policyId: policy.policyId }, data: { status: 'sent', attempts: 1, sentAt: NOW, messageId: '<m@x>' } });
+    await db.prisma.policyMail.updateMany({
+      where: { policyId: policy.policyId },
+      data: { status: 'sent', attempts: 1, sentAt: NOW, messageId: '<m@x>' },
+    });
 
     const result = await admin('policy:resend-confirmation', policy.policyNumber);
 
     expect(result.exitCode).toBe(0);
     expect(result.stdout).toContain(`Queued the confirmation e-mail of ${policy.policyNumber} again (resend 1)`);
-    expect(await mailOf(policy.policyId)).toMatchObject({ status: 'pending', attempts: 0, resends: 1, sentAt: null, messageId: null, recipient: 'resend@traveler.test' });
-    const audit = await db.prisma.auditEntry.findFirstOrThrow({ where: { action: 'policy.confirmation_resent', targetId: policy.policyNumber } });
-    expect(audit).toMatchObject({ actorRole: 'cli', targetType: 'policy', before: { status: 'sent' }, after: { status: 'pending', resends: 1, newAddress: false } });
+    expect(await mailOf(policy.policyId)).toMatchObject({
+      status: 'pending',
+      attempts: 0,
+      resends: 1,
+      sentAt: null,
+      messageId: null,
+      recipient: 'resend@traveler.test',
+    });
+    const audit = await db.prisma.auditEntry.findFirstOrThrow({
+      where: { action: 'policy.confirmation_resent', targetId: policy.policyNumber },
+    });
+    expect(audit).toMatchObject({
+      actorRole: 'cli',
+      targetType: 'policy',
+      before: { status: 'sent' },
+      after: { status: 'pending', resends: 1, newAddress: false },
+    });
     expect(JSON.stringify(audit)).not.toContain('resend@traveler.test');
   });
 
@@ -86,7 +118,9 @@ describe('admin CLI: policy:resend-confirmation', () => {
 
   it('needs an address for a policy bought without one: --to gives it; a bad --to is a usage error that writes nothing', async () => {
     const policy = await issuedPolicy(null);
-    expect((await admin('policy:resend-confirmation', policy.policyNumber)).stdout).toContain('No e-mail address is known');
+    expect((await admin('policy:resend-confirmation', policy.policyNumber)).stdout).toContain(
+      'No e-mail address is known',
+    );
     expect((await admin('policy:resend-confirmation', policy.policyNumber, '--to', 'not-an-address')).exitCode).toBe(2);
     expect(await mailOf(policy.policyId)).toMatchObject({ status: 'no_address', recipient: null });
 

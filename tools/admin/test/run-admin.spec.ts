@@ -13,7 +13,8 @@ let db: Database;
 let dataDir: string;
 let opened: number;
 const NOW = new Date('2026-11-21T10:00:00Z');
-const keyring = (...kids: string[]): Keyring => kids.map((kid) => ({ kid, key: Buffer.alloc(32, kid) })) as unknown as Keyring;
+const keyring = (...kids: string[]): Keyring =>
+  kids.map((kid) => ({ kid, key: Buffer.alloc(32, kid) })) as unknown as Keyring;
 const KEYS_A = keyring('a');
 
 beforeAll(async () => {
@@ -61,8 +62,9 @@ function json<T = any>(result: AdminResult): T {
 }
 
 async function createOperator(...extra: string[]): Promise<string> {
-  return json<{ id: string }>(await admin('operator:create', '--name', 'Ice Tours', '--status', 'active', '--json', ...extra))
-    .id;
+  return json<{ id: string }>(
+    await admin('operator:create', '--name', 'Ice Tours', '--status', 'active', '--json', ...extra),
+  ).id;
 }
 
 describe('admin CLI: commands', () => {
@@ -74,7 +76,15 @@ describe('admin CLI: commands', () => {
   });
 
   it('operator:create prints a readable summary and stores the operator', async () => {
-    const result = await admin('operator:create', '--name', 'Arctic Ways', '--email', 'ops@arctic.example', '--commission-bps', '1250');
+    const result = await admin(
+      'operator:create',
+      '--name',
+      'Arctic Ways',
+      '--email',
+      'ops@arctic.example',
+      '--commission-bps',
+      '1250',
+    );
 
     expect(result.exitCode).toBe(0);
     expect(result.stdout).toMatch(/Created operator\./);
@@ -87,7 +97,9 @@ describe('admin CLI: commands', () => {
 
   it('--json gives machine-readable output for operator:list', async () => {
     const id = await createOperator();
-    const list = json<{ id: string; status: string; embeddingEnabled: boolean }[]>(await admin('operator:list', '--json'));
+    const list = json<{ id: string; status: string; embeddingEnabled: boolean }[]>(
+      await admin('operator:list', '--json'),
+    );
     expect(list).toEqual([expect.objectContaining({ id, status: 'active', embeddingEnabled: false })]);
   });
 
@@ -145,14 +157,23 @@ describe('admin CLI: commands', () => {
   it('operator:set-webhook refuses a metadata, private or loopback URL under production rules and stores nothing', async () => {
     const id = await createOperator();
     const production = deps({ allowPrivateWebhookUrls: false });
-    for (const url of ['http://169.254.169.254/latest/meta-data/', 'https://192.168.1.1/hooks', 'http://127.1:9464/metrics']) {
+    for (const url of [
+      'http://169.254.169.254/latest/meta-data/',
+      'https://192.168.1.1/hooks',
+      'http://127.1:9464/metrics',
+    ]) {
       const result = await runAdmin(['operator:set-webhook', id, '--url', url], production);
       expect(result.exitCode).not.toBe(0);
       expect(result.stderr).toMatch(/public internet host/);
     }
-    expect(await db.prisma.operator.findUniqueOrThrow({ where: { id } })).toMatchObject({ webhookUrl: null, webhookSecret: null });
+    expect(await db.prisma.operator.findUniqueOrThrow({ where: { id } })).toMatchObject({
+      webhookUrl: null,
+      webhookSecret: null,
+    });
     // In development (npm start) the demo receiver on localhost is fine.
-    expect((await admin('operator:set-webhook', id, '--url', 'http://127.0.0.1:4200/webhooks/expedition')).exitCode).toBe(0);
+    expect(
+      (await admin('operator:set-webhook', id, '--url', 'http://127.0.0.1:4200/webhooks/expedition')).exitCode,
+    ).toBe(0);
   });
 
   it('secrets:rewrap moves every webhook secret to the new current key after a rotation', async () => {
@@ -171,7 +192,8 @@ describe('admin CLI: commands', () => {
     expect(result.stdout).toMatch(/re-wrapped:\s+1/);
     expect(result.stdout).toMatch(/sealed \(were plain\):\s+1/);
     const onlyB = createSecretBox(keyring('b'));
-    const row = async (opId: string) => (await db.prisma.operator.findUniqueOrThrow({ where: { id: opId } })).webhookSecret!;
+    const row = async (opId: string) =>
+      (await db.prisma.operator.findUniqueOrThrow({ where: { id: opId } })).webhookSecret!;
     expect(onlyB.open(await row(id), id)).toBe(webhookSecret);
     expect(onlyB.open(await row(legacy), legacy)).toBe('whsec_legacy_plain_0123');
     expect(result.stdout).not.toContain(webhookSecret);
@@ -276,10 +298,7 @@ describe('admin CLI: errors', () => {
   it('explains a PGlite directory held by another process (npm start)', async () => {
     // The same lock createDatabase takes: a pid file naming a live process (this one).
     writeFileSync(path.join(dataDir, 'pglite.pid'), String(process.pid));
-    const result = await runAdmin(
-      ['operator:list'],
-      deps({ openDatabase: () => createDatabase({ dataDir }) }),
-    );
+    const result = await runAdmin(['operator:list'], deps({ openDatabase: () => createDatabase({ dataDir }) }));
 
     expect(result.exitCode).toBe(1);
     expect(result.stderr).toMatch(/in use by another process/);

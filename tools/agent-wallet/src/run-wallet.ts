@@ -111,7 +111,11 @@ export async function runWallet(argv: readonly string[], deps: WalletDeps): Prom
     return { exitCode: report.outcome === 'refused' ? 1 : 0, stdout, stderr: '' };
   } catch (error) {
     const message = error instanceof WalletError ? error.message : describeError(error);
-    return { exitCode: 1, stdout: options.json ? '' : lines.map((l) => `${l}\n`).join(''), stderr: `error: ${message}\n` };
+    return {
+      exitCode: 1,
+      stdout: options.json ? '' : lines.map((l) => `${l}\n`).join(''),
+      stderr: `error: ${message}\n`,
+    };
   }
 }
 
@@ -141,7 +145,8 @@ function parseOptions(
   }
   const v = parsed.values;
   if (v.help) return 'help';
-  if (v.quote !== undefined && v.plan === undefined) throw new UsageError('--quote needs --plan (the quote-api has no quote lookup)');
+  if (v.quote !== undefined && v.plan === undefined)
+    throw new UsageError('--quote needs --plan (the quote-api has no quote lookup)');
   const target = v.api !== undefined ? { url: v.api, source: '--api' } : defaultApi(env);
   const api = target.url.replace(/\/+$/, '');
   if (!/^https?:\/\/[^/]+/.test(api)) throw new UsageError(`${target.source} must be an http(s) URL, got "${api}"`);
@@ -178,31 +183,50 @@ async function pay(options: Options, io: Io): Promise<Report> {
   io.say(`POST /api/v1/purchase  quote ${quoteId}, plan ${planId}`);
   const first = await post({});
   if (first.status === 200) return done(first, { quoteId, planId }, io);
-  if (first.status !== 402) throw new WalletError(`expected 402 Payment Required, got ${first.status}: ${await first.text()}`);
+  if (first.status !== 402)
+    throw new WalletError(`expected 402 Payment Required, got ${first.status}: ${await first.text()}`);
 
   const challenge = pickChallenge(first.headers.get('www-authenticate'));
   const request = checkChallenge(challenge, quoteId, io.now());
   io.say(`← 402 challenge ${challenge.id}`);
-  io.say(`  realm ${challenge.realm}, ${challenge.method}/${challenge.intent}, expires ${challenge.expires ?? 'never'}`);
-  io.say(`  amount ${request.amount} ${request.currency} (minor units) = ${formatMoney(request.amount, request.currency)}, externalId ${request.externalId}`);
-  io.say(`  network ${request.methodDetails.networkId}, methods ${request.methodDetails.paymentMethodTypes.join(', ')}`);
+  io.say(
+    `  realm ${challenge.realm}, ${challenge.method}/${challenge.intent}, expires ${challenge.expires ?? 'never'}`,
+  );
+  io.say(
+    `  amount ${request.amount} ${request.currency} (minor units) = ${formatMoney(request.amount, request.currency)}, externalId ${request.externalId}`,
+  );
+  io.say(
+    `  network ${request.methodDetails.networkId}, methods ${request.methodDetails.paymentMethodTypes.join(', ')}`,
+  );
 
   // The SPT is a bearer credential: show only which kind of test token this is.
-  io.say(`→ retry with Authorization: Payment (spt ${maskSpt(options.spt)}), Idempotency-Key ${options.idempotencyKey}`);
-  const second = await post({ authorization: formatAuthorizationPayment({ challenge, payload: { spt: options.spt } }) });
+  io.say(
+    `→ retry with Authorization: Payment (spt ${maskSpt(options.spt)}), Idempotency-Key ${options.idempotencyKey}`,
+  );
+  const second = await post({
+    authorization: formatAuthorizationPayment({ challenge, payload: { spt: options.spt } }),
+  });
   const summary = {
     quoteId,
     planId,
-    challenge: { id: challenge.id, amount: request.amount, currency: request.currency, externalId: request.externalId, expires: challenge.expires },
+    challenge: {
+      id: challenge.id,
+      amount: request.amount,
+      currency: request.currency,
+      externalId: request.externalId,
+      expires: challenge.expires,
+    },
   };
   if (second.status === 200) return done(second, summary, io);
 
   const text = await second.text();
   const problem = parseJson(text) as { type?: string; detail?: string } | undefined;
-  if (second.status !== 402 && !problem?.type) throw new WalletError(`payment retry answered ${second.status}: ${text}`);
+  if (second.status !== 402 && !problem?.type)
+    throw new WalletError(`payment retry answered ${second.status}: ${text}`);
   io.say(`← ${second.status} ${problem?.type ?? ''}`);
   if (problem?.detail) io.say(`  ${problem.detail}`);
-  if (second.headers.get('www-authenticate')) io.say('  (the server offered a fresh challenge: run again with another token)');
+  if (second.headers.get('www-authenticate'))
+    io.say('  (the server offered a fresh challenge: run again with another token)');
   return { outcome: 'refused', ...summary, problem: problem ?? text };
 }
 
@@ -226,7 +250,12 @@ async function createSampleQuote(options: Options, io: Io): Promise<{ quoteId: s
   const text = await res.text();
   if (res.status !== 200) throw new WalletError(`creating the quote failed with ${res.status}: ${text}`);
   const quote = parseJson(text) as
-    | { quoteId: string; quoteNumber: string; recommendedPlanId?: string | null; plans: { planId: string; availabilityMode: string }[] }
+    | {
+        quoteId: string;
+        quoteNumber: string;
+        recommendedPlanId?: string | null;
+        plans: { planId: string; availabilityMode: string }[];
+      }
     | undefined;
   if (!quote?.quoteId || !Array.isArray(quote.plans)) throw new WalletError(`unexpected quote response: ${text}`);
   const buyable = quote.plans.filter((p) => p.availabilityMode === 'full' || p.availabilityMode === 'deposit');
@@ -261,16 +290,29 @@ function checkChallenge(challenge: PaymentChallenge, quoteId: string, now: Date)
 
 async function done(res: Response, summary: Omit<Report, 'outcome'>, io: Io): Promise<Report> {
   const text = await res.text();
-  const receipt = parseJson(text) as { status?: string; quoteNumber?: string; planName?: string; amountCharged?: number; currency?: string; nextSteps?: string } | undefined;
+  const receipt = parseJson(text) as
+    | {
+        status?: string;
+        quoteNumber?: string;
+        planName?: string;
+        amountCharged?: number;
+        currency?: string;
+        nextSteps?: string;
+      }
+    | undefined;
   const header = res.headers.get('payment-receipt');
   const paymentReceipt = header ? parsePaymentReceipt(header) : undefined;
   if (!receipt || (receipt.status !== 'purchased' && receipt.status !== 'already_paid')) {
     throw new WalletError(`unexpected 200 body: ${text}`);
   }
-  io.say(`← 200 ${receipt.status}: quote ${receipt.quoteNumber}, ${receipt.planName}, ${receipt.amountCharged} ${receipt.currency}`);
+  io.say(
+    `← 200 ${receipt.status}: quote ${receipt.quoteNumber}, ${receipt.planName}, ${receipt.amountCharged} ${receipt.currency}`,
+  );
   io.say(`  ${receipt.nextSteps ?? ''}`);
   io.say(`  receipt: ${JSON.stringify(receipt)}`);
-  io.say(`  Payment-Receipt: ${paymentReceipt ? JSON.stringify(paymentReceipt) : header ? `(undecodable) ${header}` : '(none)'}`);
+  io.say(
+    `  Payment-Receipt: ${paymentReceipt ? JSON.stringify(paymentReceipt) : header ? `(undecodable) ${header}` : '(none)'}`,
+  );
   return { outcome: receipt.status, ...summary, receipt, ...(paymentReceipt ? { paymentReceipt } : {}) };
 }
 
@@ -281,7 +323,9 @@ function maskSpt(spt: string): string {
 
 function formatMoney(minor: string, currency: string): string {
   try {
-    return new Intl.NumberFormat('en-US', { style: 'currency', currency: currency.toUpperCase() }).format(Number(minor) / 100);
+    return new Intl.NumberFormat('en-US', { style: 'currency', currency: currency.toUpperCase() }).format(
+      Number(minor) / 100,
+    );
   } catch {
     return `${minor} ${currency}`;
   }

@@ -57,7 +57,11 @@ describe('agent wallet against a running quote-api', () => {
     expect(result.stdout).toMatch(/← 200 purchased: quote EXP-[A-Z0-9]{4}/);
     const receiptLine = /Payment-Receipt: (\{.*\})/.exec(result.stdout)?.[1];
     const paymentReceipt = JSON.parse(receiptLine!);
-    expect(paymentReceipt).toMatchObject({ status: 'success', method: 'stripe', reference: expect.stringMatching(/^pi_sim_/) });
+    expect(paymentReceipt).toMatchObject({
+      status: 'success',
+      method: 'stripe',
+      reference: expect.stringMatching(/^pi_sim_/),
+    });
 
     const [purchase] = await purchasesOf(paymentReceipt.externalId);
     expect(purchase).toMatchObject({ processorPaymentId: paymentReceipt.reference, channel: 'mpp' });
@@ -73,12 +77,27 @@ describe('agent wallet against a running quote-api', () => {
 
   it('pays a given quote and plan; a second run finds it already paid and is not charged', async () => {
     const quote = await newQuote();
-    const planId = quote.plans.find((p) => p.availabilityMode === 'full' && p.planId !== 'meridian-expedition-standard')!.planId;
+    const planId = quote.plans.find(
+      (p) => p.availabilityMode === 'full' && p.planId !== 'meridian-expedition-standard',
+    )!.planId;
 
-    const first = await wallet('--quote', quote.quoteId, '--plan', planId, '--spt', 'spt_test_success_given_1', '--json');
+    const first = await wallet(
+      '--quote',
+      quote.quoteId,
+      '--plan',
+      planId,
+      '--spt',
+      'spt_test_success_given_1',
+      '--json',
+    );
     expect(first.exitCode).toBe(0);
     const report = JSON.parse(first.stdout);
-    expect(report).toMatchObject({ outcome: 'purchased', quoteId: quote.quoteId, planId, receipt: { status: 'purchased' } });
+    expect(report).toMatchObject({
+      outcome: 'purchased',
+      quoteId: quote.quoteId,
+      planId,
+      receipt: { status: 'purchased' },
+    });
     expect(report.paymentReceipt.reference).toBe((await purchasesOf(quote.quoteId))[0]!.processorPaymentId);
 
     const second = await wallet('--quote', quote.quoteId, '--plan', planId, '--json');
@@ -94,7 +113,10 @@ describe('agent wallet against a running quote-api', () => {
 
     expect(result.exitCode).toBe(1);
     const report = JSON.parse(result.stdout);
-    expect(report).toMatchObject({ outcome: 'refused', problem: { type: 'https://paymentauth.org/problems/verification-failed' } });
+    expect(report).toMatchObject({
+      outcome: 'refused',
+      problem: { type: 'https://paymentauth.org/problems/verification-failed' },
+    });
     expect(report.problem.detail).toMatch(/declined/i);
     expect(await purchasesOf(report.quoteId)).toHaveLength(0);
 
@@ -113,10 +135,16 @@ describe('agent wallet against a running quote-api', () => {
       const res = await recordingFetch(url, init);
       if (!url.endsWith('/api/v1/purchase') || res.status !== 402) return res;
       const other = await recordingFetch(url, { ...init, body: JSON.stringify({ quoteId: foreign.quoteId, planId }) });
-      return new Response(await res.text(), { status: 402, headers: { 'www-authenticate': other.headers.get('www-authenticate')! } });
+      return new Response(await res.text(), {
+        status: 402,
+        headers: { 'www-authenticate': other.headers.get('www-authenticate')! },
+      });
     };
 
-    const result = await runWallet(['--api', api, '--quote', quote.quoteId, '--plan', planId], { fetch: swapping, now: h.clock.now });
+    const result = await runWallet(['--api', api, '--quote', quote.quoteId, '--plan', planId], {
+      fetch: swapping,
+      now: h.clock.now,
+    });
     expect(result.exitCode).toBe(1);
     expect(result.stderr).toContain(`not for quote ${quote.quoteId}: refusing to pay`);
     expect(sent.filter((s) => s.headers['authorization'])).toHaveLength(0);

@@ -25,14 +25,36 @@ export function createBareQuoteApp(pool: Pool, pricing: PricedQuote): express.Ex
            currency, travelers, traveler_ages, residence, recommended_plan_id, expires_at, updated_at)
          VALUES ($1, $2, $3, 'api', $4, $5, $6, $7, $8, $9, $10, $11, now() + interval '30 days', now())
          RETURNING id, quote_number, created_at`,
-        [id, quoteNumber, randomBytes(32).toString('hex'), pricing.destination.slug, pricing.durationDays,
-          Math.round((body.tripCost ?? 0) * 100), pricing.currency, body.travelers ?? 1, pricing.travelerAges.map((a) => a ?? 0),
-          body.residence ?? 'GB', pricing.recommendedPlanId],
+        [
+          id,
+          quoteNumber,
+          randomBytes(32).toString('hex'),
+          pricing.destination.slug,
+          pricing.durationDays,
+          Math.round((body.tripCost ?? 0) * 100),
+          pricing.currency,
+          body.travelers ?? 1,
+          pricing.travelerAges.map((a) => a ?? 0),
+          body.residence ?? 'GB',
+          pricing.recommendedPlanId,
+        ],
       );
       const values: unknown[] = [];
       const rows = pricing.estimates.map((e, rank) => {
         const n = values.length;
-        values.push(randomUUID(), id, e.planId, e.premiumCents, pricing.currency, [...e.travelerPremiumsCents], e.confidence, e.isRecommended, rank, e.notes, e.cfarEligible);
+        values.push(
+          randomUUID(),
+          id,
+          e.planId,
+          e.premiumCents,
+          pricing.currency,
+          [...e.travelerPremiumsCents],
+          e.confidence,
+          e.isRecommended,
+          rank,
+          e.notes,
+          e.cfarEligible,
+        );
         return `(${Array.from({ length: 11 }, (_, i) => `$${n + i + 1}`).join(', ')})`;
       });
       const estimates = await client.query(

@@ -10,7 +10,8 @@
     if (text !== undefined) node.textContent = text;
     return node;
   };
-  const money = (cents, currency) => new Intl.NumberFormat('en-US', { style: 'currency', currency: currency || 'USD' }).format(cents / 100);
+  const money = (cents, currency) =>
+    new Intl.NumberFormat('en-US', { style: 'currency', currency: currency || 'USD' }).format(cents / 100);
   const clock = () => new Date().toLocaleTimeString('en-GB', { hour12: false });
 
   let quoteId = null;
@@ -19,7 +20,10 @@
   function logEvent(name, event) {
     const list = $('events');
     list.querySelector('.empty')?.remove();
-    const item = el('li', name.endsWith('error') || name.endsWith('failed') ? 'bad' : name === 'payment.succeeded' ? 'good' : '');
+    const item = el(
+      'li',
+      name.endsWith('error') || name.endsWith('failed') ? 'bad' : name === 'payment.succeeded' ? 'good' : '',
+    );
     const head = el('div', 'event-head');
     head.append(el('time', '', clock()), el('code', 'event-name', name));
     item.append(head, el('pre', '', JSON.stringify(event, null, 2)));
@@ -35,7 +39,15 @@
       status.className = 'note bad';
       return;
     }
-    const names = ['widget.ready', 'widget.error', 'quote.ready', 'quote.selected', 'quote.error', 'payment.succeeded', 'payment.failed'];
+    const names = [
+      'widget.ready',
+      'widget.error',
+      'quote.ready',
+      'quote.selected',
+      'quote.error',
+      'payment.succeeded',
+      'payment.failed',
+    ];
     for (const name of names) window.SvcWidget.on(name, (event) => logEvent(name, event));
 
     const widget = window.SvcWidget.mount('#svc-widget', {
@@ -71,7 +83,11 @@
     }
     box.replaceChildren(
       el('h3', '', 'Your trip is protected'),
-      el('p', '', `Insurance paid${event.premiumCents !== undefined ? `: ${money(event.premiumCents, event.currency)}` : ''}. Issuing your policy…`),
+      el(
+        'p',
+        '',
+        `Insurance paid${event.premiumCents !== undefined ? `: ${money(event.premiumCents, event.currency)}` : ''}. Issuing your policy…`,
+      ),
     );
   }
 
@@ -89,7 +105,8 @@
       ['Premium', money(policy.premiumCents, policy.currency)],
       ['Travelers', String(policy.travelers)],
       ['Quote', policy.quoteNumber],
-    ]) dl.append(el('dt', '', term), el('dd', '', value));
+    ])
+      dl.append(el('dt', '', term), el('dd', '', value));
     box.replaceChildren(title, dl, el('p', 'note', 'The policy documents are emailed to the traveler.'));
   }
 
@@ -101,7 +118,10 @@
           ...events.map((e) => {
             const pre = el('pre', '', JSON.stringify(e.payload, null, 2));
             pre.tabIndex = 0;
-            pre.setAttribute('aria-label', `policy.issued ${e.payload.policyNumber}, ${e.deliveries} deliver${e.deliveries === 1 ? 'y' : 'ies'}`);
+            pre.setAttribute(
+              'aria-label',
+              `policy.issued ${e.payload.policyNumber}, ${e.deliveries} deliver${e.deliveries === 1 ? 'y' : 'ies'}`,
+            );
             return pre;
           }),
         );

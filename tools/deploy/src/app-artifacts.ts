@@ -37,7 +37,11 @@ export function npmCi(dir: string): { status: number | null; output: string } {
     cwd: dir,
     encoding: 'utf8',
     timeout: 170_000,
-    env: { PATH: process.env['PATH'], HOME: process.env['HOME'] ?? os.homedir(), npm_config_cache: process.env['npm_config_cache'] },
+    env: {
+      PATH: process.env['PATH'],
+      HOME: process.env['HOME'] ?? os.homedir(),
+      npm_config_cache: process.env['npm_config_cache'],
+    },
   });
   return { status: result.status, output: `${result.stdout}\n${result.stderr}` };
 }
@@ -78,13 +82,27 @@ export function startNode(dir: string, script: string, env: Record<string, strin
 }
 
 /** Runs `node <script>` to its end with ONLY `env` (plus PATH). */
-export function runNode(dir: string, script: string, env: Record<string, string>): { status: number | null; stdout: string; stderr: string } {
-  const result = spawnSync(process.execPath, [script], { cwd: dir, env: { PATH: process.env['PATH'] ?? '', ...env }, encoding: 'utf8', timeout: 120_000 });
+export function runNode(
+  dir: string,
+  script: string,
+  env: Record<string, string>,
+): { status: number | null; stdout: string; stderr: string } {
+  const result = spawnSync(process.execPath, [script], {
+    cwd: dir,
+    env: { PATH: process.env['PATH'] ?? '', ...env },
+    encoding: 'utf8',
+    timeout: 120_000,
+  });
   return { status: result.status, stdout: result.stdout, stderr: result.stderr };
 }
 
 /** Polls `url` until it answers `status` (or the process dies / time runs out); returns the last status seen. */
-export async function waitForStatus(url: string, status: number, running: Running, timeoutMs = 60_000): Promise<number | string> {
+export async function waitForStatus(
+  url: string,
+  status: number,
+  running: Running,
+  timeoutMs = 60_000,
+): Promise<number | string> {
   const deadline = Date.now() + timeoutMs;
   let last: number | string = 'no answer';
   while (Date.now() < deadline) {

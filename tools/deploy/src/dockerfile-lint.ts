@@ -25,7 +25,9 @@ export function parseDockerfile(text: string): Instruction[] {
   if (current.trim() !== '') logical.push(current.trim());
   return logical.map((line) => {
     const space = line.search(/\s/);
-    return space < 0 ? { keyword: line.toUpperCase(), args: '' } : { keyword: line.slice(0, space).toUpperCase(), args: line.slice(space + 1).trim() };
+    return space < 0
+      ? { keyword: line.toUpperCase(), args: '' }
+      : { keyword: line.slice(0, space).toUpperCase(), args: line.slice(space + 1).trim() };
   });
 }
 
@@ -55,22 +57,31 @@ export function lintDockerfile(text: string): string[] {
     problems.push('FROM: one stage from node:20-slim');
   }
   const env = all('ENV').flatMap(assignments);
-  if (!env.some(([name, value]) => name === 'NODE_ENV' && value === 'production')) problems.push('ENV: NODE_ENV=production');
+  if (!env.some(([name, value]) => name === 'NODE_ENV' && value === 'production'))
+    problems.push('ENV: NODE_ENV=production');
   for (const [name, value] of [...env, ...all('ARG').flatMap(assignments)]) {
-    if (SECRET_NAME.test(name)) problems.push(`ENV/ARG ${name}: secrets and connection strings come from the environment at run time, never from the image${value ? ' (a value is baked in)' : ''}`);
+    if (SECRET_NAME.test(name))
+      problems.push(
+        `ENV/ARG ${name}: secrets and connection strings come from the environment at run time, never from the image${value ? ' (a value is baked in)' : ''}`,
+      );
   }
   const runs = all('RUN').map((i) => i.args);
-  if (!runs.some((r) => /\bnpm ci\b/.test(r) && /--omit=dev\b/.test(r))) problems.push('RUN: npm ci --omit=dev of the pruned manifest');
-  if (!all('COPY').some((i) => /\bpackage-lock\.json\b/.test(i.args))) problems.push('COPY: package-lock.json (npm ci installs from it)');
+  if (!runs.some((r) => /\bnpm ci\b/.test(r) && /--omit=dev\b/.test(r)))
+    problems.push('RUN: npm ci --omit=dev of the pruned manifest');
+  if (!all('COPY').some((i) => /\bpackage-lock\.json\b/.test(i.args)))
+    problems.push('COPY: package-lock.json (npm ci installs from it)');
   const users = all('USER');
   const user = users.at(-1)?.args.split(':')[0]?.trim();
   if (!user) problems.push('USER: the image must not run as root (no USER)');
   else if (user === 'root' || user === '0') problems.push(`USER: must not be root (${user})`);
-  else if (!/^[1-9]\d*$/.test(user)) problems.push(`USER: numeric uid, so that Kubernetes' runAsNonRoot can verify it (${user})`);
+  else if (!/^[1-9]\d*$/.test(user))
+    problems.push(`USER: numeric uid, so that Kubernetes' runAsNonRoot can verify it (${user})`);
   const userIndex = ins.findIndex((i) => i === users.at(-1));
-  if (userIndex >= 0 && ins.slice(userIndex).some((i) => i.keyword === 'RUN')) problems.push('USER: set after the last RUN');
+  if (userIndex >= 0 && ins.slice(userIndex).some((i) => i.keyword === 'RUN'))
+    problems.push('USER: set after the last RUN');
   const health = all('HEALTHCHECK');
-  if (health.length !== 1 || !/\/healthz\b/.test(health[0]!.args) || /^NONE$/i.test(health[0]!.args)) problems.push('HEALTHCHECK: one, on /healthz');
+  if (health.length !== 1 || !/\/healthz\b/.test(health[0]!.args) || /^NONE$/i.test(health[0]!.args))
+    problems.push('HEALTHCHECK: one, on /healthz');
   const cmd = all('CMD').at(-1) ?? all('ENTRYPOINT').at(-1);
   if (!cmd || !/main\.js/.test(cmd.args)) problems.push('CMD: node main.js');
   if (all('EXPOSE').length === 0) problems.push('EXPOSE: the app port');

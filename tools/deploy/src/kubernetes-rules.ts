@@ -17,7 +17,12 @@ interface Container {
   readinessProbe?: { httpGet?: { path?: string } };
   livenessProbe?: { httpGet?: { path?: string } };
   resources?: { requests?: Record<string, string>; limits?: Record<string, string> };
-  securityContext?: { readOnlyRootFilesystem?: boolean; allowPrivilegeEscalation?: boolean; runAsNonRoot?: boolean; runAsUser?: number };
+  securityContext?: {
+    readOnlyRootFilesystem?: boolean;
+    allowPrivilegeEscalation?: boolean;
+    runAsNonRoot?: boolean;
+    runAsUser?: number;
+  };
   env?: Array<{ name: string; value?: string; valueFrom?: unknown }>;
 }
 
@@ -62,25 +67,31 @@ export function checkManifests(objects: K8sObject[], expected: Expectations): st
       if (!c.resources?.requests?.['cpu'] || !c.resources.requests['memory'] || !c.resources.limits?.['memory']) {
         problems.push(`${where}: resources (cpu and memory requests, a memory limit)`);
       }
-      if (!(podNonRoot || c.securityContext?.runAsNonRoot === true) || c.securityContext?.runAsUser === 0) problems.push(`${where}: runs as non-root`);
+      if (!(podNonRoot || c.securityContext?.runAsNonRoot === true) || c.securityContext?.runAsUser === 0)
+        problems.push(`${where}: runs as non-root`);
       if (c.securityContext?.readOnlyRootFilesystem !== true) problems.push(`${where}: read-only root filesystem`);
-      if (c.securityContext?.allowPrivilegeEscalation !== false) problems.push(`${where}: allowPrivilegeEscalation false`);
-      if (!c.image || /:latest$/.test(c.image) || !/:[\w.-]+$/.test(c.image.split('/').at(-1) ?? '')) problems.push(`${where}: an image with a pinned tag (${c.image})`);
+      if (c.securityContext?.allowPrivilegeEscalation !== false)
+        problems.push(`${where}: allowPrivilegeEscalation false`);
+      if (!c.image || /:latest$/.test(c.image) || !/:[\w.-]+$/.test(c.image.split('/').at(-1) ?? ''))
+        problems.push(`${where}: an image with a pinned tag (${c.image})`);
       for (const e of c.env ?? []) {
-        if (SECRET_NAME.test(e.name) && e.value !== undefined) problems.push(`${where}: ${e.name} is inlined; reference a Secret`);
+        if (SECRET_NAME.test(e.name) && e.value !== undefined)
+          problems.push(`${where}: ${e.name} is inlined; reference a Secret`);
       }
     }
   }
 
   for (const svc of of('Service')) {
-    const ports = (svc.spec as { ports?: Array<{ name?: string; port: number; targetPort?: string | number }> }).ports ?? [];
+    const ports =
+      (svc.spec as { ports?: Array<{ name?: string; port: number; targetPort?: string | number }> }).ports ?? [];
     if (ports.some((p) => p.name === 'metrics' || p.targetPort === 'metrics' || p.targetPort === 9464)) {
       problems.push(`${id(svc)}: exposes the metrics port (scraped from the pod, never through a Service)`);
     }
   }
 
   for (const s of of('Secret')) {
-    if (Object.keys(s.data ?? {}).length > 0 || Object.keys(s.stringData ?? {}).length > 0) problems.push(`${id(s)}: a Secret with its data inlined in the manifests`);
+    if (Object.keys(s.data ?? {}).length > 0 || Object.keys(s.stringData ?? {}).length > 0)
+      problems.push(`${id(s)}: a Secret with its data inlined in the manifests`);
   }
   for (const cm of of('ConfigMap')) {
     for (const [key, value] of Object.entries(cm.data ?? {})) {
@@ -96,11 +107,17 @@ export function checkManifests(objects: K8sObject[], expected: Expectations): st
       problems.push(`${app}: no Deployment`);
       continue;
     }
-    const selector = (deployment.spec as { selector?: { matchLabels?: Record<string, string> } }).selector?.matchLabels ?? {};
+    const selector =
+      (deployment.spec as { selector?: { matchLabels?: Record<string, string> } }).selector?.matchLabels ?? {};
     const selects = (labels: Record<string, string> | undefined) =>
       Object.keys(selector).length > 0 && Object.entries(selector).every(([k, v]) => labels?.[k] === v);
-    if (!of('Service').some((s) => selects((s.spec as { selector?: Record<string, string> }).selector))) problems.push(`${app}: no Service selecting its pods`);
-    if (!of('PodDisruptionBudget').some((p) => selects((p.spec as { selector?: { matchLabels?: Record<string, string> } }).selector?.matchLabels))) {
+    if (!of('Service').some((s) => selects((s.spec as { selector?: Record<string, string> }).selector)))
+      problems.push(`${app}: no Service selecting its pods`);
+    if (
+      !of('PodDisruptionBudget').some((p) =>
+        selects((p.spec as { selector?: { matchLabels?: Record<string, string> } }).selector?.matchLabels),
+      )
+    ) {
       problems.push(`${app}: no PodDisruptionBudget`);
     }
     const hpa = of('HorizontalPodAutoscaler').find((h) => {
@@ -110,7 +127,8 @@ export function checkManifests(objects: K8sObject[], expected: Expectations): st
     if (!hpa) problems.push(`${app}: no HorizontalPodAutoscaler`);
     else {
       const { minReplicas = 1, maxReplicas = 0 } = hpa.spec as { minReplicas?: number; maxReplicas?: number };
-      if (minReplicas > maxReplicas) problems.push(`${id(hpa)}: minReplicas ${minReplicas} > maxReplicas ${maxReplicas}`);
+      if (minReplicas > maxReplicas)
+        problems.push(`${id(hpa)}: minReplicas ${minReplicas} > maxReplicas ${maxReplicas}`);
     }
   }
 
@@ -126,19 +144,31 @@ export function checkManifests(objects: K8sObject[], expected: Expectations): st
   }
 
   const ingresses = of('Ingress');
-  const rules = ingresses.flatMap((i) => (i.spec as { rules?: Array<{ host?: string; http?: { paths: Array<{ path?: string; backend: { service?: { name: string } } }> } }> }).rules ?? []);
+  const rules = ingresses.flatMap(
+    (i) =>
+      (
+        i.spec as {
+          rules?: Array<{
+            host?: string;
+            http?: { paths: Array<{ path?: string; backend: { service?: { name: string } } }> };
+          }>;
+        }
+      ).rules ?? [],
+  );
   for (const route of expected.publicRoutes) {
     const routed = rules.filter((r) => r.http?.paths.some((p) => p.backend.service?.name === route.service));
     if (routed.length === 0) problems.push(`Ingress: no public host routes to ${route.service}`);
     for (const r of routed) {
       if (!r.host) problems.push(`Ingress: a rule to ${route.service} without a host`);
       const paths = r.http!.paths.filter((p) => p.backend.service?.name === route.service).map((p) => p.path);
-      if (route.path && paths.some((p) => p !== route.path)) problems.push(`Ingress: ${route.service} is public beyond ${route.path} (${paths.join(', ')})`);
+      if (route.path && paths.some((p) => p !== route.path))
+        problems.push(`Ingress: ${route.service} is public beyond ${route.path} (${paths.join(', ')})`);
     }
   }
   const routedServices = new Set(rules.flatMap((r) => r.http?.paths.map((p) => p.backend.service?.name) ?? []));
   for (const service of routedServices) {
-    if (!of('Service').some((s) => s.metadata.name === service)) problems.push(`Ingress: routes to ${service}, which is no Service`);
+    if (!of('Service').some((s) => s.metadata.name === service))
+      problems.push(`Ingress: routes to ${service}, which is no Service`);
   }
   return problems;
 }

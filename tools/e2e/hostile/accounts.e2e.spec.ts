@@ -72,7 +72,8 @@ describe('item 1: invitations cannot be used for phishing', () => {
     expect(res.status).toBe(201);
     const mail = await mailTo(portal(), victim, /invited/);
     for (const text of [mail.subject, mail.text]) {
-      for (const chosen of [PHISHING, 'ACTION REQUIRED', 'your account is locked', 'evil.example', ownerEmail]) expect(text).not.toContain(chosen);
+      for (const chosen of [PHISHING, 'ACTION REQUIRED', 'your account is locked', 'evil.example', ownerEmail])
+        expect(text).not.toContain(chosen);
     }
     expect(mail.links.length).toBeGreaterThan(0);
     for (const link of mail.links) expect(new URL(link).origin).toBe(portal());
@@ -115,7 +116,9 @@ describe('item 3: authentication events are in the audit log with the client IP,
     expect((await caller.post('/auth/password-reset', { email })).status).toBe(202);
     const resetToken = tokenIn(await mailTo(portal(), email, /^Reset your password$/), '/reset-password');
     const newPassword = strongPassword();
-    expect((await caller.post('/auth/password-reset/confirm', { token: resetToken, password: newPassword })).status).toBe(200);
+    expect(
+      (await caller.post('/auth/password-reset/confirm', { token: resetToken, password: newPassword })).status,
+    ).toBe(200);
 
     const entries = await auditOf(admin, operator.id);
     const actions = entries.map((e) => e.action);
@@ -131,7 +134,10 @@ describe('item 3: authentication events are in the audit log with the client IP,
       expect(actions).toContain(action);
       for (const entry of entries.filter((e) => e.action === action)) expect(entry.ip).toBe(ip);
     }
-    expect(entries.find((e) => e.action === 'auth.login.failed')).toMatchObject({ targetType: 'user', actor: { userId: null } });
+    expect(entries.find((e) => e.action === 'auth.login.failed')).toMatchObject({
+      targetType: 'user',
+      actor: { userId: null },
+    });
     const everything = JSON.stringify(entries);
     for (const secret of [password, wrong, newPassword, resetToken]) expect(everything).not.toContain(secret);
   });
@@ -147,7 +153,8 @@ describe('item 4: wrong passwords from other clients do not lock the owner out',
 
     for (const ip of [nextClient(), nextClient()]) {
       const attacker = new PortalCaller(portal(), ip);
-      for (let i = 0; i < perClient; i++) expect((await attacker.logIn(email, `guess-${i}-${password}`)).status).toBe(401);
+      for (let i = 0; i < perClient; i++)
+        expect((await attacker.logIn(email, `guess-${i}-${password}`)).status).toBe(401);
       const throttled = await attacker.logIn(email, password);
       expect(throttled.status).toBe(429);
       expect(Number(throttled.headers.get('retry-after'))).toBeGreaterThan(0);
@@ -201,7 +208,13 @@ describe('item 6: a refused password does not spend a reset link', () => {
 describe('item 7: a suspended operator is read-only and mints no keys', () => {
   it('after the provider suspends it, every write is 403 operator_suspended and changes nothing; reads work; its key is refused', async () => {
     const owner = new PortalCaller(portal(), nextClient());
-    const { operator } = await verifiedOwner(portal(), owner, address('suspended'), strongPassword(), `Suspended ${unique()}`);
+    const { operator } = await verifiedOwner(
+      portal(),
+      owner,
+      address('suspended'),
+      strongPassword(),
+      `Suspended ${unique()}`,
+    );
     const keys = await owner.get<{ keys: { id: string; key: string }[] }>('/operator/keys');
     expect(keys.body.keys).toHaveLength(1);
     const testKey = keys.body.keys[0]!;
@@ -221,17 +234,28 @@ describe('item 7: a suspended operator is read-only and mints no keys', () => {
     ];
     for (const [method, path, body] of writes) {
       const res = await owner.send(method, path, body);
-      expect({ method, path, status: res.status, code: res.body['code'] }).toEqual({ method, path, status: 403, code: 'operator_suspended' });
+      expect({ method, path, status: res.status, code: res.body['code'] }).toEqual({
+        method,
+        path,
+        status: 403,
+        code: 'operator_suspended',
+      });
     }
 
     const after = await owner.get<{ keys: { id: string }[] }>('/operator/keys');
     expect(after.status).toBe(200);
     expect(after.body.keys.map((k) => k.id)).toEqual([testKey.id]);
     expect((await owner.get<{ secretKeys: unknown[] }>('/operator/secret-keys')).body.secretKeys).toEqual([]);
-    expect((await owner.get<{ origins: { origin: string }[] }>('/operator/origins')).body.origins.map((o) => o.origin)).toEqual([platform.urls.demo]);
+    expect(
+      (await owner.get<{ origins: { origin: string }[] }>('/operator/origins')).body.origins.map((o) => o.origin),
+    ).toEqual([platform.urls.demo]);
     expect((await owner.get<{ operator: { status: string } }>('/operator')).body.operator.status).toBe('suspended');
     // The embed gate caches keys for 5 s (EMBED_KEY_CACHE_TTL_MS, the documented revocation bound): then 401.
-    await until('the embed gate to refuse the suspended operator’s key', async () => (await embedQuoteStatus(platform.urls.embed, testKey.key, platform.urls.demo)) === 401, 20_000);
+    await until(
+      'the embed gate to refuse the suspended operator’s key',
+      async () => (await embedQuoteStatus(platform.urls.embed, testKey.key, platform.urls.demo)) === 401,
+      20_000,
+    );
   });
 });
 
@@ -240,13 +264,16 @@ describe('item 8: caps and per-minute budgets on writes', () => {
     const owner = new PortalCaller(portal(), nextClient());
     await owner.signUp(address('keys'), strongPassword(), `Keys ${unique()}`); // sign-up made the first test key
     let writes = 0;
-    for (let i = 1; i < OPERATOR_LIMITS.publishableKeys; i++, writes++) expect((await owner.post('/operator/keys', { mode: 'test' })).status).toBe(201);
+    for (let i = 1; i < OPERATOR_LIMITS.publishableKeys; i++, writes++)
+      expect((await owner.post('/operator/keys', { mode: 'test' })).status).toBe(201);
 
     const over = await owner.post('/operator/keys', { mode: 'test' });
     writes++;
     expect(over.status).toBe(409);
     expect(over.body).toMatchObject({ code: 'limit_reached' });
-    expect((await owner.get<{ keys: unknown[] }>('/operator/keys')).body.keys).toHaveLength(OPERATOR_LIMITS.publishableKeys);
+    expect((await owner.get<{ keys: unknown[] }>('/operator/keys')).body.keys).toHaveLength(
+      OPERATOR_LIMITS.publishableKeys,
+    );
 
     // The same minute: the operator's remaining write budget goes on origins, then the next write is refused.
     let origins = 0;

@@ -62,7 +62,10 @@ export class PortalCaller {
   }
 
   async signUp(email: string, password: string, operatorName: string) {
-    return this.post<{ user: { id: string; operatorId: string }; operator: { id: string }; code?: string }>('/auth/signup', { email, password, operatorName });
+    return this.post<{ user: { id: string; operatorId: string }; operator: { id: string }; code?: string }>(
+      '/auth/signup',
+      { email, password, operatorName },
+    );
   }
 
   async logIn(email: string, password: string) {
@@ -107,7 +110,13 @@ export function tokenIn(mail: OutboxMail, page: string): string {
 }
 
 /** Signs up an owner and verifies its address through the mailed link (as the UI would). */
-export async function verifiedOwner(portalUrl: string, caller: PortalCaller, email: string, password: string, operatorName: string) {
+export async function verifiedOwner(
+  portalUrl: string,
+  caller: PortalCaller,
+  email: string,
+  password: string,
+  operatorName: string,
+) {
   const created = await caller.signUp(email, password, operatorName);
   if (created.status !== 201) throw new Error(`sign-up answered ${created.status}: ${JSON.stringify(created.body)}`);
   const token = tokenIn(await mailTo(portalUrl, email, /^Confirm your e-mail address$/), '/verify-email');
@@ -117,7 +126,10 @@ export async function verifiedOwner(portalUrl: string, caller: PortalCaller, ema
 }
 
 /** The provider admin's session (the log-in the launcher wrote into DATA_DIR/provider-admin.json). */
-export async function providerAdmin(portalUrl: string, login: { email: string; password: string }): Promise<PortalCaller> {
+export async function providerAdmin(
+  portalUrl: string,
+  login: { email: string; password: string },
+): Promise<PortalCaller> {
   const admin = new PortalCaller(portalUrl);
   const res = await admin.logIn(login.email, login.password);
   if (res.status !== 200) throw new Error(`provider admin log-in answered ${res.status}`);
@@ -143,7 +155,10 @@ export async function auditOf(admin: PortalCaller, operatorId: string): Promise<
   let cursor: string | null = null;
   do {
     const query: URLSearchParams = new URLSearchParams({ operatorId, limit: '100', ...(cursor ? { cursor } : {}) });
-    const page: Answer<{ entries: AuditEntry[]; nextCursor: string | null }> = await admin.get<{ entries: AuditEntry[]; nextCursor: string | null }>(`/admin/audit?${query}`);
+    const page: Answer<{ entries: AuditEntry[]; nextCursor: string | null }> = await admin.get<{
+      entries: AuditEntry[];
+      nextCursor: string | null;
+    }>(`/admin/audit?${query}`);
     if (page.status !== 200) throw new Error(`admin audit answered ${page.status}`);
     entries.push(...page.body.entries);
     cursor = page.body.nextCursor;

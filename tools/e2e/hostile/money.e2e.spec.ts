@@ -35,7 +35,15 @@ const json = (body: unknown, headers: Record<string, string> = {}) => ({
   body: JSON.stringify(body),
 });
 const nextYear = new Date().getUTCFullYear() + 1;
-const TRIP = { destination: 'Antarctica', startDate: `${nextYear}-01-10`, durationDays: 14, tripCost: 24000, travelers: 2, travelerAges: [45, 52], residence: 'GB' };
+const TRIP = {
+  destination: 'Antarctica',
+  startDate: `${nextYear}-01-10`,
+  durationDays: 14,
+  tripCost: 24000,
+  travelers: 2,
+  travelerAges: [45, 52],
+  residence: 'GB',
+};
 
 describeWithPostgres()('hostile: money on the running platform (PostgreSQL)', () => {
   let platform: Launched;
@@ -76,7 +84,17 @@ describeWithPostgres()('hostile: money on the running platform (PostgreSQL)', ()
   function agentKey(mode: 'test' | 'live'): string {
     const minted = spawnSync(
       process.execPath,
-      [path.join(root, 'node_modules/tsx/dist/cli.mjs'), '--tsconfig', 'tools/tsconfig.json', 'tools/admin/main.ts', 'agent-key:create', `Hostile ${mode} platform`, '--mode', mode, '--json'],
+      [
+        path.join(root, 'node_modules/tsx/dist/cli.mjs'),
+        '--tsconfig',
+        'tools/tsconfig.json',
+        'tools/admin/main.ts',
+        'agent-key:create',
+        `Hostile ${mode} platform`,
+        '--mode',
+        mode,
+        '--json',
+      ],
       { cwd: root, env: { ...process.env, ...launchEnv, NODE_OPTIONS: '' }, encoding: 'utf8', timeout: 60_000 },
     );
     if (minted.status !== 0) throw new Error(`admin CLI failed: ${minted.stderr}`);
@@ -86,14 +104,32 @@ describeWithPostgres()('hostile: money on the running platform (PostgreSQL)', ()
   }
 
   const acp = (key: string, pathname: string, body: unknown) =>
-    fetch(`${platform.urls.quote}/acp/v1${pathname}`, json(body, { Authorization: `Bearer ${key}`, 'API-Version': ACP_API_VERSION, 'Idempotency-Key': `idem-${unique()}` }));
+    fetch(
+      `${platform.urls.quote}/acp/v1${pathname}`,
+      json(body, {
+        Authorization: `Bearer ${key}`,
+        'API-Version': ACP_API_VERSION,
+        'Idempotency-Key': `idem-${unique()}`,
+      }),
+    );
 
   /** An /api/v1 quote attributed to the demo operator (so its sale is delivered to the demo site's receiver). */
   async function apiQuote() {
-    const quoted = await fetch(`${platform.urls.quote}/api/v1/quotes`, json({ ...TRIP, operator: platform.demo.operatorId }));
+    const quoted = await fetch(
+      `${platform.urls.quote}/api/v1/quotes`,
+      json({ ...TRIP, operator: platform.demo.operatorId }),
+    );
     expect(quoted.status).toBe(200);
-    const body = (await quoted.json()) as { quoteId: string; sessionId: string; plans: { planId: string; availabilityMode: string }[] };
-    return { quoteId: body.quoteId, sessionId: body.sessionId, planId: body.plans.find((p) => p.availabilityMode === 'full')!.planId };
+    const body = (await quoted.json()) as {
+      quoteId: string;
+      sessionId: string;
+      plans: { planId: string; availabilityMode: string }[];
+    };
+    return {
+      quoteId: body.quoteId,
+      sessionId: body.sessionId,
+      planId: body.plans.find((p) => p.availabilityMode === 'full')!.planId,
+    };
   }
 
   /** MPP: the 402 challenge answered with a Shared Payment Token. */
@@ -101,25 +137,46 @@ describeWithPostgres()('hostile: money on the running platform (PostgreSQL)', ()
     const first = await fetch(`${platform.urls.quote}/api/v1/purchase`, json({ quoteId, planId }));
     expect(first.status).toBe(402);
     const [challenge] = parsePaymentChallenges(first.headers.get('www-authenticate')!);
-    return fetch(`${platform.urls.quote}/api/v1/purchase`, json({ quoteId, planId }, { ...headers, Authorization: formatAuthorizationPayment({ challenge: challenge!, payload: { spt } }) }));
+    return fetch(
+      `${platform.urls.quote}/api/v1/purchase`,
+      json(
+        { quoteId, planId },
+        { ...headers, Authorization: formatAuthorizationPayment({ challenge: challenge!, payload: { spt } }) },
+      ),
+    );
   }
 
   const embedHeaders = () => ({ Origin: platform.urls.demo, 'X-SVC-Publishable-Key': platform.demo.publishableKey });
-  const embed = (pathname: string, body: unknown) => fetch(`${platform.urls.embed}${pathname}`, json(body, embedHeaders()));
+  const embed = (pathname: string, body: unknown) =>
+    fetch(`${platform.urls.embed}${pathname}`, json(body, embedHeaders()));
 
   /** Polls GET /api/embed/options until the quote's options are ready; the recommended one. */
   const recommendedOption = (quoteId: string, headers: Record<string, string>) =>
-    until('ready options', async () => {
-      const res = await fetch(`${platform.urls.embed}/api/embed/options?quoteId=${quoteId}`, { headers });
-      const body = (await res.json()) as { pending?: boolean; options: { planId: string; premiumCents: number; isRecommended: boolean }[] };
-      return body.pending ? false : body.options.find((o) => o.isRecommended);
-    }, 20_000, 200);
+    until(
+      'ready options',
+      async () => {
+        const res = await fetch(`${platform.urls.embed}/api/embed/options?quoteId=${quoteId}`, { headers });
+        const body = (await res.json()) as {
+          pending?: boolean;
+          options: { planId: string; premiumCents: number; isRecommended: boolean }[];
+        };
+        return body.pending ? false : body.options.find((o) => o.isRecommended);
+      },
+      20_000,
+      200,
+    );
 
   /** Tier 3 up to a started (pending) payment: embed quote, ready options, POST /api/embed/payments. */
   async function tier3Payment() {
     const created = await embed('/api/embed/quote', {
-      destination: 'galapagos', tripCost: 9000, travelers: 1, travelerAges: [38], residence: 'DE',
-      email: 'traveler@hostile.example', startDate: `${nextYear}-03-01`, endDate: `${nextYear}-03-11`,
+      destination: 'galapagos',
+      tripCost: 9000,
+      travelers: 1,
+      travelerAges: [38],
+      residence: 'DE',
+      email: 'traveler@hostile.example',
+      startDate: `${nextYear}-03-01`,
+      endDate: `${nextYear}-03-11`,
     });
     expect(created.status).toBe(200);
     const { quoteId } = (await created.json()) as { quoteId: string };
@@ -138,14 +195,23 @@ describeWithPostgres()('hostile: money on the running platform (PostgreSQL)', ()
   /** The policy token in a delivered policy.issued (the dispatcher adds it to documentUrl when it sends). */
   const deliveredToken = async (quoteId: string) => {
     const received = await waitForPolicyIssued(platform.urls.demo, quoteId);
-    return { policyNumber: String(received.payload['policyNumber']), token: new URL(String(received.payload['documentUrl'])).searchParams.get('access_token')! };
+    return {
+      policyNumber: String(received.payload['policyNumber']),
+      token: new URL(String(received.payload['documentUrl'])).searchParams.get('access_token')!,
+    };
   };
 
   describe('item 10: no bearer token in clear at rest', () => {
     it('after sales through the checkout link, MPP, ACP and Tier 3, no text or JSON column of any table holds a policy token or a checkout link', async () => {
       // Checkout link, opened with an Idempotency-Key (its answer is cached), paid with a test card.
       const linked = await apiQuote();
-      const link = await fetch(`${platform.urls.quote}/api/v1/checkout`, json({ quoteId: linked.quoteId, planId: linked.planId, sessionId: linked.sessionId }, { 'Idempotency-Key': `link-${unique()}` }));
+      const link = await fetch(
+        `${platform.urls.quote}/api/v1/checkout`,
+        json(
+          { quoteId: linked.quoteId, planId: linked.planId, sessionId: linked.sessionId },
+          { 'Idempotency-Key': `link-${unique()}` },
+        ),
+      );
       expect(link.status).toBe(200);
       const { checkoutUrl } = (await link.json()) as { checkoutUrl: string };
       const paid = await fetch(`${checkoutUrl}/pay`, {
@@ -157,18 +223,33 @@ describeWithPostgres()('hostile: money on the running platform (PostgreSQL)', ()
       expect(paid.status).toBe(303);
       // MPP with an Idempotency-Key (the receipt is cached for replays).
       const bought = await apiQuote();
-      const receipt = await mppPurchase(bought.quoteId, bought.planId, `spt_test_success_${unique()}`, { 'Idempotency-Key': `mpp-${unique()}` });
+      const receipt = await mppPurchase(bought.quoteId, bought.planId, `spt_test_success_${unique()}`, {
+        'Idempotency-Key': `mpp-${unique()}`,
+      });
       expect(receipt.status).toBe(200);
       const { accessToken } = (await receipt.json()) as { accessToken: string };
       expect(accessToken).toMatch(/^pat_/);
       // ACP under a test agent key.
       const testKey = agentKey('test');
-      const session = await acp(testKey, '/checkout_sessions', { line_items: [{ id: bought.planId }], currency: 'usd', capabilities: {}, metadata: { trip: TRIP }, buyer: { email: 'traveler@hostile.example' } });
-      expect(session.status).toBe(201);
-      const completed = await acp(testKey, `/checkout_sessions/${((await session.json()) as { id: string }).id}/complete`, {
-        payment_data: { handler_id: 'stripe_spt', instrument: { type: 'card', credential: { type: 'spt', token: `spt_test_success_${unique()}` } } },
+      const session = await acp(testKey, '/checkout_sessions', {
+        line_items: [{ id: bought.planId }],
+        currency: 'usd',
+        capabilities: {},
+        metadata: { trip: TRIP },
+        buyer: { email: 'traveler@hostile.example' },
       });
-      const order = ((await completed.json()) as { status: string; order: { permalink_url: string } });
+      expect(session.status).toBe(201);
+      const completed = await acp(
+        testKey,
+        `/checkout_sessions/${((await session.json()) as { id: string }).id}/complete`,
+        {
+          payment_data: {
+            handler_id: 'stripe_spt',
+            instrument: { type: 'card', credential: { type: 'spt', token: `spt_test_success_${unique()}` } },
+          },
+        },
+      );
+      const order = (await completed.json()) as { status: string; order: { permalink_url: string } };
       expect(order.status).toBe('completed');
       // Tier 3.
       const tier3 = await tier3Payment();
@@ -182,14 +263,25 @@ describeWithPostgres()('hostile: money on the running platform (PostgreSQL)', ()
         checkoutUrl.split('/checkout/')[1]!,
       ];
       for (const token of handedOut) expect(token).toEqual(expect.any(String));
-      const tables = (await db.prisma.$queryRaw<{ name: string }[]>`
-        SELECT table_name AS name FROM information_schema.tables WHERE table_schema = current_schema() AND table_type = 'BASE TABLE'`).map((t) => t.name);
+      const tables = (
+        await db.prisma.$queryRaw<{ name: string }[]>`
+        SELECT table_name AS name FROM information_schema.tables WHERE table_schema = current_schema() AND table_type = 'BASE TABLE'`
+      ).map((t) => t.name);
 
       const scan = await scanTextColumns(db.prisma, tables, ['pat_', '/checkout/cs_', ...handedOut]);
 
-      expect(scan.columns).toEqual(expect.arrayContaining(['policies.policy_number', 'idempotency_records.body', 'webhook_events.payload', 'acp_checkout_sessions.order']));
+      expect(scan.columns).toEqual(
+        expect.arrayContaining([
+          'policies.policy_number',
+          'idempotency_records.body',
+          'webhook_events.payload',
+          'acp_checkout_sessions.order',
+        ]),
+      );
       expect(scan.hits).toEqual([]);
-      expect(await db.prisma.policy.count({ where: { quoteId: { in: [linked.quoteId, bought.quoteId, tier3.quoteId] } } })).toBe(3);
+      expect(
+        await db.prisma.policy.count({ where: { quoteId: { in: [linked.quoteId, bought.quoteId, tier3.quoteId] } } }),
+      ).toBe(3);
     });
   });
 
@@ -204,7 +296,9 @@ describeWithPostgres()('hostile: money on the running platform (PostgreSQL)', ()
       let client = 0;
       const lookUp = async (number: string, token: string) => {
         // Each look-up from its own client: a fresh rate-limit window, so RateLimit-Remaining cannot differ.
-        const res = await fetch(`${platform.urls.quote}/api/v1/policies/${number}`, { headers: { Authorization: `Bearer ${token}`, 'X-Forwarded-For': `198.51.100.${++client}` } });
+        const res = await fetch(`${platform.urls.quote}/api/v1/policies/${number}`, {
+          headers: { Authorization: `Bearer ${token}`, 'X-Forwarded-For': `198.51.100.${++client}` },
+        });
         // Date is the clock, not the policy: two answers a second apart differ there whatever the look-up did.
         const headers: Record<string, string> = {};
         res.headers.forEach((value, name) => {
@@ -232,7 +326,13 @@ describeWithPostgres()('hostile: money on the running platform (PostgreSQL)', ()
       const { planId } = await apiQuote();
       const quotesBefore = await db.prisma.quote.count();
 
-      const res = await acp(liveKey, '/checkout_sessions', { line_items: [{ id: planId }], currency: 'usd', capabilities: {}, metadata: { trip: TRIP }, buyer: { email: 'traveler@hostile.example' } });
+      const res = await acp(liveKey, '/checkout_sessions', {
+        line_items: [{ id: planId }],
+        currency: 'usd',
+        capabilities: {},
+        metadata: { trip: TRIP },
+        buyer: { email: 'traveler@hostile.example' },
+      });
 
       expect(res.status).toBe(403);
       expect(await res.json()).toMatchObject({ code: 'key_mode_mismatch' });
@@ -253,18 +353,37 @@ describeWithPostgres()('hostile: money on the running platform (PostgreSQL)', ()
       const minted = await owner.post<{ key: { key: string } }>('/operator/keys', { mode: 'live' });
       expect(minted.status).toBe(201);
       const admin = await providerAdmin(platform.urls.portal, platform.providerAdmin);
-      expect((await admin.send('PATCH', `/admin/operators/${platform.demo.operatorId}`, { embeddingEnabled: true })).status).toBe(200);
+      expect(
+        (await admin.send('PATCH', `/admin/operators/${platform.demo.operatorId}`, { embeddingEnabled: true })).status,
+      ).toBe(200);
       liveHeaders = { Origin: origin, 'X-SVC-Publishable-Key': minted.body.key.key };
     });
 
     async function liveQuote() {
-      const quote = { destination: 'antarctica', tripCost: 12000, travelers: 1, travelerAges: [46], residence: 'GB', email: 'traveler@hostile.example', startDate: `${nextYear}-02-01`, durationDays: 14 };
+      const quote = {
+        destination: 'antarctica',
+        tripCost: 12000,
+        travelers: 1,
+        travelerAges: [46],
+        residence: 'GB',
+        email: 'traveler@hostile.example',
+        startDate: `${nextYear}-02-01`,
+        durationDays: 14,
+      };
       // The embed gate caches keys for 5 s (EMBED_KEY_CACHE_TTL_MS): the approval may take that long to show.
-      const created = await until('the live key to be accepted', async () => {
-        const res = await fetch(`${platform.urls.embed}/api/embed/quote`, json(quote, liveHeaders));
-        return res.status === 200 ? ((await res.json()) as { quoteId: string }) : false;
-      }, 20_000, 500);
-      expect(await db.prisma.quote.findUniqueOrThrow({ where: { id: created.quoteId } })).toMatchObject({ mode: 'live', status: 'quoted' });
+      const created = await until(
+        'the live key to be accepted',
+        async () => {
+          const res = await fetch(`${platform.urls.embed}/api/embed/quote`, json(quote, liveHeaders));
+          return res.status === 200 ? ((await res.json()) as { quoteId: string }) : false;
+        },
+        20_000,
+        500,
+      );
+      expect(await db.prisma.quote.findUniqueOrThrow({ where: { id: created.quoteId } })).toMatchObject({
+        mode: 'live',
+        status: 'quoted',
+      });
       return { quoteId: created.quoteId, planId: (await recommendedOption(created.quoteId, liveHeaders)).planId };
     }
 
@@ -315,20 +434,31 @@ describeWithPostgres()('hostile: money on the running platform (PostgreSQL)', ()
             status: 'requires_payment_method',
             livemode: false,
             metadata: { quoteId, planId: option.planId, operatorId: platform.demo.operatorId, channel: 'embed' },
-            last_payment_error: { type: 'card_error', code: 'card_declined', message: 'Your account is locked: unlock at https://evil.example/unlock' },
+            last_payment_error: {
+              type: 'card_error',
+              code: 'card_declined',
+              message: 'Your account is locked: unlock at https://evil.example/unlock',
+            },
           },
         },
       };
       const body = JSON.stringify(forgery);
       const res = await fetch(`${platform.urls.dispatcher}/processor/events`, {
         method: 'POST',
-        headers: { 'Content-Type': 'application/json', 'Stripe-Signature': signPayload(body, PROCESSOR_SECRET, Math.floor(Date.now() / 1000)) },
+        headers: {
+          'Content-Type': 'application/json',
+          'Stripe-Signature': signPayload(body, PROCESSOR_SECRET, Math.floor(Date.now() / 1000)),
+        },
         body,
       });
 
       expect(res.status).toBe(200);
       expect(await moneyRows(quoteId)).toEqual(before);
-      expect(await db.prisma.payment.findUniqueOrThrow({ where: { id: payment.id } })).toMatchObject({ status: 'pending', failureCode: null, failureMessage: null });
+      expect(await db.prisma.payment.findUniqueOrThrow({ where: { id: payment.id } })).toMatchObject({
+        status: 'pending',
+        failureCode: null,
+        failureMessage: null,
+      });
       expect(JSON.stringify(await db.prisma.payment.findMany({ where: { quoteId } }))).not.toContain('evil.example');
 
       // The traveler's card still pays the payment the forger tried to fail.

@@ -52,7 +52,10 @@ function nonPublicAlias(): string | null {
   return aliases[0] ?? (hostname() || null);
 }
 const ALIAS = nonPublicAlias();
-if (!ALIAS) noteSkippedSuite('hostile item 9 (delivery time): no host name of this machine resolves to a loopback or private address');
+if (!ALIAS)
+  noteSkippedSuite(
+    'hostile item 9 (delivery time): no host name of this machine resolves to a loopback or private address',
+  );
 const itWithAlias = ALIAS ? it : it.skip;
 
 describe('item 9: webhook URLs cannot reach our own networks (WEBHOOK_ALLOW_PRIVATE_NETWORKS=false)', () => {
@@ -81,45 +84,58 @@ describe('item 9: webhook URLs cannot reach our own networks (WEBHOOK_ALLOW_PRIV
     expect(await webhookUrlOf(operatorId)).toBe(before);
   });
 
-  itWithAlias('a host name resolving to a non-public address passes the provider’s form but is refused at delivery time; the operator reads a generic failure', async () => {
-    const resolved = await lookup(ALIAS!, { all: true });
-    expect(resolved.length).toBeGreaterThan(0);
-    // Would a connection reach this machine? Count every connection a socket makes to the port.
-    const connections: Socket[] = [];
-    const silent: Server = createServer((socket) => {
-      connections.push(socket);
-      socket.destroy();
-    });
-    await new Promise<void>((resolve, reject) => {
-      silent.once('error', reject);
-      silent.listen(0, resolved.some((a) => a.family === 6) ? '::' : '0.0.0.0', resolve);
-    });
-    const port = (silent.address() as { port: number }).port;
-    try {
-      const operatorId = platform.demo.operatorId;
-      const url = `https://${ALIAS}:${port}/hook`;
-      expect((await admin.send('PUT', `/admin/operators/${operatorId}/webhook`, { url })).status).toBe(200);
-      expect((await admin.post(`/admin/operators/${operatorId}/webhook/secret`, { overlapHours: 0 })).status).toBe(201);
+  itWithAlias(
+    'a host name resolving to a non-public address passes the provider’s form but is refused at delivery time; the operator reads a generic failure',
+    async () => {
+      const resolved = await lookup(ALIAS!, { all: true });
+      expect(resolved.length).toBeGreaterThan(0);
+      // Would a connection reach this machine? Count every connection a socket makes to the port.
+      const connections: Socket[] = [];
+      const silent: Server = createServer((socket) => {
+        connections.push(socket);
+        socket.destroy();
+      });
+      await new Promise<void>((resolve, reject) => {
+        silent.once('error', reject);
+        silent.listen(0, resolved.some((a) => a.family === 6) ? '::' : '0.0.0.0', resolve);
+      });
+      const port = (silent.address() as { port: number }).port;
+      try {
+        const operatorId = platform.demo.operatorId;
+        const url = `https://${ALIAS}:${port}/hook`;
+        expect((await admin.send('PUT', `/admin/operators/${operatorId}/webhook`, { url })).status).toBe(200);
+        expect((await admin.post(`/admin/operators/${operatorId}/webhook/secret`, { overlapHours: 0 })).status).toBe(
+          201,
+        );
 
-      const owner = new PortalCaller(platform.urls.portal);
-      expect((await owner.logIn(platform.demo.portalEmail, platform.demo.portalPassword)).status).toBe(200);
-      const sent = await owner.post<{ event: { id: string; eventId: string } }>('/operator/webhook-events/test');
-      expect(sent.status).toBe(201);
+        const owner = new PortalCaller(platform.urls.portal);
+        expect((await owner.logIn(platform.demo.portalEmail, platform.demo.portalPassword)).status).toBe(200);
+        const sent = await owner.post<{ event: { id: string; eventId: string } }>('/operator/webhook-events/test');
+        expect(sent.status).toBe(201);
 
-      type Detail = { event: { status: string }; attempts: { error: string | null; statusCode: number | null }[] };
-      const seen = await until('the test event to fail its 3 attempts', async () => {
-        const res = await owner.get<Detail>(`/operator/webhook-events/${sent.body.event.id}`);
-        return res.body.event.status === 'failed' ? res.body : false;
-      }, 30_000);
-      expect(seen.attempts).toHaveLength(3);
-      for (const attempt of seen.attempts) expect(attempt).toMatchObject({ statusCode: null, error: 'could not connect to the webhook URL' });
-      const provider = await admin.get<Detail>(`/admin/operators/${operatorId}/webhook-events/${sent.body.event.eventId}`);
-      for (const attempt of provider.body.attempts) expect(attempt.error).toMatch(/^address refused: .*(loopback|private|unique-local)/);
-      expect(connections).toHaveLength(0);
-    } finally {
-      await new Promise<void>((resolve) => silent.close(() => resolve()));
-    }
-  });
+        type Detail = { event: { status: string }; attempts: { error: string | null; statusCode: number | null }[] };
+        const seen = await until(
+          'the test event to fail its 3 attempts',
+          async () => {
+            const res = await owner.get<Detail>(`/operator/webhook-events/${sent.body.event.id}`);
+            return res.body.event.status === 'failed' ? res.body : false;
+          },
+          30_000,
+        );
+        expect(seen.attempts).toHaveLength(3);
+        for (const attempt of seen.attempts)
+          expect(attempt).toMatchObject({ statusCode: null, error: 'could not connect to the webhook URL' });
+        const provider = await admin.get<Detail>(
+          `/admin/operators/${operatorId}/webhook-events/${sent.body.event.eventId}`,
+        );
+        for (const attempt of provider.body.attempts)
+          expect(attempt.error).toMatch(/^address refused: .*(loopback|private|unique-local)/);
+        expect(connections).toHaveLength(0);
+      } finally {
+        await new Promise<void>((resolve) => silent.close(() => resolve()));
+      }
+    },
+  );
 });
 
 describe('item 14: /mcp answers JSON-RPC errors', () => {
@@ -137,7 +153,11 @@ describe('item 14: /mcp answers JSON-RPC errors', () => {
     const res = await mcp(body);
 
     expect(res.status).toBe(400);
-    expect(await res.json()).toEqual({ jsonrpc: '2.0', id: null, error: { code, message: expect.any(String), data: { requestId: res.headers.get('x-request-id') } } });
+    expect(await res.json()).toEqual({
+      jsonrpc: '2.0',
+      id: null,
+      error: { code, message: expect.any(String), data: { requestId: res.headers.get('x-request-id') } },
+    });
   });
 });
 
@@ -148,7 +168,16 @@ describe('item 15: refusals before any route still answer in our shape with a re
     const res = await fetch(`${platform.urls.quote}/api/v1/quotes`, {
       method: 'POST',
       headers: { 'Content-Type': 'application/json; charset=utf-16' },
-      body: utf16({ destination: 'Antarctica', startDate: '2031-01-10', durationDays: 14, tripCost: 24000, travelers: 1, travelerAges: [45], residence: 'US', state: 'CA' }),
+      body: utf16({
+        destination: 'Antarctica',
+        startDate: '2031-01-10',
+        durationDays: 14,
+        tripCost: 24000,
+        travelers: 1,
+        travelerAges: [45],
+        residence: 'US',
+        state: 'CA',
+      }),
     });
 
     expect(res.status).toBe(415);
@@ -171,19 +200,30 @@ describe('item 15: refusals before any route still answer in our shape with a re
     expect(await res.json()).toMatchObject({ error: expect.stringMatching(/UTF-8/), requestId });
     expect(requestId).toEqual(expect.any(String));
     expect((await new PortalCaller(platform.urls.portal).logIn(email, password)).status).toBe(401);
-    expect((await admin.get<{ operators: unknown[] }>(`/admin/operators?q=${encodeURIComponent(email)}`)).body.operators).toEqual([]);
+    expect(
+      (await admin.get<{ operators: unknown[] }>(`/admin/operators?q=${encodeURIComponent(email)}`)).body.operators,
+    ).toEqual([]);
   });
 
-  it.each(['quote', 'embed', 'widget', 'portal', 'dispatcher'] as const)('17 KB of request headers to the %s app → 431 with our JSON body and X-Request-Id', async (app) => {
-    const answer = await rawExchange(
-      platform.urls[app].replace('localhost', '127.0.0.1'),
-      `GET /healthz HTTP/1.1\r\nHost: localhost\r\nX-Padding: ${'x'.repeat(17 * 1024)}\r\n\r\n`,
-    );
+  it.each(['quote', 'embed', 'widget', 'portal', 'dispatcher'] as const)(
+    '17 KB of request headers to the %s app → 431 with our JSON body and X-Request-Id',
+    async (app) => {
+      const answer = await rawExchange(
+        platform.urls[app].replace('localhost', '127.0.0.1'),
+        `GET /healthz HTTP/1.1\r\nHost: localhost\r\nX-Padding: ${'x'.repeat(17 * 1024)}\r\n\r\n`,
+      );
 
-    const [head = '', body = ''] = answer.split('\r\n\r\n');
-    expect(head).toMatch(/^HTTP\/1\.1 431 /);
-    const requestId = /\r\nX-Request-Id: ([^\r\n]+)/i.exec(head)?.[1];
-    expect(requestId).toEqual(expect.any(String));
-    expect(JSON.parse(body)).toEqual({ error: expect.any(String), code: 'invalid_request', requestId, type: 'invalid_request', message: expect.any(String) });
-  });
+      const [head = '', body = ''] = answer.split('\r\n\r\n');
+      expect(head).toMatch(/^HTTP\/1\.1 431 /);
+      const requestId = /\r\nX-Request-Id: ([^\r\n]+)/i.exec(head)?.[1];
+      expect(requestId).toEqual(expect.any(String));
+      expect(JSON.parse(body)).toEqual({
+        error: expect.any(String),
+        code: 'invalid_request',
+        requestId,
+        type: 'invalid_request',
+        message: expect.any(String),
+      });
+    },
+  );
 });

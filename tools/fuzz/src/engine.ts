@@ -104,7 +104,14 @@ export function send(baseUrl: string, input: RequestInput): Promise<RawResponse>
   return new Promise((resolve) => {
     let req: http.ClientRequest;
     try {
-      req = http.request({ host: url.hostname, port: url.port, method: input.method, path: input.path, headers, agent });
+      req = http.request({
+        host: url.hostname,
+        port: url.port,
+        method: input.method,
+        path: input.path,
+        headers,
+        agent,
+      });
     } catch (error) {
       // The client itself refused to send it (an invalid header or path): not the server's fault.
       resolve({ status: -1, headers: {}, text: String((error as Error).message) });
@@ -113,7 +120,9 @@ export function send(baseUrl: string, input: RequestInput): Promise<RawResponse>
     req.on('response', (res) => {
       const chunks: Buffer[] = [];
       res.on('data', (c: Buffer) => chunks.push(c));
-      res.on('end', () => resolve({ status: res.statusCode ?? 0, headers: res.headers, text: Buffer.concat(chunks).toString('utf8') }));
+      res.on('end', () =>
+        resolve({ status: res.statusCode ?? 0, headers: res.headers, text: Buffer.concat(chunks).toString('utf8') }),
+      );
       res.on('error', () => resolve({ status: 0, headers: res.headers, text: '' }));
     });
     req.on('error', (error) => resolve({ status: 0, headers: {}, text: `socket error: ${(error as Error).message}` }));
@@ -138,9 +147,30 @@ function queryString(query: Record<string, string | string[]>): string {
   return parts.length ? `?${parts.join('&')}` : '';
 }
 
-const RAW_QUERIES = ['?', '?&&', '?=', '?a', '?%', '?%ZZ=1', '?a[b]=1', '?__proto__[x]=1', '?constructor[prototype][x]=1', '?a=1&a=2&a=3', `?${'a=1&'.repeat(2000)}`, '?#frag'];
+const RAW_QUERIES = [
+  '?',
+  '?&&',
+  '?=',
+  '?a',
+  '?%',
+  '?%ZZ=1',
+  '?a[b]=1',
+  '?__proto__[x]=1',
+  '?constructor[prototype][x]=1',
+  '?a=1&a=2&a=3',
+  `?${'a=1&'.repeat(2000)}`,
+  '?#frag',
+];
 
-const COMMON_ODD_HEADERS = ['origin', 'idempotency-key', 'authorization', 'x-request-id', 'accept', 'cookie', 'x-forwarded-for'];
+const COMMON_ODD_HEADERS = [
+  'origin',
+  'idempotency-key',
+  'authorization',
+  'x-request-id',
+  'accept',
+  'cookie',
+  'x-forwarded-for',
+];
 
 function requestArb(spec: RouteSpec): fc.Arbitrary<RequestInput & { note: string }> {
   const paramNames = [...spec.path.matchAll(/\{(\w+)\}/g)].map((m) => m[1]!);
@@ -148,7 +178,9 @@ function requestArb(spec: RouteSpec): fc.Arbitrary<RequestInput & { note: string
     Object.fromEntries(
       paramNames.map((name) => [
         name,
-        fc.oneof({ weight: 3, arbitrary: spec.params?.[name] ?? oddParam }, { weight: 2, arbitrary: oddParam }).map(encodeParam),
+        fc
+          .oneof({ weight: 3, arbitrary: spec.params?.[name] ?? oddParam }, { weight: 2, arbitrary: oddParam })
+          .map(encodeParam),
       ]),
     ) as Record<string, fc.Arbitrary<string>>,
   );
@@ -158,7 +190,12 @@ function requestArb(spec: RouteSpec): fc.Arbitrary<RequestInput & { note: string
     {
       weight: 3,
       arbitrary: fc
-        .tuple(valid, fc.oneof(fc.constantFrom('', '__proto__', 'constructor', 'pk', 'quoteId', 'destination'), oddParam), oddParam, fc.boolean())
+        .tuple(
+          valid,
+          fc.oneof(fc.constantFrom('', '__proto__', 'constructor', 'pk', 'quoteId', 'destination'), oddParam),
+          oddParam,
+          fc.boolean(),
+        )
         .map(([q, key, value, repeat]) => {
           const base = { ...q } as Record<string, string | string[]>;
           const target = key || Object.keys(base)[0] || 'q';
@@ -173,12 +210,21 @@ function requestArb(spec: RouteSpec): fc.Arbitrary<RequestInput & { note: string
     { weight: 3, arbitrary: fc.constant<Record<string, string | null>>({}) },
     {
       weight: 2,
-      arbitrary: fc.dictionary(fc.constantFrom(...oddHeaderNames), fc.option(headerValue, { nil: null }), { minKeys: 1, maxKeys: 3 }),
+      arbitrary: fc.dictionary(fc.constantFrom(...oddHeaderNames), fc.option(headerValue, { nil: null }), {
+        minKeys: 1,
+        maxKeys: 3,
+      }),
     },
   );
   const bodyArb: fc.Arbitrary<WireBody | undefined> = spec.body
     ? wireBody({ valid: spec.body, limitBytes: spec.bodyLimit ?? 64 * 1024 })
-    : fc.oneof({ weight: 5, arbitrary: fc.constant(undefined) }, { weight: 1, arbitrary: fc.constant<WireBody>({ kind: 'odd-json', contentType: 'application/json', text: '{"a":' }) });
+    : fc.oneof(
+        { weight: 5, arbitrary: fc.constant(undefined) },
+        {
+          weight: 1,
+          arbitrary: fc.constant<WireBody>({ kind: 'odd-json', contentType: 'application/json', text: '{"a":' }),
+        },
+      );
   return fc.tuple(paramArb, queryArb, headersArb, bodyArb).map(([params, query, oddHeaders, body]) => {
     const path = spec.path.replace(/\{(\w+)\}/g, (_m, name: string) => params[name] ?? 'x') + query;
     const headers: Record<string, string> = {};
@@ -187,7 +233,10 @@ function requestArb(spec: RouteSpec): fc.Arbitrary<RequestInput & { note: string
       if (v === null) nulls.push(k);
       else headers[k] = v;
     }
-    const note = [body?.kind ?? 'no-body', Object.keys(oddHeaders).length ? `odd headers: ${Object.keys(oddHeaders).join(',')}` : '']
+    const note = [
+      body?.kind ?? 'no-body',
+      Object.keys(oddHeaders).length ? `odd headers: ${Object.keys(oddHeaders).join(',')}` : '',
+    ]
       .filter(Boolean)
       .join('; ');
     // `null` removes a header the client would normally send (no key, no Origin, no CSRF token).
@@ -214,7 +263,12 @@ function leak(text: string): string | undefined {
 }
 
 function shortInput(input: RequestInput): string {
-  const body = input.body?.text === undefined ? '' : input.body.text.length > 300 ? `${input.body.text.slice(0, 300)}…(${input.body.text.length} chars)` : input.body.text;
+  const body =
+    input.body?.text === undefined
+      ? ''
+      : input.body.text.length > 300
+        ? `${input.body.text.slice(0, 300)}…(${input.body.text.length} chars)`
+        : input.body.text;
   const headers = Object.entries(input.headers)
     .filter(([k]) => k !== '__remove' && k !== 'cookie' && k !== 'x-csrf-token')
     .map(([k, v]) => `${k}: ${v.length > 60 ? `${v.slice(0, 60)}…` : v}`)
@@ -233,7 +287,8 @@ export async function installWriteLog(db: Database, tables: readonly string[]): 
     `CREATE OR REPLACE FUNCTION fuzz_log_write() RETURNS trigger LANGUAGE plpgsql AS $$
      BEGIN INSERT INTO fuzz_write_log (tbl, op) VALUES (TG_TABLE_NAME, TG_OP); RETURN NULL; END $$`,
     ...tables.map(
-      (t) => `DROP TRIGGER IF EXISTS fuzz_write_log ON "${t}"; CREATE TRIGGER fuzz_write_log AFTER INSERT OR UPDATE OR DELETE ON "${t}" FOR EACH ROW EXECUTE FUNCTION fuzz_log_write()`,
+      (t) =>
+        `DROP TRIGGER IF EXISTS fuzz_write_log ON "${t}"; CREATE TRIGGER fuzz_write_log AFTER INSERT OR UPDATE OR DELETE ON "${t}" FOR EACH ROW EXECUTE FUNCTION fuzz_log_write()`,
     ),
   ];
   await db.withConnection(async (executor) => {
@@ -245,13 +300,18 @@ export async function installWriteLog(db: Database, tables: readonly string[]): 
 const IGNORED_WRITES = new Set(['publishable_keys:UPDATE', 'operator_sessions:UPDATE']);
 
 async function lastWrite(db: Database): Promise<number> {
-  const [row] = await db.withConnection((executor) => executor.query<{ id: string | number | null }>('SELECT max(id) AS id FROM fuzz_write_log'));
+  const [row] = await db.withConnection((executor) =>
+    executor.query<{ id: string | number | null }>('SELECT max(id) AS id FROM fuzz_write_log'),
+  );
   return Number(row?.id ?? 0);
 }
 
 async function writesSince(db: Database, id: number): Promise<{ tbl: string; op: string; n: number }[]> {
   const rows = await db.withConnection((executor) =>
-    executor.query<{ tbl: string; op: string; n: string | number }>('SELECT tbl, op, count(*) AS n FROM fuzz_write_log WHERE id > $1 GROUP BY tbl, op', [id]),
+    executor.query<{ tbl: string; op: string; n: string | number }>(
+      'SELECT tbl, op, count(*) AS n FROM fuzz_write_log WHERE id > $1 GROUP BY tbl, op',
+      [id],
+    ),
   );
   return rows.map((r) => ({ tbl: r.tbl, op: r.op, n: Number(r.n) }));
 }
@@ -268,7 +328,8 @@ export interface FuzzTarget {
 async function buildInput(spec: RouteSpec, generated: RequestInput & { note: string }): Promise<RequestInput> {
   const { __remove, ...oddHeaders } = generated.headers;
   const base = (await spec.headers?.()) ?? {};
-  const signed = spec.sign?.({ method: generated.method, path: generated.path, headers: base, body: generated.body }) ?? {};
+  const signed =
+    spec.sign?.({ method: generated.method, path: generated.path, headers: base, body: generated.body }) ?? {};
   const headers: Record<string, string> = { ...base, ...signed, ...oddHeaders };
   for (const name of (__remove ?? '').split(',').filter(Boolean)) {
     for (const key of Object.keys(headers)) if (key.toLowerCase() === name) delete headers[key];
@@ -286,13 +347,15 @@ export async function fuzzRoute(target: FuzzTarget, spec: RouteSpec, runs = FUZZ
   // accepted and refused inputs cannot tell whose writes they were; its refused inputs are re-sent one at a time.
   const concurrency = Math.max(1, spec.concurrency ?? FUZZ_CONCURRENCY);
   const prepared: { input: RequestInput; note: string; generated: RequestInput & { note: string } }[] = [];
-  for (const generated of samples) prepared.push({ input: await buildInput(spec, generated), note: generated.note, generated });
+  for (const generated of samples)
+    prepared.push({ input: await buildInput(spec, generated), note: generated.note, generated });
   stats.writeChecked = 0;
   const checkOne = (input: RequestInput, note: string, res: RawResponse): string[] => {
     const problems: string[] = [];
     if (res.status === 0) problems.push('connection dropped without an answer');
     else if (res.status >= 500) problems.push(`5xx answer ${res.status}`);
-    else if (!spec.allowed.includes(res.status) && !TRANSPORT_STATUSES.includes(res.status)) problems.push(`undocumented status ${res.status}`);
+    else if (!spec.allowed.includes(res.status) && !TRANSPORT_STATUSES.includes(res.status))
+      problems.push(`undocumented status ${res.status}`);
     const leaked = leak(res.text) ?? leak(JSON.stringify(res.headers));
     if (leaked) problems.push(`leak: ${leaked}`);
     const isJson = /\bjson\b/i.test(String(res.headers['content-type'] ?? ''));
@@ -304,13 +367,15 @@ export async function fuzzRoute(target: FuzzTarget, spec: RouteSpec, runs = FUZZ
         problems.push('error body is not valid JSON');
       }
       const problemJson = /problem\+json/i.test(String(res.headers['content-type']));
-      if (parsed !== undefined && !problemJson && !spec.errorSchema.safeParse(parsed).success) problems.push('error body does not match the error schema');
+      if (parsed !== undefined && !problemJson && !spec.errorSchema.safeParse(parsed).success)
+        problems.push('error body does not match the error schema');
     }
     return problems;
   };
   const record = (input: RequestInput, note: string, res: RawResponse, problems: string[]) => {
     // FUZZ_DEBUG=1: the whole input of a 5xx, to reproduce it by hand.
-    if (process.env['FUZZ_DEBUG'] && res.status >= 500) process.stderr.write(`fuzz 5xx input: ${JSON.stringify(input)}\n`);
+    if (process.env['FUZZ_DEBUG'] && res.status >= 500)
+      process.stderr.write(`fuzz 5xx input: ${JSON.stringify(input)}\n`);
     for (const problem of problems) {
       stats.violations.push({
         route: spec.name,
@@ -369,7 +434,13 @@ export async function fuzzRoute(target: FuzzTarget, spec: RouteSpec, runs = FUZZ
     if (!refusedOnes.length) continue;
     if (after === before) {
       stats.writeChecked! += refusedOnes.length;
-    } else if (refusedOnes.length === sent.length && !(await wroteProblem(before, refusedOnes.map((x) => x.res.status)))) {
+    } else if (
+      refusedOnes.length === sent.length &&
+      !(await wroteProblem(
+        before,
+        refusedOnes.map((x) => x.res.status),
+      ))
+    ) {
       stats.writeChecked! += refusedOnes.length;
     } else {
       // Writes in a mixed batch (or a refused batch that wrote): re-send each refused input alone, exactly checked.

@@ -79,8 +79,25 @@ export const ODD_STRINGS: readonly string[] = [
 
 /** Numbers at the edges of every numeric check. */
 export const ODD_NUMBERS: readonly number[] = [
-  0, -0, -1, 1, 0.5, -0.5, 1e-9, 2 ** 31, -(2 ** 31), 2 ** 53 + 2, -(2 ** 53) - 2, 1e21, 1e308, -1e308,
-  Number.MAX_VALUE, Number.MIN_VALUE, Number.EPSILON, 99999999999, 12.345,
+  0,
+  -0,
+  -1,
+  1,
+  0.5,
+  -0.5,
+  1e-9,
+  2 ** 31,
+  -(2 ** 31),
+  2 ** 53 + 2,
+  -(2 ** 53) - 2,
+  1e21,
+  1e308,
+  -1e308,
+  Number.MAX_VALUE,
+  Number.MIN_VALUE,
+  Number.EPSILON,
+  99999999999,
+  12.345,
 ];
 
 export const oddString: fc.Arbitrary<string> = fc.oneof(
@@ -114,7 +131,8 @@ function resolveRef(schema: JsonSchema, root: JsonSchema): JsonSchema {
 function stringArb(s: JsonSchema): fc.Arbitrary<string> {
   if (s.format === 'date') return fc.integer({ min: 1, max: 300 }).map(isoDay);
   if (s.format === 'email') return fc.constantFrom('traveler@example.com', 'a.b+c@tours.example', 'x@y.io');
-  if (s.format === 'uri' || s.format === 'url') return fc.constantFrom('https://tours.example', 'https://hooks.example/x');
+  if (s.format === 'uri' || s.format === 'url')
+    return fc.constantFrom('https://tours.example', 'https://hooks.example/x');
   if (s.format === 'uuid') return fc.uuid();
   const min = s.minLength ?? 0;
   const max = Math.min(s.maxLength ?? Math.max(min, 24), Math.max(min, 64));
@@ -131,8 +149,11 @@ function stringArb(s: JsonSchema): fc.Arbitrary<string> {
 
 function numberArb(s: JsonSchema, integer: boolean): fc.Arbitrary<number> {
   const min = s.minimum ?? (s.exclusiveMinimum !== undefined ? s.exclusiveMinimum + (integer ? 1 : 1e-6) : -1_000);
-  const max = s.maximum ?? (s.exclusiveMaximum !== undefined ? s.exclusiveMaximum - (integer ? 1 : 1e-6) : Math.max(min, 0) + 100_000);
-  if (integer) return fc.integer({ min: Math.ceil(Math.max(min, -(2 ** 31))), max: Math.floor(Math.min(max, 2 ** 31)) });
+  const max =
+    s.maximum ??
+    (s.exclusiveMaximum !== undefined ? s.exclusiveMaximum - (integer ? 1 : 1e-6) : Math.max(min, 0) + 100_000);
+  if (integer)
+    return fc.integer({ min: Math.ceil(Math.max(min, -(2 ** 31))), max: Math.floor(Math.min(max, 2 ** 31)) });
   return fc.double({ min, max, noNaN: true, noDefaultInfinity: true });
 }
 
@@ -188,7 +209,11 @@ function setOwn(target: Record<string, unknown>, key: string, value: unknown): v
 
 const clone = (value: unknown): unknown => (value === undefined ? undefined : JSON.parse(JSON.stringify(value)));
 
-function pathsOf(value: unknown, prefix: (string | number)[] = [], out: (string | number)[][] = []): (string | number)[][] {
+function pathsOf(
+  value: unknown,
+  prefix: (string | number)[] = [],
+  out: (string | number)[][] = [],
+): (string | number)[][] {
   if (value && typeof value === 'object') {
     for (const [key, child] of Object.entries(value)) {
       const path = [...prefix, Array.isArray(value) ? Number(key) : key];
@@ -223,8 +248,17 @@ type Mutation =
 const mutationArb: fc.Arbitrary<Mutation> = fc.oneof(
   fc.record({ kind: fc.constant('delete' as const), at: fc.nat() }),
   { weight: 3, arbitrary: fc.record({ kind: fc.constant('replace' as const), at: fc.nat(), value: oddJson }) },
-  fc.record({ kind: fc.constant('extra' as const), at: fc.nat(), key: fc.oneof(fc.constantFrom(...EXTRA_KEYS), oddString), value: oddJson }),
-  fc.record({ kind: fc.constant('pollute' as const), key: fc.constantFrom('__proto__', 'constructor'), value: fc.constantFrom<unknown>({ polluted: true }, { prototype: { polluted: true } }, 'x', null) }),
+  fc.record({
+    kind: fc.constant('extra' as const),
+    at: fc.nat(),
+    key: fc.oneof(fc.constantFrom(...EXTRA_KEYS), oddString),
+    value: oddJson,
+  }),
+  fc.record({
+    kind: fc.constant('pollute' as const),
+    key: fc.constantFrom('__proto__', 'constructor'),
+    value: fc.constantFrom<unknown>({ polluted: true }, { prototype: { polluted: true } }, 'x', null),
+  }),
   fc.record({ kind: fc.constant('deep' as const), at: fc.nat(), depth: fc.constantFrom(20, 64, 200, 2_000) }),
 );
 
@@ -331,9 +365,22 @@ export function wireBody(options: BodyOptions): fc.Arbitrary<WireBody> {
   const json = 'application/json';
   const stringify = (value: unknown) => JSON.stringify(value) ?? 'null';
   return fc.oneof(
-    { weight: 3, arbitrary: options.valid.map((v): WireBody => ({ kind: 'valid', contentType: json, text: stringify(v) })) },
-    { weight: 8, arbitrary: mutated(options.valid).map((v): WireBody => ({ kind: 'mutated', contentType: json, text: stringify(v) })) },
-    { weight: 2, arbitrary: oddJson.map((v): WireBody => ({ kind: 'odd-json', contentType: json, text: stringify(v) })) },
+    {
+      weight: 3,
+      arbitrary: options.valid.map((v): WireBody => ({ kind: 'valid', contentType: json, text: stringify(v) })),
+    },
+    {
+      weight: 8,
+      arbitrary: mutated(options.valid).map((v): WireBody => ({
+        kind: 'mutated',
+        contentType: json,
+        text: stringify(v),
+      })),
+    },
+    {
+      weight: 2,
+      arbitrary: oddJson.map((v): WireBody => ({ kind: 'odd-json', contentType: json, text: stringify(v) })),
+    },
     {
       weight: 2,
       arbitrary: fc
@@ -341,7 +388,11 @@ export function wireBody(options: BodyOptions): fc.Arbitrary<WireBody> {
         .map(([broken, v, cut]): WireBody => {
           const full = stringify(v);
           // Half the time a valid body cut short: truncated uploads are the commonest broken JSON.
-          return { kind: 'broken-json', contentType: json, text: cut % 2 ? full.slice(0, cut % Math.max(full.length, 1)) : broken };
+          return {
+            kind: 'broken-json',
+            contentType: json,
+            text: cut % 2 ? full.slice(0, cut % Math.max(full.length, 1)) : broken,
+          };
         }),
     },
     {
@@ -352,10 +403,16 @@ export function wireBody(options: BodyOptions): fc.Arbitrary<WireBody> {
     },
     {
       weight: 1,
-      arbitrary: fc.tuple(options.valid, fc.integer({ min: 1, max: 3 * options.limitBytes })).map(([v, extra]): WireBody => {
-        const base = v && typeof v === 'object' && !Array.isArray(v) ? (v as Record<string, unknown>) : {};
-        return { kind: 'oversized', contentType: json, text: stringify({ ...base, padding: 'p'.repeat(options.limitBytes + extra) }) };
-      }),
+      arbitrary: fc
+        .tuple(options.valid, fc.integer({ min: 1, max: 3 * options.limitBytes }))
+        .map(([v, extra]): WireBody => {
+          const base = v && typeof v === 'object' && !Array.isArray(v) ? (v as Record<string, unknown>) : {};
+          return {
+            kind: 'oversized',
+            contentType: json,
+            text: stringify({ ...base, padding: 'p'.repeat(options.limitBytes + extra) }),
+          };
+        }),
     },
     {
       weight: 1,
@@ -371,7 +428,19 @@ export function wireBody(options: BodyOptions): fc.Arbitrary<WireBody> {
 
 /** Header values an HTTP client can send (visible ASCII and Latin-1, no CR/LF). */
 export const headerValue: fc.Arbitrary<string> = fc.oneof(
-  fc.constantFrom('', ' ', 'null', 'undefined', 'x'.repeat(300), 'x'.repeat(8_000), '\u00e9\u00ff', '../..', '*', 'a,b', '"quoted"'),
+  fc.constantFrom(
+    '',
+    ' ',
+    'null',
+    'undefined',
+    'x'.repeat(300),
+    'x'.repeat(8_000),
+    '\u00e9\u00ff',
+    '../..',
+    '*',
+    'a,b',
+    '"quoted"',
+  ),
   fc.string({ unit: fc.integer({ min: 0x20, max: 0x7e }).map((c) => String.fromCharCode(c)), maxLength: 64 }),
   fc.string({ unit: fc.integer({ min: 0xa0, max: 0xff }).map((c) => String.fromCharCode(c)), maxLength: 16 }),
 );

@@ -46,7 +46,12 @@ export function documentedOperations(document: unknown): DocumentedOperation[] {
       const queryParams = (op.parameters ?? []).filter((p) => p.in === 'query');
       const query = queryParams.length
         ? fc.record(
-            Object.fromEntries(queryParams.map((p) => [p.name, fromJsonSchema((p.schema ?? {}) as JsonSchema, root).map((v) => String(v))])),
+            Object.fromEntries(
+              queryParams.map((p) => [
+                p.name,
+                fromJsonSchema((p.schema ?? {}) as JsonSchema, root).map((v) => String(v)),
+              ]),
+            ),
             { requiredKeys: queryParams.filter((p) => p.required).map((p) => p.name) },
           )
         : undefined;

@@ -7,9 +7,20 @@ import { buildPortalOpenApi } from '@expedition/contracts/openapi';
 import { prepareDatabase } from '@expedition/db';
 import { createTestDatabase } from '@expedition/db/testing';
 import { catalogSnapshot } from '@expedition/domain-pricing';
-import { createAccountService, createOperatorService, createSecretBox, resolveWebhookSecretKeys } from '@expedition/operators';
+import {
+  createAccountService,
+  createOperatorService,
+  createSecretBox,
+  resolveWebhookSecretKeys,
+} from '@expedition/operators';
 import { createRateLimiter, systemClock } from '@expedition/platform';
-import { PORTAL_THROTTLE_LIMITS, createApp, createOutboxMailer, type PortalAppDeps, type PortalThrottles } from '@expedition/app-operator-portal';
+import {
+  PORTAL_THROTTLE_LIMITS,
+  createApp,
+  createOutboxMailer,
+  type PortalAppDeps,
+  type PortalThrottles,
+} from '@expedition/app-operator-portal';
 import type { RouteSpec } from './engine';
 import { documentedOperations } from './openapi';
 import { BODY_PARSER_STATUSES, WRITTEN_TABLES, fuzzLogger, fuzzSuite } from './suite';
@@ -18,13 +29,22 @@ const PASSWORD = 'correct-horse-battery-7';
 
 /** Throttles no run can exhaust (the budgets themselves are tested in the portal's own suites). */
 function generousThrottles(): PortalThrottles {
-  const entries = Object.keys(PORTAL_THROTTLE_LIMITS).map((name) => [name, createRateLimiter({ points: 100_000_000, durationSec: 60, keyPrefix: `fuzz:${name}` })]);
+  const entries = Object.keys(PORTAL_THROTTLE_LIMITS).map((name) => [
+    name,
+    createRateLimiter({ points: 100_000_000, durationSec: 60, keyPrefix: `fuzz:${name}` }),
+  ]);
   return Object.fromEntries(entries) as PortalThrottles;
 }
 
 /** Session-ending routes run last, so the routes before them keep one session; a session they end is replaced. */
 /** Routes whose refusals are audited authentication events (a failed log-in, a wrong current password …). */
-const AUDITED_REFUSALS = new Set(['/api/portal/v1/auth/login', '/api/portal/v1/auth/password', '/api/portal/v1/auth/login-link', '/api/portal/v1/auth/verify-email', '/api/portal/v1/auth/password-reset/confirm']);
+const AUDITED_REFUSALS = new Set([
+  '/api/portal/v1/auth/login',
+  '/api/portal/v1/auth/password',
+  '/api/portal/v1/auth/login-link',
+  '/api/portal/v1/auth/verify-email',
+  '/api/portal/v1/auth/password-reset/confirm',
+]);
 
 const LAST = ['/auth/logout', '/auth/logout-all', '/auth/password', '/team/members/{userId}'];
 const order = (p: string) => LAST.findIndex((suffix) => p.includes(suffix));
@@ -54,9 +74,19 @@ export function portalFuzzSuite(name: string, port: number, include: (path: stri
       operators,
       accounts,
       secretBox,
-      mailer: createOutboxMailer({ dir: path.join(dataDir, 'outbox'), from: 'portal@fuzz.example', clock: systemClock, logger }),
+      mailer: createOutboxMailer({
+        dir: path.join(dataDir, 'outbox'),
+        from: 'portal@fuzz.example',
+        clock: systemClock,
+        logger,
+      }),
       throttles: generousThrottles(),
-      urls: { portal: PORTAL, widget: 'http://127.0.0.1:16653', embed: 'http://127.0.0.1:16651', quoteApi: 'http://127.0.0.1:16650' },
+      urls: {
+        portal: PORTAL,
+        widget: 'http://127.0.0.1:16653',
+        embed: 'http://127.0.0.1:16651',
+        quoteApi: 'http://127.0.0.1:16650',
+      },
       ui: { manifest: () => null, resolve: () => null },
       openApi: () => document,
     };
@@ -70,7 +100,11 @@ export function portalFuzzSuite(name: string, port: number, include: (path: stri
       async routes(): Promise<RouteSpec[]> {
         // An owner (operator routes) and a provider admin (admin routes), each with a session made directly (no
         // password hashing per refresh). A request that ends the session gets a fresh one before the next input.
-        const owner = await accounts.signUp({ email: 'owner@fuzz.example', password: PASSWORD, operatorName: 'Fuzz Expeditions' });
+        const owner = await accounts.signUp({
+          email: 'owner@fuzz.example',
+          password: PASSWORD,
+          operatorName: 'Fuzz Expeditions',
+        });
         const admin = await accounts.createProviderAdmin('admin@fuzz.example', PASSWORD);
         await accounts.verifyEmail(owner.verificationToken); // only verified owners invite
         const invite = await accounts.createInvite(owner.operator.id, 'member@fuzz.example', 'member', owner.user.id);
@@ -82,7 +116,11 @@ export function portalFuzzSuite(name: string, port: number, include: (path: stri
             current = { token: created.token, csrfToken: created.csrfToken };
             sessions.set(userId, current);
           }
-          return { cookie: `${PORTAL_SESSION_COOKIE}=${current.token}`, [PORTAL_CSRF_HEADER.toLowerCase()]: current.csrfToken, origin: PORTAL };
+          return {
+            cookie: `${PORTAL_SESSION_COOKIE}=${current.token}`,
+            [PORTAL_CSRF_HEADER.toLowerCase()]: current.csrfToken,
+            origin: PORTAL,
+          };
         };
         // Real ids for path parameters (mixed with odd ones by the engine).
         const keys = await db.prisma.publishableKey.findMany({ select: { id: true } });
@@ -112,7 +150,16 @@ export function portalFuzzSuite(name: string, port: number, include: (path: stri
               writes: [...WRITTEN_TABLES],
               // A refused log-in or password change is an authentication event: recorded in the audit log by design
               // (docs/portal.md, "Audit and authentication events"); nothing else may be written.
-              ...(AUDITED_REFUSALS.has(op.path) ? { refusalWrites: { 400: ['audit_entries'], 401: ['audit_entries'], 403: ['audit_entries'], 429: ['audit_entries'] } } : {}),
+              ...(AUDITED_REFUSALS.has(op.path)
+                ? {
+                    refusalWrites: {
+                      400: ['audit_entries'],
+                      401: ['audit_entries'],
+                      403: ['audit_entries'],
+                      429: ['audit_entries'],
+                    },
+                  }
+                : {}),
             };
           });
       },

@@ -2,7 +2,15 @@ import type { Express } from 'express';
 import pino from 'pino';
 import { listen, type RunningServer } from '@expedition/http-kit';
 import type { Database } from '@expedition/db';
-import { FUZZ_RUNS, fuzzRoute, installWriteLog, printReport, summarizeViolations, type RouteSpec, type RouteStats } from './engine';
+import {
+  FUZZ_RUNS,
+  fuzzRoute,
+  installWriteLog,
+  printReport,
+  summarizeViolations,
+  type RouteSpec,
+  type RouteStats,
+} from './engine';
 
 /** Silent, or errors on stderr with FUZZ_DEBUG=1 (to see the cause of a 5xx the fuzz found). */
 export const fuzzLogger = () => pino({ level: process.env['FUZZ_DEBUG'] ? 'error' : 'silent' });
@@ -62,7 +70,11 @@ export interface FuzzApp {
  * One jest suite per app: the app listens on its fuzz port, one `it` per route runs FUZZ_RUNS inputs and fails with
  * every distinct violation and its input; the counts are printed per route and in total.
  */
-export function fuzzSuite(name: string, start: () => Promise<FuzzApp>, knownFailures: Record<string, string> = {}): void {
+export function fuzzSuite(
+  name: string,
+  start: () => Promise<FuzzApp>,
+  knownFailures: Record<string, string> = {},
+): void {
   describe(`fuzz: ${name}`, () => {
     let fuzzApp: FuzzApp;
     let server: RunningServer;
@@ -88,7 +100,8 @@ export function fuzzSuite(name: string, start: () => Promise<FuzzApp>, knownFail
         const result = await fuzzRoute({ baseUrl: server.url.replace('0.0.0.0', '127.0.0.1'), db: fuzzApp.db }, route);
         stats.push(result);
         // A route with no input that reached it tests nothing.
-        if (result.inputs < FUZZ_RUNS * 0.9) problems.push(`${route.name}: only ${result.inputs} of ${FUZZ_RUNS} inputs were sent`);
+        if (result.inputs < FUZZ_RUNS * 0.9)
+          problems.push(`${route.name}: only ${result.inputs} of ${FUZZ_RUNS} inputs were sent`);
         if (knownFailures[route.name]) continue;
         problems.push(...summarizeViolations(result.violations));
       }

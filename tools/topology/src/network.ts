@@ -92,7 +92,11 @@ export async function startWebhookReceiver(options: { port: number }): Promise<W
     req.on('data', (c: Buffer) => chunks.push(c));
     req.on('end', () => {
       const rawBody = Buffer.concat(chunks);
-      const verdict = verifySignature({ rawBody, header: req.headers['x-svc-signature'] as string | undefined, secrets: [secret] });
+      const verdict = verifySignature({
+        rawBody,
+        header: req.headers['x-svc-signature'] as string | undefined,
+        secrets: [secret],
+      });
       if (!verdict.ok) {
         bad++;
         res.writeHead(400).end(verdict.reason);

@@ -8,7 +8,9 @@ const ROOT = path.resolve(__dirname, '..', '..', '..');
 const PG_BIN = process.env.TOPOLOGY_PG_BIN || '/usr/lib/postgresql/15/bin';
 const APPS = ['quote-api', 'embed-api', 'webhook-dispatcher'];
 /** Where the built apps are: `dist/apps` (what `nx build` writes); TOPOLOGY_DIST_DIR runs another build of them. */
-const DIST_DIR = process.env.TOPOLOGY_DIST_DIR ? path.resolve(process.env.TOPOLOGY_DIST_DIR) : path.join(ROOT, 'dist', 'apps');
+const DIST_DIR = process.env.TOPOLOGY_DIST_DIR
+  ? path.resolve(process.env.TOPOLOGY_DIST_DIR)
+  : path.join(ROOT, 'dist', 'apps');
 
 function findRedisServer() {
   const candidates = [process.env.TOPOLOGY_REDIS_SERVER, '/usr/bin/redis-server', '/usr/local/bin/redis-server'];
@@ -17,7 +19,9 @@ function findRedisServer() {
 
 function prerequisites() {
   const missing = [];
-  for (const bin of ['initdb', 'pg_ctl']) if (!existsSync(path.join(PG_BIN, bin))) missing.push(`${path.join(PG_BIN, bin)} (PostgreSQL server binaries; set TOPOLOGY_PG_BIN)`);
+  for (const bin of ['initdb', 'pg_ctl'])
+    if (!existsSync(path.join(PG_BIN, bin)))
+      missing.push(`${path.join(PG_BIN, bin)} (PostgreSQL server binaries; set TOPOLOGY_PG_BIN)`);
   const redisServer = findRedisServer();
   if (!redisServer) missing.push('redis-server (set TOPOLOGY_REDIS_SERVER)');
   for (const app of APPS) {
@@ -31,5 +35,9 @@ module.exports = { prerequisites };
 
 if (require.main === module) {
   const p = prerequisites();
-  console.log(p.missing.length === 0 ? 'topology prerequisites present' : `topology prerequisites missing: ${p.missing.join('; ')}`);
+  console.log(
+    p.missing.length === 0
+      ? 'topology prerequisites present'
+      : `topology prerequisites missing: ${p.missing.join('; ')}`,
+  );
 }

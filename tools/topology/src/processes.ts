@@ -21,7 +21,13 @@ export interface AppProcess {
 
 export const MAX_OUTPUT_CHARS = 200_000;
 
-export function appProcess(options: { distDir: string; app: string; name: string; port: number; env: NodeJS.ProcessEnv }): AppProcess {
+export function appProcess(options: {
+  distDir: string;
+  app: string;
+  name: string;
+  port: number;
+  env: NodeJS.ProcessEnv;
+}): AppProcess {
   const { distDir, app, name, port, env } = options;
   const main = path.join(distDir, app, 'main.js');
   let child: ChildProcess | undefined;

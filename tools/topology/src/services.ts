@@ -70,7 +70,18 @@ export async function startPrivatePostgres(options: { pgBin: string; port: numbe
     url: `postgresql://postgres@127.0.0.1:${port}/${DATABASE}`,
     port,
     async start() {
-      runPg(pgBin, 'pg_ctl', ['-D', dataDir, '-o', serverOptions, '-l', path.join(dataDir, 'server.log'), '-w', '-t', '60', 'start']);
+      runPg(pgBin, 'pg_ctl', [
+        '-D',
+        dataDir,
+        '-o',
+        serverOptions,
+        '-l',
+        path.join(dataDir, 'server.log'),
+        '-w',
+        '-t',
+        '60',
+        'start',
+      ]);
       running = true;
     },
     async stop(mode = 'fast') {
@@ -110,16 +121,22 @@ export async function startPrivateRedis(options: { redisServer: string; port: nu
     async start() {
       if (child) return;
       // No persistence: a restart is an empty Redis, as after a failover to a fresh instance.
-      child = spawn(redisServer, ['--port', String(port), '--bind', '127.0.0.1', '--save', '', '--appendonly', 'no', '--dir', dir], {
-        stdio: 'ignore',
-      });
+      child = spawn(
+        redisServer,
+        ['--port', String(port), '--bind', '127.0.0.1', '--save', '', '--appendonly', 'no', '--dir', dir],
+        {
+          stdio: 'ignore',
+        },
+      );
       await waitFor(() => redisPing(port), 10_000, `redis-server on ${port}`);
     },
     async stop() {
       const running = child;
       if (!running) return;
       child = undefined;
-      const exited = new Promise<void>((resolve) => (running.exitCode !== null ? resolve() : running.once('exit', () => resolve())));
+      const exited = new Promise<void>((resolve) =>
+        running.exitCode !== null ? resolve() : running.once('exit', () => resolve()),
+      );
       running.kill('SIGKILL');
       await exited;
     },

@@ -12,10 +12,20 @@ export interface TopologySummary {
 }
 
 export function newSummary(topology: Record<string, unknown>): TopologySummary {
-  return { startedAt: new Date().toISOString(), topology, checks: {}, totals: { requests: 0, deliveries: 0, duplicates: 0, losses: 0 } };
+  return {
+    startedAt: new Date().toISOString(),
+    topology,
+    checks: {},
+    totals: { requests: 0, deliveries: 0, duplicates: 0, losses: 0 },
+  };
 }
 
-export function record(summary: TopologySummary, check: string, figures: Record<string, unknown>, totals: Partial<TopologySummary['totals']> = {}): void {
+export function record(
+  summary: TopologySummary,
+  check: string,
+  figures: Record<string, unknown>,
+  totals: Partial<TopologySummary['totals']> = {},
+): void {
   summary.checks[check] = { ...summary.checks[check], ...figures };
   for (const [k, v] of Object.entries(totals) as [keyof TopologySummary['totals'], number][]) summary.totals[k] += v;
 }

@@ -4,7 +4,12 @@ import { existsSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { createDatabase, type Database } from '@expedition/db';
-import { createOperatorService, createSecretBox, ensureDemoOperator, parseWebhookSecretKeys } from '@expedition/operators';
+import {
+  createOperatorService,
+  createSecretBox,
+  ensureDemoOperator,
+  parseWebhookSecretKeys,
+} from '@expedition/operators';
 import { startLoadBalancer, startWebhookReceiver, type LoadBalancer, type WebhookReceiver } from './network';
 import { appProcess, type AppProcess } from './processes';
 import { startPrivatePostgres, startPrivateRedis, type PrivatePostgres, type PrivateRedis } from './services';
@@ -53,7 +58,12 @@ export interface TopologyOptions {
 function runMigrationJob(distDir: string, env: NodeJS.ProcessEnv): string | null {
   const job = path.join(distDir, 'webhook-dispatcher', 'migrate.js');
   if (!existsSync(job)) return null;
-  return execFileSync(process.execPath, [job], { cwd: path.dirname(job), env, encoding: 'utf8', timeout: 120_000 }).trim();
+  return execFileSync(process.execPath, [job], {
+    cwd: path.dirname(job),
+    env,
+    encoding: 'utf8',
+    timeout: 120_000,
+  }).trim();
 }
 
 /**
@@ -157,7 +167,13 @@ export async function startTopology(options: TopologyOptions): Promise<Topology>
     const db = await createDatabase({ databaseUrl: postgres.url });
     cleanups.push(() => db.close());
     const secretBox = createSecretBox(parseWebhookSecretKeys(webhookSecretKeys));
-    const demo = await ensureDemoOperator({ prisma: db.prisma, dataDir, demoOrigin: SITE_ORIGIN, webhookUrl: receiver.url, secretBox });
+    const demo = await ensureDemoOperator({
+      prisma: db.prisma,
+      dataDir,
+      demoOrigin: SITE_ORIGIN,
+      webhookUrl: receiver.url,
+      secretBox,
+    });
     await db.prisma.operator.update({ where: { id: demo.operatorId }, data: { embeddingEnabled: true } });
     receiver.setSecret(demo.webhookSecret);
     const operators = createOperatorService({ prisma: db.prisma, secretBox });

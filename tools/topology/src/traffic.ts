@@ -97,9 +97,13 @@ export async function mppPayment(urls: string[], operatorId: string, n: number):
   if (unpaid.status !== 402) return { quoteId, failedAt: 'challenge', outcome: unpaid };
   const challenge = parsePaymentChallenges(unpaid.headers.get('www-authenticate') ?? '')[0];
   if (!challenge) return { quoteId, failedAt: 'challenge', outcome: unpaid };
-  const credential = formatAuthorizationPayment({ challenge, payload: { spt: `spt_test_success_topology_${n}_${Date.now()}` } });
+  const credential = formatAuthorizationPayment({
+    challenge,
+    payload: { spt: `spt_test_success_topology_${n}_${Date.now()}` },
+  });
   const paid = await call(`${at(2)}/api/v1/purchase`, json(body, { Authorization: credential }));
-  if (paid.status !== 200 || (paid.body as { status?: string }).status !== 'purchased') return { quoteId, failedAt: 'purchase', outcome: paid };
+  if (paid.status !== 200 || (paid.body as { status?: string }).status !== 'purchased')
+    return { quoteId, failedAt: 'purchase', outcome: paid };
   return { quoteId };
 }
 

@@ -32,7 +32,10 @@ const REFUSALS: Record<string, { status: 400 | 409; error: string }> = {
  * must be the key's operator's (else the gate's bare 403: unknown, malformed and foreign ids look the same) → same
  * mode as the key → the shared checkout-link lib opens quote-api's 30-minute checkout link.
  */
-export function addEmbedCheckoutRoute(app: IRouter, deps: { gate: RequestHandler; prisma: PrismaClient; links: CheckoutLinks }): void {
+export function addEmbedCheckoutRoute(
+  app: IRouter,
+  deps: { gate: RequestHandler; prisma: PrismaClient; links: CheckoutLinks },
+): void {
   app.post(EMBED_CHECKOUT_PATH, deps.gate, jsonBodyOr400(), async (req, res) => {
     const context = getEmbedContext(req);
     const parsed = EmbedCheckoutRequestSchema.safeParse(req.body);

@@ -33,7 +33,13 @@ describe('embedPrelude', () => {
     const lines: Record<string, unknown>[] = [];
     await request(appWith('info', lines)).get('/api/embed/options?pk=pk_op_test_secretish').set('X-Request-Id', 'r-2');
     expect(lines.find((l) => l['msg'] === 'inside')).toMatchObject({ reqId: 'r-2', extra: 1 });
-    expect(lines.find((l) => l['msg'] === 'request completed')).toMatchObject({ reqId: 'r-2', method: 'GET', path: '/api/embed/options', status: 200, level: 30 });
+    expect(lines.find((l) => l['msg'] === 'request completed')).toMatchObject({
+      reqId: 'r-2',
+      method: 'GET',
+      path: '/api/embed/options',
+      status: 200,
+      level: 30,
+    });
     expect(JSON.stringify(lines)).not.toContain('secretish');
   });
 

@@ -29,7 +29,10 @@ export const PLACEHOLDER_QUOTE_ID = '00000000-0000-4000-8000-000000000000';
  * - `pending`, `not_eligible` and `failed` → 200 `{ options: [], pending: true }`; `ready` → 200 EmbedOptionsReady
  *   (no `pending` field). Sandbox: a TEST quote whose email is `options-pending@sandbox.test` is always pending.
  */
-export function addEmbedOptionsRoute(app: IRouter, deps: { gate: RequestHandler; prisma: PrismaClient; cache: ReadyOptionsCache; quoteApiUrl?: string }): void {
+export function addEmbedOptionsRoute(
+  app: IRouter,
+  deps: { gate: RequestHandler; prisma: PrismaClient; cache: ReadyOptionsCache; quoteApiUrl?: string },
+): void {
   app.get(EMBED_OPTIONS_PATH, deps.gate, async (req, res) => {
     const { operatorId } = getEmbedContext(req);
     const presented = readQuoteId(req);
@@ -41,7 +44,16 @@ export function addEmbedOptionsRoute(app: IRouter, deps: { gate: RequestHandler;
 
     const quote = await deps.prisma.quote.findUnique({
       where: { id: quoteId ?? PLACEHOLDER_QUOTE_ID },
-      select: { id: true, quoteNumber: true, operatorId: true, optionsStatus: true, currency: true, recommendedPlanId: true, email: true, mode: true },
+      select: {
+        id: true,
+        quoteNumber: true,
+        operatorId: true,
+        optionsStatus: true,
+        currency: true,
+        recommendedPlanId: true,
+        email: true,
+        mode: true,
+      },
     });
     if (!quoteId || !quote || quote.operatorId !== operatorId) return sendBareForbidden(res);
     // Sandbox: a test quote with the "options pending" email stays pending (never cached, so it never turns ready).
@@ -50,7 +62,14 @@ export function addEmbedOptionsRoute(app: IRouter, deps: { gate: RequestHandler;
     const options = await deps.prisma.quoteOption.findMany({
       where: { quoteId: quote.id },
       orderBy: { rank: 'asc' },
-      select: { planId: true, premiumCents: true, currency: true, isRecommended: true, coverage: true, createdAt: true },
+      select: {
+        planId: true,
+        premiumCents: true,
+        currency: true,
+        isRecommended: true,
+        coverage: true,
+        createdAt: true,
+      },
     });
     const body = Buffer.from(JSON.stringify(toEmbedOptionsReady(quote, options, { quoteApiUrl: deps.quoteApiUrl })));
     deps.cache.set(quote.id, { operatorId, body });

@@ -64,9 +64,7 @@ export interface Payer {
 
 /** `forbidden` is the gate's bare 403 (no existence oracle); `refused` is a `{ error }` body with CORS. */
 export type PaymentOutcome<T> =
-  | { kind: 'ok'; body: T }
-  | { kind: 'forbidden' }
-  | { kind: 'refused'; status: 400 | 409; error: string };
+  { kind: 'ok'; body: T } | { kind: 'forbidden' } | { kind: 'refused'; status: 400 | 409; error: string };
 
 const FORBIDDEN = { kind: 'forbidden' } as const;
 const refused = (status: 400 | 409, error: string) => ({ kind: 'refused', status, error }) as const;
@@ -84,9 +82,13 @@ const PLACEHOLDER_PAYMENT_ID = 'pi_embed_placeholder_never_issued';
  */
 export function createEmbedPaymentService(deps: EmbedPaymentServiceDeps) {
   const { prisma, processor, logger } = deps;
-  const moneyPath = deps.moneyPath ?? createMoneyPath({ prisma, clock: deps.clock, logger, processor, quoteApiUrl: deps.quoteApiUrl });
+  const moneyPath =
+    deps.moneyPath ?? createMoneyPath({ prisma, clock: deps.clock, logger, processor, quoteApiUrl: deps.quoteApiUrl });
 
-  async function start(input: EmbedPaymentStartRequest, payer: Payer): Promise<PaymentOutcome<EmbedPaymentStartResult>> {
+  async function start(
+    input: EmbedPaymentStartRequest,
+    payer: Payer,
+  ): Promise<PaymentOutcome<EmbedPaymentStartResult>> {
     const quoteId = isUuid(input.quoteId) ? input.quoteId : null;
     const quote = await prisma.quote.findUnique({
       where: { id: quoteId ?? PLACEHOLDER_QUOTE_ID },
@@ -152,7 +154,10 @@ export function createEmbedPaymentService(deps: EmbedPaymentServiceDeps) {
         skipDuplicates: true,
       });
     } catch (err) {
-      logger.error({ err, quoteId: quote.id, planId: option.planId, keyId: payer.keyId }, 'embed payment could not be started');
+      logger.error(
+        { err, quoteId: quote.id, planId: option.planId, keyId: payer.keyId },
+        'embed payment could not be started',
+      );
       return refused(400, EMBED_PAYMENT_UNAVAILABLE);
     }
     return {
@@ -171,17 +176,31 @@ export function createEmbedPaymentService(deps: EmbedPaymentServiceDeps) {
   /** Confirms an embed payment of the payer's operator with a magic test card (simulated processor only). */
   async function confirm(input: { paymentId: string; paymentMethod: string }, payer: Payer) {
     return withOwnedPayment(input.paymentId, payer, (payment, idempotencyKey) =>
-      processor.confirmPayment({ paymentId: payment.processorPaymentId, mode: payer.mode, paymentMethod: input.paymentMethod, idempotencyKey }),
+      processor.confirmPayment({
+        paymentId: payment.processorPaymentId,
+        mode: payer.mode,
+        paymentMethod: input.paymentMethod,
+        idempotencyKey,
+      }),
     );
   }
 
   /** Answers the simulated 3-D Secure challenge of a `requires_action` payment (simulated processor only). */
   async function authenticate(input: { paymentId: string; approve: boolean }, payer: Payer) {
     const simulated = processor as Partial<SimulatedProcessor>;
-    return withOwnedPayment(input.paymentId, payer, async (payment) => {
-      if (!simulated.completeAction) throw new PaymentProcessorError('invalid_request', 'no 3-D Secure simulation');
-      return simulated.completeAction({ paymentId: payment.processorPaymentId, mode: payer.mode, approve: input.approve });
-    }, EMBED_PAYMENT_NOT_AWAITING_AUTHENTICATION);
+    return withOwnedPayment(
+      input.paymentId,
+      payer,
+      async (payment) => {
+        if (!simulated.completeAction) throw new PaymentProcessorError('invalid_request', 'no 3-D Secure simulation');
+        return simulated.completeAction({
+          paymentId: payment.processorPaymentId,
+          mode: payer.mode,
+          approve: input.approve,
+        });
+      },
+      EMBED_PAYMENT_NOT_AWAITING_AUTHENTICATION,
+    );
   }
 
   /**
@@ -197,9 +216,19 @@ export function createEmbedPaymentService(deps: EmbedPaymentServiceDeps) {
     const paymentId = PAYMENT_ID.test(presentedId) ? presentedId : null;
     const payment = await prisma.payment.findUnique({
       where: { processorPaymentId: paymentId ?? PLACEHOLDER_PAYMENT_ID },
-      select: { processorPaymentId: true, quoteId: true, planId: true, operatorId: true, mode: true, channel: true, amountCents: true, currency: true },
+      select: {
+        processorPaymentId: true,
+        quoteId: true,
+        planId: true,
+        operatorId: true,
+        mode: true,
+        channel: true,
+        amountCents: true,
+        currency: true,
+      },
     });
-    if (!paymentId || !payment || payment.operatorId !== payer.operatorId || payment.channel !== 'embed') return FORBIDDEN;
+    if (!paymentId || !payment || payment.operatorId !== payer.operatorId || payment.channel !== 'embed')
+      return FORBIDDEN;
     if (payment.mode !== payer.mode) return refused(400, EMBED_PAYMENT_MODE_MISMATCH);
     // Bought meanwhile (another link, another plan's intent): confirming would only take money to refund.
     const purchase = await prisma.purchase.findUnique({ where: { quoteId: payment.quoteId }, select: { id: true } });
@@ -222,11 +251,18 @@ export function createEmbedPaymentService(deps: EmbedPaymentServiceDeps) {
       if (guarded.kind === 'busy' || !guarded.value) return refused(409, EMBED_PAYMENT_IN_PROGRESS);
       result = guarded.value;
     } catch (err) {
-      if (err instanceof PaymentProcessorError && err.code === 'payment_intent_unexpected_state') return refused(409, unexpectedStateError);
-      logger.error({ err, paymentId, quoteId: payment.quoteId, keyId: payer.keyId }, 'embed payment could not be confirmed');
+      if (err instanceof PaymentProcessorError && err.code === 'payment_intent_unexpected_state')
+        return refused(409, unexpectedStateError);
+      logger.error(
+        { err, paymentId, quoteId: payment.quoteId, keyId: payer.keyId },
+        'embed payment could not be confirmed',
+      );
       return refused(400, EMBED_PAYMENT_CONFIRM_FAILED);
     }
-    logger.info({ paymentId, quoteId: payment.quoteId, status: result.status, failureCode: result.failureCode }, 'embed payment confirmed');
+    logger.info(
+      { paymentId, quoteId: payment.quoteId, status: result.status, failureCode: result.failureCode },
+      'embed payment confirmed',
+    );
     return {
       kind: 'ok',
       body: {
@@ -254,11 +290,18 @@ export function createEmbedPaymentService(deps: EmbedPaymentServiceDeps) {
     let policy: { policyNumber: string } | null = null;
     if (outcome.kind === 'policy_issued') policy = outcome;
     else if (outcome.kind === 'already_recorded' && outcome.purchase.processorPaymentId === processorPaymentId) {
-      policy = await prisma.policy.findUnique({ where: { purchaseId: outcome.purchase.id }, select: { policyNumber: true } });
+      policy = await prisma.policy.findUnique({
+        where: { purchaseId: outcome.purchase.id },
+        select: { policyNumber: true },
+      });
     }
     if (!policy) return {};
     const accessToken = deps.policyTokens.tokenFor(policy);
-    return { policyNumber: policy.policyNumber, accessToken, documentUrl: policyLinks(deps.quoteApiUrl, { policyNumber: policy.policyNumber, accessToken }).documentUrl };
+    return {
+      policyNumber: policy.policyNumber,
+      accessToken,
+      documentUrl: policyLinks(deps.quoteApiUrl, { policyNumber: policy.policyNumber, accessToken }).documentUrl,
+    };
   }
 
   return { start, confirm, authenticate, provider: processor.name };

@@ -19,7 +19,10 @@ import type { EmbedPaymentService, Payer, PaymentOutcome } from './embed-payment
  * The confirm and authenticate routes exist for the simulated processor only: with Stripe the iframe confirms with
  * Stripe.js and these answer 400.
  */
-export function addEmbedPaymentRoutes(app: IRouter, deps: { gate: RequestHandler; payments: EmbedPaymentService }): void {
+export function addEmbedPaymentRoutes(
+  app: IRouter,
+  deps: { gate: RequestHandler; payments: EmbedPaymentService },
+): void {
   const simulatedOnly = deps.payments.provider === 'simulated';
   // Tier 3 only: an operator the provider has not raised to tier 3 gets a 400 `{ error }` (with CORS) on every route.
   const tier3: RequestHandler = (req, res, next) =>

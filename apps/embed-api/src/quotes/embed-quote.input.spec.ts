@@ -15,10 +15,14 @@ describe('resolveDurationDays', () => {
     expect(resolveDurationDays({ durationDays, startDate: '2027-02-25', endDate: '2027-03-05' })).toBe(8);
   });
   it('refuses a positive durationDays that contradicts both dates', () => {
-    expect(() => resolveDurationDays({ durationDays: 9, startDate: '2027-01-01', endDate: '2027-01-30' })).toThrow(DURATION_MISMATCH_ERROR);
+    expect(() => resolveDurationDays({ durationDays: 9, startDate: '2027-01-01', endDate: '2027-01-30' })).toThrow(
+      DURATION_MISMATCH_ERROR,
+    );
   });
   it('refuses an end date that is not after the start date', () => {
-    expect(() => resolveDurationDays({ startDate: '2027-01-10', endDate: '2027-01-01' })).toThrow('endDate must be after startDate');
+    expect(() => resolveDurationDays({ startDate: '2027-01-10', endDate: '2027-01-01' })).toThrow(
+      'endDate must be after startDate',
+    );
     expect(() => resolveDurationDays({ startDate: '2027-01-10', endDate: '2027-01-10' })).toThrow(EmbedInputError);
   });
   it('is 0 ("not given") without both dates and without a positive durationDays', () => {
@@ -33,13 +37,20 @@ describe('resolveTravelerAges', () => {
     expect(resolveTravelerAges({ travelers: 3 }, '2027-01-10')).toEqual([0, 0, 0]);
   });
   it('keeps explicit ages, fills zeros from dates of birth at the reference day', () => {
-    expect(resolveTravelerAges({ travelers: 3, travelerAges: [30, 0, 0], travelerDobs: ['1990-01-01', '1957-01-10'] }, '2027-01-10')).toEqual([30, 70, 0]);
+    expect(
+      resolveTravelerAges(
+        { travelers: 3, travelerAges: [30, 0, 0], travelerDobs: ['1990-01-01', '1957-01-10'] },
+        '2027-01-10',
+      ),
+    ).toEqual([30, 70, 0]);
   });
   it('passes a wrong-length age list through for the engine to refuse', () => {
     expect(resolveTravelerAges({ travelers: 2, travelerAges: [30] }, '2027-01-10')).toEqual([30]);
   });
   it('refuses more dates of birth than travelers', () => {
-    expect(() => resolveTravelerAges({ travelers: 1, travelerDobs: ['1990-01-01', '1991-01-01'] }, '2027-01-10')).toThrow(EmbedInputError);
+    expect(() =>
+      resolveTravelerAges({ travelers: 1, travelerDobs: ['1990-01-01', '1991-01-01'] }, '2027-01-10'),
+    ).toThrow(EmbedInputError);
   });
 });
 
@@ -49,9 +60,9 @@ describe('ages from dates of birth', () => {
     expect(resolveTravelerAges({ travelers: 3, travelerDobs: dobs }, '2027-01-10')).toEqual([46, 47, 0]);
   });
   it('refuses a date of birth after the reference day, naming the traveler', () => {
-    expect(() => resolveTravelerAges({ travelers: 2, travelerDobs: ['1980-01-01', '2027-01-11'] }, '2027-01-10')).toThrow(
-      "traveler 2's date of birth is after departure",
-    );
+    expect(() =>
+      resolveTravelerAges({ travelers: 2, travelerDobs: ['1980-01-01', '2027-01-11'] }, '2027-01-10'),
+    ).toThrow("traveler 2's date of birth is after departure");
   });
 });
 
@@ -79,9 +90,15 @@ describe('toNewQuote', () => {
   });
   it('refuses a date outside the window as of its clock, naming the field', () => {
     const who = { operatorId: 'op', mode: 'test' } as const;
-    expect(() => toNewQuote({ ...base, startDate: '9999-01-01' }, who, NOW)).toThrow('startDate must be at most 730 days after today');
-    expect(() => toNewQuote({ ...base, travelerDobs: ['2026-11-22'] }, who, NOW)).toThrow('travelerDobs.0 is in the future');
+    expect(() => toNewQuote({ ...base, startDate: '9999-01-01' }, who, NOW)).toThrow(
+      'startDate must be at most 730 days after today',
+    );
+    expect(() => toNewQuote({ ...base, travelerDobs: ['2026-11-22'] }, who, NOW)).toThrow(
+      'travelerDobs.0 is in the future',
+    );
     expect(toNewQuote({ ...base, startDate: '2026-11-22' }, who, NOW).startDate).toBe('2026-11-22');
-    expect(() => toNewQuote({ ...base, startDate: '2026-11-22' }, who, new Date('2026-11-23T00:00:00Z'))).toThrow('startDate is in the past');
+    expect(() => toNewQuote({ ...base, startDate: '2026-11-22' }, who, new Date('2026-11-23T00:00:00Z'))).toThrow(
+      'startDate is in the past',
+    );
   });
 });

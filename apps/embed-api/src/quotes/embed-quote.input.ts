@@ -98,7 +98,8 @@ export function resolveTravelerAges(
     const dob = dobs[i];
     if (!dob) return 0;
     const age = ageOn(dob, referenceDay);
-    if (age === undefined) throw new EmbedInputError(`travelerDobs: traveler ${i + 1}'s date of birth is after departure`);
+    if (age === undefined)
+      throw new EmbedInputError(`travelerDobs: traveler ${i + 1}'s date of birth is after departure`);
     return age;
   });
 }

@@ -1,5 +1,10 @@
 import type { IRouter, RequestHandler } from 'express';
-import { EMBED_INVALID_FIELDS_ERROR, EMBED_QUOTE_CREATION_FAILED, EMBED_SANDBOX_QUOTE_ERROR, EmbedQuoteRequestSchema } from '@expedition/contracts';
+import {
+  EMBED_INVALID_FIELDS_ERROR,
+  EMBED_QUOTE_CREATION_FAILED,
+  EMBED_SANDBOX_QUOTE_ERROR,
+  EmbedQuoteRequestSchema,
+} from '@expedition/contracts';
 import { getEmbedContext } from '@expedition/auth-publishable-key';
 import { isPricingError } from '@expedition/domain-pricing';
 import type { Logger } from '@expedition/platform';
@@ -10,7 +15,10 @@ import { EmbedInputError } from './embed-quote.input';
 import type { EmbedQuoteService } from './embed-quote.service';
 
 /** POST /api/embed/quote (SERVICE-SPEC §4, §7). The gate runs first; the body is parsed only after it. */
-export function addEmbedQuoteRoute(app: IRouter, deps: { gate: RequestHandler; quotes: EmbedQuoteService; logger: Logger }): void {
+export function addEmbedQuoteRoute(
+  app: IRouter,
+  deps: { gate: RequestHandler; quotes: EmbedQuoteService; logger: Logger },
+): void {
   app.post(EMBED_QUOTE_PATH, deps.gate, jsonBodyOr400(), async (req, res) => {
     const context = getEmbedContext(req);
     const parsed = EmbedQuoteRequestSchema.safeParse(req.body);
@@ -22,7 +30,10 @@ export function addEmbedQuoteRoute(app: IRouter, deps: { gate: RequestHandler; q
         mode: context.mode,
         acceptLanguage: req.get('accept-language'),
       });
-      req.log?.info({ keyId: context.keyId, quoteId: result.quoteId, eligible: result.instantQuoteEligible }, 'embed quote created');
+      req.log?.info(
+        { keyId: context.keyId, quoteId: result.quoteId, eligible: result.instantQuoteEligible },
+        'embed quote created',
+      );
       res.json(result);
     } catch (err) {
       sendEmbedError(res, creationFailure(err, deps.logger, context.keyId));

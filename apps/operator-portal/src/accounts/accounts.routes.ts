@@ -58,7 +58,9 @@ export function accountRoutes(deps: AccountRouteDeps): Router {
 
   /** Mail goes out after the answer is decided; a mail failure is logged (without the link), never shown. */
   const sendMail = (mail: OutgoingMail) =>
-    deps.mailer.send(mail).catch((err: unknown) => logger.error({ err: (err as Error).message, subject: mail.subject }, 'mail not sent'));
+    deps.mailer
+      .send(mail)
+      .catch((err: unknown) => logger.error({ err: (err as Error).message, subject: mail.subject }, 'mail not sent'));
 
   async function logIn(req: Request, res: Response, user: AccountUser): Promise<string> {
     // Never reuse a pre-login session: whatever the browser held is ended and a new random token is issued.
@@ -109,7 +111,9 @@ export function accountRoutes(deps: AccountRouteDeps): Router {
     const created = await accounts.signUp(body);
     const csrfToken = await logIn(req, res, created.user);
     await record(req, 'auth.signup', { user: created.user, byUser: true });
-    await sendMail(messages.verifyEmail(created.user.email, `${deps.urls.portal}/verify-email?token=${created.verificationToken}`));
+    await sendMail(
+      messages.verifyEmail(created.user.email, `${deps.urls.portal}/verify-email?token=${created.verificationToken}`),
+    );
     res.status(201).json({ user: toPortalUser(created.user), operator: created.operator, csrfToken });
   });
 
@@ -121,7 +125,11 @@ export function accountRoutes(deps: AccountRouteDeps): Router {
     if (refusal) await refuseLogIn(req, body.email, account, refusal);
     const check = await accounts.checkCredentials(body.email, body.password);
     if (!check.ok) {
-      await record(req, 'auth.login.failed', { user: check.account, email: body.email, detail: { reason: check.reason } });
+      await record(req, 'auth.login.failed', {
+        user: check.account,
+        email: body.email,
+        detail: { reason: check.reason },
+      });
       throw new PortalError(401, 'invalid_credentials', 'E-mail or password is incorrect');
     }
     // Successes never count: the attempt's points go back.
@@ -187,11 +195,15 @@ export function accountRoutes(deps: AccountRouteDeps): Router {
     const verification = await accounts.createEmailVerification(principal.userId);
     if (verification) {
       await record(req, 'auth.email.verification_sent', { user: verification.user, byUser: true });
-      await sendMail(messages.verifyEmail(verification.user.email, `${deps.urls.portal}/verify-email?token=${verification.token}`));
+      await sendMail(
+        messages.verifyEmail(verification.user.email, `${deps.urls.portal}/verify-email?token=${verification.token}`),
+      );
     }
     res.status(202).json({
       accepted: true,
-      message: verification ? `We sent a new link to ${verification.user.email}.` : 'Your e-mail address is already verified.',
+      message: verification
+        ? `We sent a new link to ${verification.user.email}.`
+        : 'Your e-mail address is already verified.',
     });
   });
 
@@ -203,9 +215,16 @@ export function accountRoutes(deps: AccountRouteDeps): Router {
     ]);
     const reset = await accounts.requestPasswordReset(email);
     // Recorded for unknown addresses too (by hash): a reset asked for a non-existent account is worth seeing.
-    await record(req, 'auth.password_reset.requested', { user: reset?.user, email, detail: { mailed: reset !== null } });
+    await record(req, 'auth.password_reset.requested', {
+      user: reset?.user,
+      email,
+      detail: { mailed: reset !== null },
+    });
     // Not awaited: the answer must not take longer for a known address than for an unknown one.
-    if (reset) void sendMail(messages.passwordReset(reset.user.email, `${deps.urls.portal}/reset-password?token=${reset.token}`));
+    if (reset)
+      void sendMail(
+        messages.passwordReset(reset.user.email, `${deps.urls.portal}/reset-password?token=${reset.token}`),
+      );
     res.status(202).json({ accepted: true, message: ACCEPTED_RESET });
   });
 
@@ -223,12 +242,19 @@ export function accountRoutes(deps: AccountRouteDeps): Router {
     const principal = getPrincipal(req);
     const session = findSession(req);
     // A wrong current password is a failed log-in of this account from this client; a right one gives its point back.
-    const budget: [RefundableRateLimiter, string][] = [[throttles.loginFailuresPerAccountAndClient, `${principal.email}|${client(req)}`]];
+    const budget: [RefundableRateLimiter, string][] = [
+      [throttles.loginFailuresPerAccountAndClient, `${principal.email}|${client(req)}`],
+    ];
     await throttle(budget);
     const body = parseBody(ChangePasswordRequestSchema, req.body);
     let user: AccountUser;
     try {
-      user = await accounts.changePassword(principal.userId, body.currentPassword, body.newPassword, principal.sessionId);
+      user = await accounts.changePassword(
+        principal.userId,
+        body.currentPassword,
+        body.newPassword,
+        principal.sessionId,
+      );
     } catch (err) {
       if (isAccountError(err) && err.code === 'wrong_password') {
         await record(req, 'auth.password.change_failed', { user: session?.user, detail: { reason: 'wrong_password' } });

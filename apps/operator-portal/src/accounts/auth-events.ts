@@ -46,7 +46,12 @@ export interface AuthEventDetails {
   detail?: Record<string, string | number | boolean | string[] | null>;
 }
 
-const FAILURES = new Set<AuthEvent>(['auth.login.failed', 'auth.login.throttled', 'auth.account.locked', 'auth.password.change_failed']);
+const FAILURES = new Set<AuthEvent>([
+  'auth.login.failed',
+  'auth.login.throttled',
+  'auth.account.locked',
+  'auth.password.change_failed',
+]);
 
 /** A pseudonymous id of an address (correlation, not secrecy: a guessed address can be hashed and compared). */
 export function emailHash(email: unknown): string | null {

@@ -1,5 +1,11 @@
 import type Redis from 'ioredis';
-import { clientBucket, createRateLimiter, type Logger, type RateLimiter, type RefundableRateLimiter } from '@expedition/platform';
+import {
+  clientBucket,
+  createRateLimiter,
+  type Logger,
+  type RateLimiter,
+  type RefundableRateLimiter,
+} from '@expedition/platform';
 import { PortalError } from '../http/errors';
 
 /**
@@ -35,7 +41,9 @@ export const PORTAL_THROTTLE_LIMITS = {
 export type ThrottleName = keyof typeof PORTAL_THROTTLE_LIMITS;
 export type PortalThrottles = Record<ThrottleName, RefundableRateLimiter>;
 
-export function createPortalThrottles(options: { redis?: Redis; logger?: Logger; namespace?: string } = {}): PortalThrottles {
+export function createPortalThrottles(
+  options: { redis?: Redis; logger?: Logger; namespace?: string } = {},
+): PortalThrottles {
   const namespace = options.namespace ?? 'portal';
   const entries = Object.entries(PORTAL_THROTTLE_LIMITS).map(([name, limit]) => [
     name,

@@ -35,7 +35,10 @@ export function adminRoutes(deps: PortalRouteDeps): Router {
       operators.listKeys(operator.id),
       operators.listSecretKeys(operator.id),
       operators.listAllowedOriginViews(operator.id),
-      prisma.operatorUser.findMany({ where: { operatorId: operator.id }, orderBy: [{ createdAt: 'asc' }, { id: 'asc' }] }),
+      prisma.operatorUser.findMany({
+        where: { operatorId: operator.id },
+        orderBy: [{ createdAt: 'asc' }, { id: 'asc' }],
+      }),
     ]);
     res.json({
       operator: toAdminOperator(operator),
@@ -70,9 +73,12 @@ export function adminRoutes(deps: PortalRouteDeps): Router {
     // One audit entry per field changed, each with its before → after.
     let operator: OperatorView | null = null;
     if (patch.status !== undefined) operator = await operators.setStatus(id, patch.status, actor);
-    if (patch.embeddingEnabled !== undefined) operator = await operators.setEmbeddingEnabled(id, patch.embeddingEnabled, actor);
-    if (patch.integrationTier !== undefined) operator = await operators.setIntegrationTier(id, patch.integrationTier, actor);
-    if (patch.commissionRateBps !== undefined) operator = await operators.setCommissionRate(id, patch.commissionRateBps, actor);
+    if (patch.embeddingEnabled !== undefined)
+      operator = await operators.setEmbeddingEnabled(id, patch.embeddingEnabled, actor);
+    if (patch.integrationTier !== undefined)
+      operator = await operators.setIntegrationTier(id, patch.integrationTier, actor);
+    if (patch.commissionRateBps !== undefined)
+      operator = await operators.setCommissionRate(id, patch.commissionRateBps, actor);
     res.json({ operator: toAdminOperator(operator ?? (await operators.getOperator(id))) });
   });
 
@@ -84,7 +90,11 @@ export function adminRoutes(deps: PortalRouteDeps): Router {
 
   router.post('/admin/operators/:id/webhook/secret', async (req, res) => {
     const body = parse(AdminRotateSecretRequestSchema, req.body);
-    const rotated = await operators.rotateWebhookSecret(operatorParam(req), { overlapHours: body.overlapHours }, actorOf(req));
+    const rotated = await operators.rotateWebhookSecret(
+      operatorParam(req),
+      { overlapHours: body.overlapHours },
+      actorOf(req),
+    );
     res.setHeader('Cache-Control', 'no-store');
     res.status(201).json({
       secret: rotated.secret,
@@ -104,7 +114,9 @@ export function adminRoutes(deps: PortalRouteDeps): Router {
 
   router.post('/admin/operators/:id/webhook-events/:eventId/resend', async (req, res) => {
     const actor: AuditActor = actorOf(req);
-    res.status(202).json({ event: await operators.resendWebhookEvent(operatorParam(req), param(req, 'eventId'), actor, 'provider') });
+    res.status(202).json({
+      event: await operators.resendWebhookEvent(operatorParam(req), param(req, 'eventId'), actor, 'provider'),
+    });
   });
 
   router.get('/admin/audit', async (req, res) => {

@@ -42,7 +42,9 @@ export function clearSessionCookie(res: Response, options: SessionCookieOptions)
 function dropPendingSessionCookie(res: Response): void {
   const current = res.getHeader('Set-Cookie');
   if (current === undefined) return;
-  const list = (Array.isArray(current) ? current : [String(current)]).filter((c) => !c.startsWith(`${PORTAL_SESSION_COOKIE}=`));
+  const list = (Array.isArray(current) ? current : [String(current)]).filter(
+    (c) => !c.startsWith(`${PORTAL_SESSION_COOKIE}=`),
+  );
   if (list.length === 0) res.removeHeader('Set-Cookie');
   else res.setHeader('Set-Cookie', list);
 }

@@ -38,7 +38,9 @@ export function csrfProtection(portalOrigin: string): RequestHandler {
     if (session) {
       const sent = req.get(PORTAL_CSRF_HEADER);
       if (!sent || !sameSecret(sent, session.csrfToken)) {
-        return next(new PortalError(403, 'csrf_failed', `Missing or wrong ${PORTAL_CSRF_HEADER} header; reload the page`));
+        return next(
+          new PortalError(403, 'csrf_failed', `Missing or wrong ${PORTAL_CSRF_HEADER} header; reload the page`),
+        );
       }
     }
     next();

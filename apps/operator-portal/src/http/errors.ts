@@ -77,7 +77,12 @@ export function toPortalError(err: unknown): PortalError {
     return new PortalError(400, 'invalid_request', err.message);
   }
   const appError: AppError = toAppError(err);
-  const portalError = new PortalError(appError.status, appError.code as PortalErrorCode, appError.message, appError.details);
+  const portalError = new PortalError(
+    appError.status,
+    appError.code as PortalErrorCode,
+    appError.message,
+    appError.details,
+  );
   if (appError.status >= 500) portalError.cause = appError.cause ?? err;
   return portalError;
 }

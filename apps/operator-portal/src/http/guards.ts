@@ -29,7 +29,10 @@ export function createGuards(): PortalGuards {
       (role, operatorId) => (role === 'owner' || role === 'member') && operatorId !== null,
       'This page is for operator accounts',
     ),
-    requireOwner: guard((role, operatorId) => role === 'owner' && operatorId !== null, 'Only an owner of the operator can do this'),
+    requireOwner: guard(
+      (role, operatorId) => role === 'owner' && operatorId !== null,
+      'Only an owner of the operator can do this',
+    ),
     requireProviderAdmin: guard((role) => role === 'provider_admin', 'Only provider administrators can do this'),
   };
 }

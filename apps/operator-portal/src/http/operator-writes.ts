@@ -25,7 +25,8 @@ export function operatorWriteGate(deps: { prisma: PrismaClient; throttles: Porta
       if (!gated || !isStateChanging(req) || !principal?.operatorId || READ_ONLY_POSTS.has(path)) return next();
       const operatorId = principal.operatorId;
       const operator = await deps.prisma.operator.findUnique({ where: { id: operatorId }, select: { status: true } });
-      if (operator?.status === 'suspended') throw new PortalError(403, 'operator_suspended', SUSPENDED_OPERATOR_MESSAGE);
+      if (operator?.status === 'suspended')
+        throw new PortalError(403, 'operator_suspended', SUSPENDED_OPERATOR_MESSAGE);
       const budgets: Parameters<typeof throttle>[0] = [[deps.throttles.writesPerOperator, operatorId]];
       if (path === '/operator/webhook-events/test') budgets.push([deps.throttles.testEventsPerOperator, operatorId]);
       await throttle(budgets);

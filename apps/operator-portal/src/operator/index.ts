@@ -12,7 +12,12 @@ import {
   type OriginTestResponse,
 } from '@expedition/contracts';
 import { normalizeOrigin } from '@expedition/auth-publishable-key';
-import { describeOriginProblem, isLoopbackOrigin, type OperatorView, type PublishableKeyView } from '@expedition/operators';
+import {
+  describeOriginProblem,
+  isLoopbackOrigin,
+  type OperatorView,
+  type PublishableKeyView,
+} from '@expedition/operators';
 import { PortalError } from '../http/errors';
 import { getOperatorId } from '../http/principal';
 import type { PortalRouteDeps } from '../http/route-deps';
@@ -58,7 +63,8 @@ export function operatorRoutes(deps: PortalRouteDeps): Router {
     const operator = await operatorOf(req);
     const key = await operators.getKeyOfOperator(operator.id, param(req, 'id'));
     const body = parse(RotateKeyRequestSchema, req.body);
-    const options = 'grace' in body ? { graceSeconds: GRACE_SECONDS[body.grace] } : { expiresAt: new Date(body.expiresAt) };
+    const options =
+      'grace' in body ? { graceSeconds: GRACE_SECONDS[body.grace] } : { expiresAt: new Date(body.expiresAt) };
     const rotated = await operators.rotateKey(key.id, options, actorOf(req));
     res.json({ newKey: toPortalKey(rotated.newKey, operator), oldKey: toPortalKey(rotated.oldKey, operator) });
   });
@@ -113,7 +119,10 @@ export function operatorRoutes(deps: PortalRouteDeps): Router {
   router.post('/operator/origins/test', member, async (req, res) => {
     const body = parse(OriginRequestSchema, req.body);
     const operator = await operatorOf(req);
-    const [keys, origins] = await Promise.all([operators.listKeys(operator.id), operators.listAllowedOrigins(operator.id)]);
+    const [keys, origins] = await Promise.all([
+      operators.listKeys(operator.id),
+      operators.listAllowedOrigins(operator.id),
+    ]);
     res.json(testOrigin(body.origin, operator, keys, origins));
   });
 
@@ -122,7 +131,10 @@ export function operatorRoutes(deps: PortalRouteDeps): Router {
     const operator = await operatorOf(req);
     const keys = await operators.listKeys(operator.id);
     const usable = (mode: 'test' | 'live') => keys.filter((k) => k.mode === mode && k.state === 'active').at(-1);
-    const key = (operator.status === 'active' && operator.embeddingEnabled ? usable('live') : undefined) ?? usable('test') ?? null;
+    const key =
+      (operator.status === 'active' && operator.embeddingEnabled ? usable('live') : undefined) ??
+      usable('test') ??
+      null;
     res.json(
       buildIntegration({
         widgetUrl: deps.urls.widget,
@@ -149,7 +161,13 @@ export function operatorRoutes(deps: PortalRouteDeps): Router {
   router.post('/operator/webhook/secret/reveal', owner, async (req, res) => {
     const secrets = await operators.revealWebhookSecrets(getOperatorId(req), actorOf(req));
     res.setHeader('Cache-Control', 'no-store');
-    res.json({ secrets: secrets.map((s) => ({ secret: s.secret, current: s.current, expiresAt: s.expiresAt?.toISOString() ?? null })) });
+    res.json({
+      secrets: secrets.map((s) => ({
+        secret: s.secret,
+        current: s.current,
+        expiresAt: s.expiresAt?.toISOString() ?? null,
+      })),
+    });
   });
 
   router.get('/operator/webhook-events', member, async (req, res) => {
@@ -166,7 +184,9 @@ export function operatorRoutes(deps: PortalRouteDeps): Router {
   });
 
   router.post('/operator/webhook-events/:id/resend', member, async (req, res) => {
-    res.status(202).json({ event: await operators.resendWebhookEvent(getOperatorId(req), param(req, 'id'), actorOf(req), 'operator') });
+    res.status(202).json({
+      event: await operators.resendWebhookEvent(getOperatorId(req), param(req, 'id'), actorOf(req), 'operator'),
+    });
   });
 
   // ---- dashboard and audit ----------------------------------------------------------------------------------
@@ -183,7 +203,14 @@ export function operatorRoutes(deps: PortalRouteDeps): Router {
   return router;
 }
 
-function toSecretKey(key: { id: string; mode: 'test' | 'live'; prefix: string; createdAt: Date; revokedAt: Date | null; lastUsedAt: Date | null }) {
+function toSecretKey(key: {
+  id: string;
+  mode: 'test' | 'live';
+  prefix: string;
+  createdAt: Date;
+  revokedAt: Date | null;
+  lastUsedAt: Date | null;
+}) {
   return {
     id: key.id,
     mode: key.mode,
@@ -202,7 +229,12 @@ export function toTier(value: number): 1 | 2 | 3 {
  * "Would a page at this origin be accepted, and for which keys?" — the gate's rule (spec §5.5 and the origin
  * allowlist) applied to every key of the operator, plus our loopback rule (localhost only for test keys).
  */
-export function testOrigin(input: string, operator: OperatorView, keys: PublishableKeyView[], origins: string[]): OriginTestResponse {
+export function testOrigin(
+  input: string,
+  operator: OperatorView,
+  keys: PublishableKeyView[],
+  origins: string[],
+): OriginTestResponse {
   // "Page address or origin": a page's address tests the origin it is served from (the browser sends only that).
   const origin = originOfPage(input) ?? input;
   const normalized = normalizeOrigin(origin);

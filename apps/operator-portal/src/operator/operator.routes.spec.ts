@@ -12,7 +12,14 @@ import {
   WebhookEventListSchema,
 } from '@expedition/contracts';
 import { createKeyResolver } from '@expedition/operators';
-import { createOperatorWithUsers, createPortalHarness, createUser, WIDGET_URL, type PortalHarness, type TestUser } from './portal-test-harness';
+import {
+  createOperatorWithUsers,
+  createPortalHarness,
+  createUser,
+  WIDGET_URL,
+  type PortalHarness,
+  type TestUser,
+} from './portal-test-harness';
 
 const BASE = '/api/portal/v1';
 let h: PortalHarness;
@@ -78,7 +85,14 @@ describe('GET /operator', () => {
     const res = await as(a.member).get('/operator');
     expect(res.status).toBe(200);
     const body = PortalOperatorResponseSchema.parse(res.body);
-    expect(body.operator).toMatchObject({ id: a.operator.id, name: 'Alpha Expeditions', embeddingEnabled: false, liveApproved: false, commissionRateBps: 1000, integrationTier: 1 });
+    expect(body.operator).toMatchObject({
+      id: a.operator.id,
+      name: 'Alpha Expeditions',
+      embeddingEnabled: false,
+      liveApproved: false,
+      commissionRateBps: 1000,
+      integrationTier: 1,
+    });
   });
 });
 
@@ -94,7 +108,13 @@ describe('publishable keys', () => {
   it('creates a live key that the gate refuses until embedding is enabled, and says why', async () => {
     const res = await as(a.member).post('/operator/keys', { mode: 'live', label: 'www' });
     expect(res.status).toBe(201);
-    expect(res.body.key).toMatchObject({ mode: 'live', label: 'www', state: 'active', accepted: false, refusal: 'embedding_disabled' });
+    expect(res.body.key).toMatchObject({
+      mode: 'live',
+      label: 'www',
+      state: 'active',
+      accepted: false,
+      refusal: 'embedding_disabled',
+    });
     expect(res.body.key.key).toMatch(/^pk_op_[0-9a-f]{48}$/);
   });
 
@@ -131,15 +151,24 @@ describe('publishable keys', () => {
     expect(await resolver.resolve(key.key)).toBeNull();
     expect(await resolver.resolve(rotated.newKey.key)).not.toBeNull();
 
-    const audit = await h.db.prisma.auditEntry.findFirstOrThrow({ where: { action: 'publishable_key.rotated', targetId: key.id } });
-    expect(audit).toMatchObject({ actorUserId: a.member.principal.userId, actorEmail: a.member.principal.email, actorRole: 'member', operatorId: a.operator.id });
+    const audit = await h.db.prisma.auditEntry.findFirstOrThrow({
+      where: { action: 'publishable_key.rotated', targetId: key.id },
+    });
+    expect(audit).toMatchObject({
+      actorUserId: a.member.principal.userId,
+      actorEmail: a.member.principal.email,
+      actorRole: 'member',
+      operatorId: a.operator.id,
+    });
     expect(audit.before).toMatchObject({ state: 'active' });
     expect(audit.after).toMatchObject({ state: 'expiring', newKeyId: rotated.newKey.id });
   });
 
   it('rotates to a chosen date; refuses a past date (400) and a second rotation of the same key (409)', async () => {
     const key = (await as(a.member).post('/operator/keys', { mode: 'test' })).body.key;
-    const past = await as(a.member).post(`/operator/keys/${key.id}/rotate`, { expiresAt: new Date(h.clock.now().getTime() - 1000).toISOString() });
+    const past = await as(a.member).post(`/operator/keys/${key.id}/rotate`, {
+      expiresAt: new Date(h.clock.now().getTime() - 1000).toISOString(),
+    });
     expect(past.status).toBe(400);
     const at = new Date(h.clock.now().getTime() + 3 * 86_400_000).toISOString();
     const ok = await as(a.member).post(`/operator/keys/${key.id}/rotate`, { expiresAt: at });
@@ -184,13 +213,19 @@ describe('allowed origins', () => {
   it('adds a normalized origin (201), again is 200 added:false; www. and the bare domain are separate', async () => {
     const res = await as(a.member).post('/operator/origins', { origin: 'HTTPS://Tours.Alpha.example:443/' });
     expect(res.status).toBe(201);
-    expect(res.body).toMatchObject({ added: true, origin: { origin: 'https://tours.alpha.example', loopback: false, appliesTo: ['test', 'live'] } });
+    expect(res.body).toMatchObject({
+      added: true,
+      origin: { origin: 'https://tours.alpha.example', loopback: false, appliesTo: ['test', 'live'] },
+    });
     const again = await as(a.member).post('/operator/origins', { origin: 'https://tours.alpha.example' });
     expect(again.status).toBe(200);
     expect(again.body.added).toBe(false);
     await as(a.member).post('/operator/origins', { origin: 'https://www.tours.alpha.example' });
     const list = await as(a.member).get('/operator/origins');
-    expect(list.body.origins.map((o: { origin: string }) => o.origin)).toEqual(['https://tours.alpha.example', 'https://www.tours.alpha.example']);
+    expect(list.body.origins.map((o: { origin: string }) => o.origin)).toEqual([
+      'https://tours.alpha.example',
+      'https://www.tours.alpha.example',
+    ]);
   });
 
   it.each([
@@ -226,7 +261,9 @@ describe('allowed origins', () => {
 
   it('the tester takes a page address and tests the origin it is served from', async () => {
     await as(a.member).post('/operator/origins', { origin: 'http://localhost:35500' });
-    const res = await as(a.member).post('/operator/origins/test', { origin: 'http://localhost:35500/trip.html?day=3#map' });
+    const res = await as(a.member).post('/operator/origins/test', {
+      origin: 'http://localhost:35500/trip.html?day=3#map',
+    });
     expect(res.status).toBe(200);
     const body = OriginTestResponseSchema.parse(res.body);
     expect(body).toMatchObject({ normalized: 'http://localhost:35500', valid: true, problem: null, listed: true });
@@ -240,18 +277,31 @@ describe('allowed origins', () => {
     const body = OriginTestResponseSchema.parse(res.body);
     expect(body).toMatchObject({ normalized: 'https://tours.alpha.example', valid: true, listed: true });
     expect(body.results.find((r) => r.keyId === a.key.id)).toMatchObject({ accepted: true, reason: 'accepted' });
-    expect(body.results.find((r) => r.mode === 'live')).toMatchObject({ accepted: false, reason: 'embedding_disabled' });
+    expect(body.results.find((r) => r.mode === 'live')).toMatchObject({
+      accepted: false,
+      reason: 'embedding_disabled',
+    });
 
     await h.operators.setEmbeddingEnabled(a.operator.id, true);
-    const local = OriginTestResponseSchema.parse((await as(a.member).post('/operator/origins/test', { origin: 'http://localhost:8080' })).body);
+    const local = OriginTestResponseSchema.parse(
+      (await as(a.member).post('/operator/origins/test', { origin: 'http://localhost:8080' })).body,
+    );
     expect(local.results.find((r) => r.keyId === a.key.id)!.reason).toBe('accepted');
-    expect(local.results.find((r) => r.mode === 'live' && r.reason !== 'key_revoked')!.reason).toBe('loopback_test_only');
-    const unlisted = OriginTestResponseSchema.parse((await as(a.member).post('/operator/origins/test', { origin: 'https://evil.example' })).body);
+    expect(local.results.find((r) => r.mode === 'live' && r.reason !== 'key_revoked')!.reason).toBe(
+      'loopback_test_only',
+    );
+    const unlisted = OriginTestResponseSchema.parse(
+      (await as(a.member).post('/operator/origins/test', { origin: 'https://evil.example' })).body,
+    );
     expect(unlisted.results.every((r) => !r.accepted)).toBe(true);
-    const invalid = OriginTestResponseSchema.parse((await as(a.member).post('/operator/origins/test', { origin: 'ftp://x.example/path' })).body);
+    const invalid = OriginTestResponseSchema.parse(
+      (await as(a.member).post('/operator/origins/test', { origin: 'ftp://x.example/path' })).body,
+    );
     expect(invalid).toMatchObject({ valid: false, normalized: null });
     expect(invalid.problem).toMatch(/http and https/);
-    const withCredentials = OriginTestResponseSchema.parse((await as(a.member).post('/operator/origins/test', { origin: 'https://u:p@x.example/' })).body);
+    const withCredentials = OriginTestResponseSchema.parse(
+      (await as(a.member).post('/operator/origins/test', { origin: 'https://u:p@x.example/' })).body,
+    );
     expect(withCredentials).toMatchObject({ valid: false, normalized: null });
     // The gate applies the same rule: the live key's resolved origins leave the loopback entry out.
     const resolver = createKeyResolver(h.db.prisma, { ttlMs: 0, clock: h.clock });
@@ -269,7 +319,9 @@ describe('GET /operator/integration', () => {
     expect(before).toMatchObject({ widgetUrl: WIDGET_URL, publishableKey: b.key.key, mode: 'test', allowedTier: 1 });
     expect(before.snippets.tier1).toContain(`${WIDGET_URL}/quote?pk=${b.key.key}`);
     expect(before.snippets.tier3).toContain(`<script src="${WIDGET_URL}/widget.js"></script>`);
-    expect(before.snippets.tier3).toContain(`SvcWidget.mount('#svc-insurance', { publishableKey: '${b.key.key}', tier: 3 });`);
+    expect(before.snippets.tier3).toContain(
+      `SvcWidget.mount('#svc-insurance', { publishableKey: '${b.key.key}', tier: 3 });`,
+    );
     expect(before.snippets.tier2).toContain("SvcWidget.on('quote.selected'");
     expect(before.snippets.csp).toBe('script-src http://localhost:3003; frame-src http://localhost:3003');
     expect(before.snippets.webhookVerification).toContain('X-SVC-Signature');
@@ -282,12 +334,18 @@ describe('GET /operator/integration', () => {
   });
 
   it('the verification snippet accepts a body signed with either secret and refuses a tampered one', async () => {
-    const { webhookVerification } = IntegrationResponseSchema.parse((await as(b.member).get('/operator/integration')).body).snippets;
-    const verifySource = webhookVerification.slice(webhookVerification.indexOf('function verify'), webhookVerification.indexOf('const app'));
-    const verify = new Function('crypto', 'SECRETS', 'TOLERANCE_SEC', `${verifySource}; return verify;`)(require('node:crypto'), ['whsec_new', 'whsec_old'], 300) as (
-      body: Buffer,
-      header: string,
-    ) => boolean;
+    const { webhookVerification } = IntegrationResponseSchema.parse(
+      (await as(b.member).get('/operator/integration')).body,
+    ).snippets;
+    const verifySource = webhookVerification.slice(
+      webhookVerification.indexOf('function verify'),
+      webhookVerification.indexOf('const app'),
+    );
+    const verify = new Function('crypto', 'SECRETS', 'TOLERANCE_SEC', `${verifySource}; return verify;`)(
+      require('node:crypto'),
+      ['whsec_new', 'whsec_old'],
+      300,
+    ) as (body: Buffer, header: string) => boolean;
     const body = Buffer.from('{"eventId":"evt_1"}');
     const t = Math.floor(Date.now() / 1000);
     const sig = (s: string, b: Buffer) => createHmac('sha256', s).update(`${t}.`).update(b).digest('hex');
@@ -308,7 +366,14 @@ describe('webhook settings, secret reveal, delivery log', () => {
   it('GET /operator/webhook shows URL, commission and the retry rules, never the secret', async () => {
     const res = await as(a.member).get('/operator/webhook');
     expect(res.status).toBe(200);
-    expect(res.body).toEqual({ url: 'https://hooks.alpha.example/expedition', commissionRateBps: 1000, secretSet: true, previousSecretExpiresAt: null, maxAttempts: 3, retryScheduleSeconds: [30, 300] });
+    expect(res.body).toEqual({
+      url: 'https://hooks.alpha.example/expedition',
+      commissionRateBps: 1000,
+      secretSet: true,
+      previousSecretExpiresAt: null,
+      maxAttempts: 3,
+      retryScheduleSeconds: [30, 300],
+    });
     expect(JSON.stringify(res.body)).not.toContain(secret);
   });
 
@@ -317,7 +382,9 @@ describe('webhook settings, secret reveal, delivery log', () => {
     expect(res.status).toBe(200);
     expect(res.headers['cache-control']).toBe('no-store');
     expect(res.body.secrets).toEqual([{ secret, current: true, expiresAt: null }]);
-    const entry = await h.db.prisma.auditEntry.findFirstOrThrow({ where: { action: 'operator.webhook_secret_revealed', operatorId: a.operator.id } });
+    const entry = await h.db.prisma.auditEntry.findFirstOrThrow({
+      where: { action: 'operator.webhook_secret_revealed', operatorId: a.operator.id },
+    });
     expect(entry.actorUserId).toBe(a.owner.principal.userId);
     expect(JSON.stringify(entry)).not.toContain(secret);
 
@@ -325,20 +392,31 @@ describe('webhook settings, secret reveal, delivery log', () => {
     const both = await as(a.owner).post('/operator/webhook/secret/reveal');
     expect(both.body.secrets.map((s: { secret: string }) => s.secret)).toEqual([next.secret, secret]);
     expect(both.body.secrets[1].expiresAt).toBe(next.previousSecretExpiresAt!.toISOString());
-    expect((await as(a.member).get('/operator/webhook')).body.previousSecretExpiresAt).toBe(next.previousSecretExpiresAt!.toISOString());
+    expect((await as(a.member).get('/operator/webhook')).body.previousSecretExpiresAt).toBe(
+      next.previousSecretExpiresAt!.toISOString(),
+    );
   });
 
   it('test event: 201, marked, listed; detail and resend of another operator are 404', async () => {
     const res = await as(a.member).post('/operator/webhook-events/test');
     expect(res.status).toBe(201);
-    expect(res.body.event).toMatchObject({ isTest: true, status: 'pending', mode: 'test', attemptCount: 0, maxAttempts: 3 });
+    expect(res.body.event).toMatchObject({
+      isTest: true,
+      status: 'pending',
+      mode: 'test',
+      attemptCount: 0,
+      maxAttempts: 3,
+    });
     expect(res.body.event.eventId).toMatch(/^evt_test_/);
 
     const list = WebhookEventListSchema.parse((await as(a.member).get('/operator/webhook-events')).body);
     expect(list.events[0]!.eventId).toBe(res.body.event.eventId);
     const detail = await as(a.member).get(`/operator/webhook-events/${res.body.event.id}`);
     expect(detail.status).toBe(200);
-    expect(WebhookEventDetailSchema.parse(detail.body).payload).toMatchObject({ test: true, eventId: res.body.event.eventId });
+    expect(WebhookEventDetailSchema.parse(detail.body).payload).toMatchObject({
+      test: true,
+      eventId: res.body.event.eventId,
+    });
     const byEventId = await as(a.member).get(`/operator/webhook-events/${res.body.event.eventId}`);
     expect(byEventId.status).toBe(200);
 
@@ -354,14 +432,27 @@ describe('webhook settings, secret reveal, delivery log', () => {
 
   it('resend: 409 while pending; 202 for a failed event (same eventId, one more attempt)', async () => {
     const row = await h.db.prisma.webhookEvent.create({
-      data: { eventId: `evt_${crypto.randomUUID()}`, type: 'policy.issued', operatorId: a.operator.id, payload: { eventId: 'x', mode: 'live' }, status: 'pending', nextAttemptAt: h.clock.now(), createdAt: h.clock.now() },
+      data: {
+        eventId: `evt_${crypto.randomUUID()}`,
+        type: 'policy.issued',
+        operatorId: a.operator.id,
+        payload: { eventId: 'x', mode: 'live' },
+        status: 'pending',
+        nextAttemptAt: h.clock.now(),
+        createdAt: h.clock.now(),
+      },
     });
     expect((await as(a.member).post(`/operator/webhook-events/${row.id}/resend`)).status).toBe(409);
-    await h.db.prisma.webhookEvent.update({ where: { id: row.id }, data: { status: 'failed', attempts: 3, lastError: 'HTTP 500' } });
+    await h.db.prisma.webhookEvent.update({
+      where: { id: row.id },
+      data: { status: 'failed', attempts: 3, lastError: 'HTTP 500' },
+    });
     const res = await as(a.member).post(`/operator/webhook-events/${row.id}/resend`);
     expect(res.status).toBe(202);
     expect(res.body.event).toMatchObject({ eventId: row.eventId, status: 'pending', attemptCount: 3, maxAttempts: 4 });
-    const entry = await h.db.prisma.auditEntry.findFirstOrThrow({ where: { action: 'webhook_event.resent', targetId: row.eventId } });
+    const entry = await h.db.prisma.auditEntry.findFirstOrThrow({
+      where: { action: 'webhook_event.resent', targetId: row.eventId },
+    });
     expect(entry.before).toMatchObject({ status: 'failed', maxAttempts: 3 });
     expect(entry.after).toMatchObject({ status: 'pending', maxAttempts: 4 });
   });
@@ -374,7 +465,9 @@ describe('webhook settings, secret reveal, delivery log', () => {
     const page1 = WebhookEventListSchema.parse((await as(a.member).get('/operator/webhook-events?limit=2')).body);
     expect(page1.events).toHaveLength(2);
     expect(page1.nextCursor).not.toBeNull();
-    const page2 = WebhookEventListSchema.parse((await as(a.member).get(`/operator/webhook-events?limit=2&cursor=${page1.nextCursor}`)).body);
+    const page2 = WebhookEventListSchema.parse(
+      (await as(a.member).get(`/operator/webhook-events?limit=2&cursor=${page1.nextCursor}`)).body,
+    );
     expect(page2.events[0]!.createdAt <= page1.events[1]!.createdAt).toBe(true);
     expect(page2.events.map((e) => e.id)).not.toContain(page1.events[0]!.id);
     const delivered = await as(a.member).get('/operator/webhook-events?status=delivered');
@@ -388,18 +481,32 @@ describe('GET /operator/dashboard', () => {
   it("shows whether each recent policy's confirmation e-mail was sent (sent, pending, failed, no address; null before mails existed)", async () => {
     const d = await createOperatorWithUsers(h, 'Delta Mails');
     for (let i = 0; i < 5; i++) await seedSale(d.operator.id, 'test', h.clock.now(), 10_000 + i, 1000, true);
-    const policies = await h.db.prisma.policy.findMany({ where: { operatorId: d.operator.id }, orderBy: { premiumCents: 'asc' } });
+    const policies = await h.db.prisma.policy.findMany({
+      where: { operatorId: d.operator.id },
+      orderBy: { premiumCents: 'asc' },
+    });
     const statuses = ['sent', 'pending', 'failed', 'no_address'] as const;
     for (const [i, status] of statuses.entries()) {
       await h.db.prisma.policyMail.create({
-        data: { policyId: policies[i]!.id, kind: 'confirmation', status, recipient: status === 'no_address' ? null : 'buyer@example.test' },
+        data: {
+          policyId: policies[i]!.id,
+          kind: 'confirmation',
+          status,
+          recipient: status === 'no_address' ? null : 'buyer@example.test',
+        },
       });
     }
 
     const body = DashboardResponseSchema.parse((await as(d.member).get('/operator/dashboard')).body);
 
     const byPremium = Object.fromEntries(body.recentPolicies.map((p) => [p.premiumCents, p.confirmationEmail]));
-    expect(byPremium).toEqual({ 10_000: 'sent', 10_001: 'pending', 10_002: 'failed', 10_003: 'no_address', 10_004: null });
+    expect(byPremium).toEqual({
+      10_000: 'sent',
+      10_001: 'pending',
+      10_002: 'failed',
+      10_003: 'no_address',
+      10_004: null,
+    });
     expect(JSON.stringify(body)).not.toContain('buyer@example.test');
   });
 
@@ -425,7 +532,10 @@ describe('GET /operator/dashboard', () => {
     expect(body.to).toBe(today);
     expect(body.days.find((d) => d.day === today && d.mode === 'test')).toMatchObject({ quotes: 2, purchases: 1 });
     expect(body.recentPolicies.map((p) => p.premiumCents).sort()).toEqual([10_000, 50_000, 99_000]);
-    expect(body.recentPolicies.find((p) => p.premiumCents === 50_000)).toMatchObject({ mode: 'live', commissionCents: 6_000 });
+    expect(body.recentPolicies.find((p) => p.premiumCents === 50_000)).toMatchObject({
+      mode: 'live',
+      commissionCents: 6_000,
+    });
 
     expect((await as(c.member).get('/operator/dashboard?days=0')).status).toBe(400);
   });
@@ -445,7 +555,14 @@ describe('GET /operator/audit', () => {
 });
 
 let seq = 0;
-async function seedSale(operatorId: string, mode: 'test' | 'live', at: Date, premiumCents: number, rateBps: number, purchased: boolean) {
+async function seedSale(
+  operatorId: string,
+  mode: 'test' | 'live',
+  at: Date,
+  premiumCents: number,
+  rateBps: number,
+  purchased: boolean,
+) {
   seq += 1;
   const prisma = h.db.prisma;
   const plan = await prisma.plan.findFirstOrThrow();
@@ -467,12 +584,38 @@ async function seedSale(operatorId: string, mode: 'test' | 'live', at: Date, pre
   });
   if (!purchased) return;
   const purchase = await prisma.purchase.create({
-    data: { quoteId: quote.id, planId: plan.id, processorPaymentId: `pi_${seq}_${Math.random()}`, amountCents: premiumCents, channel: 'embed', mode, operatorId, createdAt: at },
+    data: {
+      quoteId: quote.id,
+      planId: plan.id,
+      processorPaymentId: `pi_${seq}_${Math.random()}`,
+      amountCents: premiumCents,
+      channel: 'embed',
+      mode,
+      operatorId,
+      createdAt: at,
+    },
   });
   const policy = await prisma.policy.create({
-    data: { policyNumber: `POL-T-${seq}-${Math.random()}`, purchaseId: purchase.id, quoteId: quote.id, planId: plan.id, operatorId, mode, travelers: 2, premiumCents, issuedAt: at },
+    data: {
+      policyNumber: `POL-T-${seq}-${Math.random()}`,
+      purchaseId: purchase.id,
+      quoteId: quote.id,
+      planId: plan.id,
+      operatorId,
+      mode,
+      travelers: 2,
+      premiumCents,
+      issuedAt: at,
+    },
   });
   await prisma.commission.create({
-    data: { policyId: policy.id, operatorId, rateBps, premiumCents, commissionCents: Math.floor((premiumCents * rateBps) / 10_000), createdAt: at },
+    data: {
+      policyId: policy.id,
+      operatorId,
+      rateBps,
+      premiumCents,
+      commissionCents: Math.floor((premiumCents * rateBps) / 10_000),
+      createdAt: at,
+    },
   });
 }

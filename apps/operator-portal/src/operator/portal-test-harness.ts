@@ -40,7 +40,12 @@ export async function createPortalHarness(): Promise<PortalHarness> {
     operators,
     secretBox,
     guards: createGuards(),
-    urls: { portal: 'http://localhost:3004', widget: WIDGET_URL, embed: 'http://localhost:3002', quoteApi: 'http://localhost:3001' },
+    urls: {
+      portal: 'http://localhost:3004',
+      widget: WIDGET_URL,
+      embed: 'http://localhost:3002',
+      quoteApi: 'http://localhost:3001',
+    },
   };
   const app = express();
   app.set('trust proxy', false);
@@ -65,7 +70,11 @@ export interface TestUser {
 }
 
 /** A real user row (owner, member or provider admin) and the principal a session of it would carry. */
-export async function createUser(h: PortalHarness, role: PortalPrincipal['role'], operatorId: string | null): Promise<TestUser> {
+export async function createUser(
+  h: PortalHarness,
+  role: PortalPrincipal['role'],
+  operatorId: string | null,
+): Promise<TestUser> {
   const email = `${role}-${randomUUID().slice(0, 8)}@example.test`;
   const user = await h.db.prisma.operatorUser.create({
     data: { email, passwordHash: 'not-a-real-hash', role, operatorId, emailVerifiedAt: h.clock.now() },

@@ -14,7 +14,10 @@ import { getPrincipal } from '../http/principal';
 export function parse<S extends z.ZodType>(schema: S, value: unknown): z.output<S> {
   const result = schema.safeParse(value ?? {});
   if (result.success) return result.data;
-  const details = result.error.issues.map((issue) => ({ path: issue.path.map(String).join('.') || '(body)', message: issue.message }));
+  const details = result.error.issues.map((issue) => ({
+    path: issue.path.map(String).join('.') || '(body)',
+    message: issue.message,
+  }));
   throw PortalError.badRequest(`Invalid request: ${details.map((d) => `${d.path}: ${d.message}`).join('; ')}`, details);
 }
 
@@ -31,7 +34,10 @@ export function param(req: Request, name: string): string {
 }
 
 /** Whether the embed gate accepts keys of this mode for this operator, and why not (spec §5.5). */
-export function keyRefusal(key: Pick<PublishableKeyView, 'state' | 'mode'>, operator: Pick<OperatorView, 'status' | 'embeddingEnabled'>): PortalPublishableKey['refusal'] {
+export function keyRefusal(
+  key: Pick<PublishableKeyView, 'state' | 'mode'>,
+  operator: Pick<OperatorView, 'status' | 'embeddingEnabled'>,
+): PortalPublishableKey['refusal'] {
   if (key.state === 'revoked') return 'revoked';
   if (key.state === 'expired') return 'expired';
   if (operator.status !== 'active') return 'operator_inactive';
@@ -39,7 +45,10 @@ export function keyRefusal(key: Pick<PublishableKeyView, 'state' | 'mode'>, oper
   return null;
 }
 
-export function toPortalKey(key: PublishableKeyView, operator: Pick<OperatorView, 'status' | 'embeddingEnabled'>): PortalPublishableKey {
+export function toPortalKey(
+  key: PublishableKeyView,
+  operator: Pick<OperatorView, 'status' | 'embeddingEnabled'>,
+): PortalPublishableKey {
   const refusal = keyRefusal(key, operator);
   return {
     id: key.id,
@@ -57,7 +66,12 @@ export function toPortalKey(key: PublishableKeyView, operator: Pick<OperatorView
 }
 
 export function toPortalOrigin(origin: AllowedOriginView): PortalAllowedOrigin {
-  return { origin: origin.origin, loopback: origin.loopback, appliesTo: origin.appliesTo, createdAt: origin.createdAt.toISOString() };
+  return {
+    origin: origin.origin,
+    loopback: origin.loopback,
+    appliesTo: origin.appliesTo,
+    createdAt: origin.createdAt.toISOString(),
+  };
 }
 
 export function toPortalOperator(op: OperatorView) {

@@ -30,7 +30,8 @@ export function createUiAssets(dir: string): UiAssets {
       const stamp = `${stat.size}:${stat.mtimeMs}`;
       if (cached?.stamp !== stamp) {
         const raw = JSON.parse(readFileSync(manifestPath, 'utf8')) as Partial<UiManifest>;
-        const rec = (v: unknown) => (v && typeof v === 'object' && !Array.isArray(v) ? (v as Record<string, never>) : {});
+        const rec = (v: unknown) =>
+          v && typeof v === 'object' && !Array.isArray(v) ? (v as Record<string, never>) : {};
         cached = { stamp, manifest: { entries: rec(raw.entries), css: rec(raw.css), files: rec(raw.files) } };
       }
       return cached.manifest;
@@ -50,11 +51,14 @@ export function createUiAssets(dir: string): UiAssets {
   return { manifest, resolve };
 }
 
-const escapeAttr = (s: string) => s.replace(/&/g, '&amp;').replace(/"/g, '&quot;').replace(/</g, '&lt;').replace(/>/g, '&gt;');
+const escapeAttr = (s: string) =>
+  s.replace(/&/g, '&amp;').replace(/"/g, '&quot;').replace(/</g, '&lt;').replace(/>/g, '&gt;');
 
 /** The HTML shell: stylesheets, the module entry, `<div id="app">`. No inline script or style (strict CSP). */
 export function renderShell(manifest: UiManifest | null): string {
-  const script = manifest ? (manifest.entries['main'] ?? manifest.entries['portal'] ?? Object.values(manifest.entries)[0]) : undefined;
+  const script = manifest
+    ? (manifest.entries['main'] ?? manifest.entries['portal'] ?? Object.values(manifest.entries)[0])
+    : undefined;
   const styles = manifest ? Object.values(manifest.css) : [];
   const head = [
     '<meta charset="utf-8">',

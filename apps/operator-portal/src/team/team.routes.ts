@@ -20,7 +20,14 @@ export function teamRoutes(deps: AccountRouteDeps): Router {
   const { accounts, guards, prisma } = deps;
   const router = Router();
 
-  const audit = (req: Request, action: string, targetType: string, targetId: string, before: unknown, after: unknown) => {
+  const audit = (
+    req: Request,
+    action: string,
+    targetType: string,
+    targetId: string,
+    before: unknown,
+    after: unknown,
+  ) => {
     const principal = getPrincipal(req);
     return prisma.auditEntry.create({
       data: {
@@ -56,7 +63,18 @@ export function teamRoutes(deps: AccountRouteDeps): Router {
     ]);
     const { invite, token } = await accounts.createInvite(operatorId, body.email, body.role, principal.userId);
     await audit(req, 'team.invite.create', 'invite', invite.id, null, { email: invite.email, role: invite.role });
-    deps.logger.info({ event: 'auth.invite.sent', userId: principal.userId, operatorId, inviteId: invite.id, role: invite.role, ip: req.ip, reqId: req.id }, 'auth event');
+    deps.logger.info(
+      {
+        event: 'auth.invite.sent',
+        userId: principal.userId,
+        operatorId,
+        inviteId: invite.id,
+        role: invite.role,
+        ip: req.ip,
+        reqId: req.id,
+      },
+      'auth event',
+    );
     await deps.mailer
       .send(messages.invite(invite.email, invite.role, `${deps.urls.portal}/accept-invite?token=${token}`))
       .catch((err: unknown) => deps.logger.error({ err: (err as Error).message }, 'invitation mail not sent'));

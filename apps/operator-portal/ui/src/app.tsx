@@ -4,7 +4,15 @@ import { Spinner, ToastProvider } from '@expedition/ui';
 import { matchPath, navigate, onLinkClick, useLocation, type Params } from './router';
 import { isPublicPath, loginPathFor, SessionProvider, useSession } from './session';
 import { Shell } from './shell/shell';
-import { LoginPage, SignupPage, ForgotPasswordPage, ResetPasswordPage, VerifyEmailPage, AcceptInvitePage, SignInLinkPage } from './pages/auth-pages';
+import {
+  LoginPage,
+  SignupPage,
+  ForgotPasswordPage,
+  ResetPasswordPage,
+  VerifyEmailPage,
+  AcceptInvitePage,
+  SignInLinkPage,
+} from './pages/auth-pages';
 import { DashboardPage } from './pages/dashboard-page';
 import { KeysPage } from './pages/keys-page';
 import { OriginsPage } from './pages/origins-page';
@@ -30,7 +38,11 @@ function lazy(load: () => Promise<Page>): Page {
     const [, setReady] = useState(0);
     const [failed, setFailed] = useState(false);
     useEffect(() => {
-      if (!loaded) load().then((page) => ((loaded = page), setReady((n) => n + 1)), () => setFailed(true));
+      if (!loaded)
+        load().then(
+          (page) => ((loaded = page), setReady((n) => n + 1)),
+          () => setFailed(true),
+        );
     }, []);
     if (loaded) {
       const Loaded = loaded;
@@ -90,16 +102,26 @@ function Routes() {
 
   if (isPublicPath(pathname)) {
     const Page = PUBLIC_ROUTES.find((r) => matchPath(r.path, pathname))?.page ?? NotFoundPage;
-    return <PublicFrame><Page /></PublicFrame>;
+    return (
+      <PublicFrame>
+        <Page />
+      </PublicFrame>
+    );
   }
-  if (state.status === 'loading') return <div class="boot"><Spinner label="Loading the portal…" /></div>;
+  if (state.status === 'loading')
+    return (
+      <div class="boot">
+        <Spinner label="Loading the portal…" />
+      </div>
+    );
   if (state.status === 'anonymous') return <Redirect to={loginPathFor(pathname, window.location.search)} />;
 
   const isAdmin = state.session.user.role === 'provider_admin';
   const found = findRoute(pathname);
   let content: ComponentChildren;
   if (!found) content = <NotFoundPage />;
-  else if (found.route.area === 'operator' && isAdmin) content = pathname === '/' ? <Redirect to="/admin" /> : <ForbiddenPage admin />;
+  else if (found.route.area === 'operator' && isAdmin)
+    content = pathname === '/' ? <Redirect to="/admin" /> : <ForbiddenPage admin />;
   else if (found.route.area === 'admin' && !isAdmin) content = <ForbiddenPage />;
   else {
     const Page = found.route.page;
@@ -111,11 +133,18 @@ function Routes() {
 function PublicFrame({ children }: { children: ComponentChildren }) {
   return (
     <div class="public">
-      <a class="skip-link" href="#main">Skip to content</a>
+      <a class="skip-link" href="#main">
+        Skip to content
+      </a>
       <header class="public-brand">
-        <span class="brand-mark" aria-hidden="true">◆</span> Expedition <span class="brand-sub">operator portal</span>
+        <span class="brand-mark" aria-hidden="true">
+          ◆
+        </span>{' '}
+        Expedition <span class="brand-sub">operator portal</span>
       </header>
-      <main id="main" class="public-main">{children}</main>
+      <main id="main" class="public-main">
+        {children}
+      </main>
     </div>
   );
 }

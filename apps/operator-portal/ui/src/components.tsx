@@ -7,7 +7,15 @@ import { useTitle } from './hooks';
 import { Button } from '@expedition/ui';
 
 /** The page's h1 (focused after navigation so screen readers announce the new page), a lead line and actions. */
-export function PageHeader({ title, lead, actions }: { title: string; lead?: ComponentChildren; actions?: ComponentChildren }) {
+export function PageHeader({
+  title,
+  lead,
+  actions,
+}: {
+  title: string;
+  lead?: ComponentChildren;
+  actions?: ComponentChildren;
+}) {
   useTitle(title);
   const ref = useRef<HTMLHeadingElement>(null);
   useEffect(() => {
@@ -26,7 +34,17 @@ export function PageHeader({ title, lead, actions }: { title: string; lead?: Com
   );
 }
 
-export function Section({ title, children, actions, id }: { title: string; children: ComponentChildren; actions?: ComponentChildren; id?: string }) {
+export function Section({
+  title,
+  children,
+  actions,
+  id,
+}: {
+  title: string;
+  children: ComponentChildren;
+  actions?: ComponentChildren;
+  id?: string;
+}) {
   const headingId = `${id ?? title.toLowerCase().replace(/[^a-z0-9]+/g, '-')}-title`;
   return (
     <section class="section" aria-labelledby={headingId}>
@@ -39,7 +57,15 @@ export function Section({ title, children, actions, id }: { title: string; child
   );
 }
 
-export function Banner({ tone = 'info', title, children }: { tone?: 'info' | 'warning' | 'danger' | 'success'; title?: string; children: ComponentChildren }) {
+export function Banner({
+  tone = 'info',
+  title,
+  children,
+}: {
+  tone?: 'info' | 'warning' | 'danger' | 'success';
+  title?: string;
+  children: ComponentChildren;
+}) {
   return (
     <div class={`banner banner--${tone}`} role={tone === 'danger' ? 'alert' : undefined}>
       {title ? <strong class="banner-title">{title}</strong> : null}
@@ -62,7 +88,15 @@ export function ErrorNote({ message, onRetry }: { message: string; onRetry?: () 
 }
 
 /** Loading → spinner, error → message with retry, data → children(data). */
-export function Loaded<T>({ resource, label, children }: { resource: Resource<T>; label: string; children: (data: T) => ComponentChildren }) {
+export function Loaded<T>({
+  resource,
+  label,
+  children,
+}: {
+  resource: Resource<T>;
+  label: string;
+  children: (data: T) => ComponentChildren;
+}) {
   if (resource.data !== undefined) return <>{children(resource.data)}</>;
   if (resource.error) return <ErrorNote message={resource.error} onRetry={() => void resource.reload()} />;
   return (

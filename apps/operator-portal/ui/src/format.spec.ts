@@ -1,4 +1,13 @@
-import { formatBps, formatDate, formatPercent, formatRelative, keyState, localInputToIso, parseBps, shortKey } from './format';
+import {
+  formatBps,
+  formatDate,
+  formatPercent,
+  formatRelative,
+  keyState,
+  localInputToIso,
+  parseBps,
+  shortKey,
+} from './format';
 import { niceMax, polylinePoints, seriesOf } from './pages/chart';
 import { compact, describeAction, describeChange } from './pages/audit-page';
 import { describeSchedule } from './pages/webhooks-page';
@@ -59,25 +68,37 @@ describe('formatting', () => {
 
   it('describes audit entries as one "field: before → after" line per changed field', () => {
     expect(describeAction('publishable_key.rotated')).toBe('Publishable key rotated');
-    expect(describeChange({ commissionRateBps: 1000, name: 'A' }, { commissionRateBps: 1500, name: 'A' })).toEqual(['commissionRateBps: 1000 → 1500']);
-    expect(describeChange({ webhookUrl: null, secretSet: false }, { webhookUrl: 'https://h.example/wh', secretSet: true })).toEqual([
-      'webhookUrl: none → https://h.example/wh',
-      'secretSet: false → true',
+    expect(describeChange({ commissionRateBps: 1000, name: 'A' }, { commissionRateBps: 1500, name: 'A' })).toEqual([
+      'commissionRateBps: 1000 → 1500',
     ]);
+    expect(
+      describeChange({ webhookUrl: null, secretSet: false }, { webhookUrl: 'https://h.example/wh', secretSet: true }),
+    ).toEqual(['webhookUrl: none → https://h.example/wh', 'secretSet: false → true']);
     expect(describeChange(null, null)).toEqual([]);
   });
 
   it('writes created and removed fields and nested values without raw JSON', () => {
-    expect(describeChange(null, { origin: 'https://a.example', appliesTo: ['test', 'live'] })).toEqual(['origin: https://a.example', 'appliesTo: test, live']);
+    expect(describeChange(null, { origin: 'https://a.example', appliesTo: ['test', 'live'] })).toEqual([
+      'origin: https://a.example',
+      'appliesTo: test, live',
+    ]);
     expect(describeChange({ origin: 'https://a.example' }, null)).toEqual(['origin: https://a.example → —']);
-    expect(describeChange({ limits: { max: 3 } }, { limits: { max: 4, min: 1 } })).toEqual(['limits: { max: 3 } → { max: 4, min: 1 }']);
+    expect(describeChange({ limits: { max: 3 } }, { limits: { max: 4, min: 1 } })).toEqual([
+      'limits: { max: 3 } → { max: 4, min: 1 }',
+    ]);
     expect(describeChange('a', 'b')).toEqual(['a → b']);
     expect(compact([])).toBe('none');
   });
 
   it('maps 400 details and weak_password to field errors', () => {
-    expect(fieldErrors(new ApiError(400, 'invalid_request', 'Invalid', [{ path: 'email', message: 'must be an e-mail address' }]))).toEqual({ email: 'must be an e-mail address' });
-    expect(fieldErrors(new ApiError(400, 'weak_password', 'this password is too common; choose another'))).toEqual({ password: 'this password is too common; choose another' });
+    expect(
+      fieldErrors(
+        new ApiError(400, 'invalid_request', 'Invalid', [{ path: 'email', message: 'must be an e-mail address' }]),
+      ),
+    ).toEqual({ email: 'must be an e-mail address' });
+    expect(fieldErrors(new ApiError(400, 'weak_password', 'this password is too common; choose another'))).toEqual({
+      password: 'this password is too common; choose another',
+    });
     expect(fieldErrors(new Error('x'))).toEqual({});
   });
 });
@@ -91,7 +112,11 @@ describe('dashboard chart', () => {
   ];
 
   it('splits a metric by day and mode, oldest first, zero-filled', () => {
-    expect(seriesOf(days, 'quotes')).toEqual({ labels: ['2026-11-21', '2026-11-22', '2026-11-23'], test: [3, 0, 0], live: [1, 0, 7] });
+    expect(seriesOf(days, 'quotes')).toEqual({
+      labels: ['2026-11-21', '2026-11-22', '2026-11-23'],
+      test: [3, 0, 0],
+      live: [1, 0, 7],
+    });
     expect(seriesOf(days, 'commissionCents').live).toEqual([0, 0, 2500]);
   });
 

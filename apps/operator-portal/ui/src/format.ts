@@ -51,8 +51,12 @@ export function formatPercent(ratio: number | null | undefined): string {
 export type KeyState = 'active' | 'expiring' | 'expired' | 'revoked';
 
 /** A publishable key's state: revoked wins; then an expiry in the past (expired) or future (expiring: rotation grace). */
-export function keyState(key: { revokedAt?: string | null; expiresAt?: string | null; state?: string }, now: Date = new Date()): KeyState {
-  if (key.state === 'active' || key.state === 'expiring' || key.state === 'expired' || key.state === 'revoked') return key.state;
+export function keyState(
+  key: { revokedAt?: string | null; expiresAt?: string | null; state?: string },
+  now: Date = new Date(),
+): KeyState {
+  if (key.state === 'active' || key.state === 'expiring' || key.state === 'expired' || key.state === 'revoked')
+    return key.state;
   if (key.revokedAt) return 'revoked';
   if (key.expiresAt) return new Date(key.expiresAt).getTime() <= now.getTime() ? 'expired' : 'expiring';
   return 'active';

@@ -69,7 +69,8 @@ export function useLocation(): Location {
 
 /** Left clicks on in-app links navigate without a reload; modified clicks (new tab…) keep the browser's behaviour. */
 export function onLinkClick(event: MouseEvent): void {
-  if (event.defaultPrevented || event.button !== 0 || event.metaKey || event.ctrlKey || event.shiftKey || event.altKey) return;
+  if (event.defaultPrevented || event.button !== 0 || event.metaKey || event.ctrlKey || event.shiftKey || event.altKey)
+    return;
   const anchor = (event.target as Element | null)?.closest?.('a');
   // data-reload: a page the server renders itself (the dev mail outbox), not a route of this app.
   if (!anchor || anchor.target || anchor.hasAttribute('download') || anchor.hasAttribute('data-reload')) return;

@@ -5,7 +5,8 @@ import { ApiError, createApiClient, type ApiClient } from './api/client';
 import type { SessionResponse } from './api/types';
 import { navigate } from './router';
 
-export type SessionState = { status: 'loading' } | { status: 'anonymous' } | { status: 'ready'; session: SessionResponse };
+export type SessionState =
+  { status: 'loading' } | { status: 'anonymous' } | { status: 'ready'; session: SessionResponse };
 
 interface SessionApi {
   api: ApiClient;
@@ -20,7 +21,15 @@ interface SessionApi {
 const SessionContext = createContext<SessionApi | null>(null);
 
 /** The public pages never bounce to the log-in page on 401. */
-export const PUBLIC_PATHS = ['/login', '/signup', '/forgot-password', '/reset-password', '/verify-email', '/accept-invite', '/sign-in-link'];
+export const PUBLIC_PATHS = [
+  '/login',
+  '/signup',
+  '/forgot-password',
+  '/reset-password',
+  '/verify-email',
+  '/accept-invite',
+  '/sign-in-link',
+];
 export const isPublicPath = (pathname: string) => PUBLIC_PATHS.includes(pathname.replace(/\/+$/, '') || '/');
 
 export function loginPathFor(pathname: string, search: string): string {
@@ -35,7 +44,8 @@ export function SessionProvider({ children }: { children: ComponentChildren }) {
       createApiClient({
         onUnauthorized: () => {
           setState({ status: 'anonymous' });
-          if (!isPublicPath(window.location.pathname)) navigate(loginPathFor(window.location.pathname, window.location.search), { replace: true });
+          if (!isPublicPath(window.location.pathname))
+            navigate(loginPathFor(window.location.pathname, window.location.search), { replace: true });
         },
       }),
     [],
@@ -76,7 +86,10 @@ export function SessionProvider({ children }: { children: ComponentChildren }) {
     [api],
   );
 
-  const value = useMemo<SessionApi>(() => ({ api, state, refresh, signedIn, logOut }), [api, state, refresh, signedIn, logOut]);
+  const value = useMemo<SessionApi>(
+    () => ({ api, state, refresh, signedIn, logOut }),
+    [api, state, refresh, signedIn, logOut],
+  );
   return <SessionContext.Provider value={value}>{children}</SessionContext.Provider>;
 }
 

@@ -17,7 +17,11 @@ export class AcpHttpError extends Error {
   }
 
   static notFound(): AcpHttpError {
-    return new AcpHttpError(404, { type: 'invalid_request', code: 'not_found', message: 'No checkout session with this id' });
+    return new AcpHttpError(404, {
+      type: 'invalid_request',
+      code: 'not_found',
+      message: 'No checkout session with this id',
+    });
   }
 }
 
@@ -38,11 +42,20 @@ export function toAcpHttpError(err: unknown): AcpHttpError {
   if (app.status === 503) {
     return new AcpHttpError(
       503,
-      { type: 'service_unavailable', code: 'service_unavailable', message: 'The service is briefly unavailable; retry shortly' },
+      {
+        type: 'service_unavailable',
+        code: 'service_unavailable',
+        message: 'The service is briefly unavailable; retry shortly',
+      },
       { 'Retry-After': String(UNAVAILABLE_RETRY_AFTER_SEC) },
     );
   }
-  if (app.status >= 500) return new AcpHttpError(500, { type: 'processing_error', code: 'processing_error', message: 'Internal error; retry shortly' });
+  if (app.status >= 500)
+    return new AcpHttpError(500, {
+      type: 'processing_error',
+      code: 'processing_error',
+      message: 'Internal error; retry shortly',
+    });
   const first = app.details?.[0];
   return new AcpHttpError(app.status, {
     type: 'invalid_request',

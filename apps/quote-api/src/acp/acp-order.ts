@@ -14,7 +14,10 @@ export function createOrderLinks(policyTokens: PolicyTokens) {
 
   /** The order as handed out. */
   function handedOut(order: AcpOrder): AcpOrder {
-    return { ...order, permalink_url: withAccessToken(order.permalink_url, policyTokens.tokenFor({ policyNumber: order.order_number })) };
+    return {
+      ...order,
+      permalink_url: withAccessToken(order.permalink_url, policyTokens.tokenFor({ policyNumber: order.order_number })),
+    };
   }
 
   /** An answer's body (a session, or an error) with `order` mapped; anything without an order as it is. */

@@ -53,7 +53,11 @@ export function acpRouter(deps: AcpRouterDeps): Router {
   const router = Router();
 
   router.get('/openapi.json', (_req, res) => {
-    res.type('application/json').setHeader('Cache-Control', 'public, max-age=300').setHeader('Access-Control-Allow-Origin', '*').send(deps.openapi);
+    res
+      .type('application/json')
+      .setHeader('Cache-Control', 'public, max-age=300')
+      .setHeader('Access-Control-Allow-Origin', '*')
+      .send(deps.openapi);
   });
 
   router.use((req, res, next) => {
@@ -62,7 +66,8 @@ export function acpRouter(deps: AcpRouterDeps): Router {
     res.setHeader('Cache-Control', 'no-store');
     const version = req.get('api-version');
     if (!version) return next(versionError('missing_api_version', 'The API-Version header is required'));
-    if (!ACP_SUPPORTED_VERSIONS.includes(version)) return next(versionError('unsupported_api_version', `API-Version ${version.slice(0, 40)} is not supported`));
+    if (!ACP_SUPPORTED_VERSIONS.includes(version))
+      return next(versionError('unsupported_api_version', `API-Version ${version.slice(0, 40)} is not supported`));
     next();
   });
 
@@ -71,7 +76,13 @@ export function acpRouter(deps: AcpRouterDeps): Router {
       const key = await deps.auth.authenticate(req.get('authorization'));
       if (!key) {
         res.setHeader('WWW-Authenticate', 'Bearer');
-        return next(new AcpHttpError(401, { type: 'invalid_request', code: 'unauthorized', message: 'A valid agent key is required: Authorization: Bearer acpk_…' }));
+        return next(
+          new AcpHttpError(401, {
+            type: 'invalid_request',
+            code: 'unauthorized',
+            message: 'A valid agent key is required: Authorization: Bearer acpk_…',
+          }),
+        );
       }
       // The deployment's mode wins: a live key never buys test cover here, a test key never moves real money.
       if (key.mode !== deps.mode) {
@@ -88,7 +99,15 @@ export function acpRouter(deps: AcpRouterDeps): Router {
       res.setHeader('RateLimit-Remaining', String(Math.max(0, verdict.remaining)));
       if (!verdict.allowed) {
         return next(
-          new AcpHttpError(429, { type: 'invalid_request', code: 'rate_limited', message: `Too many requests for this key; retry in ${verdict.retryAfterSec} s` }, { 'Retry-After': String(verdict.retryAfterSec) }),
+          new AcpHttpError(
+            429,
+            {
+              type: 'invalid_request',
+              code: 'rate_limited',
+              message: `Too many requests for this key; retry in ${verdict.retryAfterSec} s`,
+            },
+            { 'Retry-After': String(verdict.retryAfterSec) },
+          ),
         );
       }
       res.locals['agentKey'] = key;
@@ -108,7 +127,14 @@ export function acpRouter(deps: AcpRouterDeps): Router {
     if (!key.signingPublicKey || !key.signingAlgorithm) return next();
     const verdict = verifyRequestSignature(
       { pem: key.signingPublicKey, algorithm: key.signingAlgorithm },
-      { signature: req.get('signature'), timestamp: req.get('timestamp'), method: req.method, path: req.originalUrl, body: req.body, now: deps.clock.now() },
+      {
+        signature: req.get('signature'),
+        timestamp: req.get('timestamp'),
+        method: req.method,
+        path: req.originalUrl,
+        body: req.body,
+        now: deps.clock.now(),
+      },
     );
     if (verdict.ok) return next();
     next(new AcpHttpError(401, { type: 'invalid_request', code: 'invalid_signature', message: verdict.message }));
@@ -123,8 +149,16 @@ export function acpRouter(deps: AcpRouterDeps): Router {
     headers: {},
     body: await deps.service.create(key, body, { acceptLanguage: req.get('accept-language') }),
   }));
-  post('/checkout_sessions/:id', AcpUpdateSessionRequestSchema, async (key, body, id) => ({ status: 200, headers: {}, body: await deps.service.update(key, id, body) }));
-  post('/checkout_sessions/:id/cancel', AcpCancelSessionRequestSchema, async (key, _body, id) => ({ status: 200, headers: {}, body: await deps.service.cancel(key, id) }));
+  post('/checkout_sessions/:id', AcpUpdateSessionRequestSchema, async (key, body, id) => ({
+    status: 200,
+    headers: {},
+    body: await deps.service.update(key, id, body),
+  }));
+  post('/checkout_sessions/:id/cancel', AcpCancelSessionRequestSchema, async (key, _body, id) => ({
+    status: 200,
+    headers: {},
+    body: await deps.service.cancel(key, id),
+  }));
   post('/checkout_sessions/:id/complete', AcpCompleteSessionRequestSchema, async (key, body, id): Promise<Answer> => {
     const result = await deps.service.complete(key, id, body);
     switch (result.kind) {
@@ -134,18 +168,35 @@ export function acpRouter(deps: AcpRouterDeps): Router {
         return {
           status: 409,
           headers: { 'Retry-After': String(result.retryAfterSec) },
-          body: { type: 'invalid_request', code: 'payment_in_progress', message: 'A payment for this trip is in progress; retry after Retry-After seconds (nothing was charged by this request)' },
+          body: {
+            type: 'invalid_request',
+            code: 'payment_in_progress',
+            message:
+              'A payment for this trip is in progress; retry after Retry-After seconds (nothing was charged by this request)',
+          },
         };
       case 'unavailable':
         return {
           status: 503,
           headers: { 'Retry-After': '5' },
-          body: { type: 'service_unavailable', code: 'processor_unavailable', message: 'The payment processor is unavailable; nothing was charged; retry shortly' },
+          body: {
+            type: 'service_unavailable',
+            code: 'processor_unavailable',
+            message: 'The payment processor is unavailable; nothing was charged; retry shortly',
+          },
         };
     }
   });
 
-  router.use((req, _res, next) => next(new AcpHttpError(404, { type: 'invalid_request', code: 'not_found', message: `No route for ${req.method} ${req.path}` })));
+  router.use((req, _res, next) =>
+    next(
+      new AcpHttpError(404, {
+        type: 'invalid_request',
+        code: 'not_found',
+        message: `No route for ${req.method} ${req.path}`,
+      }),
+    ),
+  );
   router.use((err: unknown, req: Request, res: Response, _next: NextFunction) => {
     const acp = toAcpHttpError(err);
     if (acp.status >= 500) deps.logger.error({ err, reqId: req.id }, 'acp request failed');
@@ -154,28 +205,56 @@ export function acpRouter(deps: AcpRouterDeps): Router {
   });
   return router;
 
-  function post<S extends z.ZodType>(path: string, schema: S, handle: (key: AgentKey, body: z.infer<S>, id: string, req: Request) => Promise<Answer>) {
+  function post<S extends z.ZodType>(
+    path: string,
+    schema: S,
+    handle: (key: AgentKey, body: z.infer<S>, id: string, req: Request) => Promise<Answer>,
+  ) {
     router.post(path, async (req, res) => {
       const key = agentKey(res);
       const idempotencyKey = req.get('idempotency-key');
-      if (!idempotencyKey) throw AcpHttpError.invalid('idempotency_key_required', 'Idempotency-Key header is required on all POST requests');
-      if (idempotencyKey.length > 255) throw AcpHttpError.invalid('invalid', 'Idempotency-Key must be at most 255 characters');
+      if (!idempotencyKey)
+        throw AcpHttpError.invalid(
+          'idempotency_key_required',
+          'Idempotency-Key header is required on all POST requests',
+        );
+      if (idempotencyKey.length > 255)
+        throw AcpHttpError.invalid('invalid', 'Idempotency-Key must be at most 255 characters');
       res.setHeader('Idempotency-Key', idempotencyKey);
       const raw: unknown = req.body ?? {};
       // Validated before the key is taken: a malformed request writes nothing at all.
       const body = parseOrThrow(schema, raw);
       const id = String(req.params['id'] ?? '');
       const scope = `acp:${key.id}:POST ${req.path}`;
-      const begun = await deps.idempotency.begin(scope, idempotencyKey, requestHash(raw), { retainMs: RETAIN_MS, staleInFlightMs: STALE_IN_FLIGHT_MS });
+      const begun = await deps.idempotency.begin(scope, idempotencyKey, requestHash(raw), {
+        retainMs: RETAIN_MS,
+        staleInFlightMs: STALE_IN_FLIGHT_MS,
+      });
       if (begun.kind === 'conflict') {
-        throw new AcpHttpError(422, { type: 'invalid_request', code: 'idempotency_conflict', message: 'Idempotency-Key has already been used with a different request body' });
+        throw new AcpHttpError(422, {
+          type: 'invalid_request',
+          code: 'idempotency_conflict',
+          message: 'Idempotency-Key has already been used with a different request body',
+        });
       }
       if (begun.kind === 'in_flight') {
-        throw new AcpHttpError(409, { type: 'invalid_request', code: 'idempotency_in_flight', message: 'A request with this Idempotency-Key is currently being processed' }, { 'Retry-After': '1' });
+        throw new AcpHttpError(
+          409,
+          {
+            type: 'invalid_request',
+            code: 'idempotency_in_flight',
+            message: 'A request with this Idempotency-Key is currently being processed',
+          },
+          { 'Retry-After': '1' },
+        );
       }
       if (begun.kind === 'replay') {
         const { body: kept, headers } = begun.response;
-        return send(res, { ...begun.response, headers: { ...headers, 'Idempotent-Replayed': 'true' }, body: deps.orderLinks.handedOutBody(kept) });
+        return send(res, {
+          ...begun.response,
+          headers: { ...headers, 'Idempotent-Replayed': 'true' },
+          body: deps.orderLinks.handedOutBody(kept),
+        });
       }
       let answer: Answer;
       try {
@@ -190,7 +269,11 @@ export function acpRouter(deps: AcpRouterDeps): Router {
       }
       // 5xx is never kept (§6.5); a 409 "payment in progress" is a moment, not an answer: both run afresh on retry.
       if (answer.status >= 500 || answer.status === 409) await deps.idempotency.release(scope, idempotencyKey);
-      else await deps.idempotency.finish(scope, idempotencyKey, { ...answer, body: deps.orderLinks.storedBody(answer.body) });
+      else
+        await deps.idempotency.finish(scope, idempotencyKey, {
+          ...answer,
+          body: deps.orderLinks.storedBody(answer.body),
+        });
       send(res, answer);
     });
   }
@@ -205,7 +288,12 @@ function send(res: Response, answer: Answer): void {
 }
 
 function versionError(code: string, message: string): AcpHttpError {
-  return new AcpHttpError(400, { type: 'invalid_request', code, message, supported_versions: [...ACP_SUPPORTED_VERSIONS] });
+  return new AcpHttpError(400, {
+    type: 'invalid_request',
+    code,
+    message,
+    supported_versions: [...ACP_SUPPORTED_VERSIONS],
+  });
 }
 
 /** §6.2: semantic JSON equality: key order does not matter, array order and null-vs-absent do. */

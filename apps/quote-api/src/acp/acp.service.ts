@@ -11,9 +11,22 @@ import {
   type AcpUpdateSessionRequest,
   isStorableString,
 } from '@expedition/contracts';
-import { Prisma, type AcpCheckoutSession as SessionRow, type AgentKey, type PrismaClient, type Quote, type QuoteEstimate } from '@expedition/db';
+import {
+  Prisma,
+  type AcpCheckoutSession as SessionRow,
+  type AgentKey,
+  type PrismaClient,
+  type Quote,
+  type QuoteEstimate,
+} from '@expedition/db';
 import { getPlan } from '@expedition/domain-pricing';
-import { storedDocumentUrl, type AttemptResult, type FulfillmentOutcome, type MoneyPath, type PolicyTokens } from '@expedition/fulfillment';
+import {
+  storedDocumentUrl,
+  type AttemptResult,
+  type FulfillmentOutcome,
+  type MoneyPath,
+  type PolicyTokens,
+} from '@expedition/fulfillment';
 import { AppError } from '@expedition/http-kit';
 import { negotiateLocale } from '@expedition/i18n';
 import type { Metrics } from '@expedition/observability';
@@ -52,7 +65,8 @@ type Settlement =
 type QuoteWithEstimates = Quote & { estimates: QuoteEstimate[]; purchase: { channel: string } | null };
 
 /** What `complete` came to, beyond a plain session: the router turns `busy`/`unavailable` into errors. */
-export type CompleteResult = { kind: 'session'; session: AcpCheckoutSession } | { kind: 'busy'; retryAfterSec: number } | { kind: 'unavailable' };
+export type CompleteResult =
+  { kind: 'session'; session: AcpCheckoutSession } | { kind: 'busy'; retryAfterSec: number } | { kind: 'unavailable' };
 
 /**
  * ACP checkout sessions: one plan (line item) for one trip (metadata.trip). Every change of the trip or the buyer's
@@ -64,12 +78,23 @@ export function createAcpService(deps: AcpServiceDeps) {
   const orderLinks = createOrderLinks(deps.policyTokens);
 
   /** `acceptLanguage`: the request's header; with the body's `locale` it sets the session's (and its quotes') language. */
-  async function create(key: AgentKey, body: AcpCreateSessionRequest, request: { acceptLanguage?: string } = {}): Promise<AcpCheckoutSession> {
+  async function create(
+    key: AgentKey,
+    body: AcpCreateSessionRequest,
+    request: { acceptLanguage?: string } = {},
+  ): Promise<AcpCheckoutSession> {
     if (body.currency !== 'usd') throw AcpHttpError.invalid('invalid', 'Only usd is sold', '$.currency');
     const { trip, ...rest } = body.metadata ?? {};
     const planId = body.line_items[0]?.id ?? null;
     const locale = negotiateLocale({ explicit: [body.locale], acceptLanguage: request.acceptLanguage });
-    const state = await evaluate(key, { trip, planId, buyer: body.buyer ?? null, quoteId: null, requote: true, locale });
+    const state = await evaluate(key, {
+      trip,
+      planId,
+      buyer: body.buyer ?? null,
+      quoteId: null,
+      requote: true,
+      locale,
+    });
     const now = clock.now();
     const row = await prisma.acpCheckoutSession.create({
       data: {
@@ -143,35 +168,62 @@ export function createAcpService(deps: AcpServiceDeps) {
       row = await load(key, updated.id);
     } else {
       // The quote may have expired, or been paid elsewhere, since the last look.
-      const state = await evaluate(key, { trip: row.trip, planId: row.planId, buyer: row.buyer as Buyer | null, quoteId: row.quoteId, requote: false, locale: row.locale });
-      row = await prisma.acpCheckoutSession.update({ where: { id: row.id }, data: { status: state.status, messages: state.messages, updatedAt: clock.now() } });
+      const state = await evaluate(key, {
+        trip: row.trip,
+        planId: row.planId,
+        buyer: row.buyer as Buyer | null,
+        quoteId: row.quoteId,
+        requote: false,
+        locale: row.locale,
+      });
+      row = await prisma.acpCheckoutSession.update({
+        where: { id: row.id },
+        data: { status: state.status, messages: state.messages, updatedAt: clock.now() },
+      });
     }
     const quote = row.quoteId ? await loadQuote(row.quoteId) : null;
     const estimate = quote?.estimates.find((e) => e.planId === row.planId);
     if (row.status !== 'ready_for_payment' || !quote || !estimate) {
       const first = (row.messages as AcpMessage[])[0];
-      throw AcpHttpError.invalid('session_not_ready', `The session is not ready for payment: ${first?.content ?? 'see messages'}`, first?.param);
+      throw AcpHttpError.invalid(
+        'session_not_ready',
+        `The session is not ready for payment: ${first?.content ?? 'see messages'}`,
+        first?.param,
+      );
     }
     if (quote.purchase) return finishFromPurchase(row, quote);
 
     const spt = body.payment_data.instrument.credential.token;
-    const guarded = await deps.moneyPath.guard.run(quote.id, 'acp', async (claim): Promise<AttemptResult<Settlement>> => {
-      const { end, value } = await settleSptInClaim(deps, claim, {
-        channel: 'acp',
-        quote,
-        estimate,
-        spt,
-        challengeId: row.id,
-        extraMetadata: { acpSessionId: row.id },
-      });
-      if (value.kind !== 'not_charged') return { end, value };
-      const { settled } = value;
-      const message: AcpMessage =
-        settled.status === 'requires_action'
-          ? error('requires_3ds', '$.payment_data', 'The card needs authentication (3-D Secure), which this seller cannot run here; use another payment method.')
-          : error('payment_declined', '$.payment_data', settled.failureMessage ?? `The payment was declined${settled.failureCode ? ` (${settled.failureCode})` : ''}; nothing was charged.`);
-      return { end, value: { kind: 'declined', message } };
-    });
+    const guarded = await deps.moneyPath.guard.run(
+      quote.id,
+      'acp',
+      async (claim): Promise<AttemptResult<Settlement>> => {
+        const { end, value } = await settleSptInClaim(deps, claim, {
+          channel: 'acp',
+          quote,
+          estimate,
+          spt,
+          challengeId: row.id,
+          extraMetadata: { acpSessionId: row.id },
+        });
+        if (value.kind !== 'not_charged') return { end, value };
+        const { settled } = value;
+        const message: AcpMessage =
+          settled.status === 'requires_action'
+            ? error(
+                'requires_3ds',
+                '$.payment_data',
+                'The card needs authentication (3-D Secure), which this seller cannot run here; use another payment method.',
+              )
+            : error(
+                'payment_declined',
+                '$.payment_data',
+                settled.failureMessage ??
+                  `The payment was declined${settled.failureCode ? ` (${settled.failureCode})` : ''}; nothing was charged.`,
+              );
+        return { end, value: { kind: 'declined', message } };
+      },
+    );
 
     if (guarded.kind === 'busy') return { kind: 'busy', retryAfterSec: guarded.retryAfterSec };
     if (guarded.kind === 'paid') return finishFromPurchase(row, await loadQuoteOrThrow(quote.id));
@@ -182,7 +234,10 @@ export function createAcpService(deps: AcpServiceDeps) {
       case 'unavailable':
         return { kind: 'unavailable' };
       case 'declined': {
-        const updated = await prisma.acpCheckoutSession.update({ where: { id: row.id }, data: { messages: [value.message], updatedAt: clock.now() } });
+        const updated = await prisma.acpCheckoutSession.update({
+          where: { id: row.id },
+          data: { messages: [value.message], updatedAt: clock.now() },
+        });
         return { kind: 'session', session: await render(updated) };
       }
       case 'recorded':
@@ -190,8 +245,13 @@ export function createAcpService(deps: AcpServiceDeps) {
     }
   }
 
-  async function afterRecording(row: SessionRow, quoteId: string, outcome: FulfillmentOutcome): Promise<CompleteResult> {
-    if (outcome.kind === 'policy_issued' || outcome.kind === 'already_recorded') return finishFromPurchase(row, await loadQuoteOrThrow(quoteId));
+  async function afterRecording(
+    row: SessionRow,
+    quoteId: string,
+    outcome: FulfillmentOutcome,
+  ): Promise<CompleteResult> {
+    if (outcome.kind === 'policy_issued' || outcome.kind === 'already_recorded')
+      return finishFromPurchase(row, await loadQuoteOrThrow(quoteId));
     const text =
       outcome.kind === 'refund_pending' && outcome.purchase
         ? 'This trip was already paid through another channel; the charge just made is refunded automatically.'
@@ -230,7 +290,10 @@ export function createAcpService(deps: AcpServiceDeps) {
       where: { id: row.id, status: { not: 'completed' } },
       data: { status: 'completed', order, messages: [], completedAt: now, updatedAt: now },
     });
-    return { kind: 'session', session: await render(await prisma.acpCheckoutSession.findUniqueOrThrow({ where: { id: row.id } })) };
+    return {
+      kind: 'session',
+      session: await render(await prisma.acpCheckoutSession.findUniqueOrThrow({ where: { id: row.id } })),
+    };
   }
 
   interface Evaluation {
@@ -242,13 +305,26 @@ export function createAcpService(deps: AcpServiceDeps) {
   /** Re-quotes when asked (trip or email changed) and says what still stands between the session and payment. */
   async function evaluate(
     key: AgentKey,
-    s: { trip: unknown; planId: string | null; buyer: Buyer | null; quoteId: string | null; requote: boolean; locale: string },
+    s: {
+      trip: unknown;
+      planId: string | null;
+      buyer: Buyer | null;
+      quoteId: string | null;
+      requote: boolean;
+      locale: string;
+    },
   ): Promise<Evaluation> {
     const messages: AcpMessage[] = [];
     let quoteId = s.quoteId;
     if (s.trip === undefined || s.trip === null) {
       quoteId = null;
-      messages.push(error('missing', '$.metadata.trip', 'Send the trip facts in metadata.trip: destination, startDate, durationDays, tripCost, travelers, travelerAges, residence (and state for US residents).'));
+      messages.push(
+        error(
+          'missing',
+          '$.metadata.trip',
+          'Send the trip facts in metadata.trip: destination, startDate, durationDays, tripCost, travelers, travelerAges, residence (and state for US residents).',
+        ),
+      );
     } else if (s.requote || !quoteId) {
       quoteId = null;
       if (typeof s.trip !== 'object' || Array.isArray(s.trip)) {
@@ -264,7 +340,9 @@ export function createAcpService(deps: AcpServiceDeps) {
           deps.metrics?.quoteCreated('acp');
         } catch (err) {
           if (!(err instanceof AppError) || err.status >= 500) throw err;
-          const details = err.details?.length ? err.details : [{ path: err.code === 'unknown_destination' ? 'destination' : '', message: err.message }];
+          const details = err.details?.length
+            ? err.details
+            : [{ path: err.code === 'unknown_destination' ? 'destination' : '', message: err.message }];
           for (const d of details.slice(0, 10)) {
             const param = d.path === 'email' ? '$.buyer.email' : jsonPath('$.metadata.trip', d.path);
             messages.push(error('invalid', param, d.path ? `${d.path} ${d.message}` : d.message));
@@ -278,29 +356,62 @@ export function createAcpService(deps: AcpServiceDeps) {
     } else if (quote) {
       const estimate = quote.estimates.find((e) => e.planId === s.planId);
       if (!estimate) {
-        messages.push(error('invalid', '$.line_items[0].id', `Plan "${s.planId}" is not offered for this trip; use one of: ${quote.estimates.map((e) => e.planId).join(', ')}`));
+        messages.push(
+          error(
+            'invalid',
+            '$.line_items[0].id',
+            `Plan "${s.planId}" is not offered for this trip; use one of: ${quote.estimates.map((e) => e.planId).join(', ')}`,
+          ),
+        );
       } else if (getPlan(s.planId)?.availabilityMode === 'inquiry') {
-        messages.push(error('unsupported', '$.line_items[0].id', 'This plan is priced on inquiry and cannot be bought online; choose another plan.'));
+        messages.push(
+          error(
+            'unsupported',
+            '$.line_items[0].id',
+            'This plan is priced on inquiry and cannot be bought online; choose another plan.',
+          ),
+        );
       }
     }
-    if (!s.buyer) messages.push(error('missing', '$.buyer.email', "The buyer's email is needed: the confirmation e-mail with the policy certificate is sent there."));
+    if (!s.buyer)
+      messages.push(
+        error(
+          'missing',
+          '$.buyer.email',
+          "The buyer's email is needed: the confirmation e-mail with the policy certificate is sent there.",
+        ),
+      );
     if (quote?.expiresAt && quote.expiresAt <= clock.now()) {
-      messages.push(error('expired', '$.metadata.trip', 'The price held for this trip has expired; send the trip again (update) to quote anew.'));
+      messages.push(
+        error(
+          'expired',
+          '$.metadata.trip',
+          'The price held for this trip has expired; send the trip again (update) to quote anew.',
+        ),
+      );
     }
     if (quote?.purchase && quote.purchase.channel !== 'acp') messages.push(paidElsewhere());
-    return { status: messages.some((m) => m.type === 'error') ? 'not_ready_for_payment' : 'ready_for_payment', quoteId, messages };
+    return {
+      status: messages.some((m) => m.type === 'error') ? 'not_ready_for_payment' : 'ready_for_payment',
+      quoteId,
+      messages,
+    };
   }
 
   async function load(key: AgentKey, id: string): Promise<SessionRow> {
     // A NUL or unpaired surrogate in the path cannot reach PostgreSQL (a 500): not found, like any unknown id.
-    const row = id.length <= 100 && isStorableString(id) ? await prisma.acpCheckoutSession.findUnique({ where: { id } }) : null;
+    const row =
+      id.length <= 100 && isStorableString(id) ? await prisma.acpCheckoutSession.findUnique({ where: { id } }) : null;
     // Another platform's session does not exist for this one.
     if (!row || row.agentKeyId !== key.id) throw AcpHttpError.notFound();
     return row;
   }
 
   function loadQuote(id: string): Promise<QuoteWithEstimates | null> {
-    return prisma.quote.findUnique({ where: { id }, include: { estimates: true, purchase: { select: { channel: true } } } });
+    return prisma.quote.findUnique({
+      where: { id },
+      include: { estimates: true, purchase: { select: { channel: true } } },
+    });
   }
 
   async function loadQuoteOrThrow(id: string): Promise<QuoteWithEstimates> {
@@ -366,7 +477,11 @@ function paidElsewhere(): AcpMessage {
 }
 
 function notAllowed(status: string): AcpHttpError {
-  return new AcpHttpError(405, { type: 'invalid_request', code: `session_${status}`, message: `The checkout session is ${status}` });
+  return new AcpHttpError(405, {
+    type: 'invalid_request',
+    code: `session_${status}`,
+    message: `The checkout session is ${status}`,
+  });
 }
 
 /** The one handler we offer: a Stripe Shared Payment Token, settled at our Stripe profile. */
@@ -382,6 +497,11 @@ function sptHandler(networkId: string) {
     psp: 'stripe',
     config_schema: 'https://github.com/agentic-commerce-protocol/agentic-commerce-protocol/tree/main/spec',
     instrument_schemas: ['https://github.com/agentic-commerce-protocol/agentic-commerce-protocol/tree/main/spec'],
-    config: { merchant_id: networkId, psp: 'stripe', accepted_brands: ['visa', 'mastercard', 'amex'], credential_type: 'spt' },
+    config: {
+      merchant_id: networkId,
+      psp: 'stripe',
+      accepted_brands: ['visa', 'mastercard', 'amex'],
+      credential_type: 'spt',
+    },
   };
 }

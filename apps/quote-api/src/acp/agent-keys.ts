@@ -13,7 +13,9 @@ export function createAgentKeyAuth(deps: { prisma: PrismaClient; clock: Clock })
     const key = await deps.prisma.agentKey.findUnique({ where: { hash: hashToken(presented) } });
     if (!key || key.revokedAt) return null;
     // Bookkeeping only: a failure here must not refuse the request.
-    await deps.prisma.agentKey.update({ where: { id: key.id }, data: { lastUsedAt: deps.clock.now() } }).catch(() => undefined);
+    await deps.prisma.agentKey
+      .update({ where: { id: key.id }, data: { lastUsedAt: deps.clock.now() } })
+      .catch(() => undefined);
     return key;
   }
   return { authenticate };

@@ -1,4 +1,9 @@
-import { policyWordingUrls, type Destination as DestinationDto, type PlanDetails, type PlanSummary } from '@expedition/contracts';
+import {
+  policyWordingUrls,
+  type Destination as DestinationDto,
+  type PlanDetails,
+  type PlanSummary,
+} from '@expedition/contracts';
 import type { Destination, Plan } from '@expedition/domain-pricing';
 
 export function toDestinationDto(d: Destination): DestinationDto {

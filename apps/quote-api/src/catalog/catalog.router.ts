@@ -17,7 +17,12 @@ export function catalogRouter(deps: { publicUrl: string }): Router {
     const destination = query.destination ? findDestination(query.destination) : undefined;
     if (query.destination && !destination) {
       throw new AppError(400, 'unknown_destination', `Unknown destination "${query.destination}"`, [
-        { path: 'destination', message: `use one of: ${listDestinations().map((d) => d.slug).join(', ')}` },
+        {
+          path: 'destination',
+          message: `use one of: ${listDestinations()
+            .map((d) => d.slug)
+            .join(', ')}`,
+        },
       ]);
     }
     const plans = listPlans({

@@ -17,7 +17,9 @@ export interface Answer {
 /** Same rule as /purchase: 1 to 255 characters. */
 export function readIdempotencyKey(value: string | undefined): string | undefined {
   if (value !== undefined && (value.length === 0 || value.length > 255)) {
-    throw AppError.badRequest('Idempotency-Key must be 1 to 255 characters', [{ path: 'Idempotency-Key', message: 'invalid length' }]);
+    throw AppError.badRequest('Idempotency-Key must be 1 to 255 characters', [
+      { path: 'Idempotency-Key', message: 'invalid length' },
+    ]);
   }
   return value;
 }
@@ -40,7 +42,14 @@ export function createCheckoutIdempotency(deps: { prisma: PrismaClient; clock: C
 
   /** Hash of the parsed body, field order and absent optionals normalised. */
   function requestHash(body: CheckoutRequest): string {
-    const canonical = [body.quoteId, body.planId, body.sessionId, body.email ?? null, body.guestNames ?? null, body.agentSummary ?? null];
+    const canonical = [
+      body.quoteId,
+      body.planId,
+      body.sessionId,
+      body.email ?? null,
+      body.guestNames ?? null,
+      body.agentSummary ?? null,
+    ];
     return createHash('sha256').update(JSON.stringify(canonical)).digest('hex');
   }
 
@@ -63,10 +72,13 @@ export function createCheckoutIdempotency(deps: { prisma: PrismaClient; clock: C
         where: { scope: SCOPE, key, createdAt: stored.createdAt },
         data: { body: sealed, createdAt: clock.now() },
       });
-      return replaced.count === 1 ? { link: created, replayed: false } : { link: await current(key, body.sessionId, created), replayed: true };
+      return replaced.count === 1
+        ? { link: created, replayed: false }
+        : { link: await current(key, body.sessionId, created), replayed: true };
     }
     // First writer wins; a concurrent twin with the same body is answered the winner's link.
-    if (await store.save(SCOPE, key, hash, { status: 200, headers: {}, body: sealed })) return { link: created, replayed: false };
+    if (await store.save(SCOPE, key, hash, { status: 200, headers: {}, body: sealed }))
+      return { link: created, replayed: false };
     const winner = await store.find(SCOPE, key);
     if (winner && winner.requestHash !== hash) throw conflict();
     return { link: (winner && openLink(winner.response.body, body.sessionId, key)) ?? created, replayed: true };
@@ -78,7 +90,11 @@ export function createCheckoutIdempotency(deps: { prisma: PrismaClient; clock: C
   }
 
   function conflict(): AppError {
-    return new AppError(422, 'invalid_request', 'Idempotency-Key was already used with a different request body; use a new key for a new request');
+    return new AppError(
+      422,
+      'invalid_request',
+      'Idempotency-Key was already used with a different request body; use a new key for a new request',
+    );
   }
 
   function isExpired(link: CheckoutResponse): boolean {
@@ -120,7 +136,10 @@ function openLink(stored: unknown, sessionId: string, idempotencyKey: string): C
   try {
     const decipher = createDecipheriv('aes-256-gcm', linkKey(sessionId, idempotencyKey), bytes.subarray(0, IV_BYTES));
     decipher.setAuthTag(bytes.subarray(bytes.length - TAG_BYTES));
-    const plain = Buffer.concat([decipher.update(bytes.subarray(IV_BYTES, bytes.length - TAG_BYTES)), decipher.final()]);
+    const plain = Buffer.concat([
+      decipher.update(bytes.subarray(IV_BYTES, bytes.length - TAG_BYTES)),
+      decipher.final(),
+    ]);
     return JSON.parse(plain.toString('utf8')) as CheckoutResponse;
   } catch {
     return null;

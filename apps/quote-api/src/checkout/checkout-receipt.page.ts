@@ -20,10 +20,32 @@ export function renderCheckoutReceipt(res: Response, receipt: ShownReceipt, loca
   const r = checkoutMessages(locale).receipt;
   switch (receipt.kind) {
     case 'paid_here':
-      res.status(200).send(layout(r.policyTitle({ policyNumber: receipt.policy.policyNumber }), paidHere(receipt.policy, locale), nonce, '', '', locale));
+      res
+        .status(200)
+        .send(
+          layout(
+            r.policyTitle({ policyNumber: receipt.policy.policyNumber }),
+            paidHere(receipt.policy, locale),
+            nonce,
+            '',
+            '',
+            locale,
+          ),
+        );
       return;
     case 'issuing':
-      res.status(200).send(layout(r.issuingTitle(), issuing(receipt.quoteNumber, locale), nonce, '', refreshMeta(ISSUING_REFRESH_SECONDS), locale));
+      res
+        .status(200)
+        .send(
+          layout(
+            r.issuingTitle(),
+            issuing(receipt.quoteNumber, locale),
+            nonce,
+            '',
+            refreshMeta(ISSUING_REFRESH_SECONDS),
+            locale,
+          ),
+        );
       return;
     case 'bought_elsewhere':
       res.status(200).send(layout(r.elsewhereTitle(), boughtElsewhere(receipt, locale), nonce, '', '', locale));
@@ -35,9 +57,14 @@ function paidHere(p: IssuedPolicy, locale: RenderLocale): string {
   const m = checkoutMessages(locale);
   const r = m.receipt;
   const travelers = p.guestNames.length ? p.guestNames.join(', ') : m.values.travelerCount({ count: p.travelers });
-  const who = p.travelerAges.length ? m.values.travelersWithAges({ travelers, ages: p.travelerAges.join(', ') }) : travelers;
+  const who = p.travelerAges.length
+    ? m.values.travelersWithAges({ travelers, ages: p.travelerAges.join(', ') })
+    : travelers;
   const dates = p.durationDays
-    ? withSlots(m.values.datesWithDays({ start: slot(0), end: slot(1), days: p.durationDays }), [day(p.startDate, locale), day(p.endDate, locale)])
+    ? withSlots(m.values.datesWithDays({ start: slot(0), end: slot(1), days: p.durationDays }), [
+        day(p.startDate, locale),
+        day(p.endDate, locale),
+      ])
     : withSlots(m.values.dates({ start: slot(0), end: slot(1) }), [day(p.startDate, locale), day(p.endDate, locale)]);
   const address = [`<strong>${e(p.email ?? '')}</strong>`];
   const emailed = p.email

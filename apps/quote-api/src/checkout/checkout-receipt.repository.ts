@@ -43,7 +43,13 @@ export type CheckoutReceipt =
    * The quote was bought another way (another link, machine payment, the operator's page). `chargedHere` says whether
    * a payment on THIS link also succeeded (a duplicate, refunded automatically by the money path).
    */
-  | { kind: 'bought_elsewhere'; quoteNumber: string; policyNumber: string | null; planName: string | null; chargedHere: boolean };
+  | {
+      kind: 'bought_elsewhere';
+      quoteNumber: string;
+      policyNumber: string | null;
+      planName: string | null;
+      chargedHere: boolean;
+    };
 
 /** The session as the checkout service's view returns it: its id and quote are all this lookup needs. */
 export interface ReceiptSession {
@@ -90,7 +96,10 @@ export function createCheckoutReceiptRepository(prisma: PrismaClient, publicUrl:
 
     if (!purchase) {
       if (succeededHere.length === 0) return { kind: 'none' };
-      const quote = await prisma.quote.findUniqueOrThrow({ where: { id: session.quoteId }, select: { quoteNumber: true } });
+      const quote = await prisma.quote.findUniqueOrThrow({
+        where: { id: session.quoteId },
+        select: { quoteNumber: true },
+      });
       return { kind: 'issuing', quoteNumber: quote.quoteNumber };
     }
 
@@ -110,7 +119,10 @@ export function createCheckoutReceiptRepository(prisma: PrismaClient, publicUrl:
     if (!policy) return { kind: 'issuing', quoteNumber: quote.quoteNumber };
 
     const mail = policy.mails[0] ?? null;
-    const links = policyLinks(publicUrl, { policyNumber: policy.policyNumber, accessToken: policyTokens.tokenFor(policy) });
+    const links = policyLinks(publicUrl, {
+      policyNumber: policy.policyNumber,
+      accessToken: policyTokens.tokenFor(policy),
+    });
     return {
       kind: 'paid_here',
       policy: {

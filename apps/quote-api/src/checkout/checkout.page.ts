@@ -13,7 +13,8 @@ type View = Awaited<ReturnType<CheckoutService['view']>>;
 const ESCAPES: Record<string, string> = { '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' };
 export const escapeHtml = (s: string) => s.replace(/[&<>"']/g, (c) => ESCAPES[c] ?? c);
 /** Integer minor units in the quote's currency, in the page's language. */
-export const money = (cents: number, currency: string, locale: RenderLocale = 'en') => formatMoney(cents, currency, locale);
+export const money = (cents: number, currency: string, locale: RenderLocale = 'en') =>
+  formatMoney(cents, currency, locale);
 /** A date as people read it ("10 Jan 2027", "10. Jan. 2027"), as HTML that never breaks inside the date. */
 export const day = (d: Date | null, locale: RenderLocale = 'en') =>
   `<span class="nowrap">${escapeHtml(d ? formatDay(d, locale, 'short') : checkoutMessages(locale).values.dateNotGiven())}</span>`;
@@ -31,7 +32,14 @@ function languageSwitch(current: RenderLocale): string {
  * A whole page in `lang`, with the language switch. `head`: extra elements for <head>, e.g. a meta refresh (the CSP
  * allows no inline script for that).
  */
-export function layout(title: string, body: string, nonce: string, script = '', head = '', lang: RenderLocale = 'en'): string {
+export function layout(
+  title: string,
+  body: string,
+  nonce: string,
+  script = '',
+  head = '',
+  lang: RenderLocale = 'en',
+): string {
   return `<!doctype html>
 <html lang="${lang}"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1">
 <meta name="robots" content="noindex"><link rel="icon" href="data:,">${head}<title>${escapeHtml(title)}</title>
@@ -73,7 +81,11 @@ function payForm(testMode: boolean, askEmail: boolean, locale: RenderLocale): st
   const m = checkoutMessages(locale).page;
   const hint = testMode
     ? `<p class="muted">${escapeHtml(
-        m.testCards({ success: grouped(TEST_CARDS.success), declined: grouped(TEST_CARDS.decline), insufficient: grouped(TEST_CARDS.insufficientFunds) }),
+        m.testCards({
+          success: grouped(TEST_CARDS.success),
+          declined: grouped(TEST_CARDS.decline),
+          insufficient: grouped(TEST_CARDS.insufficientFunds),
+        }),
       )}</p>`
     : '';
   // The test cards come before the form: the payer needs them to fill it in.
@@ -110,7 +122,12 @@ const STRIPE_JS = 'https://js.stripe.com/v3/';
  * dispatcher that issues the policy on Stripe's event finds it there. An address the server refuses stops the payment.
  * The Payment Element speaks the page's language too (its own texts: card fields, errors).
  */
-function stripeForm(nonce: string, stripe: { publishableKey: string; clientSecret: string }, askEmail: boolean, locale: RenderLocale) {
+function stripeForm(
+  nonce: string,
+  stripe: { publishableKey: string; clientSecret: string },
+  askEmail: boolean,
+  locale: RenderLocale,
+) {
   const m = checkoutMessages(locale).page;
   const config = JSON.stringify({ ...stripe, locale, networkError: m.emailNotSaved() }).replace(/</g, '\\u003c');
   const body = `<form id="stripe-form">${askEmail ? emailField(locale) : ''}<div id="payment-element"></div><button type="submit">${escapeHtml(m.pay())}</button>
@@ -160,10 +177,13 @@ export function renderCheckoutPage(res: Response, view: View, options: PageOptio
     ? ` https://js.stripe.com; frame-src https://js.stripe.com https://hooks.stripe.com; connect-src 'self' https://api.stripe.com`
     : '';
   const nonce = startCheckoutPage(res, stripeCsp, locale);
-  const page = (title: string, body: string, script = '', head = '') => layout(title, body, nonce, script, head, locale);
+  const page = (title: string, body: string, script = '', head = '') =>
+    layout(title, body, nonce, script, head, locale);
 
   if (view.state === 'unknown') {
-    res.status(404).send(page(m.page.notFoundTitle(), `<h1>${e(m.page.notFoundHeading())}</h1><p>${e(m.page.notFoundBody())}</p>`));
+    res
+      .status(404)
+      .send(page(m.page.notFoundTitle(), `<h1>${e(m.page.notFoundHeading())}</h1><p>${e(m.page.notFoundBody())}</p>`));
     return;
   }
   const { session } = view;
@@ -172,11 +192,18 @@ export function renderCheckoutPage(res: Response, view: View, options: PageOptio
   if (view.state === 'expired') {
     res
       .status(410)
-      .send(page(m.page.expiredTitle(), `<h1>${e(m.page.expiredHeading())}</h1>${reference}<p>${e(m.page.expiredBody({ minutes: CHECKOUT_LINK_MINUTES }))}</p>`));
+      .send(
+        page(
+          m.page.expiredTitle(),
+          `<h1>${e(m.page.expiredHeading())}</h1>${reference}<p>${e(m.page.expiredBody({ minutes: CHECKOUT_LINK_MINUTES }))}</p>`,
+        ),
+      );
     return;
   }
   if (view.state === 'paid') {
-    res.status(200).send(page(m.page.paidTitle(), `<h1>${e(m.page.paidHeading())}</h1>${reference}<p>${e(m.page.paidBody())}</p>`));
+    res
+      .status(200)
+      .send(page(m.page.paidTitle(), `<h1>${e(m.page.paidHeading())}</h1>${reference}<p>${e(m.page.paidBody())}</p>`));
     return;
   }
 
@@ -189,8 +216,13 @@ export function renderCheckoutPage(res: Response, view: View, options: PageOptio
       : options.payable
         ? payForm(options.testMode ?? false, askEmail, locale)
         : `<p class="notice">${e(m.page.notEnabled())}</p>`;
-  const guests = session.guestNames.length ? session.guestNames.join(', ') : m.values.travelerCount({ count: quote.travelers });
-  const dates = withSlots(m.values.datesWithDays({ start: slot(0), end: slot(1), days: quote.durationDays }), [day(quote.startDate, locale), day(quote.endDate, locale)]);
+  const guests = session.guestNames.length
+    ? session.guestNames.join(', ')
+    : m.values.travelerCount({ count: quote.travelers });
+  const dates = withSlots(m.values.datesWithDays({ start: slot(0), end: slot(1), days: quote.durationDays }), [
+    day(quote.startDate, locale),
+    day(quote.endDate, locale),
+  ]);
   const minutes = Math.ceil(view.msLeft / 60000);
   const left = `<strong id="left" data-expires="${session.expiresAt.toISOString()}" data-countdown="${e(m.page.countdown({ minutes: '%m', seconds: '%s' }))}" data-expired="${e(`${m.page.expiredHeading()}.`)}">${e(m.page.minutesLeft({ minutes }))}</strong>`;
   const body = `
@@ -212,7 +244,9 @@ ${paymentSection}
 var fmt=el.dataset.countdown;function tick(){var s=Math.max(0,Math.round((end-Date.now())/1000));if(s>0){el.textContent=fmt.replace('%m',Math.floor(s/60)).replace('%s',s%60);setTimeout(tick,1000);}
 else{el.parentElement.textContent=el.dataset.expired;}}tick();})();</script>`;
   const head = options.processing ? refreshMeta(3) : '';
-  res.status(options.error ? (options.errorStatus ?? 402) : 200).send(page(m.page.title(), body, script + (stripe?.script ?? ''), head));
+  res
+    .status(options.error ? (options.errorStatus ?? 402) : 200)
+    .send(page(m.page.title(), body, script + (stripe?.script ?? ''), head));
 }
 
 /** How long a checkout link works (libs/quoting opens it for this long). */

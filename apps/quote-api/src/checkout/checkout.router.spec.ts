@@ -15,9 +15,18 @@ describe('POST /checkout/{token}/pay after the link was paid by a concurrent sub
       pay: async () => ({ outcome: 'busy', message: 'A payment of this quote is in progress.' }),
       view: async () => ({ state: 'paid', session: { status: 'paid' } }),
     } as unknown as CheckoutService;
-    const app = express().use(checkoutPageRouter({ checkout, ui: { kind: 'card-form', testMode: true }, receipts: {} as CheckoutReceiptRepository }));
+    const app = express().use(
+      checkoutPageRouter({
+        checkout,
+        ui: { kind: 'card-form', testMode: true },
+        receipts: {} as CheckoutReceiptRepository,
+      }),
+    );
 
-    const res = await request(app).post('/checkout/cs_test_token/pay').type('form').send({ cardNumber: '4242424242424242' });
+    const res = await request(app)
+      .post('/checkout/cs_test_token/pay')
+      .type('form')
+      .send({ cardNumber: '4242424242424242' });
 
     expect(res.status).toBe(303);
     expect(res.headers['location']).toBe('/checkout/cs_test_token');

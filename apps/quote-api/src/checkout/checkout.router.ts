@@ -26,9 +26,14 @@ export function checkoutApiRouter(deps: { checkout: CheckoutService }): Router {
 }
 
 /** How the page takes payment: our card form (simulated processor) or Stripe's Payment Element. */
-export type CheckoutUi = { kind: 'card-form'; testMode: boolean } | { kind: 'stripe'; publishableKeys: { test?: string; live?: string } };
+export type CheckoutUi =
+  { kind: 'card-form'; testMode: boolean } | { kind: 'stripe'; publishableKeys: { test?: string; live?: string } };
 
-export function checkoutPageRouter(deps: { checkout: CheckoutService; ui: CheckoutUi; receipts: CheckoutReceiptRepository }): Router {
+export function checkoutPageRouter(deps: {
+  checkout: CheckoutService;
+  ui: CheckoutUi;
+  receipts: CheckoutReceiptRepository;
+}): Router {
   const router = Router();
   const page = { payable: deps.ui.kind === 'card-form', testMode: deps.ui.kind === 'card-form' && deps.ui.testMode };
   router.get('/checkout/:token', async (req, res) => {
@@ -42,10 +47,15 @@ export function checkoutPageRouter(deps: { checkout: CheckoutService; ui: Checko
     }
     if (view.state !== 'open' || deps.ui.kind !== 'stripe') return renderCheckoutPage(res, view, shown);
     // Back from Stripe's redirect: the webhook is on its way; show progress rather than a second form.
-    if (req.query['redirect_status'] === 'succeeded') return renderCheckoutPage(res, view, { ...shown, processing: true });
+    if (req.query['redirect_status'] === 'succeeded')
+      return renderCheckoutPage(res, view, { ...shown, processing: true });
     const hosted = await deps.checkout.hostedPayment(req.params.token);
     const publishableKey = hosted ? deps.ui.publishableKeys[hosted.mode] : undefined;
-    renderCheckoutPage(res, view, hosted && publishableKey ? { ...shown, stripe: { publishableKey, clientSecret: hosted.clientSecret } } : shown);
+    renderCheckoutPage(
+      res,
+      view,
+      hosted && publishableKey ? { ...shown, stripe: { publishableKey, clientSecret: hosted.clientSecret } } : shown,
+    );
   });
   // Stripe mode: the page stores the optional address on the link before Stripe's Payment Element pays (the payment
   // goes from the browser to Stripe, so no form of ours carries it). JSON answers, read by the page's script.
@@ -59,35 +69,48 @@ export function checkoutPageRouter(deps: { checkout: CheckoutService; ui: Checko
     res.status(stored === 'unknown' ? 404 : stored === 'expired' ? 410 : 409).json({ message });
   });
   // A plain HTML form (works without JavaScript); the card number is never logged or stored.
-  router.post(['/checkout/:token', '/checkout/:token/pay'], express.urlencoded({ extended: false, limit: '4kb' }), async (req, res) => {
-    const token = String(req.params['token']);
-    // The page after a POST keeps the language the form was shown in (its URL's `?locale=`), else the quote's.
-    const back = `/checkout/${encodeURIComponent(token)}${localeQuery(req)}`;
-    if (deps.ui.kind !== 'card-form') {
+  router.post(
+    ['/checkout/:token', '/checkout/:token/pay'],
+    express.urlencoded({ extended: false, limit: '4kb' }),
+    async (req, res) => {
+      const token = String(req.params['token']);
+      // The page after a POST keeps the language the form was shown in (its URL's `?locale=`), else the quote's.
+      const back = `/checkout/${encodeURIComponent(token)}${localeQuery(req)}`;
+      if (deps.ui.kind !== 'card-form') {
+        const view = await deps.checkout.view(token);
+        const locale = pageLocale(req, view);
+        return renderCheckoutPage(res, view, {
+          ...page,
+          locale,
+          error: checkoutMessages(locale).errors.useSecureForm(),
+        });
+      }
+      const cardNumber = typeof req.body?.cardNumber === 'string' ? req.body.cardNumber : '';
+      const email = optionalEmail(req.body?.[EMAIL_FIELD]);
+      if (email === INVALID) {
+        const current = await deps.checkout.view(token);
+        const locale = pageLocale(req, current);
+        if (current.state !== 'open') return renderCheckoutPage(res, current, { ...page, locale });
+        return renderCheckoutPage(res, current, {
+          ...page,
+          locale,
+          error: checkoutMessages(locale).errors.invalidEmail(),
+          errorStatus: 400,
+        });
+      }
+      const result = await deps.checkout.pay(token, cardNumber, email);
+      if (result.outcome === 'paid') return res.redirect(303, back);
       const view = await deps.checkout.view(token);
+      // This link paid meanwhile (this was the second of two submits, and the first has finished): the same answer as
+      // the first, so a refresh of either page never posts the form again. (A quote bought another way keeps its page.)
+      // "This link" is read from the purchase's payment as well as from the link's status: the view's reads of the link
+      // and of the purchase are separate statements, and the first may predate the commit the second sees.
+      if (view.state === 'paid' && paidThroughThisLink(view.session)) return res.redirect(303, back);
       const locale = pageLocale(req, view);
-      return renderCheckoutPage(res, view, { ...page, locale, error: checkoutMessages(locale).errors.useSecureForm() });
-    }
-    const cardNumber = typeof req.body?.cardNumber === 'string' ? req.body.cardNumber : '';
-    const email = optionalEmail(req.body?.[EMAIL_FIELD]);
-    if (email === INVALID) {
-      const current = await deps.checkout.view(token);
-      const locale = pageLocale(req, current);
-      if (current.state !== 'open') return renderCheckoutPage(res, current, { ...page, locale });
-      return renderCheckoutPage(res, current, { ...page, locale, error: checkoutMessages(locale).errors.invalidEmail(), errorStatus: 400 });
-    }
-    const result = await deps.checkout.pay(token, cardNumber, email);
-    if (result.outcome === 'paid') return res.redirect(303, back);
-    const view = await deps.checkout.view(token);
-    // This link paid meanwhile (this was the second of two submits, and the first has finished): the same answer as
-    // the first, so a refresh of either page never posts the form again. (A quote bought another way keeps its page.)
-    // "This link" is read from the purchase's payment as well as from the link's status: the view's reads of the link
-    // and of the purchase are separate statements, and the first may predate the commit the second sees.
-    if (view.state === 'paid' && paidThroughThisLink(view.session)) return res.redirect(303, back);
-    const locale = pageLocale(req, view);
-    if (view.state !== 'open') return renderCheckoutPage(res, view, { ...page, locale });
-    renderCheckoutPage(res, view, { ...page, locale, error: checkoutMessages(locale).errors[result.reason]() });
-  });
+      if (view.state !== 'open') return renderCheckoutPage(res, view, { ...page, locale });
+      renderCheckoutPage(res, view, { ...page, locale, error: checkoutMessages(locale).errors[result.reason]() });
+    },
+  );
   return router;
 }
 
@@ -103,7 +126,10 @@ function paidThroughThisLink(session: ViewedSession): boolean {
  */
 function pageLocale(req: Request, view: Awaited<ReturnType<CheckoutService['view']>>): RenderLocale {
   const recorded = view.state === 'unknown' ? undefined : view.session.quote.locale;
-  return negotiateRenderLocale({ explicit: [queryLocale(req.query['locale']), recorded], acceptLanguage: req.get('accept-language') });
+  return negotiateRenderLocale({
+    explicit: [queryLocale(req.query['locale']), recorded],
+    acceptLanguage: req.get('accept-language'),
+  });
 }
 
 /** `?locale=xx` of the request when it names a language we write, to keep it across a redirect. */

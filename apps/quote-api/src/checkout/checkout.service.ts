@@ -31,7 +31,11 @@ export type PayFailure =
   | 'failed';
 export type PayUnavailable = 'unavailable' | 'closed' | 'notEnabled' | 'notPayableLive' | 'notPayableTest';
 
-const BUSY = { outcome: 'failed', reason: 'busy', message: 'A payment for this trip is already being processed. Wait a moment, then reload this page.' } as const;
+const BUSY = {
+  outcome: 'failed',
+  reason: 'busy',
+  message: 'A payment for this trip is already being processed. Wait a moment, then reload this page.',
+} as const;
 
 /** The processor takes no payments in this quote's mode (the simulated processor and a live quote). */
 const notPayableHere = (mode: 'test' | 'live'): PayResult => ({
@@ -99,7 +103,10 @@ export function createCheckoutService(deps: CheckoutServiceDeps) {
     if (!/^cs_[A-Za-z0-9_-]{20,80}$/.test(token)) return { state: 'unknown' as const };
     const session = await deps.prisma.checkoutSession.findUnique({
       where: { tokenHash: hashToken(token) },
-      include: { quote: { include: { purchase: { select: { id: true, payment: { select: { checkoutSessionId: true } } } } } }, plan: true },
+      include: {
+        quote: { include: { purchase: { select: { id: true, payment: { select: { checkoutSessionId: true } } } } } },
+        plan: true,
+      },
     });
     if (!session) return { state: 'unknown' as const };
     // Paid through this link, or the quote was bought another way (another link, machine payment).
@@ -192,8 +199,12 @@ export function createCheckoutService(deps: CheckoutServiceDeps) {
    */
   async function pay(token: string, paymentMethod: string, email?: string): Promise<PayResult> {
     const current = await view(token);
-    if (current.state !== 'open') return current.state === 'paid' ? { outcome: 'paid' } : { outcome: 'unavailable', reason: 'closed', message: 'This link can no longer be paid.' };
-    if (!deps.payments) return { outcome: 'unavailable', reason: 'notEnabled', message: 'Online payment is not enabled.' };
+    if (current.state !== 'open')
+      return current.state === 'paid'
+        ? { outcome: 'paid' }
+        : { outcome: 'unavailable', reason: 'closed', message: 'This link can no longer be paid.' };
+    if (!deps.payments)
+      return { outcome: 'unavailable', reason: 'notEnabled', message: 'Online payment is not enabled.' };
     const { session } = current;
     const { processor, moneyPath } = deps.payments;
     const { quote } = session;
@@ -228,14 +239,19 @@ export function createCheckoutService(deps: CheckoutServiceDeps) {
             value: {
               outcome: 'failed',
               reason: 'authentication',
-              message: 'Your bank asks for extra authentication (3-D Secure), which this test checkout cannot show. Use another card.',
+              message:
+                'Your bank asks for extra authentication (3-D Secure), which this test checkout cannot show. Use another card.',
             } as PayResult,
           };
         }
         if (confirmed.status === 'processing') return { end: 'unknown', value: BUSY };
         return {
           end: 'none',
-          value: { outcome: 'failed', reason: failureReason(confirmed), message: confirmed.failureMessage ?? 'The payment did not go through. Try another card.' } as PayResult,
+          value: {
+            outcome: 'failed',
+            reason: failureReason(confirmed),
+            message: confirmed.failureMessage ?? 'The payment did not go through. Try another card.',
+          } as PayResult,
         };
       });
       if (guarded.kind === 'paid') return { outcome: 'paid' };
@@ -249,7 +265,12 @@ export function createCheckoutService(deps: CheckoutServiceDeps) {
       // A processor that takes no payments in the quote's mode (the simulated one and a live quote): retrying cannot
       // help, so the page says what is true rather than "try again".
       if (err instanceof PaymentProcessorError && err.code === 'mode_not_configured') return notPayableHere(quote.mode);
-      if (err instanceof PaymentProcessorError) return { outcome: 'unavailable', reason: 'unavailable', message: 'The payment service is unavailable. Try again in a minute.' };
+      if (err instanceof PaymentProcessorError)
+        return {
+          outcome: 'unavailable',
+          reason: 'unavailable',
+          message: 'The payment service is unavailable. Try again in a minute.',
+        };
       throw err;
     }
   }

@@ -50,7 +50,9 @@ export function buildApiCatalog(publicUrl: string) {
       { anchor: mcp, 'service-doc': doc, status },
       {
         anchor: acp,
-        'service-desc': [{ href: `${publicUrl}${ACP_OPENAPI_PATH}`, type: 'application/vnd.oai.openapi+json;version=3.1' }],
+        'service-desc': [
+          { href: `${publicUrl}${ACP_OPENAPI_PATH}`, type: 'application/vnd.oai.openapi+json;version=3.1' },
+        ],
         'service-doc': doc,
         status,
       },

@@ -44,7 +44,11 @@ const STYLE_HASH = createHash('sha256').update(STYLE).digest('base64');
 export const DOCUMENT_PAGE_CSP = `default-src 'none'; style-src 'sha256-${STYLE_HASH}'; img-src 'self' data:; form-action 'none'; frame-ancestors 'none'; base-uri 'none'`;
 
 /** A whole HTML document in `lang` (default English): mobile viewport, no scripts, no remote resources. */
-export function documentPage(title: string, body: string, opts: { noindex?: boolean; lang?: RenderLocale } = {}): string {
+export function documentPage(
+  title: string,
+  body: string,
+  opts: { noindex?: boolean; lang?: RenderLocale } = {},
+): string {
   return `<!doctype html>
 <html lang="${opts.lang ?? 'en'}"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1">
 ${opts.noindex ? '<meta name="robots" content="noindex">' : ''}<link rel="icon" href="data:,"><title>${escapeHtml(title)}</title>

@@ -66,9 +66,7 @@ export function wordingRouter(deps: { publicUrl: string }): Router {
         type === 'pdf'
           ? renderWordingPdf(wording, { html: `${urls.html}?locale=${locale}` })
           : Promise.resolve(Buffer.from(renderWordingPage(wording, urls), 'utf8'))
-      ).then(
-        (body) => ({ body, etag: etagOf(body) }),
-      );
+      ).then((body) => ({ body, etag: etagOf(body) }));
       cache.set(key, doc);
     }
     return doc;

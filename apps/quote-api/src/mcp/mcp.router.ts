@@ -44,7 +44,11 @@ export function mcpRouter(deps: McpServices & { rateLimit: RequestHandler }): Ro
     res
       .status(405)
       .set('Allow', 'POST')
-      .json({ jsonrpc: '2.0', error: { code: -32000, message: 'Method not allowed: this MCP endpoint is stateless; POST JSON-RPC messages.' }, id: null });
+      .json({
+        jsonrpc: '2.0',
+        error: { code: -32000, message: 'Method not allowed: this MCP endpoint is stateless; POST JSON-RPC messages.' },
+        id: null,
+      });
   });
   return router;
 }
@@ -67,7 +71,11 @@ function isJsonRpcPayload(body: unknown): boolean {
  * request id rides in `error.data` as in the X-Request-Id header.
  */
 function sendJsonRpcError(res: Response, status: number, code: number, message: string, requestId: unknown): void {
-  res.status(status).json({ jsonrpc: '2.0', error: { code, message, ...(requestId ? { data: { requestId: String(requestId) } } : {}) }, id: null });
+  res.status(status).json({
+    jsonrpc: '2.0',
+    error: { code, message, ...(requestId ? { data: { requestId: String(requestId) } } : {}) },
+    id: null,
+  });
 }
 
 /**
@@ -79,7 +87,8 @@ function sendJsonRpcError(res: Response, status: number, code: number, message: 
 const jsonRpcErrors: ErrorRequestHandler = (err, req, res, next) => {
   const error = toAppError(err);
   if (error.status >= 500 || res.headersSent) return next(err);
-  if (error.code === 'invalid_json') return sendJsonRpcError(res, 400, PARSE_ERROR, 'Parse error: the body is not valid JSON', req.id);
+  if (error.code === 'invalid_json')
+    return sendJsonRpcError(res, 400, PARSE_ERROR, 'Parse error: the body is not valid JSON', req.id);
   if (error.status === 400) return sendJsonRpcError(res, 400, INVALID_REQUEST, error.message, req.id);
   sendJsonRpcError(res, error.status, TRANSPORT_ERROR, error.message, req.id);
 };

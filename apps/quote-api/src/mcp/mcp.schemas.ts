@@ -27,12 +27,16 @@ export const McpPaymentChallengeSchema = z.object({
   realm: z.string(),
   method: z.string().meta({ description: 'Payment method: "stripe" (a Shared Payment Token).' }),
   intent: z.string().meta({ description: 'Payment intent: "charge".' }),
-  request: z.string().meta({ description: 'base64url JCS JSON {amount (minor units, a string), currency, externalId, methodDetails}.' }),
+  request: z
+    .string()
+    .meta({ description: 'base64url JCS JSON {amount (minor units, a string), currency, externalId, methodDetails}.' }),
   expires: z.string().optional().meta({ description: 'RFC 3339; answer before this instant.' }),
   digest: z.string().optional(),
   opaque: z.string().optional(),
   description: z.string().optional(),
-  wwwAuthenticate: z.string().meta({ description: 'The same challenge as the WWW-Authenticate value of POST /api/v1/purchase.' }),
+  wwwAuthenticate: z
+    .string()
+    .meta({ description: 'The same challenge as the WWW-Authenticate value of POST /api/v1/purchase.' }),
 });
 
 export const McpPurchaseOutputSchema = z.object({
@@ -46,7 +50,10 @@ export const McpPurchaseOutputSchema = z.object({
   challenge: McpPaymentChallengeSchema.optional(),
   problem: PaymentProblemSchema.optional().meta({ description: 'Why payment is (still) required (RFC 9457 problem).' }),
   receipt: PurchaseReceiptSchema.optional(),
-  paymentReceipt: z.string().optional().meta({ description: 'The Payment-Receipt value (base64url JSON) of POST /api/v1/purchase.' }),
+  paymentReceipt: z
+    .string()
+    .optional()
+    .meta({ description: 'The Payment-Receipt value (base64url JSON) of POST /api/v1/purchase.' }),
   disclaimer: z.string(),
 });
 export type McpPurchaseOutput = z.infer<typeof McpPurchaseOutputSchema>;

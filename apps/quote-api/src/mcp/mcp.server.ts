@@ -23,7 +23,14 @@ import {
   type ProductList,
   type QuoteResponse,
 } from '@expedition/contracts';
-import { analyzeCoverageGap, dollarsToCents, findDestination, getPlan, listDestinations, listPlans } from '@expedition/domain-pricing';
+import {
+  analyzeCoverageGap,
+  dollarsToCents,
+  findDestination,
+  getPlan,
+  listDestinations,
+  listPlans,
+} from '@expedition/domain-pricing';
 import { AppError, parseOrThrow } from '@expedition/http-kit';
 import { formatPaymentReceipt, formatWwwAuthenticate, problemDetails, decodeRequest } from '@expedition/payments';
 import { policyWording, renderWordingPdf } from '@expedition/policy-documents';
@@ -47,8 +54,18 @@ function toolSchema<Shape extends z.ZodRawShape>(schema: z.ZodObject<Shape>) {
 export const MCP_SERVER_NAME = 'expedition-insurance';
 
 const GetPolicyInputSchema = z.object({
-  policyNumber: z.string().trim().min(1).max(64).meta({ description: 'From the purchase receipt (receipt.policyNumber).' }),
-  accessToken: z.string().trim().min(1).max(200).meta({ description: 'receipt.accessToken (pat_…): the policy\'s bearer token.' }),
+  policyNumber: z
+    .string()
+    .trim()
+    .min(1)
+    .max(64)
+    .meta({ description: 'From the purchase receipt (receipt.policyNumber).' }),
+  accessToken: z
+    .string()
+    .trim()
+    .min(1)
+    .max(200)
+    .meta({ description: "receipt.accessToken (pat_…): the policy's bearer token." }),
 });
 
 /** The tool names, stable: agents and their hosts remember them. */
@@ -63,7 +80,8 @@ export const MCP_TOOLS = [
   'get_policy',
 ] as const;
 
-const money = (usd: number) => `$${usd.toLocaleString('en-US', { minimumFractionDigits: 0, maximumFractionDigits: 2 })}`;
+const money = (usd: number) =>
+  `$${usd.toLocaleString('en-US', { minimumFractionDigits: 0, maximumFractionDigits: 2 })}`;
 
 /** The spec's rules for agents (SERVICE-SPEC §1), worded for tools instead of HTTP routes. */
 export function mcpInstructions(): string {
@@ -81,7 +99,7 @@ export function mcpInstructions(): string {
     disclaimer,
     'After a purchase, get_policy shows the policy to whoever holds its accessToken (from the purchase receipt); ' +
       'give the traveler the documentUrl (their certificate, PDF) and keep the token private.',
-    'Pass an email or names only with the traveler\'s agreement.',
+    "Pass an email or names only with the traveler's agreement.",
   ].join('\n');
 }
 
@@ -125,7 +143,10 @@ export function createMcpServer(services: McpServices, options: { requestId?: st
   );
 
   /** Runs a tool: structured content plus a short text, or an MCP tool error with useful text, never a stack trace. */
-  async function run<T extends object>(tool: string, fn: () => Promise<{ data: T; text: string }> | { data: T; text: string }): Promise<CallToolResult> {
+  async function run<T extends object>(
+    tool: string,
+    fn: () => Promise<{ data: T; text: string }> | { data: T; text: string },
+  ): Promise<CallToolResult> {
     try {
       const { data, text } = await fn();
       return { structuredContent: data as Record<string, unknown>, content: [{ type: 'text', text }] };
@@ -138,12 +159,16 @@ export function createMcpServer(services: McpServices, options: { requestId?: st
     if (err instanceof AppError) {
       const lines = [`${err.message} (code ${err.code}, as HTTP ${err.status} on /api/v1).`];
       for (const d of err.details ?? []) lines.push(`- ${d.path}: ${d.message}`);
-      if (err.code === 'quote_expired') lines.push('Create a new quote with create_quote; prices are never changed silently.');
+      if (err.code === 'quote_expired')
+        lines.push('Create a new quote with create_quote; prices are never changed silently.');
       return { isError: true, content: [{ type: 'text', text: lines.join('\n') }] };
     }
     logger.error({ err, tool, requestId: options.requestId }, 'mcp tool failed');
     const ref = options.requestId ? ` Reference: ${options.requestId}.` : '';
-    return { isError: true, content: [{ type: 'text', text: `Internal error in ${tool}; try again in a moment.${ref}` }] };
+    return {
+      isError: true,
+      content: [{ type: 'text', text: `Internal error in ${tool}; try again in a moment.${ref}` }],
+    };
   }
 
   const durations = describeDefaultDurations({ destinations: listDestinations() });
@@ -153,7 +178,7 @@ export function createMcpServer(services: McpServices, options: { requestId?: st
     {
       title: 'List destinations',
       description:
-        'The destinations we insure, with each one\'s default trip duration (defaultDurationDays). Use a slug as ' +
+        "The destinations we insure, with each one's default trip duration (defaultDurationDays). Use a slug as " +
         `create_quote's destination. If the traveler gives no duration, use the default (${durations}) and tell them.`,
       outputSchema: toolSchema(DestinationListSchema),
       annotations: { readOnlyHint: true, destructiveHint: false, idempotentHint: true, openWorldHint: false },
@@ -185,7 +210,12 @@ export function createMcpServer(services: McpServices, options: { requestId?: st
         const destination = query.destination ? findDestination(query.destination) : undefined;
         if (query.destination && !destination) {
           throw new AppError(400, 'unknown_destination', `Unknown destination "${query.destination}"`, [
-            { path: 'destination', message: `use one of: ${listDestinations().map((d) => d.slug).join(', ')}` },
+            {
+              path: 'destination',
+              message: `use one of: ${listDestinations()
+                .map((d) => d.slug)
+                .join(', ')}`,
+            },
           ]);
         }
         const plans = listPlans({
@@ -195,8 +225,15 @@ export function createMcpServer(services: McpServices, options: { requestId?: st
           tier: query.tier,
           includeDisabled: query.include_disabled,
         });
-        const data: ProductList = { destination: destination?.slug ?? 'all', plansCount: plans.length, plans: plans.map((p) => toPlanSummary(p)) };
-        return { data, text: `${plans.length} plans${destination ? ` for ${destination.name}` : ''}: ${plans.map((p) => `${p.name} (${p.id})`).join(', ')}.` };
+        const data: ProductList = {
+          destination: destination?.slug ?? 'all',
+          plansCount: plans.length,
+          plans: plans.map((p) => toPlanSummary(p)),
+        };
+        return {
+          data,
+          text: `${plans.length} plans${destination ? ` for ${destination.name}` : ''}: ${plans.map((p) => `${p.name} (${p.id})`).join(', ')}.`,
+        };
       }),
   );
 
@@ -204,7 +241,8 @@ export function createMcpServer(services: McpServices, options: { requestId?: st
     'get_plan',
     {
       title: 'Plan details',
-      description: 'Coverage limits, eligibility (ages, trip length, residence) and policy terms of one plan, by planId.',
+      description:
+        'Coverage limits, eligibility (ages, trip length, residence) and policy terms of one plan, by planId.',
       inputSchema: toolSchema(PlanIdParamsSchema),
       outputSchema: toolSchema(PlanDetailsSchema),
       annotations: { readOnlyHint: true, destructiveHint: false, idempotentHint: true, openWorldHint: false },
@@ -212,7 +250,8 @@ export function createMcpServer(services: McpServices, options: { requestId?: st
     ({ planId }) =>
       run('get_plan', () => {
         const plan = getPlan(planId);
-        if (!plan) throw AppError.notFound('plan_not_found', `No plan with id "${planId}"; list_plans names every plan`);
+        if (!plan)
+          throw AppError.notFound('plan_not_found', `No plan with id "${planId}"; list_plans names every plan`);
         const data: PlanDetails = toPlanDetails(plan, services.publicUrl);
         const c = data.coverage;
         return {
@@ -231,7 +270,7 @@ export function createMcpServer(services: McpServices, options: { requestId?: st
       title: 'Quote a trip',
       description: [
         'Prices every eligible plan for one trip. Ask in this order, using what the traveler already said first: ' +
-          '(1) destination, (2) departure date and duration, (3) number of travelers and EACH traveler\'s age at ' +
+          "(1) destination, (2) departure date and duration, (3) number of travelers and EACH traveler's age at " +
           'departure, (4) total trip cost for ALL travelers in USD, (5) country of residence, and the US state if US.',
         `No duration given: use the destination's default (${durations}) and tell the traveler you assumed it.`,
         'Ages 70 and over cost significantly more: always ask for every age.',
@@ -253,9 +292,9 @@ export function createMcpServer(services: McpServices, options: { requestId?: st
   server.registerTool(
     'coverage_gap',
     {
-      title: 'Compare a credit card\'s travel cover',
+      title: "Compare a credit card's travel cover",
       description:
-        'What a credit card\'s built-in travel insurance leaves uncovered on this trip (cancellation, medical, ' +
+        "What a credit card's built-in travel insurance leaves uncovered on this trip (cancellation, medical, " +
         'evacuation), and which plans close the gap. Relay the disclaimer.',
       inputSchema: toolSchema(CoverageGapRequestSchema),
       outputSchema: toolSchema(CoverageGapResponseSchema),
@@ -286,7 +325,7 @@ export function createMcpServer(services: McpServices, options: { requestId?: st
       description:
         'A secure link where the traveler pays for the chosen plan of a quote, valid 30 minutes. Creating it charges ' +
         'nothing: a person pays there. Give the traveler the checkoutUrl. Pass email, guest names or a summary only ' +
-        'with the traveler\'s agreement (they are shown on the checkout page).',
+        "with the traveler's agreement (they are shown on the checkout page).",
       inputSchema: toolSchema(CheckoutRequestSchema),
       outputSchema: toolSchema(CheckoutResponseSchema),
       annotations: { readOnlyHint: false, destructiveHint: false, idempotentHint: false, openWorldHint: false },
@@ -321,7 +360,8 @@ export function createMcpServer(services: McpServices, options: { requestId?: st
     },
     ({ quoteId, planId, credential }) =>
       run('purchase', async () => {
-        const authorization = credential === undefined || /^payment\s/i.test(credential) ? credential : `Payment ${credential}`;
+        const authorization =
+          credential === undefined || /^payment\s/i.test(credential) ? credential : `Payment ${credential}`;
         return purchaseOutcome(await services.purchases.purchase({ quoteId, planId }, authorization));
       }),
   );
@@ -333,7 +373,7 @@ export function createMcpServer(services: McpServices, options: { requestId?: st
       description:
         'The policy bought for a quote: status, plan and limits, trip, travelers, premium, and documentUrl (the ' +
         'certificate of insurance, PDF). Needs the policy number and the accessToken from the purchase receipt ' +
-        '(or the traveler\'s receipt page). An unknown number and a wrong token answer the same not-found error. ' +
+        "(or the traveler's receipt page). An unknown number and a wrong token answer the same not-found error. " +
         'Give the traveler documentUrl; do not post it publicly (it carries the token). Relay the disclaimer.',
       inputSchema: GetPolicyInputSchema,
       outputSchema: toolSchema(PolicyLookupSchema),
@@ -356,21 +396,39 @@ export function createMcpServer(services: McpServices, options: { requestId?: st
   server.registerResource(
     'disclaimer',
     'expedition://disclaimer',
-    { title: 'Disclaimer to relay', description: 'Relay this text to the traveler with every quote.', mimeType: 'text/plain' },
+    {
+      title: 'Disclaimer to relay',
+      description: 'Relay this text to the traveler with every quote.',
+      mimeType: 'text/plain',
+    },
     (uri) => ({ contents: [{ uri: uri.href, mimeType: 'text/plain', text: QUOTE_DISCLAIMER }] }),
   );
   server.registerResource(
     'agent-rules',
     'expedition://agent-rules',
-    { title: 'Rules for agents', description: 'Question order, default durations, ages 70+, presenting plans, the disclaimer.', mimeType: 'text/plain' },
+    {
+      title: 'Rules for agents',
+      description: 'Question order, default durations, ages 70+, presenting plans, the disclaimer.',
+      mimeType: 'text/plain',
+    },
     (uri) => ({ contents: [{ uri: uri.href, mimeType: 'text/plain', text: mcpInstructions() }] }),
   );
   server.registerResource(
     'destinations',
     'expedition://destinations',
-    { title: 'Destinations', description: 'Every destination with its slug and default trip duration.', mimeType: 'application/json' },
+    {
+      title: 'Destinations',
+      description: 'Every destination with its slug and default trip duration.',
+      mimeType: 'application/json',
+    },
     (uri) => ({
-      contents: [{ uri: uri.href, mimeType: 'application/json', text: JSON.stringify({ destinations: listDestinations().map(toDestinationDto) }) }],
+      contents: [
+        {
+          uri: uri.href,
+          mimeType: 'application/json',
+          text: JSON.stringify({ destinations: listDestinations().map(toDestinationDto) }),
+        },
+      ],
     }),
   );
 
@@ -384,7 +442,12 @@ export function createMcpServer(services: McpServices, options: { requestId?: st
           mimeType: 'text/html',
         })),
       }),
-      complete: { planId: (value) => listPlans({}).map((p) => p.id).filter((id) => id.startsWith(value)) },
+      complete: {
+        planId: (value) =>
+          listPlans({})
+            .map((p) => p.id)
+            .filter((id) => id.startsWith(value)),
+      },
     }),
     {
       title: 'Policy wording of a plan',
@@ -395,13 +458,21 @@ export function createMcpServer(services: McpServices, options: { requestId?: st
     },
     async (uri, { planId }) => {
       const plan = getPlan(String(planId));
-      if (!plan) throw new McpError(RESOURCE_NOT_FOUND, `Resource not found: no plan "${String(planId)}"; list_plans names every plan`);
+      if (!plan)
+        throw new McpError(
+          RESOURCE_NOT_FOUND,
+          `Resource not found: no plan "${String(planId)}"; list_plans names every plan`,
+        );
       const wording = policyWording(plan);
       const urls = policyWordingUrls(services.publicUrl, plan.id);
       return {
         contents: [
           { uri: uri.href, mimeType: 'text/html', text: renderWordingPage(wording, urls) },
-          { uri: urls.pdf, mimeType: 'application/pdf', blob: (await renderWordingPdf(wording, urls)).toString('base64') },
+          {
+            uri: urls.pdf,
+            mimeType: 'application/pdf',
+            blob: (await renderWordingPdf(wording, urls)).toString('base64'),
+          },
         ],
       };
     },
@@ -424,7 +495,8 @@ export function createMcpServer(services: McpServices, options: { requestId?: st
       try {
         policy = await services.policies.lookup(number, token);
       } catch (err) {
-        if (err instanceof AppError && err.status < 500) throw new McpError(RESOURCE_NOT_FOUND, 'Resource not found: no policy with this number and access token');
+        if (err instanceof AppError && err.status < 500)
+          throw new McpError(RESOURCE_NOT_FOUND, 'Resource not found: no policy with this number and access token');
         throw err;
       }
       return { contents: [{ uri: uri.href, mimeType: 'application/json', text: JSON.stringify(policy) }] };
@@ -438,7 +510,13 @@ export function createMcpServer(services: McpServices, options: { requestId?: st
       description:
         'Walks you through the quote conversation: the question order, default durations, every age (70+ costs more), ' +
         'the recommended plan first, the disclaimer, then the checkout link.',
-      argsSchema: { traveler_request: z.string().max(2000).optional().describe('What the traveler has already said about the trip (optional).') },
+      argsSchema: {
+        traveler_request: z
+          .string()
+          .max(2000)
+          .optional()
+          .describe('What the traveler has already said about the trip (optional).'),
+      },
     },
     ({ traveler_request }) => ({
       description: 'The quote conversation for expedition travel insurance',
@@ -451,10 +529,13 @@ export function createMcpServer(services: McpServices, options: { requestId?: st
 
 function quoteText(q: QuoteResponse): string {
   const [first, ...rest] = q.plans;
-  const lines = [`Quote ${q.quoteNumber} for ${q.tripSummary.destination.name}, ${q.tripSummary.durationDays} days${q.tripSummary.durationDefaulted ? ' (default duration assumed: tell the traveler)' : ''}, ${q.tripSummary.travelers} traveler(s).`];
+  const lines = [
+    `Quote ${q.quoteNumber} for ${q.tripSummary.destination.name}, ${q.tripSummary.durationDays} days${q.tripSummary.durationDefaulted ? ' (default duration assumed: tell the traveler)' : ''}, ${q.tripSummary.travelers} traveler(s).`,
+  ];
   if (first) {
     lines.push(`Recommended: ${first.planName} (${first.planId}) ${money(first.estimatedPremium)} total.`);
-    if (rest.length) lines.push(`Alternatives: ${rest.map((p) => `${p.planName} ${money(p.estimatedPremium)}`).join('; ')}.`);
+    if (rest.length)
+      lines.push(`Alternatives: ${rest.map((p) => `${p.planName} ${money(p.estimatedPremium)}`).join('; ')}.`);
   } else {
     lines.push('No plan is eligible for this trip; see ineligiblePlans for the reasons.');
   }
@@ -475,7 +556,10 @@ function purchaseOutcome(result: PurchaseResult): { data: McpPurchaseOutput; tex
         reference: receipt.paymentReference ?? receipt.quoteNumber,
         externalId: receipt.quoteId,
       });
-      const done = receipt.status === 'purchased' ? `Purchased ${receipt.planName}` : `Already paid: ${receipt.planName}, no new charge`;
+      const done =
+        receipt.status === 'purchased'
+          ? `Purchased ${receipt.planName}`
+          : `Already paid: ${receipt.planName}, no new charge`;
       return {
         data: { outcome: receipt.status, receipt, paymentReceipt, disclaimer: QUOTE_DISCLAIMER },
         text: `${done} (${money(receipt.amountCharged)} ${receipt.currency}, quote ${receipt.quoteNumber}). ${receipt.nextSteps}\n${QUOTE_DISCLAIMER}`,
@@ -503,9 +587,17 @@ function purchaseOutcome(result: PurchaseResult): { data: McpPurchaseOutput; tex
     case 'method_unsupported':
       throw new AppError(400, 'invalid_request', `${result.detail}. Nothing was charged.`);
     case 'in_progress':
-      throw new AppError(409, 'payment_in_progress', `A payment for this quote is in progress; retry in ${result.retryAfterSec} s (nothing was charged by this call)`);
+      throw new AppError(
+        409,
+        'payment_in_progress',
+        `A payment for this quote is in progress; retry in ${result.retryAfterSec} s (nothing was charged by this call)`,
+      );
     case 'processor_unavailable':
-      throw new AppError(503, 'internal_error', `The payment processor is unavailable; retry in ${result.retryAfterSec} s`);
+      throw new AppError(
+        503,
+        'internal_error',
+        `The payment processor is unavailable; retry in ${result.retryAfterSec} s`,
+      );
     case 'refunded':
       throw new AppError(409, 'payment_refunded', result.detail);
   }

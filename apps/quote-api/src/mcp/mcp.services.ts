@@ -35,10 +35,22 @@ export function createMcpServices(deps: QuoteApiDeps): McpServices {
   const { processor, mpp } = deps.payments;
   const policyTokens = policyTokensOf(deps);
   const moneyPath =
-    deps.payments.moneyPath ?? createMoneyPath({ prisma: deps.prisma, clock: deps.clock, logger: deps.logger, processor, quoteApiUrl: deps.publicUrl });
+    deps.payments.moneyPath ??
+    createMoneyPath({
+      prisma: deps.prisma,
+      clock: deps.clock,
+      logger: deps.logger,
+      processor,
+      quoteApiUrl: deps.publicUrl,
+    });
   return {
     quotes: createQuoteService({ prisma: deps.prisma, clock: deps.clock }),
-    checkout: createCheckoutService({ prisma: deps.prisma, clock: deps.clock, publicUrl: deps.publicUrl, payments: { processor, moneyPath } }),
+    checkout: createCheckoutService({
+      prisma: deps.prisma,
+      clock: deps.clock,
+      publicUrl: deps.publicUrl,
+      payments: { processor, moneyPath },
+    }),
     purchases: createPurchaseService({
       prisma: deps.prisma,
       clock: deps.clock,

@@ -15,7 +15,10 @@ import { createMcpServices } from './mcp.services';
  */
 export async function runMcpStdio(env: Env = process.env): Promise<void> {
   const config = loadConfig(env);
-  const logger = pino({ name: 'quote-api-mcp', level: config.logLevel, base: { service: 'quote-api-mcp' } }, pino.destination(2));
+  const logger = pino(
+    { name: 'quote-api-mcp', level: config.logLevel, base: { service: 'quote-api-mcp' } },
+    pino.destination(2),
+  );
   for (const warning of config.payments.warnings) logger.warn(warning);
   const db = await createDatabase({ databaseUrl: config.databaseUrl, dataDir: config.dataDir });
   // Built (dist/apps/quote-api/mcp.js): the migrations copied beside the bundle; from source: the repository's.
@@ -34,7 +37,10 @@ export async function runMcpStdio(env: Env = process.env): Promise<void> {
     payments: {
       processor: createPaymentProcessor(config.payments, { clock }),
       mpp: {
-        secrets: [config.mpp.secret ?? DEV_MPP_SECRET, ...(config.mpp.previousSecret ? [config.mpp.previousSecret] : [])],
+        secrets: [
+          config.mpp.secret ?? DEV_MPP_SECRET,
+          ...(config.mpp.previousSecret ? [config.mpp.previousSecret] : []),
+        ],
         realm: new URL(config.publicUrl).host,
         networkId: config.mpp.networkId,
         paymentMethodTypes: ['card'],

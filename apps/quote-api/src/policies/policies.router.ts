@@ -40,7 +40,8 @@ export function policiesRouter(deps: { policies: PolicyService }): Router {
   router.get('/policies/:policyNumber/certificate.pdf', async (req, res) => {
     privateHeaders(res);
     const query = req.query['access_token'];
-    const token = bearerToken(req.get('authorization')) ?? (typeof query === 'string' && query !== '' ? query : undefined);
+    const token =
+      bearerToken(req.get('authorization')) ?? (typeof query === 'string' && query !== '' ? query : undefined);
     if (!token) {
       res.set('WWW-Authenticate', 'Bearer realm="policies"');
       throw missingToken();

@@ -78,7 +78,9 @@ ${plan.carrier ? `<dt>${e(l.carrier())}</dt><dd>${e(m.common.inventedCarrier({ c
 <dt>${e(l.issued())}</dt><dd>${e(formatDay(policy.issuedAt, locale))}</dd>
 </dl>
 ${limits}
-<h2>${e(m.sections.howToClaim())}</h2><ol>${howToClaim(locale).map((step) => `<li>${e(step)}</li>`).join('')}</ol>
+<h2>${e(m.sections.howToClaim())}</h2><ol>${howToClaim(locale)
+    .map((step) => `<li>${e(step)}</li>`)
+    .join('')}</ol>
 <h2>${e(m.sections.cancellingYourPolicy())}</h2><p>${e(cancellationRule(locale))}</p>
 <p class="note">${e(illustrativeContactsNote(locale))} ${e(p.keepPrivate())}</p>`;
   return documentPage(p.title({ policyNumber: policy.policyNumber }), body, { noindex: true, lang: locale });

@@ -24,7 +24,11 @@ export function createPolicyService(deps: { prisma: PrismaClient; publicUrl: str
     const token = accessToken ?? '';
     // A NUL or an unpaired surrogate (e.g. `/policies/a%00b`) cannot be sent to PostgreSQL: a 404 like any unknown number.
     const wellFormed =
-      policyNumber.length > 0 && policyNumber.length <= MAX_POLICY_NUMBER && isStorableString(policyNumber) && token.length > 0 && token.length <= MAX_TOKEN;
+      policyNumber.length > 0 &&
+      policyNumber.length <= MAX_POLICY_NUMBER &&
+      isStorableString(policyNumber) &&
+      token.length > 0 &&
+      token.length <= MAX_TOKEN;
     if (!wellFormed) throw policyNotFound();
     // No timing oracle: an unknown number and a wrong token run the same statement and the same comparisons
     // (policy-tokens.ts verifies against the derived tokens and a placeholder hash alike); the policy's details are

@@ -14,10 +14,7 @@ const IN_FLIGHT = 0;
 
 /** What `begin` found for a key. */
 export type IdempotencyBegin =
-  | { kind: 'started' }
-  | { kind: 'replay'; response: StoredResponse }
-  | { kind: 'conflict' }
-  | { kind: 'in_flight' };
+  { kind: 'started' } | { kind: 'replay'; response: StoredResponse } | { kind: 'conflict' } | { kind: 'in_flight' };
 
 /**
  * `idempotency_records`, one namespace per `scope` (a route, or a caller + route): the one store behind every
@@ -28,7 +25,10 @@ export function createIdempotencyStore(deps: { prisma: PrismaClient; clock: Cloc
   const { prisma, clock } = deps;
   const where = (scope: string, key: string) => ({ scope_key: { scope, key } });
 
-  async function find(scope: string, key: string): Promise<{ requestHash: string; response: StoredResponse; createdAt: Date } | null> {
+  async function find(
+    scope: string,
+    key: string,
+  ): Promise<{ requestHash: string; response: StoredResponse; createdAt: Date } | null> {
     const row = await prisma.idempotencyRecord.findUnique({ where: where(scope, key) });
     if (!row || row.statusCode === IN_FLIGHT) return null;
     return {
@@ -42,7 +42,15 @@ export function createIdempotencyStore(deps: { prisma: PrismaClient; clock: Cloc
   async function save(scope: string, key: string, hash: string, response: StoredResponse): Promise<boolean> {
     try {
       await prisma.idempotencyRecord.create({
-        data: { scope, key, bodyHash: hash, statusCode: response.status, headers: response.headers, body: response.body as object, createdAt: clock.now() },
+        data: {
+          scope,
+          key,
+          bodyHash: hash,
+          statusCode: response.status,
+          headers: response.headers,
+          body: response.body as object,
+          createdAt: clock.now(),
+        },
       });
       return true;
     } catch (err) {
@@ -57,7 +65,12 @@ export function createIdempotencyStore(deps: { prisma: PrismaClient; clock: Cloc
    * `retainMs` is forgotten (the key is new again), and an in-flight row older than `staleInFlightMs` belonged to a
    * process that died: it is taken over.
    */
-  async function begin(scope: string, key: string, hash: string, opts: { retainMs: number; staleInFlightMs: number }): Promise<IdempotencyBegin> {
+  async function begin(
+    scope: string,
+    key: string,
+    hash: string,
+    opts: { retainMs: number; staleInFlightMs: number },
+  ): Promise<IdempotencyBegin> {
     for (let tries = 0; tries < 3; tries++) {
       try {
         await prisma.idempotencyRecord.create({
@@ -72,12 +85,17 @@ export function createIdempotencyStore(deps: { prisma: PrismaClient; clock: Cloc
       const age = clock.now().getTime() - row.createdAt.getTime();
       const stale = row.statusCode === IN_FLIGHT ? age > opts.staleInFlightMs : age > opts.retainMs;
       if (stale) {
-        await prisma.idempotencyRecord.deleteMany({ where: { scope, key, createdAt: row.createdAt, statusCode: row.statusCode } });
+        await prisma.idempotencyRecord.deleteMany({
+          where: { scope, key, createdAt: row.createdAt, statusCode: row.statusCode },
+        });
         continue;
       }
       if (row.bodyHash !== hash) return { kind: 'conflict' };
       if (row.statusCode === IN_FLIGHT) return { kind: 'in_flight' };
-      return { kind: 'replay', response: { status: row.statusCode, headers: row.headers as Record<string, string>, body: row.body } };
+      return {
+        kind: 'replay',
+        response: { status: row.statusCode, headers: row.headers as Record<string, string>, body: row.body },
+      };
     }
     return { kind: 'in_flight' };
   }
@@ -114,13 +132,19 @@ export function createIdempotencyRepository(deps: { prisma: PrismaClient; clock:
   const store = createIdempotencyStore(deps);
 
   function requestHash(parts: { quoteId: string; planId: string; authorization: string | undefined }): string {
-    const credential = createHash('sha256').update(parts.authorization ?? '').digest('hex');
-    return createHash('sha256').update(JSON.stringify([parts.quoteId, parts.planId, credential])).digest('hex');
+    const credential = createHash('sha256')
+      .update(parts.authorization ?? '')
+      .digest('hex');
+    return createHash('sha256')
+      .update(JSON.stringify([parts.quoteId, parts.planId, credential]))
+      .digest('hex');
   }
 
   async function find(key: string): Promise<{ requestHash: string; response: StoredResponse } | null> {
     const found = await store.find(SCOPE, key);
-    return found && { requestHash: found.requestHash, response: { ...found.response, body: withToken(found.response.body) } };
+    return (
+      found && { requestHash: found.requestHash, response: { ...found.response, body: withToken(found.response.body) } }
+    );
   }
 
   async function save(key: string, hash: string, response: StoredResponse): Promise<void> {

@@ -1,7 +1,12 @@
 import { Router } from 'express';
 import { PurchaseRequestSchema } from '@expedition/contracts';
 import { AppError, parseOrThrow } from '@expedition/http-kit';
-import { PROBLEM_CONTENT_TYPE, formatPaymentReceipt, formatWwwAuthenticate, problemDetails } from '@expedition/payments';
+import {
+  PROBLEM_CONTENT_TYPE,
+  formatPaymentReceipt,
+  formatWwwAuthenticate,
+  problemDetails,
+} from '@expedition/payments';
 import type { IdempotencyRepository, StoredResponse } from './idempotency.repository';
 import type { PurchaseResult, PurchaseService } from './purchase.service';
 
@@ -11,7 +16,9 @@ export function purchaseRouter(deps: { purchases: PurchaseService; idempotency: 
   router.post('/purchase', async (req, res) => {
     const idempotencyKey = req.get('idempotency-key');
     if (idempotencyKey !== undefined && (idempotencyKey.length === 0 || idempotencyKey.length > 255)) {
-      throw AppError.badRequest('Idempotency-Key must be 1 to 255 characters', [{ path: 'Idempotency-Key', message: 'invalid length' }]);
+      throw AppError.badRequest('Idempotency-Key must be 1 to 255 characters', [
+        { path: 'Idempotency-Key', message: 'invalid length' },
+      ]);
     }
     const body = parseOrThrow(PurchaseRequestSchema, req.body);
     const authorization = req.get('authorization');
@@ -20,7 +27,11 @@ export function purchaseRouter(deps: { purchases: PurchaseService; idempotency: 
       const stored = await deps.idempotency.find(idempotencyKey);
       if (stored) {
         if (stored.requestHash !== requestHash) {
-          throw new AppError(422, 'invalid_request', 'Idempotency-Key was used with a different request (body or credential)');
+          throw new AppError(
+            422,
+            'invalid_request',
+            'Idempotency-Key was used with a different request (body or credential)',
+          );
         }
         return void res.status(stored.response.status).set(stored.response.headers).json(stored.response.body);
       }
@@ -55,18 +66,30 @@ function render(result: PurchaseResult): StoredResponse {
     case 'payment_required':
       return {
         status: 402,
-        headers: { 'WWW-Authenticate': formatWwwAuthenticate(result.challenge), 'Cache-Control': 'no-store', 'Content-Type': PROBLEM_CONTENT_TYPE },
+        headers: {
+          'WWW-Authenticate': formatWwwAuthenticate(result.challenge),
+          'Cache-Control': 'no-store',
+          'Content-Type': PROBLEM_CONTENT_TYPE,
+        },
         body: problemDetails(result.problem, { detail: result.detail, challengeId: result.challenge.id }),
       };
     case 'method_unsupported': {
       const problem = problemDetails('method-unsupported', { detail: result.detail });
-      return { status: problem.status, headers: { 'Cache-Control': 'no-store', 'Content-Type': PROBLEM_CONTENT_TYPE }, body: problem };
+      return {
+        status: problem.status,
+        headers: { 'Cache-Control': 'no-store', 'Content-Type': PROBLEM_CONTENT_TYPE },
+        body: problem,
+      };
     }
     case 'in_progress':
       return {
         status: 409,
         headers: { 'Retry-After': String(result.retryAfterSec), 'Cache-Control': 'no-store' },
-        body: { error: 'A payment for this quote is in progress; retry after Retry-After seconds (nothing was charged by this request)', code: 'payment_in_progress' },
+        body: {
+          error:
+            'A payment for this quote is in progress; retry after Retry-After seconds (nothing was charged by this request)',
+          code: 'payment_in_progress',
+        },
       };
     case 'processor_unavailable':
       return {
@@ -75,6 +98,10 @@ function render(result: PurchaseResult): StoredResponse {
         body: { error: 'The payment processor is unavailable; retry shortly', code: 'internal_error' },
       };
     case 'refunded':
-      return { status: 409, headers: { 'Cache-Control': 'no-store' }, body: { error: result.detail, code: 'payment_refunded' } };
+      return {
+        status: 409,
+        headers: { 'Cache-Control': 'no-store' },
+        body: { error: result.detail, code: 'payment_refunded' },
+      };
   }
 }

@@ -2,7 +2,13 @@ import { randomBytes } from 'node:crypto';
 import type { PurchaseReceipt, PurchaseRequest } from '@expedition/contracts';
 import type { PrismaClient, Purchase } from '@expedition/db';
 import { getPlan } from '@expedition/domain-pricing';
-import { CONFIRMATION_MAIL, policyLinks, type FulfillmentOutcome, type MoneyPath, type PolicyTokens } from '@expedition/fulfillment';
+import {
+  CONFIRMATION_MAIL,
+  policyLinks,
+  type FulfillmentOutcome,
+  type MoneyPath,
+  type PolicyTokens,
+} from '@expedition/fulfillment';
 import { AppError } from '@expedition/http-kit';
 import {
   createChallenge,
@@ -99,9 +105,14 @@ export function createPurchaseService(deps: PurchaseDeps) {
       methodDetails: { networkId: deps.mpp.networkId, paymentMethodTypes: deps.mpp.paymentMethodTypes },
     };
     const challenge = (problem: MppProblemCode, detail?: string) =>
-      issueChallenge(quote.id, estimate.planId, estimate.premiumCents, estimate.currency, expected, plan?.name ?? estimate.planId).then(
-        (issued): PurchaseResult => ({ kind: 'payment_required', problem, challenge: issued, detail }),
-      );
+      issueChallenge(
+        quote.id,
+        estimate.planId,
+        estimate.premiumCents,
+        estimate.currency,
+        expected,
+        plan?.name ?? estimate.planId,
+      ).then((issued): PurchaseResult => ({ kind: 'payment_required', problem, challenge: issued, detail }));
 
     const parsed = parseAuthorizationPayment(authorization);
     if (!parsed.ok) return challenge(parsed.code);
@@ -109,7 +120,8 @@ export function createPurchaseService(deps: PurchaseDeps) {
     if (echoed.method !== 'stripe' || echoed.intent !== 'charge') {
       return { kind: 'method_unsupported', detail: 'Only method "stripe" with intent "charge" is offered' };
     }
-    if (!verifyChallengeBinding({ secrets: deps.mpp.secrets, echoed })) return challenge('invalid-challenge', 'Unknown or altered challenge');
+    if (!verifyChallengeBinding({ secrets: deps.mpp.secrets, echoed }))
+      return challenge('invalid-challenge', 'Unknown or altered challenge');
     if (isChallengeExpired(echoed, clock.now())) return challenge('payment-expired', 'The challenge has expired');
     if (!sameRequest(echoed.request, expected) || opaquePlan(echoed.opaque) !== estimate.planId) {
       return challenge('invalid-challenge', 'The challenge was issued for another price or plan');
@@ -120,7 +132,8 @@ export function createPurchaseService(deps: PurchaseDeps) {
     const guarded = await deps.moneyPath.guard.run(quote.id, 'mpp', async (claim) => {
       const claimed = await deps.challenges.claim(echoed.id, quote.id, spt);
       if (claimed !== 'claimed') {
-        const detail = claimed === 'token_used' ? 'This payment token was already used' : 'This challenge was already used';
+        const detail =
+          claimed === 'token_used' ? 'This payment token was already used' : 'This challenge was already used';
         return { end: 'none', value: { kind: 'rejected', problem: 'invalid-challenge', detail } as Settlement };
       }
       const attempt = await settleSptInClaim(deps, claim, {
@@ -134,7 +147,8 @@ export function createPurchaseService(deps: PurchaseDeps) {
       const { end, value } = attempt;
       if (value.kind !== 'not_charged') return { end, value };
       const { settled } = value;
-      const detail = settled.failureMessage ?? `Payment ${settled.status}${settled.failureCode ? ` (${settled.failureCode})` : ''}`;
+      const detail =
+        settled.failureMessage ?? `Payment ${settled.status}${settled.failureCode ? ` (${settled.failureCode})` : ''}`;
       return { end, value: { kind: 'rejected', problem: 'verification-failed', detail } as Settlement };
     });
 
@@ -156,14 +170,19 @@ export function createPurchaseService(deps: PurchaseDeps) {
     }
   }
 
-  async function afterRecording(settlement: Extract<Settlement, { kind: 'recorded' }>, quote: { id: string; quoteNumber: string }): Promise<PurchaseResult> {
+  async function afterRecording(
+    settlement: Extract<Settlement, { kind: 'recorded' }>,
+    quote: { id: string; quoteNumber: string },
+  ): Promise<PurchaseResult> {
     const { outcome } = settlement;
-    if (outcome.kind === 'policy_issued' || outcome.kind === 'already_recorded') return receiptOf('purchased', quote, outcome.purchase, { buyer: true });
+    if (outcome.kind === 'policy_issued' || outcome.kind === 'already_recorded')
+      return receiptOf('purchased', quote, outcome.purchase, { buyer: true });
     if (outcome.kind === 'refund_pending' && outcome.purchase) {
       // This caller's money did not buy the policy (another channel did): it is no proof of being the buyer.
       return receiptOf('already_paid', quote, outcome.purchase, {
         buyer: false,
-        nextSteps: 'This quote was already paid through another channel; the charge just made is refunded automatically.',
+        nextSteps:
+          'This quote was already paid through another channel; the charge just made is refunded automatically.',
       });
     }
     return { kind: 'refunded', detail: 'The payment could not be turned into a policy; it is refunded automatically.' };
@@ -191,7 +210,16 @@ export function createPurchaseService(deps: PurchaseDeps) {
       opaque: { planId, nonce: newNonce() },
       description: `Expedition insurance: ${planName}`,
     });
-    await deps.challenges.save({ id: challenge.id, quoteId, planId, amountCents, currency, realm: challenge.realm, request: challenge.request, expiresAt });
+    await deps.challenges.save({
+      id: challenge.id,
+      quoteId,
+      planId,
+      amountCents,
+      currency,
+      realm: challenge.realm,
+      request: challenge.request,
+      expiresAt,
+    });
     return challenge;
   }
 
@@ -250,7 +278,9 @@ export function createPurchaseService(deps: PurchaseDeps) {
               'GET /api/v1/policies/{policyNumber} with it shows the policy, and documentUrl is the certificate (PDF).'
             : `This quote was already paid; no new charge was made. ${mailed ? MAILED : NOT_MAILED}`),
         ...(policy ? { policyNumber: policy.policyNumber } : {}),
-        ...(policy && accessToken ? { accessToken, documentUrl: policyLinks(deps.publicUrl, { ...policy, accessToken }).documentUrl } : {}),
+        ...(policy && accessToken
+          ? { accessToken, documentUrl: policyLinks(deps.publicUrl, { ...policy, accessToken }).documentUrl }
+          : {}),
       },
     };
   }

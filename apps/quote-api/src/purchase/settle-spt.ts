@@ -1,6 +1,11 @@
 import type { PaymentChannel } from '@expedition/db';
 import type { AttemptClaim, AttemptResult, FulfillmentOutcome, MoneyPath } from '@expedition/fulfillment';
-import { PaymentProcessorError, type PaymentMode, type PaymentProcessor, type SettleSharedPaymentTokenResult } from '@expedition/payments';
+import {
+  PaymentProcessorError,
+  type PaymentMode,
+  type PaymentProcessor,
+  type SettleSharedPaymentTokenResult,
+} from '@expedition/payments';
 import type { Logger } from '@expedition/platform';
 
 /** What one Shared Payment Token charge came to, inside a held payment claim. */
@@ -32,7 +37,11 @@ export interface SptCharge {
  * guard whether money moved.
  */
 export async function settleSptInClaim(
-  deps: { processor: Pick<PaymentProcessor, 'settleSharedPaymentToken'>; moneyPath: Pick<MoneyPath, 'fulfillment'>; logger: Logger },
+  deps: {
+    processor: Pick<PaymentProcessor, 'settleSharedPaymentToken'>;
+    moneyPath: Pick<MoneyPath, 'fulfillment'>;
+    logger: Logger;
+  },
   claim: AttemptClaim,
   charge: SptCharge,
 ): Promise<AttemptResult<SptSettlement>> {
@@ -61,9 +70,24 @@ export async function settleSptInClaim(
     // A processor that takes no payments in the quote's mode (the simulated one and a live quote): nothing moved, and
     // retrying cannot help. The buyer is told so (a 4xx), never "unavailable, retry".
     if (err.code === 'mode_not_configured') {
-      deps.logger.error({ ...context, mode: quote.mode }, `${channel}: the payment processor takes no ${quote.mode}-mode payments`);
+      deps.logger.error(
+        { ...context, mode: quote.mode },
+        `${channel}: the payment processor takes no ${quote.mode}-mode payments`,
+      );
       const message = `This ${quote.mode}-mode quote cannot be paid here: the payment processor takes no ${quote.mode}-mode payments.`;
-      return { end: 'none', value: { kind: 'not_charged', settled: { paymentId: null, status: 'failed', replayed: false, failureCode: err.code, failureMessage: message } } };
+      return {
+        end: 'none',
+        value: {
+          kind: 'not_charged',
+          settled: {
+            paymentId: null,
+            status: 'failed',
+            replayed: false,
+            failureCode: err.code,
+            failureMessage: message,
+          },
+        },
+      };
     }
     deps.logger.warn({ ...context, code: err.code }, `${channel} settlement did not complete`);
     // An idempotency conflict means an earlier attempt of this claim reached the processor (then crashed): its
@@ -84,6 +108,9 @@ export async function settleSptInClaim(
     return { end: 'charged', value: { kind: 'recorded', paymentId: settled.paymentId, outcome } };
   }
   if (settled.status === 'processing') return { end: 'unknown', value: { kind: 'in_doubt' } };
-  deps.logger.info({ ...context, status: settled.status, code: settled.failureCode }, `${channel} settlement not successful`);
+  deps.logger.info(
+    { ...context, status: settled.status, code: settled.failureCode },
+    `${channel} settlement not successful`,
+  );
   return { end: 'none', value: { kind: 'not_charged', settled } };
 }

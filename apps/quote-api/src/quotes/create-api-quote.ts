@@ -28,7 +28,11 @@ export interface ApiQuoteContext {
  * at the injected clock's "today" (the date window), created by the quote service, answered as a QuoteResponse. The
  * traveler's language: the input's `locale`, else the channel's, else Accept-Language, else English.
  */
-export async function createApiQuote(deps: ApiQuoteDeps, input: unknown, context: ApiQuoteContext = {}): Promise<QuoteResponse> {
+export async function createApiQuote(
+  deps: ApiQuoteDeps,
+  input: unknown,
+  context: ApiQuoteContext = {},
+): Promise<QuoteResponse> {
   const body = parseOrThrow(quoteRequestSchemaAt(deps.clock.now()), input, context.where);
   const created = await deps.quotes
     .create({

@@ -1,6 +1,11 @@
 import { ACP_MERCHANT_SIGNATURE_HEADER, ACP_ORDER_EVENT_MAX_ATTEMPTS } from '@expedition/contracts';
 import type { PrismaClient } from '@expedition/db';
-import { createPolicyTokens, DEV_POLICY_TOKEN_SECRET, withAccessToken, type PolicyTokens } from '@expedition/fulfillment';
+import {
+  createPolicyTokens,
+  DEV_POLICY_TOKEN_SECRET,
+  withAccessToken,
+  type PolicyTokens,
+} from '@expedition/fulfillment';
 import type { Metrics } from '@expedition/observability';
 import { agentKeySecretContext, type SecretBox } from '@expedition/operators';
 import { createPollingLoop, type Clock, type Logger } from '@expedition/platform';
@@ -61,7 +66,11 @@ export function createAcpOrderWorker(deps: AcpOrderWorkerDeps): AcpOrderWorker {
   const retryDelaysMs = deps.retryDelaysMs ?? ACP_ORDER_RETRY_DELAYS_MS;
 
   async function runOnce(): Promise<number> {
-    const claimed = await claimDueAcpOrderEvents(deps.prisma, { now: deps.clock.now(), leaseMs: deps.leaseMs, limit: deps.batchSize });
+    const claimed = await claimDueAcpOrderEvents(deps.prisma, {
+      now: deps.clock.now(),
+      leaseMs: deps.leaseMs,
+      limit: deps.batchSize,
+    });
     await Promise.all(claimed.map((row) => deliver(row)));
     return claimed.length;
   }
@@ -74,14 +83,27 @@ export function createAcpOrderWorker(deps: AcpOrderWorkerDeps): AcpOrderWorker {
       recorded = await recordAcpOrderEventOutcome(deps.prisma, row, outcome);
     } catch (err) {
       // The lease stays; when it lapses the event is sent again under the same attempt number and Request-Id.
-      deps.logger.error({ err, eventId: row.eventId, attempt: row.attempt }, 'could not record the ACP order event attempt');
+      deps.logger.error(
+        { err, eventId: row.eventId, attempt: row.attempt },
+        'could not record the ACP order event attempt',
+      );
       return;
     }
     deps.metrics?.acpOrderEventAttempt(outcome.kind);
-    const fields = { eventId: row.eventId, agentKeyId: row.agentKeyId, attempt: row.attempt, statusCode: result.statusCode, outcome: outcome.kind };
+    const fields = {
+      eventId: row.eventId,
+      agentKeyId: row.agentKeyId,
+      attempt: row.attempt,
+      statusCode: result.statusCode,
+      outcome: outcome.kind,
+    };
     if (!recorded) deps.logger.warn(fields, 'ACP order event lease lost before recording; another worker owns it');
     else if (outcome.kind === 'delivered') deps.logger.info(fields, 'ACP order event delivered');
-    else if (outcome.kind === 'retry') deps.logger.info({ ...fields, error: outcome.error, nextAttemptAt: outcome.at }, 'ACP order event not delivered; will retry');
+    else if (outcome.kind === 'retry')
+      deps.logger.info(
+        { ...fields, error: outcome.error, nextAttemptAt: outcome.at },
+        'ACP order event not delivered; will retry',
+      );
     else deps.logger.warn({ ...fields, error: outcome.error }, 'ACP order event not delivered; gave up');
   }
 
@@ -93,7 +115,10 @@ export function createAcpOrderWorker(deps: AcpOrderWorkerDeps): AcpOrderWorker {
       secret = deps.secretBox.open(row.webhookSecret, agentKeySecretContext(row.agentKeyId));
     } catch (err) {
       const reason = err instanceof Error ? err.message : String(err);
-      deps.logger.error({ eventId: row.eventId, agentKeyId: row.agentKeyId, reason }, "cannot open the agent key's webhook secret");
+      deps.logger.error(
+        { eventId: row.eventId, agentKeyId: row.agentKeyId, reason },
+        "cannot open the agent key's webhook secret",
+      );
       return { statusCode: null, error: `webhook secret cannot be decrypted: ${reason}`, durationMs: 0 };
     }
     const body = JSON.stringify(deliveredOrderEvent(row.payload, policyTokens));
@@ -141,5 +166,11 @@ export function deliveredOrderEvent(payload: unknown, policyTokens: Pick<PolicyT
   const p = payload as { data?: { permalink_url?: unknown; order_number?: unknown } } | null;
   const data = p?.data;
   if (typeof data?.permalink_url !== 'string' || typeof data.order_number !== 'string') return payload;
-  return { ...p, data: { ...data, permalink_url: withAccessToken(data.permalink_url, policyTokens.tokenFor({ policyNumber: data.order_number })) } };
+  return {
+    ...p,
+    data: {
+      ...data,
+      permalink_url: withAccessToken(data.permalink_url, policyTokens.tokenFor({ policyNumber: data.order_number })),
+    },
+  };
 }

@@ -1,7 +1,12 @@
 import { NOTIFY_CHANNELS, type Notifications, type PrismaClient } from '@expedition/db';
 import { createPollingLoop, type Clock, type Logger } from '@expedition/platform';
 import { activeTraceparent, inSpan, type Metrics } from '@expedition/observability';
-import { createPolicyTokens, DEV_POLICY_TOKEN_SECRET, withAccessToken, type PolicyTokens } from '@expedition/fulfillment';
+import {
+  createPolicyTokens,
+  DEV_POLICY_TOKEN_SECRET,
+  withAccessToken,
+  type PolicyTokens,
+} from '@expedition/fulfillment';
 import type { SecretBox } from '@expedition/operators';
 import {
   claimDueWebhookEvents,
@@ -115,11 +120,19 @@ export function createDeliveryWorker(deps: DeliveryWorkerDeps): DeliveryWorker {
     return Promise.all(claimed.map((row) => deliver(row, startedAt, signingSecrets)));
   }
 
-  async function deliver(row: ClaimedWebhookEvent, startedAt: Date, signingSecrets: SigningSecretsOf): Promise<AttemptOutcome> {
+  async function deliver(
+    row: ClaimedWebhookEvent,
+    startedAt: Date,
+    signingSecrets: SigningSecretsOf,
+  ): Promise<AttemptOutcome> {
     // Continues the sale's trace (stored on the outbox row); a no-op call when tracing is off.
     const result = await inSpan(
       'policy.issued delivery',
-      { kind: 'client', parent: row.traceParent, attributes: { 'webhook.event_id': row.eventId, 'webhook.attempt': row.attempt } },
+      {
+        kind: 'client',
+        parent: row.traceParent,
+        attributes: { 'webhook.event_id': row.eventId, 'webhook.attempt': row.attempt },
+      },
       () => attempt(row, startedAt, signingSecrets),
     );
     const outcome = outcomeOf(row, result);
@@ -127,12 +140,22 @@ export function createDeliveryWorker(deps: DeliveryWorkerDeps): DeliveryWorker {
     logAttempt(row, result, outcome);
     return {
       claimed: row,
-      attempt: { attempt: row.attempt, startedAt, durationMs: result.durationMs, statusCode: result.statusCode, error: result.error },
+      attempt: {
+        attempt: row.attempt,
+        startedAt,
+        durationMs: result.durationMs,
+        statusCode: result.statusCode,
+        error: result.error,
+      },
       outcome,
     };
   }
 
-  async function attempt(row: ClaimedWebhookEvent, startedAt: Date, signingSecrets: SigningSecretsOf): Promise<SendResult> {
+  async function attempt(
+    row: ClaimedWebhookEvent,
+    startedAt: Date,
+    signingSecrets: SigningSecretsOf,
+  ): Promise<SendResult> {
     const target = row.target;
     if (!target?.webhookUrl) return { statusCode: null, error: 'no webhook URL configured', durationMs: 0 };
     const secrets = signingSecrets(row, target);
@@ -173,7 +196,11 @@ export function createDeliveryWorker(deps: DeliveryWorkerDeps): DeliveryWorker {
     const current = openSecret(row, target.webhookSecret);
     if (current.error !== null) return current;
     const plain = [current.plain];
-    if (target.webhookSecretPrevious && target.webhookSecretPreviousExpiresAt && startedAt < target.webhookSecretPreviousExpiresAt) {
+    if (
+      target.webhookSecretPrevious &&
+      target.webhookSecretPreviousExpiresAt &&
+      startedAt < target.webhookSecretPreviousExpiresAt
+    ) {
       // The previous secret is a courtesy during the overlap: one that no longer opens is left out, not fatal.
       const previous = openSecret(row, target.webhookSecretPrevious);
       if (previous.error === null) plain.push(previous.plain);
@@ -186,12 +213,18 @@ export function createDeliveryWorker(deps: DeliveryWorkerDeps): DeliveryWorker {
    * (tampered, sealed under a key no longer in the keyring) is recorded as the attempt's error: nothing is signed
    * with garbage, and the retry schedule gives the platform team time to restore the key.
    */
-  function openSecret(row: ClaimedWebhookEvent, stored: string): { plain: string; error: null } | { plain: null; error: string } {
+  function openSecret(
+    row: ClaimedWebhookEvent,
+    stored: string,
+  ): { plain: string; error: null } | { plain: null; error: string } {
     try {
       return { plain: deps.secretBox.open(stored, row.operatorId), error: null };
     } catch (err) {
       const reason = err instanceof Error ? err.message : String(err);
-      deps.logger.error({ eventId: row.eventId, operatorId: row.operatorId, reason }, 'cannot open the operator\'s webhook secret');
+      deps.logger.error(
+        { eventId: row.eventId, operatorId: row.operatorId, reason },
+        "cannot open the operator's webhook secret",
+      );
       return { plain: null, error: `webhook secret cannot be decrypted: ${reason}` };
     }
   }
@@ -206,13 +239,19 @@ export function createDeliveryWorker(deps: DeliveryWorkerDeps): DeliveryWorker {
       const recorded = await recordAttempts(deps.prisma, batch, deps.clock.now());
       for (const { claimed } of batch) {
         if (!recorded.has(claimed.id)) {
-          deps.logger.warn({ eventId: claimed.eventId, attempt: claimed.attempt }, 'lease lost before recording; another worker owns the row');
+          deps.logger.warn(
+            { eventId: claimed.eventId, attempt: claimed.attempt },
+            'lease lost before recording; another worker owns the row',
+          );
         }
       }
     } catch (err) {
       // The leases stay; when they lapse the rows are re-sent under the same attempt numbers (at least once, no loss).
       for (const { claimed } of batch) {
-        deps.logger.error({ err, eventId: claimed.eventId, attempt: claimed.attempt }, 'could not record webhook attempt');
+        deps.logger.error(
+          { err, eventId: claimed.eventId, attempt: claimed.attempt },
+          'could not record webhook attempt',
+        );
       }
     }
   }
@@ -225,9 +264,20 @@ export function createDeliveryWorker(deps: DeliveryWorkerDeps): DeliveryWorker {
   }
 
   function logAttempt(row: ClaimedWebhookEvent, result: SendResult, outcome: Outcome): void {
-    const fields = { eventId: row.eventId, attempt: row.attempt, statusCode: result.statusCode, durationMs: result.durationMs, outcome: outcome.kind };
-    if (outcome.kind === 'failed') deps.logger.warn({ ...fields, error: result.error }, 'webhook delivery failed for good');
-    else if (outcome.kind === 'retry') deps.logger.info({ ...fields, error: result.error, nextAttemptAt: outcome.at }, 'webhook attempt failed; will retry');
+    const fields = {
+      eventId: row.eventId,
+      attempt: row.attempt,
+      statusCode: result.statusCode,
+      durationMs: result.durationMs,
+      outcome: outcome.kind,
+    };
+    if (outcome.kind === 'failed')
+      deps.logger.warn({ ...fields, error: result.error }, 'webhook delivery failed for good');
+    else if (outcome.kind === 'retry')
+      deps.logger.info(
+        { ...fields, error: result.error, nextAttemptAt: outcome.at },
+        'webhook attempt failed; will retry',
+      );
     else deps.logger.debug(fields, 'webhook delivered');
   }
 
@@ -263,7 +313,9 @@ export interface DeliveryWorkers {
 
 /** `count` independent workers (WEBHOOK_WORKERS); they coordinate only through the database. */
 export function createDeliveryWorkers(count: number, deps: DeliveryWorkerDeps): DeliveryWorkers {
-  const workers = Array.from({ length: count }, (_, i) => createDeliveryWorker({ ...deps, logger: deps.logger.child({ worker: i + 1 }) }));
+  const workers = Array.from({ length: count }, (_, i) =>
+    createDeliveryWorker({ ...deps, logger: deps.logger.child({ worker: i + 1 }) }),
+  );
   return {
     workers,
     start: () => workers.forEach((w) => w.start()),

@@ -43,7 +43,11 @@ describe('keep-alive webhook transport', () => {
     expect(await post('{"eventId":"evt_é"}')).toBe(202);
 
     expect(seen).toMatchObject({ method: 'POST', body: '{"eventId":"evt_é"}' });
-    expect(seen?.headers).toMatchObject({ 'content-type': 'application/json', 'x-svc-event-id': 'evt_1', 'content-length': '20' });
+    expect(seen?.headers).toMatchObject({
+      'content-type': 'application/json',
+      'x-svc-event-id': 'evt_1',
+      'content-length': '20',
+    });
   });
 
   it('reuses one connection for POSTs one after another', async () => {
@@ -77,7 +81,9 @@ describe('keep-alive webhook transport', () => {
     const deadUrl = `http://127.0.0.1:${(closed.address() as AddressInfo).port}/hooks`;
     await new Promise<void>((resolve) => closed.close(() => resolve()));
 
-    await expect(transport.send(deadUrl, { headers: {}, body: '{}', timeoutMs: 2_000 })).rejects.toMatchObject({ code: 'ECONNREFUSED' });
+    await expect(transport.send(deadUrl, { headers: {}, body: '{}', timeoutMs: 2_000 })).rejects.toMatchObject({
+      code: 'ECONNREFUSED',
+    });
   });
 
   describe('under production rules (no private networks)', () => {
@@ -99,12 +105,18 @@ describe('keep-alive webhook transport', () => {
       expect(connections).toBe(0);
     });
 
-    it.each(['http://127.0.0.1:PORT/', 'http://2130706433:PORT/', 'http://0x7f000001:PORT/', 'http://127.1:PORT/', 'http://[::ffff:127.0.0.1]:PORT/'])(
-      'refuses the IP literal %s before connecting',
-      async (template) => {
-        await expect(send(template.replace('PORT', String(port())))).rejects.toMatchObject({ name: 'BlockedAddressError', code: 'ERR_BLOCKED_ADDRESS' });
-        expect(connections).toBe(0);
-      },
-    );
+    it.each([
+      'http://127.0.0.1:PORT/',
+      'http://2130706433:PORT/',
+      'http://0x7f000001:PORT/',
+      'http://127.1:PORT/',
+      'http://[::ffff:127.0.0.1]:PORT/',
+    ])('refuses the IP literal %s before connecting', async (template) => {
+      await expect(send(template.replace('PORT', String(port())))).rejects.toMatchObject({
+        name: 'BlockedAddressError',
+        code: 'ERR_BLOCKED_ADDRESS',
+      });
+      expect(connections).toBe(0);
+    });
   });
 });

@@ -1,7 +1,12 @@
 import http from 'node:http';
 import https from 'node:https';
 import { isIP, type LookupFunction } from 'node:net';
-import { BlockedAddressError, createGuardedLookup, refusedAddressClass, type OutboundPolicy } from '@expedition/platform';
+import {
+  BlockedAddressError,
+  createGuardedLookup,
+  refusedAddressClass,
+  type OutboundPolicy,
+} from '@expedition/platform';
 import type { WebhookTransport } from './webhook-sender';
 
 /**

@@ -42,7 +42,8 @@ export async function sampleBacklog(prisma: PrismaClient, now: () => Date): Prom
             WHERE pu.processor_payment_id = p.processor_payment_id)) AS without_policy,
       (SELECT count(*)::int FROM payments WHERE refund_status = 'pending') AS refunds_pending,
       (SELECT count(*)::int FROM payments WHERE refund_status = 'failed') AS refunds_failed`;
-  const ageSec = (oldest: Date | null | undefined) => (oldest ? Math.max(0, (at.getTime() - new Date(oldest).getTime()) / 1000) : 0);
+  const ageSec = (oldest: Date | null | undefined) =>
+    oldest ? Math.max(0, (at.getTime() - new Date(oldest).getTime()) / 1000) : 0;
   return {
     webhooks: { depth: Number(row?.webhook_depth ?? 0), oldestPendingAgeSec: ageSec(row?.webhook_oldest) },
     mails: { depth: Number(row?.mail_depth ?? 0), oldestPendingAgeSec: ageSec(row?.mail_oldest) },

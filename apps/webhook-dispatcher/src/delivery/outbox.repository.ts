@@ -119,9 +119,7 @@ function toClaimed(row: ClaimedRow): ClaimedWebhookEvent {
 }
 
 export type Outcome =
-  | { kind: 'delivered'; at: Date }
-  | { kind: 'retry'; at: Date; error: string }
-  | { kind: 'failed'; error: string };
+  { kind: 'delivered'; at: Date } | { kind: 'retry'; at: Date; error: string } | { kind: 'failed'; error: string };
 
 /** One finished attempt of a claimed row, ready to be recorded. */
 export interface AttemptOutcome {
@@ -142,7 +140,11 @@ const MAX_ERROR_LENGTH = 500;
  * 10 as a VALUES list has 120 (measured: about twice the client CPU of the jsonb form). Dates go as ISO strings, which
  * `timestamp(3)` reads as the UTC wall time Prisma stores.
  */
-export async function recordAttempts(prisma: PrismaClient, outcomes: readonly AttemptOutcome[], now: Date): Promise<Set<string>> {
+export async function recordAttempts(
+  prisma: PrismaClient,
+  outcomes: readonly AttemptOutcome[],
+  now: Date,
+): Promise<Set<string>> {
   if (outcomes.length === 0) return new Set();
   const rows = outcomes.map(({ claimed, attempt, outcome }) => {
     const next = nextState(outcome);
@@ -198,8 +200,18 @@ function nextState(outcome: Outcome): NextState {
     case 'delivered':
       return { status: 'delivered', nextAttemptAt: null, deliveredAt: outcome.at, lastError: null };
     case 'retry':
-      return { status: 'pending', nextAttemptAt: outcome.at, deliveredAt: null, lastError: outcome.error.slice(0, MAX_ERROR_LENGTH) };
+      return {
+        status: 'pending',
+        nextAttemptAt: outcome.at,
+        deliveredAt: null,
+        lastError: outcome.error.slice(0, MAX_ERROR_LENGTH),
+      };
     case 'failed':
-      return { status: 'failed', nextAttemptAt: null, deliveredAt: null, lastError: outcome.error.slice(0, MAX_ERROR_LENGTH) };
+      return {
+        status: 'failed',
+        nextAttemptAt: null,
+        deliveredAt: null,
+        lastError: outcome.error.slice(0, MAX_ERROR_LENGTH),
+      };
   }
 }

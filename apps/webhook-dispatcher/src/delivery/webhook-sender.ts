@@ -8,12 +8,21 @@ export type FetchLike = (url: string, init: RequestInit) => Promise<Response>;
 
 /** How a signed POST travels: resolves with the HTTP status (the body is not read), rejects on a network error or a
  * timeout (an error named TimeoutError or AbortError). */
-export type WebhookTransport = (url: string, request: { headers: Record<string, string>; body: string; timeoutMs: number }) => Promise<number>;
+export type WebhookTransport = (
+  url: string,
+  request: { headers: Record<string, string>; body: string; timeoutMs: number },
+) => Promise<number>;
 
 /** POSTs through a fetch (an injected one in tests, or the runtime's). Redirects are not followed. */
 export function fetchTransport(doFetch: FetchLike = (url, init) => fetch(url, init)): WebhookTransport {
   return async (url, { headers, body, timeoutMs }) => {
-    const res = await doFetch(url, { method: 'POST', headers, body, redirect: 'manual', signal: AbortSignal.timeout(timeoutMs) });
+    const res = await doFetch(url, {
+      method: 'POST',
+      headers,
+      body,
+      redirect: 'manual',
+      signal: AbortSignal.timeout(timeoutMs),
+    });
     await res.body?.cancel().catch(() => undefined);
     return res.status;
   };
@@ -72,7 +81,11 @@ export async function postSigned(input: {
   const started = performance.now();
   const elapsed = () => Math.round(performance.now() - started);
   try {
-    const status = await input.transport(input.url, { headers: input.headers, body: input.body, timeoutMs: input.timeoutMs });
+    const status = await input.transport(input.url, {
+      headers: input.headers,
+      body: input.body,
+      timeoutMs: input.timeoutMs,
+    });
     const ok = status >= 200 && status < 300;
     return { statusCode: status, error: ok ? null : `HTTP ${status}`, durationMs: elapsed() };
   } catch (err) {

@@ -39,12 +39,20 @@ export function processorEventsRouter(deps: {
       const paymentEvent = event.type === 'other' ? undefined : event;
       const outcome = await inSpan(
         `processor.event ${event.sourceType}`,
-        { kind: 'consumer', parent: paymentEvent?.metadata['traceparent'], attributes: { 'processor.event_id': event.id } },
+        {
+          kind: 'consumer',
+          parent: paymentEvent?.metadata['traceparent'],
+          attributes: { 'processor.event_id': event.id },
+        },
         () => deps.fulfillment.recordProcessorEvent(event),
       );
       if (paymentEvent && outcome.kind !== 'duplicate') {
         const succeeded = paymentEvent.type === 'payment.succeeded';
-        deps.metrics?.paymentOutcome(paymentEvent.metadata['channel'], succeeded ? 'succeeded' : 'failed', paymentEvent.mode);
+        deps.metrics?.paymentOutcome(
+          paymentEvent.metadata['channel'],
+          succeeded ? 'succeeded' : 'failed',
+          paymentEvent.mode,
+        );
         if (succeeded && outcome.kind !== 'payment_failed') deps.metrics?.fulfillment(outcome.kind, paymentEvent.mode);
       }
       res.json({ received: true, ...(outcome.kind === 'duplicate' ? { duplicate: true } : {}) });

@@ -30,15 +30,20 @@ const esc = (s: string) => s.replace(/[&<>"']/g, (c) => ESCAPES[c] ?? c);
 /** `2027-01-10` → `10 January 2027` / `10. Januar 2027` (the policy's days are UTC calendar days). */
 export const dayForPeople = (isoDay: string, locale: Locale = 'en') => formatDay(isoDay, locale);
 /** Integer minor units in the policy's currency: `$1,234.50` / `1.234,50 $`. */
-export const moneyForPeople = (cents: number, currency: string, locale: Locale = 'en') => formatMoney(cents, currency, locale);
+export const moneyForPeople = (cents: number, currency: string, locale: Locale = 'en') =>
+  formatMoney(cents, currency, locale);
 
-export const certificateFilename = (policyNumber: string) => `certificate-${policyNumber.replace(/[^A-Za-z0-9-]/g, '')}.pdf`;
+export const certificateFilename = (policyNumber: string) =>
+  `certificate-${policyNumber.replace(/[^A-Za-z0-9-]/g, '')}.pdf`;
 
 /** The facts table, as label/value pairs (the same rows in the text and the HTML part). */
 function facts(p: PolicyLookup, locale: Locale): [string, string][] {
   const T = mailMessages(locale).confirmation;
   const cover = p.trip.startDate
-    ? T.coverDates({ start: dayForPeople(p.trip.startDate, locale), end: p.trip.endDate ? dayForPeople(p.trip.endDate, locale) : '—' })
+    ? T.coverDates({
+        start: dayForPeople(p.trip.startDate, locale),
+        end: p.trip.endDate ? dayForPeople(p.trip.endDate, locale) : '—',
+      })
     : T.fromDeparture();
   const who = p.travelers.names?.length ? p.travelers.names.join(', ') : T.travelerCount({ count: p.travelers.count });
   const ages = p.travelers.ages.length ? `; ${T.ages({ ages: p.travelers.ages.join(', ') })}` : '';
@@ -114,7 +119,10 @@ function html(input: ConfirmationInput, filename: string, locale: Locale): strin
   const test = p.mode === 'test';
   const cell = 'padding:6px 12px 6px 0;vertical-align:top;font-size:15px;';
   const rows = facts(p, locale)
-    .map(([k, v]) => `<tr><td style="${cell}color:#52606d;white-space:nowrap">${esc(k)}</td><td style="${cell}color:#14212b"><strong>${esc(v)}</strong></td></tr>`)
+    .map(
+      ([k, v]) =>
+        `<tr><td style="${cell}color:#52606d;white-space:nowrap">${esc(k)}</td><td style="${cell}color:#14212b"><strong>${esc(v)}</strong></td></tr>`,
+    )
     .join('');
   const banner = test
     ? `<tr><td style="padding:12px 24px;background:#fff4ce;color:#5c4400;font-size:14px;font-weight:bold">${esc(T.testBanner())}</td></tr>`

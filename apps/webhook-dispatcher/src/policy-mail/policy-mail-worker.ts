@@ -7,8 +7,12 @@ import type { Metrics } from '@expedition/observability';
 import { createPollingLoop, type Clock, type Logger } from '@expedition/platform';
 import { nextAttemptAt } from '../delivery/retry-schedule';
 import { renderConfirmationMail, type MailAssistance } from './confirmation-mail';
-import { claimDuePolicyMails, recordMailOutcome, type ClaimedPolicyMail, type MailOutcome } from './policy-mail.repository';
-
+import {
+  claimDuePolicyMails,
+  recordMailOutcome,
+  type ClaimedPolicyMail,
+  type MailOutcome,
+} from './policy-mail.repository';
 
 /** What a mail is made from: the policy's read model, its certificate, and the assistance facts. */
 export interface PolicyDocuments {
@@ -56,7 +60,10 @@ export interface PolicyMailWorker {
  * The Message-ID of a policy's mail: the same for every attempt of one send (a twin sent after a crash is
  * recognisably the same message), a new one for each resend by a provider admin.
  */
-export function policyMailMessageId(mail: Pick<ClaimedPolicyMail, 'policyNumber' | 'kind' | 'resends'>, domain: string): string {
+export function policyMailMessageId(
+  mail: Pick<ClaimedPolicyMail, 'policyNumber' | 'kind' | 'resends'>,
+  domain: string,
+): string {
   const resend = mail.resends > 0 ? `.r${mail.resends}` : '';
   return `<policy-${mail.policyNumber}.${mail.kind}${resend}@${domain}>`;
 }
@@ -70,7 +77,11 @@ export function policyMailMessageId(mail: Pick<ClaimedPolicyMail, 'policyNumber'
 export function createPolicyMailWorker(deps: PolicyMailWorkerDeps): PolicyMailWorker {
   const policyTokens = deps.policyTokens ?? createPolicyTokens({ secret: DEV_POLICY_TOKEN_SECRET });
   async function runOnce(): Promise<number> {
-    const claimed = await claimDuePolicyMails(deps.prisma, { now: deps.clock.now(), leaseMs: deps.leaseMs, limit: deps.batchSize });
+    const claimed = await claimDuePolicyMails(deps.prisma, {
+      now: deps.clock.now(),
+      leaseMs: deps.leaseMs,
+      limit: deps.batchSize,
+    });
     await Promise.all(claimed.map((mail) => sendOne(mail)));
     return claimed.length;
   }
@@ -82,14 +93,21 @@ export function createPolicyMailWorker(deps: PolicyMailWorkerDeps): PolicyMailWo
       recorded = await recordMailOutcome(deps.prisma, mail, outcome);
     } catch (err) {
       // The lease stays; when it lapses the mail is tried again under the same attempt number and Message-ID.
-      deps.logger.error({ err, policyNumber: mail.policyNumber, attempt: mail.attempt }, 'could not record the policy mail outcome');
+      deps.logger.error(
+        { err, policyNumber: mail.policyNumber, attempt: mail.attempt },
+        'could not record the policy mail outcome',
+      );
       return;
     }
     deps.metrics?.policyMailAttempt(outcome.kind);
     const fields = { policyNumber: mail.policyNumber, kind: mail.kind, attempt: mail.attempt, outcome: outcome.kind };
     if (!recorded) deps.logger.warn(fields, 'policy mail lease lost before recording; another worker owns it');
     else if (outcome.kind === 'sent') deps.logger.info(fields, 'policy mail sent');
-    else if (outcome.kind === 'retry') deps.logger.warn({ ...fields, error: outcome.error, nextAttemptAt: outcome.at }, 'policy mail not sent; will retry');
+    else if (outcome.kind === 'retry')
+      deps.logger.warn(
+        { ...fields, error: outcome.error, nextAttemptAt: outcome.at },
+        'policy mail not sent; will retry',
+      );
     else deps.logger.error({ ...fields, error: outcome.error }, 'policy mail not sent; gave up');
   }
 
@@ -109,7 +127,10 @@ export function createPolicyMailWorker(deps: PolicyMailWorkerDeps): PolicyMailWo
   async function compose(mail: ClaimedPolicyMail, messageId: string) {
     const policy = await deps.documents.load(mail.policyId);
     if (!policy) throw new Error(`policy ${mail.policyNumber} cannot be read`);
-    const links = policyLinks(deps.quoteApiUrl, { policyNumber: mail.policyNumber, accessToken: policyTokens.tokenFor(mail) });
+    const links = policyLinks(deps.quoteApiUrl, {
+      policyNumber: mail.policyNumber,
+      accessToken: policyTokens.tokenFor(mail),
+    });
     return renderConfirmationMail({
       policy,
       recipient: mail.recipient,
@@ -131,7 +152,9 @@ export function createPolicyMailWorker(deps: PolicyMailWorkerDeps): PolicyMailWo
 /** An error for last_error and the logs: the SMTP reply or the message, never the address or the mail itself. */
 function describe(err: unknown): string {
   const smtp = err instanceof Error ? (err as Error & { code?: string; responseCode?: number }) : null;
-  const text = smtp ? [smtp.code, smtp.responseCode, smtp.message].filter((part) => part !== undefined && part !== '').join(' ') : String(err);
+  const text = smtp
+    ? [smtp.code, smtp.responseCode, smtp.message].filter((part) => part !== undefined && part !== '').join(' ')
+    : String(err);
   // A server's refusal often quotes the recipient: addresses never reach logs or the table's last_error.
   return text.replace(/[^\s<>"'@]+@[^\s<>"']+/g, '<address>');
 }

@@ -84,7 +84,11 @@ const MAX_ERROR_LENGTH = 500;
  * Records one attempt's outcome, only while we still hold the lease we claimed the row with (fencing). False when the
  * lease was lost (it lapsed and another worker re-claimed the row: that worker now owns it).
  */
-export async function recordMailOutcome(prisma: PrismaClient, claimed: ClaimedPolicyMail, outcome: MailOutcome): Promise<boolean> {
+export async function recordMailOutcome(
+  prisma: PrismaClient,
+  claimed: ClaimedPolicyMail,
+  outcome: MailOutcome,
+): Promise<boolean> {
   const status = outcome.kind === 'retry' ? 'pending' : outcome.kind;
   const nextAttemptAt = outcome.kind === 'retry' ? outcome.at : null;
   const sentAt = outcome.kind === 'sent' ? outcome.at : null;

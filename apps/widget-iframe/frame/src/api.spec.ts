@@ -3,7 +3,9 @@ import { createEmbedClient, errorForStatus, parseRetryAfter } from './api';
 describe('embed API client', () => {
   it('reads Retry-After as seconds or as an HTTP date', () => {
     expect(parseRetryAfter('17')).toBe(17);
-    expect(parseRetryAfter(new Date(Date.parse('2026-11-23T10:00:30Z')).toUTCString(), Date.parse('2026-11-23T10:00:00Z'))).toBe(30);
+    expect(
+      parseRetryAfter(new Date(Date.parse('2026-11-23T10:00:30Z')).toUTCString(), Date.parse('2026-11-23T10:00:00Z')),
+    ).toBe(30);
     expect(parseRetryAfter(null)).toBeUndefined();
     expect(parseRetryAfter('soon')).toBeUndefined();
   });
@@ -17,7 +19,12 @@ describe('embed API client', () => {
     ['options', 400, { error: 'quoteId required' }, 'options_refused'],
     ['checkout', 400, { error: 'Plan is not offered' }, 'checkout_refused'],
     ['payment', 409, { error: 'This quote is already purchased' }, 'already_purchased'],
-    ['payment', 409, { error: 'A payment for this quote is in progress; try again in a moment' }, 'payment_in_progress'],
+    [
+      'payment',
+      409,
+      { error: 'A payment for this quote is in progress; try again in a moment' },
+      'payment_in_progress',
+    ],
     ['payment', 400, { error: 'This quote has expired' }, 'payment_refused'],
     ['quote', 500, undefined, 'server_error'],
   ] as const)('%s %i → %s', (route, status, body, code) => {
@@ -25,7 +32,9 @@ describe('embed API client', () => {
   });
 
   it('keeps the API message of a 400 for the traveler and the page', () => {
-    expect(errorForStatus('quote', 400, { error: 'Sandbox: forced quote error' }, null).message).toBe('Sandbox: forced quote error');
+    expect(errorForStatus('quote', 400, { error: 'Sandbox: forced quote error' }, null).message).toBe(
+      'Sandbox: forced quote error',
+    );
   });
 
   it('takes the 429 wait from Retry-After', () => {
@@ -40,19 +49,40 @@ describe('embed API client', () => {
       publishableKey: 'pk_op_test_abc',
       fetch: async (url, init) => {
         calls.push([String(url), init!]);
-        return new Response(JSON.stringify({ quoteId: 'q1', quoteNumber: 'EXP-AB23', instantQuoteEligible: true }), { status: 200 });
+        return new Response(JSON.stringify({ quoteId: 'q1', quoteNumber: 'EXP-AB23', instantQuoteEligible: true }), {
+          status: 200,
+        });
       },
     });
-    await client.createQuote({ destination: 'antarctica', tripCost: 1000, travelers: 1, residence: 'GB', email: 'a@b.co' });
+    await client.createQuote({
+      destination: 'antarctica',
+      tripCost: 1000,
+      travelers: 1,
+      residence: 'GB',
+      email: 'a@b.co',
+    });
     expect(calls[0]![0]).toBe('http://embed.test/api/embed/quote');
-    expect(calls[0]![1]).toMatchObject({ method: 'POST', credentials: 'omit', headers: { 'X-SVC-Publishable-Key': 'pk_op_test_abc', 'Content-Type': 'application/json' } });
+    expect(calls[0]![1]).toMatchObject({
+      method: 'POST',
+      credentials: 'omit',
+      headers: { 'X-SVC-Publishable-Key': 'pk_op_test_abc', 'Content-Type': 'application/json' },
+    });
 
-    const offline = createEmbedClient({ embedUrl: 'http://embed.test', publishableKey: 'k', fetch: async () => Promise.reject(new TypeError('Failed to fetch')) });
+    const offline = createEmbedClient({
+      embedUrl: 'http://embed.test',
+      publishableKey: 'k',
+      fetch: async () => Promise.reject(new TypeError('Failed to fetch')),
+    });
     await expect(offline.options('q1')).rejects.toMatchObject({ code: 'network' });
   });
 
   it('tells the pending shape from the ready payload', async () => {
-    const answer = (body: unknown) => createEmbedClient({ embedUrl: 'http://e', publishableKey: 'k', fetch: async () => new Response(JSON.stringify(body)) });
+    const answer = (body: unknown) =>
+      createEmbedClient({
+        embedUrl: 'http://e',
+        publishableKey: 'k',
+        fetch: async () => new Response(JSON.stringify(body)),
+      });
     await expect(answer({ options: [], pending: true }).options('q')).resolves.toEqual({ pending: true });
     const ready = { quoteId: 'q', options: [], recommendedPlanId: null };
     await expect(answer(ready).options('q')).resolves.toEqual({ pending: false, ready });

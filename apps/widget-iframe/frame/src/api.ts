@@ -78,16 +78,31 @@ export function parseRetryAfter(value: string | null, now = Date.now()): number 
 
 /** Maps a readable non-2xx answer to the error the UI shows and the code the page receives. */
 export function errorForStatus(route: Route, status: number, body: unknown, retryAfter: string | null): EmbedError {
-  const apiMessage = body && typeof body === 'object' && typeof (body as { error?: unknown }).error === 'string' ? (body as { error: string }).error : undefined;
+  const apiMessage =
+    body && typeof body === 'object' && typeof (body as { error?: unknown }).error === 'string'
+      ? (body as { error: string }).error
+      : undefined;
   if (status === 401) return new EmbedError('unauthorized', MESSAGES.unauthorized, status);
-  if (status === 403) return new EmbedError('origin_forbidden', route === 'quote' ? MESSAGES.forbidden : QUOTE_NOT_HERE, status);
+  if (status === 403)
+    return new EmbedError('origin_forbidden', route === 'quote' ? MESSAGES.forbidden : QUOTE_NOT_HERE, status);
   if (status === 429) return new EmbedError('rate_limited', MESSAGES.rateLimited, status, parseRetryAfter(retryAfter));
   if (status === 409) {
     const inProgress = apiMessage ? /in progress/i.test(apiMessage) : false;
-    return new EmbedError(inProgress ? 'payment_in_progress' : 'already_purchased', apiMessage ?? 'This quote is already purchased.', status);
+    return new EmbedError(
+      inProgress ? 'payment_in_progress' : 'already_purchased',
+      apiMessage ?? 'This quote is already purchased.',
+      status,
+    );
   }
   if (status >= 400 && status < 500) {
-    const code = route === 'quote' ? 'quote_refused' : route === 'options' ? 'options_refused' : route === 'checkout' ? 'checkout_refused' : 'payment_refused';
+    const code =
+      route === 'quote'
+        ? 'quote_refused'
+        : route === 'options'
+          ? 'options_refused'
+          : route === 'checkout'
+            ? 'checkout_refused'
+            : 'payment_refused';
     return new EmbedError(code, apiMessage ?? 'The request was refused.', status);
   }
   return new EmbedError('server_error', MESSAGES.server, status);
@@ -99,13 +114,20 @@ export interface EmbedClientOptions {
   fetch?: typeof fetch;
 }
 
-export function createEmbedClient({ embedUrl, publishableKey, fetch: fetchImpl = (...args) => fetch(...args) }: EmbedClientOptions) {
+export function createEmbedClient({
+  embedUrl,
+  publishableKey,
+  fetch: fetchImpl = (...args) => fetch(...args),
+}: EmbedClientOptions) {
   async function call<T>(route: Route, method: 'GET' | 'POST', path: string, body?: unknown): Promise<T> {
     let res: Response;
     try {
       res = await fetchImpl(`${embedUrl}${path}`, {
         method,
-        headers: { 'X-SVC-Publishable-Key': publishableKey, ...(body === undefined ? {} : { 'Content-Type': 'application/json' }) },
+        headers: {
+          'X-SVC-Publishable-Key': publishableKey,
+          ...(body === undefined ? {} : { 'Content-Type': 'application/json' }),
+        },
         ...(body === undefined ? {} : { body: JSON.stringify(body) }),
         credentials: 'omit',
         cache: 'no-store',
@@ -127,11 +149,19 @@ export function createEmbedClient({ embedUrl, publishableKey, fetch: fetchImpl =
   return {
     createQuote: (body: EmbedQuoteRequest) => call<EmbedQuoteResult>('quote', 'POST', '/api/embed/quote', body),
     async options(quoteId: string): Promise<OptionsAnswer> {
-      const body = await call<{ pending?: boolean } & EmbedOptionsReady>('options', 'GET', `/api/embed/options?quoteId=${encodeURIComponent(quoteId)}`);
-      return body.pending === true || !Array.isArray(body.options) ? { pending: true } : { pending: false, ready: body };
+      const body = await call<{ pending?: boolean } & EmbedOptionsReady>(
+        'options',
+        'GET',
+        `/api/embed/options?quoteId=${encodeURIComponent(quoteId)}`,
+      );
+      return body.pending === true || !Array.isArray(body.options)
+        ? { pending: true }
+        : { pending: false, ready: body };
     },
-    checkout: (body: EmbedCheckoutRequest) => call<EmbedCheckoutResult>('checkout', 'POST', '/api/embed/checkout', body),
-    startPayment: (body: EmbedPaymentStartRequest) => call<EmbedPaymentStartResult>('payment', 'POST', '/api/embed/payments', body),
+    checkout: (body: EmbedCheckoutRequest) =>
+      call<EmbedCheckoutResult>('checkout', 'POST', '/api/embed/checkout', body),
+    startPayment: (body: EmbedPaymentStartRequest) =>
+      call<EmbedPaymentStartResult>('payment', 'POST', '/api/embed/payments', body),
     confirmPayment: (body: EmbedPaymentConfirmRequest) =>
       call<EmbedPaymentConfirmResult>('payment', 'POST', '/api/embed/payments/confirm', body),
     authenticatePayment: (body: EmbedPaymentAuthenticateRequest) =>

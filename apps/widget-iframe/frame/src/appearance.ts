@@ -24,7 +24,11 @@ export function luminance(color: string): number | undefined {
   return 0.2126 * r + 0.7152 * g + 0.0722 * b;
 }
 
-export function applyAppearance(root: HTMLElement, appearance: WidgetAppearance | undefined, supports = (p: string, v: string) => CSS.supports(p, v)): void {
+export function applyAppearance(
+  root: HTMLElement,
+  appearance: WidgetAppearance | undefined,
+  supports = (p: string, v: string) => CSS.supports(p, v),
+): void {
   for (const [, variable] of VARIABLES) root.style.removeProperty(variable);
   root.style.removeProperty('--svc-accent-contrast');
   root.removeAttribute('data-theme');

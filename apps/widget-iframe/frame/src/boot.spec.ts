@@ -1,8 +1,16 @@
 import { isOrigin, parseBootData } from './boot';
 
 const ok = {
-  kind: 'frame', state: 'ok', publishableKey: 'pk_op_test_x', instanceId: 'w1', parentOrigin: 'https://tours.example',
-  embedUrl: 'http://localhost:3002/', mode: 'test', allowedTier: 3, payments: { provider: 'simulated' }, version: '1.0.0',
+  kind: 'frame',
+  state: 'ok',
+  publishableKey: 'pk_op_test_x',
+  instanceId: 'w1',
+  parentOrigin: 'https://tours.example',
+  embedUrl: 'http://localhost:3002/',
+  mode: 'test',
+  allowedTier: 3,
+  payments: { provider: 'simulated' },
+  version: '1.0.0',
 };
 
 describe('boot data', () => {

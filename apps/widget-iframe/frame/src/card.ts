@@ -36,7 +36,8 @@ export function validateCard(values: CardValues, m: WidgetMessages['validation']
     const yy = exp[2] ?? '';
     const year = yy.length === 2 ? 2000 + Number(yy) : Number(yy);
     const month = Number(exp[1]);
-    if (year < now.getFullYear() || (year === now.getFullYear() && month < now.getMonth() + 1)) errors.expiry = m.cardExpired();
+    if (year < now.getFullYear() || (year === now.getFullYear() && month < now.getMonth() + 1))
+      errors.expiry = m.cardExpired();
   }
   if (!values.cvc.trim()) errors.cvc = m.enterCvc();
   else if (!/^\d{3,4}$/.test(values.cvc.trim())) errors.cvc = m.cvcDigits();

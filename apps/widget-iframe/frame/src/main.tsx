@@ -44,12 +44,20 @@ function observeHeight(root: HTMLElement, poster: Poster): void {
  * English. The pseudo-locale en-XA only when asked by name.
  */
 function languageOf(boot: WidgetBootData | undefined, config?: FrameConfig): RenderLocale {
-  return negotiateRenderLocale({ explicit: [config?.locale, boot?.locale], acceptLanguage: navigator.languages?.join(',') ?? navigator.language });
+  return negotiateRenderLocale({
+    explicit: [config?.locale, boot?.locale],
+    acceptLanguage: navigator.languages?.join(',') ?? navigator.language,
+  });
 }
 
 /** Renders `view` in `lang` once its texts are loaded (the chunk of that language only); the last call wins. */
 let rendering = 0;
-async function renderIn(root: HTMLElement, lang: RenderLocale, intl: string | undefined, view: () => ComponentChildren): Promise<void> {
+async function renderIn(
+  root: HTMLElement,
+  lang: RenderLocale,
+  intl: string | undefined,
+  view: () => ComponentChildren,
+): Promise<void> {
   const mine = ++rendering;
   const t = await loadWidgetMessages(lang);
   if (mine !== rendering) return;
@@ -58,7 +66,13 @@ async function renderIn(root: HTMLElement, lang: RenderLocale, intl: string | un
   render(<TextsContext.Provider value={texts}>{view()}</TextsContext.Provider>, root);
 }
 
-function renderApp(root: HTMLElement, boot: WidgetBootData, config: FrameConfig, emit: Emit, onLanguage?: (lang: Locale) => void): Promise<void> {
+function renderApp(
+  root: HTMLElement,
+  boot: WidgetBootData,
+  config: FrameConfig,
+  emit: Emit,
+  onLanguage?: (lang: Locale) => void,
+): Promise<void> {
   applyAppearance(document.documentElement, config.appearance);
   const lang = languageOf(boot, config);
   // Intl formats in the page's own tag when it is the same language (de-AT keeps Austrian formats).
@@ -79,12 +93,18 @@ function start(): void {
     else {
       // The hosted page's language switch: in place (what was typed stays), and in the address for a reload or a link.
       const hosted = (locale?: string) =>
-        void renderApp(root, boot, { prefill: boot.prefill ?? {}, ...(locale ? { locale } : {}) }, () => undefined, (lang) => {
-          const url = new URL(window.location.href);
-          url.searchParams.set('locale', lang);
-          history.replaceState(null, '', url);
-          hosted(lang);
-        });
+        void renderApp(
+          root,
+          boot,
+          { prefill: boot.prefill ?? {}, ...(locale ? { locale } : {}) },
+          () => undefined,
+          (lang) => {
+            const url = new URL(window.location.href);
+            url.searchParams.set('locale', lang);
+            history.replaceState(null, '', url);
+            hosted(lang);
+          },
+        );
       hosted();
     }
     return;
@@ -92,12 +112,18 @@ function start(): void {
 
   // The frame speaks only to its parent at the verified origin; without both (or outside a frame) it stays silent.
   const parent = window.parent;
-  const poster = boot.parentOrigin && boot.instanceId && parent !== window ? createPoster({ parent, parentOrigin: boot.parentOrigin, instanceId: boot.instanceId }) : undefined;
+  const poster =
+    boot.parentOrigin && boot.instanceId && parent !== window
+      ? createPoster({ parent, parentOrigin: boot.parentOrigin, instanceId: boot.instanceId })
+      : undefined;
   if (boot.state === 'refused' || !poster || !boot.parentOrigin || !boot.instanceId) {
     void renderIn(root, languageOf(boot), undefined, () => <Refused />);
     if (poster) {
       poster.hello(boot.version);
-      poster.event('quote.error', { code: boot.refusal?.code ?? 'unauthorized', message: boot.refusal?.message || "This insurance widget isn't available here." });
+      poster.event('quote.error', {
+        code: boot.refusal?.code ?? 'unauthorized',
+        message: boot.refusal?.message || "This insurance widget isn't available here.",
+      });
     }
     return;
   }

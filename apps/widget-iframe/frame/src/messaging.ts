@@ -39,7 +39,8 @@ export function acceptMessage(
 
 // Caps on the page's strings: an appearance value is at most MOUNT_CONFIG_LIMITS.maxCssValue, a prefill field at
 // most the longest a quote accepts (an e-mail address, EMAIL_MAX_LENGTH); the form then checks each field's own rule.
-const str = (v: unknown, max: number = MOUNT_CONFIG_LIMITS.maxCssValue): v is string => typeof v === 'string' && v.trim().length > 0 && v.length <= max;
+const str = (v: unknown, max: number = MOUNT_CONFIG_LIMITS.maxCssValue): v is string =>
+  typeof v === 'string' && v.trim().length > 0 && v.length <= max;
 const num = (v: unknown): v is number => typeof v === 'number' && Number.isFinite(v);
 
 /** Keeps only well-typed fields: the page's config is input like any other. */
@@ -71,23 +72,36 @@ export function sanitizePrefill(value: unknown): WidgetPrefill | undefined {
   if (!value || typeof value !== 'object') return undefined;
   const v = value as Record<string, unknown>;
   const out: WidgetPrefill = {};
-  for (const key of ['destination', 'startDate', 'endDate', 'residence', 'state', 'email', 'name', 'currency'] as const) {
+  for (const key of [
+    'destination',
+    'startDate',
+    'endDate',
+    'residence',
+    'state',
+    'email',
+    'name',
+    'currency',
+  ] as const) {
     if (str(v[key], EMAIL_MAX_LENGTH)) out[key] = v[key].trim();
   }
   if (num(v['tripCost'])) out.tripCost = v['tripCost'];
   if (num(v['travelers'])) out.travelers = v['travelers'];
-  if (Array.isArray(v['travelerAges']) && v['travelerAges'].every(num)) out.travelerAges = v['travelerAges'] as number[];
-  if (Array.isArray(v['travelerDobs']) && v['travelerDobs'].every((d) => str(d, 10))) out.travelerDobs = v['travelerDobs'] as string[];
+  if (Array.isArray(v['travelerAges']) && v['travelerAges'].every(num))
+    out.travelerAges = v['travelerAges'] as number[];
+  if (Array.isArray(v['travelerDobs']) && v['travelerDobs'].every((d) => str(d, 10)))
+    out.travelerDobs = v['travelerDobs'] as string[];
   return out;
 }
 
 /** Posts to the parent: only ever with the verified origin as target. */
 export function createPoster(target: ChannelTarget) {
-  const post = (message: Record<string, unknown>) => target.parent.postMessage({ ...message, instanceId: target.instanceId }, target.parentOrigin);
+  const post = (message: Record<string, unknown>) =>
+    target.parent.postMessage({ ...message, instanceId: target.instanceId }, target.parentOrigin);
   return {
     hello: (version: string) => post({ type: FRAME_MESSAGE.hello, version }),
     resize: (height: number) => post({ type: FRAME_MESSAGE.resize, height }),
-    event: <E extends WidgetEventName>(name: E, payload: WidgetEventPayload<E>) => post({ type: `${WIDGET_MESSAGE_PREFIX}${name}`, payload }),
+    event: <E extends WidgetEventName>(name: E, payload: WidgetEventPayload<E>) =>
+      post({ type: `${WIDGET_MESSAGE_PREFIX}${name}`, payload }),
   };
 }
 export type Poster = ReturnType<typeof createPoster>;

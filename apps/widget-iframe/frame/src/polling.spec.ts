@@ -2,7 +2,14 @@ import type { EmbedOptionsReady } from '@expedition/contracts';
 import { EmbedError, type OptionsAnswer } from './api';
 import { DEFAULT_POLL_POLICY, nextDelay, pollOptions } from './polling';
 
-const READY = { quoteId: 'q', quoteNumber: 'EXP-AB23', currency: 'USD', recommendedPlanId: null, options: [], generatedAt: '2026-11-23T10:00:00Z' } as EmbedOptionsReady;
+const READY = {
+  quoteId: 'q',
+  quoteNumber: 'EXP-AB23',
+  currency: 'USD',
+  recommendedPlanId: null,
+  options: [],
+  generatedAt: '2026-11-23T10:00:00Z',
+} as EmbedOptionsReady;
 
 /** A fake clock: sleep advances it and records the waits. */
 function harness(answers: (OptionsAnswer | EmbedError | Error)[]) {

@@ -14,7 +14,12 @@ export interface PollPolicy {
   /** Consecutive network failures tolerated before giving up. */
   maxNetworkErrors: number;
 }
-export const DEFAULT_POLL_POLICY: PollPolicy = { initialDelayMs: 500, maxDelayMs: 5000, timeoutMs: 60_000, maxNetworkErrors: 3 };
+export const DEFAULT_POLL_POLICY: PollPolicy = {
+  initialDelayMs: 500,
+  maxDelayMs: 5000,
+  timeoutMs: 60_000,
+  maxNetworkErrors: 3,
+};
 
 /**
  * The wait after a 429 whose Retry-After the browser could not read: the window is fixed and at most 60 s long, and a
@@ -23,7 +28,7 @@ export const DEFAULT_POLL_POLICY: PollPolicy = { initialDelayMs: 500, maxDelayMs
 export const UNKNOWN_RETRY_AFTER_SEC = 10;
 
 export const OPTIONS_TIMEOUT_MESSAGE =
-  "Prices are taking longer than usual. We have your request: a person will follow up by e-mail, or try again in a few minutes.";
+  'Prices are taking longer than usual. We have your request: a person will follow up by e-mail, or try again in a few minutes.';
 
 export function nextDelay(previousMs: number, policy: PollPolicy = DEFAULT_POLL_POLICY): number {
   return Math.min(Math.max(previousMs * 2, policy.initialDelayMs), policy.maxDelayMs);
@@ -39,7 +44,13 @@ export interface PollDeps {
 }
 
 /** Resolves the ready payload, `undefined` when cancelled; rejects with an EmbedError (code `options_timeout` at the deadline). */
-export async function pollOptions({ fetchOptions, sleep, now, isCancelled = () => false, policy = DEFAULT_POLL_POLICY }: PollDeps): Promise<EmbedOptionsReady | undefined> {
+export async function pollOptions({
+  fetchOptions,
+  sleep,
+  now,
+  isCancelled = () => false,
+  policy = DEFAULT_POLL_POLICY,
+}: PollDeps): Promise<EmbedOptionsReady | undefined> {
   const deadline = now() + policy.timeoutMs;
   let delay = 0;
   let networkErrors = 0;

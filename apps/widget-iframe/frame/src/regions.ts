@@ -10,14 +10,21 @@ export const DESTINATIONS = [
 /** A prefill may name a destination by slug or by name, in any case, with or without accents. */
 export function destinationSlug(value: string | undefined): string | undefined {
   if (!value) return undefined;
-  const fold = (s: string) => s.normalize('NFD').replace(/[\u0300-\u036f]/g, '').toLowerCase().replace(/[\s_]+/g, '-');
+  const fold = (s: string) =>
+    s
+      .normalize('NFD')
+      .replace(/[\u0300-\u036f]/g, '')
+      .toLowerCase()
+      .replace(/[\s_]+/g, '-');
   const wanted = fold(value.trim());
   return DESTINATIONS.find((d) => d.slug === wanted || fold(d.name) === wanted)?.slug;
 }
 
 /** USPS codes of the 50 states and DC (domain-pricing's US_STATE_CODES). */
 export const US_STATES =
-  'AL AK AZ AR CA CO CT DE DC FL GA HI ID IL IN IA KS KY LA ME MD MA MI MN MS MO MT NE NV NH NJ NM NY NC ND OH OK OR PA RI SC SD TN TX UT VT VA WA WV WI WY'.split(' ');
+  'AL AK AZ AR CA CO CT DE DC FL GA HI ID IL IN IA KS KY LA ME MD MA MI MN MS MO MT NE NV NH NJ NM NY NC ND OH OK OR PA RI SC SD TN TX UT VT VA WA WV WI WY'.split(
+    ' ',
+  );
 
 /** ISO 3166-1 alpha-2 codes; names come from Intl.DisplayNames in the visitor's locale. */
 const COUNTRY_CODES =

@@ -18,7 +18,12 @@ function fakeDocument() {
     head: { append: (el: { src: string; fire: (e: 'load' | 'error') => void }) => scripts.push(el) },
     createElement: () => {
       const handlers: Record<string, () => void> = {};
-      return { src: '', async: false, addEventListener: (type: string, h: () => void) => (handlers[type] = h), fire: (type: 'load' | 'error') => handlers[type]?.() };
+      return {
+        src: '',
+        async: false,
+        addEventListener: (type: string, h: () => void) => (handlers[type] = h),
+        fire: (type: 'load' | 'error') => handlers[type]?.(),
+      };
     },
   };
   return { doc: doc as unknown as Document, scripts, win };

@@ -18,7 +18,10 @@ export interface StripePaymentIntent {
   currency?: string;
 }
 export interface StripeElements {
-  create(type: 'payment', options?: Record<string, unknown>): { mount(el: HTMLElement): void; destroy(): void; on(event: string, handler: (e: unknown) => void): void };
+  create(
+    type: 'payment',
+    options?: Record<string, unknown>,
+  ): { mount(el: HTMLElement): void; destroy(): void; on(event: string, handler: (e: unknown) => void): void };
 }
 export interface StripeLike {
   elements(options: { clientSecret: string; appearance?: Record<string, unknown>; locale?: string }): StripeElements;
@@ -39,7 +42,9 @@ export function loadStripe(publishableKey: string, doc: Document = document): Pr
     const script = doc.createElement('script');
     script.src = STRIPE_JS_URL;
     script.async = true;
-    script.addEventListener('load', () => (win?.Stripe ? resolve(win.Stripe) : reject(new Error('Stripe.js did not load'))));
+    script.addEventListener('load', () =>
+      win?.Stripe ? resolve(win.Stripe) : reject(new Error('Stripe.js did not load')),
+    );
     script.addEventListener('error', () => reject(new Error('Stripe.js could not be loaded')));
     doc.head.append(script);
   }).catch((error: unknown) => {
@@ -64,7 +69,12 @@ export function stripeOutcome(result: { error?: StripeError; paymentIntent?: Str
     };
   }
   const intent = result.paymentIntent;
-  if (intent?.status === 'succeeded') return { kind: 'succeeded', ...(typeof intent.amount === 'number' ? { amountCents: intent.amount } : {}) };
+  if (intent?.status === 'succeeded')
+    return { kind: 'succeeded', ...(typeof intent.amount === 'number' ? { amountCents: intent.amount } : {}) };
   if (intent?.status === 'processing' || intent?.status === 'requires_capture') return { kind: 'processing' };
-  return { kind: 'failed', code: intent?.status ?? 'payment_failed', message: 'The payment was not completed. Try another card.' };
+  return {
+    kind: 'failed',
+    code: intent?.status ?? 'payment_failed',
+    message: 'The payment was not completed. Try another card.',
+  };
 }

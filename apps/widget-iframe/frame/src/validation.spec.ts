@@ -22,14 +22,25 @@ describe('quote form validation', () => {
   it('accepts a complete trip and builds the embed quote body', () => {
     expect(validate(good, TODAY, m)).toEqual({});
     expect(toQuoteBody(good)).toEqual({
-      destination: 'antarctica', startDate: '2027-01-10', endDate: '2027-01-24', travelers: 2, travelerAges: [45, 72], tripCost: 24000,
-      currency: 'USD', residence: 'US', state: 'CA', email: 'ana@example.com', name: 'Ana',
+      destination: 'antarctica',
+      startDate: '2027-01-10',
+      endDate: '2027-01-24',
+      travelers: 2,
+      travelerAges: [45, 72],
+      tripCost: 24000,
+      currency: 'USD',
+      residence: 'US',
+      state: 'CA',
+      email: 'ana@example.com',
+      name: 'Ana',
     });
   });
 
   it('names every missing field', () => {
     const errors = validate(emptyValues(), TODAY, m);
-    expect(Object.keys(errors).sort()).toEqual(['age-0', 'destination', 'email', 'endDate', 'residence', 'startDate', 'tripCost'].sort());
+    expect(Object.keys(errors).sort()).toEqual(
+      ['age-0', 'destination', 'email', 'endDate', 'residence', 'startDate', 'tripCost'].sort(),
+    );
   });
 
   it.each<[Partial<FormValues>, string]>([
@@ -64,11 +75,33 @@ describe('quote form validation', () => {
   });
 
   it('fills the form from a prefill (slug or name, ages or dates of birth) and leaves the rest', () => {
-    const v = applyPrefill(emptyValues(), { destination: 'Galápagos', startDate: '2027-03-01', travelerDobs: ['1980-03-02', '1950-01-01'], tripCost: 9000, residence: 'gb' }, TODAY);
-    expect(v).toMatchObject({ destination: 'galapagos', startDate: '2027-03-01', travelers: '2', ages: ['46', '77'], tripCost: '9000', residence: 'GB', email: '' });
+    const v = applyPrefill(
+      emptyValues(),
+      {
+        destination: 'Galápagos',
+        startDate: '2027-03-01',
+        travelerDobs: ['1980-03-02', '1950-01-01'],
+        tripCost: 9000,
+        residence: 'gb',
+      },
+      TODAY,
+    );
+    expect(v).toMatchObject({
+      destination: 'galapagos',
+      startDate: '2027-03-01',
+      travelers: '2',
+      ages: ['46', '77'],
+      tripCost: '9000',
+      residence: 'GB',
+      email: '',
+    });
     const again = applyPrefill(v, { email: 'x@y.zz' }, TODAY);
     expect(again).toMatchObject({ destination: 'galapagos', email: 'x@y.zz', ages: ['46', '77'] });
-    expect(applyPrefill(emptyValues(), { destination: 'Mars', travelers: 3 }, TODAY)).toMatchObject({ destination: '', travelers: '3', ages: ['', '', ''] });
+    expect(applyPrefill(emptyValues(), { destination: 'Mars', travelers: 3 }, TODAY)).toMatchObject({
+      destination: '',
+      travelers: '3',
+      ages: ['', '', ''],
+    });
   });
 });
 

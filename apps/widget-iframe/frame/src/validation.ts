@@ -39,7 +39,19 @@ export type FormErrors = Partial<Record<FieldName, string>>;
 const { maxTravelers, maxTravelerAge, maxTripCost, maxName } = QUOTE_LIMITS;
 
 export function emptyValues(): FormValues {
-  return { destination: '', startDate: '', endDate: '', travelers: '1', ages: [''], tripCost: '', currency: 'USD', residence: '', state: '', email: '', name: '' };
+  return {
+    destination: '',
+    startDate: '',
+    endDate: '',
+    travelers: '1',
+    ages: [''],
+    tripCost: '',
+    currency: 'USD',
+    residence: '',
+    state: '',
+    email: '',
+    name: '',
+  };
 }
 
 /** Resizes the ages list to the number of travelers, keeping what was typed. */
@@ -63,7 +75,9 @@ export function applyPrefill(values: FormValues, prefill: WidgetPrefill | undefi
   if (prefill.state) next.state = prefill.state.toUpperCase();
   if (prefill.email) next.email = prefill.email;
   if (prefill.name) next.name = prefill.name;
-  const ages = prefill.travelerAges ?? prefill.travelerDobs?.map((dob) => ageOn(dob, prefill.startDate ?? next.startDate ?? today) ?? NaN);
+  const ages =
+    prefill.travelerAges ??
+    prefill.travelerDobs?.map((dob) => ageOn(dob, prefill.startDate ?? next.startDate ?? today) ?? NaN);
   const count = prefill.travelers ?? ages?.length;
   if (count !== undefined && Number.isInteger(count) && count >= 1 && count <= maxTravelers) {
     next.travelers = String(count);
@@ -90,13 +104,15 @@ export function validate(values: FormValues, today: string, m: Messages): FormEr
   if (!values.startDate) errors.startDate = m.enterDeparture();
   else if (start === undefined) errors.startDate = m.dateLike({ example: '2027-01-15' });
   else if (start < todayMs) errors.startDate = m.departurePast();
-  else if (start > todayMs + TRIP_DATE_WINDOW.maxDaysAhead * DAY_MS) errors.startDate = m.departureTooFar({ days: TRIP_DATE_WINDOW.maxDaysAhead });
+  else if (start > todayMs + TRIP_DATE_WINDOW.maxDaysAhead * DAY_MS)
+    errors.startDate = m.departureTooFar({ days: TRIP_DATE_WINDOW.maxDaysAhead });
 
   const end = parseIsoDay(values.endDate);
   if (!values.endDate) errors.endDate = m.enterReturn();
   else if (end === undefined) errors.endDate = m.dateLike({ example: '2027-01-29' });
   else if (start !== undefined && end <= start) errors.endDate = m.returnAfterDeparture();
-  else if (start !== undefined && end > start + TRIP_DATE_WINDOW.maxTripDays * DAY_MS) errors.endDate = m.tripTooLong({ days: TRIP_DATE_WINDOW.maxTripDays });
+  else if (start !== undefined && end > start + TRIP_DATE_WINDOW.maxTripDays * DAY_MS)
+    errors.endDate = m.tripTooLong({ days: TRIP_DATE_WINDOW.maxTripDays });
 
   const travelers = Number(values.travelers);
   if (!Number.isInteger(travelers) || travelers < 1 || travelers > maxTravelers) {
@@ -105,7 +121,8 @@ export function validate(values: FormValues, today: string, m: Messages): FormEr
     values.ages.slice(0, travelers).forEach((raw, i) => {
       const age = Number(raw);
       if (raw.trim() === '') errors[`age-${i}`] = m.enterAge({ number: i + 1 });
-      else if (!Number.isInteger(age) || age < 0 || age > maxTravelerAge) errors[`age-${i}`] = m.ageRange({ max: maxTravelerAge });
+      else if (!Number.isInteger(age) || age < 0 || age > maxTravelerAge)
+        errors[`age-${i}`] = m.ageRange({ max: maxTravelerAge });
     });
   }
 
@@ -121,7 +138,8 @@ export function validate(values: FormValues, today: string, m: Messages): FormEr
   else if (values.residence === 'US' && !US_STATES.includes(values.state)) errors.state = m.chooseState();
 
   if (!values.email.trim()) errors.email = m.enterEmail();
-  else if (!EMAIL_SHAPE.test(values.email.trim()) || values.email.trim().length > EMAIL_MAX_LENGTH) errors.email = m.emailLike();
+  else if (!EMAIL_SHAPE.test(values.email.trim()) || values.email.trim().length > EMAIL_MAX_LENGTH)
+    errors.email = m.emailLike();
 
   if (values.name.length > maxName) errors.name = m.nameTooLong({ max: maxName });
   return errors;

@@ -49,10 +49,12 @@ describe('widget-frame bundle', () => {
   it('has one entry and one stylesheet, in the preset manifest format the widget server reads', () => {
     expect(Object.keys(manifest.entries)).toEqual(['frame']);
     expect(Object.keys(manifest.css)).toEqual(['frame']);
-    for (const file of [manifest.entries['frame']!, manifest.css['frame']!]) expect(manifest.files[file]?.bytes).toBeGreaterThan(0);
+    for (const file of [manifest.entries['frame']!, manifest.css['frame']!])
+      expect(manifest.files[file]?.bytes).toBeGreaterThan(0);
   });
 
-  const gz = (files: string[]) => files.reduce((sum, file) => sum + gzipSync(readFileSync(path.join(DIST, file)), { level: 9 }).length, 0);
+  const gz = (files: string[]) =>
+    files.reduce((sum, file) => sum + gzipSync(readFileSync(path.join(DIST, file)), { level: 9 }).length, 0);
   /** The texts of one language: the chunk libs/i18n's `import()` makes (widget.<lang>-<hash>.js) and what it imports. */
   const languageChunks = (lang: string) => {
     const chunk = Object.keys(manifest.files).find((f) => new RegExp(`^widget\\.${lang}-[A-Za-z0-9_-]+\\.js$`).test(f));
@@ -60,12 +62,17 @@ describe('widget-frame bundle', () => {
     return firstRenderFiles({ ...manifest, entries: { [lang]: chunk } }, read, lang);
   };
 
-  it.each(['en', 'de', 'fr', 'es'])(`ships at most ${BUDGET / 1024} KB gzipped JavaScript for the first render WITH its language (%s)`, (lang) => {
-    const files = [...new Set([...firstRenderFiles(manifest, read), ...languageChunks(lang)])];
-    const gzipped = gz(files);
-    console.log(`widget-frame first render in ${lang}: ${files.join(', ')} = ${(gzipped / 1024).toFixed(1)} KB gzipped`);
-    expect(gzipped).toBeLessThanOrEqual(BUDGET);
-  });
+  it.each(['en', 'de', 'fr', 'es'])(
+    `ships at most ${BUDGET / 1024} KB gzipped JavaScript for the first render WITH its language (%s)`,
+    (lang) => {
+      const files = [...new Set([...firstRenderFiles(manifest, read), ...languageChunks(lang)])];
+      const gzipped = gz(files);
+      console.log(
+        `widget-frame first render in ${lang}: ${files.join(', ')} = ${(gzipped / 1024).toFixed(1)} KB gzipped`,
+      );
+      expect(gzipped).toBeLessThanOrEqual(BUDGET);
+    },
+  );
 
   it('loads the other languages only when chosen: no texts chunk is a static import of the entry', () => {
     const files = firstRenderFiles(manifest, read);
@@ -73,7 +80,8 @@ describe('widget-frame bundle', () => {
     for (const lang of ['en', 'de', 'fr', 'es', 'en-XA']) expect(languageChunks(lang).length).toBeGreaterThan(0);
     // The entry holds no sentence of any language (they live in the chunks).
     const entry = read(manifest.entries['frame']!);
-    for (const text of ['Protect your trip', 'Sichern Sie Ihre Reise ab', 'Protégez votre voyage', 'Proteja su viaje']) expect(entry).not.toContain(text);
+    for (const text of ['Protect your trip', 'Sichern Sie Ihre Reise ab', 'Protégez votre voyage', 'Proteja su viaje'])
+      expect(entry).not.toContain(text);
   });
 
   it('keeps the Tier 3 checkout out of the first render (a lazy chunk)', () => {
@@ -83,7 +91,14 @@ describe('widget-frame bundle', () => {
   });
 
   it('counts static imports and skips dynamic ones', () => {
-    const fake: Record<string, string> = { 'a.js': 'import{x}from"./b.js";import("./c.js")', 'b.js': 'export const x=1', 'c.js': '' };
-    expect(firstRenderFiles({ entries: { frame: 'a.js' }, css: {}, files: {} }, (f) => fake[f]!)).toEqual(['a.js', 'b.js']);
+    const fake: Record<string, string> = {
+      'a.js': 'import{x}from"./b.js";import("./c.js")',
+      'b.js': 'export const x=1',
+      'c.js': '',
+    };
+    expect(firstRenderFiles({ entries: { frame: 'a.js' }, css: {}, files: {} }, (f) => fake[f]!)).toEqual([
+      'a.js',
+      'b.js',
+    ]);
   });
 });

@@ -12,15 +12,27 @@ import { CERTIFICATE, DIST, EMBED, FOREIGN, HOST, KEYS, startWorld, WIDGET, type
  */
 const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
 const available = existsSync(CHROMIUM) && existsSync(path.join(DIST, 'manifest.json'));
-if (!available && process.env.REQUIRE_SERVICES === '1') throw new Error(`Chromium (${CHROMIUM}) or the widget-frame bundle is missing (REQUIRE_SERVICES=1)`);
-if (!available) noteSkippedSuite(`Chromium not found at ${CHROMIUM} or dist/browser/widget-frame not built (npx nx run widget-frame:bundle)`);
+if (!available && process.env.REQUIRE_SERVICES === '1')
+  throw new Error(`Chromium (${CHROMIUM}) or the widget-frame bundle is missing (REQUIRE_SERVICES=1)`);
+if (!available)
+  noteSkippedSuite(
+    `Chromium not found at ${CHROMIUM} or dist/browser/widget-frame not built (npx nx run widget-frame:bundle)`,
+  );
 const describeWithBrowser = available ? describe : describe.skip;
 const SHOTS = path.join(tmpdir(), 'expedition-screens');
 
 const YEAR = new Date().getUTCFullYear() + 1;
 const PREFILL = {
-  destination: 'antarctica', startDate: `${YEAR}-01-10`, endDate: `${YEAR}-01-24`, travelers: 2, travelerAges: [45, 72],
-  tripCost: 24000, residence: 'US', state: 'CA', email: 'ana@example.com', name: 'Ana Traveler',
+  destination: 'antarctica',
+  startDate: `${YEAR}-01-10`,
+  endDate: `${YEAR}-01-24`,
+  travelers: 2,
+  travelerAges: [45, 72],
+  tripCost: 24000,
+  residence: 'US',
+  state: 'CA',
+  email: 'ana@example.com',
+  name: 'Ana Traveler',
 };
 
 interface Received {
@@ -39,7 +51,15 @@ describeWithBrowser('the widget iframe UI in Chromium', () => {
     world = await startWorld();
     browser = await chromium.launch({
       executablePath: CHROMIUM,
-      args: ['--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync'],
+      args: [
+        '--no-sandbox',
+        '--disable-gpu',
+        '--disable-quic',
+        '--no-first-run',
+        '--disable-background-networking',
+        '--disable-component-update',
+        '--disable-sync',
+      ],
     });
   }, 60_000);
   afterAll(async () => {
@@ -54,8 +74,13 @@ describeWithBrowser('the widget iframe UI in Chromium', () => {
     world.bootOverrides.clear();
   });
 
-  async function host(opts: { width?: number; bypassCSP?: boolean } = {}): Promise<{ context: BrowserContext; page: Page; errors: string[] }> {
-    const context = await browser.newContext({ viewport: { width: opts.width ?? 1280, height: 900 }, bypassCSP: opts.bypassCSP ?? false });
+  async function host(
+    opts: { width?: number; bypassCSP?: boolean } = {},
+  ): Promise<{ context: BrowserContext; page: Page; errors: string[] }> {
+    const context = await browser.newContext({
+      viewport: { width: opts.width ?? 1280, height: 900 },
+      bypassCSP: opts.bypassCSP ?? false,
+    });
     const page = await context.newPage();
     const errors: string[] = [];
     page.on('pageerror', (e) => errors.push(e.message));
@@ -63,15 +88,28 @@ describeWithBrowser('the widget iframe UI in Chromium', () => {
     return { context, page, errors };
   }
 
-  async function embed(page: Page, key: string, instance: string, config: Record<string, unknown>, opts: Record<string, unknown> = {}): Promise<Frame> {
+  async function embed(
+    page: Page,
+    key: string,
+    instance: string,
+    config: Record<string, unknown>,
+    opts: Record<string, unknown> = {},
+  ): Promise<Frame> {
     await page.evaluate(([k, i, c, o]) => (window as any).embed(k, i, c, o), [key, instance, config, opts] as const);
     const failed: string[] = [];
     page.on('requestfailed', (r) => failed.push(`${r.url()}: ${r.failure()?.errorText}`));
     page.on('console', (m) => m.type() === 'error' && failed.push(m.text()));
     await page
-      .waitForFunction((i) => (window as any).received.some((m: Received) => m.type === 'svc:frame.hello' && m.instanceId === i), instance, { timeout: 20_000 })
+      .waitForFunction(
+        (i) => (window as any).received.some((m: Received) => m.type === 'svc:frame.hello' && m.instanceId === i),
+        instance,
+        { timeout: 20_000 },
+      )
       .catch(async (error: Error) => {
-        const html = await page.frames().find((f) => f.url().includes(`instance=${instance}`))?.content();
+        const html = await page
+          .frames()
+          .find((f) => f.url().includes(`instance=${instance}`))
+          ?.content();
         throw new Error(`${error.message}\nframe: ${html?.slice(0, 600)}\nfailures: ${failed.join(' | ')}`);
       });
     const frame = page.frames().find((f) => f.url().includes(`instance=${instance}`));
@@ -83,7 +121,8 @@ describeWithBrowser('the widget iframe UI in Chromium', () => {
   const events = async (page: Page, type: string) => (await received(page)).filter((m) => m.type === type);
   async function waitForEvent(page: Page, type: string, predicate = 'true'): Promise<Received> {
     const handle = await page.waitForFunction(
-      ([t, p]) => (window as any).received.filter((m: Received) => m.type === t && new Function('m', `return ${p}`)(m)).pop(),
+      ([t, p]) =>
+        (window as any).received.filter((m: Received) => m.type === t && new Function('m', `return ${p}`)(m)).pop(),
       [type, predicate] as const,
       { timeout: 20_000 },
     );
@@ -102,19 +141,30 @@ describeWithBrowser('the widget iframe UI in Chromium', () => {
     expect(hello).toEqual({ type: 'svc:frame.hello', instanceId: 'w1', version: '1.0.0' });
 
     // Forged inits: a sibling frame of the parent's own origin (right origin, wrong window) and a foreign origin.
-    await page.evaluate(([foreign]) => {
-      for (const src of [`${location.origin}/poster`, `${foreign}/poster`]) {
-        const f = document.createElement('iframe');
-        f.src = src;
-        f.style.display = 'none';
-        document.body.append(f);
-      }
-    }, [FOREIGN] as const);
-    await page.waitForFunction(() => document.querySelectorAll('iframe').length === 3 && [...document.querySelectorAll('iframe')].every((f) => (f as HTMLIFrameElement).contentDocument !== undefined));
+    await page.evaluate(
+      ([foreign]) => {
+        for (const src of [`${location.origin}/poster`, `${foreign}/poster`]) {
+          const f = document.createElement('iframe');
+          f.src = src;
+          f.style.display = 'none';
+          document.body.append(f);
+        }
+      },
+      [FOREIGN] as const,
+    );
+    await page.waitForFunction(
+      () =>
+        document.querySelectorAll('iframe').length === 3 &&
+        [...document.querySelectorAll('iframe')].every((f) => (f as HTMLIFrameElement).contentDocument !== undefined),
+    );
     for (const origin of [HOST, FOREIGN]) {
-      const poster = await page.waitForEvent('framenavigated', { predicate: (f) => f.url() === `${origin}/poster`, timeout: 5000 }).catch(() => page.frames().find((f) => f.url() === `${origin}/poster`)!);
+      const poster = await page
+        .waitForEvent('framenavigated', { predicate: (f) => f.url() === `${origin}/poster`, timeout: 5000 })
+        .catch(() => page.frames().find((f) => f.url() === `${origin}/poster`)!);
       await poster.waitForLoadState();
-      await poster.evaluate(() => parent.frames[0]!.postMessage({ type: 'svc:frame.init', instanceId: 'w1', config: { tier: 3 } }, '*'));
+      await poster.evaluate(() =>
+        parent.frames[0]!.postMessage({ type: 'svc:frame.init', instanceId: 'w1', config: { tier: 3 } }, '*'),
+      );
     }
     // A round trip through the frame's event loop: the forged messages were delivered before this evaluate returns.
     await frame.evaluate(() => new Promise((r) => setTimeout(r, 0)));
@@ -144,14 +194,28 @@ describeWithBrowser('the widget iframe UI in Chromium', () => {
     const quoteId = readies[1]!.payload!['quoteId'];
     expect(typeof quoteId).toBe('string');
     await waitForEvent(page, 'svc:quote.ready', 'm.payload.plansCount === 3');
-    expect((await events(page, 'svc:quote.ready')).map((m) => m.payload)).toEqual([{}, { quoteId }, { quoteId, plansCount: 3 }]);
+    expect((await events(page, 'svc:quote.ready')).map((m) => m.payload)).toEqual([
+      {},
+      { quoteId },
+      { quoteId, plansCount: 3 },
+    ]);
     // The 429 of the first poll was honoured, then polling went on (and every request carried the key).
     const polls = world.requests.filter((r) => r.path === '/options');
     expect(polls.length).toBeGreaterThanOrEqual(2);
     expect(world.requests.every((r) => r.key === KEYS.tier3 && r.origin === WIDGET)).toBe(true);
     expect(world.requests[0]!.body).toEqual({
-      destination: 'antarctica', startDate: PREFILL.startDate, endDate: PREFILL.endDate, travelers: 2, travelerAges: [45, 72], tripCost: 24000,
-      currency: 'USD', residence: 'US', state: 'CA', email: 'ana@example.com', name: 'Ana Traveler', locale: 'en',
+      destination: 'antarctica',
+      startDate: PREFILL.startDate,
+      endDate: PREFILL.endDate,
+      travelers: 2,
+      travelerAges: [45, 72],
+      tripCost: 24000,
+      currency: 'USD',
+      residence: 'US',
+      state: 'CA',
+      email: 'ana@example.com',
+      name: 'Ana Traveler',
+      locale: 'en',
     });
 
     const ids = await frame.$$eval('.svc-plan[data-plan-id]', (els) => els.map((e) => e.getAttribute('data-plan-id')));
@@ -170,7 +234,9 @@ describeWithBrowser('the widget iframe UI in Chromium', () => {
       { planId: 'austral-voyager-basic', premiumCents: 28950, currency: 'USD' },
       { planId: 'meridian-private-charter', premiumCents: 61875, currency: 'USD' },
     ]);
-    expect(selected.every((m) => Number.isInteger(m.payload!['premiumCents']) && !('quoteId' in m.payload!))).toBe(true);
+    expect(selected.every((m) => Number.isInteger(m.payload!['premiumCents']) && !('quoteId' in m.payload!))).toBe(
+      true,
+    );
     // An inquiry plan has no Buy button.
     expect(await frame.locator('[data-plan-id="meridian-private-charter"] button', { hasText: 'Buy' }).count()).toBe(0);
 
@@ -222,12 +288,18 @@ describeWithBrowser('the widget iframe UI in Chromium', () => {
     const frame = await embed(page, KEYS.tier2, 'w2', { prefill: PREFILL, tier: 3 });
     await frame.waitForSelector('form');
     await quote(frame);
-    const [popup] = await Promise.all([context.waitForEvent('page'), frame.click('[data-plan-id="polar-shield-standard"] button:has-text("Buy")')]);
+    const [popup] = await Promise.all([
+      context.waitForEvent('page'),
+      frame.click('[data-plan-id="polar-shield-standard"] button:has-text("Buy")'),
+    ]);
     await popup.waitForLoadState();
     expect(popup.url()).toMatch(new RegExp(`^${EMBED}/checkout/[0-9a-f-]+\\?plan=polar-shield-standard$`));
     expect(await popup.evaluate(() => window.opener)).toBeNull();
     expect(await frame.getAttribute('text=Continue to checkout', 'href')).toBe(popup.url());
-    expect(world.requests.find((r) => r.path === '/checkout')?.body).toMatchObject({ planId: 'polar-shield-standard', email: 'ana@example.com' });
+    expect(world.requests.find((r) => r.path === '/checkout')?.body).toMatchObject({
+      planId: 'polar-shield-standard',
+      email: 'ana@example.com',
+    });
     expect(await events(page, 'svc:quote.selected')).toHaveLength(1);
     expect(await frame.locator('#svc-card-number').count()).toBe(0);
     await context.close();
@@ -243,9 +315,15 @@ describeWithBrowser('the widget iframe UI in Chromium', () => {
     const wording = frame.locator('[data-plan-id="polar-shield-standard"] .svc-plan__terms a');
     expect(await wording.getAttribute('href')).toBe('http://quote.test/policy-wording/polar-shield-standard');
     expect(await wording.getAttribute('target')).toBe('_blank');
-    expect(await frame.locator('[data-plan-id="polar-shield-standard"] .svc-plan__terms').textContent()).toContain('Underwritten by Polar Shield Underwriters Ltd.');
+    expect(await frame.locator('[data-plan-id="polar-shield-standard"] .svc-plan__terms').textContent()).toContain(
+      'Underwritten by Polar Shield Underwriters Ltd.',
+    );
     await frame.click('[data-plan-id="polar-shield-standard"] h3');
-    expect((await waitForEvent(page, 'svc:quote.selected')).payload).toEqual({ planId: 'polar-shield-standard', premiumCents: 41234, currency: 'USD' });
+    expect((await waitForEvent(page, 'svc:quote.selected')).payload).toEqual({
+      planId: 'polar-shield-standard',
+      premiumCents: 41234,
+      currency: 'USD',
+    });
     await context.close();
   });
 
@@ -258,7 +336,10 @@ describeWithBrowser('the widget iframe UI in Chromium', () => {
     world.scenario.quoteGate = 429;
     await frame.click('button[type=submit]');
     await waitForEvent(page, 'svc:quote.error');
-    expect(await lastError()).toEqual({ code: 'rate_limited', message: 'Too many requests right now. Please wait a moment and try again.' });
+    expect(await lastError()).toEqual({
+      code: 'rate_limited',
+      message: 'Too many requests right now. Please wait a moment and try again.',
+    });
     expect(await frame.textContent('.svc-notice')).toContain('Too many requests');
 
     // The gate's 401 carries no CORS header: the browser cannot read it, so it is a network failure to the iframe.
@@ -269,7 +350,10 @@ describeWithBrowser('the widget iframe UI in Chromium', () => {
     await frame.fill('#svc-email', 'quote-error@sandbox.test');
     await frame.click('button[type=submit]');
     await waitForEvent(page, 'svc:quote.error', "m.payload.code === 'quote_refused'");
-    expect(await lastError()).toEqual({ code: 'quote_refused', message: 'Sandbox: this test e-mail always fails to quote' });
+    expect(await lastError()).toEqual({
+      code: 'quote_refused',
+      message: 'Sandbox: this test e-mail always fails to quote',
+    });
     expect(await frame.textContent('.svc-notice')).toContain('We couldn’t quote this trip');
 
     // Inline validation: tied to the field, nothing sent.
@@ -303,7 +387,9 @@ describeWithBrowser('the widget iframe UI in Chromium', () => {
     await context.clock.install();
     const page = await context.newPage();
     await page.goto(HOST);
-    const frame = await embed(page, KEYS.tier3, 'w6', { prefill: { ...PREFILL, email: 'options-pending@sandbox.test' } });
+    const frame = await embed(page, KEYS.tier3, 'w6', {
+      prefill: { ...PREFILL, email: 'options-pending@sandbox.test' },
+    });
     await frame.waitForSelector('form');
     await frame.click('button[type=submit]');
     for (let i = 0; i < 60; i++) {
@@ -345,7 +431,9 @@ describeWithBrowser('the widget iframe UI in Chromium', () => {
     // (postMessage keeps order per source and target): when it is in, a hello sent with "*" would be too.
     await frame.evaluate((hostOrigin) => parent.postMessage({ probe: true }, hostOrigin), HOST);
     await page.waitForFunction(() => (window as any).all.some((m: { data: { probe?: boolean } }) => m.data?.probe));
-    expect(await page.evaluate(() => (window as any).all.map((m: { data: unknown }) => m.data))).toEqual([{ probe: true }]);
+    expect(await page.evaluate(() => (window as any).all.map((m: { data: unknown }) => m.data))).toEqual([
+      { probe: true },
+    ]);
     await context.close();
   });
 
@@ -353,12 +441,22 @@ describeWithBrowser('the widget iframe UI in Chromium', () => {
     const { page, context } = await host();
     const frame = await embed(page, KEYS.tier3, 'w9', { prefill: PREFILL });
     await frame.waitForSelector('form');
-    await page.evaluate(() => (window as any).sendUpdate('w9', { prefill: { email: 'new@example.com', travelers: 3 }, appearance: { accentColor: '#ffcc00', borderRadius: '2px' }, tier: 1 }));
-    await frame.waitForFunction(() => (document.getElementById('svc-email') as HTMLInputElement).value === 'new@example.com');
+    await page.evaluate(() =>
+      (window as any).sendUpdate('w9', {
+        prefill: { email: 'new@example.com', travelers: 3 },
+        appearance: { accentColor: '#ffcc00', borderRadius: '2px' },
+        tier: 1,
+      }),
+    );
+    await frame.waitForFunction(
+      () => (document.getElementById('svc-email') as HTMLInputElement).value === 'new@example.com',
+    );
     expect(await frame.locator('.svc-ages input').count()).toBe(3);
     await frame.fill('#svc-age-2', '12');
     expect(await frame.evaluate(() => document.documentElement.style.getPropertyValue('--svc-accent'))).toBe('#ffcc00');
-    expect(await frame.evaluate(() => document.documentElement.style.getPropertyValue('--svc-accent-contrast'))).toBe('#0b1220');
+    expect(await frame.evaluate(() => document.documentElement.style.getPropertyValue('--svc-accent-contrast'))).toBe(
+      '#0b1220',
+    );
     await quote(frame);
     expect(await frame.locator('button:has-text("Buy")').count()).toBe(0);
     await context.close();
@@ -367,7 +465,9 @@ describeWithBrowser('the widget iframe UI in Chromium', () => {
   it('the hosted Tier 1 page: operator header, prefill from the query, buys through the checkout link in the same tab', async () => {
     const context = await browser.newContext({ viewport: { width: 1280, height: 900 } });
     const page = await context.newPage();
-    await page.goto(`${WIDGET}/quote?pk=${KEYS.tier1}&destination=Svalbard&travelers=1&tripCost=9000&residence=GB&startDate=${YEAR}-06-01&endDate=${YEAR}-06-09`);
+    await page.goto(
+      `${WIDGET}/quote?pk=${KEYS.tier1}&destination=Svalbard&travelers=1&tripCost=9000&residence=GB&startDate=${YEAR}-06-01&endDate=${YEAR}-06-09`,
+    );
     await page.waitForSelector('form');
     expect(await page.textContent('header')).toContain('Polar Journeys Ltd');
     expect(await page.inputValue('#svc-destination')).toBe('svalbard');
@@ -375,7 +475,10 @@ describeWithBrowser('the widget iframe UI in Chromium', () => {
     await page.fill('#svc-email', 'sam@example.com');
     await page.click('button[type=submit]');
     await page.waitForSelector('.svc-plan[data-plan-id]');
-    await Promise.all([page.waitForURL(`${EMBED}/checkout/**`), page.click('[data-plan-id="polar-shield-standard"] button:has-text("Buy")')]);
+    await Promise.all([
+      page.waitForURL(`${EMBED}/checkout/**`),
+      page.click('[data-plan-id="polar-shield-standard"] button:has-text("Buy")'),
+    ]);
     expect(page.url()).toContain('plan=polar-shield-standard');
     await context.close();
   });
@@ -391,8 +494,15 @@ describeWithBrowser('the widget iframe UI in Chromium', () => {
       await frame.addScriptTag({ path: require.resolve('axe-core/axe.min.js') });
       const violations = await frame.evaluate(async () => {
         const axe = (globalThis as any).axe;
-        const result = await axe.run(document, { runOnly: { type: 'tag', values: ['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa'] } });
-        return result.violations.map((v: AxeViolation) => ({ id: v.id, impact: v.impact, help: v.help, nodes: v.nodes.map((n) => ({ target: n.target })) }));
+        const result = await axe.run(document, {
+          runOnly: { type: 'tag', values: ['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa'] },
+        });
+        return result.violations.map((v: AxeViolation) => ({
+          id: v.id,
+          impact: v.impact,
+          help: v.help,
+          nodes: v.nodes.map((n) => ({ target: n.target })),
+        }));
       });
       // A viewport as tall as the page instead of `fullPage` (which leaves cross-origin iframes partly unpainted).
       const height = await page.evaluate(() => document.documentElement.scrollHeight);

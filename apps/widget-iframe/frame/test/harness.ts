@@ -55,22 +55,61 @@ export interface Scenario {
 
 export const OPTIONS = [
   {
-    planId: 'austral-voyager-basic', name: 'Austral Voyager Basic', brand: 'Austral', carrier: 'Austral Mutual Insurance Co.', tier: 'basic',
-    premiumCents: 28950, currency: 'USD', coverage: { medicalExpenseLimit: 100000, evacuationCoverage: 250000, tripCancellationLimit: 24000, deductible: 250 },
-    highlights: ['Emergency evacuation from the ice', 'Trip cancellation for covered reasons'], isRecommended: false, availabilityMode: 'full',
+    planId: 'austral-voyager-basic',
+    name: 'Austral Voyager Basic',
+    brand: 'Austral',
+    carrier: 'Austral Mutual Insurance Co.',
+    tier: 'basic',
+    premiumCents: 28950,
+    currency: 'USD',
+    coverage: {
+      medicalExpenseLimit: 100000,
+      evacuationCoverage: 250000,
+      tripCancellationLimit: 24000,
+      deductible: 250,
+    },
+    highlights: ['Emergency evacuation from the ice', 'Trip cancellation for covered reasons'],
+    isRecommended: false,
+    availabilityMode: 'full',
     checkout: { purchasable: true, amountCents: 28950, currency: 'USD' },
   },
   {
-    planId: 'polar-shield-standard', name: 'Polar Shield Standard', brand: 'Polar Shield', carrier: 'Polar Shield Underwriters Ltd.', tier: 'standard',
-    premiumCents: 41234, currency: 'USD', coverage: { medicalExpenseLimit: 250000, evacuationCoverage: 500000, tripCancellationLimit: 24000, deductible: 100 },
-    highlights: ['Helicopter evacuation included', 'Cover up to age 85', '24/7 polar assistance line'], isRecommended: true, availabilityMode: 'full',
+    planId: 'polar-shield-standard',
+    name: 'Polar Shield Standard',
+    brand: 'Polar Shield',
+    carrier: 'Polar Shield Underwriters Ltd.',
+    tier: 'standard',
+    premiumCents: 41234,
+    currency: 'USD',
+    coverage: {
+      medicalExpenseLimit: 250000,
+      evacuationCoverage: 500000,
+      tripCancellationLimit: 24000,
+      deductible: 100,
+    },
+    highlights: ['Helicopter evacuation included', 'Cover up to age 85', '24/7 polar assistance line'],
+    isRecommended: true,
+    availabilityMode: 'full',
     policyTermsUrl: 'http://quote.test/policy-wording/polar-shield-standard',
     checkout: { purchasable: true, amountCents: 41234, currency: 'USD' },
   },
   {
-    planId: 'meridian-private-charter', name: 'Meridian Private Charter', brand: 'Meridian', carrier: 'Meridian Specialty Insurance', tier: 'premium',
-    premiumCents: 61875, currency: 'USD', coverage: { medicalExpenseLimit: 1000000, evacuationCoverage: 1000000, tripCancellationLimit: 24000, deductible: 0 },
-    highlights: ['Cancel for any reason (75%)'], isRecommended: false, availabilityMode: 'inquiry',
+    planId: 'meridian-private-charter',
+    name: 'Meridian Private Charter',
+    brand: 'Meridian',
+    carrier: 'Meridian Specialty Insurance',
+    tier: 'premium',
+    premiumCents: 61875,
+    currency: 'USD',
+    coverage: {
+      medicalExpenseLimit: 1000000,
+      evacuationCoverage: 1000000,
+      tripCancellationLimit: 24000,
+      deductible: 0,
+    },
+    highlights: ['Cancel for any reason (75%)'],
+    isRecommended: false,
+    availabilityMode: 'inquiry',
     checkout: { purchasable: false, amountCents: 0, currency: 'USD' },
   },
 ] as const;
@@ -92,7 +131,13 @@ function listen(app: express.Express, port: number): Promise<Server> {
 
 const escapeJson = (value: unknown) => JSON.stringify(value).replace(/</g, '\\u003c');
 
-export function bootFor(kind: 'frame' | 'hosted', key: string, instanceId: string | undefined, parent: string | undefined, overrides?: Partial<WidgetBootData>): WidgetBootData {
+export function bootFor(
+  kind: 'frame' | 'hosted',
+  key: string,
+  instanceId: string | undefined,
+  parent: string | undefined,
+  overrides?: Partial<WidgetBootData>,
+): WidgetBootData {
   const allowedTier = key === KEYS.tier2 ? 2 : key === KEYS.tier1 ? 1 : 3;
   const known = (Object.values(KEYS) as string[]).includes(key) && key !== KEYS.revoked;
   return {
@@ -111,7 +156,11 @@ export function bootFor(kind: 'frame' | 'hosted', key: string, instanceId: strin
   } as WidgetBootData;
 }
 
-function documentHtml(boot: WidgetBootData, manifest: { entries: Record<string, string>; css: Record<string, string> }, title: string): string {
+function documentHtml(
+  boot: WidgetBootData,
+  manifest: { entries: Record<string, string>; css: Record<string, string> },
+  title: string,
+): string {
   return `<!doctype html><html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1">
 <title>${title}</title><link rel="stylesheet" href="/assets/${manifest.css['frame']}">
 <script type="module" src="/assets/${manifest.entries['frame']}"></script></head>
@@ -134,17 +183,26 @@ export async function startWorld(): Promise<World> {
     const key = String(req.query['pk'] ?? '');
     const parent = typeof req.query['parent'] === 'string' ? req.query['parent'] : undefined;
     const boot = bootFor('frame', key, String(req.query['instance'] ?? ''), parent, bootOverrides.get(key));
-    res.set('Content-Security-Policy', csp(boot.state === 'ok' ? (parent ?? "'none'") : '*')).set('Cache-Control', 'no-store').type('html').send(documentHtml(boot, manifest, 'Travel insurance quote'));
+    res
+      .set('Content-Security-Policy', csp(boot.state === 'ok' ? (parent ?? "'none'") : '*'))
+      .set('Cache-Control', 'no-store')
+      .type('html')
+      .send(documentHtml(boot, manifest, 'Travel insurance quote'));
   });
   widget.get('/quote', (req, res) => {
     const key = String(req.query['pk'] ?? '');
     const prefill: Record<string, unknown> = {};
-    for (const k of ['destination', 'startDate', 'endDate', 'residence', 'state', 'currency'] as const) if (typeof req.query[k] === 'string') prefill[k] = req.query[k];
-    for (const k of ['travelers', 'tripCost'] as const) if (typeof req.query[k] === 'string') prefill[k] = Number(req.query[k]);
+    for (const k of ['destination', 'startDate', 'endDate', 'residence', 'state', 'currency'] as const)
+      if (typeof req.query[k] === 'string') prefill[k] = req.query[k];
+    for (const k of ['travelers', 'tripCost'] as const)
+      if (typeof req.query[k] === 'string') prefill[k] = Number(req.query[k]);
     // As the widget server does: the hosted page's ?locale= becomes the boot data's language.
     const locale = typeof req.query['locale'] === 'string' ? { locale: req.query['locale'] } : {};
     const boot = bootFor('hosted', key, undefined, undefined, { prefill, ...locale, ...bootOverrides.get(key) });
-    res.set('Content-Security-Policy', csp("'none'")).type('html').send(documentHtml(boot, manifest, 'Travel insurance – Polar Journeys Ltd'));
+    res
+      .set('Content-Security-Policy', csp("'none'"))
+      .type('html')
+      .send(documentHtml(boot, manifest, 'Travel insurance – Polar Journeys Ltd'));
   });
   widget.use('/assets', express.static(DIST, { immutable: true, maxAge: '1y', index: false }));
 
@@ -163,7 +221,12 @@ export async function startWorld(): Promise<World> {
     res.set('Vary', 'Origin').set('Cache-Control', 'no-store');
     if (req.method === 'OPTIONS') {
       if (!origin) return void res.status(403).type('text').send('Forbidden');
-      res.set({ 'Access-Control-Allow-Origin': origin, 'Access-Control-Allow-Methods': 'GET, POST, OPTIONS', 'Access-Control-Allow-Headers': 'Content-Type, X-SVC-Publishable-Key', 'Access-Control-Max-Age': '86400' });
+      res.set({
+        'Access-Control-Allow-Origin': origin,
+        'Access-Control-Allow-Methods': 'GET, POST, OPTIONS',
+        'Access-Control-Allow-Headers': 'Content-Type, X-SVC-Publishable-Key',
+        'Access-Control-Max-Age': '86400',
+      });
       return void res.status(204).end();
     }
     next();
@@ -182,14 +245,19 @@ export async function startWorld(): Promise<World> {
       scenario.quoteGate = undefined;
       if (status === 429) return void res.status(429).set('Retry-After', '17').type('text').send('Too Many Requests');
       res.removeHeader('Access-Control-Allow-Origin');
-      return void res.status(status).type('text').send(status === 401 ? 'Unauthorized' : 'Forbidden');
+      return void res
+        .status(status)
+        .type('text')
+        .send(status === 401 ? 'Unauthorized' : 'Forbidden');
     }
     next();
   });
   embed.post('/api/embed/quote', (req, res) => {
     const body = req.body as Record<string, unknown>;
-    if (typeof body['email'] !== 'string' || typeof body['destination'] !== 'string') return void res.status(400).json({ error: 'Missing or invalid required fields' });
-    if (body['email'] === 'quote-error@sandbox.test') return void res.status(400).json({ error: 'Sandbox: this test e-mail always fails to quote' });
+    if (typeof body['email'] !== 'string' || typeof body['destination'] !== 'string')
+      return void res.status(400).json({ error: 'Missing or invalid required fields' });
+    if (body['email'] === 'quote-error@sandbox.test')
+      return void res.status(400).json({ error: 'Sandbox: this test e-mail always fails to quote' });
     const quoteId = randomUUID();
     const quoteNumber = `EXP-${'ABCDEFGHJK'[quotes.size % 10]}7Q2`;
     quotes.set(quoteId, { email: body['email'], polls: 0, quoteNumber });
@@ -201,33 +269,79 @@ export async function startWorld(): Promise<World> {
     const quote = quotes.get(quoteId);
     if (!quote) return void bareForbidden(res);
     quote.polls++;
-    if (scenario.options429Once && quote.polls === 1) return void res.status(429).set('Retry-After', '1').type('text').send('Too Many Requests');
-    if (quote.email === 'options-pending@sandbox.test' || quote.polls <= scenario.pendingPolls + (scenario.options429Once ? 1 : 0)) return void res.json({ options: [], pending: true });
-    res.json({ quoteId, quoteNumber: quote.quoteNumber, currency: 'USD', recommendedPlanId: 'polar-shield-standard', options: OPTIONS, generatedAt: new Date().toISOString() });
+    if (scenario.options429Once && quote.polls === 1)
+      return void res.status(429).set('Retry-After', '1').type('text').send('Too Many Requests');
+    if (
+      quote.email === 'options-pending@sandbox.test' ||
+      quote.polls <= scenario.pendingPolls + (scenario.options429Once ? 1 : 0)
+    )
+      return void res.json({ options: [], pending: true });
+    res.json({
+      quoteId,
+      quoteNumber: quote.quoteNumber,
+      currency: 'USD',
+      recommendedPlanId: 'polar-shield-standard',
+      options: OPTIONS,
+      generatedAt: new Date().toISOString(),
+    });
   });
   embed.post('/api/embed/checkout', (req, res) => {
     const { quoteId, planId } = req.body as { quoteId?: string; planId?: string };
     if (!quoteId || !quotes.has(quoteId)) return void bareForbidden(res);
-    if (!OPTIONS.some((o) => o.planId === planId)) return void res.status(400).json({ error: "Plan is not among this quote's options" });
-    res.json({ checkoutUrl: `${EMBED}/checkout/${quoteId}?plan=${planId}`, expiresAt: new Date(Date.now() + 30 * 60_000).toISOString() });
+    if (!OPTIONS.some((o) => o.planId === planId))
+      return void res.status(400).json({ error: "Plan is not among this quote's options" });
+    res.json({
+      checkoutUrl: `${EMBED}/checkout/${quoteId}?plan=${planId}`,
+      expiresAt: new Date(Date.now() + 30 * 60_000).toISOString(),
+    });
   });
-  embed.get('/checkout/:id', (_req, res) => void res.type('html').send('<!doctype html><html lang="en"><title>Checkout</title><h1>Hosted checkout</h1></html>'));
+  embed.get(
+    '/checkout/:id',
+    (_req, res) =>
+      void res
+        .type('html')
+        .send('<!doctype html><html lang="en"><title>Checkout</title><h1>Hosted checkout</h1></html>'),
+  );
   embed.post('/api/embed/payments', (req, res) => {
     const { quoteId, planId } = req.body as { quoteId: string; planId: string };
     const option = OPTIONS.find((o) => o.planId === planId);
     if (!quotes.has(quoteId)) return void bareForbidden(res);
     if (!option) return void res.status(400).json({ error: "Plan is not among this quote's options" });
-    if ([...payments.values()].some((p) => p.quoteId === quoteId && p.status === 'succeeded')) return void res.status(409).json({ error: 'This quote is already purchased' });
+    if ([...payments.values()].some((p) => p.quoteId === quoteId && p.status === 'succeeded'))
+      return void res.status(409).json({ error: 'This quote is already purchased' });
     const paymentId = `pi_sim_${quoteId.slice(0, 8)}_${planId.length}`;
     payments.set(paymentId, { quoteId, planId, amountCents: option.premiumCents, status: 'requires_payment_method' });
-    res.json({ paymentId, clientSecret: `${paymentId}_secret_x`, amountCents: option.premiumCents, currency: 'USD', provider: 'simulated', mode: 'test' });
+    res.json({
+      paymentId,
+      clientSecret: `${paymentId}_secret_x`,
+      amountCents: option.premiumCents,
+      currency: 'USD',
+      provider: 'simulated',
+      mode: 'test',
+    });
   });
-  const result = (paymentId: string, status: string, failure?: { failureCode: string; declineCode?: string; failureMessage: string }) => {
+  const result = (
+    paymentId: string,
+    status: string,
+    failure?: { failureCode: string; declineCode?: string; failureMessage: string },
+  ) => {
     const p = payments.get(paymentId)!;
     p.status = status === 'failed' ? 'requires_payment_method' : status;
     // The embed API names the policy on the paying call's success (its token rides in the certificate link).
-    const policy = status === 'succeeded' ? { policyNumber: CERTIFICATE.policyNumber, accessToken: CERTIFICATE.token, documentUrl: CERTIFICATE.url } : {};
-    return { paymentId, status, quoteId: p.quoteId, planId: p.planId, amountCents: p.amountCents, currency: 'USD', ...failure, ...policy };
+    const policy =
+      status === 'succeeded'
+        ? { policyNumber: CERTIFICATE.policyNumber, accessToken: CERTIFICATE.token, documentUrl: CERTIFICATE.url }
+        : {};
+    return {
+      paymentId,
+      status,
+      quoteId: p.quoteId,
+      planId: p.planId,
+      amountCents: p.amountCents,
+      currency: 'USD',
+      ...failure,
+      ...policy,
+    };
   };
   embed.post('/api/embed/payments/confirm', (req, res) => {
     const { paymentId, paymentMethod } = req.body as { paymentId: string; paymentMethod: string };
@@ -235,18 +349,36 @@ export async function startWorld(): Promise<World> {
     const card = String(paymentMethod).replace(/[\s-]/g, '');
     if (card === '4242424242424242') return void res.json(result(paymentId, 'succeeded'));
     if (card === '4000002500003155') return void res.json(result(paymentId, 'requires_action'));
-    res.json(result(paymentId, 'failed', { failureCode: 'card_declined', declineCode: 'generic_decline', failureMessage: 'Your card was declined.' }));
+    res.json(
+      result(paymentId, 'failed', {
+        failureCode: 'card_declined',
+        declineCode: 'generic_decline',
+        failureMessage: 'Your card was declined.',
+      }),
+    );
   });
   embed.post('/api/embed/payments/authenticate', (req, res) => {
     const { paymentId, approve } = req.body as { paymentId: string; approve: boolean };
-    if (payments.get(paymentId)?.status !== 'requires_action') return void res.status(409).json({ error: 'This payment is not awaiting authentication' });
-    res.json(approve ? result(paymentId, 'succeeded') : result(paymentId, 'failed', { failureCode: 'payment_intent_authentication_failure', failureMessage: 'We could not authenticate your payment method.' }));
+    if (payments.get(paymentId)?.status !== 'requires_action')
+      return void res.status(409).json({ error: 'This payment is not awaiting authentication' });
+    res.json(
+      approve
+        ? result(paymentId, 'succeeded')
+        : result(paymentId, 'failed', {
+            failureCode: 'payment_intent_authentication_failure',
+            failureMessage: 'We could not authenticate your payment method.',
+          }),
+    );
   });
 
   // ---- host pages (another origin): play the loader's part of the protocol, record everything ----
   const hostApp = (own: string) => {
     const app = express();
-    app.get('/', (_req, res) => void res.type('html').send(`<!doctype html><html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1"><title>Host</title>
+    app.get(
+      '/',
+      (_req, res) =>
+        void res.type('html')
+          .send(`<!doctype html><html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1"><title>Host</title>
 <style>body{font-family:system-ui;margin:0;padding:16px;background:#eef2f6} iframe{width:100%;border:0;display:block;background:#fff;height:200px}</style></head>
 <body><h1 style="font-size:18px">Antarctic Peninsula voyage — protect your trip</h1><div id="slot"></div><script>
 window.received = []; window.all = []; window.frames_ = {};
@@ -275,15 +407,25 @@ window.addEventListener('message', function (e) {
   if (e.data.type === 'svc:frame.hello') { f.hello = true; if (!f.hold) window.sendInit(hit); }
   if (e.data.type === 'svc:frame.resize') f.iframe.style.height = e.data.height + 'px';
 });
-</script></body></html>`));
-    app.get('/poster', (_req, res) => void res.type('html').send(`<!doctype html><title>poster</title><script>
+</script></body></html>`),
+    );
+    app.get(
+      '/poster',
+      (_req, res) =>
+        void res.type('html').send(`<!doctype html><title>poster</title><script>
 window.addEventListener('message', function (e) { if (e.data && e.data.forward) parent.frames[0].postMessage(e.data.forward, '*'); });
-</script>`));
+</script>`),
+    );
     void own;
     return app;
   };
 
-  const servers = await Promise.all([listen(widget, PORTS.widget), listen(embed, PORTS.embed), listen(hostApp(HOST), PORTS.host), listen(hostApp(FOREIGN), PORTS.foreign)]);
+  const servers = await Promise.all([
+    listen(widget, PORTS.widget),
+    listen(embed, PORTS.embed),
+    listen(hostApp(HOST), PORTS.host),
+    listen(hostApp(FOREIGN), PORTS.foreign),
+  ]);
   return {
     requests,
     scenario,

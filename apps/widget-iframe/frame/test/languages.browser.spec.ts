@@ -15,15 +15,27 @@ import { DIST, HOST, KEYS, startWorld, WIDGET, type World } from './harness';
  */
 const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
 const available = existsSync(CHROMIUM) && existsSync(path.join(DIST, 'manifest.json'));
-if (!available && process.env.REQUIRE_SERVICES === '1') throw new Error(`Chromium (${CHROMIUM}) or the widget-frame bundle is missing (REQUIRE_SERVICES=1)`);
-if (!available) noteSkippedSuite(`Chromium not found at ${CHROMIUM} or dist/browser/widget-frame not built (npx nx run widget-frame:bundle)`);
+if (!available && process.env.REQUIRE_SERVICES === '1')
+  throw new Error(`Chromium (${CHROMIUM}) or the widget-frame bundle is missing (REQUIRE_SERVICES=1)`);
+if (!available)
+  noteSkippedSuite(
+    `Chromium not found at ${CHROMIUM} or dist/browser/widget-frame not built (npx nx run widget-frame:bundle)`,
+  );
 const describeWithBrowser = available ? describe : describe.skip;
 const SHOTS = path.join(tmpdir(), 'expedition-screens');
 
 const YEAR = new Date().getUTCFullYear() + 1;
 const PREFILL = {
-  destination: 'antarctica', startDate: `${YEAR}-01-10`, endDate: `${YEAR}-01-24`, travelers: 2, travelerAges: [45, 72],
-  tripCost: 24000, residence: 'US', state: 'CA', email: '', name: 'Ana Traveler',
+  destination: 'antarctica',
+  startDate: `${YEAR}-01-10`,
+  endDate: `${YEAR}-01-24`,
+  travelers: 2,
+  travelerAges: [45, 72],
+  tripCost: 24000,
+  residence: 'US',
+  state: 'CA',
+  email: '',
+  name: 'Ana Traveler',
 };
 
 /** A word of each screen in each language: the screen is in that language, not English with a few words changed. */
@@ -53,7 +65,15 @@ describeWithBrowser('the widget in every language, in Chromium', () => {
     world = await startWorld();
     browser = await chromium.launch({
       executablePath: CHROMIUM,
-      args: ['--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync'],
+      args: [
+        '--no-sandbox',
+        '--disable-gpu',
+        '--disable-quic',
+        '--no-first-run',
+        '--disable-background-networking',
+        '--disable-component-update',
+        '--disable-sync',
+      ],
     });
   }, 60_000);
   afterAll(async () => {
@@ -75,7 +95,8 @@ describeWithBrowser('the widget in every language, in Chromium', () => {
     return frame.evaluate(() => {
       const problems: string[] = [];
       const width = document.documentElement.clientWidth;
-      if (document.documentElement.scrollWidth > width + 1) problems.push(`document scrolls sideways: ${document.documentElement.scrollWidth} > ${width}`);
+      if (document.documentElement.scrollWidth > width + 1)
+        problems.push(`document scrolls sideways: ${document.documentElement.scrollWidth} > ${width}`);
       const walker = document.createTreeWalker(document.body, NodeFilter.SHOW_TEXT);
       for (let node = walker.nextNode(); node; node = walker.nextNode()) {
         const text = node.textContent?.trim();
@@ -85,7 +106,10 @@ describeWithBrowser('the widget in every language, in Chromium', () => {
         range.selectNodeContents(node);
         for (const rect of Array.from(range.getClientRects())) {
           if (rect.width === 0) continue;
-          if (rect.right > width + 1 || rect.left < -1) problems.push(`"${text.slice(0, 40)}" runs out of the frame (${Math.round(rect.left)}–${Math.round(rect.right)} of ${width})`);
+          if (rect.right > width + 1 || rect.left < -1)
+            problems.push(
+              `"${text.slice(0, 40)}" runs out of the frame (${Math.round(rect.left)}–${Math.round(rect.right)} of ${width})`,
+            );
         }
         // Clipped by an ancestor that hides its overflow.
         for (let el: HTMLElement | null = parent; el && el !== document.body; el = el.parentElement) {
@@ -106,8 +130,14 @@ describeWithBrowser('the widget in every language, in Chromium', () => {
     await frame.addScriptTag({ path: require.resolve('axe-core/axe.min.js') });
     const violations = (await frame.evaluate(async () => {
       const axe = (globalThis as any).axe;
-      const result = await axe.run(document, { runOnly: { type: 'tag', values: ['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa'] } });
-      return result.violations.map((v: AxeViolation) => ({ id: v.id, impact: v.impact, nodes: v.nodes.map((n) => ({ target: n.target })) }));
+      const result = await axe.run(document, {
+        runOnly: { type: 'tag', values: ['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa'] },
+      });
+      return result.violations.map((v: AxeViolation) => ({
+        id: v.id,
+        impact: v.impact,
+        nodes: v.nodes.map((n) => ({ target: n.target })),
+      }));
     })) as AxeViolation[];
     const height = await page.evaluate(() => document.documentElement.scrollHeight);
     await page.setViewportSize({ width, height: Math.max(height, 600) });
@@ -116,15 +146,30 @@ describeWithBrowser('the widget in every language, in Chromium', () => {
     const problems = await overflowing(frame);
     await page.setViewportSize({ width, height: 900 });
     const serious = violations.filter((v) => v.impact === 'serious' || v.impact === 'critical');
-    expect({ screen: `${lang} ${name} at ${width}px`, serious, problems }).toEqual({ screen: `${lang} ${name} at ${width}px`, serious: [], problems: [] });
+    expect({ screen: `${lang} ${name} at ${width}px`, serious, problems }).toEqual({
+      screen: `${lang} ${name} at ${width}px`,
+      serious: [],
+      problems: [],
+    });
   }
 
   async function embedded(page: Page, instance: string, locale: string): Promise<Frame> {
     await page.goto(HOST);
-    await page.evaluate(([k, i, c]) => (window as any).embed(k, i, c, {}), [KEYS.tier3, instance, { locale, prefill: PREFILL }] as const);
-    await page.waitForFunction((i) => (window as any).received.some((m: { type: string; instanceId: string }) => m.type === 'svc:frame.hello' && m.instanceId === i), instance, {
-      timeout: 20_000,
-    });
+    await page.evaluate(([k, i, c]) => (window as any).embed(k, i, c, {}), [
+      KEYS.tier3,
+      instance,
+      { locale, prefill: PREFILL },
+    ] as const);
+    await page.waitForFunction(
+      (i) =>
+        (window as any).received.some(
+          (m: { type: string; instanceId: string }) => m.type === 'svc:frame.hello' && m.instanceId === i,
+        ),
+      instance,
+      {
+        timeout: 20_000,
+      },
+    );
     const frame = page.frames().find((f) => f.url().includes(`instance=${instance}`));
     if (!frame) throw new Error('no frame');
     return frame;
@@ -171,7 +216,9 @@ describeWithBrowser('the widget in every language, in Chromium', () => {
     it.each([390, 1280])('the hosted page at %i px, and its language switch', async (width) => {
       const context = await browser.newContext({ viewport: { width, height: 900 }, bypassCSP: true });
       const page = await context.newPage();
-      await page.goto(`${WIDGET}/quote?pk=${KEYS.tier1}&destination=arctic&travelers=2&tripCost=12000&residence=DE&locale=${lang}`);
+      await page.goto(
+        `${WIDGET}/quote?pk=${KEYS.tier1}&destination=arctic&travelers=2&tripCost=12000&residence=DE&locale=${lang}`,
+      );
       await page.waitForSelector('form');
       await page.click('button[type=submit]');
       await audit(page.mainFrame(), page, lang, 'hosted', width);

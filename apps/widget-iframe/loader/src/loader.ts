@@ -38,7 +38,10 @@ interface Instance {
   timers: ReturnType<typeof setTimeout>[];
 }
 
-const PREFILL_KEYS = 'destination startDate endDate tripCost travelers travelerAges travelerDobs residence state email name currency'.split(' ');
+const PREFILL_KEYS =
+  'destination startDate endDate tripCost travelers travelerAges travelerDobs residence state email name currency'.split(
+    ' ',
+  );
 export const DEFAULT_LOAD_TIMEOUT_MS = 15_000;
 /** A frame that loaded but never said hello was refused (frame-ancestors) or is not ours. */
 export const REFUSED_AFTER_MS = 3_000;
@@ -56,7 +59,8 @@ export function createSvcWidget(win: Window, embedOrigin: string): SvcWidgetApi 
   const instances: Instance[] = [];
 
   const checkName = (name: string) => {
-    if ((SVC_WIDGET_EVENT_NAMES as readonly string[]).indexOf(name) < 0) throw new TypeError(`SvcWidget: unknown event "${name}"`);
+    if ((SVC_WIDGET_EVENT_NAMES as readonly string[]).indexOf(name) < 0)
+      throw new TypeError(`SvcWidget: unknown event "${name}"`);
   };
   const subscribe = (owner: Instance | null, name: string, fn: Handler, once: boolean) => {
     checkName(name);
@@ -113,7 +117,11 @@ export function createSvcWidget(win: Window, embedOrigin: string): SvcWidgetApi 
       const name = type.slice(WIDGET_MESSAGE_PREFIX.length);
       const payload = data['payload'];
       if ((WIDGET_EVENT_NAMES as readonly string[]).indexOf(name) < 0 || !isObject(payload)) return;
-      if (name === 'quote.selected' && !(typeof payload['planId'] === 'string' && Number.isInteger(payload['premiumCents']))) return;
+      if (
+        name === 'quote.selected' &&
+        !(typeof payload['planId'] === 'string' && Number.isInteger(payload['premiumCents']))
+      )
+        return;
       emit(inst, name, payload);
     }
   };
@@ -191,7 +199,17 @@ export function createSvcWidget(win: Window, embedOrigin: string): SvcWidgetApi 
         if (!instances.length) win.removeEventListener('message', onMessage);
       },
     };
-    const inst: Instance = { id, container: el, iframe, config, handle, greeted: false, failed: false, destroyed: false, timers: [] };
+    const inst: Instance = {
+      id,
+      container: el,
+      iframe,
+      config,
+      handle,
+      greeted: false,
+      failed: false,
+      destroyed: false,
+      timers: [],
+    };
     apply(inst, config);
 
     const timeout = config.loadTimeoutMs ?? DEFAULT_LOAD_TIMEOUT_MS;
@@ -200,7 +218,10 @@ export function createSvcWidget(win: Window, embedOrigin: string): SvcWidgetApi 
     );
     iframe.addEventListener('load', () => {
       inst.timers.push(
-        setTimeout(() => fail(inst, 'frame_refused', `frame refused: is ${win.location.origin} an allowed origin of the key?`), Math.min(REFUSED_AFTER_MS, timeout)),
+        setTimeout(
+          () => fail(inst, 'frame_refused', `frame refused: is ${win.location.origin} an allowed origin of the key?`),
+          Math.min(REFUSED_AFTER_MS, timeout),
+        ),
       );
     });
     if (!instances.length) win.addEventListener('message', onMessage);

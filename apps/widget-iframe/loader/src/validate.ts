@@ -10,14 +10,25 @@ export const isObject = (v: unknown): v is Record<string, unknown> => !!v && typ
 const isString = (v: unknown): v is string => typeof v === 'string';
 const isNumber = (v: unknown): v is number => typeof v === 'number' && isFinite(v);
 const isInt = (v: unknown): v is number => isNumber(v) && Math.floor(v) === v;
-const str = (min: number, max: number, re?: RegExp, trim?: boolean): Check => (v) => {
-  if (!isString(v)) return false;
-  const s = trim ? v.trim() : v;
-  return s.length >= min && s.length <= max && (!re || re.test(s));
-};
-const int = (min: number, max: number): Check => (v) => isInt(v) && v >= min && v <= max;
-const list = (item: Check): Check => (v) => Array.isArray(v) && v.length <= L.maxTravelers && v.every(item);
-const matches = (re: RegExp): Check => (v) => isString(v) && re.test(v);
+const str =
+  (min: number, max: number, re?: RegExp, trim?: boolean): Check =>
+  (v) => {
+    if (!isString(v)) return false;
+    const s = trim ? v.trim() : v;
+    return s.length >= min && s.length <= max && (!re || re.test(s));
+  };
+const int =
+  (min: number, max: number): Check =>
+  (v) =>
+    isInt(v) && v >= min && v <= max;
+const list =
+  (item: Check): Check =>
+  (v) =>
+    Array.isArray(v) && v.length <= L.maxTravelers && v.every(item);
+const matches =
+  (re: RegExp): Check =>
+  (v) =>
+    isString(v) && re.test(v);
 const key = matches(L.publishableKey);
 const date = matches(L.isoDate);
 const css = str(1, L.maxCssValue, L.cssValue);
@@ -25,7 +36,10 @@ const css = str(1, L.maxCssValue, L.cssValue);
 const KEY: [Check, string] = [key, 'a publishable key pk_…'];
 const DATE: [Check, string] = [date, 'YYYY-MM-DD'];
 const CSS: [Check, string] = [css, 'a CSS value'];
-const TEXT = (min: number, max: number): [Check, string] => [str(min, max, undefined, true), `${min}-${max} characters`];
+const TEXT = (min: number, max: number): [Check, string] => [
+  str(min, max, undefined, true),
+  `${min}-${max} characters`,
+];
 
 const FIELDS: Record<string, [Check, string]> = {
   publishableKey: KEY,
@@ -47,7 +61,10 @@ const FIELDS: Record<string, [Check, string]> = {
   appearance: [isObject, 'an object'],
   autoResize: [(v) => typeof v === 'boolean', 'a boolean'],
   title: TEXT(1, L.maxTitle),
-  loadTimeoutMs: [int(L.minLoadTimeoutMs, L.maxLoadTimeoutMs), `an integer ${L.minLoadTimeoutMs}-${L.maxLoadTimeoutMs}`],
+  loadTimeoutMs: [
+    int(L.minLoadTimeoutMs, L.maxLoadTimeoutMs),
+    `an integer ${L.minLoadTimeoutMs}-${L.maxLoadTimeoutMs}`,
+  ],
 };
 const APPEARANCE: Record<string, [Check, string]> = {
   accentColor: CSS,
@@ -81,7 +98,8 @@ export function validateMountConfig(config: unknown, requireKey: boolean): Mount
   checkFields(c, FIELDS, '');
   if (c['appearance']) checkFields(c['appearance'] as Record<string, unknown>, APPEARANCE, 'appearance.');
   const pk = c['publishableKey'] ?? c['pk'];
-  if (c['publishableKey'] !== undefined && c['pk'] !== undefined && c['publishableKey'] !== c['pk']) fail('pk', 'equal to publishableKey');
+  if (c['publishableKey'] !== undefined && c['pk'] !== undefined && c['publishableKey'] !== c['pk'])
+    fail('pk', 'equal to publishableKey');
   if (requireKey && pk === undefined) fail('publishableKey', 'set (required)');
   return (pk === undefined ? { ...c } : { ...c, publishableKey: pk }) as MountConfig;
 }

@@ -31,7 +31,8 @@ if (typeof document !== 'undefined') {
   const w = window as Window & { SvcWidget?: SvcWidgetApi };
   const existing = w.SvcWidget;
   if (existing) {
-    if (existing.version !== LOADER_VERSION) console.warn(`SvcWidget: loader ${LOADER_VERSION} ignored, ${existing.version} is already loaded`);
+    if (existing.version !== LOADER_VERSION)
+      console.warn(`SvcWidget: loader ${LOADER_VERSION} ignored, ${existing.version} is already loaded`);
   } else {
     const origin = loaderOrigin(document);
     if (origin) Object.defineProperty(w, 'SvcWidget', { value: createSvcWidget(w, origin), enumerable: true });

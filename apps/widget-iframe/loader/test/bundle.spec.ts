@@ -24,7 +24,9 @@ describe('the built loader (dist/browser/widget-loader/widget.js)', () => {
 
   it('is one classic script with no import, require or eval', () => {
     expect(source).not.toMatch(/\bimport\s*[("'{]|\brequire\(|\beval\(|new Function/);
-    expect(source.startsWith('!function(){') || source.startsWith('(function(){') || source.startsWith('(()=>{')).toBe(true);
+    expect(source.startsWith('!function(){') || source.startsWith('(function(){') || source.startsWith('(()=>{')).toBe(
+      true,
+    );
   });
 
   it('does nothing where there is no window (server-side rendering, workers)', () => {
@@ -38,21 +40,45 @@ describe('the built loader (dist/browser/widget-loader/widget.js)', () => {
     vm.runInNewContext(source, page);
     expect(page.window['SvcWidget'].embedOrigin).toBe('https://widget.example:8443');
     expect(page.window['SvcWidget'].version).toBe(LOADER_VERSION);
-    expect(Object.keys(page.window['SvcWidget']).sort()).toEqual(['embedOrigin', 'mount', 'off', 'on', 'once', 'version']);
+    expect(Object.keys(page.window['SvcWidget']).sort()).toEqual([
+      'embedOrigin',
+      'mount',
+      'off',
+      'on',
+      'once',
+      'version',
+    ]);
   });
 
   it('without document.currentScript takes the origin only from a script of exactly its own path, else defines nothing', () => {
     const page = (srcs: string[]) => {
       const errors: unknown[] = [];
-      const document = { currentScript: null, baseURI: 'https://tours.example/trip', scripts: srcs.map((src) => ({ src })) };
-      const context = { window: {} as Record<string, any>, document, URL, console: { ...console, error: (m: unknown) => errors.push(m) } };
+      const document = {
+        currentScript: null,
+        baseURI: 'https://tours.example/trip',
+        scripts: srcs.map((src) => ({ src })),
+      };
+      const context = {
+        window: {} as Record<string, any>,
+        document,
+        URL,
+        console: { ...console, error: (m: unknown) => errors.push(m) },
+      };
       vm.runInNewContext(source, context);
       return { svc: context.window['SvcWidget'], errors };
     };
     const chat = 'https://chat.example/widgets/chat.js';
     expect(page(['', chat, 'https://widget.example/widget.js']).svc.embedOrigin).toBe('https://widget.example');
     expect(page([chat, 'https://widget.example/widget/1.0.2.js?x=1']).svc.embedOrigin).toBe('https://widget.example');
-    for (const look of [[chat], ['https://evil.example/widget.jsx', 'https://evil.example/my/widget.js', 'https://evil.example/widget/latest.js', '']]) {
+    for (const look of [
+      [chat],
+      [
+        'https://evil.example/widget.jsx',
+        'https://evil.example/my/widget.js',
+        'https://evil.example/widget/latest.js',
+        '',
+      ],
+    ]) {
       const refused = page(look);
       expect(refused.svc).toBeUndefined();
       expect(refused.errors).toEqual(['SvcWidget: not started: no …/widget.js script']);

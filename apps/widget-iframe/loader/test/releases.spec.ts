@@ -27,7 +27,11 @@ const sha256 = (bytes: Buffer) => createHash('sha256').update(bytes).digest('hex
 
 function reportedVersion(source: string): string {
   const window: Record<string, any> = {};
-  const document = { currentScript: { src: 'https://widget.invalid/widget.js' }, baseURI: 'https://widget.invalid/', querySelector: () => null };
+  const document = {
+    currentScript: { src: 'https://widget.invalid/widget.js' },
+    baseURI: 'https://widget.invalid/',
+    querySelector: () => null,
+  };
   vm.runInNewContext(source, { window, document, console, URL });
   return window['SvcWidget'].version;
 }
@@ -51,9 +55,17 @@ describe('published pinned loaders (apps/widget-iframe/releases)', () => {
       expect(entry.file).toBe(`widget-${version}.js`);
       expect(new Date(entry.publishedAt).toISOString()).toBe(entry.publishedAt);
     }
-    const files = readdirSync(RELEASES).filter((f) => f !== 'manifest.json').sort();
-    expect(files).toEqual(Object.values(manifest.versions).map((e) => e.file).sort());
-    const newest = Object.keys(manifest.versions).sort((a, b) => a.localeCompare(b, 'en', { numeric: true })).at(-1);
+    const files = readdirSync(RELEASES)
+      .filter((f) => f !== 'manifest.json')
+      .sort();
+    expect(files).toEqual(
+      Object.values(manifest.versions)
+        .map((e) => e.file)
+        .sort(),
+    );
+    const newest = Object.keys(manifest.versions)
+      .sort((a, b) => a.localeCompare(b, 'en', { numeric: true }))
+      .at(-1);
     expect(manifest.current).toBe(newest);
   });
 

@@ -17,7 +17,9 @@ export type AcpOrderEventType = z.infer<typeof AcpOrderEventTypeSchema>;
 
 const Cents = z.number().int().min(0).max(100_000_000);
 
-const AcpOrderTotalSchema = z.object({ type: z.enum(['subtotal', 'total']), display_text: z.string(), amount: Cents }).strict();
+const AcpOrderTotalSchema = z
+  .object({ type: z.enum(['subtotal', 'total']), display_text: z.string(), amount: Cents })
+  .strict();
 
 export const AcpOrderEventSchema = z
   .object({
@@ -28,7 +30,9 @@ export const AcpOrderEventSchema = z
         id: z.string().regex(/^ord_/),
         checkout_session_id: z.string().min(1),
         order_number: z.string().min(1).meta({ description: 'The policy number.' }),
-        permalink_url: z.url().meta({ description: "The certificate of insurance (PDF); the policy's access token rides in it." }),
+        permalink_url: z
+          .url()
+          .meta({ description: "The certificate of insurance (PDF); the policy's access token rides in it." }),
         status: z.literal('confirmed'),
         line_items: z
           .array(

@@ -44,7 +44,9 @@ describe('ACP request schemas', () => {
   });
 
   it('keep metadata scalars short and let the trip through for the quote to validate', () => {
-    expect(AcpUpdateSessionRequestSchema.safeParse({ metadata: { trip: { destination: 'x' }, ref: 'abc' } }).success).toBe(true);
+    expect(
+      AcpUpdateSessionRequestSchema.safeParse({ metadata: { trip: { destination: 'x' }, ref: 'abc' } }).success,
+    ).toBe(true);
     expect(AcpUpdateSessionRequestSchema.safeParse({ metadata: { ref: { nested: true } } }).success).toBe(false);
     expect(AcpUpdateSessionRequestSchema.safeParse({ metadata: { ref: 'x'.repeat(501) } }).success).toBe(false);
   });

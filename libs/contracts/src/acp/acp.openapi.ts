@@ -19,26 +19,43 @@ const json = <T extends z.ZodType>(schema: T) => ({ content: { 'application/json
 const error = (description: string) => ({ description, ...json(AcpErrorSchema) });
 
 const requestId = z.string().max(200).optional().meta({ description: 'Optional; echoed in the response.' });
-const apiVersion = z.string().meta({ description: `Required. Supported: ${ACP_SUPPORTED_VERSIONS.join(', ')}.`, example: ACP_API_VERSION });
-const signature = z.string().optional().meta({
-  description:
-    'base64url signature (Ed25519, or ES256 as r‖s) over Timestamp + "\\n" + method + "\\n" + path (from /acp/v1 on, ' +
-    'with the query) + "\\n" + the body\'s RFC 8785 canonical JSON (nothing without a body). Required, with Timestamp, ' +
-    'when the provider registered a signing key for your agent key; otherwise ignored.',
+const apiVersion = z
+  .string()
+  .meta({ description: `Required. Supported: ${ACP_SUPPORTED_VERSIONS.join(', ')}.`, example: ACP_API_VERSION });
+const signature = z
+  .string()
+  .optional()
+  .meta({
+    description:
+      'base64url signature (Ed25519, or ES256 as r‖s) over Timestamp + "\\n" + method + "\\n" + path (from /acp/v1 on, ' +
+      'with the query) + "\\n" + the body\'s RFC 8785 canonical JSON (nothing without a body). Required, with Timestamp, ' +
+      'when the provider registered a signing key for your agent key; otherwise ignored.',
+  });
+const timestamp = z.string().optional().meta({
+  description: 'RFC 3339; within ±300 s of our clock. Required with Signature.',
+  example: '2026-04-17T10:30:00Z',
 });
-const timestamp = z.string().optional().meta({ description: 'RFC 3339; within ±300 s of our clock. Required with Signature.', example: '2026-04-17T10:30:00Z' });
-const getHeaders = z.object({ 'API-Version': apiVersion, 'Request-Id': requestId, Signature: signature, Timestamp: timestamp });
+const getHeaders = z.object({
+  'API-Version': apiVersion,
+  'Request-Id': requestId,
+  Signature: signature,
+  Timestamp: timestamp,
+});
 const postHeaders = z.object({
   'API-Version': apiVersion,
   'Request-Id': requestId,
   Signature: signature,
   Timestamp: timestamp,
-  'Idempotency-Key': z.string().min(1).max(255).meta({
-    description:
-      'Required on every POST (a UUID v4 per intended action). Same key and body: the stored answer again with ' +
-      '`Idempotent-Replayed: true`; another body: 422 idempotency_conflict; the first still running: 409 ' +
-      'idempotency_in_flight with Retry-After. Scoped to your key and the endpoint; kept at least 24 hours.',
-  }),
+  'Idempotency-Key': z
+    .string()
+    .min(1)
+    .max(255)
+    .meta({
+      description:
+        'Required on every POST (a UUID v4 per intended action). Same key and body: the stored answer again with ' +
+        '`Idempotent-Replayed: true`; another body: 422 idempotency_conflict; the first still running: 409 ' +
+        'idempotency_in_flight with Retry-After. Scoped to your key and the endpoint; kept at least 24 hours.',
+    }),
 });
 const sessionPath = z.object({ checkout_session_id: z.string().meta({ description: 'The session id (acs_…).' }) });
 
@@ -49,14 +66,26 @@ const echoed = z.object({
 });
 const session = (description: string) => ({ description, headers: echoed, ...json(AcpCheckoutSessionSchema) });
 const common = {
-  '400': error('Invalid body or headers (missing_api_version, unsupported_api_version with supported_versions, idempotency_key_required, invalid).'),
-  '401': error('unauthorized: missing, unknown or revoked bearer key; invalid_signature: a missing, invalid or stale Signature/Timestamp for a key with a registered signing key.'),
-  '403': error("key_mode_mismatch: a key of the other mode (a live key against a test deployment, or the reverse)."),
-  '429': { description: 'Too many requests for this key.', headers: z.object({ 'Retry-After': z.string() }), ...json(AcpErrorSchema) },
+  '400': error(
+    'Invalid body or headers (missing_api_version, unsupported_api_version with supported_versions, idempotency_key_required, invalid).',
+  ),
+  '401': error(
+    'unauthorized: missing, unknown or revoked bearer key; invalid_signature: a missing, invalid or stale Signature/Timestamp for a key with a registered signing key.',
+  ),
+  '403': error('key_mode_mismatch: a key of the other mode (a live key against a test deployment, or the reverse).'),
+  '429': {
+    description: 'Too many requests for this key.',
+    headers: z.object({ 'Retry-After': z.string() }),
+    ...json(AcpErrorSchema),
+  },
 };
 const postErrors = {
   ...common,
-  '409': { description: 'idempotency_in_flight: the first request with this key is still running.', headers: z.object({ 'Retry-After': z.string() }), ...json(AcpErrorSchema) },
+  '409': {
+    description: 'idempotency_in_flight: the first request with this key is still running.',
+    headers: z.object({ 'Retry-After': z.string() }),
+    ...json(AcpErrorSchema),
+  },
   '422': error('idempotency_conflict: this key was used with another body.'),
 };
 
@@ -84,11 +113,18 @@ function describeApi(): string {
 export function buildAcpOpenApi(options: { serverUrl?: string } = {}) {
   return createDocument({
     openapi: '3.1.0',
-    info: { title: 'Expedition Travel Insurance — Agentic Commerce Protocol', version: ACP_API_VERSION, description: describeApi(), license: API_LICENSE },
+    info: {
+      title: 'Expedition Travel Insurance — Agentic Commerce Protocol',
+      version: ACP_API_VERSION,
+      description: describeApi(),
+      license: API_LICENSE,
+    },
     servers: options.serverUrl ? [{ url: `${options.serverUrl.replace(/\/$/, '')}/acp/v1` }] : undefined,
     security: [{ bearer: [] }],
     components: {
-      securitySchemes: { bearer: { type: 'http', scheme: 'bearer', description: 'An agent key (acpk_…) from the provider.' } },
+      securitySchemes: {
+        bearer: { type: 'http', scheme: 'bearer', description: 'An agent key (acpk_…) from the provider.' },
+      },
       schemas: { AcpTrip: AcpTripSchema },
     },
     paths: {

@@ -22,9 +22,14 @@ export const AcpErrorTypeSchema = z.enum(['invalid_request', 'processing_error',
 export const AcpErrorSchema = z
   .object({
     type: AcpErrorTypeSchema,
-    code: z.string().meta({ description: 'Stable code, e.g. missing_api_version, idempotency_conflict, not_found, unauthorized.' }),
+    code: z
+      .string()
+      .meta({ description: 'Stable code, e.g. missing_api_version, idempotency_conflict, not_found, unauthorized.' }),
     message: z.string(),
-    param: z.string().optional().meta({ description: 'RFC 9535 JSONPath of the offending field, e.g. $.line_items[0].id' }),
+    param: z
+      .string()
+      .optional()
+      .meta({ description: 'RFC 9535 JSONPath of the offending field, e.g. $.line_items[0].id' }),
     supported_versions: z.array(z.string()).optional().meta({ description: 'With missing/unsupported API-Version.' }),
   })
   .meta({ id: 'AcpError' });
@@ -58,11 +63,18 @@ export const AcpBuyerSchema = z
     phone_number: Text(40).optional(),
   })
   .strict()
-  .meta({ id: 'AcpBuyer', description: 'The policy holder; the confirmation e-mail with the policy certificate (PDF) is sent to this address.' });
+  .meta({
+    id: 'AcpBuyer',
+    description:
+      'The policy holder; the confirmation e-mail with the policy certificate (PDF) is sent to this address.',
+  });
 
 export const AcpItemSchema = z
   .object({
-    id: Text(100).meta({ description: 'A planId from the quote (GET /api/v1/products lists them).', example: 'polar-standard' }),
+    id: Text(100).meta({
+      description: 'A planId from the quote (GET /api/v1/products lists them).',
+      example: 'polar-standard',
+    }),
     name: z.string().max(200).optional(),
     unit_amount: MinorUnits.nonnegative().optional().meta({ description: 'Ignored: the price is always ours.' }),
   })
@@ -121,7 +133,9 @@ export const AcpPaymentDataSchema = z
       type: z.string().max(50),
       credential: z.object({
         type: z.literal('spt'),
-        token: Text(255).meta({ description: 'A Stripe Shared Payment Token (spt_…). In test mode spt_test_decline… declines.' }),
+        token: Text(255).meta({
+          description: 'A Stripe Shared Payment Token (spt_…). In test mode spt_test_decline… declines.',
+        }),
       }),
     }),
     billing_address: z.record(z.string(), z.string().max(200)).optional(),
@@ -134,7 +148,11 @@ export const AcpCompleteSessionRequestSchema = z
 export type AcpCompleteSessionRequest = z.infer<typeof AcpCompleteSessionRequestSchema>;
 
 export const AcpCancelSessionRequestSchema = z
-  .object({ intent_trace: z.object({ reason_code: z.string().max(100).optional(), description: z.string().max(500).optional() }).optional() })
+  .object({
+    intent_trace: z
+      .object({ reason_code: z.string().max(100).optional(), description: z.string().max(500).optional() })
+      .optional(),
+  })
   .meta({ id: 'AcpCancelCheckoutSessionRequest' });
 
 export const AcpTotalSchema = z
@@ -162,7 +180,16 @@ export const AcpMessageSchema = z
   .object({
     type: z.enum(['error', 'info']),
     code: z
-      .enum(['missing', 'invalid', 'payment_declined', 'requires_3ds', 'not_found', 'expired', 'conflict', 'unsupported'])
+      .enum([
+        'missing',
+        'invalid',
+        'payment_declined',
+        'requires_3ds',
+        'not_found',
+        'expired',
+        'conflict',
+        'unsupported',
+      ])
       .optional()
       .meta({ description: 'For type error.' }),
     severity: z.enum(['info', 'low', 'medium', 'high', 'critical']).optional(),
@@ -195,7 +222,9 @@ export const AcpOrderSchema = z
     id: z.string(),
     checkout_session_id: z.string(),
     order_number: z.string().meta({ description: 'The policy number.' }),
-    permalink_url: z.string().meta({ description: "The certificate of insurance (PDF); the policy's access token rides in it." }),
+    permalink_url: z
+      .string()
+      .meta({ description: "The certificate of insurance (PDF); the policy's access token rides in it." }),
     status: z.literal('confirmed'),
   })
   .meta({ id: 'AcpOrder' });
@@ -209,7 +238,10 @@ export const AcpCheckoutSessionSchema = z
     currency: z.string(),
     buyer: AcpBuyerSchema.optional(),
     line_items: z.array(AcpLineItemSchema),
-    fulfillment_options: z.array(z.object({}).strict()).max(0).meta({ description: 'Always empty: a policy is delivered by email.' }),
+    fulfillment_options: z
+      .array(z.object({}).strict())
+      .max(0)
+      .meta({ description: 'Always empty: a policy is delivered by email.' }),
     totals: z.array(AcpTotalSchema),
     messages: z.array(AcpMessageSchema),
     links: z.array(z.object({ type: z.enum(['terms_of_use', 'support']), url: z.string() })),

@@ -1,5 +1,10 @@
 import { z } from 'zod';
-import { EMAIL_MAX_LENGTH, EMBED_SANDBOX_QUOTE_ERROR_EMAIL, EMBED_SANDBOX_QUOTE_ERROR_TRIP_COST, QUOTE_LIMITS as L } from '../rules';
+import {
+  EMAIL_MAX_LENGTH,
+  EMBED_SANDBOX_QUOTE_ERROR_EMAIL,
+  EMBED_SANDBOX_QUOTE_ERROR_TRIP_COST,
+  QUOTE_LIMITS as L,
+} from '../rules';
 
 /**
  * Tier 2 (the iframe quotes, "Buy" opens our hosted checkout in a new tab): POST /api/embed/checkout. Additive to
@@ -10,7 +15,8 @@ import { EMAIL_MAX_LENGTH, EMBED_SANDBOX_QUOTE_ERROR_EMAIL, EMBED_SANDBOX_QUOTE_
  * (embed-payment.schema.ts); a bad or missing body is `EMBED_INVALID_FIELDS_ERROR`.
  */
 /** The Tier 3 payment routes, for an operator whose integration tier is below 3. */
-export const EMBED_PAYMENT_TIER_REQUIRED = 'Payment inside the widget is not enabled for this operator (integration tier 3)';
+export const EMBED_PAYMENT_TIER_REQUIRED =
+  'Payment inside the widget is not enabled for this operator (integration tier 3)';
 
 export const EmbedCheckoutRequestSchema = z
   .object({

@@ -27,10 +27,9 @@ export const EmbedOptionSchema = z
       deductible: z.number(),
     }),
     highlights: z.array(z.string()),
-    policyTermsUrl: z
-      .string()
-      .optional()
-      .meta({ description: "The plan's policy wording (HTML page; add `.pdf` for the PDF), served by quote-api. Public." }),
+    policyTermsUrl: z.string().optional().meta({
+      description: "The plan's policy wording (HTML page; add `.pdf` for the PDF), served by quote-api. Public.",
+    }),
     isRecommended: z.boolean(),
     availabilityMode: AvailabilityModeSchema,
     /** What Tier 3 (in-iframe) checkout needs: whether it can be paid now and the exact amount to charge. */

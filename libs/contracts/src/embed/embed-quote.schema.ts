@@ -25,7 +25,11 @@ export const EmbedQuoteRequestSchema = z
     startDate: IsoDateSchema.optional(),
     endDate: IsoDateSchema.optional(),
     durationDays: z.number().finite().optional(),
-    currency: z.string().trim().regex(/^[A-Za-z]{3}$/).optional(),
+    currency: z
+      .string()
+      .trim()
+      .regex(/^[A-Za-z]{3}$/)
+      .optional(),
     otherCountries: z.array(z.string().trim().max(L.maxDestination)).max(L.maxOtherCountries).optional(),
     travelerAges: z.array(z.number().int().min(0).max(L.maxTravelerAge)).max(L.maxTravelers).optional(),
     travelerDobs: z.array(IsoDateSchema).max(L.maxTravelers).optional(),

@@ -35,7 +35,9 @@ const setCookie = z.object({
     description: `${PORTAL_SESSION_COOKIE}=<random token>; Path=/; HttpOnly; SameSite=Lax (+ Secure behind https). A new token at every log-in.`,
   }),
 });
-const csrf = error(`CSRF refusal (code csrf_failed): Origin not the portal's, or (with a session) ${PORTAL_CSRF_HEADER} missing or wrong.`);
+const csrf = error(
+  `CSRF refusal (code csrf_failed): Origin not the portal's, or (with a session) ${PORTAL_CSRF_HEADER} missing or wrong.`,
+);
 const unauthorized = error('No valid session (code unauthorized).');
 const badRequest = error('Invalid body (code invalid_request, see details).');
 const ok = { description: 'Done.', ...json(z.object({ ok: z.literal(true) })) };
@@ -135,7 +137,7 @@ export const portalAuthPaths: ZodOpenApiPathsObject = {
     post: {
       operationId: 'logOutEverywhere',
       tags: ['accounts'],
-      summary: "End every session of the user, this one included",
+      summary: 'End every session of the user, this one included',
       responses: { '204': { description: 'Every session ended.' }, '401': unauthorized, '403': csrf },
     },
   },
@@ -264,7 +266,9 @@ export const portalAuthPaths: ZodOpenApiPathsObject = {
             'operator (operator_suspended), or CSRF refusal (csrf_failed).',
         ),
         '409': error('Already a member (already_member) or a user of another operator (email_taken).'),
-        '429': rateLimited('10 invitations per user per hour; 20 per operator per hour and 50 per day; 60 operator writes a minute'),
+        '429': rateLimited(
+          '10 invitations per user per hour; 20 per operator per hour and 50 per day; 60 operator writes a minute',
+        ),
       },
     },
   },
@@ -303,7 +307,10 @@ export const portalAuthPaths: ZodOpenApiPathsObject = {
       security: PORTAL_SECURITY.public,
       tags: ['dev'],
       summary: 'E-mails written to the local outbox (embedded/dev mode only; 404 in production)',
-      responses: { '200': { description: 'Newest first.', ...json(OutboxResponseSchema) }, '404': error('Production.') },
+      responses: {
+        '200': { description: 'Newest first.', ...json(OutboxResponseSchema) },
+        '404': error('Production.'),
+      },
     },
   },
 };

@@ -22,7 +22,9 @@ describe('portal API OpenAPI document', () => {
   it('covers every operator and admin route of the api map, under /api/portal/v1', () => {
     expect(doc.info.version).toBe(PORTAL_API_VERSION);
     const ops = Object.entries(doc.paths ?? {}).flatMap(([path, item]) =>
-      Object.keys(item as object).filter((k) => ['get', 'post', 'put', 'patch', 'delete'].includes(k)).map((m) => `${m.toUpperCase()} ${path}`),
+      Object.keys(item as object)
+        .filter((k) => ['get', 'post', 'put', 'patch', 'delete'].includes(k))
+        .map((m) => `${m.toUpperCase()} ${path}`),
     );
     expect(ops.every((o) => o.includes(' /api/portal/v1/'))).toBe(true);
     for (const expected of [
@@ -51,9 +53,20 @@ describe('portal API OpenAPI document', () => {
   it('documents 401 and 403 on every operator and admin operation, and 404 where an id is taken', () => {
     for (const [path, item] of Object.entries(doc.paths ?? {})) {
       if (!path.includes('/operator') && !path.includes('/admin')) continue;
-      for (const [method, operation] of Object.entries(item as Record<string, { responses: Record<string, unknown> }>)) {
-        expect([method, path, Object.keys(operation.responses)]).toEqual([method, path, expect.arrayContaining(['401', '403'])]);
-        if (path.includes('{')) expect([method, path, Object.keys(operation.responses)]).toEqual([method, path, expect.arrayContaining(['404'])]);
+      for (const [method, operation] of Object.entries(
+        item as Record<string, { responses: Record<string, unknown> }>,
+      )) {
+        expect([method, path, Object.keys(operation.responses)]).toEqual([
+          method,
+          path,
+          expect.arrayContaining(['401', '403']),
+        ]);
+        if (path.includes('{'))
+          expect([method, path, Object.keys(operation.responses)]).toEqual([
+            method,
+            path,
+            expect.arrayContaining(['404']),
+          ]);
       }
     }
   });

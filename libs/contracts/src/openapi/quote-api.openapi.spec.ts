@@ -77,16 +77,29 @@ describe('quote API OpenAPI document', () => {
   });
 
   it('documents the policy look-up and certificate behind the policy token, with the same 404 for both', () => {
-    const schemes = doc.components?.securitySchemes as Record<string, { type: string; scheme?: string; in?: string; name?: string }>;
+    const schemes = doc.components?.securitySchemes as Record<
+      string,
+      { type: string; scheme?: string; in?: string; name?: string }
+    >;
     expect(schemes['policyAccessToken']).toMatchObject({ type: 'http', scheme: 'bearer' });
     expect(schemes['policyAccessTokenQuery']).toMatchObject({ type: 'apiKey', in: 'query', name: 'access_token' });
     const lookup = doc.paths?.['/api/v1/policies/{policyNumber}']?.get;
     const certificate = doc.paths?.['/api/v1/policies/{policyNumber}/certificate.pdf']?.get;
     expect(lookup?.security).toEqual([{ policyAccessToken: [] }]);
     expect(Object.keys(lookup?.responses ?? {}).sort()).toEqual(['200', '401', '404', '429']);
-    expect(Object.keys(certificate?.responses?.['200'] && 'content' in certificate.responses['200'] ? certificate.responses['200'].content ?? {} : {})).toEqual(['application/pdf']);
+    expect(
+      Object.keys(
+        certificate?.responses?.['200'] && 'content' in certificate.responses['200']
+          ? (certificate.responses['200'].content ?? {})
+          : {},
+      ),
+    ).toEqual(['application/pdf']);
     expect(certificate?.responses?.['404']).toEqual(lookup?.responses?.['404']);
-    const receipt = (doc.components?.schemas as Record<string, { properties: Record<string, object> }>)['PurchaseReceipt']!;
-    expect(Object.keys(receipt.properties)).toEqual(expect.arrayContaining(['policyNumber', 'accessToken', 'documentUrl']));
+    const receipt = (doc.components?.schemas as Record<string, { properties: Record<string, object> }>)[
+      'PurchaseReceipt'
+    ]!;
+    expect(Object.keys(receipt.properties)).toEqual(
+      expect.arrayContaining(['policyNumber', 'accessToken', 'documentUrl']),
+    );
   });
 });

@@ -19,13 +19,20 @@ const Timestamp = z.string().meta({ description: 'RFC 3339 instant.' });
 
 export const AdminOperatorSchema = PortalOperatorSchema.extend({
   updatedAt: Timestamp,
-  previousSecretExpiresAt: Timestamp.nullable().meta({ description: 'During a webhook secret overlap: when the previous secret stops signing.' }),
+  previousSecretExpiresAt: Timestamp.nullable().meta({
+    description: 'During a webhook secret overlap: when the previous secret stops signing.',
+  }),
 }).meta({ id: 'AdminOperator' });
 export type AdminOperator = z.infer<typeof AdminOperatorSchema>;
 
 export const AdminOperatorSearchQuerySchema = z
   .object({
-    q: z.string().trim().max(200).optional().meta({ description: 'Part of the name, contact or user e-mail, or the exact id.' }),
+    q: z
+      .string()
+      .trim()
+      .max(200)
+      .optional()
+      .meta({ description: 'Part of the name, contact or user e-mail, or the exact id.' }),
     status: OperatorStatusSchema.optional(),
   })
   .meta({ id: 'AdminOperatorSearchQuery' });
@@ -65,7 +72,13 @@ export const AdminOperatorPatchSchema = z
   .object({
     embeddingEnabled: z.boolean().optional().meta({ description: 'true approves live keys.' }),
     integrationTier: IntegrationTierSchema.optional(),
-    commissionRateBps: z.number().int().min(0).max(PORTAL_LIMITS.maxCommissionBps).optional().meta({ description: 'Applies to sales after the change; past commissions are never rewritten.' }),
+    commissionRateBps: z
+      .number()
+      .int()
+      .min(0)
+      .max(PORTAL_LIMITS.maxCommissionBps)
+      .optional()
+      .meta({ description: 'Applies to sales after the change; past commissions are never rewritten.' }),
     status: OperatorStatusSchema.optional().meta({ description: 'suspended deactivates every key at once.' }),
   })
   .strict()
@@ -73,7 +86,9 @@ export const AdminOperatorPatchSchema = z
   .meta({ id: 'AdminOperatorPatch' });
 export type AdminOperatorPatch = z.infer<typeof AdminOperatorPatchSchema>;
 
-export const AdminOperatorResponseSchema = z.object({ operator: AdminOperatorSchema }).meta({ id: 'AdminOperatorResponse' });
+export const AdminOperatorResponseSchema = z
+  .object({ operator: AdminOperatorSchema })
+  .meta({ id: 'AdminOperatorResponse' });
 export type AdminOperatorResponse = z.infer<typeof AdminOperatorResponseSchema>;
 
 export const AdminWebhookUrlRequestSchema = z
@@ -104,7 +119,9 @@ export type AdminRotateSecretRequest = z.infer<typeof AdminRotateSecretRequestSc
 
 export const AdminRotateSecretResponseSchema = z
   .object({
-    secret: z.string().meta({ description: 'The new whsec_… secret. Shown once here (the owner can reveal it later).' }),
+    secret: z
+      .string()
+      .meta({ description: 'The new whsec_… secret. Shown once here (the owner can reveal it later).' }),
     previousSecretExpiresAt: Timestamp.nullable(),
     operator: AdminOperatorSchema,
   })

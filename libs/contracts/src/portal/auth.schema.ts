@@ -25,7 +25,11 @@ const Password = z
   .meta({ description: `At least ${PORTAL_PASSWORD_MIN_LENGTH} characters, not a common password.` });
 const AnyPassword = z.string().max(PORTAL_PASSWORD_MAX_LENGTH).meta({ description: 'The password.' });
 const Token = z.string().min(1).max(200).meta({ description: 'The token from the e-mailed link.' });
-const PersonName = z.string().trim().max(PORTAL_LIMITS.maxPersonName).meta({ description: 'Display name.', example: 'Ana Lima' });
+const PersonName = z
+  .string()
+  .trim()
+  .max(PORTAL_LIMITS.maxPersonName)
+  .meta({ description: 'Display name.', example: 'Ana Lima' });
 
 export const PortalRoleSchema = z.enum(['owner', 'member', 'provider_admin']).meta({ id: 'PortalRole' });
 export const TeamRoleSchema = z.enum(['owner', 'member']).meta({ id: 'TeamRole' });
@@ -46,13 +50,20 @@ export const PortalOperatorRefSchema = z
   .object({ id: z.uuid(), name: z.string() })
   .meta({ id: 'PortalOperatorRef', description: 'The operator the user belongs to.' });
 
-const CsrfToken = z.string().meta({ description: `Send it back as the ${PORTAL_CSRF_HEADER} header of every POST/PUT/PATCH/DELETE.` });
+const CsrfToken = z
+  .string()
+  .meta({ description: `Send it back as the ${PORTAL_CSRF_HEADER} header of every POST/PUT/PATCH/DELETE.` });
 
 export const SignupRequestSchema = z
   .object({
     email: Email,
     password: Password,
-    operatorName: z.string().trim().min(1).max(PORTAL_LIMITS.maxOperatorName).meta({ description: 'Company name.', example: 'Polar Horizons Expeditions' }),
+    operatorName: z
+      .string()
+      .trim()
+      .min(1)
+      .max(PORTAL_LIMITS.maxOperatorName)
+      .meta({ description: 'Company name.', example: 'Polar Horizons Expeditions' }),
     name: PersonName.optional(),
   })
   .meta({ id: 'SignupRequest' });
@@ -60,22 +71,32 @@ export const SignupResponseSchema = z
   .object({ user: PortalUserSchema, operator: PortalOperatorRefSchema, csrfToken: CsrfToken })
   .meta({ id: 'SignupResponse' });
 
-export const LoginRequestSchema = z.object({ email: z.string().max(EMAIL_MAX_LENGTH), password: AnyPassword }).meta({ id: 'LoginRequest' });
-export const LoginResponseSchema = z.object({ user: PortalUserSchema, csrfToken: CsrfToken }).meta({ id: 'LoginResponse' });
+export const LoginRequestSchema = z
+  .object({ email: z.string().max(EMAIL_MAX_LENGTH), password: AnyPassword })
+  .meta({ id: 'LoginRequest' });
+export const LoginResponseSchema = z
+  .object({ user: PortalUserSchema, csrfToken: CsrfToken })
+  .meta({ id: 'LoginResponse' });
 
 export const SessionResponseSchema = z
   .object({
     user: PortalUserSchema,
     operator: PortalOperatorRefSchema.nullable(),
     csrfToken: CsrfToken,
-    expiresAt: z.iso.datetime().meta({ description: 'Absolute end of the session (it also ends after 30 idle minutes).' }),
+    expiresAt: z.iso
+      .datetime()
+      .meta({ description: 'Absolute end of the session (it also ends after 30 idle minutes).' }),
   })
   .meta({ id: 'SessionResponse' });
 
 export const VerifyEmailRequestSchema = z.object({ token: Token }).meta({ id: 'VerifyEmailRequest' });
 export const SignInLinkRequestSchema = z.object({ token: Token }).meta({ id: 'SignInLinkRequest' });
-export const PasswordResetRequestSchema = z.object({ email: z.string().max(EMAIL_MAX_LENGTH) }).meta({ id: 'PasswordResetRequest' });
-export const PasswordResetConfirmSchema = z.object({ token: Token, password: Password }).meta({ id: 'PasswordResetConfirm' });
+export const PasswordResetRequestSchema = z
+  .object({ email: z.string().max(EMAIL_MAX_LENGTH) })
+  .meta({ id: 'PasswordResetRequest' });
+export const PasswordResetConfirmSchema = z
+  .object({ token: Token, password: Password })
+  .meta({ id: 'PasswordResetConfirm' });
 export const ChangePasswordRequestSchema = z
   .object({ currentPassword: AnyPassword, newPassword: Password })
   .meta({ id: 'ChangePasswordRequest' });
@@ -84,9 +105,10 @@ export const AcceptInviteRequestSchema = z
   .meta({ id: 'AcceptInviteRequest' });
 
 export const OkResponseSchema = z.object({ ok: z.literal(true) }).meta({ id: 'OkResponse' });
-export const AcceptedResponseSchema = z
-  .object({ accepted: z.literal(true), message: z.string() })
-  .meta({ id: 'AcceptedResponse', description: 'Taken into account; the answer says nothing about whether an account exists.' });
+export const AcceptedResponseSchema = z.object({ accepted: z.literal(true), message: z.string() }).meta({
+  id: 'AcceptedResponse',
+  description: 'Taken into account; the answer says nothing about whether an account exists.',
+});
 
 // ---- team ----
 
@@ -95,12 +117,20 @@ export const TeamMemberSchema = PortalUserSchema.extend({
   lastLoginAt: z.iso.datetime().nullable(),
 }).meta({ id: 'TeamMember' });
 export const TeamInviteSchema = z
-  .object({ id: z.uuid(), email: z.string(), role: TeamRoleSchema, createdAt: z.iso.datetime(), expiresAt: z.iso.datetime() })
+  .object({
+    id: z.uuid(),
+    email: z.string(),
+    role: TeamRoleSchema,
+    createdAt: z.iso.datetime(),
+    expiresAt: z.iso.datetime(),
+  })
   .meta({ id: 'TeamInvite' });
 export const TeamResponseSchema = z
   .object({ members: z.array(TeamMemberSchema), invites: z.array(TeamInviteSchema) })
   .meta({ id: 'TeamResponse' });
-export const CreateInviteRequestSchema = z.object({ email: Email, role: TeamRoleSchema }).meta({ id: 'CreateInviteRequest' });
+export const CreateInviteRequestSchema = z
+  .object({ email: Email, role: TeamRoleSchema })
+  .meta({ id: 'CreateInviteRequest' });
 export const CreateInviteResponseSchema = z
   .object({ invite: TeamInviteSchema })
   .meta({ id: 'CreateInviteResponse', description: 'The invitation link is e-mailed to the invitee (valid 7 days).' });
@@ -115,7 +145,10 @@ export const OutboxMailSchema = z
     text: z.string(),
     sentAt: z.iso.datetime(),
     links: z.array(z.string()).meta({ description: 'The links found in the text (verification, reset, invitation).' }),
-    attachments: z.array(z.string()).optional().meta({ description: 'File names of the attachments (the `.eml` beside the record holds them).' }),
+    attachments: z
+      .array(z.string())
+      .optional()
+      .meta({ description: 'File names of the attachments (the `.eml` beside the record holds them).' }),
   })
   .meta({ id: 'OutboxMail' });
 export const OutboxResponseSchema = z.object({ mails: z.array(OutboxMailSchema) }).meta({ id: 'OutboxResponse' });

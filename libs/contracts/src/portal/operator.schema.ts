@@ -21,12 +21,10 @@ const NullableTimestamp = Timestamp.nullable();
 export const OperatorStatusSchema = z.enum(['pending', 'active', 'suspended']).meta({ id: 'OperatorStatus' });
 export type OperatorStatus = z.infer<typeof OperatorStatusSchema>;
 
-export const IntegrationTierSchema = z
-  .number()
-  .int()
-  .min(1)
-  .max(3)
-  .meta({ id: 'IntegrationTier', description: '1 hosted quote link, 2 iframe + hosted checkout, 3 checkout inside the iframe.' });
+export const IntegrationTierSchema = z.number().int().min(1).max(3).meta({
+  id: 'IntegrationTier',
+  description: '1 hosted quote link, 2 iframe + hosted checkout, 3 checkout inside the iframe.',
+});
 
 /** GET /operator: read-only for operators (the provider sets embedding, tier, commission and webhook). */
 export const PortalOperatorSchema = z
@@ -36,10 +34,17 @@ export const PortalOperatorSchema = z
     status: OperatorStatusSchema,
     embeddingEnabled: z.boolean().meta({ description: 'Live keys work only when true (the provider approves).' }),
     integrationTier: IntegrationTierSchema,
-    commissionRateBps: z.number().int().min(0).max(PORTAL_LIMITS.maxCommissionBps).meta({ description: 'Commission in basis points (1000 = 10 %). Set by the provider.' }),
+    commissionRateBps: z
+      .number()
+      .int()
+      .min(0)
+      .max(PORTAL_LIMITS.maxCommissionBps)
+      .meta({ description: 'Commission in basis points (1000 = 10 %). Set by the provider.' }),
     webhookUrl: z.string().nullable(),
     webhookSecretSet: z.boolean(),
-    liveApproved: z.boolean().meta({ description: 'status active and embedding enabled: live keys pass the embed gate.' }),
+    liveApproved: z
+      .boolean()
+      .meta({ description: 'status active and embedding enabled: live keys pass the embed gate.' }),
     contactEmail: z.string().nullable(),
     websiteUrl: z.string().nullable(),
     createdAt: Timestamp,
@@ -47,7 +52,9 @@ export const PortalOperatorSchema = z
   .meta({ id: 'PortalOperator' });
 export type PortalOperator = z.infer<typeof PortalOperatorSchema>;
 
-export const PortalOperatorResponseSchema = z.object({ operator: PortalOperatorSchema }).meta({ id: 'PortalOperatorResponse' });
+export const PortalOperatorResponseSchema = z
+  .object({ operator: PortalOperatorSchema })
+  .meta({ id: 'PortalOperatorResponse' });
 export type PortalOperatorResponse = z.infer<typeof PortalOperatorResponseSchema>;
 
 // ---------------------------------------------------------------------------------------------------------------
@@ -81,7 +88,9 @@ export const PortalPublishableKeySchema = z
   .meta({ id: 'PortalPublishableKey' });
 export type PortalPublishableKey = z.infer<typeof PortalPublishableKeySchema>;
 
-export const PublishableKeyListSchema = z.object({ keys: z.array(PortalPublishableKeySchema) }).meta({ id: 'PublishableKeyList' });
+export const PublishableKeyListSchema = z
+  .object({ keys: z.array(PortalPublishableKeySchema) })
+  .meta({ id: 'PublishableKeyList' });
 export type PublishableKeyList = z.infer<typeof PublishableKeyListSchema>;
 
 export const CreatePublishableKeyRequestSchema = z
@@ -93,7 +102,9 @@ export const CreatePublishableKeyRequestSchema = z
   .meta({ id: 'CreatePublishableKeyRequest' });
 export type CreatePublishableKeyRequest = z.infer<typeof CreatePublishableKeyRequestSchema>;
 
-export const PublishableKeyResponseSchema = z.object({ key: PortalPublishableKeySchema }).meta({ id: 'PublishableKeyResponse' });
+export const PublishableKeyResponseSchema = z
+  .object({ key: PortalPublishableKeySchema })
+  .meta({ id: 'PublishableKeyResponse' });
 export type PublishableKeyResponse = z.infer<typeof PublishableKeyResponseSchema>;
 
 /** Grace options of a rotation: the old key stops now, in 24 hours, in 7 days, or at a chosen instant (≤ 30 days ahead). */
@@ -103,7 +114,11 @@ export const RotateKeyRequestSchema = z
   .union([
     z.object({ grace: z.enum(ROTATION_GRACE_CHOICES) }).strict(),
     z
-      .object({ expiresAt: z.iso.datetime({ offset: true }).meta({ description: 'When the old key stops working; in the future, at most 30 days ahead.' }) })
+      .object({
+        expiresAt: z.iso
+          .datetime({ offset: true })
+          .meta({ description: 'When the old key stops working; in the future, at most 30 days ahead.' }),
+      })
       .strict(),
   ])
   .meta({ id: 'RotateKeyRequest' });
@@ -130,10 +145,15 @@ export const PortalSecretKeySchema = z
   .meta({ id: 'PortalSecretKey' });
 export type PortalSecretKey = z.infer<typeof PortalSecretKeySchema>;
 
-export const SecretKeyListSchema = z.object({ secretKeys: z.array(PortalSecretKeySchema) }).meta({ id: 'SecretKeyList' });
+export const SecretKeyListSchema = z
+  .object({ secretKeys: z.array(PortalSecretKeySchema) })
+  .meta({ id: 'SecretKeyList' });
 export type SecretKeyList = z.infer<typeof SecretKeyListSchema>;
 
-export const CreateSecretKeyRequestSchema = z.object({ mode: ModeSchema }).strict().meta({ id: 'CreateSecretKeyRequest' });
+export const CreateSecretKeyRequestSchema = z
+  .object({ mode: ModeSchema })
+  .strict()
+  .meta({ id: 'CreateSecretKeyRequest' });
 export type CreateSecretKeyRequest = z.infer<typeof CreateSecretKeyRequestSchema>;
 
 export const CreateSecretKeyResponseSchema = z
@@ -153,7 +173,9 @@ export type SecretKeyResponse = z.infer<typeof SecretKeyResponseSchema>;
 
 export const PortalAllowedOriginSchema = z
   .object({
-    origin: z.string().meta({ description: 'Normalized scheme://host[:port].', example: 'https://www.icetours.example' }),
+    origin: z
+      .string()
+      .meta({ description: 'Normalized scheme://host[:port].', example: 'https://www.icetours.example' }),
     loopback: z.boolean().meta({ description: 'localhost / 127.0.0.0/8 / [::1]: accepted for test keys only.' }),
     appliesTo: z.array(ModeSchema).meta({ description: 'Key modes the embed gate accepts this origin for.' }),
     createdAt: Timestamp,
@@ -161,7 +183,9 @@ export const PortalAllowedOriginSchema = z
   .meta({ id: 'PortalAllowedOrigin' });
 export type PortalAllowedOrigin = z.infer<typeof PortalAllowedOriginSchema>;
 
-export const AllowedOriginListSchema = z.object({ origins: z.array(PortalAllowedOriginSchema) }).meta({ id: 'AllowedOriginList' });
+export const AllowedOriginListSchema = z
+  .object({ origins: z.array(PortalAllowedOriginSchema) })
+  .meta({ id: 'AllowedOriginList' });
 export type AllowedOriginList = z.infer<typeof AllowedOriginListSchema>;
 
 export const OriginRequestSchema = z
@@ -193,7 +217,10 @@ export const OriginTestReasonSchema = z
 
 export const OriginTestResponseSchema = z
   .object({
-    normalized: z.string().nullable().meta({ description: 'The origin as the gate compares it; null when it is not a valid origin.' }),
+    normalized: z
+      .string()
+      .nullable()
+      .meta({ description: 'The origin as the gate compares it; null when it is not a valid origin.' }),
     valid: z.boolean(),
     problem: z.string().nullable().meta({ description: 'Why the input is not a valid origin (when valid is false).' }),
     listed: z.boolean(),
@@ -218,7 +245,10 @@ export const IntegrationResponseSchema = z
   .object({
     widgetUrl: z.string(),
     widgetOrigin: z.string(),
-    publishableKey: z.string().nullable().meta({ description: 'The live key once embedding is enabled, else the newest test key.' }),
+    publishableKey: z
+      .string()
+      .nullable()
+      .meta({ description: 'The live key once embedding is enabled, else the newest test key.' }),
     mode: ModeSchema.nullable(),
     allowedTier: IntegrationTierSchema,
     snippets: z.object({
@@ -226,7 +256,9 @@ export const IntegrationResponseSchema = z
       tier2: z.string(),
       tier3: z.string(),
       csp: z.string(),
-      webhookVerification: z.string().meta({ description: 'Node (express) receiver verifying X-SVC-Signature over the raw body.' }),
+      webhookVerification: z
+        .string()
+        .meta({ description: 'Node (express) receiver verifying X-SVC-Signature over the raw body.' }),
     }),
   })
   .meta({ id: 'IntegrationResponse' });
@@ -241,9 +273,13 @@ export const PortalWebhookSchema = z
     url: z.string().nullable(),
     commissionRateBps: z.number().int(),
     secretSet: z.boolean(),
-    previousSecretExpiresAt: NullableTimestamp.meta({ description: 'During a rotation overlap: when the previous secret stops signing.' }),
+    previousSecretExpiresAt: NullableTimestamp.meta({
+      description: 'During a rotation overlap: when the previous secret stops signing.',
+    }),
     maxAttempts: z.number().int(),
-    retryScheduleSeconds: z.array(z.number().int()).meta({ description: 'Delay before attempt 2, 3, … after a failure.' }),
+    retryScheduleSeconds: z
+      .array(z.number().int())
+      .meta({ description: 'Delay before attempt 2, 3, … after a failure.' }),
   })
   .meta({ id: 'PortalWebhook' });
 export type PortalWebhook = z.infer<typeof PortalWebhookSchema>;
@@ -252,7 +288,9 @@ export const RevealedSecretSchema = z
   .object({
     secret: z.string().meta({ description: 'whsec_…' }),
     current: z.boolean(),
-    expiresAt: NullableTimestamp.meta({ description: 'null for the current secret; the overlap end for the previous one.' }),
+    expiresAt: NullableTimestamp.meta({
+      description: 'null for the current secret; the overlap end for the previous one.',
+    }),
   })
   .meta({ id: 'RevealedSecret' });
 export const RevealSecretResponseSchema = z
@@ -327,7 +365,9 @@ export const WebhookEventListSchema = z
 export type WebhookEventList = z.infer<typeof WebhookEventListSchema>;
 
 /** 202 of a resend, 201 of a test event: the event as it now stands (pending, nextAttemptAt now). */
-export const WebhookEventResponseSchema = z.object({ event: WebhookEventSummarySchema }).meta({ id: 'WebhookEventResponse' });
+export const WebhookEventResponseSchema = z
+  .object({ event: WebhookEventSummarySchema })
+  .meta({ id: 'WebhookEventResponse' });
 export type WebhookEventResponse = z.infer<typeof WebhookEventResponseSchema>;
 
 // ---------------------------------------------------------------------------------------------------------------
@@ -382,7 +422,9 @@ export const DashboardResponseSchema = z
     from: z.string().meta({ description: 'First day of the range (UTC, YYYY-MM-DD).' }),
     to: z.string().meta({ description: 'Last day of the range: today (UTC).' }),
     currency: z.string().meta({ description: 'Money figures are sums of sales in this currency.' }),
-    otherCurrencies: z.array(z.string()).meta({ description: 'Currencies of sales left out of the money sums (counted in purchases).' }),
+    otherCurrencies: z
+      .array(z.string())
+      .meta({ description: 'Currencies of sales left out of the money sums (counted in purchases).' }),
     days: z.array(DashboardDaySchema).meta({ description: 'One row per day and mode, oldest first, zero-filled.' }),
     totals: z.object({ test: DashboardFiguresSchema, live: DashboardFiguresSchema }),
     conversion: z.object({
@@ -439,7 +481,10 @@ export const AuditEntrySchema = z
       role: z.string().nullable(),
     }),
     operatorId: z.string().nullable(),
-    operatorName: z.string().nullable().meta({ description: "The operator's current name; null for platform-wide entries." }),
+    operatorName: z
+      .string()
+      .nullable()
+      .meta({ description: "The operator's current name; null for platform-wide entries." }),
     action: z.string().meta({ description: `One of ${AUDIT_ACTIONS.join(', ')} (more may be added).` }),
     targetType: z.string().nullable(),
     targetId: z.string().nullable(),

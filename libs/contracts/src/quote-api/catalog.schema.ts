@@ -1,19 +1,35 @@
 import { z } from 'zod';
-import { AvailabilityModeSchema, CountryCodeSchema, StateCodeSchema, TierSchema, wholeNumberFrom } from '../common.schema';
+import {
+  AvailabilityModeSchema,
+  CountryCodeSchema,
+  StateCodeSchema,
+  TierSchema,
+  wholeNumberFrom,
+} from '../common.schema';
 import { TRIP_DATE_WINDOW } from '../rules';
 
 export const DestinationSchema = z
   .object({
     name: z.string().meta({ example: 'Antarctica' }),
-    slug: z.string().meta({ description: 'Use as the `destination` filter of GET /api/v1/products.', example: 'antarctica' }),
+    slug: z
+      .string()
+      .meta({ description: 'Use as the `destination` filter of GET /api/v1/products.', example: 'antarctica' }),
     description: z.string(),
     region: z.string().nullable(),
-    defaultDurationDays: z.number().int().min(1).max(TRIP_DATE_WINDOW.maxTripDays).optional().meta({ description: 'Duration to assume when the user gives none.' }),
+    defaultDurationDays: z
+      .number()
+      .int()
+      .min(1)
+      .max(TRIP_DATE_WINDOW.maxTripDays)
+      .optional()
+      .meta({ description: 'Duration to assume when the user gives none.' }),
   })
   .meta({ id: 'Destination' });
 export type Destination = z.infer<typeof DestinationSchema>;
 
-export const DestinationListSchema = z.object({ destinations: z.array(DestinationSchema) }).meta({ id: 'DestinationList' });
+export const DestinationListSchema = z
+  .object({ destinations: z.array(DestinationSchema) })
+  .meta({ id: 'DestinationList' });
 
 export const PlanSummarySchema = z
   .object({
@@ -28,8 +44,14 @@ export const PlanSummarySchema = z
     features: z.array(z.string()),
     basePrice: z.number().optional().meta({ description: 'Indicative starting premium per traveler, USD.' }),
     countriesCovered: z.array(z.string()).optional(),
-    evacuationCoverage: z.number().optional().meta({ description: 'Emergency medical evacuation limit per traveler, USD.' }),
-    medicalExpenseLimit: z.number().optional().meta({ description: 'Emergency medical expense limit per traveler, USD.' }),
+    evacuationCoverage: z
+      .number()
+      .optional()
+      .meta({ description: 'Emergency medical evacuation limit per traveler, USD.' }),
+    medicalExpenseLimit: z
+      .number()
+      .optional()
+      .meta({ description: 'Emergency medical expense limit per traveler, USD.' }),
     tripCancellationLimit: z.number().optional().meta({ description: 'Trip cancellation limit per traveler, USD.' }),
     deductible: z.number().optional().meta({ description: 'Deductible per claim, USD.' }),
     isRecommended: z.boolean().optional(),

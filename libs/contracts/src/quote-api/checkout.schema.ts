@@ -8,7 +8,12 @@ export const CheckoutRequestSchema = z
     sessionId: z.string().trim().min(1).max(200).meta({ description: 'The sessionId returned by the quote.' }),
     email: z.email().max(EMAIL_MAX_LENGTH).optional(),
     guestNames: z.array(z.string().trim().min(1).max(L.maxName)).max(L.maxTravelers).optional(),
-    agentSummary: z.string().trim().max(4000).optional().meta({ description: 'Conversation summary shown on checkout.' }),
+    agentSummary: z
+      .string()
+      .trim()
+      .max(4000)
+      .optional()
+      .meta({ description: 'Conversation summary shown on checkout.' }),
   })
   .meta({ id: 'CheckoutRequest' });
 export type CheckoutRequest = z.infer<typeof CheckoutRequestSchema>;

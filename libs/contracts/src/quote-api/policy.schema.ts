@@ -7,12 +7,17 @@ import { QUOTE_LIMITS, TRIP_DATE_WINDOW } from '../rules';
  * embed (Tier 3) receipt and the operator's `policy.issued` body. It opens this one policy (look-up and certificate)
  * and nothing else.
  */
-export const PolicyAccessTokenSchema = z
-  .string()
-  .meta({ description: 'Bearer token of this policy (`pat_…`): opens its look-up and certificate, nothing else. Keep it secret.' });
+export const PolicyAccessTokenSchema = z.string().meta({
+  description:
+    'Bearer token of this policy (`pat_…`): opens its look-up and certificate, nothing else. Keep it secret.',
+});
 
 export const PolicyNumberParamsSchema = z.object({
-  policyNumber: z.string().min(1).max(64).meta({ description: 'The policy number from the receipt.', example: 'POL-2026-7K3M9Q' }),
+  policyNumber: z
+    .string()
+    .min(1)
+    .max(64)
+    .meta({ description: 'The policy number from the receipt.', example: 'POL-2026-7K3M9Q' }),
 });
 
 export const PolicyCertificateQuerySchema = z.object({
@@ -69,7 +74,9 @@ export const PolicyLookupSchema = z
     premiumCents: CentsSchema,
     currency: z.string(),
     issuedAt: z.string().meta({ description: 'RFC 3339 instant the policy was issued.' }),
-    documentUrl: z.string().meta({ description: 'The certificate of insurance (PDF); carries the access token: keep it private.' }),
+    documentUrl: z
+      .string()
+      .meta({ description: 'The certificate of insurance (PDF); carries the access token: keep it private.' }),
     pageUrl: z
       .string()
       .optional()
@@ -80,7 +87,8 @@ export const PolicyLookupSchema = z
       }),
     disclaimer: z.string().meta({ description: 'Relay this text to the traveler.' }),
     locale: TravelerLocaleSchema.optional().meta({
-      description: "The traveler's language, recorded on the quote: the certificate, the policy page and the e-mail use it.",
+      description:
+        "The traveler's language, recorded on the quote: the certificate, the policy page and the e-mail use it.",
     }),
   })
   .meta({ id: 'PolicyLookup' });

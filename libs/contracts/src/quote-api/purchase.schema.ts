@@ -31,10 +31,9 @@ export const PurchaseReceiptSchema = z
           'buyer: the request that paid, its Idempotency-Key replay, or a retry carrying the very credential that paid. ' +
           'An `already_paid` answer to anyone else names the policy number but carries no token.',
       }),
-    documentUrl: z
-      .string()
-      .optional()
-      .meta({ description: 'The certificate of insurance (PDF), with the token in the URL; present with `accessToken`.' }),
+    documentUrl: z.string().optional().meta({
+      description: 'The certificate of insurance (PDF), with the token in the URL; present with `accessToken`.',
+    }),
   })
   .meta({ id: 'PurchaseReceipt' });
 export type PurchaseReceipt = z.infer<typeof PurchaseReceiptSchema>;

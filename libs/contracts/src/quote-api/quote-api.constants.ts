@@ -1,4 +1,9 @@
-import { cardNumberInGroups, EMBED_SANDBOX_QUOTE_ERROR_EMAIL, EMBED_SANDBOX_QUOTE_ERROR_TRIP_COST, TEST_CARDS } from '../rules';
+import {
+  cardNumberInGroups,
+  EMBED_SANDBOX_QUOTE_ERROR_EMAIL,
+  EMBED_SANDBOX_QUOTE_ERROR_TRIP_COST,
+  TEST_CARDS,
+} from '../rules';
 
 /** Version of the /api/v1 description (SERVICE-SPEC §9.1); see CHANGELOG.md for what each version added. */
 export const QUOTE_API_VERSION = '1.0.0';

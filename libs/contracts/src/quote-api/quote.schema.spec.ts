@@ -45,7 +45,7 @@ describe('QuoteRequestSchema', () => {
     expect(QuoteRequestSchema.safeParse({ ...valid, startDate: '2027-02-30' }).success).toBe(false);
   });
 
-  it('checks the currency code only: which currencies can be priced is the pricing engine\'s rule', () => {
+  it("checks the currency code only: which currencies can be priced is the pricing engine's rule", () => {
     expect(QuoteRequestSchema.parse({ ...valid, currency: 'eur' }).currency).toBe('EUR');
     expect(QuoteRequestSchema.safeParse({ ...valid, currency: 'euro' }).success).toBe(false);
   });
@@ -77,10 +77,26 @@ describe('EmbedQuoteRequestSchema', () => {
 describe('PolicyIssuedPayloadSchema', () => {
   it('keeps money in integer minor units', () => {
     const base = {
-      eventId: 'evt_1', type: 'policy.issued', createdAt: '2026-11-21T00:00:00Z', mode: 'test', operatorId: 'op',
-      policyId: 'p', policyNumber: 'POL-1', quoteId: 'q', quoteNumber: 'EXP-AAAA', planId: 'x', planName: 'X',
-      destination: 'antarctica', premiumCents: 12345, commissionCents: 1234, commissionRateBps: 1000, currency: 'USD',
-      travelers: 1, startDate: null, endDate: null, issuedAt: '2026-11-21T00:00:00Z',
+      eventId: 'evt_1',
+      type: 'policy.issued',
+      createdAt: '2026-11-21T00:00:00Z',
+      mode: 'test',
+      operatorId: 'op',
+      policyId: 'p',
+      policyNumber: 'POL-1',
+      quoteId: 'q',
+      quoteNumber: 'EXP-AAAA',
+      planId: 'x',
+      planName: 'X',
+      destination: 'antarctica',
+      premiumCents: 12345,
+      commissionCents: 1234,
+      commissionRateBps: 1000,
+      currency: 'USD',
+      travelers: 1,
+      startDate: null,
+      endDate: null,
+      issuedAt: '2026-11-21T00:00:00Z',
     };
     expect(PolicyIssuedPayloadSchema.safeParse(base).success).toBe(true);
     expect(PolicyIssuedPayloadSchema.safeParse({ ...base, premiumCents: 123.45 }).success).toBe(false);

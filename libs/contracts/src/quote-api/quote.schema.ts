@@ -1,5 +1,14 @@
 import { z } from 'zod';
-import { CentsSchema, ConfidenceSchema, CountryCodeSchema, CurrencySchema, IsoDateSchema, LanguageTagSchema, StateCodeSchema, TravelerLocaleSchema } from '../common.schema';
+import {
+  CentsSchema,
+  ConfidenceSchema,
+  CountryCodeSchema,
+  CurrencySchema,
+  IsoDateSchema,
+  LanguageTagSchema,
+  StateCodeSchema,
+  TravelerLocaleSchema,
+} from '../common.schema';
 import { EMAIL_MAX_LENGTH, isoDay, QUOTE_LIMITS as L, TRIP_DATE_WINDOW } from '../rules';
 import { tripDateProblems } from '../trip-dates';
 
@@ -12,28 +21,42 @@ export const QuoteRequestSchema = z
     startDate: IsoDateSchema.meta({
       description: `Departure date, YYYY-MM-DD: from today (UTC) to ${TRIP_DATE_WINDOW.maxDaysAhead} days ahead.`,
     }),
-    durationDays: z.number().int().min(1).max(TRIP_DATE_WINDOW.maxTripDays).meta({
-      description:
-        "Trip duration in days. If the user gave none, send the destination's default (its `defaultDurationDays`, " +
-        'also listed in the rules of the API description) and tell the user.',
-      example: 14,
-    }),
+    durationDays: z
+      .number()
+      .int()
+      .min(1)
+      .max(TRIP_DATE_WINDOW.maxTripDays)
+      .meta({
+        description:
+          "Trip duration in days. If the user gave none, send the destination's default (its `defaultDurationDays`, " +
+          'also listed in the rules of the API description) and tell the user.',
+        example: 14,
+      }),
     tripCost: z.number().nonnegative().max(L.maxTripCost).meta({
       description: 'Total trip cost in USD for ALL travelers together (not per traveler).',
       example: 24000,
     }),
     travelers: z.number().int().min(1).max(L.maxTravelers),
-    travelerAges: z.array(z.number().int().min(0).max(L.maxTravelerAge)).min(1).max(L.maxTravelers).meta({
-      description: 'Age of each traveler at departure, one per traveler. Ages 70+ cost significantly more.',
-      example: [62, 71],
-    }),
+    travelerAges: z
+      .array(z.number().int().min(0).max(L.maxTravelerAge))
+      .min(1)
+      .max(L.maxTravelers)
+      .meta({
+        description: 'Age of each traveler at departure, one per traveler. Ages 70+ cost significantly more.',
+        example: [62, 71],
+      }),
     residence: CountryCodeSchema,
     state: StateCodeSchema.optional(),
-    operator: z.string().trim().max(L.maxName).optional().meta({
-      description:
-        'Tour operator, if known: its name (shown in tripSummary, nothing more) or, to attribute the quote to a ' +
-        "registered operator (commission and policy webhook), that operator's id exactly as it was given to you.",
-    }),
+    operator: z
+      .string()
+      .trim()
+      .max(L.maxName)
+      .optional()
+      .meta({
+        description:
+          'Tour operator, if known: its name (shown in tripSummary, nothing more) or, to attribute the quote to a ' +
+          "registered operator (commission and policy webhook), that operator's id exactly as it was given to you.",
+      }),
     currency: CurrencySchema.optional().default('USD').meta({ description: 'Default USD; only USD is priced today.' }),
     depositPaidDate: IsoDateSchema.optional().meta({
       description:
@@ -95,7 +118,11 @@ export const TripSummarySchema = z
     travelers: z.number().int().min(1).max(L.maxTravelers),
     travelerAges: z.array(z.number().int().min(0).max(L.maxTravelerAge)),
     tripCost: z.number().meta({ description: 'Total trip cost, USD.' }),
-    tripCostCents: z.number().int().min(0).max(L.maxTripCost * 100),
+    tripCostCents: z
+      .number()
+      .int()
+      .min(0)
+      .max(L.maxTripCost * 100),
     currency: z.string(),
     residence: z.string(),
     state: z.string().nullable(),
@@ -135,12 +162,15 @@ export const QuoteResponseSchema = z
     quoteNumber: z.string().meta({ description: 'Human-readable reference, EXP-XXXX.', example: 'EXP-7K3M' }),
     sessionId: z.string().meta({ description: 'Input to POST /api/v1/checkout.' }),
     status: z.string().optional(),
-    expiresAt: z.string().optional().meta({
-      description:
-        'The premiums of `plans` are held until this instant (RFC 3339): 30 days after the quote, or the departure ' +
-        'if sooner. Checkout and purchase charge exactly these amounts until then and answer 410 `quote_expired` ' +
-        'after it; then create a new quote.',
-    }),
+    expiresAt: z
+      .string()
+      .optional()
+      .meta({
+        description:
+          'The premiums of `plans` are held until this instant (RFC 3339): 30 days after the quote, or the departure ' +
+          'if sooner. Checkout and purchase charge exactly these amounts until then and answer 410 `quote_expired` ' +
+          'after it; then create a new quote.',
+      }),
     tripSummary: TripSummarySchema,
     recommendedPlan: z.string().meta({ description: 'planName of the recommended plan (plans[0]); empty when none.' }),
     recommendedPlanId: z.string().nullable().optional(),
@@ -150,7 +180,8 @@ export const QuoteResponseSchema = z
       .optional(),
     disclaimer: z.string().meta({ description: 'Relay this to the user, always.' }),
     locale: TravelerLocaleSchema.optional().meta({
-      description: "The language recorded for the traveler's pages, e-mail and documents (from `locale` or Accept-Language).",
+      description:
+        "The language recorded for the traveler's pages, e-mail and documents (from `locale` or Accept-Language).",
     }),
   })
   .meta({ id: 'QuoteResponse' });

@@ -50,10 +50,26 @@ describe('analyzeCoverageGap', () => {
   it('finds all three gaps for Chase Sapphire Reserve on an Antarctic trip and the plans that close them', () => {
     const result = analyzeCoverageGap({ destination: 'Antarctica', creditCardName: 'CSR', tripCostCents: 2_500_000 });
     expect(result.card).toMatchObject({ input: 'CSR', matched: true, name: 'Chase Sapphire Reserve', issuer: 'Chase' });
-    expect(result.requirements).toEqual({ tripCancellationUsd: 25_000, emergencyMedicalUsd: 100_000, evacuationUsd: 500_000 });
-    expect(gapOf(result, 'trip_cancellation')).toMatchObject({ requiredUsd: 25_000, cardCoversUsd: 10_000, gapUsd: 15_000 });
-    expect(gapOf(result, 'emergency_medical')).toMatchObject({ requiredUsd: 100_000, cardCoversUsd: 2_500, gapUsd: 97_500 });
-    expect(gapOf(result, 'medical_evacuation')).toMatchObject({ requiredUsd: 500_000, cardCoversUsd: 100_000, gapUsd: 400_000 });
+    expect(result.requirements).toEqual({
+      tripCancellationUsd: 25_000,
+      emergencyMedicalUsd: 100_000,
+      evacuationUsd: 500_000,
+    });
+    expect(gapOf(result, 'trip_cancellation')).toMatchObject({
+      requiredUsd: 25_000,
+      cardCoversUsd: 10_000,
+      gapUsd: 15_000,
+    });
+    expect(gapOf(result, 'emergency_medical')).toMatchObject({
+      requiredUsd: 100_000,
+      cardCoversUsd: 2_500,
+      gapUsd: 97_500,
+    });
+    expect(gapOf(result, 'medical_evacuation')).toMatchObject({
+      requiredUsd: 500_000,
+      cardCoversUsd: 100_000,
+      gapUsd: 400_000,
+    });
     expect(result.fullyCovered).toBe(false);
 
     const evacuation = gapOf(result, 'medical_evacuation')!;
@@ -74,19 +90,38 @@ describe('analyzeCoverageGap', () => {
   });
 
   it('reports only the gaps left by a card that meets some requirements', () => {
-    const result = analyzeCoverageGap({ destination: 'galapagos', creditCardName: 'Chase Sapphire Preferred', tripCostCents: 1_500_000, travelers: 2 });
+    const result = analyzeCoverageGap({
+      destination: 'galapagos',
+      creditCardName: 'Chase Sapphire Preferred',
+      tripCostCents: 1_500_000,
+      travelers: 2,
+    });
     // $10,000 per person × 2 = $20,000, within the $20,000 per-trip cap: covers the $15,000 trip.
     expect(result.gaps.map((g) => g.coverage)).toEqual(['emergency_medical', 'medical_evacuation']);
     expect(gapOf(result, 'emergency_medical')).toMatchObject({ requiredUsd: 50_000, cardCoversUsd: 0, gapUsd: 50_000 });
   });
 
   it('caps a per-person card limit at its per-trip maximum', () => {
-    const result = analyzeCoverageGap({ destination: 'arctic', creditCardName: 'CSR', tripCostCents: 4_000_000, travelers: 4 });
-    expect(gapOf(result, 'trip_cancellation')).toMatchObject({ requiredUsd: 40_000, cardCoversUsd: 20_000, gapUsd: 20_000 });
+    const result = analyzeCoverageGap({
+      destination: 'arctic',
+      creditCardName: 'CSR',
+      tripCostCents: 4_000_000,
+      travelers: 4,
+    });
+    expect(gapOf(result, 'trip_cancellation')).toMatchObject({
+      requiredUsd: 40_000,
+      cardCoversUsd: 20_000,
+      gapUsd: 20_000,
+    });
   });
 
   it('counts a per-trip card limit once whatever the travelers', () => {
-    const result = analyzeCoverageGap({ destination: 'arctic', creditCardName: 'amex platinum', tripCostCents: 1_200_000, travelers: 3 });
+    const result = analyzeCoverageGap({
+      destination: 'arctic',
+      creditCardName: 'amex platinum',
+      tripCostCents: 1_200_000,
+      travelers: 3,
+    });
     expect(gapOf(result, 'trip_cancellation')).toMatchObject({ cardCoversUsd: 10_000, gapUsd: 2_000 });
   });
 
@@ -117,11 +152,19 @@ describe('analyzeCoverageGap', () => {
   ] as const)('assumes USD %s trips cost %i for the cancellation requirement', (range, assumed) => {
     const result = analyzeCoverageGap({ destination: 'antarctica', creditCardName: 'Venture X', tripCostRange: range });
     expect(result.tripCost).toEqual({ amountUsd: null, range, assumedUsd: assumed, basis: 'range' });
-    expect(gapOf(result, 'trip_cancellation')).toMatchObject({ requiredUsd: assumed, cardCoversUsd: 2_000, gapUsd: assumed - 2_000 });
+    expect(gapOf(result, 'trip_cancellation')).toMatchObject({
+      requiredUsd: assumed,
+      cardCoversUsd: 2_000,
+      gapUsd: assumed - 2_000,
+    });
   });
 
   it('prefers the exact trip cost over the range and rounds cents up to a whole dollar', () => {
-    const result = analyzeCoverageGap({ destination: 'antarctica', tripCostCents: 1_234_550, tripCostRange: 'over-20k' });
+    const result = analyzeCoverageGap({
+      destination: 'antarctica',
+      tripCostCents: 1_234_550,
+      tripCostRange: 'over-20k',
+    });
     expect(result.tripCost).toEqual({ amountUsd: 12_345.5, range: 'over-20k', assumedUsd: 12_346, basis: 'exact' });
   });
 
@@ -140,7 +183,9 @@ describe('analyzeCoverageGap', () => {
   });
 
   it('throws for an unknown destination or an invalid range', () => {
-    expect(() => analyzeCoverageGap({ destination: 'Hawaii' })).toThrow(expect.objectContaining({ code: 'unknown_destination' }));
+    expect(() => analyzeCoverageGap({ destination: 'Hawaii' })).toThrow(
+      expect.objectContaining({ code: 'unknown_destination' }),
+    );
     expect(() => analyzeCoverageGap({ destination: 'arctic', tripCostRange: 'lots' as never })).toThrow(PricingError);
     expect(() => analyzeCoverageGap({ destination: 'arctic', tripCostCents: -5 })).toThrow(PricingError);
   });

@@ -137,7 +137,15 @@ export function analyzeCoverageGap(input: CoverageGapInput): CoverageGapResult {
   return {
     destination: { slug: destination.slug, name: destination.name },
     card: card
-      ? { input: cardInput, matched: true, name: card.name, issuer: card.issuer, benefits: card.benefits, source: card.source, asOf: card.asOf }
+      ? {
+          input: cardInput,
+          matched: true,
+          name: card.name,
+          issuer: card.issuer,
+          benefits: card.benefits,
+          source: card.source,
+          asOf: card.asOf,
+        }
       : { input: cardInput, matched: false },
     tripCost,
     travelers,
@@ -208,7 +216,10 @@ function resolveTripCost(
   }
   if (cents !== undefined && cents !== null) {
     if (!Number.isSafeInteger(cents) || cents < 0 || cents > MAX_TRIP_COST_CENTS) {
-      throw invalidInput('tripCostCents', `tripCostCents must be a whole number of cents from 0 to ${MAX_TRIP_COST_CENTS.toLocaleString('en-US')}`);
+      throw invalidInput(
+        'tripCostCents',
+        `tripCostCents must be a whole number of cents from 0 to ${MAX_TRIP_COST_CENTS.toLocaleString('en-US')}`,
+      );
     }
     return { amountUsd: cents / 100, range: knownRange, assumedUsd: Math.ceil(cents / 100), basis: 'exact' };
   }
@@ -255,9 +266,7 @@ function gapFor(
 
 function recommendForGaps(gaps: readonly CoverageGap[], plans: readonly Plan[]): Plan | undefined {
   if (gaps.length === 0) return undefined;
-  return plans
-    .filter((p) => gaps.every((g) => g.closedBy.some((c) => c.planId === p.id)))
-    .sort(byTierThenPrice)[0];
+  return plans.filter((p) => gaps.every((g) => g.closedBy.some((c) => c.planId === p.id))).sort(byTierThenPrice)[0];
 }
 
 const COVERAGE_WORDS: Readonly<Record<CoverageKind, string>> = {

@@ -51,8 +51,12 @@ describe('checkEligibility', () => {
   });
 
   it('applies country rules: US-only plans, US/Canada plans and exclusions', () => {
-    expect(checkEligibility(plan('polar-shield-premium'), { ...okTrip, residence: 'CA', state: null }).eligible).toBe(false);
-    expect(checkEligibility(plan('polar-shield-standard'), { ...okTrip, residence: 'ca', state: null }).eligible).toBe(true);
+    expect(checkEligibility(plan('polar-shield-premium'), { ...okTrip, residence: 'CA', state: null }).eligible).toBe(
+      false,
+    );
+    expect(checkEligibility(plan('polar-shield-standard'), { ...okTrip, residence: 'ca', state: null }).eligible).toBe(
+      true,
+    );
     expect(checkEligibility(plan('polar-shield-standard'), { ...okTrip, residence: 'GB' }).eligible).toBe(false);
     expect(checkEligibility(plan('austral-voyager-basic'), { ...okTrip, residence: 'GB' }).eligible).toBe(true);
     const us = checkEligibility(plan('austral-voyager-basic'), okTrip);
@@ -61,7 +65,9 @@ describe('checkEligibility', () => {
   });
 
   it('does not ask non-US residents for a state', () => {
-    expect(checkEligibility(plan('meridian-expedition-premium'), { ...okTrip, residence: 'DE', state: undefined }).eligible).toBe(true);
+    expect(
+      checkEligibility(plan('meridian-expedition-premium'), { ...okTrip, residence: 'DE', state: undefined }).eligible,
+    ).toBe(true);
   });
 
   it('refuses when any traveler is over the maximum age, naming the traveler', () => {
@@ -78,7 +84,9 @@ describe('checkEligibility', () => {
     const staffPlan = plan('polar-shield-expedition-staff');
     const result = checkEligibility(staffPlan, { ...okTrip, residence: 'DE', travelerAges: [16, null] });
     expect(result.eligible ? [] : result.reasonCodes).toEqual(['plan_admin_only', 'age_below_minimum']);
-    expect(checkEligibility(plan('polar-shield-essential'), { ...okTrip, travelerAges: [0, null] }).eligible).toBe(true);
+    expect(checkEligibility(plan('polar-shield-essential'), { ...okTrip, travelerAges: [0, null] }).eligible).toBe(
+      true,
+    );
   });
 
   it('refuses a trip longer than the plan maximum', () => {
@@ -88,9 +96,16 @@ describe('checkEligibility', () => {
   });
 
   it('refuses more travelers than the plan allows; unlimited plans accept any count', () => {
-    const tooMany = checkEligibility(plan('polar-shield-essential'), { ...okTrip, travelers: 11, travelerAges: undefined });
+    const tooMany = checkEligibility(plan('polar-shield-essential'), {
+      ...okTrip,
+      travelers: 11,
+      travelerAges: undefined,
+    });
     expect(tooMany.eligible ? [] : tooMany.reasonCodes).toEqual(['too_many_travelers']);
-    expect(checkEligibility(plan('meridian-expedition-premium'), { ...okTrip, travelers: 60, travelerAges: undefined }).eligible).toBe(true);
+    expect(
+      checkEligibility(plan('meridian-expedition-premium'), { ...okTrip, travelers: 60, travelerAges: undefined })
+        .eligible,
+    ).toBe(true);
   });
 
   it('refuses a destination the plan does not cover, and an unknown destination', () => {
@@ -104,7 +119,11 @@ describe('checkEligibility', () => {
     const admin = checkEligibility(plan('polar-shield-expedition-staff'), { ...okTrip, residence: 'DE' });
     expect(admin.eligible ? [] : admin.reasonCodes).toEqual(['plan_admin_only']);
     const retired = checkEligibility(plan('austral-classic'), { ...okTrip, travelerAges: [45, 80], durationDays: 40 });
-    expect(retired.eligible ? [] : retired.reasonCodes).toEqual(['plan_disabled', 'age_above_maximum', 'trip_too_long']);
+    expect(retired.eligible ? [] : retired.reasonCodes).toEqual([
+      'plan_disabled',
+      'age_above_maximum',
+      'trip_too_long',
+    ]);
   });
 });
 
@@ -125,7 +144,10 @@ describe('listPlans', () => {
   });
 
   it('filters by destination (slug or name) and tier', () => {
-    expect(ids(listPlans({ destination: 'Safari', tier: 'premium' }))).toEqual(['meridian-expedition-premium', 'savanna-ultimate']);
+    expect(ids(listPlans({ destination: 'Safari', tier: 'premium' }))).toEqual([
+      'meridian-expedition-premium',
+      'savanna-ultimate',
+    ]);
     expect(listPlans({ destination: 'svalbard' }).every((p) => p.destinations.includes('svalbard'))).toBe(true);
   });
 
@@ -144,7 +166,9 @@ describe('listPlans', () => {
   });
 
   it('throws unknown_destination for a destination it does not know', () => {
-    expect(() => listPlans({ destination: 'Hawaii' })).toThrow(expect.objectContaining({ code: 'unknown_destination' }));
+    expect(() => listPlans({ destination: 'Hawaii' })).toThrow(
+      expect.objectContaining({ code: 'unknown_destination' }),
+    );
     expect(() => listPlans({ destination: 'Hawaii' })).toThrow(PricingError);
   });
 });

@@ -38,7 +38,11 @@ export interface EligibilityTrip {
 
 export type EligibilityResult =
   | { readonly eligible: true }
-  | { readonly eligible: false; readonly reasons: readonly string[]; readonly reasonCodes: readonly IneligibilityCode[] };
+  | {
+      readonly eligible: false;
+      readonly reasons: readonly string[];
+      readonly reasonCodes: readonly IneligibilityCode[];
+    };
 
 interface Finding {
   readonly code: IneligibilityCode;
@@ -72,7 +76,10 @@ function availabilityFindings(plan: Plan): Finding[] {
   const findings: Finding[] = [];
   if (!plan.enabled) findings.push({ code: 'plan_disabled', reason: `${plan.name} is retired and no longer sold.` });
   if (plan.availabilityMode === 'admin_only') {
-    findings.push({ code: 'plan_admin_only', reason: `${plan.name} is not sold to the public; only an administrator can issue it.` });
+    findings.push({
+      code: 'plan_admin_only',
+      reason: `${plan.name} is not sold to the public; only an administrator can issue it.`,
+    });
   }
   return findings;
 }
@@ -89,7 +96,9 @@ function residenceFindings(plan: Plan, residence: string | undefined, state: str
   if (residence === undefined) return [];
   const country = normalizeCountryCode(residence);
   if (!country) {
-    return [{ code: 'invalid_residence', reason: `Residence "${residence}" is not an ISO 3166-1 alpha-2 country code.` }];
+    return [
+      { code: 'invalid_residence', reason: `Residence "${residence}" is not an ISO 3166-1 alpha-2 country code.` },
+    ];
   }
   const { allowedResidences, excludedResidences } = plan.eligibility;
   if ((allowedResidences && !allowedResidences.includes(country)) || excludedResidences.includes(country)) {
@@ -100,7 +109,9 @@ function residenceFindings(plan: Plan, residence: string | undefined, state: str
 
 function usStateFindings(plan: Plan, state: string | null): Finding[] {
   if (state === null) {
-    return [{ code: 'state_required', reason: 'US residents must give their state of residence to check availability.' }];
+    return [
+      { code: 'state_required', reason: 'US residents must give their state of residence to check availability.' },
+    ];
   }
   if (!isUsStateCode(state)) return [{ code: 'unknown_state', reason: `"${state}" is not a US state code.` }];
   if (plan.eligibility.excludedStates.includes(state)) {

@@ -2,7 +2,9 @@ import fc from 'fast-check';
 import { allocateCents } from './money';
 
 const totals = fc.integer({ min: 0, max: Number.MAX_SAFE_INTEGER });
-const weightLists = fc.array(fc.integer({ min: 0, max: 1_000_000 }), { minLength: 1, maxLength: 20 }).filter((ws) => ws.some((w) => w > 0));
+const weightLists = fc
+  .array(fc.integer({ min: 0, max: 1_000_000 }), { minLength: 1, maxLength: 20 })
+  .filter((ws) => ws.some((w) => w > 0));
 
 describe('allocateCents properties', () => {
   it('parts always sum exactly to the total', () => {
@@ -10,7 +12,11 @@ describe('allocateCents properties', () => {
       fc.property(totals, weightLists, (total, weights) => {
         const parts = allocateCents(total, weights);
         const sum = parts.reduce((acc, p) => acc + BigInt(p), 0n);
-        return parts.length === weights.length && sum === BigInt(total) && parts.every((p) => Number.isSafeInteger(p) && p >= 0);
+        return (
+          parts.length === weights.length &&
+          sum === BigInt(total) &&
+          parts.every((p) => Number.isSafeInteger(p) && p >= 0)
+        );
       }),
     );
   });

@@ -18,10 +18,14 @@ const quoteInputArb: fc.Arbitrary<QuoteInput> = fc
     travelers: fc.integer({ min: 1, max: 14 }),
     residence: fc.constantFrom('US', 'us', 'CA', 'GB', 'DE', 'AU', 'IR'),
     state: fc.option(fc.constantFrom(...US_STATE_CODES), { nil: undefined }),
-    depositPaidDate: fc.option(fc.constantFrom('2026-10-01', '2026-10-30', '2026-11-20', '2026-12-01'), { nil: undefined }),
+    depositPaidDate: fc.option(fc.constantFrom('2026-10-01', '2026-10-30', '2026-11-20', '2026-12-01'), {
+      nil: undefined,
+    }),
   })
   .chain((r) =>
-    fc.array(ageArb, { minLength: r.travelers, maxLength: r.travelers }).map((travelerAges) => ({ ...r, travelerAges, today: TODAY })),
+    fc
+      .array(ageArb, { minLength: r.travelers, maxLength: r.travelers })
+      .map((travelerAges) => ({ ...r, travelerAges, today: TODAY })),
   );
 
 describe('priceQuote properties', () => {
@@ -47,18 +51,24 @@ describe('priceQuote properties', () => {
         const result = priceQuote(input);
         const priced = new Set(result.estimates.map((e) => e.planId));
         const refused = new Set(result.ineligible.map((i) => i.planId));
-        const candidates = allPlans().filter((p) => isPubliclyListed(p) && p.destinations.includes(result.destination.slug));
-        return candidates.every((plan) => {
-          const eligible = checkEligibility(plan, {
-            destination: result.destination.slug,
-            residence: result.residence,
-            state: result.state,
-            travelerAges: result.travelerAges,
-            durationDays: result.durationDays,
-            travelers: result.travelers,
-          }).eligible;
-          return eligible ? priced.has(plan.id) && !refused.has(plan.id) : refused.has(plan.id) && !priced.has(plan.id);
-        }) && priced.size + refused.size === candidates.length;
+        const candidates = allPlans().filter(
+          (p) => isPubliclyListed(p) && p.destinations.includes(result.destination.slug),
+        );
+        return (
+          candidates.every((plan) => {
+            const eligible = checkEligibility(plan, {
+              destination: result.destination.slug,
+              residence: result.residence,
+              state: result.state,
+              travelerAges: result.travelerAges,
+              durationDays: result.durationDays,
+              travelers: result.travelers,
+            }).eligible;
+            return eligible
+              ? priced.has(plan.id) && !refused.has(plan.id)
+              : refused.has(plan.id) && !priced.has(plan.id);
+          }) && priced.size + refused.size === candidates.length
+        );
       }),
       { numRuns: 300 },
     );
@@ -84,8 +94,11 @@ describe('priceQuote properties', () => {
         const dearer = priceQuote({ ...input, tripCostCents: Math.min(1_000_000_000, input.tripCostCents + extra) });
         return cheaper.estimates.every((e) => {
           const other = dearer.estimates.find((d) => d.planId === e.planId);
-          return other !== undefined && other.premiumCents >= e.premiumCents &&
-            other.travelerPremiumsCents.every((p, i) => p >= e.travelerPremiumsCents[i]!);
+          return (
+            other !== undefined &&
+            other.premiumCents >= e.premiumCents &&
+            other.travelerPremiumsCents.every((p, i) => p >= e.travelerPremiumsCents[i]!)
+          );
         });
       }),
       { numRuns: 200 },
@@ -103,30 +116,51 @@ describe('per-plan premium properties', () => {
 
   it("never decreases when one traveler's age increases", () => {
     fc.assert(
-      fc.property(planArb, factsArb, fc.integer({ min: 0, max: 9 }), fc.integer({ min: 0, max: 120 }), fc.integer({ min: 0, max: 120 }), (plan, f, index, a, b) => {
-        const i = index % f.shares.length;
-        const ages = f.shares.map(() => 45);
-        const younger = [...ages];
-        const older = [...ages];
-        younger[i] = Math.min(a, b);
-        older[i] = Math.max(a, b);
-        const trip = { destination: getDestination(f.destination), durationDays: f.durationDays, shares: f.shares };
-        const lo = travelerPremiumsFor(plan, { ...trip, ages: younger });
-        const hi = travelerPremiumsFor(plan, { ...trip, ages: older });
-        return hi.every((p, j) => (j === i ? p >= lo[j]! : p === lo[j]));
-      }),
+      fc.property(
+        planArb,
+        factsArb,
+        fc.integer({ min: 0, max: 9 }),
+        fc.integer({ min: 0, max: 120 }),
+        fc.integer({ min: 0, max: 120 }),
+        (plan, f, index, a, b) => {
+          const i = index % f.shares.length;
+          const ages = f.shares.map(() => 45);
+          const younger = [...ages];
+          const older = [...ages];
+          younger[i] = Math.min(a, b);
+          older[i] = Math.max(a, b);
+          const trip = { destination: getDestination(f.destination), durationDays: f.durationDays, shares: f.shares };
+          const lo = travelerPremiumsFor(plan, { ...trip, ages: younger });
+          const hi = travelerPremiumsFor(plan, { ...trip, ages: older });
+          return hi.every((p, j) => (j === i ? p >= lo[j]! : p === lo[j]));
+        },
+      ),
     );
   });
 
   it("never decreases when a traveler's share of the cost or the trip length increases", () => {
     fc.assert(
-      fc.property(planArb, factsArb, fc.integer({ min: 0, max: 5_000_000 }), fc.integer({ min: 0, max: 100 }), (plan, f, extraCents, extraDays) => {
-        const trip = { destination: getDestination(f.destination), durationDays: f.durationDays, shares: f.shares, ages: f.shares.map(() => 60) };
-        const baseline = travelerPremiumsFor(plan, trip);
-        const dearer = travelerPremiumsFor(plan, { ...trip, shares: f.shares.map((s) => s + extraCents) });
-        const longer = travelerPremiumsFor(plan, { ...trip, durationDays: Math.min(365, f.durationDays + extraDays) });
-        return baseline.every((p, j) => dearer[j]! >= p && longer[j]! >= p && p >= 0 && Number.isSafeInteger(p));
-      }),
+      fc.property(
+        planArb,
+        factsArb,
+        fc.integer({ min: 0, max: 5_000_000 }),
+        fc.integer({ min: 0, max: 100 }),
+        (plan, f, extraCents, extraDays) => {
+          const trip = {
+            destination: getDestination(f.destination),
+            durationDays: f.durationDays,
+            shares: f.shares,
+            ages: f.shares.map(() => 60),
+          };
+          const baseline = travelerPremiumsFor(plan, trip);
+          const dearer = travelerPremiumsFor(plan, { ...trip, shares: f.shares.map((s) => s + extraCents) });
+          const longer = travelerPremiumsFor(plan, {
+            ...trip,
+            durationDays: Math.min(365, f.durationDays + extraDays),
+          });
+          return baseline.every((p, j) => dearer[j]! >= p && longer[j]! >= p && p >= 0 && Number.isSafeInteger(p));
+        },
+      ),
     );
   });
 });

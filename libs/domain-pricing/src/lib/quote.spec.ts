@@ -50,7 +50,9 @@ describe('priceQuote: defaults and assumptions', () => {
   });
 
   it('splits the trip cost across travelers to the cent', () => {
-    expect(priceQuote({ ...base, travelers: 3, travelerAges: null, tripCostCents: 100 }).tripCostSharesCents).toEqual([34, 33, 33]);
+    expect(priceQuote({ ...base, travelers: 3, travelerAges: null, tripCostCents: 100 }).tripCostSharesCents).toEqual([
+      34, 33, 33,
+    ]);
   });
 });
 
@@ -67,13 +69,17 @@ describe('priceQuote: premiums', () => {
   it('matches the documented formula for one traveler', () => {
     // Polar Shield Standard: $12,000 × 5.5 % × 1.00 × 1.35 (Antarctica) × 1.00 (14 days) × 1.30 (age 50)
     // = $1,158.30, + $95 evacuation loading = $1,253.30
-    const e = estimateOf({ ...base, travelers: 1, travelerAges: [50], tripCostCents: 1_200_000 }, 'polar-shield-standard');
+    const e = estimateOf(
+      { ...base, travelers: 1, travelerAges: [50], tripCostCents: 1_200_000 },
+      'polar-shield-standard',
+    );
     expect(e.premiumCents).toBe(125_330);
   });
 
   it('charges a traveler aged 70 significantly more than one aged 69 on the same trip', () => {
     const at = (age: number) =>
-      estimateOf({ ...base, travelers: 1, travelerAges: [age], tripCostCents: 1_500_000 }, 'polar-shield-standard').premiumCents;
+      estimateOf({ ...base, travelers: 1, travelerAges: [age], tripCostCents: 1_500_000 }, 'polar-shield-standard')
+        .premiumCents;
     expect(at(70) / at(69)).toBeGreaterThan(1.2);
     expect(at(75)).toBeGreaterThan(at(74));
     expect(at(80)).toBeGreaterThan(at(79));
@@ -86,8 +92,14 @@ describe('priceQuote: premiums', () => {
   });
 
   it('charges only the insured part of a cost above the plan cancellation limit, and says so', () => {
-    const capped = estimateOf({ ...base, travelers: 1, travelerAges: [45], tripCostCents: 2_000_000 }, 'polar-shield-essential');
-    const higher = estimateOf({ ...base, travelers: 1, travelerAges: [45], tripCostCents: 4_000_000 }, 'polar-shield-essential');
+    const capped = estimateOf(
+      { ...base, travelers: 1, travelerAges: [45], tripCostCents: 2_000_000 },
+      'polar-shield-essential',
+    );
+    const higher = estimateOf(
+      { ...base, travelers: 1, travelerAges: [45], tripCostCents: 4_000_000 },
+      'polar-shield-essential',
+    );
     expect(higher.premiumCents).toBe(capped.premiumCents);
     expect(capped.notes).toMatch(/insured up to \$15,000 per traveler/);
   });
@@ -116,7 +128,9 @@ describe('priceQuote: eligibility in quotes', () => {
     expect(result.recommendedPlanId).toBeNull();
     const stateRequired = result.ineligible.filter((i) => i.reasonCodes.includes('state_required'));
     // Plans closed to US residents altogether say so instead.
-    expect(result.ineligible.filter((i) => !stateRequired.includes(i)).map((i) => i.reasonCodes)).toEqual([['residence_not_allowed']]);
+    expect(result.ineligible.filter((i) => !stateRequired.includes(i)).map((i) => i.reasonCodes)).toEqual([
+      ['residence_not_allowed'],
+    ]);
     expect(stateRequired.length).toBeGreaterThan(4);
   });
 });
@@ -141,7 +155,9 @@ describe('priceQuote: recommendation and order', () => {
   });
 
   it('orders the other estimates by premium ascending', () => {
-    const rest = priceQuote(base).estimates.slice(1).map((e) => e.premiumCents);
+    const rest = priceQuote(base)
+      .estimates.slice(1)
+      .map((e) => e.premiumCents);
     expect(rest).toEqual([...rest].sort((a, b) => a - b));
   });
 
@@ -166,7 +182,14 @@ describe('priceQuote: recommendation and order', () => {
   });
 
   it('never recommends an inquiry plan, even when it is the only one left', () => {
-    const result = priceQuote({ ...base, destination: 'arctic', durationDays: 100, travelerAges: [45, 45], residence: 'DE', state: null });
+    const result = priceQuote({
+      ...base,
+      destination: 'arctic',
+      durationDays: 100,
+      travelerAges: [45, 45],
+      residence: 'DE',
+      state: null,
+    });
     expect(result.estimates.map((e) => e.planId)).toEqual(['meridian-private-charter']);
     expect(result.recommendedPlanId).toBeNull();
     expect(result.estimates[0]?.isRecommended).toBe(false);
@@ -200,7 +223,9 @@ describe('priceQuote: cancel-for-any-reason', () => {
   it('is available inside the 21-day window and says the buy-by date', () => {
     const e = cfar('2026-11-14', '2026-11-20');
     expect(e.cfarEligible).toBe(true);
-    expect(e.notes).toBe('Cancel-for-any-reason available: buy by 2026-12-05 (21 days after your deposit on 2026-11-14).');
+    expect(e.notes).toBe(
+      'Cancel-for-any-reason available: buy by 2026-12-05 (21 days after your deposit on 2026-11-14).',
+    );
   });
 
   it('is available on day 21 itself and on the deposit day', () => {
@@ -248,13 +273,18 @@ describe('priceQuote: input that cannot be priced', () => {
     expect(caught).toMatchObject({ code, ...(field ? { field } : {}) });
   };
 
-  it('rejects an unknown destination', () => rejects({ ...base, destination: 'Hawaii' }, 'unknown_destination', 'destination'));
-  it('rejects fewer than one traveler', () => rejects({ ...base, travelers: 0, travelerAges: [] }, 'invalid_input', 'travelers'));
-  it('rejects a fractional traveler count', () => rejects({ ...base, travelers: 1.5, travelerAges: null }, 'invalid_input', 'travelers'));
+  it('rejects an unknown destination', () =>
+    rejects({ ...base, destination: 'Hawaii' }, 'unknown_destination', 'destination'));
+  it('rejects fewer than one traveler', () =>
+    rejects({ ...base, travelers: 0, travelerAges: [] }, 'invalid_input', 'travelers'));
+  it('rejects a fractional traveler count', () =>
+    rejects({ ...base, travelers: 1.5, travelerAges: null }, 'invalid_input', 'travelers'));
   it('prices as many travelers as the APIs accept (QUOTE_LIMITS.maxTravelers, 20) and refuses one more', () => {
     expect(priceQuote({ ...base, travelers: QUOTE_LIMITS.maxTravelers, travelerAges: null }).travelers).toBe(20);
     rejects({ ...base, travelers: 21, travelerAges: null }, 'invalid_input', 'travelers');
-    expect(() => priceQuote({ ...base, travelers: 21, travelerAges: null })).toThrow('travelers must be a whole number from 1 to 20');
+    expect(() => priceQuote({ ...base, travelers: 21, travelerAges: null })).toThrow(
+      'travelers must be a whole number from 1 to 20',
+    );
   });
   it('refuses an age over QUOTE_LIMITS.maxTravelerAge and a trip cost over QUOTE_LIMITS.maxTripCost', () => {
     rejects({ ...base, travelerAges: [45, 121] }, 'invalid_input', 'travelerAges');
@@ -262,8 +292,10 @@ describe('priceQuote: input that cannot be priced', () => {
     rejects({ ...base, tripCostCents: 1_000_000_001 }, 'invalid_input', 'tripCostCents');
   });
   it('rejects a negative trip cost', () => rejects({ ...base, tripCostCents: -1 }, 'invalid_input', 'tripCostCents'));
-  it('rejects a fractional cent amount', () => rejects({ ...base, tripCostCents: 10.5 }, 'invalid_input', 'tripCostCents'));
-  it('rejects an ages list of the wrong length', () => rejects({ ...base, travelerAges: [45] }, 'invalid_input', 'travelerAges'));
+  it('rejects a fractional cent amount', () =>
+    rejects({ ...base, tripCostCents: 10.5 }, 'invalid_input', 'tripCostCents'));
+  it('rejects an ages list of the wrong length', () =>
+    rejects({ ...base, travelerAges: [45] }, 'invalid_input', 'travelerAges'));
   it('rejects a negative age', () => rejects({ ...base, travelerAges: [45, -3] }, 'invalid_input', 'travelerAges'));
   it('rejects a malformed residence', () => rejects({ ...base, residence: 'USA' }, 'invalid_input', 'residence'));
   it('rejects an invalid US state', () => rejects({ ...base, state: 'XX' }, 'invalid_input', 'state'));
@@ -272,8 +304,10 @@ describe('priceQuote: input that cannot be priced', () => {
     rejects({ ...base, startDate: '2027-02-30' }, 'invalid_input', 'startDate');
     rejects({ ...base, depositPaidDate: 'yesterday' }, 'invalid_input', 'depositPaidDate');
   });
-  it('rejects a departure in the past', () => rejects({ ...base, startDate: '2026-11-19' }, 'invalid_input', 'startDate'));
-  it('rejects a trip longer than a year', () => rejects({ ...base, durationDays: 366 }, 'invalid_input', 'durationDays'));
+  it('rejects a departure in the past', () =>
+    rejects({ ...base, startDate: '2026-11-19' }, 'invalid_input', 'startDate'));
+  it('rejects a trip longer than a year', () =>
+    rejects({ ...base, durationDays: 366 }, 'invalid_input', 'durationDays'));
   it('rejects a non-USD currency', () => rejects({ ...base, currency: 'EUR' }, 'invalid_input', 'currency'));
 
   it('accepts lower-case codes and USD in any case', () => {

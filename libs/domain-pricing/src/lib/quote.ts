@@ -135,10 +135,19 @@ export function priceQuote(input: QuoteInput): QuoteResult {
       travelers: trip.travelers,
     });
     if (verdict.eligible) estimates.push(estimatePlan(plan, trip));
-    else ineligible.push({ planId: plan.id, planName: plan.name, reasons: verdict.reasons, reasonCodes: verdict.reasonCodes });
+    else
+      ineligible.push({
+        planId: plan.id,
+        planName: plan.name,
+        reasons: verdict.reasons,
+        reasonCodes: verdict.reasonCodes,
+      });
   }
   const recommendedPlanId = recommendPlanId(estimates, trip.destination);
-  const ordered = orderEstimates(estimates, recommendedPlanId).map((e) => ({ ...e, isRecommended: e.planId === recommendedPlanId }));
+  const ordered = orderEstimates(estimates, recommendedPlanId).map((e) => ({
+    ...e,
+    isRecommended: e.planId === recommendedPlanId,
+  }));
   return {
     destination: trip.destination,
     currency: 'USD',
@@ -165,15 +174,16 @@ export function travelerPremiumsFor(
   plan: Plan,
   trip: Pick<TripFacts, 'destination' | 'durationDays' | 'ages' | 'shares'>,
 ): number[] {
-  return trip.shares.map((shareCents, index) =>
-    travelerPremium({
-      tier: plan.tier,
-      rateAdjustment: plan.rateAdjustment,
-      destination: trip.destination.slug,
-      durationDays: trip.durationDays,
-      age: trip.ages[index] ?? ASSUMED_TRAVELER_AGE,
-      insuredCostCents: Math.min(shareCents, plan.tripCancellationLimit * 100),
-    }).premiumCents,
+  return trip.shares.map(
+    (shareCents, index) =>
+      travelerPremium({
+        tier: plan.tier,
+        rateAdjustment: plan.rateAdjustment,
+        destination: trip.destination.slug,
+        durationDays: trip.durationDays,
+        age: trip.ages[index] ?? ASSUMED_TRAVELER_AGE,
+        insuredCostCents: Math.min(shareCents, plan.tripCancellationLimit * 100),
+      }).premiumCents,
   );
 }
 
@@ -307,7 +317,10 @@ function requireTravelers(travelers: number): number {
 
 function requireTripCost(cents: number): number {
   if (!Number.isSafeInteger(cents) || cents < 0 || cents > MAX_TRIP_COST_CENTS) {
-    throw invalidInput('tripCostCents', `tripCostCents must be a whole number of cents from 0 to ${MAX_TRIP_COST_CENTS.toLocaleString('en-US')}`);
+    throw invalidInput(
+      'tripCostCents',
+      `tripCostCents must be a whole number of cents from 0 to ${MAX_TRIP_COST_CENTS.toLocaleString('en-US')}`,
+    );
   }
   return cents;
 }
@@ -329,7 +342,10 @@ function normalizeAges(
       continue;
     }
     if (!Number.isInteger(age) || age < 0 || age > QUOTE_LIMITS.maxTravelerAge) {
-      throw invalidInput('travelerAges', `traveler ${i + 1}'s age must be a whole number from 0 to ${QUOTE_LIMITS.maxTravelerAge}`);
+      throw invalidInput(
+        'travelerAges',
+        `traveler ${i + 1}'s age must be a whole number from 0 to ${QUOTE_LIMITS.maxTravelerAge}`,
+      );
     }
     ages.push(age);
   }
@@ -344,14 +360,21 @@ function normalizeDuration(
     return { durationDays: destination.defaultDurationDays, durationDefaulted: true };
   }
   if (!Number.isInteger(given) || given > TRIP_DATE_WINDOW.maxTripDays) {
-    throw invalidInput('durationDays', `durationDays must be a whole number of days up to ${TRIP_DATE_WINDOW.maxTripDays}`);
+    throw invalidInput(
+      'durationDays',
+      `durationDays must be a whole number of days up to ${TRIP_DATE_WINDOW.maxTripDays}`,
+    );
   }
   return { durationDays: given, durationDefaulted: false };
 }
 
-function normalizeResidence(residence: string, state: string | null | undefined): { residence: string; state: string | null } {
+function normalizeResidence(
+  residence: string,
+  state: string | null | undefined,
+): { residence: string; state: string | null } {
   const country = normalizeCountryCode(residence ?? '');
-  if (!country) throw invalidInput('residence', 'residence must be an ISO 3166-1 alpha-2 country code such as US or GB');
+  if (!country)
+    throw invalidInput('residence', 'residence must be an ISO 3166-1 alpha-2 country code such as US or GB');
   const stateCode = normalizeStateCode(state);
   if (country === 'US' && stateCode !== null && !isUsStateCode(stateCode)) {
     throw invalidInput('state', `"${stateCode}" is not a US state code`);
@@ -367,6 +390,7 @@ function normalizeStartDate(startDate: string | null | undefined, todayDay: numb
 }
 
 function requireUsd(currency: string | null | undefined): void {
-  if (isBlank(currency) || (PRICED_CURRENCIES as readonly string[]).includes((currency ?? '').trim().toUpperCase())) return;
+  if (isBlank(currency) || (PRICED_CURRENCIES as readonly string[]).includes((currency ?? '').trim().toUpperCase()))
+    return;
   throw invalidInput('currency', 'only USD trip costs can be priced');
 }

@@ -70,7 +70,10 @@ export interface AuditQuery {
 export const AUDIT_PAGE_SIZE = 50;
 
 /** Newest first; `nextCursor` is opaque (`<epoch ms>_<id>`). */
-export async function listAudit(prisma: PrismaClient, query: AuditQuery): Promise<{ entries: AuditEntryView[]; nextCursor: string | null }> {
+export async function listAudit(
+  prisma: PrismaClient,
+  query: AuditQuery,
+): Promise<{ entries: AuditEntryView[]; nextCursor: string | null }> {
   const limit = Math.min(Math.max(query.limit ?? AUDIT_PAGE_SIZE, 1), 200);
   const cursor = query.cursor ? decodeCursor(query.cursor) : null;
   const rows = await prisma.auditEntry.findMany({
@@ -85,7 +88,9 @@ export async function listAudit(prisma: PrismaClient, query: AuditQuery): Promis
   const page = rows.slice(0, limit);
   const last = page[page.length - 1];
   const operatorIds = [...new Set(page.map((row) => row.operatorId).filter((id): id is string => id !== null))];
-  const operators = operatorIds.length ? await prisma.operator.findMany({ where: { id: { in: operatorIds } }, select: { id: true, name: true } }) : [];
+  const operators = operatorIds.length
+    ? await prisma.operator.findMany({ where: { id: { in: operatorIds } }, select: { id: true, name: true } })
+    : [];
   const nameOf = new Map(operators.map((o) => [o.id, o.name]));
   return {
     entries: page.map((row) => ({

@@ -65,7 +65,8 @@ export function createDashboardFunctions(ctx: ServiceContext) {
 
   async function dashboard(operatorId: string, options: { days?: number } = {}): Promise<DashboardView> {
     const days = options.days ?? 30;
-    if (!Number.isInteger(days) || days < 1 || days > DASHBOARD_MAX_DAYS) throw invalidInput(`days must be an integer from 1 to ${DASHBOARD_MAX_DAYS}`);
+    if (!Number.isInteger(days) || days < 1 || days > DASHBOARD_MAX_DAYS)
+      throw invalidInput(`days must be an integer from 1 to ${DASHBOARD_MAX_DAYS}`);
     const operator = await ctx.requireOperatorRow(operatorId);
     const now = clock.now();
     const today = Date.UTC(now.getUTCFullYear(), now.getUTCMonth(), now.getUTCDate());
@@ -110,7 +111,8 @@ export function createDashboardFunctions(ctx: ServiceContext) {
     for (let t = from.getTime(); t <= today; t += 86_400_000) {
       const day = new Date(t).toISOString().slice(0, 10);
       dayKeys.push(day);
-      for (const mode of MODES) series.set(`${day}|${mode}`, { day, mode, quotes: 0, purchases: 0, premiumCents: 0, commissionCents: 0 });
+      for (const mode of MODES)
+        series.set(`${day}|${mode}`, { day, mode, quotes: 0, purchases: 0, premiumCents: 0, commissionCents: 0 });
     }
     const at = (r: Row) => series.get(`${r.day}|${r.mode}`);
     for (const r of quotes) {

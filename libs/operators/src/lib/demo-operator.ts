@@ -67,7 +67,10 @@ export async function ensureDemoOperator(options: EnsureDemoOperatorOptions): Pr
 
   const operatorId = await findOrCreateOperator(options.prisma, service, previous);
   // The demo page shows every integration tier, up to checkout inside the iframe (Tier 3).
-  await options.prisma.operator.updateMany({ where: { id: operatorId, integrationTier: { lt: DEMO_INTEGRATION_TIER } }, data: { integrationTier: DEMO_INTEGRATION_TIER } });
+  await options.prisma.operator.updateMany({
+    where: { id: operatorId, integrationTier: { lt: DEMO_INTEGRATION_TIER } },
+    data: { integrationTier: DEMO_INTEGRATION_TIER },
+  });
   const publishableKey = await currentTestKey(service, operatorId, previous?.publishableKey);
   for (const origin of origins) await service.addAllowedOrigin(operatorId, origin);
   const webhookSecret = await reconcileWebhook(options, service, operatorId, webhookUrl);

@@ -10,7 +10,6 @@ import { invalidInput } from './operator-error';
 export const OPERATOR_STATUSES = ['pending', 'active', 'suspended'] as const;
 export type OperatorStatusValue = (typeof OPERATOR_STATUSES)[number];
 
-
 export const MAX_COMMISSION_BPS = 10_000;
 /** A rotation grace longer than this is a forgotten key, not a grace period. */
 export const MAX_GRACE_SECONDS = 30 * 24 * 3600;
@@ -34,7 +33,8 @@ export function requireName(value: unknown): string {
 export function optionalEmail(value: unknown): string | null {
   if (value === undefined || value === null || value === '') return null;
   const email = typeof value === 'string' ? value.trim() : value;
-  if (!EmailSchema.safeParse(email).success) throw invalidInput(`contactEmail "${String(value)}" is not an email address`);
+  if (!EmailSchema.safeParse(email).success)
+    throw invalidInput(`contactEmail "${String(value)}" is not an email address`);
   return email as string;
 }
 
@@ -74,7 +74,8 @@ export function requireCommissionBps(value: unknown): number {
 }
 
 export function requireIntegrationTier(value: unknown): 1 | 2 | 3 {
-  if (value !== 1 && value !== 2 && value !== 3) throw invalidInput(`integrationTier must be 1, 2 or 3 (got ${String(value)})`);
+  if (value !== 1 && value !== 2 && value !== 3)
+    throw invalidInput(`integrationTier must be 1, 2 or 3 (got ${String(value)})`);
   return value;
 }
 

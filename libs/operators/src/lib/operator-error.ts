@@ -27,6 +27,7 @@ export function isOperatorError(error: unknown): error is OperatorError {
 export const notFound = (message: string) => new OperatorError('not_found', message);
 export const invalidInput = (message: string) => new OperatorError('invalid_input', message);
 export const conflict = (message: string) => new OperatorError('conflict', message);
-export const SUSPENDED_OPERATOR_MESSAGE = 'This operator is suspended: the portal is read-only and no keys can be created; contact the provider';
+export const SUSPENDED_OPERATOR_MESSAGE =
+  'This operator is suspended: the portal is read-only and no keys can be created; contact the provider';
 export const suspended = () => new OperatorError('suspended', SUSPENDED_OPERATOR_MESSAGE);
 export const limitReached = (message: string) => new OperatorError('limit_reached', message);

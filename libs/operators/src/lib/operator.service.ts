@@ -173,7 +173,13 @@ export function createOperatorService(deps: OperatorServiceDeps) {
    * Refuses one more of a capped thing. Run inside the transaction that adds it: the operator's row is locked first,
    * so two concurrent additions are counted one after the other and the cap holds exactly.
    */
-  async function enforceCap(tx: Pick<PrismaClient, '$queryRaw'>, operatorId: string, what: string, limit: number, count: () => Promise<number>) {
+  async function enforceCap(
+    tx: Pick<PrismaClient, '$queryRaw'>,
+    operatorId: string,
+    what: string,
+    limit: number,
+    count: () => Promise<number>,
+  ) {
     await tx.$queryRaw`SELECT id FROM operators WHERE id = ${operatorId} FOR UPDATE`;
     if ((await count()) >= limit) {
       throw limitReached(`An operator can have at most ${limit} ${what}; revoke or remove one first`);
@@ -201,7 +207,14 @@ export function createOperatorService(deps: OperatorServiceDeps) {
       await writeAudit(
         tx,
         actorOf(actor),
-        { operatorId: row.id, action, targetType: 'operator', targetId: row.id, before: { [field]: row[field] as never }, after: { [field]: updated[field] as never } },
+        {
+          operatorId: row.id,
+          action,
+          targetType: 'operator',
+          targetId: row.id,
+          before: { [field]: row[field] as never },
+          after: { [field]: updated[field] as never },
+        },
         now,
       );
       return toOperatorView(updated, now);
@@ -231,13 +244,25 @@ export function createOperatorService(deps: OperatorServiceDeps) {
       contactEmail: optionalEmail(input.contactEmail),
       websiteUrl: optionalWebsite(input.websiteUrl),
       status: input.status === undefined ? 'pending' : requireStatus(input.status),
-      ...(input.commissionRateBps === undefined ? {} : { commissionRateBps: requireCommissionBps(input.commissionRateBps) }),
+      ...(input.commissionRateBps === undefined
+        ? {}
+        : { commissionRateBps: requireCommissionBps(input.commissionRateBps) }),
       createdAt: clock.now(),
     } as const;
     return prisma.$transaction(async (tx) => {
       const row = await tx.operator.create({ data });
-      const after = { name: row.name, status: row.status, commissionRateBps: row.commissionRateBps, embeddingEnabled: row.embeddingEnabled };
-      await writeAudit(tx, actorOf(actor), { operatorId: row.id, action: 'operator.created', targetType: 'operator', targetId: row.id, after }, data.createdAt);
+      const after = {
+        name: row.name,
+        status: row.status,
+        commissionRateBps: row.commissionRateBps,
+        embeddingEnabled: row.embeddingEnabled,
+      };
+      await writeAudit(
+        tx,
+        actorOf(actor),
+        { operatorId: row.id, action: 'operator.created', targetType: 'operator', targetId: row.id, after },
+        data.createdAt,
+      );
       return toOperatorView(row, data.createdAt);
     });
   }
@@ -256,7 +281,9 @@ export function createOperatorService(deps: OperatorServiceDeps) {
    * Provider search: part of the name, contact e-mail or a user's e-mail (case-insensitive), or the exact id; newest
    * first, at most `limit`.
    */
-  async function searchOperators(query: { q?: string; status?: OperatorStatusValue; limit?: number } = {}): Promise<{ operators: OperatorView[]; truncated: boolean }> {
+  async function searchOperators(
+    query: { q?: string; status?: OperatorStatusValue; limit?: number } = {},
+  ): Promise<{ operators: OperatorView[]; truncated: boolean }> {
     const q = query.q?.trim() ?? '';
     const limit = query.limit ?? 100;
     const isId = /^[0-9a-f-]{36}$/i.test(q);
@@ -286,12 +313,24 @@ export function createOperatorService(deps: OperatorServiceDeps) {
   }
 
   async function setEmbeddingEnabled(operatorId: string, enabled: boolean, actor?: AuditActor): Promise<OperatorView> {
-    return changeOperator(operatorId, 'embeddingEnabled', requireBoolean(enabled, 'embeddingEnabled'), 'operator.embedding_changed', actor);
+    return changeOperator(
+      operatorId,
+      'embeddingEnabled',
+      requireBoolean(enabled, 'embeddingEnabled'),
+      'operator.embedding_changed',
+      actor,
+    );
   }
 
   /** Applies to sales after the change: each commission row keeps the rate it was computed with. */
   async function setCommissionRate(operatorId: string, bps: number, actor?: AuditActor): Promise<OperatorView> {
-    return changeOperator(operatorId, 'commissionRateBps', requireCommissionBps(bps), 'operator.commission_changed', actor);
+    return changeOperator(
+      operatorId,
+      'commissionRateBps',
+      requireCommissionBps(bps),
+      'operator.commission_changed',
+      actor,
+    );
   }
 
   async function setIntegrationTier(operatorId: string, tier: number, actor?: AuditActor): Promise<OperatorView> {
@@ -312,7 +351,12 @@ export function createOperatorService(deps: OperatorServiceDeps) {
     const operator = await prisma.$transaction(async (tx) => {
       const updated = await tx.operator.update({
         where: { id },
-        data: { webhookUrl: url, webhookSecret: sealed, webhookSecretPrevious: null, webhookSecretPreviousExpiresAt: null },
+        data: {
+          webhookUrl: url,
+          webhookSecret: sealed,
+          webhookSecretPrevious: null,
+          webhookSecretPreviousExpiresAt: null,
+        },
       });
       await writeAudit(
         tx,
@@ -337,7 +381,10 @@ export function createOperatorService(deps: OperatorServiceDeps) {
     const next = url === null ? null : requireWebhookUrl(url, webhookTargets);
     const row = await requireOperatorRow(operatorId);
     const now = clock.now();
-    const data = next === null ? { webhookUrl: null, webhookSecret: null, webhookSecretPrevious: null, webhookSecretPreviousExpiresAt: null } : { webhookUrl: next };
+    const data =
+      next === null
+        ? { webhookUrl: null, webhookSecret: null, webhookSecretPrevious: null, webhookSecretPreviousExpiresAt: null }
+        : { webhookUrl: next };
     return prisma.$transaction(async (tx) => {
       const updated = await tx.operator.update({ where: { id: row.id }, data });
       await writeAudit(
@@ -361,9 +408,18 @@ export function createOperatorService(deps: OperatorServiceDeps) {
    * Generates a new signing secret. With `overlapHours` > 0 the current secret becomes the previous one and keeps
    * signing (a second `v1=`) until now + overlap; 0 drops it at once. Both are sealed for this operator.
    */
-  async function rotateWebhookSecret(operatorId: string, options: { overlapHours: number }, actor?: AuditActor): Promise<RotatedSecret> {
+  async function rotateWebhookSecret(
+    operatorId: string,
+    options: { overlapHours: number },
+    actor?: AuditActor,
+  ): Promise<RotatedSecret> {
     const overlapHours = options?.overlapHours;
-    if (typeof overlapHours !== 'number' || !Number.isInteger(overlapHours) || overlapHours < 0 || overlapHours > MAX_SECRET_OVERLAP_HOURS) {
+    if (
+      typeof overlapHours !== 'number' ||
+      !Number.isInteger(overlapHours) ||
+      overlapHours < 0 ||
+      overlapHours > MAX_SECRET_OVERLAP_HOURS
+    ) {
       throw invalidInput(`overlapHours must be an integer from 0 to ${MAX_SECRET_OVERLAP_HOURS}`);
     }
     const row = await requireOperatorRow(operatorId);
@@ -392,7 +448,11 @@ export function createOperatorService(deps: OperatorServiceDeps) {
           targetType: 'operator',
           targetId: row.id,
           before: { secretSet: row.webhookSecret !== null },
-          after: { secretSet: true, overlapHours, previousSecretExpiresAt: previousSecretExpiresAt?.toISOString() ?? null },
+          after: {
+            secretSet: true,
+            overlapHours,
+            previousSecretExpiresAt: previousSecretExpiresAt?.toISOString() ?? null,
+          },
         },
         now,
       );
@@ -406,11 +466,31 @@ export function createOperatorService(deps: OperatorServiceDeps) {
     const row = await requireOperatorRow(operatorId);
     const now = clock.now();
     const secrets: RevealedSecret[] = [];
-    if (row.webhookSecret !== null) secrets.push({ secret: deps.secretBox.open(row.webhookSecret, row.id), current: true, expiresAt: null });
-    if (row.webhookSecretPrevious !== null && row.webhookSecretPreviousExpiresAt !== null && row.webhookSecretPreviousExpiresAt > now) {
-      secrets.push({ secret: deps.secretBox.open(row.webhookSecretPrevious, row.id), current: false, expiresAt: row.webhookSecretPreviousExpiresAt });
+    if (row.webhookSecret !== null)
+      secrets.push({ secret: deps.secretBox.open(row.webhookSecret, row.id), current: true, expiresAt: null });
+    if (
+      row.webhookSecretPrevious !== null &&
+      row.webhookSecretPreviousExpiresAt !== null &&
+      row.webhookSecretPreviousExpiresAt > now
+    ) {
+      secrets.push({
+        secret: deps.secretBox.open(row.webhookSecretPrevious, row.id),
+        current: false,
+        expiresAt: row.webhookSecretPreviousExpiresAt,
+      });
     }
-    await writeAudit(prisma, actorOf(actor), { operatorId: row.id, action: 'operator.webhook_secret_revealed', targetType: 'operator', targetId: row.id, after: { count: secrets.length } }, now);
+    await writeAudit(
+      prisma,
+      actorOf(actor),
+      {
+        operatorId: row.id,
+        action: 'operator.webhook_secret_revealed',
+        targetType: 'operator',
+        targetId: row.id,
+        after: { count: secrets.length },
+      },
+      now,
+    );
     return secrets;
   }
 
@@ -426,7 +506,15 @@ export function createOperatorService(deps: OperatorServiceDeps) {
       select: { id: true, webhookSecret: true },
       orderBy: [{ createdAt: 'asc' }, { id: 'asc' }],
     });
-    const report: RewrapReport = { keyId: box.currentKeyId, total: rows.length, rewrapped: 0, sealedLegacy: 0, alreadyCurrent: 0, changedMeanwhile: 0, failed: [] };
+    const report: RewrapReport = {
+      keyId: box.currentKeyId,
+      total: rows.length,
+      rewrapped: 0,
+      sealedLegacy: 0,
+      alreadyCurrent: 0,
+      changedMeanwhile: 0,
+      failed: [],
+    };
     for (const { id, webhookSecret: stored } of rows) {
       if (stored === null) continue;
       if (box.isCurrent(stored)) {
@@ -441,7 +529,10 @@ export function createOperatorService(deps: OperatorServiceDeps) {
         report.failed.push({ operatorId: id, reason: error.message });
         continue;
       }
-      const { count } = await prisma.operator.updateMany({ where: { id, webhookSecret: stored }, data: { webhookSecret: next } });
+      const { count } = await prisma.operator.updateMany({
+        where: { id, webhookSecret: stored },
+        data: { webhookSecret: next },
+      });
       if (count !== 1) report.changedMeanwhile += 1;
       else if (isSealed(stored)) report.rewrapped += 1;
       else report.sealedLegacy += 1;
@@ -459,7 +550,12 @@ export function createOperatorService(deps: OperatorServiceDeps) {
     return WEBHOOK_SECRET_PREFIX + Buffer.from(bytes).toString('hex');
   }
 
-  async function mintPublishableKey(operatorId: string, mode: Mode, label?: string, actor?: AuditActor): Promise<PublishableKeyView> {
+  async function mintPublishableKey(
+    operatorId: string,
+    mode: Mode,
+    label?: string,
+    actor?: AuditActor,
+  ): Promise<PublishableKeyView> {
     const keyMode = requireMode(mode);
     const keyLabel = optionalLabel(label);
     const operator = await requireOperatorRow(operatorId);
@@ -471,9 +567,26 @@ export function createOperatorService(deps: OperatorServiceDeps) {
           tx.publishableKey.count({ where: liveKeyFilter(operator.id, now) }),
         );
         const created = await tx.publishableKey.create({
-          data: { operatorId: operator.id, key: mintPublishableKeyString(keyMode, randomBytes), mode: keyMode, label: keyLabel, createdAt: now },
+          data: {
+            operatorId: operator.id,
+            key: mintPublishableKeyString(keyMode, randomBytes),
+            mode: keyMode,
+            label: keyLabel,
+            createdAt: now,
+          },
         });
-        await writeAudit(tx, actorOf(actor), { operatorId: operator.id, action: 'publishable_key.created', targetType: 'publishable_key', targetId: created.id, after: { key: created.key, mode: keyMode, label: keyLabel } }, now);
+        await writeAudit(
+          tx,
+          actorOf(actor),
+          {
+            operatorId: operator.id,
+            action: 'publishable_key.created',
+            targetType: 'publishable_key',
+            targetId: created.id,
+            after: { key: created.key, mode: keyMode, label: keyLabel },
+          },
+          now,
+        );
         return created;
       }),
     );
@@ -493,7 +606,9 @@ export function createOperatorService(deps: OperatorServiceDeps) {
   /** A key of this operator by id; another operator's key is `not_found`, exactly like an unknown id. */
   async function getKeyOfOperator(operatorId: string, keyId: string): Promise<PublishableKeyView> {
     const id = requireId(keyId, 'key id');
-    const row = /^[0-9a-f-]{36}$/i.test(id) ? await prisma.publishableKey.findFirst({ where: { id, operatorId } }) : null;
+    const row = /^[0-9a-f-]{36}$/i.test(id)
+      ? await prisma.publishableKey.findFirst({ where: { id, operatorId } })
+      : null;
     if (!row) throw notFound(`publishable key ${id} not found`);
     return toKeyView(row, clock.now());
   }
@@ -504,13 +619,23 @@ export function createOperatorService(deps: OperatorServiceDeps) {
     const now = clock.now();
     if (row.revokedAt !== null) return toKeyView(row, now);
     return prisma.$transaction(async (tx) => {
-      const { count } = await tx.publishableKey.updateMany({ where: { id: row.id, revokedAt: null }, data: { revokedAt: now } });
+      const { count } = await tx.publishableKey.updateMany({
+        where: { id: row.id, revokedAt: null },
+        data: { revokedAt: now },
+      });
       const updated = await tx.publishableKey.findUniqueOrThrow({ where: { id: row.id } });
       if (count === 1) {
         await writeAudit(
           tx,
           actorOf(actor),
-          { operatorId: row.operatorId, action: 'publishable_key.revoked', targetType: 'publishable_key', targetId: row.id, before: { key: row.key, state: keyState(row, now) }, after: { key: row.key, state: 'revoked' } },
+          {
+            operatorId: row.operatorId,
+            action: 'publishable_key.revoked',
+            targetType: 'publishable_key',
+            targetId: row.id,
+            before: { key: row.key, state: keyState(row, now) },
+            after: { key: row.key, state: 'revoked' },
+          },
           now,
         );
       }
@@ -530,8 +655,10 @@ export function createOperatorService(deps: OperatorServiceDeps) {
     if (options?.expiresAt !== undefined) {
       const at = options.expiresAt;
       if (!(at instanceof Date) || Number.isNaN(at.getTime())) throw invalidInput('expiresAt must be a valid instant');
-      if (at.getTime() <= now.getTime()) throw invalidInput('expiresAt must be in the future (use grace "now" to stop the old key at once)');
-      if (at.getTime() > now.getTime() + MAX_GRACE_SECONDS * 1000) throw invalidInput(`expiresAt must be at most ${MAX_GRACE_SECONDS / 86_400} days ahead`);
+      if (at.getTime() <= now.getTime())
+        throw invalidInput('expiresAt must be in the future (use grace "now" to stop the old key at once)');
+      if (at.getTime() > now.getTime() + MAX_GRACE_SECONDS * 1000)
+        throw invalidInput(`expiresAt must be at most ${MAX_GRACE_SECONDS / 86_400} days ahead`);
       expiresAt = at;
     } else {
       const graceSeconds = optionalGraceSeconds(options?.graceSeconds);
@@ -568,7 +695,13 @@ export function createOperatorService(deps: OperatorServiceDeps) {
           targetType: 'publishable_key',
           targetId: old.id,
           before: { key: old.key, state: 'active' },
-          after: { key: old.key, state: keyState(oldRow, now), expiresAt: oldRow.expiresAt?.toISOString() ?? null, newKeyId: created.id, newKey: created.key },
+          after: {
+            key: old.key,
+            state: keyState(oldRow, now),
+            expiresAt: oldRow.expiresAt?.toISOString() ?? null,
+            newKeyId: created.id,
+            newKey: created.key,
+          },
         },
         now,
       );
@@ -590,7 +723,18 @@ export function createOperatorService(deps: OperatorServiceDeps) {
         const created = await tx.secretKey.create({
           data: { operatorId: operator.id, mode: keyMode, prefix: minted.prefix, hash: minted.hash, createdAt: now },
         });
-        await writeAudit(tx, actorOf(actor), { operatorId: operator.id, action: 'secret_key.created', targetType: 'secret_key', targetId: created.id, after: { prefix: created.prefix, mode: keyMode } }, now);
+        await writeAudit(
+          tx,
+          actorOf(actor),
+          {
+            operatorId: operator.id,
+            action: 'secret_key.created',
+            targetType: 'secret_key',
+            targetId: created.id,
+            after: { prefix: created.prefix, mode: keyMode },
+          },
+          now,
+        );
         return created;
       }),
     );
@@ -615,13 +759,29 @@ export function createOperatorService(deps: OperatorServiceDeps) {
     const now = clock.now();
     return prisma.$transaction(async (tx) => {
       await tx.secretKey.updateMany({ where: { id: row.id, revokedAt: null }, data: { revokedAt: now } });
-      await writeAudit(tx, actorOf(actor), { operatorId, action: 'secret_key.revoked', targetType: 'secret_key', targetId: row.id, before: { prefix: row.prefix, revoked: false }, after: { prefix: row.prefix, revoked: true } }, now);
+      await writeAudit(
+        tx,
+        actorOf(actor),
+        {
+          operatorId,
+          action: 'secret_key.revoked',
+          targetType: 'secret_key',
+          targetId: row.id,
+          before: { prefix: row.prefix, revoked: false },
+          after: { prefix: row.prefix, revoked: true },
+        },
+        now,
+      );
       return toSecretKeyView(await tx.secretKey.findUniqueOrThrow({ where: { id: row.id } }));
     });
   }
 
   /** Idempotent: adding an origin that is already listed (in any spelling that normalizes to it) changes nothing. */
-  async function addAllowedOrigin(operatorId: string, origin: string, actor?: AuditActor): Promise<{ origin: string; added: boolean }> {
+  async function addAllowedOrigin(
+    operatorId: string,
+    origin: string,
+    actor?: AuditActor,
+  ): Promise<{ origin: string; added: boolean }> {
     const normalized = requireOrigin(origin);
     const operator = await requireOperatorRow(operatorId);
     const where = { operatorId_origin: { operatorId: operator.id, origin: normalized } };
@@ -633,7 +793,18 @@ export function createOperatorService(deps: OperatorServiceDeps) {
           tx.allowedOrigin.count({ where: { operatorId: operator.id } }),
         );
         await tx.allowedOrigin.create({ data: { operatorId: operator.id, origin: normalized, createdAt: now } });
-        await writeAudit(tx, actorOf(actor), { operatorId: operator.id, action: 'origin.added', targetType: 'origin', targetId: normalized, after: { origin: normalized, appliesTo: originModes(normalized) } }, now);
+        await writeAudit(
+          tx,
+          actorOf(actor),
+          {
+            operatorId: operator.id,
+            action: 'origin.added',
+            targetType: 'origin',
+            targetId: normalized,
+            after: { origin: normalized, appliesTo: originModes(normalized) },
+          },
+          now,
+        );
       });
       return { origin: normalized, added: true };
     } catch (error) {
@@ -644,14 +815,29 @@ export function createOperatorService(deps: OperatorServiceDeps) {
   }
 
   /** Idempotent: removing an origin that is not listed reports `removed: false`. */
-  async function removeAllowedOrigin(operatorId: string, origin: string, actor?: AuditActor): Promise<{ origin: string; removed: boolean }> {
+  async function removeAllowedOrigin(
+    operatorId: string,
+    origin: string,
+    actor?: AuditActor,
+  ): Promise<{ origin: string; removed: boolean }> {
     const normalized = requireOrigin(origin);
     const operator = await requireOperatorRow(operatorId);
     const now = clock.now();
     return prisma.$transaction(async (tx) => {
       const { count } = await tx.allowedOrigin.deleteMany({ where: { operatorId: operator.id, origin: normalized } });
       if (count > 0) {
-        await writeAudit(tx, actorOf(actor), { operatorId: operator.id, action: 'origin.removed', targetType: 'origin', targetId: normalized, before: { origin: normalized } }, now);
+        await writeAudit(
+          tx,
+          actorOf(actor),
+          {
+            operatorId: operator.id,
+            action: 'origin.removed',
+            targetType: 'origin',
+            targetId: normalized,
+            before: { origin: normalized },
+          },
+          now,
+        );
       }
       return { origin: normalized, removed: count > 0 };
     });
@@ -727,7 +913,8 @@ async function insertKey<T>(insert: () => Promise<T>): Promise<T> {
   try {
     return await insert();
   } catch (error) {
-    if (isUniqueViolation(error)) throw conflict('a freshly minted key collided with an existing one (check randomBytes)');
+    if (isUniqueViolation(error))
+      throw conflict('a freshly minted key collided with an existing one (check randomBytes)');
     throw error;
   }
 }

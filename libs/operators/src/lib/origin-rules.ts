@@ -35,7 +35,8 @@ export function describeOriginProblem(input: unknown): string | null {
   const raw = typeof input === 'string' ? input.trim() : '';
   if (raw === '') return 'Enter an origin such as https://www.example.com';
   if (raw.toLowerCase() === 'null') return 'The opaque origin "null" (sandboxed frames, file: pages) cannot be allowed';
-  if (raw.includes('*')) return 'Wildcards are not supported: add each origin (www. and the bare domain are separate entries)';
+  if (raw.includes('*'))
+    return 'Wildcards are not supported: add each origin (www. and the bare domain are separate entries)';
   let url: URL;
   try {
     url = new URL(raw);

@@ -175,7 +175,10 @@ function decrypt(key: Buffer, iv: Buffer, ciphertext: Buffer, tag: Buffer, aad: 
     decipher.setAuthTag(tag);
     return Buffer.concat([decipher.update(ciphertext), decipher.final()]);
   } catch {
-    throw new SecretBoxError('tampered', 'sealed secret failed authentication (altered, copied from another operator, or a wrong key)');
+    throw new SecretBoxError(
+      'tampered',
+      'sealed secret failed authentication (altered, copied from another operator, or a wrong key)',
+    );
   }
 }
 

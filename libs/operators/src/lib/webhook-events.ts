@@ -74,7 +74,8 @@ export function operatorDeliveryError(error: string | null): string | null {
   return OPERATOR_CONNECTION_ERROR;
 }
 
-const errorFor = (audience: DeliveryLogAudience) => (error: string | null) => (audience === 'provider' ? error : operatorDeliveryError(error));
+const errorFor = (audience: DeliveryLogAudience) => (error: string | null) =>
+  audience === 'provider' ? error : operatorDeliveryError(error);
 
 const DEFAULT_PAGE = 25;
 
@@ -87,7 +88,8 @@ export function createWebhookEventFunctions(ctx: ServiceContext) {
     audience: DeliveryLogAudience = 'operator',
   ): Promise<{ events: WebhookEventSummaryView[]; nextCursor: string | null }> {
     const operator = await ctx.requireOperatorRow(operatorId);
-    if (query.status !== undefined && !WEBHOOK_EVENT_STATUSES.includes(query.status)) throw invalidInput('status must be pending, delivered or failed');
+    if (query.status !== undefined && !WEBHOOK_EVENT_STATUSES.includes(query.status))
+      throw invalidInput('status must be pending, delivered or failed');
     const limit = Math.min(Math.max(query.limit ?? DEFAULT_PAGE, 1), 100);
     const cursor = query.cursor ? decodeCursor(query.cursor) : null;
     const rows = await prisma.webhookEvent.findMany({
@@ -102,19 +104,32 @@ export function createWebhookEventFunctions(ctx: ServiceContext) {
     });
     const page = rows.slice(0, limit);
     const last = page[page.length - 1];
-    return { events: page.map((row) => toSummary(row, audience)), nextCursor: rows.length > limit && last ? encodeCursor(last.createdAt, last.id) : null };
+    return {
+      events: page.map((row) => toSummary(row, audience)),
+      nextCursor: rows.length > limit && last ? encodeCursor(last.createdAt, last.id) : null,
+    };
   }
 
   /** By row id or by eventId; another operator's event is `not_found`. */
   async function findEventRow(operatorId: string, ref: string): Promise<EventRow> {
     const id = typeof ref === 'string' ? ref.trim() : '';
-    const where = /^[0-9a-f-]{36}$/i.test(id) ? { id, operatorId } : id.startsWith('evt_') && id.length <= 100 ? { eventId: id, operatorId } : null;
-    const row = where ? await prisma.webhookEvent.findFirst({ where, include: { attemptsLog: { orderBy: { attemptNumber: 'asc' } } } }) : null;
+    const where = /^[0-9a-f-]{36}$/i.test(id)
+      ? { id, operatorId }
+      : id.startsWith('evt_') && id.length <= 100
+        ? { eventId: id, operatorId }
+        : null;
+    const row = where
+      ? await prisma.webhookEvent.findFirst({ where, include: { attemptsLog: { orderBy: { attemptNumber: 'asc' } } } })
+      : null;
     if (!row) throw notFound(`webhook event ${id.slice(0, 100)} not found`);
     return row;
   }
 
-  async function getWebhookEvent(operatorId: string, ref: string, audience: DeliveryLogAudience = 'operator'): Promise<WebhookEventDetailView> {
+  async function getWebhookEvent(
+    operatorId: string,
+    ref: string,
+    audience: DeliveryLogAudience = 'operator',
+  ): Promise<WebhookEventDetailView> {
     const row = await findEventRow(operatorId, ref);
     const shown = errorFor(audience);
     return {
@@ -145,7 +160,8 @@ export function createWebhookEventFunctions(ctx: ServiceContext) {
     const row = await findEventRow(operatorId, ref);
     const operator = await ctx.requireOperatorRow(row.operatorId);
     if (!operator.webhookUrl) throw conflict('No webhook URL is configured for this operator: the provider sets it');
-    if (row.status === 'pending') throw conflict('This event is still being delivered; resend it once it is delivered or failed');
+    if (row.status === 'pending')
+      throw conflict('This event is still being delivered; resend it once it is delivered or failed');
     const now = clock.now();
     return prisma.$transaction(async (tx) => {
       const { count } = await tx.webhookEvent.updateMany({
@@ -166,7 +182,10 @@ export function createWebhookEventFunctions(ctx: ServiceContext) {
         },
         now,
       );
-      const updated = await tx.webhookEvent.findUniqueOrThrow({ where: { id: row.id }, include: { attemptsLog: { orderBy: { attemptNumber: 'desc' }, take: 1 } } });
+      const updated = await tx.webhookEvent.findUniqueOrThrow({
+        where: { id: row.id },
+        include: { attemptsLog: { orderBy: { attemptNumber: 'desc' }, take: 1 } },
+      });
       return toSummary(updated, audience);
     });
   }
@@ -182,10 +201,30 @@ export function createWebhookEventFunctions(ctx: ServiceContext) {
     const payload = sampleTestPayload(operator.id, operator.commissionRateBps, now);
     return prisma.$transaction(async (tx) => {
       const created = await tx.webhookEvent.create({
-        data: { eventId: payload.eventId, type: payload.type, operatorId: operator.id, payload, status: 'pending', isTest: true, nextAttemptAt: now, createdAt: now },
+        data: {
+          eventId: payload.eventId,
+          type: payload.type,
+          operatorId: operator.id,
+          payload,
+          status: 'pending',
+          isTest: true,
+          nextAttemptAt: now,
+          createdAt: now,
+        },
         include: { attemptsLog: true },
       });
-      await writeAudit(tx, ctx.actorOf(actor), { operatorId: operator.id, action: 'webhook_event.test_sent', targetType: 'webhook_event', targetId: payload.eventId, after: { eventId: payload.eventId } }, now);
+      await writeAudit(
+        tx,
+        ctx.actorOf(actor),
+        {
+          operatorId: operator.id,
+          action: 'webhook_event.test_sent',
+          targetType: 'webhook_event',
+          targetId: payload.eventId,
+          after: { eventId: payload.eventId },
+        },
+        now,
+      );
       return toSummary(created, 'operator');
     });
   }
@@ -194,7 +233,11 @@ export function createWebhookEventFunctions(ctx: ServiceContext) {
 }
 
 /** The body of a test event: realistic sample values, clearly fake ids, `test: true`. */
-export function sampleTestPayload(operatorId: string, commissionRateBps: number, now: Date): PolicyIssuedPayload & { test: true } {
+export function sampleTestPayload(
+  operatorId: string,
+  commissionRateBps: number,
+  now: Date,
+): PolicyIssuedPayload & { test: true } {
   const premiumCents = 48_900;
   const start = new Date(now.getTime() + 60 * 86_400_000);
   const end = new Date(start.getTime() + 13 * 86_400_000);

@@ -48,7 +48,10 @@ function parseEntry(entry: string, position: number, source: string): KeyEncrypt
   const kid = colon < 0 ? '' : entry.slice(0, colon).trim();
   const encoded = colon < 0 ? '' : entry.slice(colon + 1).trim();
   if (!/^[A-Za-z0-9_-]{1,40}$/.test(kid)) {
-    throw new WebhookSecretKeysError(source, `entry ${position} needs a key id of 1–40 of A-Z a-z 0-9 _ - before ":"; expected ${FORMAT}`);
+    throw new WebhookSecretKeysError(
+      source,
+      `entry ${position} needs a key id of 1–40 of A-Z a-z 0-9 _ - before ":"; expected ${FORMAT}`,
+    );
   }
   if (!/^[A-Za-z0-9+/_-]+={0,2}$/.test(encoded)) {
     throw new WebhookSecretKeysError(source, `key "${kid}" is not base64; expected ${FORMAT}`);

@@ -62,7 +62,15 @@ describe('createChallenge', () => {
     const opaque = Buffer.from('{"planId":"plan_std"}').toString('base64url');
     expect(challenge.opaque).toBe(opaque);
     expect(challenge.id).toBe(
-      expectedId(SECRET, ['api.example.com', 'stripe', 'charge', challenge.request, challenge.expires!, digest, opaque]),
+      expectedId(SECRET, [
+        'api.example.com',
+        'stripe',
+        'charge',
+        challenge.request,
+        challenge.expires!,
+        digest,
+        opaque,
+      ]),
     );
     expect(challenge.description).toBe('Standard plan');
     expect(verifyChallengeBinding({ secrets: [SECRET], echoed: { ...challenge, description: 'anything' } })).toBe(true);

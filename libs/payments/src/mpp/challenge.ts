@@ -117,7 +117,15 @@ export function parsePaymentChallenges(header: string): PaymentChallenge[] {
  */
 export function verifyChallengeBinding(input: { secrets: readonly string[]; echoed: PaymentChallenge }): boolean {
   const { echoed } = input;
-  const slots = [echoed.realm, echoed.method, echoed.intent, echoed.request, echoed.expires, echoed.digest, echoed.opaque];
+  const slots = [
+    echoed.realm,
+    echoed.method,
+    echoed.intent,
+    echoed.request,
+    echoed.expires,
+    echoed.digest,
+    echoed.opaque,
+  ];
   // A "|" inside a value could shift the slots and make two different challenges hash alike.
   if (slots.some((value) => value !== undefined && (typeof value !== 'string' || value.includes('|')))) return false;
   const given = Buffer.from(echoed.id, 'utf8');

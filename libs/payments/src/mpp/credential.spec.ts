@@ -47,7 +47,10 @@ describe('parseAuthorizationPayment', () => {
     ['JSON but an array', encode([challenge])],
     ['no challenge', encode({ payload: { spt: 'spt_test_1' } })],
     ['challenge without id', encode({ challenge: { ...challenge, id: undefined }, payload: { spt: 'spt_test_1' } })],
-    ['challenge field not a string', encode({ challenge: { ...challenge, expires: 5 }, payload: { spt: 'spt_test_1' } })],
+    [
+      'challenge field not a string',
+      encode({ challenge: { ...challenge, expires: 5 }, payload: { spt: 'spt_test_1' } }),
+    ],
     ['no payload', encode({ challenge })],
     ['stripe payload without spt', encode({ challenge, payload: {} })],
     ['stripe payload with empty spt', encode({ challenge, payload: { spt: '' } })],
@@ -58,7 +61,9 @@ describe('parseAuthorizationPayment', () => {
   });
 
   it('still parses another method so the caller can answer 400 method-unsupported', () => {
-    const result = parseAuthorizationPayment(encode({ challenge: { ...challenge, method: 'tempo' }, payload: { hash: '0x1' } }));
+    const result = parseAuthorizationPayment(
+      encode({ challenge: { ...challenge, method: 'tempo' }, payload: { hash: '0x1' } }),
+    );
     expect(result.ok && result.credential.challenge.method).toBe('tempo');
   });
 });

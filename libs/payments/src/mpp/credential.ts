@@ -16,8 +16,7 @@ export interface PaymentCredential {
 }
 
 export type ParseCredentialResult =
-  | { ok: true; credential: PaymentCredential }
-  | { ok: false; code: 'payment-required' | 'malformed-credential' };
+  { ok: true; credential: PaymentCredential } | { ok: false; code: 'payment-required' | 'malformed-credential' };
 
 /**
  * Reads `Authorization: Payment <base64url JSON>`. No header or another scheme → payment-required;

@@ -2,7 +2,11 @@ import { base64UrlDecode, base64UrlEncode, decodeBase64UrlJson, encodeJcsBase64U
 
 describe('jcsCanonicalize', () => {
   it('sorts keys recursively and emits no whitespace', () => {
-    const value = { methodDetails: { paymentMethodTypes: ['card'], networkId: 'profile_1' }, currency: 'usd', amount: '1234' };
+    const value = {
+      methodDetails: { paymentMethodTypes: ['card'], networkId: 'profile_1' },
+      currency: 'usd',
+      amount: '1234',
+    };
     expect(jcsCanonicalize(value)).toBe(
       '{"amount":"1234","currency":"usd","methodDetails":{"networkId":"profile_1","paymentMethodTypes":["card"]}}',
     );
@@ -14,7 +18,15 @@ describe('jcsCanonicalize', () => {
 
   it('matches the RFC 8785 sample key order for non-BMP and accented keys', () => {
     // From RFC 8785 §3.2.3: sorted by UTF-16 code units, so U+1F600 (surrogate pair D83D…) precedes U+FB33.
-    const input = { '\u20ac': 'Euro Sign', '\r': 'Carriage Return', '\ufb33': 'Hebrew Letter Dalet With Dagesh', '1': 'One', '\ud83d\ude00': 'Emoji: Grinning Face', '\u0080': 'Control', '\u00f6': 'Latin Small Letter O With Diaeresis' };
+    const input = {
+      '\u20ac': 'Euro Sign',
+      '\r': 'Carriage Return',
+      '\ufb33': 'Hebrew Letter Dalet With Dagesh',
+      '1': 'One',
+      '\ud83d\ude00': 'Emoji: Grinning Face',
+      '\u0080': 'Control',
+      '\u00f6': 'Latin Small Letter O With Diaeresis',
+    };
     const order = ['\r', '1', '\u0080', '\u00f6', '\u20ac', '\ud83d\ude00', '\ufb33'] as const;
     const expected = `{${order.map((k) => `${JSON.stringify(k)}:${JSON.stringify(input[k])}`).join(',')}}`;
     expect(jcsCanonicalize(input)).toBe(expected);

@@ -22,7 +22,12 @@ export {
   type PaymentCredential,
   type PaymentCredentialPayload,
 } from './credential';
-export { formatPaymentReceipt, parsePaymentReceipt, type FormatPaymentReceiptInput, type PaymentReceipt } from './receipt';
+export {
+  formatPaymentReceipt,
+  parsePaymentReceipt,
+  type FormatPaymentReceiptInput,
+  type PaymentReceipt,
+} from './receipt';
 export {
   MPP_PROBLEM_STATUS,
   PROBLEM_CONTENT_TYPE,

@@ -50,7 +50,10 @@ export interface ProblemDetails {
 }
 
 /** RFC 9457 body; send it with Content-Type application/problem+json. */
-export function problemDetails(code: MppProblemCode, options: { detail?: string; challengeId?: string } = {}): ProblemDetails {
+export function problemDetails(
+  code: MppProblemCode,
+  options: { detail?: string; challengeId?: string } = {},
+): ProblemDetails {
   return {
     type: `${PROBLEM_TYPE_BASE}${code}`,
     title: TITLES[code],

@@ -31,7 +31,10 @@ export interface EventDeliveryResult {
  * POSTs one event the way Stripe does: raw JSON, `Stripe-Signature`, re-signed with a fresh `t` on every
  * attempt. Retries network failures, 429 and 5xx; any other 4xx is final (the intake rejected the event).
  */
-export async function deliverEvent(event: StripeEventLike, options: EventDeliveryOptions): Promise<EventDeliveryResult> {
+export async function deliverEvent(
+  event: StripeEventLike,
+  options: EventDeliveryOptions,
+): Promise<EventDeliveryResult> {
   const body = JSON.stringify(event);
   let last: EventDeliveryResult = { eventId: event.id, delivered: false, attempts: 0 };
   for (let attempt = 1; attempt <= options.maxAttempts; attempt++) {
@@ -62,7 +65,12 @@ async function attemptOnce(
     const delivered = response.status >= 200 && response.status < 300;
     return { eventId, delivered, attempts: attempt, status: response.status };
   } catch (error) {
-    return { eventId, delivered: false, attempts: attempt, error: error instanceof Error ? error.message : String(error) };
+    return {
+      eventId,
+      delivered: false,
+      attempts: attempt,
+      error: error instanceof Error ? error.message : String(error),
+    };
   }
 }
 

@@ -55,14 +55,26 @@ describe('simulated processor: payment intents and magic cards', () => {
     const { processor } = setup();
     await create(processor);
     await expect(
-      processor.createPayment({ amountCents: 1, currency: 'usd', mode: 'test', idempotencyKey: 'idem_1', metadata: META }),
+      processor.createPayment({
+        amountCents: 1,
+        currency: 'usd',
+        mode: 'test',
+        idempotencyKey: 'idem_1',
+        metadata: META,
+      }),
     ).rejects.toMatchObject({ code: 'idempotency_error' });
   });
 
   it('rejects non-integer or non-positive amounts', async () => {
     const { processor } = setup();
     const bad = (amountCents: number) =>
-      processor.createPayment({ amountCents, currency: 'usd', mode: 'test', idempotencyKey: `k${amountCents}`, metadata: META });
+      processor.createPayment({
+        amountCents,
+        currency: 'usd',
+        mode: 'test',
+        idempotencyKey: `k${amountCents}`,
+        metadata: META,
+      });
     await expect(bad(12.5)).rejects.toBeInstanceOf(PaymentProcessorError);
     await expect(bad(0)).rejects.toMatchObject({ code: 'invalid_request' });
   });
@@ -109,7 +121,14 @@ describe('simulated processor: payment intents and magic cards', () => {
       ok: true,
       timestamp: nowSec,
     });
-    const event = Stripe.webhooks.constructEvent(body, headers['stripe-signature']!, SECRET, 300, undefined, START.getTime());
+    const event = Stripe.webhooks.constructEvent(
+      body,
+      headers['stripe-signature']!,
+      SECRET,
+      300,
+      undefined,
+      START.getTime(),
+    );
     expect(event.type).toBe('payment_intent.succeeded');
   });
 
@@ -122,7 +141,12 @@ describe('simulated processor: payment intents and magic cards', () => {
     const { processor, events } = setup();
     const { paymentId } = await create(processor);
     const result = await processor.confirmPayment({ paymentId, mode: 'test', paymentMethod: card });
-    expect(result).toMatchObject({ paymentId, status: 'failed', failureCode: code, failureMessage: expect.any(String) });
+    expect(result).toMatchObject({
+      paymentId,
+      status: 'failed',
+      failureCode: code,
+      failureMessage: expect.any(String),
+    });
     expect(result.declineCode).toBe(declineCode);
     const [event] = events();
     expect(event.type).toBe('payment_intent.payment_failed');
@@ -133,7 +157,9 @@ describe('simulated processor: payment intents and magic cards', () => {
   it('declines a card that is not a test card', async () => {
     const { processor } = setup();
     const { paymentId } = await create(processor);
-    expect(await processor.confirmPayment({ paymentId, mode: 'test', paymentMethod: '4111111111111112' })).toMatchObject({
+    expect(
+      await processor.confirmPayment({ paymentId, mode: 'test', paymentMethod: '4111111111111112' }),
+    ).toMatchObject({
       status: 'failed',
       failureCode: 'card_declined',
     });
@@ -175,49 +201,92 @@ describe('simulated processor: payment intents and magic cards', () => {
   it('refuses every live-mode call unless live mode is allowed (mode_not_configured): test money cannot pay live', async () => {
     const { processor, posted } = setup();
     const live = { amountCents: 12345, currency: 'USD', mode: 'live' as const, metadata: META };
-    await expect(processor.createPayment({ ...live, idempotencyKey: 'l1' })).rejects.toMatchObject({ code: 'mode_not_configured' });
+    await expect(processor.createPayment({ ...live, idempotencyKey: 'l1' })).rejects.toMatchObject({
+      code: 'mode_not_configured',
+    });
     await expect(
-      processor.settleSharedPaymentToken({ ...live, spt: 'spt_test_success_1', challengeId: 'ch_l', idempotencyKey: 'l2' }),
+      processor.settleSharedPaymentToken({
+        ...live,
+        spt: 'spt_test_success_1',
+        challengeId: 'ch_l',
+        idempotencyKey: 'l2',
+      }),
     ).rejects.toMatchObject({ code: 'mode_not_configured' });
-    await expect(processor.retrievePayment({ paymentId: 'pi_sim_x', mode: 'live' })).rejects.toMatchObject({ code: 'mode_not_configured' });
+    await expect(processor.retrievePayment({ paymentId: 'pi_sim_x', mode: 'live' })).rejects.toMatchObject({
+      code: 'mode_not_configured',
+    });
     expect(posted).toHaveLength(0);
   });
 
   it('allowed, live mode takes only simulated live money: test tokens and test cards never pay', async () => {
     const { processor, events } = setup({ allowLiveMode: true });
     const live = { amountCents: 12345, currency: 'USD', mode: 'live' as const, metadata: META };
-    const settle = (spt: string, key: string) => processor.settleSharedPaymentToken({ ...live, spt, challengeId: `ch_${key}`, idempotencyKey: key });
-    expect(await settle('spt_test_success_1', 'l1')).toMatchObject({ paymentId: null, status: 'failed', failureCode: 'shared_payment_granted_token_invalid' });
-    expect(await settle('spt_live_decline_1', 'l2')).toMatchObject({ status: 'failed', declineCode: 'generic_decline' });
+    const settle = (spt: string, key: string) =>
+      processor.settleSharedPaymentToken({ ...live, spt, challengeId: `ch_${key}`, idempotencyKey: key });
+    expect(await settle('spt_test_success_1', 'l1')).toMatchObject({
+      paymentId: null,
+      status: 'failed',
+      failureCode: 'shared_payment_granted_token_invalid',
+    });
+    expect(await settle('spt_live_decline_1', 'l2')).toMatchObject({
+      status: 'failed',
+      declineCode: 'generic_decline',
+    });
     expect(await settle('spt_live_success_1', 'l3')).toMatchObject({ status: 'succeeded' });
 
     const { paymentId } = await processor.createPayment({ ...live, idempotencyKey: 'l4' });
-    expect(await processor.confirmPayment({ paymentId, mode: 'live', paymentMethod: '4242424242424242' })).toMatchObject({
+    expect(
+      await processor.confirmPayment({ paymentId, mode: 'live', paymentMethod: '4242424242424242' }),
+    ).toMatchObject({
       status: 'failed',
       declineCode: 'live_mode_test_card',
     });
-    expect(await processor.confirmPayment({ paymentId, mode: 'live', paymentMethod: 'pm_card_visa' })).toMatchObject({ declineCode: 'live_mode_test_card' });
-    expect(await processor.confirmPayment({ paymentId, mode: 'live', paymentMethod: 'pm_live_visa' })).toMatchObject({ status: 'succeeded' });
-    expect(events().filter((e) => e.type === 'payment_intent.succeeded').map((e) => e.livemode)).toEqual([true, true]);
+    expect(await processor.confirmPayment({ paymentId, mode: 'live', paymentMethod: 'pm_card_visa' })).toMatchObject({
+      declineCode: 'live_mode_test_card',
+    });
+    expect(await processor.confirmPayment({ paymentId, mode: 'live', paymentMethod: 'pm_live_visa' })).toMatchObject({
+      status: 'succeeded',
+    });
+    expect(
+      events()
+        .filter((e) => e.type === 'payment_intent.succeeded')
+        .map((e) => e.livemode),
+    ).toEqual([true, true]);
   });
 
   it('does not find unknown ids, nor test intents through live mode', async () => {
     const { processor } = setup({ allowLiveMode: true });
     const { paymentId } = await create(processor);
-    await expect(processor.confirmPayment({ paymentId: 'pi_sim_nope', mode: 'test', paymentMethod: '4242424242424242' })).rejects.toMatchObject({ code: 'payment_not_found' });
-    await expect(processor.confirmPayment({ paymentId, mode: 'live', paymentMethod: '4242424242424242' })).rejects.toMatchObject({ code: 'payment_not_found' });
+    await expect(
+      processor.confirmPayment({ paymentId: 'pi_sim_nope', mode: 'test', paymentMethod: '4242424242424242' }),
+    ).rejects.toMatchObject({ code: 'payment_not_found' });
+    await expect(
+      processor.confirmPayment({ paymentId, mode: 'live', paymentMethod: '4242424242424242' }),
+    ).rejects.toMatchObject({ code: 'payment_not_found' });
   });
 });
 
 describe('simulated processor: Shared Payment Tokens', () => {
   const settle = (p: ReturnType<typeof setup>['processor'], spt: string, challengeId = 'ch_1') =>
-    p.settleSharedPaymentToken({ amountCents: 5000, currency: 'usd', mode: 'test', spt, challengeId, idempotencyKey: `mpp_${challengeId}_${spt}`, metadata: { ...META, channel: 'mpp' } });
+    p.settleSharedPaymentToken({
+      amountCents: 5000,
+      currency: 'usd',
+      mode: 'test',
+      spt,
+      challengeId,
+      idempotencyKey: `mpp_${challengeId}_${spt}`,
+      metadata: { ...META, channel: 'mpp' },
+    });
 
   it('settles spt_test_success… and reports it with the challenge id in metadata', async () => {
     const { processor, events } = setup();
     const result = await settle(processor, 'spt_test_success_1');
     expect(result).toEqual({ paymentId: expect.stringMatching(/^pi_sim_/), status: 'succeeded', replayed: false });
-    expect(events()[0].data.object).toMatchObject({ id: result.paymentId, amount: 5000, metadata: { challenge_id: 'ch_1', channel: 'mpp' } });
+    expect(events()[0].data.object).toMatchObject({
+      id: result.paymentId,
+      amount: 5000,
+      metadata: { challenge_id: 'ch_1', channel: 'mpp' },
+    });
   });
 
   it('replays the same challenge + SPT without a second charge or event', async () => {
@@ -240,7 +309,11 @@ describe('simulated processor: Shared Payment Tokens', () => {
     const { processor, events } = setup();
     await settle(processor, 'spt_test_once', 'ch_1');
     const second = await settle(processor, 'spt_test_once', 'ch_2');
-    expect(second).toMatchObject({ status: 'failed', replayed: false, failureCode: 'shared_payment_granted_token_used' });
+    expect(second).toMatchObject({
+      status: 'failed',
+      replayed: false,
+      failureCode: 'shared_payment_granted_token_used',
+    });
     expect(events()).toHaveLength(1);
   });
 
@@ -296,14 +369,19 @@ describe('simulated processor: event delivery', () => {
     expect(attempts).toHaveLength(3);
     expect(new Set(attempts.map((a) => a.headers['stripe-signature'])).size).toBe(3);
     expect(new Set(attempts.map((a) => a.body)).size).toBe(1);
-    expect(results).toEqual([{ eventId: expect.stringMatching(/^evt_sim_/), delivered: true, attempts: 3, status: 204 }]);
+    expect(results).toEqual([
+      { eventId: expect.stringMatching(/^evt_sim_/), delivered: true, attempts: 3, status: 204 },
+    ]);
   });
 
   it('gives up after maxAttempts on 5xx, and does not retry a 4xx', async () => {
     const statuses = [503, 503, 503, 400];
     let calls = 0;
     const fetch: FetchLike = async () => ({ status: statuses[calls++] ?? 500 });
-    const { processor } = setup({ fetch, delivery: { maxAttempts: 3, sleep: async () => undefined, awaitDelivery: true } });
+    const { processor } = setup({
+      fetch,
+      delivery: { maxAttempts: 3, sleep: async () => undefined, awaitDelivery: true },
+    });
     const a = await create(processor, 'a');
     await processor.confirmPayment({ paymentId: a.paymentId, mode: 'test', paymentMethod: '4242424242424242' });
     expect(calls).toBe(3);
@@ -340,14 +418,20 @@ describe('simulated processor: event delivery', () => {
       const chunks: Buffer[] = [];
       req.on('data', (c: Buffer) => chunks.push(c));
       req.on('end', () => {
-        received.push({ body: Buffer.concat(chunks).toString('utf8'), signature: req.headers['stripe-signature'] as string });
+        received.push({
+          body: Buffer.concat(chunks).toString('utf8'),
+          signature: req.headers['stripe-signature'] as string,
+        });
         res.writeHead(200).end();
       });
     });
     await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
     try {
       const port = (server.address() as AddressInfo).port;
-      const processor = createSimulatedProcessor({ webhookUrl: `http://127.0.0.1:${port}/intake`, webhookSecret: SECRET });
+      const processor = createSimulatedProcessor({
+        webhookUrl: `http://127.0.0.1:${port}/intake`,
+        webhookSecret: SECRET,
+      });
       const { paymentId } = await create(processor);
       await processor.confirmPayment({ paymentId, mode: 'test', paymentMethod: '4000000000009995' });
       expect(received).toHaveLength(1);
@@ -379,7 +463,11 @@ describe('simulated processor: parseWebhookEvent', () => {
 
   it('normalizes a verified event', async () => {
     const { processor, body, header, paymentId } = await deliveredEvent();
-    expect(processor.parseWebhookEvent(body, header)).toMatchObject({ type: 'payment.succeeded', paymentId, id: 'evt_sim_id3' });
+    expect(processor.parseWebhookEvent(body, header)).toMatchObject({
+      type: 'payment.succeeded',
+      paymentId,
+      id: 'evt_sim_id3',
+    });
   });
 
   type Mutation = (body: string, header: string) => [string, string | undefined];
@@ -390,7 +478,9 @@ describe('simulated processor: parseWebhookEvent', () => {
   ])('throws WebhookSignatureError(%s)', async (reason, mutate) => {
     const { processor, body, header } = await deliveredEvent();
     const [b, h] = mutate(body, header!);
-    expect(() => processor.parseWebhookEvent(b, h)).toThrow(new WebhookSignatureError(reason as WebhookSignatureError['reason']));
+    expect(() => processor.parseWebhookEvent(b, h)).toThrow(
+      new WebhookSignatureError(reason as WebhookSignatureError['reason']),
+    );
     try {
       processor.parseWebhookEvent(b, h);
     } catch (error) {
@@ -401,7 +491,9 @@ describe('simulated processor: parseWebhookEvent', () => {
   it('rejects an event replayed after the tolerance window', async () => {
     const { processor, body, header, advance } = await deliveredEvent();
     advance(301_000);
-    expect(() => processor.parseWebhookEvent(body, header)).toThrow(expect.objectContaining({ reason: 'timestamp_out_of_tolerance' }));
+    expect(() => processor.parseWebhookEvent(body, header)).toThrow(
+      expect.objectContaining({ reason: 'timestamp_out_of_tolerance' }),
+    );
   });
 
   it('rejects a correctly signed body that is not JSON', () => {
@@ -419,7 +511,9 @@ describe('simulated processor: shared store (several processes)', () => {
     const quoteApi = setup({ store });
     const embedApi = setup({ store, ids: () => `other${Math.random().toString(36).slice(2)}` });
     const { paymentId } = await create(quoteApi.processor);
-    expect((await embedApi.processor.confirmPayment({ paymentId, mode: 'test', paymentMethod: '4242424242424242' })).status).toBe('succeeded');
+    expect(
+      (await embedApi.processor.confirmPayment({ paymentId, mode: 'test', paymentMethod: '4242424242424242' })).status,
+    ).toBe('succeeded');
     await expect(create(embedApi.processor)).resolves.toMatchObject({ paymentId });
   });
 });
@@ -440,26 +534,55 @@ describe('simulated processor: retrieve and refund', () => {
   it('tells what became of a payment, then refunds it once per idempotency key', async () => {
     const { processor } = setup();
     const { paymentId } = await create(processor);
-    expect(await processor.retrievePayment({ paymentId, mode: 'test' })).toMatchObject({ status: 'pending', amountRefundedCents: 0 });
-    await expect(processor.refundPayment({ paymentId, mode: 'test', reason: 'duplicate', idempotencyKey: 'r1' })).rejects.toMatchObject({ code: 'invalid_request' });
+    expect(await processor.retrievePayment({ paymentId, mode: 'test' })).toMatchObject({
+      status: 'pending',
+      amountRefundedCents: 0,
+    });
+    await expect(
+      processor.refundPayment({ paymentId, mode: 'test', reason: 'duplicate', idempotencyKey: 'r1' }),
+    ).rejects.toMatchObject({ code: 'invalid_request' });
 
     await processor.confirmPayment({ paymentId, mode: 'test', paymentMethod: '4242424242424242' });
-    expect(await processor.retrievePayment({ paymentId, mode: 'test' })).toMatchObject({ status: 'succeeded', amountCents: 12345, metadata: { quoteId: 'q_1' } });
+    expect(await processor.retrievePayment({ paymentId, mode: 'test' })).toMatchObject({
+      status: 'succeeded',
+      amountCents: 12345,
+      metadata: { quoteId: 'q_1' },
+    });
 
-    const refund = await processor.refundPayment({ paymentId, mode: 'test', reason: 'duplicate', idempotencyKey: 'r1' });
+    const refund = await processor.refundPayment({
+      paymentId,
+      mode: 'test',
+      reason: 'duplicate',
+      idempotencyKey: 'r1',
+    });
     expect(refund).toEqual({ refundId: expect.stringMatching(/^re_sim_/), status: 'succeeded', amountCents: 12345 });
     // The same key is the same refund (a retry after a crash); another key finds nothing left to refund.
-    expect(await processor.refundPayment({ paymentId, mode: 'test', reason: 'duplicate', idempotencyKey: 'r1' })).toEqual(refund);
-    await expect(processor.refundPayment({ paymentId, mode: 'test', reason: 'duplicate', idempotencyKey: 'r2' })).rejects.toMatchObject({ code: 'invalid_request' });
+    expect(
+      await processor.refundPayment({ paymentId, mode: 'test', reason: 'duplicate', idempotencyKey: 'r1' }),
+    ).toEqual(refund);
+    await expect(
+      processor.refundPayment({ paymentId, mode: 'test', reason: 'duplicate', idempotencyKey: 'r2' }),
+    ).rejects.toMatchObject({ code: 'invalid_request' });
     expect(await processor.retrievePayment({ paymentId, mode: 'test' })).toMatchObject({ amountRefundedCents: 12345 });
   });
 
   it('refuses to settle one idempotency key with another token (a crash-and-retry never charges twice)', async () => {
     const store = createInMemorySimulatedPaymentStore();
     const { processor } = setup({ store });
-    const input = { amountCents: 5000, currency: 'usd', mode: 'test' as const, challengeId: 'ch_1', idempotencyKey: 'mpp_q_1_a1', metadata: { ...META, channel: 'mpp' as const } };
-    expect((await processor.settleSharedPaymentToken({ ...input, spt: 'spt_test_success_a' })).status).toBe('succeeded');
-    await expect(processor.settleSharedPaymentToken({ ...input, challengeId: 'ch_2', spt: 'spt_test_success_b' })).rejects.toMatchObject({ code: 'idempotency_error' });
+    const input = {
+      amountCents: 5000,
+      currency: 'usd',
+      mode: 'test' as const,
+      challengeId: 'ch_1',
+      idempotencyKey: 'mpp_q_1_a1',
+      metadata: { ...META, channel: 'mpp' as const },
+    };
+    expect((await processor.settleSharedPaymentToken({ ...input, spt: 'spt_test_success_a' })).status).toBe(
+      'succeeded',
+    );
+    await expect(
+      processor.settleSharedPaymentToken({ ...input, challengeId: 'ch_2', spt: 'spt_test_success_b' }),
+    ).rejects.toMatchObject({ code: 'idempotency_error' });
     expect(store.all().filter((r) => r.intent.status === 'succeeded')).toHaveLength(1);
   });
 });

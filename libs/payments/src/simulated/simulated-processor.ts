@@ -167,7 +167,11 @@ export function createSimulatedProcessor(options: SimulatedProcessorOptions): Si
           status: 'requires_payment_method',
         }),
       );
-      return { paymentId: record.intent.id, clientSecret: record.intent.client_secret ?? '', status: statusOf(record.intent) };
+      return {
+        paymentId: record.intent.id,
+        clientSecret: record.intent.client_secret ?? '',
+        status: statusOf(record.intent),
+      };
     },
 
     async confirmPayment(input: ConfirmPaymentInput) {
@@ -178,7 +182,9 @@ export function createSimulatedProcessor(options: SimulatedProcessorOptions): Si
           `This PaymentIntent's status is ${record.intent.status}.`,
         );
       }
-      const outcome = outcomeForPaymentMethodIn(input.mode, input.paymentMethod) ?? (input.mode === 'live' ? NOT_SIMULATED_LIVE : NON_TEST_CARD);
+      const outcome =
+        outcomeForPaymentMethodIn(input.mode, input.paymentMethod) ??
+        (input.mode === 'live' ? NOT_SIMULATED_LIVE : NON_TEST_CARD);
       const intent = await settle(record, outcome);
       return resultOf(intent);
     },
@@ -186,7 +192,10 @@ export function createSimulatedProcessor(options: SimulatedProcessorOptions): Si
     async completeAction(input) {
       const record = await load(input.paymentId, input.mode);
       if (record.intent.status !== 'requires_action') {
-        throw new PaymentProcessorError('payment_intent_unexpected_state', `This PaymentIntent's status is ${record.intent.status}.`);
+        throw new PaymentProcessorError(
+          'payment_intent_unexpected_state',
+          `This PaymentIntent's status is ${record.intent.status}.`,
+        );
       }
       return resultOf(await settle(record, input.approve ? { kind: 'succeed' } : AUTH_FAILED));
     },
@@ -211,7 +220,11 @@ export function createSimulatedProcessor(options: SimulatedProcessorOptions): Si
       if (!inserted) return { ...resultOf(record.intent), replayed: true };
 
       if (!(await store.claimToken(input.spt, record.intent.id))) {
-        const used = applyOutcome(record.intent, { kind: 'decline', code: 'shared_payment_granted_token_used', message: 'This shared payment token was already used.' });
+        const used = applyOutcome(record.intent, {
+          kind: 'decline',
+          code: 'shared_payment_granted_token_used',
+          message: 'This shared payment token was already used.',
+        });
         await store.update({ ...record, intent: used, version: record.version + 1 }, record.version);
         return { ...resultOf(used), replayed: false };
       }
@@ -239,14 +252,27 @@ export function createSimulatedProcessor(options: SimulatedProcessorOptions): Si
         const same = refunds.find((r) => r.idempotencyKey === input.idempotencyKey);
         if (same) return { refundId: same.id, status: 'succeeded', amountCents: same.amount };
         if (record.intent.status !== 'succeeded') {
-          throw new PaymentProcessorError('invalid_request', `PaymentIntent ${record.intent.id} has no successful charge to refund.`);
+          throw new PaymentProcessorError(
+            'invalid_request',
+            `PaymentIntent ${record.intent.id} has no successful charge to refund.`,
+          );
         }
         const amount = input.amountCents ?? record.intent.amount - refundedOf(record);
         if (!Number.isSafeInteger(amount) || amount <= 0 || refundedOf(record) + amount > record.intent.amount) {
-          throw new PaymentProcessorError('invalid_request', `Charge for ${record.intent.id} has already been refunded.`);
+          throw new PaymentProcessorError(
+            'invalid_request',
+            `Charge for ${record.intent.id} has already been refunded.`,
+          );
         }
-        const refund = { id: `re_sim_${newSuffix()}`, amount, reason: input.reason, idempotencyKey: input.idempotencyKey };
-        if (await store.update({ ...record, refunds: [...refunds, refund], version: record.version + 1 }, record.version)) {
+        const refund = {
+          id: `re_sim_${newSuffix()}`,
+          amount,
+          reason: input.reason,
+          idempotencyKey: input.idempotencyKey,
+        };
+        if (
+          await store.update({ ...record, refunds: [...refunds, refund], version: record.version + 1 }, record.version)
+        ) {
           return { refundId: refund.id, status: 'succeeded', amountCents: amount };
         }
       }

@@ -35,7 +35,15 @@ function processor(overrides: Partial<StripeProcessorOptions> = {}) {
 }
 
 const settle = (spt: string, challengeId = 'ch_1', mode: 'test' | 'live' = 'test') =>
-  processor().settleSharedPaymentToken({ amountCents: 1234, currency: 'USD', mode, spt, challengeId, idempotencyKey: `mpp_${challengeId}_${spt}`, metadata: META });
+  processor().settleSharedPaymentToken({
+    amountCents: 1234,
+    currency: 'USD',
+    mode,
+    spt,
+    challengeId,
+    idempotencyKey: `mpp_${challengeId}_${spt}`,
+    metadata: META,
+  });
 
 describe('Stripe adapter: configuration', () => {
   it('refuses a live key in the test slot and vice versa', () => {
@@ -53,8 +61,18 @@ describe('Stripe adapter: configuration', () => {
 
 describe('Stripe adapter: createPayment / confirmPayment', () => {
   it('creates a PaymentIntent with the idempotency key, lowercase currency and metadata', async () => {
-    const result = await processor().createPayment({ amountCents: 4200, currency: 'USD', mode: 'test', idempotencyKey: 'idem_a', metadata: META });
-    expect(result).toEqual({ paymentId: expect.stringMatching(/^pi_fake_/), clientSecret: expect.stringContaining('_secret_'), status: 'pending' });
+    const result = await processor().createPayment({
+      amountCents: 4200,
+      currency: 'USD',
+      mode: 'test',
+      idempotencyKey: 'idem_a',
+      metadata: META,
+    });
+    expect(result).toEqual({
+      paymentId: expect.stringMatching(/^pi_fake_/),
+      clientSecret: expect.stringContaining('_secret_'),
+      status: 'pending',
+    });
 
     const [request] = fake.requests;
     expect(request).toMatchObject({
@@ -73,35 +91,79 @@ describe('Stripe adapter: createPayment / confirmPayment', () => {
   });
 
   it('uses the live key in live mode', async () => {
-    await processor().createPayment({ amountCents: 100, currency: 'usd', mode: 'live', idempotencyKey: 'idem_live', metadata: META });
+    await processor().createPayment({
+      amountCents: 100,
+      currency: 'usd',
+      mode: 'live',
+      idempotencyKey: 'idem_live',
+      metadata: META,
+    });
     expect(fake.requests[0]!.apiKey).toBe('sk_live_fake_456');
   });
 
   it('returns the same intent for a repeated idempotency key', async () => {
-    const input = { amountCents: 100, currency: 'usd', mode: 'test' as const, idempotencyKey: 'idem_same', metadata: META };
+    const input = {
+      amountCents: 100,
+      currency: 'usd',
+      mode: 'test' as const,
+      idempotencyKey: 'idem_same',
+      metadata: META,
+    };
     const a = await processor().createPayment(input);
     const b = await processor().createPayment(input);
     expect(b.paymentId).toBe(a.paymentId);
   });
 
   it('maps a key reused with other parameters to idempotency_error', async () => {
-    await processor().createPayment({ amountCents: 100, currency: 'usd', mode: 'test', idempotencyKey: 'idem_conflict', metadata: META });
+    await processor().createPayment({
+      amountCents: 100,
+      currency: 'usd',
+      mode: 'test',
+      idempotencyKey: 'idem_conflict',
+      metadata: META,
+    });
     await expect(
-      processor().createPayment({ amountCents: 200, currency: 'usd', mode: 'test', idempotencyKey: 'idem_conflict', metadata: META }),
+      processor().createPayment({
+        amountCents: 200,
+        currency: 'usd',
+        mode: 'test',
+        idempotencyKey: 'idem_conflict',
+        metadata: META,
+      }),
     ).rejects.toMatchObject({ code: 'idempotency_error' });
   });
 
   it('confirms with pm_card_visa → succeeded', async () => {
     const p = processor();
-    const { paymentId } = await p.createPayment({ amountCents: 100, currency: 'usd', mode: 'test', idempotencyKey: 'c1', metadata: META });
-    expect(await p.confirmPayment({ paymentId, mode: 'test', paymentMethod: 'pm_card_visa' })).toEqual({ paymentId, status: 'succeeded' });
-    expect(fake.requests.at(-1)).toMatchObject({ path: `/v1/payment_intents/${paymentId}/confirm`, body: { payment_method: 'pm_card_visa' } });
+    const { paymentId } = await p.createPayment({
+      amountCents: 100,
+      currency: 'usd',
+      mode: 'test',
+      idempotencyKey: 'c1',
+      metadata: META,
+    });
+    expect(await p.confirmPayment({ paymentId, mode: 'test', paymentMethod: 'pm_card_visa' })).toEqual({
+      paymentId,
+      status: 'succeeded',
+    });
+    expect(fake.requests.at(-1)).toMatchObject({
+      path: `/v1/payment_intents/${paymentId}/confirm`,
+      body: { payment_method: 'pm_card_visa' },
+    });
   });
 
   it('turns a thrown card error into status failed with code, decline code and message', async () => {
     const p = processor();
-    const { paymentId } = await p.createPayment({ amountCents: 100, currency: 'usd', mode: 'test', idempotencyKey: 'c2', metadata: META });
-    expect(await p.confirmPayment({ paymentId, mode: 'test', paymentMethod: 'pm_card_chargeDeclinedInsufficientFunds' })).toEqual({
+    const { paymentId } = await p.createPayment({
+      amountCents: 100,
+      currency: 'usd',
+      mode: 'test',
+      idempotencyKey: 'c2',
+      metadata: META,
+    });
+    expect(
+      await p.confirmPayment({ paymentId, mode: 'test', paymentMethod: 'pm_card_chargeDeclinedInsufficientFunds' }),
+    ).toEqual({
       paymentId,
       status: 'failed',
       failureCode: 'card_declined',
@@ -112,15 +174,31 @@ describe('Stripe adapter: createPayment / confirmPayment', () => {
 
   it('reports requires_action for pm_card_authenticationRequired', async () => {
     const p = processor();
-    const { paymentId } = await p.createPayment({ amountCents: 100, currency: 'usd', mode: 'test', idempotencyKey: 'c3', metadata: META });
-    expect((await p.confirmPayment({ paymentId, mode: 'test', paymentMethod: 'pm_card_authenticationRequired' })).status).toBe('requires_action');
+    const { paymentId } = await p.createPayment({
+      amountCents: 100,
+      currency: 'usd',
+      mode: 'test',
+      idempotencyKey: 'c3',
+      metadata: META,
+    });
+    expect(
+      (await p.confirmPayment({ paymentId, mode: 'test', paymentMethod: 'pm_card_authenticationRequired' })).status,
+    ).toBe('requires_action');
   });
 
   it('maps an unknown intent to payment_not_found and an outage to processor_unavailable', async () => {
-    await expect(processor().confirmPayment({ paymentId: 'pi_nope', mode: 'test', paymentMethod: 'pm_card_visa' })).rejects.toMatchObject({ code: 'payment_not_found' });
+    await expect(
+      processor().confirmPayment({ paymentId: 'pi_nope', mode: 'test', paymentMethod: 'pm_card_visa' }),
+    ).rejects.toMatchObject({ code: 'payment_not_found' });
     fake.setOutage(true);
     await expect(
-      processor().createPayment({ amountCents: 100, currency: 'usd', mode: 'test', idempotencyKey: 'c4', metadata: META }),
+      processor().createPayment({
+        amountCents: 100,
+        currency: 'usd',
+        mode: 'test',
+        idempotencyKey: 'c4',
+        metadata: META,
+      }),
     ).rejects.toMatchObject({ code: 'processor_unavailable' });
     await expect(settle('spt_test_outage')).rejects.toMatchObject({ code: 'processor_unavailable' });
   });
@@ -165,7 +243,10 @@ describe('Stripe adapter: settleSharedPaymentToken (notes A9)', () => {
   });
 
   it('declines insufficient funds and reports requires_action', async () => {
-    expect(await settle('spt_test_insufficient_1')).toMatchObject({ status: 'failed', declineCode: 'insufficient_funds' });
+    expect(await settle('spt_test_insufficient_1')).toMatchObject({
+      status: 'failed',
+      declineCode: 'insufficient_funds',
+    });
     expect(await settle('spt_test_requires_action_1')).toMatchObject({ status: 'requires_action', replayed: false });
   });
 
@@ -193,7 +274,13 @@ describe('Stripe adapter: test money never pays in live mode', () => {
 
   it('the fake, like Stripe, declines a test card under the live key (live_mode_test_card)', async () => {
     const p = processor();
-    const { paymentId } = await p.createPayment({ amountCents: 100, currency: 'usd', mode: 'live', idempotencyKey: 'live_card', metadata: META });
+    const { paymentId } = await p.createPayment({
+      amountCents: 100,
+      currency: 'usd',
+      mode: 'live',
+      idempotencyKey: 'live_card',
+      metadata: META,
+    });
     expect(await p.confirmPayment({ paymentId, mode: 'live', paymentMethod: 'pm_card_visa' })).toMatchObject({
       status: 'failed',
       declineCode: 'live_mode_test_card',
@@ -209,7 +296,16 @@ describe('Stripe adapter: parseWebhookEvent', () => {
     type: 'payment_intent.succeeded',
     created: now,
     livemode: false,
-    data: { object: { id: 'pi_1', object: 'payment_intent', amount: 1234, currency: 'usd', status: 'succeeded', metadata: { quoteId: 'q_1' } } },
+    data: {
+      object: {
+        id: 'pi_1',
+        object: 'payment_intent',
+        amount: 1234,
+        currency: 'usd',
+        status: 'succeeded',
+        metadata: { quoteId: 'q_1' },
+      },
+    },
   });
 
   it('accepts a header from stripe’s own generateTestHeaderString', () => {
@@ -258,7 +354,13 @@ describe('Stripe adapter: parseWebhookEvent', () => {
 describe('Stripe adapter: retrieve and refund', () => {
   it('retrieves a declined intent as failed with its own last_payment_error (how a failure event is confirmed)', async () => {
     const p = processor();
-    const { paymentId } = await p.createPayment({ amountCents: 100, currency: 'usd', mode: 'test', idempotencyKey: 'rf1', metadata: META });
+    const { paymentId } = await p.createPayment({
+      amountCents: 100,
+      currency: 'usd',
+      mode: 'test',
+      idempotencyKey: 'rf1',
+      metadata: META,
+    });
     await p.confirmPayment({ paymentId, mode: 'test', paymentMethod: 'pm_card_chargeDeclinedInsufficientFunds' });
     expect(await p.retrievePayment({ paymentId, mode: 'test' })).toMatchObject({
       status: 'failed',
@@ -270,15 +372,41 @@ describe('Stripe adapter: retrieve and refund', () => {
 
   it('retrieves the intent with what was refunded, and refunds with the idempotency key', async () => {
     const settled = await processor().settleSharedPaymentToken({
-      amountCents: 2500, currency: 'usd', mode: 'test', spt: 'spt_test_success_refund', challengeId: 'ch_r', idempotencyKey: 'mpp_q_r_a1', metadata: META,
+      amountCents: 2500,
+      currency: 'usd',
+      mode: 'test',
+      spt: 'spt_test_success_refund',
+      challengeId: 'ch_r',
+      idempotencyKey: 'mpp_q_r_a1',
+      metadata: META,
     });
     const paymentId = settled.paymentId!;
-    expect(await processor().retrievePayment({ paymentId, mode: 'test' })).toMatchObject({ status: 'succeeded', amountCents: 2500, amountRefundedCents: 0 });
+    expect(await processor().retrievePayment({ paymentId, mode: 'test' })).toMatchObject({
+      status: 'succeeded',
+      amountCents: 2500,
+      amountRefundedCents: 0,
+    });
 
-    const refund = await processor().refundPayment({ paymentId, mode: 'test', reason: 'duplicate', idempotencyKey: `refund_${paymentId}` });
+    const refund = await processor().refundPayment({
+      paymentId,
+      mode: 'test',
+      reason: 'duplicate',
+      idempotencyKey: `refund_${paymentId}`,
+    });
     expect(refund).toEqual({ refundId: expect.stringMatching(/^re_fake_/), status: 'succeeded', amountCents: 2500 });
-    expect(fake.requests.at(-1)).toMatchObject({ path: '/v1/refunds', idempotencyKey: `refund_${paymentId}`, body: { payment_intent: paymentId, reason: 'duplicate' } });
-    expect(await processor().refundPayment({ paymentId, mode: 'test', reason: 'duplicate', idempotencyKey: `refund_${paymentId}` })).toEqual(refund);
+    expect(fake.requests.at(-1)).toMatchObject({
+      path: '/v1/refunds',
+      idempotencyKey: `refund_${paymentId}`,
+      body: { payment_intent: paymentId, reason: 'duplicate' },
+    });
+    expect(
+      await processor().refundPayment({
+        paymentId,
+        mode: 'test',
+        reason: 'duplicate',
+        idempotencyKey: `refund_${paymentId}`,
+      }),
+    ).toEqual(refund);
     expect(fake.refunds(paymentId)).toHaveLength(1);
     expect(await processor().retrievePayment({ paymentId, mode: 'test' })).toMatchObject({ amountRefundedCents: 2500 });
   });

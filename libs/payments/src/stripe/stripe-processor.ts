@@ -128,7 +128,9 @@ export function createStripeProcessor(options: StripeProcessorOptions): StripePr
     },
 
     async retrievePayment(input) {
-      const pi = await callStripe(() => client(input.mode).paymentIntents.retrieve(input.paymentId, { expand: ['latest_charge'] }));
+      const pi = await callStripe(() =>
+        client(input.mode).paymentIntents.retrieve(input.paymentId, { expand: ['latest_charge'] }),
+      );
       const charge = typeof pi.latest_charge === 'object' && pi.latest_charge ? pi.latest_charge : null;
       const status = toPaymentStatus(pi.status, pi.last_payment_error);
       const error = status === 'failed' ? pi.last_payment_error : null;
@@ -157,7 +159,12 @@ export function createStripeProcessor(options: StripeProcessorOptions): StripePr
           { idempotencyKey: input.idempotencyKey },
         ),
       );
-      const status = refund.status === 'succeeded' ? 'succeeded' : refund.status === 'failed' || refund.status === 'canceled' ? 'failed' : 'pending';
+      const status =
+        refund.status === 'succeeded'
+          ? 'succeeded'
+          : refund.status === 'failed' || refund.status === 'canceled'
+            ? 'failed'
+            : 'pending';
       return { refundId: refund.id, status, amountCents: refund.amount };
     },
 
@@ -259,6 +266,9 @@ function newClient(key: string, options: StripeProcessorOptions): Stripe {
 /** A live key configured as the test key (or the reverse) would move real money in a test flow. */
 function assertKeyMode(key: string, mode: PaymentMode): void {
   if (!new RegExp(`^(sk|rk)_${mode}_`).test(key)) {
-    throw new PaymentProcessorError('mode_not_configured', `the ${mode} Stripe key must start with sk_${mode}_ or rk_${mode}_`);
+    throw new PaymentProcessorError(
+      'mode_not_configured',
+      `the ${mode} Stripe key must start with sk_${mode}_ or rk_${mode}_`,
+    );
   }
 }

@@ -65,7 +65,8 @@ export async function startFakeStripeServer(options: { nowSec?: () => number } =
   const events: StripeEventLike[] = [];
   let counter = 0;
   let outage = false;
-  const nextId = (prefix: string) => `${prefix}_${(++counter).toString().padStart(6, '0')}${randomBytes(4).toString('hex')}`;
+  const nextId = (prefix: string) =>
+    `${prefix}_${(++counter).toString().padStart(6, '0')}${randomBytes(4).toString('hex')}`;
 
   const emit = (intent: StripeIntentLike) => {
     const type = intent.status === 'succeeded' ? 'payment_intent.succeeded' : 'payment_intent.payment_failed';
@@ -82,7 +83,12 @@ export async function startFakeStripeServer(options: { nowSec?: () => number } =
       Object.assign(intent, { status: 'requires_action', next_action: { type: 'use_stripe_sdk' } });
       return { status: 200, body: intent };
     }
-    const error = { type: 'card_error', code: outcome.code, decline_code: outcome.declineCode, message: outcome.message };
+    const error = {
+      type: 'card_error',
+      code: outcome.code,
+      decline_code: outcome.declineCode,
+      message: outcome.message,
+    };
     Object.assign(intent, { status: 'requires_payment_method', last_payment_error: error });
     emit(intent);
     return { status: 402, body: { error: { ...error, payment_intent: { ...intent } } } };
@@ -134,7 +140,10 @@ export async function startFakeStripeServer(options: { nowSec?: () => number } =
     if (typeof pm !== 'string') return invalid('parameter_missing', 'payment_method is required');
     // Any non-magic pm_… id stands for a card created in the browser with 4242…, so it succeeds (in live mode, a real
     // card); a magic test card is declined in live mode, as at Stripe.
-    return applyOutcome(intent, outcomeForPaymentMethodIn(intent.livemode ? 'live' : 'test', pm) ?? { kind: 'succeed' });
+    return applyOutcome(
+      intent,
+      outcomeForPaymentMethodIn(intent.livemode ? 'live' : 'test', pm) ?? { kind: 'succeed' },
+    );
   };
 
   const refunds: { id: string; payment_intent: string; amount: number; reason?: string; status: 'succeeded' }[] = [];
@@ -142,7 +151,8 @@ export async function startFakeStripeServer(options: { nowSec?: () => number } =
   const createRefund = (body: Record<string, unknown>): Reply => {
     const intent = intents.get(String(body['payment_intent']));
     if (!intent) return notFound(String(body['payment_intent']));
-    if (intent.status !== 'succeeded') return invalid('charge_not_refundable', 'This PaymentIntent has no successful charge.');
+    if (intent.status !== 'succeeded')
+      return invalid('charge_not_refundable', 'This PaymentIntent has no successful charge.');
     const refunded = refundsOf(intent.id).reduce((sum, r) => sum + r.amount, 0);
     const amount = body['amount'] === undefined ? intent.amount - refunded : Number(body['amount']);
     if (!Number.isSafeInteger(amount) || amount <= 0 || refunded + amount > intent.amount) {
@@ -173,7 +183,9 @@ export async function startFakeStripeServer(options: { nowSec?: () => number } =
     });
     if (outage) return void res.status(500).json({ error: { type: 'api_error', message: 'Fake outage.' } });
     if (!apiKey || !/^(sk|rk)_(test|live)_/.test(apiKey)) {
-      return void res.status(401).json({ error: { type: 'invalid_request_error', message: 'Invalid API Key provided' } });
+      return void res
+        .status(401)
+        .json({ error: { type: 'invalid_request_error', message: 'Invalid API Key provided' } });
     }
     res.locals['livemode'] = apiKey.includes('_live_');
     next();
@@ -199,8 +211,14 @@ export async function startFakeStripeServer(options: { nowSec?: () => number } =
     res.status(reply.status).json(reply.body);
   };
 
-  app.post('/v1/payment_intents', idempotent((req, res) => createIntent(req.body ?? {}, res.locals['livemode'] === true)));
-  app.post('/v1/payment_intents/:id/confirm', idempotent((req) => confirmIntent(String(req.params['id']), req.body ?? {})));
+  app.post(
+    '/v1/payment_intents',
+    idempotent((req, res) => createIntent(req.body ?? {}, res.locals['livemode'] === true)),
+  );
+  app.post(
+    '/v1/payment_intents/:id/confirm',
+    idempotent((req) => confirmIntent(String(req.params['id']), req.body ?? {})),
+  );
   app.get('/v1/payment_intents/:id', (req, res) => {
     const intent = intents.get(String(req.params['id']));
     if (!intent) {
@@ -209,11 +227,19 @@ export async function startFakeStripeServer(options: { nowSec?: () => number } =
     }
     // `expand[]=latest_charge`: the charge with what was refunded of it.
     const amountRefunded = refundsOf(intent.id).reduce((sum, r) => sum + r.amount, 0);
-    res.json({ ...intent, latest_charge: { id: `ch_for_${intent.id}`, object: 'charge', amount_refunded: amountRefunded } });
+    res.json({
+      ...intent,
+      latest_charge: { id: `ch_for_${intent.id}`, object: 'charge', amount_refunded: amountRefunded },
+    });
   });
-  app.post('/v1/refunds', idempotent((req) => createRefund(req.body ?? {})));
+  app.post(
+    '/v1/refunds',
+    idempotent((req) => createRefund(req.body ?? {})),
+  );
   app.use((req, res) => {
-    res.status(404).json({ error: { type: 'invalid_request_error', message: `Unrecognized request URL (${req.method}: ${req.path}).` } });
+    res.status(404).json({
+      error: { type: 'invalid_request_error', message: `Unrecognized request URL (${req.method}: ${req.path}).` },
+    });
   });
 
   const server = await listen(app);
@@ -230,7 +256,12 @@ export async function startFakeStripeServer(options: { nowSec?: () => number } =
     completeAction(id, approve) {
       const intent = intents.get(id);
       if (!intent || intent.status !== 'requires_action') throw new Error(`no intent awaiting action: ${id}`);
-      applyOutcome(intent, approve ? { kind: 'succeed' } : { kind: 'decline', code: 'payment_intent_authentication_failure', message: 'Authentication failed.' });
+      applyOutcome(
+        intent,
+        approve
+          ? { kind: 'succeed' }
+          : { kind: 'decline', code: 'payment_intent_authentication_failure', message: 'Authentication failed.' },
+      );
       return intent;
     },
     setOutage: (on) => {
@@ -258,13 +289,17 @@ function invalid(code: string, message: string): Reply {
 function notFound(id: string): Reply {
   return {
     status: 404,
-    body: { error: { type: 'invalid_request_error', code: 'resource_missing', message: `No such payment_intent: '${id}'` } },
+    body: {
+      error: { type: 'invalid_request_error', code: 'resource_missing', message: `No such payment_intent: '${id}'` },
+    },
   };
 }
 
 function stringRecord(value: unknown): Record<string, string> {
   if (!value || typeof value !== 'object') return {};
-  return Object.fromEntries(Object.entries(value).filter((entry): entry is [string, string] => typeof entry[1] === 'string'));
+  return Object.fromEntries(
+    Object.entries(value).filter((entry): entry is [string, string] => typeof entry[1] === 'string'),
+  );
 }
 
 function listen(app: express.Express): Promise<Server> {

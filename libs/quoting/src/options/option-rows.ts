@@ -91,7 +91,10 @@ export function toEmbedOptionsReady(
     const option = toEmbedOption(o, links.quoteApiUrl);
     return option ? [option] : [];
   });
-  const generatedAt = options.reduce<Date | null>((min, o) => (min === null || o.createdAt < min ? o.createdAt : min), null);
+  const generatedAt = options.reduce<Date | null>(
+    (min, o) => (min === null || o.createdAt < min ? o.createdAt : min),
+    null,
+  );
   return {
     quoteId: quote.id,
     quoteNumber: quote.quoteNumber,

@@ -40,7 +40,12 @@ describeWithPostgres()('options worker woken by LISTEN/NOTIFY', () => {
   it('produces options for a new pending quote at once, woken by the notification, not by a poll', async () => {
     const notifications = db.notifications!;
     const counting = countingNotifications(notifications, NOTIFY_CHANNELS.quoteOptions);
-    const worker = createOptionsWorker({ prisma: db.prisma, clock, pollIntervalMs: 3_600_000, notifications: counting.subscriber });
+    const worker = createOptionsWorker({
+      prisma: db.prisma,
+      clock,
+      pollIntervalMs: 3_600_000,
+      notifications: counting.subscriber,
+    });
     const quotes = createQuoteService({ prisma: db.prisma, clock });
     const ready = (id: string) => () => db.prisma.quote.findFirst({ where: { id, optionsStatus: 'ready' } });
     worker.start();

@@ -141,7 +141,10 @@ export function createOptionsWorker(options: OptionsWorkerOptions): OptionsWorke
     const message = err instanceof Error ? err.message.slice(0, 500) : String(err);
     const giveUp = claimed.attempts >= maxAttempts;
     const retryAt = new Date(clock.now().getTime() + retryDelayMs(claimed.attempts));
-    log?.[giveUp ? 'error' : 'warn']({ quoteId: claimed.id, attempt: claimed.attempts, err }, 'options generation failed');
+    log?.[giveUp ? 'error' : 'warn'](
+      { quoteId: claimed.id, attempt: claimed.attempts, err },
+      'options generation failed',
+    );
     try {
       await prisma.quote.updateMany({
         where: { id: claimed.id, optionsStatus: 'pending' },

@@ -3,7 +3,14 @@ import { PORTAL_LIMITS } from '@expedition/contracts/rules';
 import { useEffect, useState } from 'preact/hooks';
 import { Badge, Button, ConfirmDialog, CopyButton, EmptyState, SelectField, TextField, useToast } from '@expedition/ui';
 import { ApiError, errorMessage } from '../api/client';
-import type { AdminOperatorDetail, AdminOperatorList, AdminOperatorPatch, AdminOperatorResponse, AdminRotateSecretResponse, WebhookEventSummary } from '../api/types';
+import type {
+  AdminOperatorDetail,
+  AdminOperatorList,
+  AdminOperatorPatch,
+  AdminOperatorResponse,
+  AdminRotateSecretResponse,
+  WebhookEventSummary,
+} from '../api/types';
 import { Banner, Dl, Loaded, PageHeader, Section, TableWrap } from '../components';
 import { formatBps, formatDateTime, formatRelative, parseBps, shortKey } from '../format';
 import { useResource } from '../hooks';
@@ -39,7 +46,14 @@ export function AdminOperatorsPage() {
           navigate(text.trim() ? `/admin?q=${encodeURIComponent(text.trim())}` : '/admin');
         }}
       >
-        <TextField label="Search operators" class="grow" type="search" placeholder="Name, e-mail or id" value={text} onInput={(e) => setText((e.currentTarget as HTMLInputElement).value)} />
+        <TextField
+          label="Search operators"
+          class="grow"
+          type="search"
+          placeholder="Name, e-mail or id"
+          value={text}
+          onInput={(e) => setText((e.currentTarget as HTMLInputElement).value)}
+        />
         <Button type="submit" variant="secondary">
           Search
         </Button>
@@ -47,7 +61,9 @@ export function AdminOperatorsPage() {
       <Loaded resource={list} label="operators">
         {(data) =>
           data.operators.length === 0 ? (
-            <EmptyState title={q ? `No operator matches “${q}”` : 'No operators yet'}>{q ? 'Try part of the name or a user’s e-mail.' : 'Operators appear here when they sign up.'}</EmptyState>
+            <EmptyState title={q ? `No operator matches “${q}”` : 'No operators yet'}>
+              {q ? 'Try part of the name or a user’s e-mail.' : 'Operators appear here when they sign up.'}
+            </EmptyState>
           ) : (
             <>
               <TableWrap label="Operators">
@@ -58,7 +74,9 @@ export function AdminOperatorsPage() {
                       <th scope="col">Status</th>
                       <th scope="col">Live embedding</th>
                       <th scope="col">Tier</th>
-                      <th scope="col" class="num">Commission</th>
+                      <th scope="col" class="num">
+                        Commission
+                      </th>
                       <th scope="col">Webhook</th>
                       <th scope="col">Created</th>
                     </tr>
@@ -70,18 +88,30 @@ export function AdminOperatorsPage() {
                           <a href={`/admin/operators/${encodeURIComponent(o.id)}`}>{o.name}</a>
                           {o.contactEmail ? <div class="small muted">{o.contactEmail}</div> : null}
                         </td>
-                        <td data-label="Status"><Badge tone={STATUS_TONE[o.status]}>{o.status}</Badge></td>
-                        <td data-label="Live embedding">{o.embeddingEnabled ? <Badge tone="success">enabled</Badge> : <Badge>disabled</Badge>}</td>
+                        <td data-label="Status">
+                          <Badge tone={STATUS_TONE[o.status]}>{o.status}</Badge>
+                        </td>
+                        <td data-label="Live embedding">
+                          {o.embeddingEnabled ? <Badge tone="success">enabled</Badge> : <Badge>disabled</Badge>}
+                        </td>
                         <td data-label="Tier">{o.integrationTier}</td>
-                        <td data-label="Commission" class="num">{formatBps(o.commissionRateBps)}</td>
-                        <td data-label="Webhook" class="small">{o.webhookUrl ? (o.webhookSecretSet ? 'URL + secret' : 'URL, no secret') : '—'}</td>
-                        <td data-label="Created" class="small">{formatDateTime(o.createdAt)}</td>
+                        <td data-label="Commission" class="num">
+                          {formatBps(o.commissionRateBps)}
+                        </td>
+                        <td data-label="Webhook" class="small">
+                          {o.webhookUrl ? (o.webhookSecretSet ? 'URL + secret' : 'URL, no secret') : '—'}
+                        </td>
+                        <td data-label="Created" class="small">
+                          {formatDateTime(o.createdAt)}
+                        </td>
                       </tr>
                     ))}
                   </tbody>
                 </table>
               </TableWrap>
-              {data.truncated ? <p class="muted small">Showing the newest 100 matches; refine the search to see others.</p> : null}
+              {data.truncated ? (
+                <p class="muted small">Showing the newest 100 matches; refine the search to see others.</p>
+              ) : null}
             </>
           )
         }
@@ -104,12 +134,26 @@ export function AdminOperatorPage({ params }: { params: Params }) {
   );
 }
 
-function OperatorAdmin({ detail, base, reload }: { detail: AdminOperatorDetail; base: string; reload: () => Promise<void> }) {
+function OperatorAdmin({
+  detail,
+  base,
+  reload,
+}: {
+  detail: AdminOperatorDetail;
+  base: string;
+  reload: () => Promise<void>;
+}) {
   const { api } = useSession();
   const toast = useToast();
   const o = detail.operator;
   const [busy, setBusy] = useState(false);
-  const [confirm, setConfirm] = useState<null | { title: string; body: string; label: string; danger?: boolean; patch: AdminOperatorPatch }>(null);
+  const [confirm, setConfirm] = useState<null | {
+    title: string;
+    body: string;
+    label: string;
+    danger?: boolean;
+    patch: AdminOperatorPatch;
+  }>(null);
   const [tier, setTier] = useState(String(o.integrationTier));
   const [bps, setBps] = useState(String(o.commissionRateBps));
   const [bpsError, setBpsError] = useState<string | null>(null);
@@ -140,7 +184,11 @@ function OperatorAdmin({ detail, base, reload }: { detail: AdminOperatorDetail; 
   const overlapHours = Number(overlap);
   return (
     <>
-      {o.status !== 'active' ? <Banner tone="danger" title={`This operator is ${o.status}`}>Every key of this operator is refused by the widget.</Banner> : null}
+      {o.status !== 'active' ? (
+        <Banner tone="danger" title={`This operator is ${o.status}`}>
+          Every key of this operator is refused by the widget.
+        </Banner>
+      ) : null}
       <Section title="Approval">
         <Dl
           items={[
@@ -153,20 +201,61 @@ function OperatorAdmin({ detail, base, reload }: { detail: AdminOperatorDetail; 
         />
         <div class="button-row">
           {o.embeddingEnabled ? (
-            <Button variant="secondary" onClick={() => setConfirm({ title: 'Disable live embedding?', body: 'Live keys of this operator are refused at once; test keys keep working.', label: 'Disable live embedding', danger: true, patch: { embeddingEnabled: false } })}>
+            <Button
+              variant="secondary"
+              onClick={() =>
+                setConfirm({
+                  title: 'Disable live embedding?',
+                  body: 'Live keys of this operator are refused at once; test keys keep working.',
+                  label: 'Disable live embedding',
+                  danger: true,
+                  patch: { embeddingEnabled: false },
+                })
+              }
+            >
               Disable live embedding
             </Button>
           ) : (
-            <Button onClick={() => setConfirm({ title: 'Enable live embedding?', body: 'Approves live sales: this operator’s live keys start working on its allowed origins.', label: 'Enable live embedding', patch: { embeddingEnabled: true } })}>
+            <Button
+              onClick={() =>
+                setConfirm({
+                  title: 'Enable live embedding?',
+                  body: 'Approves live sales: this operator’s live keys start working on its allowed origins.',
+                  label: 'Enable live embedding',
+                  patch: { embeddingEnabled: true },
+                })
+              }
+            >
               Enable live embedding
             </Button>
           )}
           {o.status === 'active' ? (
-            <Button variant="danger" onClick={() => setConfirm({ title: 'Deactivate this operator?', body: 'Every key (test and live) is refused at once and the widget shows an error on its pages. You can reactivate it later.', label: 'Deactivate operator', danger: true, patch: { status: 'suspended' } })}>
+            <Button
+              variant="danger"
+              onClick={() =>
+                setConfirm({
+                  title: 'Deactivate this operator?',
+                  body: 'Every key (test and live) is refused at once and the widget shows an error on its pages. You can reactivate it later.',
+                  label: 'Deactivate operator',
+                  danger: true,
+                  patch: { status: 'suspended' },
+                })
+              }
+            >
               Deactivate
             </Button>
           ) : (
-            <Button variant="secondary" onClick={() => setConfirm({ title: 'Reactivate this operator?', body: 'Its keys work again (live keys only if live embedding is enabled).', label: 'Reactivate', patch: { status: 'active' } })}>
+            <Button
+              variant="secondary"
+              onClick={() =>
+                setConfirm({
+                  title: 'Reactivate this operator?',
+                  body: 'Its keys work again (live keys only if live embedding is enabled).',
+                  label: 'Reactivate',
+                  patch: { status: 'active' },
+                })
+              }
+            >
               Reactivate
             </Button>
           )}
@@ -180,7 +269,11 @@ function OperatorAdmin({ detail, base, reload }: { detail: AdminOperatorDetail; 
             void patch({ integrationTier: Number(tier) as 1 | 2 | 3 }, `Tier set to ${tier}.`);
           }}
         >
-          <SelectField label="Highest tier allowed" value={tier} onChange={(e) => setTier((e.currentTarget as HTMLSelectElement).value)}>
+          <SelectField
+            label="Highest tier allowed"
+            value={tier}
+            onChange={(e) => setTier((e.currentTarget as HTMLSelectElement).value)}
+          >
             <option value="1">1: hosted quote page link</option>
             <option value="2">2: iframe quotes, hosted checkout</option>
             <option value="3">3: checkout inside the iframe</option>
@@ -233,14 +326,27 @@ function OperatorAdmin({ detail, base, reload }: { detail: AdminOperatorDetail; 
             }
           }}
         >
-          <TextField label="Endpoint URL" class="grow" type="url" inputMode="url" placeholder="https://operator.example/webhooks/svc" hint="https, or http to localhost. Empty removes the webhook." value={url} error={urlError} onInput={(e) => setUrl((e.currentTarget as HTMLInputElement).value)} />
+          <TextField
+            label="Endpoint URL"
+            class="grow"
+            type="url"
+            inputMode="url"
+            placeholder="https://operator.example/webhooks/svc"
+            hint="https, or http to localhost. Empty removes the webhook."
+            value={url}
+            error={urlError}
+            onInput={(e) => setUrl((e.currentTarget as HTMLInputElement).value)}
+          />
           <Button type="submit" variant="secondary" busy={busy}>
             Save URL
           </Button>
         </form>
         <p>
           Signing secret: {o.webhookSecretSet ? 'set' : 'not set'}
-          {o.previousSecretExpiresAt ? `; the previous secret also signs until ${formatDateTime(o.previousSecretExpiresAt)} (${formatRelative(o.previousSecretExpiresAt)})` : ''}.
+          {o.previousSecretExpiresAt
+            ? `; the previous secret also signs until ${formatDateTime(o.previousSecretExpiresAt)} (${formatRelative(o.previousSecretExpiresAt)})`
+            : ''}
+          .
         </p>
         <form
           class="inline-form"
@@ -249,7 +355,16 @@ function OperatorAdmin({ detail, base, reload }: { detail: AdminOperatorDetail; 
             setRotating(true);
           }}
         >
-          <TextField label={`Overlap (hours, 0–${PORTAL_LIMITS.maxSecretOverlapHours})`} type="number" min={0} max={PORTAL_LIMITS.maxSecretOverlapHours} step={1} value={overlap} hint="How long the old secret keeps signing next to the new one." onInput={(e) => setOverlap((e.currentTarget as HTMLInputElement).value)} />
+          <TextField
+            label={`Overlap (hours, 0–${PORTAL_LIMITS.maxSecretOverlapHours})`}
+            type="number"
+            min={0}
+            max={PORTAL_LIMITS.maxSecretOverlapHours}
+            step={1}
+            value={overlap}
+            hint="How long the old secret keeps signing next to the new one."
+            onInput={(e) => setOverlap((e.currentTarget as HTMLInputElement).value)}
+          />
           <Button type="submit" variant="secondary" disabled={!o.webhookUrl}>
             {o.webhookSecretSet ? 'Rotate secret' : 'Generate secret'}
           </Button>
@@ -257,12 +372,20 @@ function OperatorAdmin({ detail, base, reload }: { detail: AdminOperatorDetail; 
         {!o.webhookUrl ? <p class="muted small">Set the endpoint URL first.</p> : null}
         {newSecret ? (
           <Banner tone="warning" title="Copy the new signing secret now">
-            <p>It is shown once here. Give it to the operator securely (its owners can also reveal it in their portal).</p>
+            <p>
+              It is shown once here. Give it to the operator securely (its owners can also reveal it in their portal).
+            </p>
             <div class="secret">
-              <code class="mono secret__value" data-testid="new-webhook-secret">{newSecret.secret}</code>
+              <code class="mono secret__value" data-testid="new-webhook-secret">
+                {newSecret.secret}
+              </code>
               <CopyButton text={newSecret.secret} label="webhook signing secret" />
             </div>
-            {newSecret.previousSecretExpiresAt ? <p class="small">The previous secret keeps signing until {formatDateTime(newSecret.previousSecretExpiresAt)}.</p> : null}
+            {newSecret.previousSecretExpiresAt ? (
+              <p class="small">
+                The previous secret keeps signing until {formatDateTime(newSecret.previousSecretExpiresAt)}.
+              </p>
+            ) : null}
             <Button variant="secondary" small onClick={() => setNewSecret(null)}>
               Done
             </Button>
@@ -304,7 +427,9 @@ function OperatorAdmin({ detail, base, reload }: { detail: AdminOperatorDetail; 
             <li key={u.id} class="list-row">
               <div>
                 {u.email} <Badge>{u.role}</Badge> {u.disabled ? <Badge tone="danger">disabled</Badge> : null}
-                <div class="small muted">{u.emailVerified ? 'verified' : 'e-mail not verified'} · last log-in {formatRelative(u.lastLoginAt)}</div>
+                <div class="small muted">
+                  {u.emailVerified ? 'verified' : 'e-mail not verified'} · last log-in {formatRelative(u.lastLoginAt)}
+                </div>
               </div>
             </li>
           ))}
@@ -349,7 +474,9 @@ function OperatorAdmin({ detail, base, reload }: { detail: AdminOperatorDetail; 
         confirmLabel={o.webhookSecretSet ? 'Rotate secret' : 'Generate secret'}
         danger={o.webhookSecretSet && overlapHours === 0}
         busy={busy}
-        confirmDisabled={!Number.isInteger(overlapHours) || overlapHours < 0 || overlapHours > PORTAL_LIMITS.maxSecretOverlapHours}
+        confirmDisabled={
+          !Number.isInteger(overlapHours) || overlapHours < 0 || overlapHours > PORTAL_LIMITS.maxSecretOverlapHours
+        }
         onCancel={() => setRotating(false)}
         onConfirm={async () => {
           setBusy(true);
@@ -384,7 +511,10 @@ export function AdminAuditPage() {
   const log = useAuditLog(`/admin/audit${operatorId ? `?operatorId=${encodeURIComponent(operatorId)}` : ''}`);
   return (
     <>
-      <PageHeader title="Audit log" lead="Every admin and key action, for every operator: who, what, when, before → after." />
+      <PageHeader
+        title="Audit log"
+        lead="Every admin and key action, for every operator: who, what, when, before → after."
+      />
       <AuditView log={log} showOperator />
     </>
   );

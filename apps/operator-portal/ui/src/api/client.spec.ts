@@ -22,7 +22,10 @@ function fakeFetch(answers: Array<{ status: number; body?: unknown }>) {
     const next = answers.shift();
     if (!next) throw new Error(`unexpected request ${init?.method} ${String(input)}`);
     const text = next.body === undefined ? '' : JSON.stringify(next.body);
-    return new Response(next.status === 204 ? null : text, { status: next.status, headers: { 'Content-Type': 'application/json' } });
+    return new Response(next.status === 204 ? null : text, {
+      status: next.status,
+      headers: { 'Content-Type': 'application/json' },
+    });
   };
   return { fetch: fetch as typeof globalThis.fetch, calls };
 }
@@ -44,7 +47,10 @@ describe('portal API client', () => {
     ]);
     const api = createApiClient({ fetch });
     await api.post('/operator/keys', { mode: 'test' });
-    expect(calls.map((c) => `${c.method} ${c.url}`)).toEqual(['GET /api/portal/v1/auth/session', 'POST /api/portal/v1/operator/keys']);
+    expect(calls.map((c) => `${c.method} ${c.url}`)).toEqual([
+      'GET /api/portal/v1/auth/session',
+      'POST /api/portal/v1/operator/keys',
+    ]);
     expect(calls[1]!.headers['X-CSRF-Token']).toBe('tok-1');
     expect(calls[1]!.headers['Content-Type']).toBe('application/json');
     expect(JSON.parse(calls[1]!.body!)).toEqual({ mode: 'test' });
@@ -83,7 +89,11 @@ describe('portal API client', () => {
     const { fetch, calls } = fakeFetch([{ status: 403, body: { error: 'Owners only', code: 'forbidden' } }]);
     const api = createApiClient({ fetch });
     api.setCsrfToken('t');
-    await expect(api.post('/operator/secret-keys', { mode: 'test' })).rejects.toMatchObject({ status: 403, code: 'forbidden', message: 'Owners only' });
+    await expect(api.post('/operator/secret-keys', { mode: 'test' })).rejects.toMatchObject({
+      status: 403,
+      code: 'forbidden',
+      message: 'Owners only',
+    });
     expect(calls).toHaveLength(1);
   });
 
@@ -98,17 +108,38 @@ describe('portal API client', () => {
     await expect(api.get('/operator')).rejects.toBeInstanceOf(ApiError);
     expect(onUnauthorized).toHaveBeenCalledTimes(1);
     expect(api.csrfToken()).toBeNull();
-    await expect(api.post('/auth/login', {}, { quiet401: true })).rejects.toMatchObject({ code: 'invalid_credentials' });
+    await expect(api.post('/auth/login', {}, { quiet401: true })).rejects.toMatchObject({
+      code: 'invalid_credentials',
+    });
     expect(onUnauthorized).toHaveBeenCalledTimes(1);
   });
 
   it('turns a non-JSON error into a readable ApiError and keeps 400 details', async () => {
-    const { fetch } = fakeFetch([{ status: 400, body: { error: 'Invalid request', code: 'invalid_request', details: [{ path: 'email', message: 'must be an e-mail address' }] } }]);
+    const { fetch } = fakeFetch([
+      {
+        status: 400,
+        body: {
+          error: 'Invalid request',
+          code: 'invalid_request',
+          details: [{ path: 'email', message: 'must be an e-mail address' }],
+        },
+      },
+    ]);
     const api = createApiClient({ fetch });
     const error = await api.post('/auth/signup', {}).catch((e: unknown) => e);
-    expect(error).toMatchObject({ status: 400, code: 'invalid_request', details: [{ path: 'email', message: 'must be an e-mail address' }] });
-    const html = createApiClient({ fetch: (async () => new Response('<html>bad gateway</html>', { status: 502 })) as typeof globalThis.fetch });
-    await expect(html.get('/operator')).rejects.toMatchObject({ status: 502, code: 'http_502', message: 'Something went wrong on our side. Please try again.' });
+    expect(error).toMatchObject({
+      status: 400,
+      code: 'invalid_request',
+      details: [{ path: 'email', message: 'must be an e-mail address' }],
+    });
+    const html = createApiClient({
+      fetch: (async () => new Response('<html>bad gateway</html>', { status: 502 })) as typeof globalThis.fetch,
+    });
+    await expect(html.get('/operator')).rejects.toMatchObject({
+      status: 502,
+      code: 'http_502',
+      message: 'Something went wrong on our side. Please try again.',
+    });
   });
 
   it('gives people a message for network failures', () => {

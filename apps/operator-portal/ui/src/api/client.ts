@@ -86,7 +86,11 @@ export function createApiClient(options: ApiClientOptions = {}): ApiClient {
   let csrf: string | null = null;
 
   async function refreshCsrf(): Promise<void> {
-    const response = await doFetch(`${base}/auth/session`, { method: 'GET', credentials: 'same-origin', headers: { Accept: 'application/json' } });
+    const response = await doFetch(`${base}/auth/session`, {
+      method: 'GET',
+      credentials: 'same-origin',
+      headers: { Accept: 'application/json' },
+    });
     if (!response.ok) return;
     const body = (await response.json()) as { csrfToken?: string };
     if (typeof body.csrfToken === 'string') csrf = body.csrfToken;

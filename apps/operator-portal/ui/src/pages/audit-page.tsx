@@ -18,13 +18,16 @@ export function describeAction(action: string): string {
  */
 export function describeChange(before: unknown, after: unknown): string[] {
   if (before == null && after == null) return [];
-  if (!(isFields(before) || before == null) || !(isFields(after) || after == null)) return [`${compact(before)} → ${compact(after)}`];
+  if (!(isFields(before) || before == null) || !(isFields(after) || after == null))
+    return [`${compact(before)} → ${compact(after)}`];
   const was = before ?? {};
   const now = after ?? {};
   const keys = [...new Set([...Object.keys(was), ...Object.keys(now)])];
   return keys
     .filter((k) => JSON.stringify(was[k]) !== JSON.stringify(now[k]))
-    .map((k) => (!(k in was) ? `${k}: ${compact(now[k])}` : `${k}: ${compact(was[k])} → ${k in now ? compact(now[k]) : '—'}`));
+    .map((k) =>
+      !(k in was) ? `${k}: ${compact(now[k])}` : `${k}: ${compact(was[k])} → ${k in now ? compact(now[k]) : '—'}`,
+    );
 }
 const isFields = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v);
 
@@ -34,12 +37,18 @@ export function compact(v: unknown): string {
   if (v === null) return 'none';
   if (typeof v === 'string') return v;
   if (Array.isArray(v)) return v.length ? v.map(compact).join(', ') : 'none';
-  if (isFields(v)) return `{ ${Object.entries(v).map(([k, x]) => `${k}: ${compact(x)}`).join(', ')} }`;
+  if (isFields(v))
+    return `{ ${Object.entries(v)
+      .map(([k, x]) => `${k}: ${compact(x)}`)
+      .join(', ')} }`;
   return String(v);
 }
 
 export function AuditTable({ entries, showOperator }: { entries: AuditEntry[]; showOperator?: boolean }) {
-  if (entries.length === 0) return <EmptyState title="Nothing recorded yet">Key, origin, webhook and settings changes are recorded here.</EmptyState>;
+  if (entries.length === 0)
+    return (
+      <EmptyState title="Nothing recorded yet">Key, origin, webhook and settings changes are recorded here.</EmptyState>
+    );
   return (
     <TableWrap label="Audit log entries">
       <table class="table table--stack">
@@ -55,11 +64,25 @@ export function AuditTable({ entries, showOperator }: { entries: AuditEntry[]; s
         <tbody>
           {entries.map((e) => (
             <tr key={e.id}>
-              <td data-label="When" class="small nowrap">{formatDateTime(e.at)}</td>
-              <td data-label="Who" class="small">{e.actor.email ?? '—'}{e.actor.role ? <div class="muted">{e.actor.role.replace('_', ' ')}</div> : null}</td>
-              <td data-label="What">{describeAction(e.action)}{e.targetId ? <div class="small muted mono">{e.targetId}</div> : null}</td>
-              {showOperator ? <td data-label="Operator" class="small">{e.operatorName ?? e.operatorId ?? '—'}</td> : null}
-              <td data-label="Change" class="small change">{changeLines(e)}</td>
+              <td data-label="When" class="small nowrap">
+                {formatDateTime(e.at)}
+              </td>
+              <td data-label="Who" class="small">
+                {e.actor.email ?? '—'}
+                {e.actor.role ? <div class="muted">{e.actor.role.replace('_', ' ')}</div> : null}
+              </td>
+              <td data-label="What">
+                {describeAction(e.action)}
+                {e.targetId ? <div class="small muted mono">{e.targetId}</div> : null}
+              </td>
+              {showOperator ? (
+                <td data-label="Operator" class="small">
+                  {e.operatorName ?? e.operatorId ?? '—'}
+                </td>
+              ) : null}
+              <td data-label="Change" class="small change">
+                {changeLines(e)}
+              </td>
             </tr>
           ))}
         </tbody>
@@ -84,7 +107,9 @@ export function useAuditLog(path: string) {
     setLoading(true);
     try {
       const sep = path.includes('?') ? '&' : '?';
-      const answer = await api.get<AuditList>(!reset && cursor ? `${path}${sep}cursor=${encodeURIComponent(cursor)}` : path);
+      const answer = await api.get<AuditList>(
+        !reset && cursor ? `${path}${sep}cursor=${encodeURIComponent(cursor)}` : path,
+      );
       setEntries((prev) => (reset || !prev ? answer.entries : [...prev, ...answer.entries]));
       setCursor(answer.nextCursor);
       setError(null);
@@ -105,7 +130,9 @@ export function AuditView({ log, showOperator }: { log: ReturnType<typeof useAud
     <>
       {log.error ? <ErrorNote message={log.error} onRetry={() => void log.reload()} /> : null}
       {log.entries === null ? (
-        log.error ? null : <Spinner label="Loading the audit log…" />
+        log.error ? null : (
+          <Spinner label="Loading the audit log…" />
+        )
       ) : (
         <>
           <AuditTable entries={log.entries} showOperator={showOperator} />
@@ -126,7 +153,10 @@ export function AuditPage() {
   const log = useAuditLog('/operator/audit');
   return (
     <>
-      <PageHeader title="Audit log" lead="Who changed what in your account, and when: keys, origins, webhook settings and the provider's changes." />
+      <PageHeader
+        title="Audit log"
+        lead="Who changed what in your account, and when: keys, origins, webhook settings and the provider's changes."
+      />
       <AuditView log={log} />
     </>
   );

@@ -16,19 +16,30 @@ export function fieldErrors(error: unknown): Record<string, string> {
   if (!(error instanceof ApiError)) return out;
   const details = Array.isArray(error.details) ? (error.details as { path?: unknown; message?: unknown }[]) : [];
   for (const item of details) {
-    if (typeof item?.path === 'string' && typeof item.message === 'string' && !out[item.path]) out[item.path] = item.message;
+    if (typeof item?.path === 'string' && typeof item.message === 'string' && !out[item.path])
+      out[item.path] = item.message;
   }
   if (error.code === 'weak_password' && !out['password']) out['password'] = error.message;
   return out;
 }
 
-function AuthCard({ title, children, footer }: { title: string; children: ComponentChildren; footer?: ComponentChildren }) {
+function AuthCard({
+  title,
+  children,
+  footer,
+}: {
+  title: string;
+  children: ComponentChildren;
+  footer?: ComponentChildren;
+}) {
   useTitle(title);
   const ref = useRef<HTMLHeadingElement>(null);
   useEffect(() => ref.current?.focus({ preventScroll: true }), [title]);
   return (
     <div class="auth-card svc-card">
-      <h1 ref={ref} tabIndex={-1}>{title}</h1>
+      <h1 ref={ref} tabIndex={-1}>
+        {title}
+      </h1>
       {children}
       {footer ? <div class="auth-footer">{footer}</div> : null}
     </div>
@@ -99,13 +110,30 @@ export function LoginPage() {
               await signedIn(answer);
               navigate(next, { replace: true });
             },
-            (e) => (e instanceof ApiError && e.status === 401 ? 'The e-mail address or password is not correct.' : null),
+            (e) =>
+              e instanceof ApiError && e.status === 401 ? 'The e-mail address or password is not correct.' : null,
           );
         }}
       >
         <FormError message={form.error} />
-        <TextField label="E-mail" type="email" name="email" autoComplete="username" required value={email} onInput={(e) => setEmail(value(e))} />
-        <TextField label="Password" type="password" name="password" autoComplete="current-password" required value={password} onInput={(e) => setPassword(value(e))} />
+        <TextField
+          label="E-mail"
+          type="email"
+          name="email"
+          autoComplete="username"
+          required
+          value={email}
+          onInput={(e) => setEmail(value(e))}
+        />
+        <TextField
+          label="Password"
+          type="password"
+          name="password"
+          autoComplete="current-password"
+          required
+          value={password}
+          onInput={(e) => setPassword(value(e))}
+        />
         <Button type="submit" busy={form.busy}>
           Log in
         </Button>
@@ -122,24 +150,75 @@ export function SignupPage() {
   const [name, setName] = useState('');
   const form = useForm();
   return (
-    <AuthCard title="Create your operator account" footer={<span>Already have an account? <a href="/login">Log in</a></span>}>
-      <p class="muted">You get a test key at once: the widget works in test mode on your own pages today. Live sales start when we approve your account.</p>
+    <AuthCard
+      title="Create your operator account"
+      footer={
+        <span>
+          Already have an account? <a href="/login">Log in</a>
+        </span>
+      }
+    >
+      <p class="muted">
+        You get a test key at once: the widget works in test mode on your own pages today. Live sales start when we
+        approve your account.
+      </p>
       <form
         class="stack"
         onSubmit={(event) => {
           event.preventDefault();
           void form.run(async () => {
-            const answer = await api.post<SignupResponse>('/auth/signup', { email, password, operatorName, ...(name.trim() ? { name } : {}) }, { quiet401: true });
+            const answer = await api.post<SignupResponse>(
+              '/auth/signup',
+              { email, password, operatorName, ...(name.trim() ? { name } : {}) },
+              { quiet401: true },
+            );
             await signedIn(answer);
             navigate('/', { replace: true });
           });
         }}
       >
         <FormError message={form.error} />
-        <TextField label="Company name" name="operatorName" autoComplete="organization" required maxLength={PORTAL_LIMITS.maxOperatorName} value={operatorName} error={form.fields['operatorName']} onInput={(e) => setOperatorName(value(e))} />
-        <TextField label="Your name (optional)" name="name" autoComplete="name" maxLength={PORTAL_LIMITS.maxPersonName} value={name} error={form.fields['name']} onInput={(e) => setName(value(e))} />
-        <TextField label="Work e-mail" type="email" name="email" autoComplete="email" required value={email} error={form.fields['email']} onInput={(e) => setEmail(value(e))} />
-        <TextField label="Password" type="password" name="password" autoComplete="new-password" required minLength={PORTAL_LIMITS.passwordMinLength} hint={PASSWORD_HINT} value={password} error={form.fields['password']} onInput={(e) => setPassword(value(e))} />
+        <TextField
+          label="Company name"
+          name="operatorName"
+          autoComplete="organization"
+          required
+          maxLength={PORTAL_LIMITS.maxOperatorName}
+          value={operatorName}
+          error={form.fields['operatorName']}
+          onInput={(e) => setOperatorName(value(e))}
+        />
+        <TextField
+          label="Your name (optional)"
+          name="name"
+          autoComplete="name"
+          maxLength={PORTAL_LIMITS.maxPersonName}
+          value={name}
+          error={form.fields['name']}
+          onInput={(e) => setName(value(e))}
+        />
+        <TextField
+          label="Work e-mail"
+          type="email"
+          name="email"
+          autoComplete="email"
+          required
+          value={email}
+          error={form.fields['email']}
+          onInput={(e) => setEmail(value(e))}
+        />
+        <TextField
+          label="Password"
+          type="password"
+          name="password"
+          autoComplete="new-password"
+          required
+          minLength={PORTAL_LIMITS.passwordMinLength}
+          hint={PASSWORD_HINT}
+          value={password}
+          error={form.fields['password']}
+          onInput={(e) => setPassword(value(e))}
+        />
         <Button type="submit" busy={form.busy}>
           Create account
         </Button>
@@ -156,7 +235,10 @@ export function ForgotPasswordPage() {
   return (
     <AuthCard title="Reset your password" footer={<a href="/login">Back to log in</a>}>
       {sent ? (
-        <p role="status">If an account exists for <strong>{email}</strong>, we have sent it a link to choose a new password. The link works for a limited time.</p>
+        <p role="status">
+          If an account exists for <strong>{email}</strong>, we have sent it a link to choose a new password. The link
+          works for a limited time.
+        </p>
       ) : (
         <form
           class="stack"
@@ -170,7 +252,15 @@ export function ForgotPasswordPage() {
         >
           <p class="muted">Enter the e-mail address of your account; we will send it a link.</p>
           <FormError message={form.error} />
-          <TextField label="E-mail" type="email" name="email" autoComplete="email" required value={email} onInput={(e) => setEmail(value(e))} />
+          <TextField
+            label="E-mail"
+            type="email"
+            name="email"
+            autoComplete="email"
+            required
+            value={email}
+            onInput={(e) => setEmail(value(e))}
+          />
           <Button type="submit" busy={form.busy}>
             Send the link
           </Button>
@@ -201,7 +291,8 @@ export function ResetPasswordPage() {
         <MissingToken what="password reset" />
       ) : done ? (
         <p role="status">
-          Your password has been changed and every other session was logged out. <a href="/login">Log in with the new password</a>.
+          Your password has been changed and every other session was logged out.{' '}
+          <a href="/login">Log in with the new password</a>.
         </p>
       ) : (
         <form
@@ -217,13 +308,33 @@ export function ResetPasswordPage() {
                 await api.post('/auth/password-reset/confirm', { token, password }, { quiet401: true });
                 setDone(true);
               },
-              (e) => (e instanceof ApiError && e.code === 'invalid_token' ? 'This link has expired or was already used. Ask for a new one on the “Forgot your password?” page.' : null),
+              (e) =>
+                e instanceof ApiError && e.code === 'invalid_token'
+                  ? 'This link has expired or was already used. Ask for a new one on the “Forgot your password?” page.'
+                  : null,
             );
           }}
         >
           <FormError message={form.error} />
-          <TextField label="New password" type="password" autoComplete="new-password" required minLength={PORTAL_LIMITS.passwordMinLength} hint={PASSWORD_HINT} value={password} error={form.fields['password']} onInput={(e) => setPassword(value(e))} />
-          <TextField label="Repeat the new password" type="password" autoComplete="new-password" required value={confirm} onInput={(e) => setConfirm(value(e))} />
+          <TextField
+            label="New password"
+            type="password"
+            autoComplete="new-password"
+            required
+            minLength={PORTAL_LIMITS.passwordMinLength}
+            hint={PASSWORD_HINT}
+            value={password}
+            error={form.fields['password']}
+            onInput={(e) => setPassword(value(e))}
+          />
+          <TextField
+            label="Repeat the new password"
+            type="password"
+            autoComplete="new-password"
+            required
+            value={confirm}
+            onInput={(e) => setConfirm(value(e))}
+          />
           <Button type="submit" busy={form.busy}>
             Change password
           </Button>
@@ -250,7 +361,11 @@ export function VerifyEmailPage() {
       })
       .catch((e) => {
         setStatus('failed');
-        setMessage(e instanceof ApiError && e.code === 'invalid_token' ? 'This verification link has expired or was already used.' : errorMessage(e));
+        setMessage(
+          e instanceof ApiError && e.code === 'invalid_token'
+            ? 'This verification link has expired or was already used.'
+            : errorMessage(e),
+        );
       });
   }, [token]);
   const signedIn = state.status === 'ready';
@@ -262,12 +377,19 @@ export function VerifyEmailPage() {
         <Spinner label="Verifying…" />
       ) : status === 'done' ? (
         <p role="status">
-          Thank you: your e-mail address is verified. {signedIn ? <a href="/">Go to the dashboard</a> : <a href="/login">Log in</a>}
+          Thank you: your e-mail address is verified.{' '}
+          {signedIn ? <a href="/">Go to the dashboard</a> : <a href="/login">Log in</a>}
         </p>
       ) : (
         <>
-          <p role="alert" class="form-error">{message}</p>
-          <p>{signedIn ? 'Send a new link from the banner on the dashboard.' : 'Log in and send a new link from the dashboard.'}</p>
+          <p role="alert" class="form-error">
+            {message}
+          </p>
+          <p>
+            {signedIn
+              ? 'Send a new link from the banner on the dashboard.'
+              : 'Log in and send a new link from the dashboard.'}
+          </p>
           <p>{signedIn ? <a href="/">Go to the dashboard</a> : <a href="/login">Log in</a>}</p>
         </>
       )}
@@ -290,14 +412,22 @@ export function SignInLinkPage() {
         await signedIn(answer);
         navigate('/settings', { replace: true });
       })
-      .catch((e) => setMessage(e instanceof ApiError && e.code === 'invalid_token' ? 'This sign-in link has expired or was already used.' : errorMessage(e)));
+      .catch((e) =>
+        setMessage(
+          e instanceof ApiError && e.code === 'invalid_token'
+            ? 'This sign-in link has expired or was already used.'
+            : errorMessage(e),
+        ),
+      );
   }, [token]);
   return (
     <AuthCard title="Sign in with a link" footer={<a href="/forgot-password">Reset your password instead</a>}>
       {!token ? (
         <MissingToken what="sign-in" />
       ) : message ? (
-        <p role="alert" class="form-error">{message}</p>
+        <p role="alert" class="form-error">
+          {message}
+        </p>
       ) : (
         <Spinner label="Signing you in…" />
       )}
@@ -312,7 +442,14 @@ export function AcceptInvitePage() {
   const [password, setPassword] = useState('');
   const form = useForm();
   return (
-    <AuthCard title="Join your team" footer={<span>Already have an account? <a href="/login">Log in</a></span>}>
+    <AuthCard
+      title="Join your team"
+      footer={
+        <span>
+          Already have an account? <a href="/login">Log in</a>
+        </span>
+      }
+    >
       {!token ? (
         <MissingToken what="invitation" />
       ) : (
@@ -322,18 +459,41 @@ export function AcceptInvitePage() {
             event.preventDefault();
             void form.run(
               async () => {
-                const answer = await api.post<LoginResponse>('/auth/invites/accept', { token, password, ...(name.trim() ? { name } : {}) }, { quiet401: true });
+                const answer = await api.post<LoginResponse>(
+                  '/auth/invites/accept',
+                  { token, password, ...(name.trim() ? { name } : {}) },
+                  { quiet401: true },
+                );
                 await signedIn(answer);
                 navigate('/', { replace: true });
               },
-              (e) => (e instanceof ApiError && e.code === 'invalid_token' ? 'This invitation has expired, was withdrawn or was already used. Ask your team owner for a new one.' : null),
+              (e) =>
+                e instanceof ApiError && e.code === 'invalid_token'
+                  ? 'This invitation has expired, was withdrawn or was already used. Ask your team owner for a new one.'
+                  : null,
             );
           }}
         >
           <p class="muted">You were invited to an operator's account. Choose your password to accept.</p>
           <FormError message={form.error} />
-          <TextField label="Your name (optional)" autoComplete="name" maxLength={PORTAL_LIMITS.maxPersonName} value={name} onInput={(e) => setName(value(e))} />
-          <TextField label="Password" type="password" autoComplete="new-password" required minLength={PORTAL_LIMITS.passwordMinLength} hint={PASSWORD_HINT} value={password} error={form.fields['password']} onInput={(e) => setPassword(value(e))} />
+          <TextField
+            label="Your name (optional)"
+            autoComplete="name"
+            maxLength={PORTAL_LIMITS.maxPersonName}
+            value={name}
+            onInput={(e) => setName(value(e))}
+          />
+          <TextField
+            label="Password"
+            type="password"
+            autoComplete="new-password"
+            required
+            minLength={PORTAL_LIMITS.passwordMinLength}
+            hint={PASSWORD_HINT}
+            value={password}
+            error={form.fields['password']}
+            onInput={(e) => setPassword(value(e))}
+          />
           <Button type="submit" busy={form.busy}>
             Accept the invitation
           </Button>

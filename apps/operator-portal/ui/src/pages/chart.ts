@@ -36,7 +36,10 @@ export function polylinePoints(values: readonly number[], max: number, width: nu
   if (values.length === 0) return '';
   const stepX = values.length > 1 ? width / (values.length - 1) : 0;
   return values
-    .map((v, i) => `${round(values.length > 1 ? i * stepX : width / 2)},${round(height - (Math.max(0, v) / max) * height)}`)
+    .map(
+      (v, i) =>
+        `${round(values.length > 1 ? i * stepX : width / 2)},${round(height - (Math.max(0, v) / max) * height)}`,
+    )
     .join(' ');
 }
 

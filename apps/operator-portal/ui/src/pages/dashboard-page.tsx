@@ -32,11 +32,15 @@ export function DashboardPage() {
   const testKey = keys.data?.keys.filter((k) => k.mode === 'test' && k.state === 'active').at(-1);
   return (
     <>
-      <PageHeader title="Dashboard" lead={session.operator ? `${session.operator.name}: quotes, sales and commission from your widget.` : undefined} />
+      <PageHeader
+        title="Dashboard"
+        lead={session.operator ? `${session.operator.name}: quotes, sales and commission from your widget.` : undefined}
+      />
       {!session.user.emailVerified ? <VerifyBanner email={session.user.email} /> : null}
       {operator.data && !operator.data.operator.embeddingEnabled ? (
         <Banner tone="warning" title="Test mode works now">
-          Live keys are refused until the provider enables embedding for your account. Build and test your integration with the test key; we will tell you when live sales are approved.
+          Live keys are refused until the provider enables embedding for your account. Build and test your integration
+          with the test key; we will tell you when live sales are approved.
         </Banner>
       ) : null}
       {operator.data && operator.data.operator.status !== 'active' ? (
@@ -46,7 +50,10 @@ export function DashboardPage() {
       ) : null}
       {testKey ? (
         <Section title="Your test key">
-          <p class="muted">Paste it into the loader snippet (see <a href="/integration">Integration</a>) and allow your site's origin under <a href="/origins">Allowed origins</a>.</p>
+          <p class="muted">
+            Paste it into the loader snippet (see <a href="/integration">Integration</a>) and allow your site's origin
+            under <a href="/origins">Allowed origins</a>.
+          </p>
           <Secret value={testKey.key} label="test publishable key" />
         </Section>
       ) : null}
@@ -55,7 +62,13 @@ export function DashboardPage() {
         actions={
           <div class="segmented" role="group" aria-label="Period">
             {[7, 30, 90].map((n) => (
-              <button key={n} type="button" class="segmented__btn" aria-pressed={days === n ? 'true' : 'false'} onClick={() => setDays(n)}>
+              <button
+                key={n}
+                type="button"
+                class="segmented__btn"
+                aria-pressed={days === n ? 'true' : 'false'}
+                onClick={() => setDays(n)}
+              >
                 {n} days
               </button>
             ))}
@@ -70,7 +83,9 @@ export function DashboardPage() {
         <Loaded resource={dashboard} label="policies">
           {(data) =>
             data.recentPolicies.length === 0 ? (
-              <EmptyState title="No policies yet">Policies sold through your widget appear here, test and live.</EmptyState>
+              <EmptyState title="No policies yet">
+                Policies sold through your widget appear here, test and live.
+              </EmptyState>
             ) : (
               <TableWrap label="Recent policies">
                 <table class="table table--stack">
@@ -79,9 +94,15 @@ export function DashboardPage() {
                       <th scope="col">Policy</th>
                       <th scope="col">Plan</th>
                       <th scope="col">Mode</th>
-                      <th scope="col" class="num">Travelers</th>
-                      <th scope="col" class="num">Premium</th>
-                      <th scope="col" class="num">Commission</th>
+                      <th scope="col" class="num">
+                        Travelers
+                      </th>
+                      <th scope="col" class="num">
+                        Premium
+                      </th>
+                      <th scope="col" class="num">
+                        Commission
+                      </th>
                       <th scope="col">Issued</th>
                       <th scope="col">Confirmation e-mail</th>
                     </tr>
@@ -89,14 +110,26 @@ export function DashboardPage() {
                   <tbody>
                     {data.recentPolicies.map((p) => (
                       <tr key={p.policyNumber}>
-                        <td data-label="Policy" class="mono">{p.policyNumber}</td>
+                        <td data-label="Policy" class="mono">
+                          {p.policyNumber}
+                        </td>
                         <td data-label="Plan">{p.planName}</td>
-                        <td data-label="Mode"><ModeBadge mode={p.mode} /></td>
-                        <td data-label="Travelers" class="num">{p.travelers}</td>
-                        <td data-label="Premium" class="num">{formatMoney(p.premiumCents, p.currency)}</td>
-                        <td data-label="Commission" class="num">{p.commissionCents === null ? '—' : formatMoney(p.commissionCents, p.currency)}</td>
+                        <td data-label="Mode">
+                          <ModeBadge mode={p.mode} />
+                        </td>
+                        <td data-label="Travelers" class="num">
+                          {p.travelers}
+                        </td>
+                        <td data-label="Premium" class="num">
+                          {formatMoney(p.premiumCents, p.currency)}
+                        </td>
+                        <td data-label="Commission" class="num">
+                          {p.commissionCents === null ? '—' : formatMoney(p.commissionCents, p.currency)}
+                        </td>
                         <td data-label="Issued">{formatDateTime(p.issuedAt)}</td>
-                        <td data-label="Confirmation e-mail">{CONFIRMATION_EMAIL[p.confirmationEmail ?? 'none'] ?? p.confirmationEmail}</td>
+                        <td data-label="Confirmation e-mail">
+                          {CONFIRMATION_EMAIL[p.confirmationEmail ?? 'none'] ?? p.confirmationEmail}
+                        </td>
                       </tr>
                     ))}
                   </tbody>
@@ -155,7 +188,11 @@ function VerifyBanner({ email }: { email: string }) {
       </p>
       {outbox.data ? (
         <p class="small">
-          Running without a mail server: <a href="/dev/outbox" data-reload>open the mail outbox</a> to find the link.
+          Running without a mail server:{' '}
+          <a href="/dev/outbox" data-reload>
+            open the mail outbox
+          </a>{' '}
+          to find the link.
         </p>
       ) : null}
     </Banner>
@@ -169,18 +206,53 @@ function Figures({ data }: { data: DashboardResponse }) {
   return (
     <>
       <div class="stats">
-        <Stat label="Quotes" test={String(data.totals.test.quotes)} live={String(data.totals.live.quotes)} showLive={hasLive} />
-        <Stat label="Purchases" test={String(data.totals.test.purchases)} live={String(data.totals.live.purchases)} showLive={hasLive} />
-        <Stat label="Conversion" test={formatPercent(data.conversion.test)} live={formatPercent(data.conversion.live)} showLive={hasLive} hint="purchases ÷ quotes" />
-        <Stat label="Premium" test={money(data.totals.test.premiumCents)} live={money(data.totals.live.premiumCents)} showLive={hasLive} />
-        <Stat label="Commission" test={money(data.totals.test.commissionCents)} live={money(data.totals.live.commissionCents)} showLive={hasLive} />
+        <Stat
+          label="Quotes"
+          test={String(data.totals.test.quotes)}
+          live={String(data.totals.live.quotes)}
+          showLive={hasLive}
+        />
+        <Stat
+          label="Purchases"
+          test={String(data.totals.test.purchases)}
+          live={String(data.totals.live.purchases)}
+          showLive={hasLive}
+        />
+        <Stat
+          label="Conversion"
+          test={formatPercent(data.conversion.test)}
+          live={formatPercent(data.conversion.live)}
+          showLive={hasLive}
+          hint="purchases ÷ quotes"
+        />
+        <Stat
+          label="Premium"
+          test={money(data.totals.test.premiumCents)}
+          live={money(data.totals.live.premiumCents)}
+          showLive={hasLive}
+        />
+        <Stat
+          label="Commission"
+          test={money(data.totals.test.commissionCents)}
+          live={money(data.totals.live.commissionCents)}
+          showLive={hasLive}
+        />
       </div>
       {data.otherCurrencies.length ? (
-        <p class="muted small">Money figures are in {data.currency}; sales in {data.otherCurrencies.join(', ')} are counted in purchases only.</p>
+        <p class="muted small">
+          Money figures are in {data.currency}; sales in {data.otherCurrencies.join(', ')} are counted in purchases
+          only.
+        </p>
       ) : null}
       <div class="segmented chart-metrics" role="group" aria-label="Chart shows">
         {METRICS.map((m) => (
-          <button key={m.id} type="button" class="segmented__btn" aria-pressed={metric === m.id ? 'true' : 'false'} onClick={() => setMetric(m.id)}>
+          <button
+            key={m.id}
+            type="button"
+            class="segmented__btn"
+            aria-pressed={metric === m.id ? 'true' : 'false'}
+            onClick={() => setMetric(m.id)}
+          >
             {m.label}
           </button>
         ))}
@@ -190,7 +262,19 @@ function Figures({ data }: { data: DashboardResponse }) {
   );
 }
 
-function Stat({ label, test, live, showLive, hint }: { label: string; test: string; live: string; showLive: boolean; hint?: string }) {
+function Stat({
+  label,
+  test,
+  live,
+  showLive,
+  hint,
+}: {
+  label: string;
+  test: string;
+  live: string;
+  showLive: boolean;
+  hint?: string;
+}) {
   return (
     <div class="stat svc-card">
       <div class="stat__label">
@@ -227,8 +311,16 @@ function Chart({ data, metric }: { data: DashboardResponse; metric: Metric }) {
         ))}
         <polyline class="chart__line chart__line--test" points={polylinePoints(series.test, max, W, H)} />
         <polyline class="chart__line chart__line--live" points={polylinePoints(series.live, max, W, H)} />
-        {first ? <text class="chart__axis" x={0} y={H + 20}>{formatDate(first)}</text> : null}
-        {last ? <text class="chart__axis" x={W} y={H + 20} text-anchor="end">{formatDate(last)}</text> : null}
+        {first ? (
+          <text class="chart__axis" x={0} y={H + 20}>
+            {formatDate(first)}
+          </text>
+        ) : null}
+        {last ? (
+          <text class="chart__axis" x={W} y={H + 20} text-anchor="end">
+            {formatDate(last)}
+          </text>
+        ) : null}
       </svg>
       <figcaption>
         <span class="legend legend--test">Test</span> <span class="legend legend--live">Live</span>
@@ -242,8 +334,12 @@ function Chart({ data, metric }: { data: DashboardResponse; metric: Metric }) {
             <thead>
               <tr>
                 <th scope="col">Day</th>
-                <th scope="col" class="num">Test</th>
-                <th scope="col" class="num">Live</th>
+                <th scope="col" class="num">
+                  Test
+                </th>
+                <th scope="col" class="num">
+                  Live
+                </th>
               </tr>
             </thead>
             <tbody>

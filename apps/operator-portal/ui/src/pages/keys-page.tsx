@@ -1,15 +1,37 @@
 import { PORTAL_LIMITS, type Mode } from '@expedition/contracts/rules';
 import { useState } from 'preact/hooks';
-import { Badge, Button, ConfirmDialog, CopyButton, EmptyState, SelectField, TextField, useToast, type BadgeTone } from '@expedition/ui';
+import {
+  Badge,
+  Button,
+  ConfirmDialog,
+  CopyButton,
+  EmptyState,
+  SelectField,
+  TextField,
+  useToast,
+  type BadgeTone,
+} from '@expedition/ui';
 import { errorMessage } from '../api/client';
-import type { CreateSecretKeyResponse, PortalPublishableKey, PortalSecretKey, PublishableKeyList, RotateKeyResponse, SecretKeyList } from '../api/types';
+import type {
+  CreateSecretKeyResponse,
+  PortalPublishableKey,
+  PortalSecretKey,
+  PublishableKeyList,
+  RotateKeyResponse,
+  SecretKeyList,
+} from '../api/types';
 import { Banner, Loaded, PageHeader, Secret, Section, TableWrap } from '../components';
 import { formatDateTime, formatRelative, keyState, localInputToIso, shortKey, type KeyState } from '../format';
 import { useResource } from '../hooks';
 import { useSession, useSignedIn } from '../session';
 import { ModeBadge } from './dashboard-page';
 
-const STATE_TONE: Record<KeyState, BadgeTone> = { active: 'success', expiring: 'warning', expired: 'neutral', revoked: 'danger' };
+const STATE_TONE: Record<KeyState, BadgeTone> = {
+  active: 'success',
+  expiring: 'warning',
+  expired: 'neutral',
+  revoked: 'danger',
+};
 
 const REFUSAL_TEXT: Record<string, string> = {
   revoked: 'revoked',
@@ -22,7 +44,11 @@ export function KeyStateBadge({ k }: { k: PortalPublishableKey }) {
   const state = keyState(k);
   // A usable key the gate refuses today (a live key before the provider's approval) must not look green.
   if (state === 'active' && !k.accepted && k.refusal === 'embedding_disabled') {
-    return <Badge tone="warning" title={REFUSAL_TEXT['embedding_disabled']}>awaiting approval</Badge>;
+    return (
+      <Badge tone="warning" title={REFUSAL_TEXT['embedding_disabled']}>
+        awaiting approval
+      </Badge>
+    );
   }
   const title = state === 'expiring' && k.expiresAt ? `Stops working ${formatDateTime(k.expiresAt)}` : undefined;
   return (
@@ -72,7 +98,10 @@ export function KeysPage() {
   const graceIso = grace === 'date' ? localInputToIso(graceDate) : null;
   return (
     <>
-      <PageHeader title="API keys" lead="Publishable keys identify your site to the widget; they are public by design. Your allowed origins are what protects them." />
+      <PageHeader
+        title="API keys"
+        lead="Publishable keys identify your site to the widget; they are public by design. Your allowed origins are what protects them."
+      />
       <Section title="Publishable keys">
         <form
           class="inline-form"
@@ -80,17 +109,30 @@ export function KeysPage() {
             event.preventDefault();
             setCreating(true);
             void act(async () => {
-              await api.post('/operator/keys', { mode: createMode, ...(createLabel.trim() ? { label: createLabel.trim() } : {}) });
+              await api.post('/operator/keys', {
+                mode: createMode,
+                ...(createLabel.trim() ? { label: createLabel.trim() } : {}),
+              });
               setCreateLabel('');
               await keys.reload();
             }, `New ${createMode} key created.`).finally(() => setCreating(false));
           }}
         >
-          <SelectField label="Mode" value={createMode} onChange={(e) => setCreateMode((e.currentTarget as HTMLSelectElement).value as Mode)}>
+          <SelectField
+            label="Mode"
+            value={createMode}
+            onChange={(e) => setCreateMode((e.currentTarget as HTMLSelectElement).value as Mode)}
+          >
             <option value="test">Test</option>
             <option value="live">Live</option>
           </SelectField>
-          <TextField label="Label (optional)" maxLength={PORTAL_LIMITS.maxKeyLabel} value={createLabel} placeholder="e.g. main website" onInput={(e) => setCreateLabel((e.currentTarget as HTMLInputElement).value)} />
+          <TextField
+            label="Label (optional)"
+            maxLength={PORTAL_LIMITS.maxKeyLabel}
+            value={createLabel}
+            placeholder="e.g. main website"
+            onInput={(e) => setCreateLabel((e.currentTarget as HTMLInputElement).value)}
+          />
           <Button type="submit" busy={creating}>
             Create key
           </Button>
@@ -118,7 +160,9 @@ export function KeysPage() {
                       <th scope="col">State</th>
                       <th scope="col">Created</th>
                       <th scope="col">Last used</th>
-                      <th scope="col"><span class="svc-visually-hidden">Actions</span></th>
+                      <th scope="col">
+                        <span class="svc-visually-hidden">Actions</span>
+                      </th>
                     </tr>
                   </thead>
                   <tbody>
@@ -129,24 +173,44 @@ export function KeysPage() {
                         <tr key={k.id} data-key-id={k.id}>
                           <td data-label="Key">
                             <div class="key-cell">
-                              <code class="mono" title={k.key}>{shortKey(k.key)}</code>
+                              <code class="mono" title={k.key}>
+                                {shortKey(k.key)}
+                              </code>
                               <CopyButton text={k.key} label={`${k.mode} key ${k.label ?? shortKey(k.key)}`} />
                             </div>
                             {k.label ? <div class="muted small">{k.label}</div> : null}
-                            {!k.accepted && k.refusal && usable ? <div class="warning-text small">{REFUSAL_TEXT[k.refusal] ?? k.refusal}</div> : null}
+                            {!k.accepted && k.refusal && usable ? (
+                              <div class="warning-text small">{REFUSAL_TEXT[k.refusal] ?? k.refusal}</div>
+                            ) : null}
                           </td>
-                          <td data-label="Mode"><ModeBadge mode={k.mode} /></td>
-                          <td data-label="State"><KeyStateBadge k={k} /></td>
+                          <td data-label="Mode">
+                            <ModeBadge mode={k.mode} />
+                          </td>
+                          <td data-label="State">
+                            <KeyStateBadge k={k} />
+                          </td>
                           <td data-label="Created">{formatDateTime(k.createdAt)}</td>
-                          <td data-label="Last used" title={k.lastUsedAt ? formatDateTime(k.lastUsedAt) : undefined}>{formatRelative(k.lastUsedAt)}</td>
+                          <td data-label="Last used" title={k.lastUsedAt ? formatDateTime(k.lastUsedAt) : undefined}>
+                            {formatRelative(k.lastUsedAt)}
+                          </td>
                           <td class="actions">
                             {state === 'active' ? (
-                              <Button variant="secondary" small onClick={() => (setGrace('24h'), setGraceDate(''), setRotating(k))} aria-label={`Rotate ${shortKey(k.key)}`}>
+                              <Button
+                                variant="secondary"
+                                small
+                                onClick={() => (setGrace('24h'), setGraceDate(''), setRotating(k))}
+                                aria-label={`Rotate ${shortKey(k.key)}`}
+                              >
                                 Rotate
                               </Button>
                             ) : null}
                             {usable ? (
-                              <Button variant="secondary" small onClick={() => setRevoking(k)} aria-label={`Revoke ${shortKey(k.key)}`}>
+                              <Button
+                                variant="secondary"
+                                small
+                                onClick={() => setRevoking(k)}
+                                aria-label={`Revoke ${shortKey(k.key)}`}
+                              >
                                 Revoke
                               </Button>
                             ) : null}
@@ -164,8 +228,8 @@ export function KeysPage() {
 
       <Section title="Secret keys">
         <p class="muted">
-          Secret keys (<code>sk_op_…</code>) are for your servers. No route accepts them yet; mint one when you need it. We store only a hash: a key is shown
-          once, when you create it.
+          Secret keys (<code>sk_op_…</code>) are for your servers. No route accepts them yet; mint one when you need it.
+          We store only a hash: a key is shown once, when you create it.
         </p>
         {isOwner ? (
           <form
@@ -179,7 +243,11 @@ export function KeysPage() {
               }, 'Secret key created. Copy it now.');
             }}
           >
-            <SelectField label="Mode" value={mintMode} onChange={(e) => setMintMode((e.currentTarget as HTMLSelectElement).value as Mode)}>
+            <SelectField
+              label="Mode"
+              value={mintMode}
+              onChange={(e) => setMintMode((e.currentTarget as HTMLSelectElement).value as Mode)}
+            >
               <option value="test">Test</option>
               <option value="live">Live</option>
             </SelectField>
@@ -192,9 +260,14 @@ export function KeysPage() {
         )}
         {minted ? (
           <Banner tone="warning" title="Copy your secret key now">
-            <p>This is the only time it is shown. Store it in your server's secret store; if you lose it, revoke it and create another.</p>
+            <p>
+              This is the only time it is shown. Store it in your server's secret store; if you lose it, revoke it and
+              create another.
+            </p>
             <div class="secret">
-              <code class="mono secret__value" data-testid="minted-secret">{minted.secretKey}</code>
+              <code class="mono secret__value" data-testid="minted-secret">
+                {minted.secretKey}
+              </code>
               <CopyButton text={minted.secretKey} label="secret key" />
             </div>
             <Button variant="secondary" small onClick={() => setMinted(null)}>
@@ -216,20 +289,33 @@ export function KeysPage() {
                       <th scope="col">State</th>
                       <th scope="col">Created</th>
                       <th scope="col">Last used</th>
-                      <th scope="col"><span class="svc-visually-hidden">Actions</span></th>
+                      <th scope="col">
+                        <span class="svc-visually-hidden">Actions</span>
+                      </th>
                     </tr>
                   </thead>
                   <tbody>
                     {data.secretKeys.map((k) => (
                       <tr key={k.id}>
-                        <td data-label="Prefix"><code class="mono">{k.prefix.endsWith('…') ? k.prefix : `${k.prefix}…`}</code></td>
-                        <td data-label="Mode"><ModeBadge mode={k.mode} /></td>
-                        <td data-label="State">{k.revokedAt ? <Badge tone="danger">revoked</Badge> : <Badge tone="success">active</Badge>}</td>
+                        <td data-label="Prefix">
+                          <code class="mono">{k.prefix.endsWith('…') ? k.prefix : `${k.prefix}…`}</code>
+                        </td>
+                        <td data-label="Mode">
+                          <ModeBadge mode={k.mode} />
+                        </td>
+                        <td data-label="State">
+                          {k.revokedAt ? <Badge tone="danger">revoked</Badge> : <Badge tone="success">active</Badge>}
+                        </td>
                         <td data-label="Created">{formatDateTime(k.createdAt)}</td>
                         <td data-label="Last used">{formatRelative(k.lastUsedAt)}</td>
                         <td class="actions">
                           {isOwner && !k.revokedAt ? (
-                            <Button variant="secondary" small onClick={() => setRevokingSecret(k)} aria-label={`Revoke secret key ${k.prefix}`}>
+                            <Button
+                              variant="secondary"
+                              small
+                              onClick={() => setRevokingSecret(k)}
+                              aria-label={`Revoke secret key ${k.prefix}`}
+                            >
                               Revoke
                             </Button>
                           ) : null}
@@ -260,8 +346,8 @@ export function KeysPage() {
         }
       >
         <p>
-          <code class="mono">{revoking ? shortKey(revoking.key) : ''}</code> stops working at once: every page that still uses it shows the widget's error
-          instead of quotes. This cannot be undone.
+          <code class="mono">{revoking ? shortKey(revoking.key) : ''}</code> stops working at once: every page that
+          still uses it shows the widget's error instead of quotes. This cannot be undone.
         </p>
       </ConfirmDialog>
 
@@ -276,7 +362,10 @@ export function KeysPage() {
         onConfirm={() =>
           void act(async () => {
             const body = grace === 'date' ? { expiresAt: graceIso } : { grace };
-            const answer = await api.post<RotateKeyResponse>(`/operator/keys/${encodeURIComponent(rotating?.id ?? '')}/rotate`, body);
+            const answer = await api.post<RotateKeyResponse>(
+              `/operator/keys/${encodeURIComponent(rotating?.id ?? '')}/rotate`,
+              body,
+            );
             setRotating(null);
             await keys.reload();
             setRotated(answer.newKey.key);
@@ -284,8 +373,9 @@ export function KeysPage() {
         }
       >
         <p>
-          We create a new {rotating?.mode} key. Deploy it on your pages, then let the old one (<code class="mono">{rotating ? shortKey(rotating.key) : ''}</code>)
-          expire. When should the old key stop working?
+          We create a new {rotating?.mode} key. Deploy it on your pages, then let the old one (
+          <code class="mono">{rotating ? shortKey(rotating.key) : ''}</code>) expire. When should the old key stop
+          working?
         </p>
         <fieldset class="radio-group">
           <legend>Old key keeps working</legend>
@@ -303,7 +393,14 @@ export function KeysPage() {
           ))}
         </fieldset>
         {grace === 'date' ? (
-          <TextField label="Old key stops at (your local time)" type="datetime-local" required value={graceDate} hint="At most 30 days from now." onInput={(e) => setGraceDate((e.currentTarget as HTMLInputElement).value)} />
+          <TextField
+            label="Old key stops at (your local time)"
+            type="datetime-local"
+            required
+            value={graceDate}
+            hint="At most 30 days from now."
+            onInput={(e) => setGraceDate((e.currentTarget as HTMLInputElement).value)}
+          />
         ) : null}
       </ConfirmDialog>
 

@@ -16,7 +16,9 @@ export function ForbiddenPage({ admin = false }: { admin?: boolean }) {
     <>
       <PageHeader title="Not available to your account" />
       <p>
-        {admin ? 'Provider admins manage operators from the admin pages.' : 'This page is for the provider’s administrators.'}{' '}
+        {admin
+          ? 'Provider admins manage operators from the admin pages.'
+          : 'This page is for the provider’s administrators.'}{' '}
         <a href={admin ? '/admin' : '/'}>{admin ? 'Go to operators' : 'Go to the dashboard'}</a>.
       </p>
     </>

@@ -48,7 +48,9 @@ export function OriginsPage() {
             setAddError(null);
             try {
               const answer = await api.post<AddOriginResponse>('/operator/origins', { origin });
-              toast.success(answer.added ? `${answer.origin.origin} added.` : `${answer.origin.origin} was already allowed.`);
+              toast.success(
+                answer.added ? `${answer.origin.origin} added.` : `${answer.origin.origin} was already allowed.`,
+              );
               setOrigin('');
               await origins.reload();
             } catch (e) {
@@ -81,7 +83,9 @@ export function OriginsPage() {
         <Loaded resource={origins} label="origins">
           {(data) =>
             data.origins.length === 0 ? (
-              <EmptyState title="No origins yet">Add the origin of each site that shows the widget, for example https://www.example.com.</EmptyState>
+              <EmptyState title="No origins yet">
+                Add the origin of each site that shows the widget, for example https://www.example.com.
+              </EmptyState>
             ) : (
               <ul class="list">
                 {data.origins.map((o) => (
@@ -94,7 +98,12 @@ export function OriginsPage() {
                       {o.loopback ? <span class="muted small"> · loopback: test keys only</span> : null}
                       <div class="muted small">Added {formatDateTime(o.createdAt)}</div>
                     </div>
-                    <Button variant="secondary" small onClick={() => setRemoving(o.origin)} aria-label={`Remove ${o.origin}`}>
+                    <Button
+                      variant="secondary"
+                      small
+                      onClick={() => setRemoving(o.origin)}
+                      aria-label={`Remove ${o.origin}`}
+                    >
                       Remove
                     </Button>
                   </li>
@@ -113,7 +122,10 @@ export function OriginsPage() {
             setTesting(true);
             setTestError(null);
             try {
-              setResult({ input: probe.trim(), answer: await api.post<OriginTestResponse>('/operator/origins/test', { origin: probe }) });
+              setResult({
+                input: probe.trim(),
+                answer: await api.post<OriginTestResponse>('/operator/origins/test', { origin: probe }),
+              });
             } catch (e) {
               setResult(null);
               setTestError(errorMessage(e));
@@ -182,8 +194,8 @@ function TestResult({ input, result }: { input: string; result: OriginTestRespon
     <div class="test-result" role="status">
       {isPageAddress(input, result.normalized) ? (
         <p class="muted break">
-          The page <code class="mono">{input}</code> is served from the origin <code class="mono">{result.normalized}</code>: that
-          origin is what the widget checks.
+          The page <code class="mono">{input}</code> is served from the origin{' '}
+          <code class="mono">{result.normalized}</code>: that origin is what the widget checks.
         </p>
       ) : null}
       <p>
@@ -203,9 +215,16 @@ function TestResult({ input, result }: { input: string; result: OriginTestRespon
             <tbody>
               {result.results.map((r) => (
                 <tr key={r.keyId}>
-                  <td><code class="mono">{shortKey(r.key)}</code></td>
-                  <td><ModeBadge mode={r.mode} /></td>
-                  <td>{r.accepted ? <Badge tone="success">accepted</Badge> : <Badge tone="danger">refused</Badge>} <span class="small">{r.accepted ? '' : REASON_TEXT[r.reason] ?? r.reason}</span></td>
+                  <td>
+                    <code class="mono">{shortKey(r.key)}</code>
+                  </td>
+                  <td>
+                    <ModeBadge mode={r.mode} />
+                  </td>
+                  <td>
+                    {r.accepted ? <Badge tone="success">accepted</Badge> : <Badge tone="danger">refused</Badge>}{' '}
+                    <span class="small">{r.accepted ? '' : (REASON_TEXT[r.reason] ?? r.reason)}</span>
+                  </td>
                 </tr>
               ))}
             </tbody>

@@ -42,7 +42,8 @@ export function SettingsPage() {
               setCurrent('');
               setNext('');
             } catch (e) {
-              if (e instanceof ApiError && e.code === 'wrong_password') setError({ current: 'This is not your current password.' });
+              if (e instanceof ApiError && e.code === 'wrong_password')
+                setError({ current: 'This is not your current password.' });
               else if (e instanceof ApiError && e.code === 'weak_password') setError({ next: e.message });
               else setError({ form: errorMessage(e) });
             } finally {
@@ -50,9 +51,31 @@ export function SettingsPage() {
             }
           }}
         >
-          {error.form ? <p class="form-error" role="alert">{error.form}</p> : null}
-          <TextField label="Current password" type="password" autoComplete="current-password" required value={current} error={error.current} onInput={(e) => setCurrent((e.currentTarget as HTMLInputElement).value)} />
-          <TextField label="New password" type="password" autoComplete="new-password" required minLength={PORTAL_LIMITS.passwordMinLength} hint={`At least ${PORTAL_LIMITS.passwordMinLength} characters.`} value={next} error={error.next} onInput={(e) => setNext((e.currentTarget as HTMLInputElement).value)} />
+          {error.form ? (
+            <p class="form-error" role="alert">
+              {error.form}
+            </p>
+          ) : null}
+          <TextField
+            label="Current password"
+            type="password"
+            autoComplete="current-password"
+            required
+            value={current}
+            error={error.current}
+            onInput={(e) => setCurrent((e.currentTarget as HTMLInputElement).value)}
+          />
+          <TextField
+            label="New password"
+            type="password"
+            autoComplete="new-password"
+            required
+            minLength={PORTAL_LIMITS.passwordMinLength}
+            hint={`At least ${PORTAL_LIMITS.passwordMinLength} characters.`}
+            value={next}
+            error={error.next}
+            onInput={(e) => setNext((e.currentTarget as HTMLInputElement).value)}
+          />
           <div>
             <Button type="submit" busy={saving}>
               Change password
@@ -61,7 +84,9 @@ export function SettingsPage() {
         </form>
       </Section>
       <Section title="Sessions">
-        <p class="muted">Lost a laptop or used a shared computer? Log out of the portal on every device, this one included.</p>
+        <p class="muted">
+          Lost a laptop or used a shared computer? Log out of the portal on every device, this one included.
+        </p>
         <Button variant="secondary" onClick={() => setConfirmAll(true)}>
           Log out everywhere
         </Button>

@@ -38,7 +38,14 @@ export function TeamPage() {
 
   return (
     <>
-      <PageHeader title="Team" lead={isOwner ? 'Invite the people who run your integration. Owners manage the team and secret keys; members do the rest.' : 'The people of your account. Only an owner can invite or remove members.'} />
+      <PageHeader
+        title="Team"
+        lead={
+          isOwner
+            ? 'Invite the people who run your integration. Owners manage the team and secret keys; members do the rest.'
+            : 'The people of your account. Only an owner can invite or remove members.'
+        }
+      />
       {isOwner ? (
         <Section title="Invite a teammate">
           <form
@@ -59,8 +66,21 @@ export function TeamPage() {
               }
             }}
           >
-            <TextField label="E-mail" class="grow" type="email" required autoComplete="off" value={email} error={inviteError} onInput={(e) => setEmail((e.currentTarget as HTMLInputElement).value)} />
-            <SelectField label="Role" value={role} onChange={(e) => setRole((e.currentTarget as HTMLSelectElement).value as 'member' | 'owner')}>
+            <TextField
+              label="E-mail"
+              class="grow"
+              type="email"
+              required
+              autoComplete="off"
+              value={email}
+              error={inviteError}
+              onInput={(e) => setEmail((e.currentTarget as HTMLInputElement).value)}
+            />
+            <SelectField
+              label="Role"
+              value={role}
+              onChange={(e) => setRole((e.currentTarget as HTMLSelectElement).value as 'member' | 'owner')}
+            >
               <option value="member">Member</option>
               <option value="owner">Owner</option>
             </SelectField>
@@ -78,7 +98,8 @@ export function TeamPage() {
                 {data.members.map((m) => (
                   <li key={m.id} class="list-row">
                     <div>
-                      <strong>{m.name || m.email}</strong> {m.id === session.user.id ? <span class="muted small">(you)</span> : null}
+                      <strong>{m.name || m.email}</strong>{' '}
+                      {m.id === session.user.id ? <span class="muted small">(you)</span> : null}
                       <div class="small muted">
                         {m.name ? `${m.email} · ` : ''}
                         <Badge tone={m.role === 'owner' ? 'info' : 'neutral'}>{m.role}</Badge>
@@ -103,10 +124,17 @@ export function TeamPage() {
                     <li key={i.id} class="list-row">
                       <div>
                         <strong>{i.email}</strong> <Badge>{i.role}</Badge>
-                        <div class="small muted">Sent {formatDateTime(i.createdAt)} · expires {formatRelative(i.expiresAt)}</div>
+                        <div class="small muted">
+                          Sent {formatDateTime(i.createdAt)} · expires {formatRelative(i.expiresAt)}
+                        </div>
                       </div>
                       {isOwner ? (
-                        <Button variant="secondary" small onClick={() => setWithdrawing(i)} aria-label={`Withdraw the invitation of ${i.email}`}>
+                        <Button
+                          variant="secondary"
+                          small
+                          onClick={() => setWithdrawing(i)}
+                          aria-label={`Withdraw the invitation of ${i.email}`}
+                        >
                           Withdraw
                         </Button>
                       ) : null}
@@ -125,7 +153,12 @@ export function TeamPage() {
         danger
         busy={busy}
         onCancel={() => setRemoving(null)}
-        onConfirm={() => void confirm(() => api.del(`/team/members/${encodeURIComponent(removing?.id ?? '')}`), `${removing?.email} removed.`)}
+        onConfirm={() =>
+          void confirm(
+            () => api.del(`/team/members/${encodeURIComponent(removing?.id ?? '')}`),
+            `${removing?.email} removed.`,
+          )
+        }
       >
         <p>{removing?.email} loses access at once and is logged out everywhere.</p>
       </ConfirmDialog>
@@ -136,7 +169,12 @@ export function TeamPage() {
         danger
         busy={busy}
         onCancel={() => setWithdrawing(null)}
-        onConfirm={() => void confirm(() => api.del(`/team/invites/${encodeURIComponent(withdrawing?.id ?? '')}`), 'Invitation withdrawn.')}
+        onConfirm={() =>
+          void confirm(
+            () => api.del(`/team/invites/${encodeURIComponent(withdrawing?.id ?? '')}`),
+            'Invitation withdrawn.',
+          )
+        }
       >
         <p>The link sent to {withdrawing?.email} stops working.</p>
       </ConfirmDialog>

@@ -25,7 +25,8 @@ export function EventTable({
   if (events.length === 0) {
     return (
       <EmptyState title="No webhook events yet">
-        A <code>policy.issued</code> event is sent for every policy sold through your widget. Send a test event to check your receiver.
+        A <code>policy.issued</code> event is sent for every policy sold through your widget. Send a test event to check
+        your receiver.
       </EmptyState>
     );
   }
@@ -40,36 +41,59 @@ export function EventTable({
             <th scope="col">Last result</th>
             <th scope="col">Policy</th>
             <th scope="col">Created</th>
-            {onResend ? <th scope="col"><span class="svc-visually-hidden">Actions</span></th> : null}
+            {onResend ? (
+              <th scope="col">
+                <span class="svc-visually-hidden">Actions</span>
+              </th>
+            ) : null}
           </tr>
         </thead>
         <tbody>
           {events.map((e) => (
             <tr key={e.id} data-event-id={e.eventId}>
               <td data-label="Event">
-                {hrefOf ? <a href={hrefOf(e)} class="mono">{e.eventId}</a> : <code class="mono">{e.eventId}</code>}
+                {hrefOf ? (
+                  <a href={hrefOf(e)} class="mono">
+                    {e.eventId}
+                  </a>
+                ) : (
+                  <code class="mono">{e.eventId}</code>
+                )}
                 <div class="small muted">
                   {e.type} {e.isTest ? <Badge tone="neutral">test event</Badge> : <ModeBadge mode={e.mode} />}
                 </div>
               </td>
               <td data-label="State">
                 <EventStatus event={e} />
-                {e.status === 'pending' && e.nextAttemptAt ? <div class="small muted">next {formatRelative(e.nextAttemptAt)}</div> : null}
+                {e.status === 'pending' && e.nextAttemptAt ? (
+                  <div class="small muted">next {formatRelative(e.nextAttemptAt)}</div>
+                ) : null}
               </td>
-              <td data-label="Attempts">
-                {e.attemptCount}
+              <td data-label="Attempts">{e.attemptCount}</td>
+              <td data-label="Last result" class="small">
+                {e.lastStatusCode ? `HTTP ${e.lastStatusCode}` : e.lastError ? '' : '—'}
+                {e.lastError ? <div class="error-text">{e.lastError}</div> : null}
               </td>
-              <td data-label="Last result" class="small">{e.lastStatusCode ? `HTTP ${e.lastStatusCode}` : e.lastError ? '' : '—'}{e.lastError ? <div class="error-text">{e.lastError}</div> : null}</td>
               <td data-label="Policy" class="small">
                 {e.policyNumber ?? '—'}
-                {e.premiumCents !== null && e.currency ? <div class="muted">{formatMoney(e.premiumCents, e.currency)}</div> : null}
+                {e.premiumCents !== null && e.currency ? (
+                  <div class="muted">{formatMoney(e.premiumCents, e.currency)}</div>
+                ) : null}
               </td>
-              <td data-label="Created" class="small">{formatDateTime(e.createdAt)}</td>
+              <td data-label="Created" class="small">
+                {formatDateTime(e.createdAt)}
+              </td>
               {onResend ? (
                 <td class="actions">
                   {/* A pending event is still being delivered: resend is for delivered or failed ones. */}
                   {e.status === 'pending' ? null : (
-                    <Button variant="secondary" small busy={busyId === e.id} onClick={() => onResend(e)} aria-label={`Resend ${e.eventId}`}>
+                    <Button
+                      variant="secondary"
+                      small
+                      busy={busyId === e.id}
+                      onClick={() => onResend(e)}
+                      aria-label={`Resend ${e.eventId}`}
+                    >
                       Resend
                     </Button>
                   )}
@@ -94,7 +118,9 @@ export function AttemptTable({ attempts }: { attempts: WebhookAttempt[] }) {
             <th scope="col">Time</th>
             <th scope="col">Result</th>
             <th scope="col">HTTP status</th>
-            <th scope="col" class="num">Duration</th>
+            <th scope="col" class="num">
+              Duration
+            </th>
             <th scope="col">Error</th>
           </tr>
         </thead>
@@ -103,10 +129,16 @@ export function AttemptTable({ attempts }: { attempts: WebhookAttempt[] }) {
             <tr key={a.attemptNumber}>
               <td data-label="#">{a.attemptNumber}</td>
               <td data-label="Time">{formatDateTime(a.startedAt)}</td>
-              <td data-label="Result">{a.ok ? <Badge tone="success">delivered</Badge> : <Badge tone="danger">failed</Badge>}</td>
+              <td data-label="Result">
+                {a.ok ? <Badge tone="success">delivered</Badge> : <Badge tone="danger">failed</Badge>}
+              </td>
               <td data-label="HTTP status">{a.statusCode ?? '—'}</td>
-              <td data-label="Duration" class="num">{a.durationMs} ms</td>
-              <td data-label="Error" class="small">{a.error ?? '—'}</td>
+              <td data-label="Duration" class="num">
+                {a.durationMs} ms
+              </td>
+              <td data-label="Error" class="small">
+                {a.error ?? '—'}
+              </td>
             </tr>
           ))}
         </tbody>

@@ -1,7 +1,14 @@
 import { useEffect, useState } from 'preact/hooks';
 import { Button, SelectField, Spinner, useToast } from '@expedition/ui';
 import { errorMessage } from '../api/client';
-import type { PortalWebhook, RevealSecretResponse, WebhookEventDetail, WebhookEventList, WebhookEventResponse, WebhookEventSummary } from '../api/types';
+import type {
+  PortalWebhook,
+  RevealSecretResponse,
+  WebhookEventDetail,
+  WebhookEventList,
+  WebhookEventResponse,
+  WebhookEventSummary,
+} from '../api/types';
 import { Banner, CodeBlock, Dl, ErrorNote, Loaded, PageHeader, Secret, Section } from '../components';
 import { formatBps, formatDateTime, formatRelative } from '../format';
 import { useResource } from '../hooks';
@@ -11,9 +18,14 @@ import { AttemptTable, EventStatus, EventTable } from './webhook-log';
 
 /** "after 1 minute, then 10 minutes" from the retry schedule in seconds. */
 export function describeSchedule(seconds: readonly number[]): string {
-  const words = seconds.map((s) => (s % 3600 === 0 ? plural(s / 3600, 'hour') : s % 60 === 0 ? plural(s / 60, 'minute') : plural(s, 'second')));
+  const words = seconds.map((s) =>
+    s % 3600 === 0 ? plural(s / 3600, 'hour') : s % 60 === 0 ? plural(s / 60, 'minute') : plural(s, 'second'),
+  );
   if (words.length === 0) return '';
-  return `after ${words[0]}${words.slice(1).map((w) => `, then ${w}`).join('')}`;
+  return `after ${words[0]}${words
+    .slice(1)
+    .map((w) => `, then ${w}`)
+    .join('')}`;
 }
 const plural = (n: number, unit: string) => `${n} ${unit}${n === 1 ? '' : 's'}`;
 
@@ -48,11 +60,25 @@ export function useEventLog(basePath: string) {
   return { status, setStatus, events, cursor, error, loading, reload: () => load(true), more: () => load(false) };
 }
 
-export function EventLog({ log, hrefOf, onResend, busyId }: { log: ReturnType<typeof useEventLog>; hrefOf?: (e: WebhookEventSummary) => string; onResend?: (e: WebhookEventSummary) => void; busyId?: string | null }) {
+export function EventLog({
+  log,
+  hrefOf,
+  onResend,
+  busyId,
+}: {
+  log: ReturnType<typeof useEventLog>;
+  hrefOf?: (e: WebhookEventSummary) => string;
+  onResend?: (e: WebhookEventSummary) => void;
+  busyId?: string | null;
+}) {
   return (
     <>
       <div class="toolbar">
-        <SelectField label="State" value={log.status} onChange={(e) => log.setStatus((e.currentTarget as HTMLSelectElement).value)}>
+        <SelectField
+          label="State"
+          value={log.status}
+          onChange={(e) => log.setStatus((e.currentTarget as HTMLSelectElement).value)}
+        >
           <option value="">All</option>
           <option value="pending">Pending</option>
           <option value="delivered">Delivered</option>
@@ -64,7 +90,9 @@ export function EventLog({ log, hrefOf, onResend, busyId }: { log: ReturnType<ty
       </div>
       {log.error ? <ErrorNote message={log.error} onRetry={() => void log.reload()} /> : null}
       {log.events === null ? (
-        log.error ? null : <Spinner label="Loading events…" />
+        log.error ? null : (
+          <Spinner label="Loading events…" />
+        )
       ) : (
         <>
           <EventTable events={log.events} hrefOf={hrefOf} onResend={onResend} busyId={busyId} />
@@ -140,18 +168,36 @@ export function WebhooksPage() {
                 items={[
                   ['Endpoint URL', w.url ? <code class="mono">{w.url}</code> : <span class="muted">not set yet</span>],
                   ['Commission rate', formatBps(w.commissionRateBps)],
-                  ['Signing secret', w.secretSet ? (w.previousSecretExpiresAt ? `set; the previous one also signs until ${formatDateTime(w.previousSecretExpiresAt)}` : 'set') : 'not set yet'],
-                  ['Retries', `${w.maxAttempts} attempts in total${w.retryScheduleSeconds.length ? `, ${describeSchedule(w.retryScheduleSeconds)}` : ''}`],
+                  [
+                    'Signing secret',
+                    w.secretSet
+                      ? w.previousSecretExpiresAt
+                        ? `set; the previous one also signs until ${formatDateTime(w.previousSecretExpiresAt)}`
+                        : 'set'
+                      : 'not set yet',
+                  ],
+                  [
+                    'Retries',
+                    `${w.maxAttempts} attempts in total${w.retryScheduleSeconds.length ? `, ${describeSchedule(w.retryScheduleSeconds)}` : ''}`,
+                  ],
                 ]}
               />
-              <p class="muted small">The provider sets the endpoint URL, the signing secret and your commission rate. Ask your account contact to change them.</p>
+              <p class="muted small">
+                The provider sets the endpoint URL, the signing secret and your commission rate. Ask your account
+                contact to change them.
+              </p>
               {w.secretSet && isOwner ? (
                 secrets ? (
                   <div class="stack">
                     {secrets.map((s) => (
                       <div key={s.secret}>
-                        <div class="small muted">{s.current ? 'Current secret' : `Previous secret, signs until ${formatDateTime(s.expiresAt)}`}</div>
-                        <Secret value={s.secret} label={s.current ? 'current signing secret' : 'previous signing secret'} />
+                        <div class="small muted">
+                          {s.current ? 'Current secret' : `Previous secret, signs until ${formatDateTime(s.expiresAt)}`}
+                        </div>
+                        <Secret
+                          value={s.secret}
+                          label={s.current ? 'current signing secret' : 'previous signing secret'}
+                        />
                       </div>
                     ))}
                     <Button variant="secondary" small onClick={() => setSecrets(null)}>
@@ -184,7 +230,12 @@ export function WebhooksPage() {
         </Loaded>
       </Section>
       <Section title="Delivery log">
-        <EventLog log={log} hrefOf={(e) => `/webhooks/events/${encodeURIComponent(e.id)}`} onResend={resend} busyId={busyId} />
+        <EventLog
+          log={log}
+          hrefOf={(e) => `/webhooks/events/${encodeURIComponent(e.id)}`}
+          onResend={resend}
+          busyId={busyId}
+        />
       </Section>
     </>
   );
@@ -203,24 +254,24 @@ export function WebhookEventPage({ params }: { params: Params }) {
         lead={<a href="/webhooks">← Back to the delivery log</a>}
         actions={
           detail.data?.event.status === 'pending' ? undefined : (
-          <Button
-            variant="secondary"
-            busy={busy}
-            onClick={async () => {
-              setBusy(true);
-              try {
-                await api.post(`/operator/webhook-events/${encodeURIComponent(id)}/resend`);
-                toast.success('Queued for a new attempt with the same eventId and body.');
-                await detail.reload();
-              } catch (e) {
-                toast.error(errorMessage(e));
-              } finally {
-                setBusy(false);
-              }
-            }}
-          >
-            Resend
-          </Button>
+            <Button
+              variant="secondary"
+              busy={busy}
+              onClick={async () => {
+                setBusy(true);
+                try {
+                  await api.post(`/operator/webhook-events/${encodeURIComponent(id)}/resend`);
+                  toast.success('Queued for a new attempt with the same eventId and body.');
+                  await detail.reload();
+                } catch (e) {
+                  toast.error(errorMessage(e));
+                } finally {
+                  setBusy(false);
+                }
+              }}
+            >
+              Resend
+            </Button>
           )
         }
       />
@@ -235,8 +286,12 @@ export function EventDetail({ detail }: { detail: WebhookEventDetail }) {
   const e = detail.event;
   return (
     <>
-      {e.isTest ? <Banner tone="info">This is a test event: signed like a real one, never counted as a sale.</Banner> : null}
-      {e.status === 'pending' ? <p class="muted">Delivery is in progress; you can resend the event once it is delivered or has failed.</p> : null}
+      {e.isTest ? (
+        <Banner tone="info">This is a test event: signed like a real one, never counted as a sale.</Banner>
+      ) : null}
+      {e.status === 'pending' ? (
+        <p class="muted">Delivery is in progress; you can resend the event once it is delivered or has failed.</p>
+      ) : null}
       <Section title="Summary">
         <Dl
           items={[
@@ -244,7 +299,12 @@ export function EventDetail({ detail }: { detail: WebhookEventDetail }) {
             ['Type', e.type],
             ['State', <EventStatus event={e} />],
             ['Attempts', `${e.attemptCount}${e.status === 'pending' ? ` of ${e.maxAttempts} allowed` : ''}`],
-            ['Next attempt', e.status === 'pending' && e.nextAttemptAt ? `${formatDateTime(e.nextAttemptAt)} (${formatRelative(e.nextAttemptAt)})` : '—'],
+            [
+              'Next attempt',
+              e.status === 'pending' && e.nextAttemptAt
+                ? `${formatDateTime(e.nextAttemptAt)} (${formatRelative(e.nextAttemptAt)})`
+                : '—',
+            ],
             ['Created', formatDateTime(e.createdAt)],
             ['Delivered', formatDateTime(e.deliveredAt)],
           ]}

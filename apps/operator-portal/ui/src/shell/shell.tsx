@@ -27,7 +27,8 @@ const ADMIN_NAV: NavItem[] = [
 
 /** Which nav entry is the current page: exact for "/", prefix for the others (/webhooks/events/… → Webhooks). */
 export function isCurrent(href: string, pathname: string): boolean {
-  if (href === '/' || href === '/admin') return pathname === href || (href === '/admin' && pathname.startsWith('/admin/operators'));
+  if (href === '/' || href === '/admin')
+    return pathname === href || (href === '/admin' && pathname.startsWith('/admin/operators'));
   return pathname === href || pathname.startsWith(`${href}/`);
 }
 
@@ -41,13 +42,22 @@ export function Shell({ pathname, children }: { pathname: string; children: Comp
   const who = session.user.name || session.user.email;
   return (
     <div class="shell">
-      <a class="skip-link" href="#main">Skip to content</a>
+      <a class="skip-link" href="#main">
+        Skip to content
+      </a>
       <header class="topbar">
         <a class="brand" href={isAdmin ? '/admin' : '/'}>
-          <span class="brand-mark" aria-hidden="true">◆</span> Expedition
+          <span class="brand-mark" aria-hidden="true">
+            ◆
+          </span>{' '}
+          Expedition
         </a>
         <span class="topbar-context">
-          {isAdmin ? <Badge tone="warning">Provider admin</Badge> : <span class="operator-name">{session.operator?.name ?? ''}</span>}
+          {isAdmin ? (
+            <Badge tone="warning">Provider admin</Badge>
+          ) : (
+            <span class="operator-name">{session.operator?.name ?? ''}</span>
+          )}
         </span>
         <button
           type="button"
@@ -61,22 +71,26 @@ export function Shell({ pathname, children }: { pathname: string; children: Comp
       </header>
       <nav id="primary-nav" class={`sidenav${menuOpen ? ' sidenav--open' : ''}`} aria-label="Main">
         <div class="sidenav-inner">
-        <ul>
-          {nav.map((item) => (
-            <li key={item.href}>
-              <a href={item.href} aria-current={isCurrent(item.href, pathname) ? 'page' : undefined}>
-                {item.label}
-              </a>
-            </li>
-          ))}
-        </ul>
-        <div class="sidenav-user">
-          <span class="sidenav-user__name" title={session.user.email}>{who}</span>
-          <span class="sidenav-user__role">{session.user.role === 'provider_admin' ? 'provider admin' : session.user.role}</span>
-          <button type="button" class="svc-btn svc-btn--secondary svc-btn--small" onClick={() => void logOut()}>
-            Log out
-          </button>
-        </div>
+          <ul>
+            {nav.map((item) => (
+              <li key={item.href}>
+                <a href={item.href} aria-current={isCurrent(item.href, pathname) ? 'page' : undefined}>
+                  {item.label}
+                </a>
+              </li>
+            ))}
+          </ul>
+          <div class="sidenav-user">
+            <span class="sidenav-user__name" title={session.user.email}>
+              {who}
+            </span>
+            <span class="sidenav-user__role">
+              {session.user.role === 'provider_admin' ? 'provider admin' : session.user.role}
+            </span>
+            <button type="button" class="svc-btn svc-btn--secondary svc-btn--small" onClick={() => void logOut()}>
+              Log out
+            </button>
+          </div>
         </div>
       </nav>
       <main id="main" class="main">

@@ -16,7 +16,15 @@ import { rich, useTexts } from '../texts';
 import { explainError } from './errors';
 import { buyMode as buyModeOf, effectiveTier } from '../tier';
 import { LANGUAGE_NAMES, LOCALES, slot, type Locale, type RenderLocale } from '@expedition/i18n';
-import { applyPrefill, emptyValues, localToday, toQuoteBody, validate, type FormErrors, type FormValues } from '../validation';
+import {
+  applyPrefill,
+  emptyValues,
+  localToday,
+  toQuoteBody,
+  validate,
+  type FormErrors,
+  type FormValues,
+} from '../validation';
 import type { CheckoutProps } from './checkout';
 import type { Emit } from './emit';
 import { PlanCards, PlanSkeletons } from './plan-cards';
@@ -41,7 +49,10 @@ function loadCheckout(): Promise<ComponentType<CheckoutProps>> {
 
 export function App({ boot, config, emit, onLanguage }: AppProps) {
   const { t, lang } = useTexts();
-  const api = useMemo(() => createEmbedClient({ embedUrl: boot.embedUrl, publishableKey: boot.publishableKey }), [boot]);
+  const api = useMemo(
+    () => createEmbedClient({ embedUrl: boot.embedUrl, publishableKey: boot.publishableKey }),
+    [boot],
+  );
   const tier = effectiveTier(config.tier, boot.allowedTier);
   const buyMode = buyModeOf(boot.kind, tier);
 
@@ -112,7 +123,12 @@ export function App({ boot, config, emit, onLanguage }: AppProps) {
         return;
       }
       setStatus('polling');
-      const options = await pollOptions({ fetchOptions: () => api.options(created.quoteId), sleep, now: () => Date.now(), isCancelled: () => mine !== run.current });
+      const options = await pollOptions({
+        fetchOptions: () => api.options(created.quoteId),
+        sleep,
+        now: () => Date.now(),
+        isCancelled: () => mine !== run.current,
+      });
       if (!options || mine !== run.current) return;
       setReady({ ...options, options: sortOptions(options.options, options.recommendedPlanId) });
       setStatus(options.options.length ? 'ready' : 'manual');
@@ -143,7 +159,11 @@ export function App({ boot, config, emit, onLanguage }: AppProps) {
           const component = await loadCheckout();
           setCheckout(() => component);
         } catch {
-          fail(new EmbedError('network', 'The checkout could not be loaded. Check your connection and try again.'), t.page.checkoutUnavailable(), t.errors.checkoutLoad());
+          fail(
+            new EmbedError('network', 'The checkout could not be loaded. Check your connection and try again.'),
+            t.page.checkoutUnavailable(),
+            t.errors.checkoutLoad(),
+          );
           setCheckoutPlan(undefined);
         }
       }
@@ -152,7 +172,12 @@ export function App({ boot, config, emit, onLanguage }: AppProps) {
     setBuying(option.planId);
     setCheckoutLink(undefined);
     try {
-      const { checkoutUrl } = await api.checkout({ quoteId: quote.quoteId, planId: option.planId, email: values.email.trim(), ...(values.name.trim() ? { name: values.name.trim() } : {}) });
+      const { checkoutUrl } = await api.checkout({
+        quoteId: quote.quoteId,
+        planId: option.planId,
+        email: values.email.trim(),
+        ...(values.name.trim() ? { name: values.name.trim() } : {}),
+      });
       if (boot.kind === 'hosted') {
         window.location.assign(checkoutUrl);
         return;
@@ -162,7 +187,12 @@ export function App({ boot, config, emit, onLanguage }: AppProps) {
       setCheckoutLink(checkoutUrl);
     } catch (e) {
       if (e instanceof EmbedError) fail(e, t.page.couldNotOpenCheckout());
-      else fail(new EmbedError('network', 'Something went wrong. Please try again.'), t.page.couldNotOpenCheckout(), t.errors.generic());
+      else
+        fail(
+          new EmbedError('network', 'Something went wrong. Please try again.'),
+          t.page.couldNotOpenCheckout(),
+          t.errors.generic(),
+        );
     } finally {
       setBuying(undefined);
     }
@@ -172,7 +202,8 @@ export function App({ boot, config, emit, onLanguage }: AppProps) {
   const testMode = boot.mode === 'test';
 
   const sandbox = { quoteErrorEmail: slot(0), tripCost: SANDBOX.quoteErrorTripCost, pendingEmail: slot(1) };
-  const testHint = buyMode === 'embedded' ? t.page.testHintCard({ ...sandbox, card: slot(2) }) : t.page.testHint(sandbox);
+  const testHint =
+    buyMode === 'embedded' ? t.page.testHintCard({ ...sandbox, card: slot(2) }) : t.page.testHint(sandbox);
 
   return (
     <main class={`svc-widget svc-widget--${boot.kind}`}>
@@ -187,11 +218,24 @@ export function App({ boot, config, emit, onLanguage }: AppProps) {
       )}
       {testMode ? (
         <p class="svc-test-hint">
-          {rich(testHint, [<code key="e">{SANDBOX.quoteErrorEmail}</code>, <code key="p">{SANDBOX.optionsPendingEmail}</code>, <span key="c" class="svc-nowrap">{SANDBOX.declinedCard}</span>])}
+          {rich(testHint, [
+            <code key="e">{SANDBOX.quoteErrorEmail}</code>,
+            <code key="p">{SANDBOX.optionsPendingEmail}</code>,
+            <span key="c" class="svc-nowrap">
+              {SANDBOX.declinedCard}
+            </span>,
+          ])}
         </p>
       ) : null}
       {paid ? null : (
-        <QuoteForm values={values} errors={errors} busy={busy} submitLabel={quote ? t.page.updatePrices() : t.page.getPrices()} onChange={change} onSubmit={submit} />
+        <QuoteForm
+          values={values}
+          errors={errors}
+          busy={busy}
+          submitLabel={quote ? t.page.updatePrices() : t.page.getPrices()}
+          onChange={change}
+          onSubmit={submit}
+        />
       )}
       <div class="svc-notice" ref={noticeRef} tabIndex={-1}>
         {notice ? (

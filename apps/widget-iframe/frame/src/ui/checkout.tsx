@@ -39,7 +39,8 @@ type Phase =
   | { name: 'processing' }
   | { name: 'done'; amountCents: number; currency: string; policyNumber?: string; documentUrl?: string };
 
-const toEmbedError = (e: unknown) => (e instanceof EmbedError ? e : new EmbedError('network', 'Something went wrong. Please try again.'));
+const toEmbedError = (e: unknown) =>
+  e instanceof EmbedError ? e : new EmbedError('network', 'Something went wrong. Please try again.');
 
 export function Checkout({ api, boot, quoteId, quoteNumber, option, email, emit, onClose, onPaid }: CheckoutProps) {
   const { t, lang, intl: locale } = useTexts();
@@ -53,7 +54,11 @@ export function Checkout({ api, boot, quoteId, quoteNumber, option, email, emit,
   const stripeHost = useRef<HTMLDivElement>(null);
   const headingRef = useRef<HTMLHeadingElement>(null);
 
-  const amount = formatMoney(payment?.amountCents ?? option.checkout.amountCents, payment?.currency ?? option.checkout.currency, locale);
+  const amount = formatMoney(
+    payment?.amountCents ?? option.checkout.amountCents,
+    payment?.currency ?? option.checkout.currency,
+    locale,
+  );
 
   useEffect(() => {
     headingRef.current?.focus();
@@ -68,11 +73,18 @@ export function Checkout({ api, boot, quoteId, quoteNumber, option, email, emit,
             if (!key) throw new Error('no Stripe key');
             const stripe = await loadStripe(key);
             // Stripe's own texts (card fields, its errors) in the widget's language too.
-            const elements = stripe.elements({ clientSecret: started.clientSecret, locale: lang === 'en-XA' ? 'en' : lang });
+            const elements = stripe.elements({
+              clientSecret: started.clientSecret,
+              locale: lang === 'en-XA' ? 'en' : lang,
+            });
             stripeRef.current = { stripe, elements };
           } catch {
             if (cancelled) return;
-            blocked('network', 'The secure payment form could not be loaded. Check your connection and try again.', c.stripeUnavailable());
+            blocked(
+              'network',
+              'The secure payment form could not be loaded. Check your connection and try again.',
+              c.stripeUnavailable(),
+            );
             return;
           }
         }
@@ -91,7 +103,8 @@ export function Checkout({ api, boot, quoteId, quoteNumber, option, email, emit,
 
   // The Payment Element mounts once its host is on screen.
   useEffect(() => {
-    if (phase.name !== 'card' || !stripeRef.current || !stripeHost.current || stripeHost.current.childElementCount) return;
+    if (phase.name !== 'card' || !stripeRef.current || !stripeHost.current || stripeHost.current.childElementCount)
+      return;
     stripeRef.current.elements.create('payment', { layout: 'tabs' }).mount(stripeHost.current);
   }, [phase.name]);
 
@@ -120,8 +133,19 @@ export function Checkout({ api, boot, quoteId, quoteNumber, option, email, emit,
 
   function handle(result: EmbedPaymentConfirmResult) {
     if (result.status === 'succeeded') {
-      setPhase({ name: 'done', amountCents: result.amountCents, currency: result.currency, policyNumber: result.policyNumber, documentUrl: result.documentUrl });
-      emit('payment.succeeded', { quoteId: result.quoteId, planId: result.planId, premiumCents: result.amountCents, currency: result.currency });
+      setPhase({
+        name: 'done',
+        amountCents: result.amountCents,
+        currency: result.currency,
+        policyNumber: result.policyNumber,
+        documentUrl: result.documentUrl,
+      });
+      emit('payment.succeeded', {
+        quoteId: result.quoteId,
+        planId: result.planId,
+        premiumCents: result.amountCents,
+        currency: result.currency,
+      });
       onPaid();
     } else if (result.status === 'requires_action') {
       setPhase({ name: 'authenticate' });
@@ -141,7 +165,8 @@ export function Checkout({ api, boot, quoteId, quoteNumber, option, email, emit,
       handle(await step());
     } catch (e) {
       const error = toEmbedError(e);
-      if (error.code === 'already_purchased' || error.code === 'payment_in_progress') blocked(error.code, error.message, explain(error));
+      if (error.code === 'already_purchased' || error.code === 'payment_in_progress')
+        blocked(error.code, error.message, explain(error));
       else failed(error.code, error.message, explain(error));
     }
   }
@@ -159,12 +184,21 @@ export function Checkout({ api, boot, quoteId, quoteNumber, option, email, emit,
     setFailure(undefined);
     setPhase({ name: 'paying' });
     const outcome = stripeOutcome(
-      await s.stripe.confirmPayment({ elements: s.elements, redirect: 'if_required', confirmParams: { return_url: window.location.href, ...(email ? { receipt_email: email } : {}) } }),
+      await s.stripe.confirmPayment({
+        elements: s.elements,
+        redirect: 'if_required',
+        confirmParams: { return_url: window.location.href, ...(email ? { receipt_email: email } : {}) },
+      }),
     );
     if (outcome.kind === 'succeeded') {
       const amountCents = outcome.amountCents ?? payment.amountCents;
       setPhase({ name: 'done', amountCents, currency: payment.currency });
-      emit('payment.succeeded', { quoteId, planId: option.planId, premiumCents: amountCents, currency: payment.currency });
+      emit('payment.succeeded', {
+        quoteId,
+        planId: option.planId,
+        premiumCents: amountCents,
+        currency: payment.currency,
+      });
       onPaid();
     } else if (outcome.kind === 'processing') setPhase({ name: 'processing' });
     else failed(outcome.code, outcome.message, refusal(outcome.code, outcome.message));
@@ -203,7 +237,12 @@ export function Checkout({ api, boot, quoteId, quoteNumber, option, email, emit,
           </p>
           {phase.policyNumber ? (
             <p>
-              {rich(c.policyNumberIs({ policyNumber: slot(0) }), [<strong key="n" class="svc-policy-number">{phase.policyNumber}</strong>])} {mailSentence(email, c)}
+              {rich(c.policyNumberIs({ policyNumber: slot(0) }), [
+                <strong key="n" class="svc-policy-number">
+                  {phase.policyNumber}
+                </strong>,
+              ])}{' '}
+              {mailSentence(email, c)}
             </p>
           ) : (
             <p>
@@ -219,19 +258,29 @@ export function Checkout({ api, boot, quoteId, quoteNumber, option, email, emit,
           ) : null}
         </div>
       ) : null}
-      {phase.name === 'processing' ? (
-        <Alert tone="info">{c.processing()}</Alert>
-      ) : null}
+      {phase.name === 'processing' ? <Alert tone="info">{c.processing()}</Alert> : null}
       {phase.name === 'authenticate' ? (
         <div class="svc-authenticate">
           <Alert tone="info" title={c.authTitle()}>
             {c.authBody({ amount })}
           </Alert>
           <div class="svc-checkout__actions">
-            <button type="button" class="svc-btn" onClick={() => payment && run(() => api.authenticatePayment({ paymentId: payment.paymentId, approve: true }))}>
+            <button
+              type="button"
+              class="svc-btn"
+              onClick={() =>
+                payment && run(() => api.authenticatePayment({ paymentId: payment.paymentId, approve: true }))
+              }
+            >
               {c.approve()}
             </button>
-            <button type="button" class="svc-btn svc-btn--secondary" onClick={() => payment && run(() => api.authenticatePayment({ paymentId: payment.paymentId, approve: false }))}>
+            <button
+              type="button"
+              class="svc-btn svc-btn--secondary"
+              onClick={() =>
+                payment && run(() => api.authenticatePayment({ paymentId: payment.paymentId, approve: false }))
+              }
+            >
               {c.decline()}
             </button>
           </div>
@@ -268,12 +317,28 @@ export function Checkout({ api, boot, quoteId, quoteNumber, option, email, emit,
               </Field>
               <Field id="svc-card-expiry" label={c.expiry()} error={cardErrors.expiry}>
                 {(aria) => (
-                  <input {...aria} type="text" inputMode="numeric" autoComplete="cc-exp" placeholder="MM/YY" value={card.expiry} onInput={(e) => setCard({ ...card, expiry: e.currentTarget.value })} />
+                  <input
+                    {...aria}
+                    type="text"
+                    inputMode="numeric"
+                    autoComplete="cc-exp"
+                    placeholder="MM/YY"
+                    value={card.expiry}
+                    onInput={(e) => setCard({ ...card, expiry: e.currentTarget.value })}
+                  />
                 )}
               </Field>
               <Field id="svc-card-cvc" label={c.securityCode()} error={cardErrors.cvc}>
                 {(aria) => (
-                  <input {...aria} type="text" inputMode="numeric" autoComplete="cc-csc" placeholder="CVC" value={card.cvc} onInput={(e) => setCard({ ...card, cvc: e.currentTarget.value })} />
+                  <input
+                    {...aria}
+                    type="text"
+                    inputMode="numeric"
+                    autoComplete="cc-csc"
+                    placeholder="CVC"
+                    value={card.cvc}
+                    onInput={(e) => setCard({ ...card, cvc: e.currentTarget.value })}
+                  />
                 )}
               </Field>
             </div>

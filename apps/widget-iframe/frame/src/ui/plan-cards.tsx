@@ -15,7 +15,16 @@ export interface PlanCardsProps {
   onBuy: (option: EmbedOption) => void;
 }
 
-export function PlanCards({ options, recommendedPlanId, travelers, selectedPlanId, buyMode, buyingPlanId, onSelect, onBuy }: PlanCardsProps) {
+export function PlanCards({
+  options,
+  recommendedPlanId,
+  travelers,
+  selectedPlanId,
+  buyMode,
+  buyingPlanId,
+  onSelect,
+  onBuy,
+}: PlanCardsProps) {
   const { t, intl: locale } = useTexts();
   const p = t.plans;
   // The catalog's carriers are invented and say so: "(illustrative)" in the widget's language.
@@ -23,7 +32,8 @@ export function PlanCards({ options, recommendedPlanId, travelers, selectedPlanI
     const bare = name.replace(/\.+$/, '').replace(/ \(illustrative\)$/, '');
     return bare === name.replace(/\.+$/, '') ? bare : p.carrierName({ name: bare });
   };
-  const tierLabel = (tier: string) => (tier === 'basic' ? p.basic() : tier === 'standard' ? p.standard() : tier === 'premium' ? p.premium() : tier);
+  const tierLabel = (tier: string) =>
+    tier === 'basic' ? p.basic() : tier === 'standard' ? p.standard() : tier === 'premium' ? p.premium() : tier;
   return (
     <section class="svc-plans" aria-labelledby="svc-plans-title">
       <h2 id="svc-plans-title" class="svc-plans__title">
@@ -62,7 +72,9 @@ export function PlanCards({ options, recommendedPlanId, travelers, selectedPlanI
                     </p>
                   </div>
                   <p class="svc-plan__price">
-                    <strong data-premium-cents={o.premiumCents}>{formatMoney(o.premiumCents, o.currency, locale)}</strong>
+                    <strong data-premium-cents={o.premiumCents}>
+                      {formatMoney(o.premiumCents, o.currency, locale)}
+                    </strong>
                     <span>{travelers > 1 ? p.totalFor({ count: travelers }) : p.total()}</span>
                   </p>
                 </div>
@@ -103,7 +115,12 @@ export function PlanCards({ options, recommendedPlanId, travelers, selectedPlanI
                   )}
                 </p>
                 <div class="svc-plan__actions">
-                  <button type="button" class="svc-btn svc-btn--secondary" aria-pressed={selected ? 'true' : 'false'} onClick={() => onSelect(o)}>
+                  <button
+                    type="button"
+                    class="svc-btn svc-btn--secondary"
+                    aria-pressed={selected ? 'true' : 'false'}
+                    onClick={() => onSelect(o)}
+                  >
                     {selected ? p.selected() : p.select()}
                     <span class="svc-visually-hidden"> {o.name}</span>
                   </button>
@@ -119,7 +136,9 @@ export function PlanCards({ options, recommendedPlanId, travelers, selectedPlanI
                       <span class="svc-visually-hidden"> {o.name}</span>
                     </button>
                   ) : null}
-                  {buyMode !== 'none' && !o.checkout.purchasable ? <span class="svc-plan__note">{p.notSoldOnline()}</span> : null}
+                  {buyMode !== 'none' && !o.checkout.purchasable ? (
+                    <span class="svc-plan__note">{p.notSoldOnline()}</span>
+                  ) : null}
                 </div>
               </article>
             </li>

@@ -25,14 +25,20 @@ export function QuoteForm({ values, errors, busy, submitLabel, onChange, onSubmi
   const destinationName = t.destinations as Record<string, (() => string) | undefined>;
   const set = (name: Exclude<FieldName, `age-${number}`>) => (e: InputEvent) => {
     const value = e.currentTarget.value;
-    onChange(name === 'travelers' ? { ...values, travelers: value, ages: resizeAges(values.ages, value) } : { ...values, [name]: value });
+    onChange(
+      name === 'travelers'
+        ? { ...values, travelers: value, ages: resizeAges(values.ages, value) }
+        : { ...values, [name]: value },
+    );
   };
   const setAge = (i: number) => (e: InputEvent) => {
     const ages = [...values.ages];
     ages[i] = e.currentTarget.value;
     onChange({ ...values, ages });
   };
-  const currencies = (PRICED_CURRENCIES as readonly string[]).includes(values.currency) ? PRICED_CURRENCIES : [...PRICED_CURRENCIES, values.currency];
+  const currencies = (PRICED_CURRENCIES as readonly string[]).includes(values.currency)
+    ? PRICED_CURRENCIES
+    : [...PRICED_CURRENCIES, values.currency];
 
   return (
     <form
@@ -57,14 +63,37 @@ export function QuoteForm({ values, errors, busy, submitLabel, onChange, onSubmi
         )}
       </Field>
       <Field id="svc-startDate" label={f.departure()} error={errors.startDate}>
-        {(aria) => <input {...aria} type="date" name="startDate" value={values.startDate} onInput={set('startDate')} required />}
+        {(aria) => (
+          <input {...aria} type="date" name="startDate" value={values.startDate} onInput={set('startDate')} required />
+        )}
       </Field>
       <Field id="svc-endDate" label={f.return()} error={errors.endDate}>
-        {(aria) => <input {...aria} type="date" name="endDate" value={values.endDate} onInput={set('endDate')} min={values.startDate || undefined} required />}
+        {(aria) => (
+          <input
+            {...aria}
+            type="date"
+            name="endDate"
+            value={values.endDate}
+            onInput={set('endDate')}
+            min={values.startDate || undefined}
+            required
+          />
+        )}
       </Field>
       <Field id="svc-travelers" label={f.travelers()} error={errors.travelers}>
         {(aria) => (
-          <input {...aria} type="number" name="travelers" inputMode="numeric" min={1} max={QUOTE_LIMITS.maxTravelers} step={1} value={values.travelers} onInput={set('travelers')} required />
+          <input
+            {...aria}
+            type="number"
+            name="travelers"
+            inputMode="numeric"
+            min={1}
+            max={QUOTE_LIMITS.maxTravelers}
+            step={1}
+            value={values.travelers}
+            onInput={set('travelers')}
+            required
+          />
         )}
       </Field>
       <fieldset class="svc-ages svc-span-2">
@@ -72,13 +101,36 @@ export function QuoteForm({ values, errors, busy, submitLabel, onChange, onSubmi
         <div class="svc-ages__list">
           {values.ages.map((age, i) => (
             <Field key={i} id={`svc-age-${i}`} label={f.travelerNumber({ number: i + 1 })} error={errors[`age-${i}`]}>
-              {(aria) => <input {...aria} type="number" inputMode="numeric" min={0} max={QUOTE_LIMITS.maxTravelerAge} step={1} value={age} onInput={setAge(i)} required />}
+              {(aria) => (
+                <input
+                  {...aria}
+                  type="number"
+                  inputMode="numeric"
+                  min={0}
+                  max={QUOTE_LIMITS.maxTravelerAge}
+                  step={1}
+                  value={age}
+                  onInput={setAge(i)}
+                  required
+                />
+              )}
             </Field>
           ))}
         </div>
       </fieldset>
       <Field id="svc-tripCost" label={f.tripCost()} hint={f.tripCostHint()} error={errors.tripCost}>
-        {(aria) => <input {...aria} type="text" name="tripCost" inputMode="decimal" autoComplete="off" value={values.tripCost} onInput={set('tripCost')} required />}
+        {(aria) => (
+          <input
+            {...aria}
+            type="text"
+            name="tripCost"
+            inputMode="decimal"
+            autoComplete="off"
+            value={values.tripCost}
+            onInput={set('tripCost')}
+            required
+          />
+        )}
       </Field>
       <Field id="svc-currency" label={f.currency()} error={errors.currency}>
         {(aria) => (
@@ -93,7 +145,14 @@ export function QuoteForm({ values, errors, busy, submitLabel, onChange, onSubmi
       </Field>
       <Field id="svc-residence" label={f.residence()} error={errors.residence}>
         {(aria) => (
-          <select {...aria} name="residence" autoComplete="country" value={values.residence} onChange={set('residence')} required>
+          <select
+            {...aria}
+            name="residence"
+            autoComplete="country"
+            value={values.residence}
+            onChange={set('residence')}
+            required
+          >
             <option value="">{f.choose()}</option>
             {countries.map((c) => (
               <option key={c.code} value={c.code}>
@@ -106,7 +165,14 @@ export function QuoteForm({ values, errors, busy, submitLabel, onChange, onSubmi
       {values.residence === 'US' ? (
         <Field id="svc-state" label={f.usState()} error={errors.state}>
           {(aria) => (
-            <select {...aria} name="state" autoComplete="address-level1" value={values.state} onChange={set('state')} required>
+            <select
+              {...aria}
+              name="state"
+              autoComplete="address-level1"
+              value={values.state}
+              onChange={set('state')}
+              required
+            >
               <option value="">{f.choose()}</option>
               {US_STATES.map((s) => (
                 <option key={s} value={s}>
@@ -118,10 +184,22 @@ export function QuoteForm({ values, errors, busy, submitLabel, onChange, onSubmi
         </Field>
       ) : null}
       <Field id="svc-email" label={f.email()} hint={f.emailHint()} error={errors.email}>
-        {(aria) => <input {...aria} type="email" name="email" autoComplete="email" value={values.email} onInput={set('email')} required />}
+        {(aria) => (
+          <input
+            {...aria}
+            type="email"
+            name="email"
+            autoComplete="email"
+            value={values.email}
+            onInput={set('email')}
+            required
+          />
+        )}
       </Field>
       <Field id="svc-name" label={f.name()} error={errors.name}>
-        {(aria) => <input {...aria} type="text" name="name" autoComplete="name" value={values.name} onInput={set('name')} />}
+        {(aria) => (
+          <input {...aria} type="text" name="name" autoComplete="name" value={values.name} onInput={set('name')} />
+        )}
       </Field>
       <div class="svc-form__actions svc-span-2">
         <button type="submit" class="svc-btn" disabled={busy} aria-busy={busy ? 'true' : undefined}>

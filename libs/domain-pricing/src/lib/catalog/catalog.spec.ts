@@ -23,7 +23,10 @@ describe('destinations', () => {
       expect(d.requirements.medicalEvacuationUsd).toBeGreaterThan(0);
       expect(d.requirements.emergencyMedicalUsd).toBeGreaterThan(0);
     }
-    expect(findDestination('antarctica')?.requirements).toEqual({ medicalEvacuationUsd: 500_000, emergencyMedicalUsd: 100_000 });
+    expect(findDestination('antarctica')?.requirements).toEqual({
+      medicalEvacuationUsd: 500_000,
+      emergencyMedicalUsd: 100_000,
+    });
   });
 
   it.each([
@@ -105,7 +108,9 @@ describe('plans', () => {
 
   it('offers at least two public plans per destination across tiers', () => {
     for (const d of listDestinations()) {
-      const publicPlans = plans.filter((p) => p.enabled && p.availabilityMode !== 'admin_only' && p.destinations.includes(d.slug));
+      const publicPlans = plans.filter(
+        (p) => p.enabled && p.availabilityMode !== 'admin_only' && p.destinations.includes(d.slug),
+      );
       expect(publicPlans.length).toBeGreaterThanOrEqual(2);
     }
     expect(new Set(plans.map((p) => p.tier))).toEqual(new Set(['basic', 'standard', 'premium']));

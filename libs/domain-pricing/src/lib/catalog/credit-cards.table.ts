@@ -109,7 +109,8 @@ export const CREDIT_CARD_TABLE = [
         'Premium Global Assist Hotline can arrange emergency medical transportation at no cost when Amex arranges it, with no stated dollar limit; it is counted as $0 here because no limit is stated.',
       ],
     },
-    source: 'American Express Platinum Card benefit terms (Trip Cancellation and Interruption Insurance; Premium Global Assist Hotline)',
+    source:
+      'American Express Platinum Card benefit terms (Trip Cancellation and Interruption Insurance; Premium Global Assist Hotline)',
     asOf: '2025-06-01',
   },
   {
@@ -166,7 +167,10 @@ export const CREDIT_CARD_TABLE = [
       tripCancellation: { limitUsd: 5_000, basis: 'per_trip', perTripMaxUsd: null },
       emergencyMedicalUsd: 0,
       evacuationUsd: 0,
-      notes: ['Trip cancellation and interruption up to $5,000 per trip and $10,000 per 12 months.', NO_MEDICAL_OR_EVAC],
+      notes: [
+        'Trip cancellation and interruption up to $5,000 per trip and $10,000 per 12 months.',
+        NO_MEDICAL_OR_EVAC,
+      ],
     },
     source: 'Citi Strata Premier Guide to Benefits',
     asOf: '2025-06-01',

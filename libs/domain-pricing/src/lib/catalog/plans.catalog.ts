@@ -125,7 +125,12 @@ export const PLAN_TABLE = [
     tier: 'basic',
     description:
       'Entry-level polar cover for shorter voyages: trip cancellation for covered reasons and emergency medical care, with evacuation below most Antarctic operator minimums.',
-    features: ['Trip cancellation for covered reasons', 'Emergency medical', 'Medical evacuation', '24/7 assistance line'],
+    features: [
+      'Trip cancellation for covered reasons',
+      'Emergency medical',
+      'Medical evacuation',
+      '24/7 assistance line',
+    ],
     highlights: ['Lowest-cost polar option', 'Covers Antarctica, the Arctic and Svalbard'],
     destinations: ['antarctica', 'arctic', 'svalbard'],
     evacuationCoverage: 250_000,
@@ -329,7 +334,11 @@ export const PLAN_TABLE = [
     tier: 'basic',
     description:
       'Budget cover for non-US residents on Antarctic and Galápagos voyages, with modest medical and evacuation limits.',
-    features: ['Trip cancellation for covered reasons', 'Emergency medical USD 50,000', 'Medical evacuation USD 150,000'],
+    features: [
+      'Trip cancellation for covered reasons',
+      'Emergency medical USD 50,000',
+      'Medical evacuation USD 150,000',
+    ],
     highlights: ['For residents outside the United States', 'Low price'],
     destinations: ['antarctica', 'galapagos'],
     evacuationCoverage: 150_000,
@@ -390,8 +399,13 @@ export const PLAN_TABLE = [
     name: 'Savanna Essentials',
     carrierId: 'savanna',
     tier: 'basic',
-    description: 'Simple safari and Galápagos cover for US and Canadian residents: covered-reasons cancellation and air-ambulance evacuation.',
-    features: ['Trip cancellation for covered reasons', 'Emergency medical USD 50,000', 'Air-ambulance evacuation USD 100,000'],
+    description:
+      'Simple safari and Galápagos cover for US and Canadian residents: covered-reasons cancellation and air-ambulance evacuation.',
+    features: [
+      'Trip cancellation for covered reasons',
+      'Emergency medical USD 50,000',
+      'Air-ambulance evacuation USD 100,000',
+    ],
     highlights: ['Lowest-cost safari option', 'US and Canadian residents'],
     destinations: ['african-safari', 'galapagos'],
     evacuationCoverage: 100_000,
@@ -453,7 +467,8 @@ export const PLAN_TABLE = [
     name: 'Savanna Ultimate',
     carrierId: 'savanna',
     tier: 'premium',
-    description: 'Premium safari cover for US residents with USD 500,000 evacuation, no deductible and cancel-for-any-reason.',
+    description:
+      'Premium safari cover for US residents with USD 500,000 evacuation, no deductible and cancel-for-any-reason.',
     features: [
       'Trip cancellation and interruption',
       'Emergency medical USD 250,000',
@@ -516,8 +531,13 @@ export const PLAN_TABLE = [
     name: 'Austral Classic (retired)',
     carrierId: 'austral',
     tier: 'basic',
-    description: 'Retired Antarctic and Galápagos plan, replaced by Austral Voyager Basic; kept so existing quotes resolve.',
-    features: ['Trip cancellation for covered reasons', 'Emergency medical USD 25,000', 'Medical evacuation USD 100,000'],
+    description:
+      'Retired Antarctic and Galápagos plan, replaced by Austral Voyager Basic; kept so existing quotes resolve.',
+    features: [
+      'Trip cancellation for covered reasons',
+      'Emergency medical USD 25,000',
+      'Medical evacuation USD 100,000',
+    ],
     highlights: ['No longer sold'],
     destinations: ['antarctica', 'galapagos'],
     evacuationCoverage: 100_000,

@@ -2,7 +2,14 @@ import { mintPublishableKey } from '@expedition/auth-publishable-key';
 import { type PrismaClient, isUniqueViolation } from '@expedition/db';
 import { addMs, hashToken, isUuid, randomToken, systemClock, type Clock } from '@expedition/platform';
 import { AccountError } from './account-error';
-import { generatePassword, hashPassword, normalizePassword, passwordProblem, verifyDummyPassword, verifyPassword } from './passwords';
+import {
+  generatePassword,
+  hashPassword,
+  normalizePassword,
+  passwordProblem,
+  verifyDummyPassword,
+  verifyPassword,
+} from './passwords';
 
 export type AccountRole = 'owner' | 'member' | 'provider_admin';
 export type TokenPurpose = 'verify_email' | 'reset_password' | 'invite' | 'sign_in';
@@ -66,7 +73,12 @@ export const ACCOUNT_DEFAULTS = {
   signInTtlMs: 60 * 60_000,
 } as const;
 
-const TOKEN_PREFIX: Record<TokenPurpose, string> = { verify_email: 'ev', reset_password: 'pr', invite: 'inv', sign_in: 'si' };
+const TOKEN_PREFIX: Record<TokenPurpose, string> = {
+  verify_email: 'ev',
+  reset_password: 'pr',
+  invite: 'inv',
+  sign_in: 'si',
+};
 const TOKEN_TTL: Record<TokenPurpose, number> = {
   verify_email: ACCOUNT_DEFAULTS.verifyEmailTtlMs,
   reset_password: ACCOUNT_DEFAULTS.resetPasswordTtlMs,
@@ -86,7 +98,8 @@ const MAX_NAME = 120;
 export function normalizeEmail(input: unknown): string {
   if (typeof input !== 'string') throw new AccountError('invalid_input', 'email is required');
   const email = input.trim().toLowerCase();
-  if (email.length > MAX_EMAIL || !EMAIL.test(email)) throw new AccountError('invalid_input', 'email is not a valid e-mail address');
+  if (email.length > MAX_EMAIL || !EMAIL.test(email))
+    throw new AccountError('invalid_input', 'email is not a valid e-mail address');
   return email;
 }
 
@@ -229,7 +242,13 @@ export function createAccountService(deps: AccountServiceDeps) {
           },
         });
         const key = await tx.publishableKey.create({
-          data: { operatorId: operator.id, key: mintPublishableKey('test'), mode: 'test', label: 'first test key', createdAt: now },
+          data: {
+            operatorId: operator.id,
+            key: mintPublishableKey('test'),
+            mode: 'test',
+            label: 'first test key',
+            createdAt: now,
+          },
         });
         const user = await tx.operatorUser.create({
           data: { email, name, passwordHash, role: 'owner', operatorId: operator.id, createdAt: now },
@@ -237,7 +256,8 @@ export function createAccountService(deps: AccountServiceDeps) {
         return { operator, key, user };
       });
     } catch (error) {
-      if (isUniqueViolation(error)) throw new AccountError('email_taken', 'An account with this e-mail address already exists');
+      if (isUniqueViolation(error))
+        throw new AccountError('email_taken', 'An account with this e-mail address already exists');
       throw error;
     }
     const verification = await issueToken('verify_email', { email, userId: created.user.id });
@@ -282,7 +302,10 @@ export function createAccountService(deps: AccountServiceDeps) {
   // ---- sessions ----
 
   /** A fresh session (new random token: never a pre-login one). */
-  async function createSession(userId: string, meta: { userAgent?: string | null; ip?: string | null } = {}): Promise<NewSession> {
+  async function createSession(
+    userId: string,
+    meta: { userAgent?: string | null; ip?: string | null } = {},
+  ): Promise<NewSession> {
     const token = randomToken('ps');
     const csrfToken = randomToken('csrf');
     const now = clock.now();
@@ -306,7 +329,10 @@ export function createAccountService(deps: AccountServiceDeps) {
   /** The live session of a cookie value, or null (unknown, revoked, past its absolute or idle timeout, user disabled). */
   async function resolveSession(token: string): Promise<ResolvedSession | null> {
     if (!token || token.length > 200) return null;
-    const row = await prisma.operatorSession.findUnique({ where: { tokenHash: hashToken(token) }, include: { user: true } });
+    const row = await prisma.operatorSession.findUnique({
+      where: { tokenHash: hashToken(token) },
+      include: { user: true },
+    });
     if (!row || row.revokedAt || row.user.disabledAt) return null;
     const now = clock.now();
     if (row.expiresAt.getTime() <= now.getTime()) return null;
@@ -318,7 +344,10 @@ export function createAccountService(deps: AccountServiceDeps) {
   }
 
   async function revokeSession(sessionId: string): Promise<void> {
-    await prisma.operatorSession.updateMany({ where: { id: sessionId, revokedAt: null }, data: { revokedAt: clock.now() } });
+    await prisma.operatorSession.updateMany({
+      where: { id: sessionId, revokedAt: null },
+      data: { revokedAt: clock.now() },
+    });
   }
 
   /** Log-out everywhere (optionally keeping the caller's own session). Returns how many sessions ended. */
@@ -342,7 +371,8 @@ export function createAccountService(deps: AccountServiceDeps) {
   async function verifyEmail(token: unknown): Promise<AccountUser> {
     const row = await consumeToken('verify_email', token);
     const user = row.userId ? await prisma.operatorUser.findUnique({ where: { id: row.userId } }) : null;
-    if (!user || user.email !== row.email) throw new AccountError('invalid_token', 'This link is invalid or has expired');
+    if (!user || user.email !== row.email)
+      throw new AccountError('invalid_token', 'This link is invalid or has expired');
     const updated = user.emailVerifiedAt
       ? user
       : await prisma.operatorUser.update({ where: { id: user.id }, data: { emailVerifiedAt: clock.now() } });
@@ -377,7 +407,10 @@ export function createAccountService(deps: AccountServiceDeps) {
     }
     const row = await prisma.operatorUser.findUnique({ where: { email } });
     if (!row || row.disabledAt) return null;
-    await prisma.userToken.updateMany({ where: { userId: row.id, purpose: 'sign_in', usedAt: null }, data: { usedAt: clock.now() } });
+    await prisma.userToken.updateMany({
+      where: { userId: row.id, purpose: 'sign_in', usedAt: null },
+      data: { usedAt: clock.now() },
+    });
     const { token } = await issueToken('sign_in', { email, userId: row.id });
     return { user: toAccountUser(row), token };
   }
@@ -420,14 +453,20 @@ export function createAccountService(deps: AccountServiceDeps) {
   }
 
   /** Requires the current password; ends every other session of the user. */
-  async function changePassword(userId: string, currentPassword: unknown, newPassword: unknown, keepSessionId?: string) {
+  async function changePassword(
+    userId: string,
+    currentPassword: unknown,
+    newPassword: unknown,
+    keepSessionId?: string,
+  ) {
     const row = await prisma.operatorUser.findUnique({ where: { id: userId } });
     if (!row) throw new AccountError('not_found', 'user not found');
     if (typeof currentPassword !== 'string' || !(await verifyPassword(row.passwordHash, currentPassword))) {
       throw new AccountError('wrong_password', 'The current password is incorrect');
     }
     const password = requireNewPassword(newPassword, row.email);
-    if (normalizePassword(password) === normalizePassword(currentPassword)) throw new AccountError('weak_password', 'the new password must differ from the current one');
+    if (normalizePassword(password) === normalizePassword(currentPassword))
+      throw new AccountError('weak_password', 'the new password must differ from the current one');
     await prisma.operatorUser.update({ where: { id: userId }, data: { passwordHash: await hashPassword(password) } });
     // A reset link mailed before the change must not undo it.
     await prisma.userToken.updateMany({
@@ -466,21 +505,33 @@ export function createAccountService(deps: AccountServiceDeps) {
    */
   async function createInvite(operatorId: string, emailInput: unknown, roleInput: unknown, inviterUserId: string) {
     const inviter = await getUser(inviterUserId);
-    if (inviter.operatorId !== operatorId || inviter.role !== 'owner') throw new AccountError('not_found', 'user not found');
+    if (inviter.operatorId !== operatorId || inviter.role !== 'owner')
+      throw new AccountError('not_found', 'user not found');
     if (!inviter.emailVerified) {
-      throw new AccountError('email_unverified', 'Confirm your e-mail address before inviting anyone (we sent you a link; you can ask for a new one)');
+      throw new AccountError(
+        'email_unverified',
+        'Confirm your e-mail address before inviting anyone (we sent you a link; you can ask for a new one)',
+      );
     }
     const email = normalizeEmail(emailInput);
-    if (roleInput !== 'owner' && roleInput !== 'member') throw new AccountError('invalid_input', 'role must be owner or member');
+    if (roleInput !== 'owner' && roleInput !== 'member')
+      throw new AccountError('invalid_input', 'role must be owner or member');
     const existing = await prisma.operatorUser.findUnique({ where: { email } });
-    if (existing?.operatorId === operatorId) throw new AccountError('already_member', `${email} is already a member of this team`);
+    if (existing?.operatorId === operatorId)
+      throw new AccountError('already_member', `${email} is already a member of this team`);
     if (existing) throw new AccountError('email_taken', `${email} already has an account with another operator`);
     await prisma.userToken.updateMany({
       where: { operatorId, email, purpose: 'invite', usedAt: null },
       data: { usedAt: clock.now() },
     });
     const issued = await issueToken('invite', { email, operatorId, role: roleInput });
-    const invite: PendingInvite = { id: issued.id, email, role: roleInput, createdAt: clock.now(), expiresAt: issued.expiresAt };
+    const invite: PendingInvite = {
+      id: issued.id,
+      email,
+      role: roleInput,
+      createdAt: clock.now(),
+      expiresAt: issued.expiresAt,
+    };
     return { invite, token: issued.token };
   }
 
@@ -510,12 +561,21 @@ export function createAccountService(deps: AccountServiceDeps) {
       const user = await prisma.$transaction(async (tx) => {
         await claimToken(tx, row, now);
         return tx.operatorUser.create({
-          data: { email: row.email, name: displayName, passwordHash, role, operatorId, emailVerifiedAt: now, createdAt: now },
+          data: {
+            email: row.email,
+            name: displayName,
+            passwordHash,
+            role,
+            operatorId,
+            emailVerifiedAt: now,
+            createdAt: now,
+          },
         });
       });
       return toAccountUser(user);
     } catch (error) {
-      if (isUniqueViolation(error)) throw new AccountError('email_taken', 'An account with this e-mail address already exists');
+      if (isUniqueViolation(error))
+        throw new AccountError('email_taken', 'An account with this e-mail address already exists');
       throw error;
     }
   }
@@ -526,7 +586,8 @@ export function createAccountService(deps: AccountServiceDeps) {
     if (!row || row.operatorId !== operatorId) throw new AccountError('not_found', 'member not found');
     if (row.role === 'owner') {
       const owners = await prisma.operatorUser.count({ where: { operatorId, role: 'owner' } });
-      if (owners <= 1) throw new AccountError('last_owner', 'The last owner cannot be removed; make someone else owner first');
+      if (owners <= 1)
+        throw new AccountError('last_owner', 'The last owner cannot be removed; make someone else owner first');
     }
     await prisma.operatorUser.delete({ where: { id: row.id } });
     return toAccountUser(row);
@@ -541,11 +602,19 @@ export function createAccountService(deps: AccountServiceDeps) {
     const now = clock.now();
     try {
       const row = await prisma.operatorUser.create({
-        data: { email, passwordHash: await hashPassword(password), role: 'provider_admin', operatorId: null, emailVerifiedAt: now, createdAt: now },
+        data: {
+          email,
+          passwordHash: await hashPassword(password),
+          role: 'provider_admin',
+          operatorId: null,
+          emailVerifiedAt: now,
+          createdAt: now,
+        },
       });
       return { user: toAccountUser(row), password };
     } catch (error) {
-      if (isUniqueViolation(error)) throw new AccountError('email_taken', 'An account with this e-mail address already exists');
+      if (isUniqueViolation(error))
+        throw new AccountError('email_taken', 'An account with this e-mail address already exists');
       throw error;
     }
   }
@@ -557,7 +626,10 @@ export function createAccountService(deps: AccountServiceDeps) {
   }
 
   async function listProviderAdmins(): Promise<AccountUser[]> {
-    const rows = await prisma.operatorUser.findMany({ where: { role: 'provider_admin' }, orderBy: { createdAt: 'asc' } });
+    const rows = await prisma.operatorUser.findMany({
+      where: { role: 'provider_admin' },
+      orderBy: { createdAt: 'asc' },
+    });
     return rows.map(toAccountUser);
   }
 
@@ -566,7 +638,12 @@ export function createAccountService(deps: AccountServiceDeps) {
    * user when missing; an existing user of that operator gets the password back; a user of another operator is
    * refused.
    */
-  async function ensureOwner(operatorId: string, emailInput: unknown, password: string, name?: string): Promise<AccountUser> {
+  async function ensureOwner(
+    operatorId: string,
+    emailInput: unknown,
+    password: string,
+    name?: string,
+  ): Promise<AccountUser> {
     const email = normalizeEmail(emailInput);
     const existing = await prisma.operatorUser.findUnique({ where: { email } });
     const now = clock.now();
@@ -575,11 +652,22 @@ export function createAccountService(deps: AccountServiceDeps) {
     }
     if (existing) {
       if (await verifyPassword(existing.passwordHash, password)) return toAccountUser(existing);
-      const row = await prisma.operatorUser.update({ where: { id: existing.id }, data: { passwordHash: await hashPassword(password) } });
+      const row = await prisma.operatorUser.update({
+        where: { id: existing.id },
+        data: { passwordHash: await hashPassword(password) },
+      });
       return toAccountUser(row);
     }
     const row = await prisma.operatorUser.create({
-      data: { email, name: name ?? null, passwordHash: await hashPassword(password), role: 'owner', operatorId, emailVerifiedAt: now, createdAt: now },
+      data: {
+        email,
+        name: name ?? null,
+        passwordHash: await hashPassword(password),
+        role: 'owner',
+        operatorId,
+        emailVerifiedAt: now,
+        createdAt: now,
+      },
     });
     return toAccountUser(row);
   }

@@ -52,7 +52,8 @@ export function passwordProblem(password: unknown, context: { email?: string } =
   if (typeof password !== 'string') return 'password is required';
   if (password.length > PASSWORD_MAX_LENGTH) return `password must be at most ${PASSWORD_MAX_LENGTH} characters`;
   const normalized = normalizePassword(password);
-  if ([...normalized].length < PASSWORD_MIN_LENGTH) return `password must be at least ${PASSWORD_MIN_LENGTH} characters`;
+  if ([...normalized].length < PASSWORD_MIN_LENGTH)
+    return `password must be at least ${PASSWORD_MIN_LENGTH} characters`;
   if (normalized.length > PASSWORD_MAX_LENGTH) return `password must be at most ${PASSWORD_MAX_LENGTH} characters`;
   const lowered = normalized.toLowerCase();
   const email = context.email?.toLowerCase();

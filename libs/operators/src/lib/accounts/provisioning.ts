@@ -52,14 +52,23 @@ export async function ensureProviderAdmin(options: {
  * Gives the demo operator (from DATA_DIR/demo-operator.json, written by ensureDemoOperator) a verified portal owner and
  * writes `portalEmail` / `portalPassword` into the file. The file is the demo's log-in: a start restores that password.
  */
-export async function ensureDemoPortalOwner(options: { accounts: AccountService; dataDir: string }): Promise<DemoOperatorInfo> {
+export async function ensureDemoPortalOwner(options: {
+  accounts: AccountService;
+  dataDir: string;
+}): Promise<DemoOperatorInfo> {
   const file = demoOperatorFilePath(options.dataDir);
   const info = readJson<DemoOperatorInfo>(file);
   if (!info || typeof info.operatorId !== 'string') throw new Error(`${file} is missing: run ensureDemoOperator first`);
   const email = typeof info.portalEmail === 'string' && info.portalEmail ? info.portalEmail : DEMO_PORTAL_EMAIL;
-  const password = typeof info.portalPassword === 'string' && info.portalPassword ? info.portalPassword : generatePassword();
+  const password =
+    typeof info.portalPassword === 'string' && info.portalPassword ? info.portalPassword : generatePassword();
   await options.accounts.ensureOwner(info.operatorId, email, password, 'Demo owner');
-  const updated = { ...info, operatorId: info.operatorId, portalEmail: email, portalPassword: password } as DemoOperatorInfo;
+  const updated = {
+    ...info,
+    operatorId: info.operatorId,
+    portalEmail: email,
+    portalPassword: password,
+  } as DemoOperatorInfo;
   writePrivateJson(file, updated);
   return updated;
 }
