@@ -3,7 +3,7 @@
  *
  *   npm run bench:widget          (BENCH_WIDGET_RUNS=5 by default; needs Chromium: CHROMIUM_PATH or /usr/bin/chromium)
  *
- * 1. Sizes: the loader (dist/browser/widget-loader/widget.js) gzipped, against its 3 KB budget; the iframe's
+ * 1. Sizes: the loader (dist/browser/widget-loader/widget.js) gzipped, against its 2.8 KB budget; the iframe's
  *    first-render JavaScript gzipped (the `frame` entry of dist/browser/widget-frame/manifest.json and every chunk it
  *    imports statically; lazy chunks such as the Tier 3 checkout are listed apart), against its 30 KB budget.
  * 2. Time, in headless Chromium on loopback against `npm start`'s launcher (started here on ports 13921-13925 and
@@ -66,7 +66,7 @@ function staticClosure(dir: string, entry: string): string[] {
 }
 
 /** Budgets of the widget's bundles, gzipped bytes. */
-export const BUNDLE_BUDGETS = { loader: 3 * 1024, frameFirstRender: 30 * 1024 } as const;
+export const BUNDLE_BUDGETS = { loader: 2867, frameFirstRender: 30 * 1024 } as const;
 
 /** Gzipped sizes of the built loader and of the iframe's first-render JavaScript (and the lazy chunks, apart). */
 export function bundleSizes() {
@@ -95,7 +95,7 @@ export function sizes(): void {
   const { loader, firstRender, firstGz, lazy, frameDir } = bundleSizes();
   console.log('\nSizes (gzip -9)');
   console.log(
-    `  loader widget.js              ${kb(gz(loader)).padStart(9)}  (${loader.length} bytes raw)   budget 3 KB   ${(gz(loader) / 3072).toFixed(2)} of budget`,
+    `  loader widget.js              ${kb(gz(loader)).padStart(9)}  (${loader.length} bytes raw)   budget 2.8 KB   ${(gz(loader) / BUNDLE_BUDGETS.loader).toFixed(2)} of budget`,
   );
   console.log(
     `  frame first-render JS         ${kb(firstGz).padStart(9)}  (${firstRender.join(', ')})   budget 30 KB   ${(firstGz / 30720).toFixed(2)} of budget`,

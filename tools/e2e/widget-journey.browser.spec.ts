@@ -225,16 +225,19 @@ describeWithBrowser('the widget journey in Chromium (real widget server, frame a
     await context.close();
   });
 
-  /** A page on an origin that no key allows, mounting the widget with `key`. */
-  async function hostPage(page: Page, key: string) {
+  /** A page on an origin that no key allows, mounting the widget with `key` (and `extra` MountConfig). */
+  async function hostPage(page: Page, key: string, extra: Record<string, unknown> = {}) {
     await page.goto(`${strangerUrl}/host`);
-    await page.evaluate((key) => {
-      const w = window as any;
-      w.__events = [];
-      for (const name of ['widget.ready', 'widget.error', 'quote.ready', 'quote.error'])
-        w.SvcWidget.on(name, (e: unknown) => w.__events.push({ name, event: e }));
-      w.SvcWidget.mount('#w', { publishableKey: key, loadTimeoutMs: 10_000 });
-    }, key);
+    await page.evaluate(
+      ({ key, extra }) => {
+        const w = window as any;
+        w.__events = [];
+        for (const name of ['widget.ready', 'widget.error', 'quote.ready', 'quote.error'])
+          w.SvcWidget.on(name, (e: unknown) => w.__events.push({ name, event: e }));
+        w.SvcWidget.mount('#w', { publishableKey: key, loadTimeoutMs: 10_000, ...extra });
+      },
+      { key, extra },
+    );
   }
 
   /** The demo operator's owner in the portal API: log in, then a state-changing call with CSRF token and Origin. */
@@ -296,10 +299,20 @@ describeWithBrowser('the widget journey in Chromium (real widget server, frame a
 
   it("a page whose origin is not one of the key's allowed origins: the frame is refused (frame-ancestors), widget.error", async () => {
     const { context, page } = await newContext();
-    await hostPage(page, platform.demo.publishableKey);
+    await hostPage(page, platform.demo.publishableKey, { destination: 'Antarctica', travelers: 2, locale: 'de-DE' });
     await waitForWidgetEvent(page, 'widget.error');
     const events: LoggedEvent[] = await page.evaluate(() => (window as any).__events);
     expect(events.map((e) => [e.name, e.event['code']])).toEqual([['widget.error', 'frame_refused']]);
+    // Loader 1.1: a link to the hosted quote page (Tier 1) took the refused frame's place; it opens in this tab, with
+    // the trip and the language.
+    await page.getByRole('link', { name: 'Travel insurance quote' }).click();
+    await page.waitForURL((url) => url.origin === widgetUrl && url.pathname === '/quote');
+    expect(await page.locator('html').getAttribute('lang')).toBe('de');
+    expect(JSON.parse((await page.locator('#svc-boot').textContent())!)).toMatchObject({
+      kind: 'hosted',
+      state: 'ok',
+      prefill: { destination: 'Antarctica', travelers: 2 },
+    });
     await context.close();
   });
 

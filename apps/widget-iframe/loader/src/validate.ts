@@ -1,105 +1,112 @@
 /**
- * Hand-written MountConfig validation (no zod in a 3 KB script). `MountConfigSchema` in @expedition/contracts is the
+ * Hand-written MountConfig validation (no zod in a 2.8 KB script). `MountConfigSchema` in @expedition/contracts is the
  * same rules in zod; test/validate.spec.ts proves both accept and refuse the same samples.
+ *
+ * Written for the loader's size budget (README, "Build and budget"), but every message below is public (thrown at the
+ * operator's page, or logged) and stays word for word.
  */
 import { MOUNT_CONFIG_LIMITS as L, type MountConfig } from '@expedition/contracts/widget-protocol';
 
-type Check = (value: unknown) => boolean;
+/**
+ * Called with any value: each check types its parameter as what it tests for, and tests that first (hence `never`
+ * here, and `as never` where one is called).
+ */
+type Check = (value: never) => unknown;
+type Rule = [Check, string];
+
+/** Every TypeError the loader throws at the page: `SvcWidget: <message>`. */
+export const raise = (message: string): never => {
+  throw new TypeError(`SvcWidget: ${message}`);
+};
 
 export const isObject = (v: unknown): v is Record<string, unknown> => !!v && typeof v === 'object' && !Array.isArray(v);
-const isString = (v: unknown): v is string => typeof v === 'string';
-const isNumber = (v: unknown): v is number => typeof v === 'number' && isFinite(v);
-const isInt = (v: unknown): v is number => isNumber(v) && Math.floor(v) === v;
+/** A string (trimmed first with `trim`) of min..max characters, matching `re` when given. */
 const str =
-  (min: number, max: number, re?: RegExp, trim?: boolean): Check =>
-  (v) => {
-    if (!isString(v)) return false;
-    const s = trim ? v.trim() : v;
-    return s.length >= min && s.length <= max && (!re || re.test(s));
-  };
-const int =
-  (min: number, max: number): Check =>
-  (v) =>
-    isInt(v) && v >= min && v <= max;
+  (re: RegExp | 0, min = 0, max = 1 / 0, trim?: 1 | 0): Check =>
+  (v: string) =>
+    typeof v === 'string' && (v = trim ? v.trim() : v).length >= min && v.length <= max && (!re || re.test(v));
+/** A number in min..max (NaN and ±Infinity fall outside), an integer unless `fraction`. */
+const num =
+  (min: number, max: number, fraction?: 1): Check =>
+  (v: number) =>
+    typeof v === 'number' && v >= min && v <= max && (fraction || v % 1 === 0);
 const list =
   (item: Check): Check =>
-  (v) =>
-    Array.isArray(v) && v.length <= L.maxTravelers && v.every(item);
-const matches =
-  (re: RegExp): Check =>
-  (v) =>
-    isString(v) && re.test(v);
-const key = matches(L.publishableKey);
-const date = matches(L.isoDate);
-const css = str(1, L.maxCssValue, L.cssValue);
+  (v: unknown) =>
+    Array.isArray(v) && v.length <= L.maxTravelers && v.every(item as (value: unknown) => unknown);
+const oneOf =
+  (...values: unknown[]): Check =>
+  (v: unknown) =>
+    values.includes(v);
+const date = str(L.isoDate);
 
-const KEY: [Check, string] = [key, 'a publishable key pk_…'];
-const DATE: [Check, string] = [date, 'YYYY-MM-DD'];
-const CSS: [Check, string] = [css, 'a CSS value'];
-const TEXT = (min: number, max: number): [Check, string] => [
-  str(min, max, undefined, true),
-  `${min}-${max} characters`,
-];
+const KEY: Rule = [str(L.publishableKey), 'a publishable key pk_…'];
+const DATE: Rule = [date, 'YYYY-MM-DD'];
+const CSS: Rule = [str(L.cssValue, 1, L.maxCssValue), 'a CSS value'];
+/** Trimmed first, unless `trim` is 0. */
+const TEXT = (min: number, max: number, trim: 1 | 0 = 1): Rule => [str(0, min, max, trim), `${min}-${max} characters`];
+const INT = (min: number, max: number): Rule => [num(min, max), `an integer ${min}-${max}`];
 
-const FIELDS: Record<string, [Check, string]> = {
+/**
+ * Order matters to the loader (loader.ts slices the names): the two key names, then the fields the hosted quote page
+ * takes as query parameters (locale first), then the rest of the prefill, then the others. test/loader-fields.spec.ts
+ * checks the slices.
+ */
+const FIELDS: Record<string, Rule> = {
   publishableKey: KEY,
   pk: KEY,
+  locale: [str(L.locale), 'a language tag (en-GB)'],
   destination: TEXT(1, L.maxDestination),
   startDate: DATE,
   endDate: DATE,
-  tripCost: [(v) => isNumber(v) && v >= 0 && v <= L.maxTripCost, `whole dollars 0-${L.maxTripCost}`],
-  travelers: [int(1, L.maxTravelers), `an integer 1-${L.maxTravelers}`],
-  travelerAges: [list(int(0, L.maxAge)), `integers 0-${L.maxAge}`],
-  travelerDobs: [list(date), 'YYYY-MM-DD dates'],
+  tripCost: [num(0, L.maxTripCost, 1), `whole dollars 0-${L.maxTripCost}`],
+  travelers: INT(1, L.maxTravelers),
   residence: TEXT(2, L.maxResidence),
   state: TEXT(0, L.maxResidence),
-  email: [str(0, L.maxEmail, L.email), 'an email'],
-  name: [str(0, L.maxName), `0-${L.maxName} characters`],
-  currency: [matches(L.currency), 'ISO 4217 (USD)'],
-  tier: [(v) => v === 1 || v === 2 || v === 3, '1, 2 or 3'],
-  locale: [matches(L.locale), 'a language tag (en-GB)'],
+  currency: [str(L.currency), 'ISO 4217 (USD)'],
+  travelerAges: [list(num(0, L.maxAge)), `integers 0-${L.maxAge}`],
+  travelerDobs: [list(date), 'YYYY-MM-DD dates'],
+  email: [str(L.email, 0, L.maxEmail), 'an email'],
+  name: TEXT(0, L.maxName, 0),
+  tier: [oneOf(1, 2, 3), '1, 2 or 3'],
   appearance: [isObject, 'an object'],
-  autoResize: [(v) => typeof v === 'boolean', 'a boolean'],
+  autoResize: [oneOf(true, false), 'a boolean'],
   title: TEXT(1, L.maxTitle),
-  loadTimeoutMs: [
-    int(L.minLoadTimeoutMs, L.maxLoadTimeoutMs),
-    `an integer ${L.minLoadTimeoutMs}-${L.maxLoadTimeoutMs}`,
-  ],
+  loadTimeoutMs: INT(L.minLoadTimeoutMs, L.maxLoadTimeoutMs),
 };
-const APPEARANCE: Record<string, [Check, string]> = {
+const APPEARANCE: Record<string, Rule> = {
   accentColor: CSS,
   backgroundColor: CSS,
   textColor: CSS,
   borderRadius: CSS,
   fontFamily: CSS,
-  theme: [(v) => v === 'light' || v === 'dark' || v === 'auto', 'light, dark or auto'],
+  theme: [oneOf('light', 'dark', 'auto'), 'light, dark or auto'],
 };
+/** MountConfig's field names, in the order above. */
+export const FIELD_NAMES = Object.keys(FIELDS);
 
-const fail = (field: string, expected: string): never => {
-  throw new TypeError(`SvcWidget: config${field && '.'}${field} must be ${expected}`);
-};
+/** `path`: '' for the config itself, else `.field` or `.appearance.field`. */
+const fail: (path: string, expected: string) => never = (path, expected) => raise(`config${path} must be ${expected}`);
 
-function checkFields(config: Record<string, unknown>, rules: Record<string, [Check, string]>, prefix: string): void {
+function checkFields(config: Record<string, unknown>, rules: Record<string, Rule>, prefix: string): void {
   for (const field in config) {
     const value = config[field];
     const rule = rules[field];
-    if (!rule) console.warn(`SvcWidget: unknown config.${prefix}${field} ignored`);
-    else if (value !== undefined && !rule[0](value)) fail(prefix + field, rule[1]);
+    if (!rule) console.warn(`SvcWidget: unknown config${prefix}${field} ignored`);
+    else if (value !== undefined && !rule[0](value as never)) fail(prefix + field, rule[1]);
   }
 }
 
 /**
  * Throws a TypeError naming the first bad field. `requireKey`: mount needs publishableKey (or pk), update does not.
- * Returns the config with `publishableKey` filled from `pk`.
+ * Returns a copy of the config with `publishableKey` filled from `pk`.
  */
-export function validateMountConfig(config: unknown, requireKey: boolean): MountConfig {
-  if (!isObject(config)) fail('', 'an object');
-  const c = config as Record<string, unknown>;
-  checkFields(c, FIELDS, '');
-  if (c['appearance']) checkFields(c['appearance'] as Record<string, unknown>, APPEARANCE, 'appearance.');
+export function validateMountConfig(c: unknown, requireKey: boolean): MountConfig {
+  if (!isObject(c)) fail('', 'an object');
+  checkFields(c, FIELDS, '.');
+  if (c['appearance']) checkFields(c['appearance'] as Record<string, unknown>, APPEARANCE, '.appearance.');
   const pk = c['publishableKey'] ?? c['pk'];
-  if (c['publishableKey'] !== undefined && c['pk'] !== undefined && c['publishableKey'] !== c['pk'])
-    fail('pk', 'equal to publishableKey');
-  if (requireKey && pk === undefined) fail('publishableKey', 'set (required)');
-  return (pk === undefined ? { ...c } : { ...c, publishableKey: pk }) as MountConfig;
+  if ((c['pk'] ?? pk) !== pk) fail('.pk', 'equal to publishableKey');
+  if (requireKey && pk === undefined) fail('.publishableKey', 'set (required)');
+  return { ...c, publishableKey: pk as string | undefined };
 }

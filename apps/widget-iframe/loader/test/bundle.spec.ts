@@ -6,7 +6,8 @@ import { LOADER_VERSION } from '../src/version';
 
 /** The built loader (the project's test target depends on its bundle target). */
 const BUILD = path.resolve(__dirname, '../../../../dist/browser/widget-loader/widget.js');
-const BUDGET_GZIPPED = 3 * 1024;
+/** 2.8 KB (docs/integration-guide.md §9 sizes): loader 1.1.0 is 2,859 bytes with its fallback link. */
+const BUDGET_GZIPPED = 2867;
 
 function fakePage(src = 'https://widget.example:8443/widget/1.0.0.js') {
   const window: Record<string, any> = {};

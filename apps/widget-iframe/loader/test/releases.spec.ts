@@ -6,7 +6,8 @@ import { LOADER_VERSION } from '../src/version';
 
 /**
  * Published pinned loaders (apps/widget-iframe/releases, served at /widget/<x.y.z>.js) never change and never
- * disappear (SERVICE-SPEC §9.3). `npm run widget:release -- <x.y.z>` adds one; nothing else may touch them.
+ * disappear (docs/integration-guide.md §9, "Versions and support"). `npm run widget:release -- <x.y.z>` adds one;
+ * nothing else may touch them.
  */
 const RELEASES = path.resolve(__dirname, '../../releases');
 const BUILD = path.resolve(__dirname, '../../../../dist/browser/widget-loader/widget.js');
@@ -16,6 +17,7 @@ const PUBLISHED: Record<string, string> = {
   '1.0.0': '6a6310664940f8853a872a4032d4cc6b3ab0ee926543940d4db52b9f33e6aefc',
   '1.0.1': '1718427842e25c2a939cd25e520e27d5657b0f688ada8e8baaf1212b91784f58',
   '1.0.2': '15ccb45e1d37ff497fa0f9b8a4dacce2392350f500098b2db7c3be59f0c196b5',
+  '1.1.0': '3c02040b3b510ffebdf6955257aef2f6b6e24fe4a99bb02585838e323be1bf03',
 };
 
 interface Manifest {
