@@ -2,6 +2,8 @@ import request from 'supertest';
 import { EmbedOptionsReadySchema } from '@expedition/contracts';
 import type { PrismaClient } from '@expedition/db';
 import { getPlan, isPurchasable } from '@expedition/domain-pricing';
+import { LOCALES } from '@expedition/i18n';
+import { planHighlights } from '@expedition/quoting';
 import {
   createHarness,
   expectCors,
@@ -184,6 +186,30 @@ describe('GET /api/embed/options: pending then ready', () => {
     await h.prisma.quote.update({ where: { id: quoteId }, data: { optionsStatus: 'failed' } });
     expect((await poll(`?quoteId=${quoteId}`)).body).toEqual(PENDING);
   });
+
+  it.each(LOCALES)(
+    "writes the plans' highlights in the quote's language (%s), from its locale or the iframe's Accept-Language",
+    async (locale) => {
+      const asked = await createQuote({ ...fullQuote, locale });
+      const negotiated = await request(h.app)
+        .post('/api/embed/quote')
+        .set('X-SVC-Publishable-Key', mine.testKey)
+        .set('Origin', SITE_ORIGIN)
+        .set('Accept-Language', `${locale}-XX, en;q=0.1`)
+        .send(fullQuote);
+      await h.worker.runOnce();
+      for (const quoteId of [asked, negotiated.body.quoteId as string]) {
+        const ready = EmbedOptionsReadySchema.parse((await poll(`?quoteId=${quoteId}`)).body);
+        expect(ready.options.length).toBeGreaterThan(0);
+        for (const option of ready.options) {
+          const plan = getPlan(option.planId)!;
+          expect(option.highlights).toEqual(planHighlights(plan, locale));
+          if (locale === 'en') expect(option.highlights).toEqual(plan.highlights);
+          else for (const text of option.highlights) expect(plan.highlights).not.toContain(text);
+        }
+      }
+    },
+  );
 
   it('lets any key of the same operator poll (a test-key quote read with the live key, and via ?pk)', async () => {
     const quoteId = await createQuote(fullQuote, mine.testKey);

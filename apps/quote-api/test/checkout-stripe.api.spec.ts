@@ -1,6 +1,7 @@
 import pino from 'pino';
 import request from 'supertest';
 import { createRateLimiter, hashToken } from '@expedition/platform';
+import { checkoutMessages } from '@expedition/i18n/documents';
 import { EMAIL_FIELD_HINT } from '../src/checkout/checkout.page';
 import { createStripeProcessor } from '@expedition/payments';
 import { startFakeStripeServer, type FakeStripeServer } from '@expedition/payments/testing';
@@ -45,8 +46,12 @@ afterAll(async () => {
   await fake.close();
 });
 
-async function openLink(linkFields: { email?: string } = {}) {
-  const q = (await request(h.app).post('/api/v1/quotes').send(antarcticaQuote)).body;
+async function openLink(linkFields: { email?: string } = {}, locale?: string) {
+  const q = (
+    await request(h.app)
+      .post('/api/v1/quotes')
+      .send({ ...antarcticaQuote, ...(locale ? { locale } : {}) })
+  ).body;
   const link = await request(h.app)
     .post('/api/v1/checkout')
     .send({ quoteId: q.quoteId, planId: q.plans[0].planId, sessionId: q.sessionId, ...linkFields });
@@ -111,6 +116,39 @@ describe('checkout link with Stripe', () => {
     expect((await request(h.app).get(path)).text).not.toContain('name="email"');
     await request(h.app).post(`${path}/email`).type('form').send({ email: 'mallory@example.com' });
     expect(await storedEmail(path)).toBe('grace@example.com');
+  });
+
+  it("answers a refused address in the page's language: the quote's, its ?locale=, else Accept-Language", async () => {
+    const { path } = await openLink({}, 'de');
+    expect((await request(h.app).get(path)).text).toContain("fetch(location.pathname+'/email'+location.search");
+    const send = (url: string, email: string, headers: Record<string, string> = {}) =>
+      request(h.app).post(url).set(headers).type('form').send({ email });
+
+    const de = await send(`${path}/email`, 'not an address');
+    expect(de.status).toBe(400);
+    expect(de.body).toEqual({ message: checkoutMessages('de').errors.invalidEmail() });
+    const fr = await send(`${path}/email?locale=fr`, 'not an address');
+    expect(fr.body).toEqual({ message: checkoutMessages('fr').errors.invalidEmail() });
+    expect(fr.body.message).toContain('Rien n’a été débité');
+
+    await h.db.prisma.checkoutSession.update({
+      where: { tokenHash: hashToken(path.split('/').pop()!) },
+      data: { status: 'expired' },
+    });
+    const expired = await send(`${path}/email?locale=es`, 'a@example.com');
+    expect(expired.status).toBe(410);
+    expect(expired.body).toEqual({ message: checkoutMessages('es').errors.linkExpired() });
+    expect(await storedEmail(path)).toBeNull();
+
+    const unknown = await send('/checkout/cs_unknownunknownunknownunknown/email', 'a@example.com', {
+      'Accept-Language': 'fr-CH, en;q=0.5',
+    });
+    expect(unknown.status).toBe(404);
+    expect(unknown.body).toEqual({ message: checkoutMessages('fr').errors.linkUnknown() });
+    // English, word for word as before, for an English link.
+    const en = await openLink();
+    expect((await send(`${en.path}/email`, 'nope')).body.message).toBe(checkoutMessages('en').errors.invalidEmail());
+    expect(checkoutMessages('en').errors.linkUnknown()).toBe('This checkout link is not valid. Nothing was charged.');
   });
 
   it('does not ask when the link already has an address, and an unknown link takes none', async () => {

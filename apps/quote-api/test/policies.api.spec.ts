@@ -1,112 +1,26 @@
-import { execFileSync } from 'node:child_process';
-import { existsSync } from 'node:fs';
-import pino from 'pino';
 import request from 'supertest';
-import {
-  PolicyIssuedPayloadSchema,
-  PolicyLookupSchema,
-  PurchaseReceiptSchema,
-  QUOTE_DISCLAIMER,
-} from '@expedition/contracts';
-import {
-  formatAuthorizationPayment,
-  parsePaymentChallenges,
-  TEST_CARDS,
-  type PaymentChallenge,
-} from '@expedition/payments';
-import {
-  createPolicyTokens,
-  DEV_POLICY_TOKEN_SECRET,
-  withAccessToken,
-  withoutAccessToken,
-} from '@expedition/fulfillment';
-import { ASSISTANCE, COOLING_OFF_DAYS } from '@expedition/policy-documents';
-import { antarcticaQuote, createHarness, PUBLIC_URL, type Harness } from './harness';
+import { PolicyIssuedPayloadSchema, PolicyLookupSchema, QUOTE_DISCLAIMER } from '@expedition/contracts';
+import { formatAuthorizationPayment, TEST_CARDS } from '@expedition/payments';
+import { withAccessToken, withoutAccessToken } from '@expedition/fulfillment';
 import { noteSkippedSuite } from '@expedition/platform/testing';
-
-const DEV_TOKENS = createPolicyTokens({ secret: DEV_POLICY_TOKEN_SECRET });
+import { createHarness, PUBLIC_URL, type Harness } from './harness';
+import { DEV_TOKENS, hasPdftotext, PDFTOTEXT, pdfText, policyFixtures } from './policy-fixtures';
 
 /**
- * After the sale (issue 10 §3): the policy's access token on the buyer's receipts only, the look-up for its holder
- * (no enumeration: one 404 for unknown and unauthorized), and the certificate of insurance as a PDF.
+ * After the sale (issue 10 §3): the policy's access token on the buyer's receipts only, and the look-up for its
+ * holder (no enumeration: one 404 for unknown and unauthorized). The certificate: policy-certificate.api.spec.ts.
  */
-const PDFTOTEXT = '/usr/bin/pdftotext';
-const hasPdftotext = existsSync(PDFTOTEXT);
 // Never a silent skip: the workspace reporter prints this as a SKIPPED line after the run.
 if (!hasPdftotext)
   noteSkippedSuite(`${PDFTOTEXT} not found: the PDF text checks are skipped (apt-get install poppler-utils)`);
-const pdfText = (pdf: Buffer) => execFileSync(PDFTOTEXT, ['-layout', '-', '-'], { input: pdf }).toString('utf8');
 
 let h: Harness;
-let logLines: string[] = [];
 beforeAll(async () => {
-  // Every level, no redaction configured: proves the token is never handed to the logger at all.
-  h = await createHarness({ logger: pino({ level: 'trace' }, { write: (line: string) => void logLines.push(line) }) });
+  h = await createHarness();
 });
 afterAll(() => h.close());
 
-interface Plan {
-  planId: string;
-  planName: string;
-  availabilityMode: string;
-  estimatedPremiumCents: number;
-}
-
-async function newQuote() {
-  const res = await request(h.app).post('/api/v1/quotes').send(antarcticaQuote);
-  expect(res.status).toBe(200);
-  const plans = (res.body.plans as Plan[]).filter((p) => p.availabilityMode === 'full');
-  return {
-    quoteId: res.body.quoteId as string,
-    sessionId: res.body.sessionId as string,
-    plan: plans[0]!,
-    other: plans[1]!,
-  };
-}
-
-const purchase = (body: object, headers: Record<string, string> = {}) =>
-  request(h.app).post('/api/v1/purchase').set(headers).send(body);
-
-function challengeOf(res: request.Response): PaymentChallenge {
-  expect(res.status).toBe(402);
-  return parsePaymentChallenges(res.headers['www-authenticate'] as string)[0]!;
-}
-
-let counter = 0;
-/** A quote bought by machine payment: the receipt and the credential that paid. */
-async function boughtPolicy() {
-  const q = await newQuote();
-  const challenge = challengeOf(await purchase({ quoteId: q.quoteId, planId: q.plan.planId }));
-  const auth = {
-    Authorization: formatAuthorizationPayment({ challenge, payload: { spt: `spt_test_success_policy_${++counter}` } }),
-  };
-  const res = await purchase({ quoteId: q.quoteId, planId: q.plan.planId }, auth);
-  expect(res.status).toBe(200);
-  const receipt = PurchaseReceiptSchema.parse(res.body);
-  return { q, auth, receipt };
-}
-
-const lookup = (policyNumber: string, token?: string) => {
-  const req = request(h.app).get(`/api/v1/policies/${encodeURIComponent(policyNumber)}`);
-  return token === undefined ? req : req.set('Authorization', `Bearer ${token}`);
-};
-const certificate = (url: string) =>
-  request(h.app)
-    .get(url.replace(PUBLIC_URL, ''))
-    .buffer(true)
-    .parse((res, done) => {
-      const chunks: Buffer[] = [];
-      res.on('data', (c: Buffer) => chunks.push(c));
-      res.on('end', () => done(null, Buffer.concat(chunks)));
-    });
-
-/** The error body without the per-request id. */
-const bodyOf = (res: request.Response) => {
-  const { requestId: _id, ...rest } = (
-    typeof res.body === 'object' && !Buffer.isBuffer(res.body) ? res.body : JSON.parse(res.text)
-  ) as Record<string, unknown>;
-  return rest;
-};
+const { nextSpt, newQuote, purchase, challengeOf, boughtPolicy, lookup, certificate, bodyOf } = policyFixtures(() => h);
 
 describe('the policy access token on receipts (only to the buyer)', () => {
   it('is on the receipt that paid: policyNumber, accessToken and a documentUrl of the certificate', async () => {
@@ -143,13 +57,13 @@ describe('the policy access token on receipts (only to the buyer)', () => {
     const q = await newQuote();
     const paying = challengeOf(await purchase({ quoteId: q.quoteId, planId: q.plan.planId }));
     const spare = challengeOf(await purchase({ quoteId: q.quoteId, planId: q.plan.planId }));
-    const spt = `spt_test_success_policy_${++counter}`;
+    const spt = nextSpt();
     const paid = await purchase(
       { quoteId: q.quoteId, planId: q.plan.planId },
       { Authorization: formatAuthorizationPayment({ challenge: paying, payload: { spt } }) },
     );
     expect(paid.body.accessToken).toMatch(/^pat_/);
-    for (const token of [spt, `spt_test_success_policy_${++counter}`]) {
+    for (const token of [spt, nextSpt()]) {
       const res = await purchase(
         { quoteId: q.quoteId, planId: q.plan.planId },
         { Authorization: formatAuthorizationPayment({ challenge: spare, payload: { spt: token } }) },
@@ -165,7 +79,7 @@ describe('the policy access token on receipts (only to the buyer)', () => {
       {
         Authorization: formatAuthorizationPayment({
           challenge: paying,
-          payload: { spt: `spt_test_success_policy_${++counter}` },
+          payload: { spt: nextSpt() },
         }),
       },
     );
@@ -186,12 +100,10 @@ describe('the policy access token on receipts (only to the buyer)', () => {
   it('is replayed with the receipt to the same Idempotency-Key and credential', async () => {
     const q = await newQuote();
     const challenge = challengeOf(await purchase({ quoteId: q.quoteId, planId: q.plan.planId }));
+    const spt = nextSpt();
     const auth = {
-      Authorization: formatAuthorizationPayment({
-        challenge,
-        payload: { spt: `spt_test_success_policy_${++counter}` },
-      }),
-      'Idempotency-Key': `k-${counter}`,
+      Authorization: formatAuthorizationPayment({ challenge, payload: { spt } }),
+      'Idempotency-Key': `k-${spt}`,
     };
     const first = await purchase({ quoteId: q.quoteId, planId: q.plan.planId }, auth);
     const replay = await purchase({ quoteId: q.quoteId, planId: q.plan.planId }, auth);
@@ -301,99 +213,6 @@ describe('GET /api/v1/policies/{policyNumber}', () => {
     );
   });
 });
-
-describe('GET /api/v1/policies/{policyNumber}/certificate.pdf', () => {
-  it('is a PDF, inline, private and not indexed, the same bytes every time; the Bearer header works too', async () => {
-    const { receipt } = await boughtPolicy();
-    const res = await certificate(receipt.documentUrl!);
-    expect(res.status).toBe(200);
-    expect(res.headers['content-type']).toBe('application/pdf');
-    expect(res.headers['content-disposition']).toBe(`inline; filename="${receipt.policyNumber}.pdf"`);
-    expect(res.headers['cache-control']).toBe('private, no-store');
-    expect(res.headers['referrer-policy']).toBe('no-referrer');
-    expect(res.headers['x-robots-tag']).toBe('noindex');
-    const pdf = res.body as Buffer;
-    expect(pdf.subarray(0, 5).toString('latin1')).toBe('%PDF-');
-
-    const again = await certificate(receipt.documentUrl!);
-    expect(Buffer.compare(again.body as Buffer, pdf)).toBe(0);
-    const bearer = await certificate(`/api/v1/policies/${receipt.policyNumber}/certificate.pdf`).set(
-      'Authorization',
-      `Bearer ${receipt.accessToken}`,
-    );
-    expect(bearer.status).toBe(200);
-    expect(Buffer.compare(bearer.body as Buffer, pdf)).toBe(0);
-  });
-
-  it("answers the same 404 as the look-up for a wrong or another policy's token, and 401 without any token", async () => {
-    const a = await boughtPolicy();
-    const b = await boughtPolicy();
-    const base = `/api/v1/policies/${a.receipt.policyNumber}/certificate.pdf`;
-    const wrong = await request(h.app).get(`${base}?access_token=${encodeURIComponent(b.receipt.accessToken!)}`);
-    const unknown = await request(h.app).get(
-      `/api/v1/policies/POL-2026-ZZZZZZ/certificate.pdf?access_token=${encodeURIComponent(a.receipt.accessToken!)}`,
-    );
-    const lookupMiss = await lookup(a.receipt.policyNumber!, b.receipt.accessToken);
-    for (const res of [wrong, unknown]) {
-      expect(res.status).toBe(404);
-      expect(bodyOf(res)).toEqual(bodyOf(lookupMiss));
-    }
-    const none = await request(h.app).get(base);
-    expect(none.status).toBe(401);
-    expect(none.headers['www-authenticate']).toBe('Bearer realm="policies"');
-  });
-
-  (hasPdftotext ? it : it.skip)(
-    "reads (pdftotext) as the policyholder's document: insured persons, dates for people, limits, illustrative carrier, emergency line, how to claim, cancellation, wording links, SPECIMEN — and no agent disclaimer",
-    async () => {
-      const { q, receipt } = await boughtPolicy();
-      const text = pdfText((await certificate(receipt.documentUrl!)).body as Buffer);
-      const flat = text.replace(/\s+/g, ' ');
-      expect(flat).toContain('Certificate of Insurance');
-      expect(flat).toContain(receipt.policyNumber!);
-      expect(flat).toContain('Traveler 1, age 45 Traveler 2, age 52');
-      expect(flat).toContain(q.plan.planName);
-      expect(flat).toContain(
-        `USD ${(q.plan.estimatedPremiumCents / 100).toLocaleString('en-US', { minimumFractionDigits: 2 })}`,
-      );
-      expect(flat).toContain('Cover starts 10 January 2027');
-      expect(flat).not.toMatch(/\d{4}-\d{2}-\d{2}/); // no machine dates for people
-      expect(flat).toContain('Antarctica');
-      expect(flat).toMatch(/Emergency medical USD [\d,]+ per traveler/);
-      expect(flat).toContain('(illustrative): invented for this platform, no real insurer underwrites this plan.');
-      expect(flat).toContain(`24 hours a day: ${ASSISTANCE.emergencyLine.display}`);
-      expect(flat).toContain(ASSISTANCE.claimsEmail);
-      expect(flat).toContain(`within ${COOLING_OFF_DAYS} days of the day it was issued`);
-      expect(flat).toContain(`${PUBLIC_URL}/policy-wording/${q.plan.planId}`);
-      expect(flat).toContain(`${PUBLIC_URL}/policy-wording/${q.plan.planId}.pdf`);
-      expect(flat).toContain('SPECIMEN / TEST — NOT VALID FOR TRAVEL');
-      expect(flat).not.toContain(QUOTE_DISCLAIMER.slice(0, 30));
-      expect(flat).not.toMatch(/AI assistant|not a binding contract/i);
-      expect(flat).not.toMatch(/travell/i); // one spelling throughout: "traveler"
-      expect(flat).not.toContain('example.com');
-      expect(flat).not.toContain(receipt.accessToken!);
-    },
-  );
-
-  it('never hands the token to a log line (query string, Bearer header, a 404 or a 401)', async () => {
-    const { receipt } = await boughtPolicy();
-    logLines = [];
-    const token = receipt.accessToken!;
-    await certificate(receipt.documentUrl!);
-    await certificate(`/api/v1/policies/${receipt.policyNumber}/certificate.pdf?access_token=${token}x`);
-    await lookup(receipt.policyNumber!, token);
-    await lookup('POL-2026-ZZZZZZ', token);
-    await request(h.app).get(`/api/v1/policies/${token}`);
-    const completed = logLines.filter((l) => l.includes('request completed'));
-    expect(completed).toHaveLength(5);
-    expect(completed[0]).toContain(`"path":"/api/v1/policies/${receipt.policyNumber}/certificate.pdf"`);
-    expect(logLines.join('\n')).not.toContain(token.slice(4));
-  });
-
-  if (!hasPdftotext)
-    it.todo(`pdftotext content checks skipped: ${PDFTOTEXT} is not installed (apt-get install poppler-utils)`);
-});
-
 describe('policy.issued (operator-attributed quote)', () => {
   it('carries documentUrl (stored without its token), passes the webhook contract, and the delivered link opens the certificate', async () => {
     const q = await newQuote();
@@ -413,7 +232,7 @@ describe('policy.issued (operator-attributed quote)', () => {
       {
         Authorization: formatAuthorizationPayment({
           challenge,
-          payload: { spt: `spt_test_success_policy_${++counter}` },
+          payload: { spt: nextSpt() },
         }),
       },
     );

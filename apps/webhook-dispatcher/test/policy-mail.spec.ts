@@ -138,6 +138,9 @@ describe('the confirmation e-mail of an issued policy', () => {
     expect(mail!.text).not.toContain('Premium paid');
     expect(mail!.html).toContain('<html lang="de">');
     expect(mail!.html).toContain('Meine Police öffnen');
+    // The attachment is named in German too, in ASCII; the text names it as attached.
+    expect(mail!.attachments[0]!.filename).toBe(`Versicherungsbestaetigung-${sale.policyNumber}.pdf`);
+    expect(mail!.text).toContain(`Versicherungsbestaetigung-${sale.policyNumber}.pdf`);
     const certificate = pdfText(mail!.attachments[0]!.content);
     expect(certificate).toContain('Versicherungsbestätigung');
     expect(certificate).toContain('MUSTER');

@@ -14,6 +14,7 @@ export {
 } from './lib/catalog/destinations.catalog';
 export { CARRIER_TABLE, type Carrier, type CarrierId } from './lib/catalog/carriers.catalog';
 export { GENERAL_EXCLUSIONS } from './lib/catalog/exclusions.table';
+export { PLAN_HIGHLIGHTS, type HighlightKey } from './lib/catalog/highlights.table';
 export {
   type AvailabilityMode,
   type Plan,

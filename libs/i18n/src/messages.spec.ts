@@ -131,6 +131,8 @@ describe('the glossary (docs/glossary.md)', () => {
   const EXCEPTIONS: Record<string, string> = {
     'catalog:plans.savanna-ultimate|premium': '"Premium safari cover": the adjective (top of the range), not the price',
     'catalog:exclusions.outsideCover|cover': '"the plan does not cover": the verb, not the noun',
+    'catalog:highlights.noTravelerLimit|limit':
+      '"no traveler limit": no cap on how many people travel, not a benefit\'s limit',
     'catalog:tiers.premium|premium': 'the name of the top tier, not the price',
     'widget:plans.premium|premium': '"Premium cover": the name of the top tier, not the price',
   };

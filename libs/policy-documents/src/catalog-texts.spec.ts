@@ -1,4 +1,4 @@
-import { GENERAL_EXCLUSIONS, listDestinations, listPlans, TIERS } from '@expedition/domain-pricing';
+import { GENERAL_EXCLUSIONS, listDestinations, listPlans, PLAN_HIGHLIGHTS, TIERS } from '@expedition/domain-pricing';
 import { LOCALES } from '@expedition/i18n';
 import { catalogMessages } from '@expedition/i18n/documents';
 import { cancelReasonText, destinationName, exclusionText, planDescription } from './catalog-texts';
@@ -23,6 +23,8 @@ describe('the catalog in every language', () => {
     ).toEqual([...new Set(plans.map((p) => p.coverage.cancelReason))].sort());
     expect(Object.values(en.exclusions).map((t) => t())).toEqual([...GENERAL_EXCLUSIONS]);
     expect(keys(en.tiers)).toEqual([...TIERS].sort());
+    // The plan cards' highlights, by the catalog's keys (libs/quoting's plan-highlights.spec.ts checks their texts).
+    expect(keys(en.highlights)).toEqual(keys(PLAN_HIGHLIGHTS));
   });
 
   it('gives the English of the catalog in English, and a translation in every other language', () => {

@@ -1,4 +1,5 @@
 export { coverDates, insuredPersons, renderCertificate, SPECIMEN_MARK } from './certificate.pdf';
+export { certificateContentDisposition, certificateFileName } from './certificate-file-name';
 export { loadPolicyView, toPolicyView, POLICY_VIEW_INCLUDE, type PolicyKey, type PolicyViewRow } from './policy-view';
 export {
   ASSISTANCE,

@@ -53,6 +53,8 @@ export function addEmbedOptionsRoute(
         recommendedPlanId: true,
         email: true,
         mode: true,
+        // The traveler's language, recorded at creation: the options' highlights are written in it (issue 22).
+        locale: true,
       },
     });
     if (!quoteId || !quote || quote.operatorId !== operatorId) return sendBareForbidden(res);

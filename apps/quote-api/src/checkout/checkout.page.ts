@@ -118,8 +118,9 @@ const STRIPE_JS = 'https://js.stripe.com/v3/';
 
 /**
  * Stripe's Payment Element confirms the payment in the browser and Stripe redirects back: no form of ours is posted.
- * So the optional address (`askEmail`) is stored on the link first (POST {link}/email), then Stripe is called; the
- * dispatcher that issues the policy on Stripe's event finds it there. An address the server refuses stops the payment.
+ * So the optional address (`askEmail`) is stored on the link first (POST {link}/email, with the page's `?locale=`), then
+ * Stripe is called; the dispatcher that issues the policy on Stripe's event finds it there. An address the server
+ * refuses stops the payment, and the page shows the server's reason (in the page's language).
  * The Payment Element speaks the page's language too (its own texts: card fields, errors).
  */
 function stripeForm(
@@ -141,7 +142,7 @@ function pay(){return stripe.confirmPayment({elements:elements,confirmParams:{re
 if(r.error)fail(r.error.message);});}
 form.addEventListener('submit',function(e){e.preventDefault();err.hidden=true;var field=form.elements.namedItem('${EMAIL_FIELD}');
 var email=field&&!field.readOnly?field.value.trim():'';if(!email)return pay();
-fetch(location.pathname+'/email',{method:'POST',body:new URLSearchParams({${EMAIL_FIELD}:email})}).then(function(r){
+fetch(location.pathname+'/email'+location.search,{method:'POST',body:new URLSearchParams({${EMAIL_FIELD}:email})}).then(function(r){
 if(r.ok){field.readOnly=true;return pay();}return r.json().then(function(b){fail(b.message);});},function(){fail(c.networkError);});});})();</script>`;
   return { body, script };
 }

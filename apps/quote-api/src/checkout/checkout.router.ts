@@ -3,7 +3,7 @@ import { z } from 'zod';
 import { CheckoutRequestSchema } from '@expedition/contracts';
 import { parseOrThrow } from '@expedition/http-kit';
 import { matchLocale, negotiateRenderLocale, type RenderLocale } from '@expedition/i18n';
-import { checkoutMessages } from '@expedition/i18n/documents';
+import { checkoutMessages, type CheckoutMessages } from '@expedition/i18n/documents';
 import { queryLocale } from '../documents/document-page';
 import { readIdempotencyKey } from './checkout-idempotency';
 import type { CheckoutService } from './checkout.service';
@@ -59,14 +59,19 @@ export function checkoutPageRouter(deps: {
   });
   // Stripe mode: the page stores the optional address on the link before Stripe's Payment Element pays (the payment
   // goes from the browser to Stripe, so no form of ours carries it). JSON answers, read by the page's script.
+  // The page shows `message` to the payer as it is: in the page's language (its `?locale=`, else the quote's).
   router.post('/checkout/:token/email', express.urlencoded({ extended: false, limit: '4kb' }), async (req, res) => {
     res.setHeader('Cache-Control', 'no-store');
+    const token = String(req.params['token']);
+    const refuse = async (status: 400 | 404 | 409 | 410, reason: keyof typeof EMAIL_REFUSALS) => {
+      const locale = pageLocale(req, await deps.checkout.view(token));
+      res.status(status).json({ message: checkoutMessages(locale).errors[EMAIL_REFUSALS[reason]]() });
+    };
     const email = optionalEmail(req.body?.[EMAIL_FIELD]);
-    if (email === INVALID || email === undefined) return res.status(400).json({ message: INVALID_EMAIL_MESSAGE });
-    const stored = await deps.checkout.rememberEmail(String(req.params['token']), email);
+    if (email === INVALID || email === undefined) return refuse(400, 'invalid');
+    const stored = await deps.checkout.rememberEmail(token, email);
     if (stored === 'stored') return res.status(204).end();
-    const message = LINK_CLOSED_MESSAGE[stored];
-    res.status(stored === 'unknown' ? 404 : stored === 'expired' ? 410 : 409).json({ message });
+    await refuse(stored === 'unknown' ? 404 : stored === 'expired' ? 410 : 409, stored);
   });
   // A plain HTML form (works without JavaScript); the card number is never logged or stored.
   router.post(
@@ -140,14 +145,14 @@ function localeQuery(req: Request): string {
 }
 
 const INVALID = Symbol('invalid e-mail');
-export const INVALID_EMAIL_MESSAGE = checkoutMessages('en').errors.invalidEmail();
 const EmailSchema = z.email().max(254);
-/** Why a link takes no address any more (the page then reloads to show its current state). */
-const LINK_CLOSED_MESSAGE = {
-  unknown: 'This checkout link is not valid. Nothing was charged.',
-  expired: 'This checkout link has expired. Nothing was charged; reload the page.',
-  paid: 'This trip has already been paid for. Reload the page to see it.',
-} as const;
+/** Why the page's address is refused: not an address, or a link that takes none any more (it then says to reload). */
+const EMAIL_REFUSALS = {
+  invalid: 'invalidEmail',
+  unknown: 'linkUnknown',
+  expired: 'linkExpired',
+  paid: 'linkPaid',
+} as const satisfies Record<string, keyof CheckoutMessages['errors']>;
 
 /** The optional address typed on the page: undefined when empty, INVALID when it is not an address. */
 function optionalEmail(value: unknown): string | undefined | typeof INVALID {

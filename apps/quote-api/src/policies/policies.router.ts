@@ -1,7 +1,7 @@
 import { Router, type RequestHandler, type Response } from 'express';
 import { AppError } from '@expedition/http-kit';
 import { negotiateLocale, negotiateRenderLocale } from '@expedition/i18n';
-import { renderCertificate } from '@expedition/policy-documents';
+import { certificateContentDisposition, renderCertificate } from '@expedition/policy-documents';
 import { documentPageHeaders, queryLocale } from '../documents/document-page';
 import { renderPolicyNotFoundPage, renderPolicyPage } from './policy.page';
 import type { PolicyService } from './policy.service';
@@ -54,7 +54,8 @@ export function policiesRouter(deps: { policies: PolicyService }): Router {
       .status(200)
       .set({
         'Content-Type': 'application/pdf',
-        'Content-Disposition': `inline; filename="${policy.policyNumber.replace(/[^A-Za-z0-9._-]/g, '_')}.pdf"`,
+        // Named in the certificate's language: an ASCII `filename` and the UTF-8 `filename*` (RFC 6266).
+        'Content-Disposition': certificateContentDisposition(policy.policyNumber, locale),
         'Content-Length': String(pdf.length),
         'Content-Language': locale,
       })

@@ -2,7 +2,7 @@ import type { PolicyLookup } from '@expedition/contracts';
 import type { MailAttachment, OutgoingMail } from '@expedition/mail';
 import { asLocale, formatDay, formatMoney, type Locale } from '@expedition/i18n';
 import { mailMessages, type MailMessages } from '@expedition/i18n/documents';
-import { carrierName, destinationName } from '@expedition/policy-documents';
+import { carrierName, certificateFileName, destinationName } from '@expedition/policy-documents';
 
 /** The emergency and claims facts the mail prints, in its language (libs/policy-documents' assistance module). */
 export interface MailAssistance {
@@ -32,9 +32,6 @@ export const dayForPeople = (isoDay: string, locale: Locale = 'en') => formatDay
 /** Integer minor units in the policy's currency: `$1,234.50` / `1.234,50 $`. */
 export const moneyForPeople = (cents: number, currency: string, locale: Locale = 'en') =>
   formatMoney(cents, currency, locale);
-
-export const certificateFilename = (policyNumber: string) =>
-  `certificate-${policyNumber.replace(/[^A-Za-z0-9-]/g, '')}.pdf`;
 
 /** The facts table, as label/value pairs (the same rows in the text and the HTML part). */
 function facts(p: PolicyLookup, locale: Locale): [string, string][] {
@@ -68,7 +65,8 @@ export function renderConfirmationMail(input: ConfirmationInput): OutgoingMail {
   const locale = asLocale(p.locale);
   const T = mailMessages(locale).confirmation;
   const test = p.mode === 'test';
-  const filename = certificateFilename(p.policyNumber);
+  // Named in the policy's language, in ASCII (`Versicherungsbestaetigung-POL-….pdf`): every mail client shows it.
+  const filename = certificateFileName(p.policyNumber, locale).ascii;
   const attachment: MailAttachment = { filename, content: input.certificate, contentType: 'application/pdf' };
   return {
     to: input.recipient,

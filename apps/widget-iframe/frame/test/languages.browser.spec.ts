@@ -2,16 +2,20 @@ import { existsSync, mkdirSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { chromium, type Browser, type Frame, type Page } from 'playwright-core';
+import { PSEUDO_LOCALE, type RenderLocale } from '@expedition/i18n';
 import { widgetMessages } from '@expedition/i18n/documents';
 import { noteSkippedSuite } from '@expedition/platform/testing';
 import { DIST, HOST, KEYS, startWorld, WIDGET, type World } from './harness';
+import { englishLeft, serveCatalogOptions } from './untranslated-text';
 
 /**
  * The widget in every language, in real Chromium (issue 22): German, French, Spanish and the pseudo-locale en-XA
  * (accented, ~40 % longer, in brackets) on every screen — form with its errors, plan cards, card form with a refusal,
  * confirmation, the hosted page — at 390 and 1280 px: no text clipped or running out of its box or the frame, no
- * sideways scroll, axe clean (WCAG 2.1 AA, serious and critical), and a screenshot of each in
- * $TMPDIR/expedition-screens/ (lang-<locale>-<screen>-<width>.png) to look at.
+ * sideways scroll, axe clean (WCAG 2.1 AA, serious and critical), no English text of the catalogs left (untranslated
+ * text: ./untranslated-text.ts), and a screenshot of each in $TMPDIR/expedition-screens/
+ * (lang-<locale>-<screen>-<width>.png) to look at. The plan cards are the catalog's plans as embed-api writes them, in
+ * the quote's language.
  */
 const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
 const available = existsSync(CHROMIUM) && existsSync(path.join(DIST, 'manifest.json'));
@@ -146,10 +150,15 @@ describeWithBrowser('the widget in every language, in Chromium', () => {
     const problems = await overflowing(frame);
     await page.setViewportSize({ width, height: 900 });
     const serious = violations.filter((v) => v.impact === 'serious' || v.impact === 'critical');
-    expect({ screen: `${lang} ${name} at ${width}px`, serious, problems }).toEqual({
+    // The pseudo-locale is the frame's own: a quote never records it, so embed-api writes the catalog's texts (plan
+    // highlights) in English there. German, French and Spanish have both the frame's and the catalog's texts.
+    const locale = lang as RenderLocale;
+    const english = await englishLeft(frame, locale, locale === PSEUDO_LOCALE ? ['widget'] : ['widget', 'catalog']);
+    expect({ screen: `${lang} ${name} at ${width}px`, serious, problems, english }).toEqual({
       screen: `${lang} ${name} at ${width}px`,
       serious: [],
       problems: [],
+      english: [],
     });
   }
 
@@ -178,6 +187,7 @@ describeWithBrowser('the widget in every language, in Chromium', () => {
   describe.each(['de', 'fr', 'es', 'en-XA'])('%s', (lang) => {
     it.each([390, 1280])('form, plan cards, card refusal and confirmation at %i px', async (width) => {
       const context = await browser.newContext({ viewport: { width, height: 900 }, bypassCSP: true });
+      await serveCatalogOptions(context);
       const page = await context.newPage();
       const frame = await embedded(page, `${lang}${width}`, lang);
       await frame.waitForSelector('form');
@@ -210,6 +220,21 @@ describeWithBrowser('the widget in every language, in Chromium', () => {
       await frame.waitForSelector('.svc-confirmation');
       expect(await frame.textContent('h2')).toContain(SAMPLES[lang]!.covered);
       await audit(frame, page, lang, 'confirmation', width);
+      await context.close();
+    });
+
+    it.each([390, 1280])("the hosted page's plan cards at %i px", async (width) => {
+      const context = await browser.newContext({ viewport: { width, height: 900 }, bypassCSP: true });
+      await serveCatalogOptions(context);
+      const page = await context.newPage();
+      const trip = `destination=antarctica&startDate=${PREFILL.startDate}&endDate=${PREFILL.endDate}&travelers=1`;
+      await page.goto(`${WIDGET}/quote?pk=${KEYS.tier1}&${trip}&tripCost=12000&residence=DE&locale=${lang}`);
+      await page.waitForSelector('form');
+      await page.fill('#svc-age-0', '45');
+      await page.fill('#svc-email', 'ana@example.com');
+      await page.click('button[type=submit]');
+      await page.waitForSelector('.svc-plan[data-plan-id]', { timeout: 20_000 });
+      await audit(page.mainFrame(), page, lang, 'hosted-plans', width);
       await context.close();
     });
 

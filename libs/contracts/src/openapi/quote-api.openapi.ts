@@ -368,7 +368,12 @@ export function buildQuoteApiOpenApi(options: { serverUrl?: string; catalog: Age
                 description: 'The certificate.',
                 headers: z.object({
                   ...privateHeaders,
-                  'Content-Disposition': z.string().meta({ description: 'inline; filename="<policyNumber>.pdf"' }),
+                  'Content-Disposition': z.string().meta({
+                    description:
+                      'inline; filename="<name>-<policyNumber>.pdf"; filename*=UTF-8\'\'<name>-<policyNumber>.pdf — ' +
+                      "named in the certificate's language (certificate, Versicherungsbestätigung, " +
+                      'attestation d’assurance, certificado de seguro): `filename` in ASCII, `filename*` (RFC 6266) in UTF-8.',
+                  }),
                 }),
                 content: { 'application/pdf': { schema: z.string().meta({ format: 'binary' }) } },
               },

@@ -43,6 +43,32 @@ const messages: CatalogMessages = {
     "savanna-ultimate": () => "Erstklassiger Safarischutz für Personen mit Wohnsitz in den USA mit 500.000 USD für Evakuierung, ohne Selbstbeteiligung und mit Rücktritt ohne Angabe von Gründen.",
     "polar-shield-expedition-staff": () => "Ausgehandelter Versicherungsschutz für Expeditionsguides und Schiffspersonal, von einem Administrator auf Anfrage eines Veranstalters ausgestellt; nicht öffentlich erhältlich.",
     "austral-classic": () => "Eingestellter Antarktis- und Galápagos-Tarif, ersetzt durch Austral Voyager Basic; bleibt erhalten, damit bestehende Angebote gültig bleiben."
+  },
+  highlights: {
+    lowestCostPolar: () => "Günstigster Polartarif",
+    coversPolarRegions: () => "Gilt für die Antarktis, die Arktis und Spitzbergen",
+    meetsPolarMinimums: () => "Erfüllt die Mindestanforderungen der Polarveranstalter",
+    cfarWithin21Days: () => "Rücktritt ohne Angabe von Gründen bei Abschluss innerhalb von 21 Tagen nach der Anzahlung",
+    highestPolarLimits: () => "Höchste Versicherungssummen für Polarreisen",
+    noDeductible: () => "Keine Selbstbeteiligung",
+    usResidentsOnly: () => "Nur für Personen mit Wohnsitz in den USA",
+    mostCountriesResidents: () => "Für Personen mit Wohnsitz in den meisten Ländern",
+    searchAndRescue: () => "Such- und Rettungskosten inbegriffen",
+    allFiveDestinations: () => "Gilt für alle fünf Reiseziele",
+    agesUpTo99: () => "Versicherbar bis 99 Jahre",
+    noTravelerLimit: () => "Beliebig viele Reisende",
+    underwrittenOnRequest: () => "Individuelle Risikoprüfung auf Anfrage",
+    chartersUpTo120Days: () => "Charterreisen und Expeditionen bis 120 Tage",
+    nonUsResidents: () => "Für Personen mit Wohnsitz außerhalb der USA",
+    lowPrice: () => "Günstiger Preis",
+    secureWithDeposit: () => "Mit Anzahlung sicherbar",
+    lowestCostSafari: () => "Günstigster Safaritarif",
+    usCanadaResidents: () => "Für Personen mit Wohnsitz in den USA und Kanada",
+    meetsSafariMinimums: () => "Erfüllt die Mindestanforderungen der Safariveranstalter",
+    highestSafariLimits: () => "Höchste Versicherungssummen für Safaris",
+    staffAndGuidesOnly: () => "Nur für Personal und Guides",
+    issuedByAdministrator: () => "Ausstellung durch einen Administrator",
+    noLongerSold: () => "Nicht mehr erhältlich"
   }
 }
 

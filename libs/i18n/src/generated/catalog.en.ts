@@ -43,6 +43,32 @@ const messages: CatalogMessages = {
     "savanna-ultimate": () => "Premium safari cover for US residents with USD 500,000 evacuation, no deductible and cancel-for-any-reason.",
     "polar-shield-expedition-staff": () => "Negotiated cover for expedition guides and ship staff, issued by an administrator on an operator’s request; not sold to the public.",
     "austral-classic": () => "Retired Antarctic and Galápagos plan, replaced by Austral Voyager Basic; kept so existing quotes resolve."
+  },
+  highlights: {
+    lowestCostPolar: () => "Lowest-cost polar option",
+    coversPolarRegions: () => "Covers Antarctica, the Arctic and Svalbard",
+    meetsPolarMinimums: () => "Meets polar operator minimums",
+    cfarWithin21Days: () => "Cancel-for-any-reason when bought within 21 days of deposit",
+    highestPolarLimits: () => "Highest polar limits",
+    noDeductible: () => "No deductible",
+    usResidentsOnly: () => "US residents only",
+    mostCountriesResidents: () => "Open to residents of most countries",
+    searchAndRescue: () => "Search and rescue included",
+    allFiveDestinations: () => "Covers all five destinations",
+    agesUpTo99: () => "Ages up to 99",
+    noTravelerLimit: () => "No traveler limit",
+    underwrittenOnRequest: () => "Underwritten on request",
+    chartersUpTo120Days: () => "Charters and expeditions up to 120 days",
+    nonUsResidents: () => "For residents outside the United States",
+    lowPrice: () => "Low price",
+    secureWithDeposit: () => "Secure with a deposit",
+    lowestCostSafari: () => "Lowest-cost safari option",
+    usCanadaResidents: () => "US and Canadian residents",
+    meetsSafariMinimums: () => "Meets safari operator minimums",
+    highestSafariLimits: () => "Highest safari limits",
+    staffAndGuidesOnly: () => "Staff and guides only",
+    issuedByAdministrator: () => "Issued by an administrator",
+    noLongerSold: () => "No longer sold"
   }
 }
 

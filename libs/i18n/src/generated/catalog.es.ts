@@ -43,6 +43,32 @@ const messages: CatalogMessages = {
     "savanna-ultimate": () => "Cobertura de safari de primera para residentes en los Estados Unidos con 500.000 USD de evacuación, sin franquicia y con cancelación por cualquier motivo.",
     "polar-shield-expedition-staff": () => "Cobertura negociada para guías de expedición y personal de a bordo, emitida por un administrador a petición de un operador; no se vende al público.",
     "austral-classic": () => "Plan para la Antártida y las Galápagos retirado de la venta, sustituido por Austral Voyager Basic; se conserva para que las cotizaciones existentes sigan siendo válidas."
+  },
+  highlights: {
+    lowestCostPolar: () => "El plan polar más económico",
+    coversPolarRegions: () => "Cubre la Antártida, el Ártico y Svalbard",
+    meetsPolarMinimums: () => "Cumple los mínimos de los operadores polares",
+    cfarWithin21Days: () => "Cancelación por cualquier motivo si se contrata en un plazo de 21 días desde el anticipo",
+    highestPolarLimits: () => "Los límites más altos para viajes polares",
+    noDeductible: () => "Sin franquicia",
+    usResidentsOnly: () => "Solo para residentes en los Estados Unidos",
+    mostCountriesResidents: () => "Para residentes en la mayoría de los países",
+    searchAndRescue: () => "Búsqueda y rescate incluidos",
+    allFiveDestinations: () => "Cubre nuestros cinco destinos",
+    agesUpTo99: () => "Asegurable hasta los 99 años",
+    noTravelerLimit: () => "Sin límite de viajeros",
+    underwrittenOnRequest: () => "Evaluación personalizada a petición",
+    chartersUpTo120Days: () => "Chárteres y expediciones de hasta 120 días",
+    nonUsResidents: () => "Para residentes fuera de los Estados Unidos",
+    lowPrice: () => "Precio económico",
+    secureWithDeposit: () => "Reservable con un anticipo",
+    lowestCostSafari: () => "El plan de safari más económico",
+    usCanadaResidents: () => "Residentes en los Estados Unidos y Canadá",
+    meetsSafariMinimums: () => "Cumple los mínimos de los operadores de safari",
+    highestSafariLimits: () => "Los límites más altos para safaris",
+    staffAndGuidesOnly: () => "Solo para personal y guías",
+    issuedByAdministrator: () => "Emitida por un administrador",
+    noLongerSold: () => "Ya no se comercializa"
   }
 }
 

@@ -43,6 +43,32 @@ const messages: CatalogMessages = {
     "savanna-ultimate": () => "Couverture safari haut de gamme pour les résidents des États-Unis avec 500 000 USD pour l’évacuation, sans franchise et avec annulation sans motif.",
     "polar-shield-expedition-staff": () => "Couverture négociée pour les guides d’expédition et le personnel de bord, émise par un administrateur à la demande d’un voyagiste ; non vendue au public.",
     "austral-classic": () => "Formule antarctique et Galápagos retirée de la vente, remplacée par Austral Voyager Basic ; conservée pour que les devis existants restent valables."
+  },
+  highlights: {
+    lowestCostPolar: () => "La formule polaire la moins chère",
+    coversPolarRegions: () => "Couvre l’Antarctique, l’Arctique et le Svalbard",
+    meetsPolarMinimums: () => "Conforme aux minimums des voyagistes polaires",
+    cfarWithin21Days: () => "Annulation sans motif si la police est souscrite dans les 21 jours suivant l’acompte",
+    highestPolarLimits: () => "Les plafonds les plus élevés pour les voyages polaires",
+    noDeductible: () => "Sans franchise",
+    usResidentsOnly: () => "Réservé aux résidents des États-Unis",
+    mostCountriesResidents: () => "Ouvert aux résidents de la plupart des pays",
+    searchAndRescue: () => "Frais de recherche et de secours inclus",
+    allFiveDestinations: () => "Couvre nos cinq destinations",
+    agesUpTo99: () => "Assurable jusqu’à 99 ans",
+    noTravelerLimit: () => "Nombre de voyageurs illimité",
+    underwrittenOnRequest: () => "Étude personnalisée sur demande",
+    chartersUpTo120Days: () => "Affrètements et expéditions jusqu’à 120 jours",
+    nonUsResidents: () => "Pour les résidents hors des États-Unis",
+    lowPrice: () => "Prix avantageux",
+    secureWithDeposit: () => "Réservable avec un acompte",
+    lowestCostSafari: () => "La formule safari la moins chère",
+    usCanadaResidents: () => "Résidents des États-Unis et du Canada",
+    meetsSafariMinimums: () => "Conforme aux minimums des voyagistes de safari",
+    highestSafariLimits: () => "Les plafonds les plus élevés pour les safaris",
+    staffAndGuidesOnly: () => "Réservé au personnel et aux guides",
+    issuedByAdministrator: () => "Émise par un administrateur",
+    noLongerSold: () => "N’est plus commercialisée"
   }
 }
 

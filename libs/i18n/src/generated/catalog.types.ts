@@ -42,4 +42,30 @@ export interface CatalogMessages {
     "polar-shield-expedition-staff"(): string;
     "austral-classic"(): string;
   };
+  readonly highlights: {
+    lowestCostPolar(): string;
+    coversPolarRegions(): string;
+    meetsPolarMinimums(): string;
+    cfarWithin21Days(): string;
+    highestPolarLimits(): string;
+    noDeductible(): string;
+    usResidentsOnly(): string;
+    mostCountriesResidents(): string;
+    searchAndRescue(): string;
+    allFiveDestinations(): string;
+    agesUpTo99(): string;
+    noTravelerLimit(): string;
+    underwrittenOnRequest(): string;
+    chartersUpTo120Days(): string;
+    nonUsResidents(): string;
+    lowPrice(): string;
+    secureWithDeposit(): string;
+    lowestCostSafari(): string;
+    usCanadaResidents(): string;
+    meetsSafariMinimums(): string;
+    highestSafariLimits(): string;
+    staffAndGuidesOnly(): string;
+    issuedByAdministrator(): string;
+    noLongerSold(): string;
+  };
 }

@@ -55,6 +55,9 @@ const messages: CheckoutMessages = {
   errors: {
     useSecureForm: () => "Bezahlen Sie mit dem sicheren Formular auf dieser Seite.",
     invalidEmail: () => "Diese E-Mail-Adresse scheint nicht zu stimmen. Korrigieren Sie sie oder lassen Sie das Feld leer (dann wird keine E-Mail gesendet). Es wurde nichts abgebucht.",
+    linkUnknown: () => "Dieser Bezahllink ist ungültig. Es wurde nichts abgebucht.",
+    linkExpired: () => "Dieser Bezahllink ist abgelaufen. Es wurde nichts abgebucht; laden Sie die Seite neu.",
+    linkPaid: () => "Diese Reise ist bereits bezahlt. Laden Sie die Seite neu, um den aktuellen Stand zu sehen.",
     busy: () => "Für diese Reise wird bereits eine Zahlung verarbeitet. Warten Sie einen Moment und laden Sie diese Seite dann neu.",
     authentication: () => "Ihre Bank verlangt eine zusätzliche Authentifizierung (3-D Secure), die dieser Test-Checkout nicht anzeigen kann. Verwenden Sie eine andere Karte.",
     declined: () => "Ihre Karte wurde abgelehnt. Verwenden Sie eine andere Karte.",

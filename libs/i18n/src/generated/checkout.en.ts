@@ -55,6 +55,9 @@ const messages: CheckoutMessages = {
   errors: {
     useSecureForm: () => "Pay with the secure form on this page.",
     invalidEmail: () => "That e-mail address does not look right. Correct it, or leave the field empty (then no e-mail is sent). Nothing was charged.",
+    linkUnknown: () => "This checkout link is not valid. Nothing was charged.",
+    linkExpired: () => "This checkout link has expired. Nothing was charged; reload the page.",
+    linkPaid: () => "This trip has already been paid for. Reload the page to see it.",
     busy: () => "A payment for this trip is already being processed. Wait a moment, then reload this page.",
     authentication: () => "Your bank asks for extra authentication (3-D Secure), which this test checkout cannot show. Use another card.",
     declined: () => "Your card was declined. Try another card.",

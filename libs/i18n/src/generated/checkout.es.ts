@@ -55,6 +55,9 @@ const messages: CheckoutMessages = {
   errors: {
     useSecureForm: () => "Pague con el formulario seguro de esta página.",
     invalidEmail: () => "Esa dirección de correo electrónico no parece correcta. Corríjala o deje el campo vacío (entonces no se envía ningún correo). No se ha cobrado nada.",
+    linkUnknown: () => "Este enlace de pago no es válido. No se ha cobrado nada.",
+    linkExpired: () => "Este enlace de pago ha caducado. No se ha cobrado nada; vuelva a cargar la página.",
+    linkPaid: () => "Este viaje ya está pagado. Vuelva a cargar la página para verlo.",
     busy: () => "Ya se está procesando un pago para este viaje. Espere un momento y vuelva a cargar esta página.",
     authentication: () => "Su banco pide una autenticación adicional (3-D Secure) que este pago de prueba no puede mostrar. Use otra tarjeta.",
     declined: () => "Su tarjeta ha sido rechazada. Use otra tarjeta.",

@@ -55,6 +55,9 @@ const messages: CheckoutMessages = {
   errors: {
     useSecureForm: () => "Payez avec le formulaire sécurisé de cette page.",
     invalidEmail: () => "Cette adresse e-mail ne semble pas correcte. Corrigez-la, ou laissez le champ vide (aucun e-mail ne sera alors envoyé). Rien n’a été débité.",
+    linkUnknown: () => "Ce lien de paiement n’est pas valide. Rien n’a été débité.",
+    linkExpired: () => "Ce lien de paiement a expiré. Rien n’a été débité ; rechargez la page.",
+    linkPaid: () => "Ce voyage est déjà payé. Rechargez la page pour le voir.",
     busy: () => "Un paiement pour ce voyage est déjà en cours de traitement. Patientez un instant, puis rechargez cette page.",
     authentication: () => "Votre banque demande une authentification supplémentaire (3-D Secure), que ce paiement de test ne peut pas afficher. Utilisez une autre carte.",
     declined: () => "Votre carte a été refusée. Utilisez une autre carte.",

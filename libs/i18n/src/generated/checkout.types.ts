@@ -50,6 +50,9 @@ export interface CheckoutMessages {
   readonly errors: {
     useSecureForm(): string;
     invalidEmail(): string;
+    linkUnknown(): string;
+    linkExpired(): string;
+    linkPaid(): string;
     busy(): string;
     authentication(): string;
     declined(): string;

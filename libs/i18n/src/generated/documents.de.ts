@@ -60,6 +60,7 @@ const messages: DocumentsMessages = {
   certificate: {
     title: () => "Versicherungsbestätigung",
     documentTitle: (d: any) => "Versicherungsbestätigung " + d.policyNumber,
+    fileName: (d: any) => "Versicherungsbestätigung-" + d.policyNumber + ".pdf",
     policy: () => "Police",
     statusIssued: () => "Ausgestellt: Versicherungsschutz für den unten genannten Zeitraum",
     insuredTravelers: () => "Versicherte Reisende",

@@ -60,6 +60,7 @@ const messages: DocumentsMessages = {
   certificate: {
     title: () => "[Çéŕţííƒíçááţé ööƒ Íñšüüŕáñçéé ···· ·]",
     documentTitle: (d: any) => "[Çéŕţííƒíçááţé ööƒ íñšüüŕáñçéé " + d.policyNumber + " ···· ····]",
+    fileName: (d: any) => "[çéŕţííƒíçááţé-" + d.policyNumber + ".þðƒ ···· ···]",
     policy: () => "[Þöļííçý ··]",
     statusIssued: () => "[Íššüüéð: ííñ ƒöŕçéé ƒöŕ ţĥéé çöṽééŕ ðáţééš ƀéļööŵ ···· ···· ·]",
     insuredTravelers: () => "[Íñšüüŕéð ţŕááṽéļééŕš ····]",

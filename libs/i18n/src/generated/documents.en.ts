@@ -60,6 +60,7 @@ const messages: DocumentsMessages = {
   certificate: {
     title: () => "Certificate of Insurance",
     documentTitle: (d: any) => "Certificate of insurance " + d.policyNumber,
+    fileName: (d: any) => "certificate-" + d.policyNumber + ".pdf",
     policy: () => "Policy",
     statusIssued: () => "Issued: in force for the cover dates below",
     insuredTravelers: () => "Insured travelers",

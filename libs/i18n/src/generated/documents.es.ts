@@ -60,6 +60,7 @@ const messages: DocumentsMessages = {
   certificate: {
     title: () => "Certificado de seguro",
     documentTitle: (d: any) => "Certificado de seguro " + d.policyNumber,
+    fileName: (d: any) => "certificado-de-seguro-" + d.policyNumber + ".pdf",
     policy: () => "Póliza",
     statusIssued: () => "Emitida: en vigor para las fechas de cobertura indicadas abajo",
     insuredTravelers: () => "Viajeros asegurados",

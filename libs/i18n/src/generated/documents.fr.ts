@@ -60,6 +60,7 @@ const messages: DocumentsMessages = {
   certificate: {
     title: () => "Attestation d’assurance",
     documentTitle: (d: any) => "Attestation d’assurance " + d.policyNumber,
+    fileName: (d: any) => "attestation-d’assurance-" + d.policyNumber + ".pdf",
     policy: () => "Police",
     statusIssued: () => "Émise : en vigueur pour les dates de couverture ci-dessous",
     insuredTravelers: () => "Voyageurs assurés",

@@ -55,6 +55,7 @@ export interface DocumentsMessages {
   readonly certificate: {
     title(): string;
     documentTitle(d: { policyNumber: string | number }): string;
+    fileName(d: { policyNumber: string | number }): string;
     policy(): string;
     statusIssued(): string;
     insuredTravelers(): string;

@@ -1,6 +1,8 @@
 import { z } from 'zod';
 import { policyWordingUrls, type EmbedOption, type EmbedOptionsReady } from '@expedition/contracts';
 import { getPlan, isPurchasable, type Plan } from '@expedition/domain-pricing';
+import { asLocale, type Locale } from '@expedition/i18n';
+import { planHighlights } from './plan-highlights';
 
 /** Coverage figures frozen into `quote_options.coverage` when the option is generated (USD per person). */
 export const OptionCoverageSchema = z.object({
@@ -75,12 +77,15 @@ export interface ReadyQuote {
   quoteNumber: string;
   currency: string;
   recommendedPlanId: string | null;
+  /** The quote's language (its `locale` column): the options' highlights are written in it. English when absent. */
+  locale?: string;
 }
 
 /**
- * The ready payload (SERVICE-SPEC §3, "not shown" there; defined in contracts as EmbedOptionsReady). Display facts
- * come from the in-code catalog (plans are never deleted from it: retired ones stay with `enabled: false`), so
- * `checkout.purchasable` is re-evaluated on read: a plan withdrawn after generation can no longer be bought.
+ * The ready payload (docs/contract.md, GET /api/embed/options; contracts' EmbedOptionsReady). Display facts come
+ * from the in-code catalog (plans are never deleted from it: retired ones stay with `enabled: false`), so
+ * `checkout.purchasable` is re-evaluated on read: a plan withdrawn after generation can no longer be bought. The
+ * highlights are in the quote's language.
  */
 export function toEmbedOptionsReady(
   quote: ReadyQuote,
@@ -88,7 +93,7 @@ export function toEmbedOptionsReady(
   links: { quoteApiUrl?: string } = {},
 ): EmbedOptionsReady {
   const mapped = options.flatMap((o) => {
-    const option = toEmbedOption(o, links.quoteApiUrl);
+    const option = toEmbedOption(o, links.quoteApiUrl, asLocale(quote.locale));
     return option ? [option] : [];
   });
   const generatedAt = options.reduce<Date | null>(
@@ -106,7 +111,7 @@ export function toEmbedOptionsReady(
 }
 
 /** `quoteApiUrl`: where the plan's policy wording is served (quote-api); without it the option has no link. */
-function toEmbedOption(stored: StoredOption, quoteApiUrl: string | undefined): EmbedOption | null {
+function toEmbedOption(stored: StoredOption, quoteApiUrl: string | undefined, locale: Locale): EmbedOption | null {
   const plan = getPlan(stored.planId);
   if (!plan) return null;
   const parsed = OptionCoverageSchema.safeParse(stored.coverage);
@@ -121,7 +126,7 @@ function toEmbedOption(stored: StoredOption, quoteApiUrl: string | undefined): E
     premiumCents: stored.premiumCents,
     currency: stored.currency,
     coverage,
-    highlights: [...plan.highlights],
+    highlights: planHighlights(plan, locale),
     ...(quoteApiUrl ? { policyTermsUrl: policyWordingUrls(quoteApiUrl, plan.id).html } : {}),
     isRecommended: stored.isRecommended,
     availabilityMode: plan.availabilityMode,

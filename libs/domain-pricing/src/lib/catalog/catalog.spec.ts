@@ -7,6 +7,7 @@ import {
 } from './rates.table';
 import { allPlans, findDestination, getPlan, listDestinations } from './catalog';
 import { DESTINATION_TABLE } from './destinations.catalog';
+import { PLAN_HIGHLIGHTS } from './highlights.table';
 
 const hasAtMostFourDecimals = (value: number) => Math.abs(value * 10_000 - Math.round(value * 10_000)) < 1e-6;
 
@@ -142,6 +143,19 @@ describe('plans', () => {
     expect(getPlan('polar-shield-standard')?.eligibility.allowedResidences).toEqual(['US', 'CA']);
     expect(getPlan('meridian-expedition-premium')?.eligibility.allowedResidences).toBeNull();
     expect(getPlan('austral-voyager-basic')?.eligibility.excludedResidences).toContain('US');
+  });
+
+  it("names each plan's highlights by key, in English, and uses every highlight of the table", () => {
+    for (const p of plans) {
+      expect(p.highlights).toEqual(p.highlightKeys.map((key) => PLAN_HIGHLIGHTS[key]));
+      expect(new Set(p.highlightKeys).size).toBe(p.highlightKeys.length);
+    }
+    expect([...new Set(plans.flatMap((p) => p.highlightKeys))].sort()).toEqual(Object.keys(PLAN_HIGHLIGHTS).sort());
+    expect(getPlan('polar-shield-premium')?.highlights).toEqual([
+      'Highest polar limits',
+      'No deductible',
+      'US residents only',
+    ]);
   });
 
   it('returns admin-only and disabled plans by id and frozen catalog objects', () => {

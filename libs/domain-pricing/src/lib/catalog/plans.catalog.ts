@@ -1,5 +1,6 @@
 import { CARRIER_TABLE, type CarrierId } from './carriers.catalog';
 import type { DestinationSlug } from './destinations.catalog';
+import { PLAN_HIGHLIGHTS, type HighlightKey } from './highlights.table';
 import type { Tier } from './rates.table';
 
 /**
@@ -61,7 +62,10 @@ export interface Plan {
   readonly tier: Tier;
   readonly description: string;
   readonly features: readonly string[];
+  /** The plan card's short lines, in English (highlights.table.ts). */
   readonly highlights: readonly string[];
+  /** The same lines by key, for their translations (libs/i18n: `catalog.highlights.<key>`). */
+  readonly highlightKeys: readonly HighlightKey[];
   /** Destinations the plan covers. */
   readonly destinations: readonly DestinationSlug[];
   /** ISO 3166-1 alpha-2 codes of the countries and territories the covered destinations lie in. */
@@ -106,7 +110,7 @@ const COVERED_REASONS = 'Covered reasons (illness, injury, death in the family, 
 
 type PlanRow = Omit<
   Plan,
-  'brand' | 'carrier' | 'countriesCovered' | 'basePrice' | 'currency' | 'coverage' | 'eligibility'
+  'brand' | 'carrier' | 'countriesCovered' | 'basePrice' | 'currency' | 'coverage' | 'eligibility' | 'highlights'
 > & {
   readonly cancelReason: string;
   readonly eligibility: Omit<PlanEligibility, 'allowedResidences'>;
@@ -131,7 +135,7 @@ export const PLAN_TABLE = [
       'Medical evacuation',
       '24/7 assistance line',
     ],
-    highlights: ['Lowest-cost polar option', 'Covers Antarctica, the Arctic and Svalbard'],
+    highlightKeys: ['lowestCostPolar', 'coversPolarRegions'],
     destinations: ['antarctica', 'arctic', 'svalbard'],
     evacuationCoverage: 250_000,
     medicalExpenseLimit: 50_000,
@@ -166,7 +170,7 @@ export const PLAN_TABLE = [
       'Missed-embarkation cover',
       'Optional cancel-for-any-reason (75 %)',
     ],
-    highlights: ['Meets polar operator minimums', 'Cancel-for-any-reason when bought within 21 days of deposit'],
+    highlightKeys: ['meetsPolarMinimums', 'cfarWithin21Days'],
     destinations: ['antarctica', 'arctic', 'svalbard'],
     evacuationCoverage: 500_000,
     medicalExpenseLimit: 100_000,
@@ -202,7 +206,7 @@ export const PLAN_TABLE = [
       'Pre-existing condition waiver',
       'No deductible',
     ],
-    highlights: ['Highest polar limits', 'No deductible', 'US residents only'],
+    highlightKeys: ['highestPolarLimits', 'noDeductible', 'usResidentsOnly'],
     destinations: ['antarctica', 'arctic', 'svalbard'],
     evacuationCoverage: 1_000_000,
     medicalExpenseLimit: 250_000,
@@ -236,7 +240,7 @@ export const PLAN_TABLE = [
       'Medical evacuation USD 500,000',
       'Search and rescue USD 25,000',
     ],
-    highlights: ['Open to residents of most countries', 'Search and rescue included'],
+    highlightKeys: ['mostCountriesResidents', 'searchAndRescue'],
     destinations: ['antarctica', 'arctic', 'svalbard', 'galapagos'],
     evacuationCoverage: 500_000,
     medicalExpenseLimit: 150_000,
@@ -272,7 +276,7 @@ export const PLAN_TABLE = [
       'Search and rescue USD 50,000',
       'No deductible',
     ],
-    highlights: ['Covers all five destinations', 'Ages up to 99', 'No traveler limit'],
+    highlightKeys: ['allFiveDestinations', 'agesUpTo99', 'noTravelerLimit'],
     destinations: ['antarctica', 'arctic', 'svalbard', 'galapagos', 'african-safari'],
     evacuationCoverage: 1_000_000,
     medicalExpenseLimit: 500_000,
@@ -306,7 +310,7 @@ export const PLAN_TABLE = [
       'Medical evacuation USD 2,000,000',
       'Vessel-diversion costs',
     ],
-    highlights: ['Underwritten on request', 'Charters and expeditions up to 120 days'],
+    highlightKeys: ['underwrittenOnRequest', 'chartersUpTo120Days'],
     destinations: ['antarctica', 'arctic'],
     evacuationCoverage: 2_000_000,
     medicalExpenseLimit: 500_000,
@@ -339,7 +343,7 @@ export const PLAN_TABLE = [
       'Emergency medical USD 50,000',
       'Medical evacuation USD 150,000',
     ],
-    highlights: ['For residents outside the United States', 'Low price'],
+    highlightKeys: ['nonUsResidents', 'lowPrice'],
     destinations: ['antarctica', 'galapagos'],
     evacuationCoverage: 150_000,
     medicalExpenseLimit: 50_000,
@@ -373,7 +377,7 @@ export const PLAN_TABLE = [
       'Medical evacuation USD 500,000',
       'Cancel-for-any-reason (75 %)',
     ],
-    highlights: ['Secure with a deposit', 'Cancel-for-any-reason when bought within 21 days of deposit'],
+    highlightKeys: ['secureWithDeposit', 'cfarWithin21Days'],
     destinations: ['antarctica', 'galapagos', 'african-safari'],
     evacuationCoverage: 500_000,
     medicalExpenseLimit: 200_000,
@@ -406,7 +410,7 @@ export const PLAN_TABLE = [
       'Emergency medical USD 50,000',
       'Air-ambulance evacuation USD 100,000',
     ],
-    highlights: ['Lowest-cost safari option', 'US and Canadian residents'],
+    highlightKeys: ['lowestCostSafari', 'usCanadaResidents'],
     destinations: ['african-safari', 'galapagos'],
     evacuationCoverage: 100_000,
     medicalExpenseLimit: 50_000,
@@ -441,7 +445,7 @@ export const PLAN_TABLE = [
       'Cancel-for-any-reason (75 %)',
       'Baggage and camera gear USD 2,500',
     ],
-    highlights: ['Meets safari operator minimums', 'Open to residents of most countries'],
+    highlightKeys: ['meetsSafariMinimums', 'mostCountriesResidents'],
     destinations: ['african-safari', 'galapagos'],
     evacuationCoverage: 250_000,
     medicalExpenseLimit: 100_000,
@@ -476,7 +480,7 @@ export const PLAN_TABLE = [
       'Cancel-for-any-reason (75 %)',
       'No deductible',
     ],
-    highlights: ['Highest safari limits', 'US residents only'],
+    highlightKeys: ['highestSafariLimits', 'usResidentsOnly'],
     destinations: ['african-safari'],
     evacuationCoverage: 500_000,
     medicalExpenseLimit: 250_000,
@@ -505,7 +509,7 @@ export const PLAN_TABLE = [
     description:
       'Negotiated cover for expedition guides and ship staff, issued by an administrator on an operator’s request; not sold to the public.',
     features: ['Emergency medical USD 100,000', 'Medical evacuation USD 500,000', 'Season-long cover'],
-    highlights: ['Staff and guides only', 'Issued by an administrator'],
+    highlightKeys: ['staffAndGuidesOnly', 'issuedByAdministrator'],
     destinations: ['antarctica', 'arctic', 'svalbard'],
     evacuationCoverage: 500_000,
     medicalExpenseLimit: 100_000,
@@ -538,7 +542,7 @@ export const PLAN_TABLE = [
       'Emergency medical USD 25,000',
       'Medical evacuation USD 100,000',
     ],
-    highlights: ['No longer sold'],
+    highlightKeys: ['noLongerSold'],
     destinations: ['antarctica', 'galapagos'],
     evacuationCoverage: 100_000,
     medicalExpenseLimit: 25_000,
@@ -568,7 +572,10 @@ const ALLOWED_BY_TYPE: Readonly<Record<ResidenceType, readonly string[] | null>>
   non_US: null,
 };
 
-/** Fills the derived fields (carrier names, countries, nested coverage, allowed residences). basePrice is set later. */
+/**
+ * Fills the derived fields (carrier names, highlights' English, countries, nested coverage, allowed residences).
+ * basePrice is set later.
+ */
 export function buildPlan(row: PlanRow, basePrice: number): Plan {
   const carrier = CARRIER_TABLE.find((c) => c.id === row.carrierId);
   if (!carrier) throw new Error(`plan ${row.id} names unknown carrier ${row.carrierId}`);
@@ -580,6 +587,7 @@ export function buildPlan(row: PlanRow, basePrice: number): Plan {
       : eligibility.excludedResidences;
   return {
     ...rest,
+    highlights: row.highlightKeys.map((key) => PLAN_HIGHLIGHTS[key]),
     brand: carrier.brand,
     carrier: carrier.legalName,
     countriesCovered: countries,
