@@ -5,6 +5,7 @@ export * from './storable-body';
 export * from './request-id';
 export * from './logger';
 export * from './error-handler';
+export * from './domain-errors';
 export * from './health';
 export * from './favicon';
 export * from './server';
