@@ -1,6 +1,13 @@
-export * from './identifiers';
-export * from './quote.service';
-export * from './options/instant-eligibility';
-export * from './options/option-rows';
-export * from './options/options-worker';
-export * from './checkout-link';
+// What other projects import; everything else is internal to the lib.
+export { QUOTE_NUMBER_ALPHABET } from './identifiers';
+export { createQuoteService, type NewQuote, type QuoteService } from './quote.service';
+export { isQuotingError, quoteExpiredError, QuotingError, type QuotingErrorCode } from './quoting-error';
+export { keepsOptionsPending } from './sandbox';
+export { createCheckoutLinks, loadQuoteForCheckout, type CheckoutLinks } from './checkout-link';
+export { toEmbedOptionsReady } from './options/option-rows';
+export {
+  createOptionsWorker,
+  type OptionsOutcome,
+  type OptionsRunSummary,
+  type OptionsWorker,
+} from './options/options-worker';
