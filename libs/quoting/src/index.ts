@@ -4,7 +4,7 @@ export { createQuoteService, type NewQuote, type QuoteService } from './quote.se
 export { isQuotingError, quoteExpiredError, QuotingError, type QuotingErrorCode } from './quoting-error';
 export { keepsOptionsPending } from './sandbox';
 export { createCheckoutLinks, loadQuoteForCheckout, type CheckoutLinks } from './checkout-link';
-export { toEmbedOptionsReady } from './options/option-rows';
+export { toEmbedOptionsReady, type StoredOption } from './options/option-rows';
 export {
   createOptionsWorker,
   type OptionsOutcome,
