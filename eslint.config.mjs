@@ -46,16 +46,10 @@ export const depConstraints = [
       'scope:i18n',
     ],
   },
+  // Quoting raises its own domain errors (QuotingError); each app maps them to HTTP at its edge, so no http-kit here.
   {
     sourceTag: 'scope:quoting',
-    onlyDependOnLibsWithTags: [
-      'scope:shared',
-      'scope:contracts',
-      'scope:pricing',
-      'scope:db',
-      'scope:http',
-      'scope:i18n',
-    ],
+    onlyDependOnLibsWithTags: ['scope:shared', 'scope:contracts', 'scope:pricing', 'scope:db', 'scope:i18n'],
   },
   // Platforms: browser code (the widget loader and iframe, the portal UI) may use only universal libs (pure TS, no
   // Node API: contracts, domain-pricing) and other browser libs; universal libs stay universal. Node-only libs

@@ -10,12 +10,13 @@ import { createEmbedGate, mintPublishableKey } from '@expedition/auth-publishabl
 import { syncCatalog } from '@expedition/db';
 import { createTestDatabase } from '@expedition/db/testing';
 import { createLogger, listen } from '@expedition/http-kit';
+import { createKeyResolver } from '@expedition/operators';
 import { createRateLimiter, systemClock } from '@expedition/platform';
 import { catalogSnapshot } from '@expedition/domain-pricing';
 import { createOptionsWorker } from '@expedition/quoting';
 // The bench drives the real app through its public index.ts, as the launcher does (the lint rule also flags the launcher).
 // eslint-disable-next-line @nx/enforce-module-boundaries
-import { createApp, createKeyResolver } from '@expedition/app-embed-api';
+import { createApp } from '@expedition/app-embed-api';
 import { loadBenchConfig } from './config';
 
 const ORIGIN = 'https://tours.example';

@@ -13,11 +13,16 @@ import {
 import { prepareDatabase } from '@expedition/db';
 import { createTestDatabase } from '@expedition/db/testing';
 import { catalogSnapshot } from '@expedition/domain-pricing';
-import { createSecretBox, ensureDemoOperator, resolveWebhookSecretKeys } from '@expedition/operators';
+import {
+  createKeyResolver,
+  createSecretBox,
+  ensureDemoOperator,
+  resolveWebhookSecretKeys,
+} from '@expedition/operators';
 import { TEST_CARDS, createSimulatedProcessor } from '@expedition/payments';
 import { createRateLimiter, systemClock } from '@expedition/platform';
 import { createOptionsWorker } from '@expedition/quoting';
-import { EMBED_MAX_BODY_BYTES, createApp, createKeyResolver } from '@expedition/app-embed-api';
+import { EMBED_MAX_BODY_BYTES, createApp } from '@expedition/app-embed-api';
 import { fromZod } from './src/inputs';
 import type { RouteSpec } from './src/engine';
 import { FUZZ_PORTS, WRITTEN_TABLES, fuzzLogger, fuzzSuite } from './src/suite';

@@ -12,6 +12,7 @@ import { countGateDecisions, countQuotesCreated, observe, type Observability } f
 import type { Clock, Logger, RateLimiter } from '@expedition/platform';
 import { createCheckoutLinks } from '@expedition/quoting';
 import { addEmbedCheckoutRoute } from './checkout/embed-checkout.router';
+import { EMBED_DOMAIN_ERRORS } from './http/embed-domain-errors';
 import { embedPrelude } from './http/embed-prelude';
 import {
   EMBED_CHECKOUT_PATH,
@@ -41,7 +42,6 @@ export interface EmbedApiDeps {
   firstPartyOrigins: readonly string[];
   /** The provider dashboard (portal) origin(s): accepted for test keys only. */
   testDashboardOrigins: readonly string[];
-  /** Express `trust proxy` setting. */
   /** Express `trust proxy`: proxies in front (a number) or their addresses (docs: README, TRUST_PROXY). */
   trustProxy?: number | string;
   /** Called after an instant-eligible quote is stored (the composition root kicks the options worker). */
@@ -138,6 +138,6 @@ export function createApp(deps: EmbedApiDeps): Express {
   if (payments) addEmbedPaymentRoutes(app, { gate: headerKeyGate, payments });
 
   app.use(notFound());
-  app.use(errorHandler(deps.logger));
+  app.use(errorHandler(deps.logger, { domainErrors: EMBED_DOMAIN_ERRORS }));
   return app;
 }

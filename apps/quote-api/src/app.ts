@@ -40,6 +40,7 @@ import { quoteRouter } from './quotes/quote.router';
 import { mcpRouter } from './mcp/mcp.router';
 import { acpApi } from './acp/acp.module';
 import { policiesRouter, policyPageRouter } from './policies/policies.router';
+import { QUOTE_API_DOMAIN_ERRORS } from './quoting-errors';
 import { wordingRouter } from './documents/wording.router';
 import { createPolicyService } from './policies/policy.service';
 
@@ -215,6 +216,6 @@ export function createApp(deps: QuoteApiDeps): Express {
     }),
   );
   app.use(notFound());
-  app.use(errorHandler(deps.logger));
+  app.use(errorHandler(deps.logger, { domainErrors: QUOTE_API_DOMAIN_ERRORS }));
   return app;
 }

@@ -1,4 +1,5 @@
-import { createCachedKeyResolver, type KeyRecord, mintPublishableKey, verifyKeyRecord } from './index';
+import { createCachedKeyResolver, type KeyRecord, verifyKeyRecord } from './key-resolver';
+import { mintPublishableKey } from './publishable-key';
 import { createFakeKeyStore, keyRecord } from '../test/fake-key-store';
 
 const NOW = Date.parse('2027-03-01T12:00:00Z');

@@ -1,4 +1,4 @@
-import { normalizeOrigin, normalizeOrigins } from './index';
+import { normalizeOrigin, normalizeOrigins } from './origin';
 
 describe('normalizeOrigin', () => {
   it.each([

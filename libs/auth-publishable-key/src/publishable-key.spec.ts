@@ -1,12 +1,5 @@
-import {
-  hashSecretKey,
-  isSecretKeyFormat,
-  mintPublishableKey,
-  mintSecretKey,
-  parsePublishableKey,
-  redactKey,
-  secretKeyMatchesHash,
-} from './index';
+import { mintPublishableKey, parsePublishableKey, redactKey } from './publishable-key';
+import { hashSecretKey, isSecretKeyFormat, mintSecretKey, secretKeyMatchesHash } from './secret-key';
 import { createHash } from 'node:crypto';
 
 const HEX48 = 'ab'.repeat(24);

@@ -42,8 +42,3 @@ export function keyRecord(overrides: Partial<KeyRecord> = {}): KeyRecord {
     ...overrides,
   };
 }
-
-/** Deterministic key material: a repeated byte, distinct per call site. */
-export function bytesOf(fill: number) {
-  return (size: number) => new Uint8Array(size).fill(fill);
-}

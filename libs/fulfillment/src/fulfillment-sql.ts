@@ -14,7 +14,7 @@ import { acpOrderEventPart, type AcpOrderEventRow } from './acp-order-events';
  * needs in one statement, and issue a policy (payment, purchase, policy, quote, checkout link, commission, the
  * `policy.issued` outbox row and the policyholder's confirmation mail job) in one more. Through the ORM the same work took about fifteen round trips, and most of
  * the intake's CPU went to Prisma's client (tools/bench/README.md). The rare paths (refunds, failures, ACP and MPP
- * trust) stay in the ORM, in fulfillment.service.ts. Plain SQL runs the same on PostgreSQL and PGlite.
+ * trust) stay in the ORM, in payment-records.ts and payment-trust.ts. Plain SQL runs the same on PostgreSQL and PGlite.
  *
  * Ids and `updated_at` are made here, as Prisma's client would (`@default(uuid())`, `@updatedAt`). Keep the column
  * lists in step with libs/db/prisma/schema.prisma; the intake and payment suites read every row back through Prisma.

@@ -1,47 +1,20 @@
+// The money path's façade (createMoneyPath) and what other projects import beside it; the rest is internal.
+export { createMoneyPath, type MoneyPath } from './money-path';
+export { createFulfillment, type Fulfillment } from './fulfillment.service';
 export {
-  createFulfillment,
   NO_WEBHOOK_URL_ERROR,
-  type Fulfillment,
+  succeededPaymentOf,
   type FulfillmentDeps,
   type FulfillmentOutcome,
-  type RefundCause,
-  succeededPaymentOf,
-  type PaymentFacts,
-  type SucceededPayment,
-  type UntrustedReason,
-} from './fulfillment.service';
-export {
-  createPaymentClaims,
-  DEFAULT_CLAIM_LEASE_MS,
-  type AcquireResult,
-  type AttemptEnd,
-  type HeldClaim,
-  type PaymentClaims,
-} from './payment-claims';
-export {
-  createPaymentGuard,
-  type AttemptClaim,
-  type AttemptResult,
-  type Guarded,
-  type PaymentGuard,
-  type PaymentGuardDeps,
-} from './payment-guard';
-export { createRefunds, type RefundResult, type Refunds, type RefundsDeps } from './refunds';
-export { createMoneyPath, type MoneyPath, type MoneyPathDeps } from './money-path';
-export { computeCommissionCents } from './commission';
-export { randomPolicyNumber, randomWebhookEventId } from './identifiers';
-export { policyLinks, storedDocumentUrl, withAccessToken, withoutAccessToken, type PolicyLinks } from './policy-links';
+} from './fulfillment-types';
+export type { AttemptEnd } from './payment-claims';
+export type { AttemptClaim, AttemptResult } from './payment-guard';
+export type { Refunds } from './refunds';
+export { policyLinks, storedDocumentUrl, withAccessToken, withoutAccessToken } from './policy-links';
 export {
   createPolicyTokens,
   DEV_POLICY_TOKEN_SECRET,
   MIN_POLICY_TOKEN_SECRET_LENGTH,
   type PolicyTokens,
-  type PolicyTokensOptions,
-  type PolicyTokenSubject,
 } from './policy-tokens';
-export {
-  CONFIRMATION_MAIL,
-  requeueConfirmationMail,
-  type ConfirmationMailStatus,
-  type ResendOutcome,
-} from './policy-mails';
+export { CONFIRMATION_MAIL, requeueConfirmationMail, type ResendOutcome } from './policy-mails';

@@ -1,7 +1,8 @@
 import type { Logger } from 'pino';
 import type { PaymentChannel, PrismaClient } from '@expedition/db';
 import { PaymentProcessorError, type PaymentProcessor } from '@expedition/payments';
-import { succeededPaymentOf, type Fulfillment } from './fulfillment.service';
+import type { Fulfillment } from './fulfillment.service';
+import { succeededPaymentOf } from './fulfillment-types';
 import type { AttemptEnd, HeldClaim, PaymentClaims } from './payment-claims';
 
 export type Guarded<T> = { kind: 'done'; value: T } | { kind: 'paid' } | { kind: 'busy'; retryAfterSec: number };

@@ -5,7 +5,9 @@ import { catalogSnapshot } from '@expedition/domain-pricing';
 import { normalizeStripeEvent, type PaymentProcessorEvent } from '@expedition/payments';
 import { systemClock } from '@expedition/platform';
 import { createQuoteService } from '@expedition/quoting';
-import { createFulfillment, randomPolicyNumber, type FulfillmentDeps, type FulfillmentOutcome } from '../src';
+import { createFulfillment } from '../src/fulfillment.service';
+import type { FulfillmentDeps, FulfillmentOutcome } from '../src/fulfillment-types';
+import { randomPolicyNumber } from '../src/identifiers';
 
 /**
  * A sale is written in two statements without a lock when nothing competes (fulfillment-sql.ts), and the locked

@@ -4,7 +4,8 @@ import { createTestDatabase } from '@expedition/db/testing';
 import { catalogSnapshot } from '@expedition/domain-pricing';
 import { systemClock } from '@expedition/platform';
 import { createQuoteService } from '@expedition/quoting';
-import { createFulfillment, type FulfillmentDeps } from '../src';
+import { createFulfillment } from '../src/fulfillment.service';
+import type { FulfillmentDeps } from '../src/fulfillment-types';
 
 /**
  * The last line of defence (issue 20, item 11): whatever a channel or processor got wrong, a payment whose mode is not

@@ -1,6 +1,7 @@
 import type { ErrorRequestHandler, RequestHandler } from 'express';
 import type { Logger } from '@expedition/platform';
 import { AppError } from './app-error';
+import { answerDomainError, type DomainErrorMapping } from './domain-errors';
 import { linkedErrors, type LinkedError } from './error-chain';
 import { unsupportedCharset } from './json-body';
 
@@ -51,9 +52,14 @@ export function isDependencyUnavailable(err: unknown): boolean {
   return unavailableLink(err) !== undefined;
 }
 
-/** Maps anything thrown to the documented error body. Never leaks a stack trace; only real faults are 500s. */
-export function toAppError(err: unknown): AppError {
+/**
+ * Maps anything thrown to the documented error body. Never leaks a stack trace; only real faults are 500s. A domain
+ * error of one of `domainErrors` gets the app's answer for its code (domain-errors.ts).
+ */
+export function toAppError(err: unknown, domainErrors: readonly DomainErrorMapping[] = []): AppError {
   if (err instanceof AppError) return err;
+  const answered = answerDomainError(err, domainErrors);
+  if (answered) return answered;
   if (isDependencyUnavailable(err)) {
     return new AppError(
       503,
@@ -79,13 +85,20 @@ export function toAppError(err: unknown): AppError {
   return new AppError(500, 'internal_error', 'Internal server error', undefined, { cause: err });
 }
 
-export function errorHandler(logger: Logger): ErrorRequestHandler {
+export interface ErrorHandlerOptions {
+  /** The app's answers to the domain errors of the libs it calls (`mapDomainErrors`); an unanswered one is a 500. */
+  domainErrors?: readonly DomainErrorMapping[];
+}
+
+/** The app's last middleware: anything thrown, as the documented error body (or a mapped domain error's own body). */
+export function errorHandler(logger: Logger, options: ErrorHandlerOptions = {}): ErrorRequestHandler {
   return (err, req, res, _next) => {
-    const appError = toAppError(err);
+    const appError = toAppError(err, options.domainErrors);
     if (appError.status >= 500) logger.error({ err: appError.cause ?? err, reqId: req.id }, 'request failed');
     if (res.headersSent) return res.end();
     if (appError.status === 503 && !res.getHeader('Retry-After'))
       res.setHeader('Retry-After', String(UNAVAILABLE_RETRY_AFTER_SEC));
+    if (appError.body) return res.status(appError.status).json(appError.body);
     res.status(appError.status).json({
       error: appError.message,
       code: appError.code,

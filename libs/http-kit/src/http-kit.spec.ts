@@ -12,8 +12,8 @@ import {
   notFound,
   parseOrThrow,
   requestId,
-  redactPath,
 } from './index';
+import { redactPath } from './logger';
 
 const silent = pino({ level: 'silent' });
 

@@ -1,13 +1,20 @@
-export * from './app-error';
-export * from './validate';
-export * from './json-body';
-export * from './storable-body';
-export * from './request-id';
-export * from './logger';
-export * from './error-handler';
-export * from './health';
-export * from './favicon';
-export * from './server';
-export * from './client-error';
-export * from './start';
-export * from './rate-limit';
+// What the apps and tools import; everything else is internal to the lib.
+export { AppError, type ErrorDetail } from './app-error';
+export { issuesToDetails, parseOrThrow } from './validate';
+export { isUtf8JsonRequest, jsonBody } from './json-body';
+export { refuseUnstorableJson } from './storable-body';
+export { assignRequestId, requestId } from './request-id';
+export { accessLog, createLogger, httpLogger } from './logger';
+export {
+  errorHandler,
+  notFound,
+  toAppError,
+  UNAVAILABLE_RETRY_AFTER_SEC,
+  type ErrorHandlerOptions,
+} from './error-handler';
+export { mapDomainErrors, type DomainError, type DomainErrorAnswer, type DomainErrorMapping } from './domain-errors';
+export { healthRoutes } from './health';
+export { faviconRoute, PLATFORM_ICON_SVG } from './favicon';
+export { listen, onShutdownSignal, type RunningServer } from './server';
+export { exitOnStartFailure, logRedisOutages, postgresAt, reachAtStart } from './start';
+export { clientRateLimit } from './rate-limit';

@@ -1,62 +1,42 @@
+// What the apps, libs and tools import; everything else is internal to the lib (test helpers: ./testing).
 export {
   PaymentProcessorError,
   WebhookSignatureError,
-  type ConfirmPaymentInput,
   type ConfirmPaymentResult,
-  type CreatePaymentInput,
   type CreatePaymentResult,
-  type OtherProcessorEvent,
-  type PaymentChannel,
-  type PaymentFailure,
-  type PaymentMetadata,
   type PaymentMode,
   type PaymentProcessor,
-  type PaymentProcessorErrorCode,
   type PaymentProcessorEvent,
-  type PaymentStatus,
   type ProcessorEvent,
   type RefundPaymentInput,
-  type RefundPaymentResult,
-  type RefundReason,
-  type RetrievePaymentInput,
   type RetrievedPayment,
   type SettleSharedPaymentTokenInput,
   type SettleSharedPaymentTokenResult,
-  type WebhookSignatureErrorReason,
 } from './processor';
-export { normalizeStripeEvent, toPaymentStatus, type StripeEventLike, type StripeIntentLike } from './stripe-format';
+export { normalizeStripeEvent } from './stripe-format';
+export { createStripeProcessor, type StripeProcessor, type StripeProcessorOptions } from './stripe/stripe-processor';
+export { createSimulatedProcessor, type SimulatedProcessor } from './simulated/simulated-processor';
+export { createInMemorySimulatedPaymentStore, type InMemorySimulatedPaymentStore } from './simulated/simulated-store';
+export type { EventDeliveryResult } from './simulated/event-delivery';
+export { TEST_CARDS, TEST_SPT_PREFIXES } from './magic-test-values';
+export { encodeJcsBase64Url } from './mpp/encoding';
+export { parseWwwAuthenticate } from './mpp/auth-params';
 export {
-  SPT_API_VERSION,
-  createStripeProcessor,
-  type StripeProcessor,
-  type StripeProcessorOptions,
-} from './stripe/stripe-processor';
+  MIN_CHALLENGE_SECRET_BYTES,
+  createChallenge,
+  decodeOpaque,
+  decodeRequest,
+  formatWwwAuthenticate,
+  isChallengeExpired,
+  parsePaymentChallenges,
+  verifyChallengeBinding,
+  type PaymentChallenge,
+  type StripeChargeRequest,
+} from './mpp/challenge';
+export { formatAuthorizationPayment, parseAuthorizationPayment } from './mpp/credential';
+export { formatPaymentReceipt, parsePaymentReceipt } from './mpp/receipt';
+export { PROBLEM_CONTENT_TYPE, problemDetails, type MppProblemCode } from './mpp/problem';
 export {
-  createSimulatedProcessor,
-  type SimulatedProcessor,
-  type SimulatedProcessorOptions,
-} from './simulated/simulated-processor';
-export {
-  createInMemorySimulatedPaymentStore,
-  type InMemorySimulatedPaymentStore,
-  type SimulatedRefund,
-  type SimulatedPaymentRecord,
-  type SimulatedPaymentStore,
-} from './simulated/simulated-store';
-export type { EventDeliveryResult, FetchLike } from './simulated/event-delivery';
-export {
-  SIMULATED_LIVE_PREFIXES,
-  TEST_CARDS,
-  TEST_SPT_PREFIXES,
-  outcomeForPaymentMethodIn,
-  outcomeForSptIn,
-} from './magic-test-values';
-export * from './mpp';
-export {
-  DEFAULT_DISPATCHER_INTAKE_URL,
-  PaymentsConfigError,
-  PaymentsEnvSchema,
-  SIMULATED_SECRET_FILE,
   createPaymentProcessor,
   installationSecret,
   paymentsSettingsFromEnv,

@@ -1,7 +1,14 @@
-export * from './identifiers';
-export * from './quote.service';
-export * from './options/instant-eligibility';
-export * from './options/option-rows';
-export * from './options/plan-highlights';
-export * from './options/options-worker';
-export * from './checkout-link';
+// What other projects import; everything else is internal to the lib.
+export { QUOTE_NUMBER_ALPHABET } from './identifiers';
+export { createQuoteService, type NewQuote, type QuoteService } from './quote.service';
+export { isQuotingError, quoteExpiredError, QuotingError, type QuotingErrorCode } from './quoting-error';
+export { keepsOptionsPending } from './sandbox';
+export { createCheckoutLinks, loadQuoteForCheckout, type CheckoutLinks } from './checkout-link';
+export { toEmbedOptionsReady, type StoredOption } from './options/option-rows';
+export { planHighlights } from './options/plan-highlights';
+export {
+  createOptionsWorker,
+  type OptionsOutcome,
+  type OptionsRunSummary,
+  type OptionsWorker,
+} from './options/options-worker';

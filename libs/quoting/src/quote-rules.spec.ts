@@ -1,6 +1,5 @@
-import { AppError } from '@expedition/http-kit';
-import { quoteExpiredError } from './checkout-link';
-import { sandboxQuoteRefusal } from './quote.service';
+import { quoteExpiredError, QuotingError } from './quoting-error';
+import { keepsOptionsPending, sandboxQuoteRefusal } from './sandbox';
 
 describe('sandboxQuoteRefusal', () => {
   const base = { tripCostCents: 2_400_000, email: 'ann@example.com' };
@@ -21,11 +20,21 @@ describe('sandboxQuoteRefusal', () => {
   });
 });
 
+describe('keepsOptionsPending', () => {
+  it('holds a test quote with the "options pending" e-mail (any case, trimmed), never a live one', () => {
+    expect(keepsOptionsPending({ mode: 'test', email: ' Options-Pending@Sandbox.test' })).toBe(true);
+    expect(keepsOptionsPending({ mode: 'live', email: 'options-pending@sandbox.test' })).toBe(false);
+    expect(keepsOptionsPending({ mode: 'test', email: 'ann@example.com' })).toBe(false);
+    expect(keepsOptionsPending({ mode: 'test', email: null })).toBe(false);
+  });
+});
+
 describe('quoteExpiredError', () => {
-  it('is a 410 quote_expired that names the instant and tells the caller to quote again', () => {
+  it('is the quote_expired QuotingError that names the instant and tells the caller to quote again', () => {
     const err = quoteExpiredError({ quoteNumber: 'EXP-7K3M', expiresAt: new Date('2026-12-21T12:00:00Z') });
-    expect(err).toBeInstanceOf(AppError);
-    expect(err).toMatchObject({ status: 410, code: 'quote_expired' });
+    expect(err).toBeInstanceOf(QuotingError);
+    expect(err).toMatchObject({ code: 'quote_expired' });
+    expect(err).not.toHaveProperty('status');
     expect(err.message).toBe(
       'Quote EXP-7K3M expired at 2026-12-21T12:00:00.000Z; its price is no longer held and nothing was charged. ' +
         'Create a new quote with the same trip details and use the new quoteId and planId.',

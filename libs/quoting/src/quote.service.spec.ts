@@ -3,6 +3,7 @@ import { syncCatalog, type Database } from '@expedition/db';
 import { catalogSnapshot } from '@expedition/domain-pricing';
 import { QUOTE_NUMBER_ALPHABET, randomQuoteNumber } from './identifiers';
 import { createQuoteService } from './quote.service';
+import { QuotingError } from './quoting-error';
 
 let db: Database;
 beforeAll(async () => {
@@ -80,5 +81,16 @@ describe('createQuoteService', () => {
       message: 'only USD trip costs can be priced',
     });
     expect(await db.prisma.quote.count()).toBe(before);
+  });
+
+  it('refuses a sandbox value in test mode with the sandbox_refusal QuotingError (no HTTP status) and writes nothing', async () => {
+    const quotes = createQuoteService({ prisma: db.prisma, clock });
+    const before = await db.prisma.quote.count();
+    const refused = quotes.create({ ...trip, mode: 'test', tripCostCents: 1_301_300 });
+    await expect(refused).rejects.toBeInstanceOf(QuotingError);
+    await expect(refused).rejects.toMatchObject({ code: 'sandbox_refusal', details: [{ path: 'tripCost' }] });
+    await expect(refused).rejects.not.toHaveProperty('status');
+    expect(await db.prisma.quote.count()).toBe(before);
+    expect((await quotes.create({ ...trip, mode: 'live', tripCostCents: 1_301_300 })).quote.mode).toBe('live');
   });
 });

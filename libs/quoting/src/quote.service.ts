@@ -1,10 +1,4 @@
-import {
-  EMBED_SANDBOX_QUOTE_ERROR,
-  EMBED_SANDBOX_QUOTE_ERROR_EMAIL,
-  EMBED_SANDBOX_QUOTE_ERROR_TRIP_COST,
-  type Mode,
-} from '@expedition/contracts';
-import { AppError } from '@expedition/http-kit';
+import { EMBED_SANDBOX_QUOTE_ERROR, type Mode } from '@expedition/contracts';
 import type { PrismaClient, Quote, QuoteEstimate } from '@expedition/db';
 import { priceQuote, type PricedQuote } from '@expedition/domain-pricing';
 import { DEFAULT_LOCALE, type Locale } from '@expedition/i18n';
@@ -12,6 +6,8 @@ import { hashToken, isoDay, randomToken, type Clock } from '@expedition/platform
 import { instantQuoteEligibility, offersOptions } from './options/instant-eligibility';
 import { randomQuoteNumber } from './identifiers';
 import { insertQuoteWithEstimates, isQuoteNumberTaken } from './quote-insert';
+import { QuotingError } from './quoting-error';
+import { sandboxQuoteRefusal } from './sandbox';
 
 /** Quotes are offered for this long (or until departure, whichever comes first). */
 export const QUOTE_VALIDITY_DAYS = 30;
@@ -65,7 +61,7 @@ export interface QuoteServiceDeps {
  * written once, complete: its currency is the one pricing accepted, and whether it is instant-eligible (and so
  * queued for bindable options, `options_status` pending) is decided here, from the pricing, in the same statement.
  * Pricing errors (unknown destination, a currency other than USD, impossible input) propagate as the domain's
- * `PricingError`; callers map them.
+ * `PricingError`; a sandbox value in test mode is refused first, as the QuotingError `sandbox_refusal`. Callers map both.
  */
 export function createQuoteService(deps: QuoteServiceDeps) {
   const newQuoteNumber = deps.newQuoteNumber ?? randomQuoteNumber;
@@ -73,7 +69,7 @@ export function createQuoteService(deps: QuoteServiceDeps) {
   async function create(input: NewQuote): Promise<CreatedQuote> {
     const now = deps.clock.now();
     const refused = sandboxQuoteRefusal(input);
-    if (refused) throw new AppError(400, 'invalid_request', EMBED_SANDBOX_QUOTE_ERROR, [refused]);
+    if (refused) throw new QuotingError('sandbox_refusal', EMBED_SANDBOX_QUOTE_ERROR, [refused]);
     const pricing = priceQuote({
       destination: input.destination,
       startDate: input.startDate ?? undefined,
@@ -167,28 +163,3 @@ export function createQuoteService(deps: QuoteServiceDeps) {
 }
 
 export type QuoteService = ReturnType<typeof createQuoteService>;
-
-/**
- * Sandbox inputs (test mode only; the same values as the embed API's): a trip cost of exactly 13013 (USD) or the
- * e-mail `quote-error@sandbox.test` (any case) is refused on purpose, before anything is written, so an agent or an
- * operator can rehearse its failure handling. A live-mode quote with the same values is priced normally.
- * Returns the offending field, or null.
- */
-export function sandboxQuoteRefusal(
-  input: Pick<NewQuote, 'mode' | 'tripCostCents' | 'email'>,
-): { path: string; message: string } | null {
-  if ((input.mode ?? 'test') !== 'test') return null;
-  if (input.tripCostCents === EMBED_SANDBOX_QUOTE_ERROR_TRIP_COST * 100) {
-    return {
-      path: 'tripCost',
-      message: `sandbox value ${EMBED_SANDBOX_QUOTE_ERROR_TRIP_COST}: refused on purpose in test mode`,
-    };
-  }
-  if (typeof input.email === 'string' && input.email.trim().toLowerCase() === EMBED_SANDBOX_QUOTE_ERROR_EMAIL) {
-    return {
-      path: 'email',
-      message: `sandbox value ${EMBED_SANDBOX_QUOTE_ERROR_EMAIL}: refused on purpose in test mode`,
-    };
-  }
-  return null;
-}

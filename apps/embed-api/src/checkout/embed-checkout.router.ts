@@ -1,36 +1,24 @@
 import type { IRouter, RequestHandler } from 'express';
 import {
   EMBED_INVALID_FIELDS_ERROR,
-  EMBED_PAYMENT_ALREADY_PURCHASED,
   EMBED_PAYMENT_MODE_MISMATCH,
-  EMBED_PAYMENT_PLAN_NOT_OFFERED,
-  EMBED_PAYMENT_PLAN_NOT_PURCHASABLE,
-  EMBED_PAYMENT_QUOTE_EXPIRED,
   EmbedCheckoutRequestSchema,
   type EmbedCheckoutResult,
 } from '@expedition/contracts';
 import { getEmbedContext, sendBareForbidden } from '@expedition/auth-publishable-key';
 import type { PrismaClient } from '@expedition/db';
-import { AppError } from '@expedition/http-kit';
 import { isUuid } from '@expedition/platform';
 import { loadQuoteForCheckout, type CheckoutLinks } from '@expedition/quoting';
 import { jsonBodyOr400, sendEmbedError } from '../http/embed-responses';
 import { EMBED_CHECKOUT_PATH } from '../limits';
 import { PLACEHOLDER_QUOTE_ID } from '../options/embed-options.router';
 
-/** The checkout-link lib's refusals, as the embed route's `{ error }` bodies (the payment routes' messages). */
-const REFUSALS: Record<string, { status: 400 | 409; error: string }> = {
-  invalid_plan: { status: 400, error: EMBED_PAYMENT_PLAN_NOT_OFFERED },
-  quote_not_purchasable: { status: 400, error: EMBED_PAYMENT_PLAN_NOT_PURCHASABLE },
-  already_purchased: { status: 409, error: EMBED_PAYMENT_ALREADY_PURCHASED },
-  quote_expired: { status: 400, error: EMBED_PAYMENT_QUOTE_EXPIRED },
-};
-
 /**
  * POST /api/embed/checkout (Tiers 1 and 2; README "Tier 2 checkout links"): open at every tier, because the hosted
  * Tier 1 page buys through the same link (the tier decides only whether the iframe shows Buy). Gate (header key) → body → the quote
  * must be the key's operator's (else the gate's bare 403: unknown, malformed and foreign ids look the same) → same
- * mode as the key → the shared checkout-link lib opens quote-api's 30-minute checkout link.
+ * mode as the key → the shared checkout-link lib opens quote-api's 30-minute checkout link. Its refusals (unknown plan,
+ * priced on inquiry, purchased, expired) are answered by the app's mapping, as `{ error }` (http/embed-domain-errors.ts).
  */
 export function addEmbedCheckoutRoute(
   app: IRouter,
@@ -48,18 +36,12 @@ export function addEmbedCheckoutRoute(
     if (!quoteId || !quote || quote.operatorId !== context.operatorId) return sendBareForbidden(res);
     if (quote.mode !== context.mode) return sendEmbedError(res, EMBED_PAYMENT_MODE_MISMATCH);
 
-    try {
-      const link: EmbedCheckoutResult = await deps.links.open(quote, {
-        planId: body.planId,
-        email: body.email,
-        guestNames: body.name ? [body.name] : undefined,
-      });
-      req.log?.info({ keyId: context.keyId, quoteId: quote.id, planId: body.planId }, 'embed checkout link created');
-      res.json(link);
-    } catch (err) {
-      const refusal = err instanceof AppError ? REFUSALS[err.code] : undefined;
-      if (!refusal) throw err;
-      res.status(refusal.status).json({ error: refusal.error });
-    }
+    const link: EmbedCheckoutResult = await deps.links.open(quote, {
+      planId: body.planId,
+      email: body.email,
+      guestNames: body.name ? [body.name] : undefined,
+    });
+    req.log?.info({ keyId: context.keyId, quoteId: quote.id, planId: body.planId }, 'embed checkout link created');
+    res.json(link);
   });
 }

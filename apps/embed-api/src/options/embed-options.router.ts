@@ -3,10 +3,9 @@ import { EMBED_QUOTE_ID_REQUIRED, type EmbedOptionsPending } from '@expedition/c
 import { getEmbedContext, sendBareForbidden } from '@expedition/auth-publishable-key';
 import type { PrismaClient } from '@expedition/db';
 import { isUuid } from '@expedition/platform';
-import { toEmbedOptionsReady } from '@expedition/quoting';
+import { keepsOptionsPending, toEmbedOptionsReady } from '@expedition/quoting';
 import { sendEmbedError } from '../http/embed-responses';
 import { EMBED_OPTIONS_PATH } from '../limits';
-import { keepsOptionsPending } from '../sandbox';
 import type { ReadyOptionsCache } from './ready-options-cache';
 
 const PENDING: EmbedOptionsPending = { options: [], pending: true };
@@ -19,7 +18,7 @@ const PENDING_BODY = Buffer.from(JSON.stringify(PENDING));
 export const PLACEHOLDER_QUOTE_ID = '00000000-0000-4000-8000-000000000000';
 
 /**
- * GET /api/embed/options (SERVICE-SPEC §3, §4, §7).
+ * GET /api/embed/options (docs/contract.md "GET /api/embed/options").
  * - `quoteId` missing or blank → 400 `{ "error": "quoteId required" }` (CORS on).
  * - Unknown id, malformed id (not a UUID, repeated parameter) or a quote of another operator → the gate's bare 403
  *   `Forbidden` without CORS headers. All three run the same single-row lookup, answer through the same function

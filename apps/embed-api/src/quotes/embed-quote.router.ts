@@ -2,19 +2,22 @@ import type { IRouter, RequestHandler } from 'express';
 import {
   EMBED_INVALID_FIELDS_ERROR,
   EMBED_QUOTE_CREATION_FAILED,
-  EMBED_SANDBOX_QUOTE_ERROR,
   EmbedQuoteRequestSchema,
 } from '@expedition/contracts';
 import { getEmbedContext } from '@expedition/auth-publishable-key';
 import { isPricingError } from '@expedition/domain-pricing';
 import type { Logger } from '@expedition/platform';
+import { isQuotingError } from '@expedition/quoting';
 import { jsonBodyOr400, sendEmbedError } from '../http/embed-responses';
 import { EMBED_QUOTE_PATH } from '../limits';
-import { forcesQuoteError } from '../sandbox';
 import { EmbedInputError } from './embed-quote.input';
 import type { EmbedQuoteService } from './embed-quote.service';
 
-/** POST /api/embed/quote (SERVICE-SPEC §4, §7). The gate runs first; the body is parsed only after it. */
+/**
+ * POST /api/embed/quote (docs/contract.md "POST /api/embed/quote"). The gate runs first; the body is parsed only
+ * after it. A sandbox value with a test key is the quoting lib's `sandbox_refusal`, answered by the app's mapping
+ * (http/embed-domain-errors.ts).
+ */
 export function addEmbedQuoteRoute(
   app: IRouter,
   deps: { gate: RequestHandler; quotes: EmbedQuoteService; logger: Logger },
@@ -23,7 +26,6 @@ export function addEmbedQuoteRoute(
     const context = getEmbedContext(req);
     const parsed = EmbedQuoteRequestSchema.safeParse(req.body);
     if (!parsed.success) return sendEmbedError(res, EMBED_INVALID_FIELDS_ERROR);
-    if (forcesQuoteError(parsed.data, context.mode)) return sendEmbedError(res, EMBED_SANDBOX_QUOTE_ERROR);
     try {
       const result = await deps.quotes.create(parsed.data, {
         operatorId: context.operatorId,
@@ -36,13 +38,14 @@ export function addEmbedQuoteRoute(
       );
       res.json(result);
     } catch (err) {
+      if (isQuotingError(err)) throw err;
       sendEmbedError(res, creationFailure(err, deps.logger, context.keyId));
     }
   });
 }
 
 /**
- * Every downstream failure is the spec's 400 `{ error: <reason> }`: the domain's own message for input it refuses
+ * Every other downstream failure is the spec's 400 `{ error: <reason> }`: the domain's own message for input it refuses
  * (unknown destination, past start date, wrong number of ages…), else the generic message; internal messages
  * (database errors) are logged, never returned.
  */

@@ -6,6 +6,7 @@ import { AppError } from '@expedition/http-kit';
 import { PaymentProcessorError, type PaymentProcessor, type SimulatedProcessor } from '@expedition/payments';
 import { hashToken, isUuid, type Clock } from '@expedition/platform';
 import { createCheckoutLinks, loadQuoteForCheckout } from '@expedition/quoting';
+import { rethrowQuotingError } from '../quoting-errors';
 import { createCheckoutIdempotency } from './checkout-idempotency';
 
 export interface CheckoutServiceDeps {
@@ -89,7 +90,7 @@ export function createCheckoutService(deps: CheckoutServiceDeps) {
     if (!sameSecret(quote.sessionIdHash, hashToken(req.sessionId))) {
       throw new AppError(403, 'session_mismatch', 'sessionId does not belong to this quote');
     }
-    return links.open(quote, req);
+    return links.open(quote, req).catch(rethrowQuotingError);
   }
 
   /** `open` under an `Idempotency-Key`: the same key and body answer the same link while it works. */

@@ -23,6 +23,7 @@ import {
 } from '@expedition/payments';
 import { hashToken, isUuid, type Clock, type Logger } from '@expedition/platform';
 import { quoteExpiredError } from '@expedition/quoting';
+import { toQuoteApiError } from '../quoting-errors';
 import type { MppChallengeRepository } from './mpp-challenge.repository';
 import { settleSptInClaim } from './settle-spt';
 
@@ -96,7 +97,7 @@ export function createPurchaseService(deps: PurchaseDeps) {
     if (quote.purchase) {
       return receiptOf('already_paid', quote, quote.purchase, { buyer: await paidWith(quote.purchase, authorization) });
     }
-    if (quote.expiresAt && quote.expiresAt <= clock.now()) throw quoteExpiredError(quote);
+    if (quote.expiresAt && quote.expiresAt <= clock.now()) throw toQuoteApiError(quoteExpiredError(quote));
 
     const expected: StripeChargeRequest = {
       amount: String(estimate.premiumCents),

@@ -6,6 +6,7 @@ import { negotiateLocale } from '@expedition/i18n';
 import { isUuid, type Clock } from '@expedition/platform';
 import type { QuoteService } from '@expedition/quoting';
 import { rethrowPricingError } from '../pricing-errors';
+import { rethrowQuotingError } from '../quoting-errors';
 import { toQuoteResponse } from './quote.mapper';
 
 export interface ApiQuoteDeps {
@@ -53,6 +54,7 @@ export async function createApiQuote(
       operatorName: body.operator,
       locale: negotiateLocale({ explicit: [body.locale, context.locale], acceptLanguage: context.acceptLanguage }),
     })
+    .catch(rethrowQuotingError)
     .catch(rethrowPricingError);
   return toQuoteResponse(created.quote, created.sessionId, created.pricing);
 }

@@ -45,7 +45,7 @@ export interface CreateChallengeInput {
   description?: string;
   /** Flat string map that must come back unchanged (we put the planId here). */
   opaque?: Record<string, string>;
-  /** RFC 9530 digest of the request body (see digestBody). */
+  /** RFC 9530 digest of the request body (`sha-256=:<base64>:`), bound into the id when given. */
   digest?: string;
 }
 

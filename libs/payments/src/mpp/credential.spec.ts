@@ -1,7 +1,5 @@
-import { createHash } from 'node:crypto';
 import { createChallenge } from './challenge';
 import { formatAuthorizationPayment, parseAuthorizationPayment } from './credential';
-import { digestBody } from './digest';
 import { base64UrlEncode } from './encoding';
 import { MPP_PROBLEM_STATUS, problemDetails, type MppProblemCode } from './problem';
 import { formatPaymentReceipt, parsePaymentReceipt } from './receipt';
@@ -119,16 +117,5 @@ describe('problemDetails', () => {
     const body = problemDetails('payment-expired');
     expect(body.detail.length).toBeGreaterThan(0);
     expect('challengeId' in body).toBe(false);
-  });
-});
-
-describe('digestBody', () => {
-  it('is the RFC 9530 sha-256 form of the exact bytes', () => {
-    const body = '{"quoteId":"q1","planId":"p1"}';
-    const b64 = createHash('sha256').update(body).digest('base64');
-    expect(digestBody(body)).toBe(`sha-256=:${b64}:`);
-    expect(digestBody(Buffer.from(body))).toBe(digestBody(body));
-    // RFC 9530 Appendix D example: the body `{"hello": "world"}\n`.
-    expect(digestBody('{"hello": "world"}\n')).toBe('sha-256=:RK/0qy18MlBSVnWgjwz6lZEWjP/lF5HF9bvEF8FabDg=:');
   });
 });
