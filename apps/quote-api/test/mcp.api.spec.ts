@@ -22,7 +22,8 @@ import {
   parsePaymentReceipt,
   type PaymentChallenge,
 } from '@expedition/payments';
-import { MCP_PROMPTS, MCP_RESOURCE_TEMPLATES, MCP_TOOLS } from '../src/mcp/mcp.server';
+import { MCP_TOOLS } from '../src/mcp/mcp-tools';
+import { MCP_PROMPTS, MCP_RESOURCE_TEMPLATES } from '../src/mcp/mcp.resources';
 import { McpPurchaseOutputSchema } from '../src/mcp/mcp.schemas';
 import { antarcticaQuote, createHarness, PUBLIC_URL, type Harness } from './harness';
 import { strictAjv } from './json-schema';
