@@ -9,14 +9,14 @@ import { jsonPath } from './acp-errors';
 import { acpError, paidElsewhere } from './acp-messages';
 import type { AcpBuyer, QuoteWithEstimates } from './acp-session.mapper';
 
-export interface SessionEvaluation {
+interface SessionEvaluation {
   status: AcpSessionStatus;
   quoteId: string | null;
   messages: AcpMessage[];
 }
 
 /** What the session holds: the trip (metadata.trip), the chosen plan (line item), the buyer, its current quote. */
-export interface SessionFacts {
+interface SessionFacts {
   trip: unknown;
   planId: string | null;
   buyer: AcpBuyer | null;

@@ -25,7 +25,7 @@ import { acpError, paidElsewhere } from './acp-messages';
 import { createSessionEvaluator } from './acp-session.evaluator';
 import { toAcpSession, type AcpBuyer, type AcpSessionMapperDeps, type QuoteWithEstimates } from './acp-session.mapper';
 
-export interface AcpServiceDeps extends AcpSessionMapperDeps {
+interface AcpServiceDeps extends AcpSessionMapperDeps {
   prisma: PrismaClient;
   clock: Clock;
   logger: Logger;
@@ -44,7 +44,7 @@ type Settlement =
   | { kind: 'unavailable' };
 
 /** What `complete` came to, beyond a plain session: the router turns `busy`/`unavailable` into errors. */
-export type CompleteResult =
+type CompleteResult =
   { kind: 'session'; session: AcpCheckoutSession } | { kind: 'busy'; retryAfterSec: number } | { kind: 'unavailable' };
 
 /**

@@ -19,7 +19,7 @@ export const MCP_TOOLS = [
 export type McpToolName = (typeof MCP_TOOLS)[number];
 
 /** Runs a tool: structured content plus a short text, or an MCP tool error with useful text, never a stack trace. */
-export type ToolRun = <T extends object>(
+type ToolRun = <T extends object>(
   tool: McpToolName,
   fn: () => Promise<{ data: T; text: string }> | { data: T; text: string },
 ) => Promise<CallToolResult>;

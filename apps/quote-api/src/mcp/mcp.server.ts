@@ -7,7 +7,7 @@ import { createToolRunner, MCP_TOOLS, type McpToolName, type RegisterTool } from
 import { registerResourcesAndPrompts } from './mcp.resources';
 import type { McpServices } from './mcp.services';
 
-export const MCP_SERVER_NAME = 'expedition-insurance';
+const MCP_SERVER_NAME = 'expedition-insurance';
 
 /** Every tool, registered in the order of MCP_TOOLS (the order tools/list answers). */
 const TOOLS: Record<McpToolName, RegisterTool> = { ...CATALOG_TOOLS, ...PURCHASE_TOOLS };

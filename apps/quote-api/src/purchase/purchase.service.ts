@@ -35,7 +35,7 @@ export interface MppSettings {
   challengeTtlMs: number;
 }
 
-export interface PurchaseDeps {
+interface PurchaseDeps {
   prisma: PrismaClient;
   clock: Clock;
   processor: Pick<PaymentProcessor, 'settleSharedPaymentToken'>;
@@ -51,7 +51,7 @@ export interface PurchaseDeps {
   newNonce?: () => string;
 }
 
-export type IssuedChallenge = ReturnType<typeof createChallenge>;
+type IssuedChallenge = ReturnType<typeof createChallenge>;
 
 /** What a purchase attempt came to; the router renders each as HTTP. */
 export type PurchaseResult =

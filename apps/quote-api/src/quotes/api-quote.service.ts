@@ -17,7 +17,7 @@ interface ApiQuoteDeps {
 }
 
 /** Where the input came from: `where` names it in errors (`arguments` for MCP); `acceptLanguage` is the request's header. */
-export interface ApiQuoteContext {
+interface ApiQuoteContext {
   where?: string;
   acceptLanguage?: string | null;
   /** A language the channel already chose (an ACP session's): used when the input has no `locale`. */
