@@ -9,8 +9,8 @@ import {
 } from '@expedition/contracts';
 import { z } from 'zod';
 import { AppError } from '@expedition/http-kit';
-import { formatPaymentReceipt, formatWwwAuthenticate, problemDetails, decodeRequest } from '@expedition/payments';
-import type { PurchaseResult } from '../purchase/purchase.service';
+import { decodeRequest, formatWwwAuthenticate } from '@expedition/payments';
+import { paymentProblemOf, paymentReceiptOf, type PurchaseResult } from '../purchase/purchase.service';
 import { defaultDurations } from './mcp-instructions';
 import { McpPurchaseInputSchema, McpPurchaseOutputSchema, type McpPurchaseOutput } from './mcp.schemas';
 import { money, READ_ONLY_TOOL, toolSchema, type McpToolName, type RegisterTool } from './mcp-tools';
@@ -159,13 +159,7 @@ function purchaseOutcome(result: PurchaseResult): { data: McpPurchaseOutput; tex
   switch (result.kind) {
     case 'receipt': {
       const { receipt } = result;
-      const paymentReceipt = formatPaymentReceipt({
-        status: 'success',
-        method: 'stripe',
-        timestamp: result.paidAt,
-        reference: receipt.paymentReference ?? receipt.quoteNumber,
-        externalId: receipt.quoteId,
-      });
+      const paymentReceipt = paymentReceiptOf(result);
       const done =
         receipt.status === 'purchased'
           ? `Purchased ${receipt.planName}`
@@ -177,7 +171,7 @@ function purchaseOutcome(result: PurchaseResult): { data: McpPurchaseOutput; tex
     }
     case 'payment_required': {
       const { challenge } = result;
-      const problem = problemDetails(result.problem, { detail: result.detail, challengeId: challenge.id });
+      const problem = paymentProblemOf(result);
       const request = decodeRequest(challenge.request);
       const amountCents = Number(request.amount);
       return {
