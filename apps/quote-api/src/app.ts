@@ -1,8 +1,6 @@
 import express, { type Express } from 'express';
 import { QUOTE_API_LIMITS } from '@expedition/contracts';
-import { buildQuoteApiOpenApi } from '@expedition/contracts/openapi';
-import type { Mode } from '@expedition/contracts';
-import type { PrismaClient } from '@expedition/db';
+import { buildAcpOpenApi, buildQuoteApiOpenApi } from '@expedition/contracts/openapi';
 import { listDestinations } from '@expedition/domain-pricing';
 import {
   clientRateLimit,
@@ -15,71 +13,19 @@ import {
   refuseUnstorableJson,
   requestId,
 } from '@expedition/http-kit';
-import { countQuotesCreated, observe, type Observability } from '@expedition/observability';
-import {
-  createMoneyPath,
-  createPolicyTokens,
-  DEV_POLICY_TOKEN_SECRET,
-  type MoneyPath,
-  type PolicyTokens,
-} from '@expedition/fulfillment';
-import type { PaymentProcessor } from '@expedition/payments';
-import type { Clock, Logger, RateLimiter } from '@expedition/platform';
-import { createQuoteService } from '@expedition/quoting';
+import { countQuotesCreated, observe } from '@expedition/observability';
+import { acpRouter } from './acp/acp.router';
 import { catalogRouter } from './catalog/catalog.router';
 import { checkoutApiRouter, checkoutPageRouter, type CheckoutUi } from './checkout/checkout.router';
-import { createCheckoutService } from './checkout/checkout.service';
-import { createCheckoutReceiptRepository } from './checkout/checkout-receipt.repository';
 import { coverageGapRouter } from './coverage-gap/coverage-gap.router';
 import { discoveryRouter } from './discovery/discovery.router';
-import { createIdempotencyRepository } from './purchase/idempotency.repository';
-import { createMppChallengeRepository } from './purchase/mpp-challenge.repository';
-import { purchaseRouter } from './purchase/purchase.router';
-import { createPurchaseService, type MppSettings } from './purchase/purchase.service';
-import { quoteRouter } from './quotes/quote.router';
-import { mcpRouter } from './mcp/mcp.router';
-import { acpApi } from './acp/acp.module';
-import { policiesRouter, policyPageRouter } from './policies/policies.router';
 import { QUOTE_API_DOMAIN_ERRORS } from './quoting-errors';
 import { wordingRouter } from './documents/wording.router';
-import { createPolicyService } from './policies/policy.service';
-
-export interface QuoteApiDeps {
-  prisma: PrismaClient;
-  ready: () => Promise<void>;
-  logger: Logger;
-  clock: Clock;
-  /** Public base URL of this API (checkout links and the OpenAPI `servers` entry). */
-  publicUrl: string;
-  /** Per-client counter for /api/v1 (in memory, or Redis when replicas share limits). */
-  rateLimiter: RateLimiter;
-  rateLimitPerMinute?: number;
-  /** Payment mode of quotes created here: `live` charges real money (Stripe live keys). Default test. */
-  mode?: Mode;
-  /** Express `trust proxy` setting, so the client IP is right behind a load balancer. */
-  /** Express `trust proxy`: proxies in front (a number) or their addresses (docs: README, TRUST_PROXY). */
-  trustProxy?: number | string;
-  payments: {
-    processor: PaymentProcessor;
-    /** The per-quote payment claim, fulfillment and refunds; built from the deps when absent. */
-    moneyPath?: MoneyPath;
-    mpp: MppSettings;
-    /** Stripe mode: publishable keys for the checkout page's Payment Element. */
-    stripePublishableKeys?: { test?: string; live?: string };
-  };
-  /** Metrics (requests, quotes) and tracing of this process; absent: none, at no cost. */
-  observability?: Observability;
-  /**
-   * Derives policies' access tokens (POLICY_TOKEN_SECRET; compose.ts passes the configured one). Absent: the published
-   * development secret, as in tests and embedded mode.
-   */
-  policyTokens?: PolicyTokens;
-}
-
-/** The deps' policy tokens, or those of the published development secret. */
-export function policyTokensOf(deps: Pick<QuoteApiDeps, 'policyTokens'>): PolicyTokens {
-  return deps.policyTokens ?? createPolicyTokens({ secret: DEV_POLICY_TOKEN_SECRET });
-}
+import { mcpRouter } from './mcp/mcp.router';
+import { policiesRouter, policyPageRouter } from './policies/policies.router';
+import { purchaseRouter } from './purchase/purchase.router';
+import { createQuoteApiServices, type QuoteApiDeps } from './quote-api.services';
+import { quoteRouter } from './quotes/quote.router';
 
 /** Builds the quote-api Express app. No side effects: no listening, no timers, no connections opened. */
 export function createApp(deps: QuoteApiDeps): Express {
@@ -88,37 +34,9 @@ export function createApp(deps: QuoteApiDeps): Express {
   app.set('etag', false);
   if (deps.trustProxy) app.set('trust proxy', deps.trustProxy);
 
-  const quotes = createQuoteService({ prisma: deps.prisma, clock: deps.clock });
-  const { processor, mpp } = deps.payments;
-  const moneyPath =
-    deps.payments.moneyPath ??
-    createMoneyPath({
-      prisma: deps.prisma,
-      clock: deps.clock,
-      logger: deps.logger,
-      processor,
-      quoteApiUrl: deps.publicUrl,
-    });
-  const policyTokens = policyTokensOf(deps);
-  const policies = createPolicyService({ prisma: deps.prisma, publicUrl: deps.publicUrl, policyTokens });
-  const checkout = createCheckoutService({
-    prisma: deps.prisma,
-    clock: deps.clock,
-    publicUrl: deps.publicUrl,
-    payments: { processor, moneyPath },
-  });
-  const purchases = createPurchaseService({
-    prisma: deps.prisma,
-    clock: deps.clock,
-    processor,
-    moneyPath,
-    challenges: createMppChallengeRepository({ prisma: deps.prisma, clock: deps.clock }),
-    mpp,
-    logger: deps.logger,
-    publicUrl: deps.publicUrl,
-    policyTokens,
-  });
-  const idempotency = createIdempotencyRepository({ prisma: deps.prisma, clock: deps.clock, policyTokens });
+  const services = createQuoteApiServices(deps);
+  const { processor } = deps.payments;
+  const rateLimitPerMinute = deps.rateLimitPerMinute ?? QUOTE_API_LIMITS.requestsPerMinutePerClient;
   // The agent rules quote the catalog (destinations, default durations): generated from it, never copied.
   const openapi = JSON.stringify(
     buildQuoteApiOpenApi({ serverUrl: deps.publicUrl, catalog: { destinations: listDestinations() } }),
@@ -140,56 +58,33 @@ export function createApp(deps: QuoteApiDeps): Express {
   app.use(discoveryRouter({ publicUrl: deps.publicUrl, catalog: { destinations: listDestinations() } }));
 
   const api = express.Router();
-  api.use(clientRateLimit(deps.rateLimiter, deps.rateLimitPerMinute ?? QUOTE_API_LIMITS.requestsPerMinutePerClient));
+  api.use(clientRateLimit(deps.rateLimiter, rateLimitPerMinute));
   api.use(jsonBody({ limit: QUOTE_API_LIMITS.maxJsonBodyBytes }));
   // Before any route: a body PostgreSQL cannot store is refused whole, so nothing is half-written (issue 7 §3).
   api.use(refuseUnstorableJson());
-  api.use(catalogRouter({ publicUrl: deps.publicUrl }));
+  api.use(catalogRouter({ catalog: services.catalog }));
   if (deps.observability?.metrics)
     api.post('/quotes', ...countQuotesCreated(deps.observability.metrics, 'api', [200, 201]));
-  api.use(quoteRouter({ quotes, prisma: deps.prisma, clock: deps.clock, mode: deps.mode ?? 'test' }));
+  api.use(quoteRouter({ quotes: services.quotes }));
   api.use(coverageGapRouter());
-  api.use(checkoutApiRouter({ checkout }));
-  api.use(purchaseRouter({ purchases, idempotency }));
-  api.use(policiesRouter({ policies }));
+  api.use(checkoutApiRouter({ checkout: services.checkout }));
+  api.use(purchaseRouter({ purchases: services.purchases, idempotency: services.purchaseIdempotency }));
+  api.use(policiesRouter({ policies: services.policies }));
   app.use('/api/v1', api);
-  const metrics = deps.observability?.metrics;
-  app.use(
-    '/mcp',
-    mcpRouter({
-      quotes,
-      checkout,
-      purchases,
-      policies,
-      publicUrl: deps.publicUrl,
-      prisma: deps.prisma,
-      clock: deps.clock,
-      logger: deps.logger,
-      mode: deps.mode ?? 'test',
-      metrics,
-      rateLimit: clientRateLimit(
-        deps.rateLimiter,
-        deps.rateLimitPerMinute ?? QUOTE_API_LIMITS.requestsPerMinutePerClient,
-      ),
-    }),
-  );
-
+  app.use('/mcp', mcpRouter({ services, rateLimit: clientRateLimit(deps.rateLimiter, rateLimitPerMinute) }));
   app.use(
     '/acp/v1',
-    acpApi({
-      prisma: deps.prisma,
+    acpRouter({
+      service: services.acpSessions,
+      auth: services.agentKeys,
+      idempotency: services.acpIdempotency,
+      orderLinks: services.acpOrderLinks,
+      rateLimiter: deps.rateLimiter,
+      rateLimitPerMinute,
+      mode: services.mode,
       clock: deps.clock,
       logger: deps.logger,
-      quotes,
-      processor,
-      moneyPath,
-      publicUrl: deps.publicUrl,
-      policyTokens,
-      networkId: mpp.networkId,
-      rateLimiter: deps.rateLimiter,
-      rateLimitPerMinute: deps.rateLimitPerMinute ?? QUOTE_API_LIMITS.requestsPerMinutePerClient,
-      mode: deps.mode ?? 'test',
-      metrics,
+      openapi: JSON.stringify(buildAcpOpenApi({ serverUrl: deps.publicUrl })),
     }),
   );
 
@@ -199,22 +94,10 @@ export function createApp(deps: QuoteApiDeps): Express {
       : { kind: 'card-form', testMode: true };
   // The policyholder's pages: the policy (opened by its token) and each plan's public policy wording.
   app.use(
-    policyPageRouter({
-      policies,
-      rateLimit: clientRateLimit(
-        deps.rateLimiter,
-        deps.rateLimitPerMinute ?? QUOTE_API_LIMITS.requestsPerMinutePerClient,
-      ),
-    }),
+    policyPageRouter({ policies: services.policies, rateLimit: clientRateLimit(deps.rateLimiter, rateLimitPerMinute) }),
   );
   app.use(wordingRouter({ publicUrl: deps.publicUrl }));
-  app.use(
-    checkoutPageRouter({
-      checkout,
-      ui,
-      receipts: createCheckoutReceiptRepository(deps.prisma, deps.publicUrl, policyTokens),
-    }),
-  );
+  app.use(checkoutPageRouter({ checkout: services.checkout, ui, receipts: services.checkoutReceipts }));
   app.use(notFound());
   app.use(errorHandler(deps.logger, { domainErrors: QUOTE_API_DOMAIN_ERRORS }));
   return app;

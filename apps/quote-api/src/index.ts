@@ -1,4 +1,6 @@
 // Public face of the quote-api app for composition roots (main.ts, the all-in-one launcher, e2e tests).
-export { createApp, type QuoteApiDeps } from './app';
-export { composeQuoteApi, type QuoteApiRuntime } from './compose';
+export { createApp } from './app';
+export { composeQuoteApi } from './compose';
 export { loadConfig as loadQuoteApiConfig, type QuoteApiConfig } from './config';
+export type { QuoteApiDeps } from './quote-api.services';
+export type { QuoteApiRuntime } from './quote-api.runtime';

@@ -6,7 +6,8 @@ import { createRateLimiter } from '@expedition/platform';
 import { createTestClock } from '@expedition/platform/testing';
 import { catalogSnapshot } from '@expedition/domain-pricing';
 import { createSimulatedProcessor, type PaymentProcessor } from '@expedition/payments';
-import { createApp, type QuoteApiDeps } from '../src/app';
+import { createApp } from '../src/app';
+import type { QuoteApiDeps } from '../src/quote-api.services';
 
 /** A clock tests can move. */
 export const testClock = createTestClock;

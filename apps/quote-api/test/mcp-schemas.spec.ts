@@ -2,7 +2,8 @@ import pino from 'pino';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { InMemoryTransport } from '@modelcontextprotocol/sdk/inMemory.js';
 import type { Tool } from '@modelcontextprotocol/sdk/types.js';
-import { createMcpServer, MCP_TOOLS } from '../src/mcp/mcp.server';
+import { MCP_TOOLS } from '../src/mcp/mcp-tools';
+import { createMcpServer } from '../src/mcp/mcp.server';
 import type { McpServices } from '../src/mcp/mcp.services';
 import { strictAjv } from './json-schema';
 

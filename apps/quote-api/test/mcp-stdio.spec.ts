@@ -4,7 +4,8 @@ import path from 'node:path';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
 import { CheckoutResponseSchema, DestinationListSchema, QuoteResponseSchema } from '@expedition/contracts';
-import { MCP_PROMPTS, MCP_RESOURCE_TEMPLATES, MCP_TOOLS } from '../src/mcp/mcp.server';
+import { MCP_TOOLS } from '../src/mcp/mcp-tools';
+import { MCP_PROMPTS, MCP_RESOURCE_TEMPLATES } from '../src/mcp/mcp.resources';
 import { antarcticaQuote } from './harness';
 import { strictAjv } from './json-schema';
 

@@ -1,28 +1,31 @@
-import pino from 'pino';
 import request from 'supertest';
-import { QUOTE_DISCLAIMER } from '@expedition/contracts';
+import { PolicyIssuedPayloadSchema, QUOTE_DISCLAIMER } from '@expedition/contracts';
+import { formatAuthorizationPayment } from '@expedition/payments';
+import { withAccessToken, withoutAccessToken } from '@expedition/fulfillment';
 import { ASSISTANCE, COOLING_OFF_DAYS } from '@expedition/policy-documents';
-import { noteSkippedSuite } from '@expedition/platform/testing';
-import { antarcticaQuote, createHarness, PUBLIC_URL, type Harness } from './harness';
-import { hasPdftotext, PDFTOTEXT, pdfText, policyFixtures } from './policy-fixtures';
+import { antarcticaQuote, PUBLIC_URL } from './harness';
+import {
+  h,
+  logLines,
+  usePoliciesHarness,
+  noteIfNoPdftotext,
+  DEV_TOKENS,
+  PDFTOTEXT,
+  hasPdftotext,
+  pdfText,
+  newQuote,
+  purchase,
+  challengeOf,
+  boughtPolicy,
+  lookup,
+  certificate,
+  bodyOf,
+  nextCounter,
+} from './policies-harness';
 
-/**
- * The certificate of insurance as a PDF (issue 10 §3), for the holder of the policy's access token only (the same
- * 404 as the look-up otherwise), private, never logging the token; named in the policy's language (issue 22).
- */
-// Never a silent skip: the workspace reporter prints this as a SKIPPED line after the run.
-if (!hasPdftotext)
-  noteSkippedSuite(`${PDFTOTEXT} not found: the PDF text checks are skipped (apt-get install poppler-utils)`);
-
-let h: Harness;
-let logLines: string[] = [];
-beforeAll(async () => {
-  // Every level, no redaction configured: proves the token is never handed to the logger at all.
-  h = await createHarness({ logger: pino({ level: 'trace' }, { write: (line: string) => void logLines.push(line) }) });
-});
-afterAll(() => h.close());
-
-const { boughtPolicy, lookup, certificate, bodyOf } = policyFixtures(() => h);
+/** The certificate of insurance (PDF): for the holder of the token, never in a log line, and linked from policy.issued. */
+usePoliciesHarness();
+noteIfNoPdftotext();
 
 describe('GET /api/v1/policies/{policyNumber}/certificate.pdf', () => {
   it('is a PDF, inline, private and not indexed, the same bytes every time; the Bearer header works too', async () => {
@@ -124,7 +127,7 @@ describe('GET /api/v1/policies/{policyNumber}/certificate.pdf', () => {
 
   it('never hands the token to a log line (query string, Bearer header, a 404 or a 401)', async () => {
     const { receipt } = await boughtPolicy();
-    logLines = [];
+    logLines.length = 0;
     const token = receipt.accessToken!;
     await certificate(receipt.documentUrl!);
     await certificate(`/api/v1/policies/${receipt.policyNumber}/certificate.pdf?access_token=${token}x`);
@@ -139,4 +142,42 @@ describe('GET /api/v1/policies/{policyNumber}/certificate.pdf', () => {
 
   if (!hasPdftotext)
     it.todo(`pdftotext content checks skipped: ${PDFTOTEXT} is not installed (apt-get install poppler-utils)`);
+});
+
+describe('policy.issued (operator-attributed quote)', () => {
+  it('carries documentUrl (stored without its token), passes the webhook contract, and the delivered link opens the certificate', async () => {
+    const q = await newQuote();
+    const operator = await h.db.prisma.operator.create({
+      data: {
+        name: 'Ice Tours',
+        status: 'active',
+        commissionRateBps: 1000,
+        webhookUrl: 'http://127.0.0.1:9/hooks',
+        webhookSecret: 'whsec_op',
+      },
+    });
+    await h.db.prisma.quote.update({ where: { id: q.quoteId }, data: { operatorId: operator.id } });
+    const challenge = challengeOf(await purchase({ quoteId: q.quoteId, planId: q.plan.planId }));
+    const paid = await purchase(
+      { quoteId: q.quoteId, planId: q.plan.planId },
+      {
+        Authorization: formatAuthorizationPayment({
+          challenge,
+          payload: { spt: `spt_test_success_policy_${nextCounter()}` },
+        }),
+      },
+    );
+    expect(paid.status).toBe(200);
+
+    const outbox = await h.db.prisma.webhookEvent.findFirstOrThrow({ where: { operatorId: operator.id } });
+    const payload = PolicyIssuedPayloadSchema.parse(outbox.payload);
+    // The outbox keeps the link without the token; the dispatcher adds the derived one when it delivers.
+    expect(payload.documentUrl).toBe(withoutAccessToken(paid.body.documentUrl as string));
+    expect(payload.documentUrl).toBe(`${PUBLIC_URL}/api/v1/policies/${payload.policyNumber}/certificate.pdf`);
+    const delivered = withAccessToken(payload.documentUrl!, DEV_TOKENS.tokenFor(payload));
+    expect(delivered).toBe(paid.body.documentUrl);
+    const pdf = await certificate(delivered);
+    expect(pdf.status).toBe(200);
+    expect((pdf.body as Buffer).subarray(0, 5).toString('latin1')).toBe('%PDF-');
+  });
 });

@@ -25,7 +25,7 @@ const RETAIN_MS = 24 * 60 * 60 * 1000;
 /** A first request still "in flight" after this long died with its process: its key is taken over. */
 const STALE_IN_FLIGHT_MS = 2 * 60 * 1000;
 
-export interface AcpRouterDeps {
+interface AcpRouterDeps {
   service: AcpService;
   auth: AgentKeyAuth;
   idempotency: IdempotencyStore;

@@ -1,71 +1,50 @@
 import {
-  ACP_API_VERSION,
-  ACP_SPT_HANDLER_ID,
   type AcpCheckoutSession,
   type AcpCompleteSessionRequest,
   type AcpCreateSessionRequest,
   type AcpMessage,
   type AcpOrder,
-  type AcpSessionStatus,
-  type AcpTotal,
   type AcpUpdateSessionRequest,
   isStorableString,
 } from '@expedition/contracts';
-import {
-  Prisma,
-  type AcpCheckoutSession as SessionRow,
-  type AgentKey,
-  type PrismaClient,
-  type Quote,
-  type QuoteEstimate,
-} from '@expedition/db';
-import { getPlan } from '@expedition/domain-pricing';
+import { Prisma, type AcpCheckoutSession as SessionRow, type AgentKey, type PrismaClient } from '@expedition/db';
 import {
   storedDocumentUrl,
   type AttemptResult,
   type FulfillmentOutcome,
   type MoneyPath,
-  type PolicyTokens,
 } from '@expedition/fulfillment';
-import { AppError } from '@expedition/http-kit';
 import { negotiateLocale } from '@expedition/i18n';
 import type { Metrics } from '@expedition/observability';
 import type { PaymentProcessor } from '@expedition/payments';
 import { randomToken, type Clock, type Logger } from '@expedition/platform';
-import type { QuoteService } from '@expedition/quoting';
 import { settleSptInClaim } from '../purchase/settle-spt';
-import { createApiQuote } from '../quotes/create-api-quote';
-import { AcpHttpError, jsonPath } from './acp-errors';
-import { createOrderLinks } from './acp-order';
+import type { ApiQuoteService } from '../quotes/api-quote.service';
+import { AcpHttpError } from './acp-errors';
+import { acpError, paidElsewhere } from './acp-messages';
+import { createSessionEvaluator } from './acp-session.evaluator';
+import { toAcpSession, type AcpBuyer, type AcpSessionMapperDeps, type QuoteWithEstimates } from './acp-session.mapper';
 
-export interface AcpServiceDeps {
+interface AcpServiceDeps extends AcpSessionMapperDeps {
   prisma: PrismaClient;
   clock: Clock;
   logger: Logger;
-  quotes: QuoteService;
+  /** The quote use case of POST /api/v1/quotes. */
+  quotes: ApiQuoteService;
   processor: Pick<PaymentProcessor, 'settleSharedPaymentToken'>;
   moneyPath: Pick<MoneyPath, 'guard' | 'fulfillment'>;
-  /** quote-api's public URL: the policy's certificate link in the order. */
-  publicUrl: string;
-  /** Derives the policy's access token for the order's `permalink_url` (it is never stored: acp-order.ts). */
-  policyTokens: PolicyTokens;
-  /** Stripe profile the SPTs are granted to (the same as MPP's networkId). */
-  networkId: string;
   /** Counts the quotes sessions create (source `acp`); absent: not counted. */
   metrics?: Pick<Metrics, 'quoteCreated'>;
 }
 
-type Buyer = NonNullable<AcpCreateSessionRequest['buyer']>;
 type Settlement =
   | { kind: 'recorded'; paymentId: string; outcome: FulfillmentOutcome }
   | { kind: 'declined'; message: AcpMessage }
   | { kind: 'in_doubt' }
   | { kind: 'unavailable' };
 
-type QuoteWithEstimates = Quote & { estimates: QuoteEstimate[]; purchase: { channel: string } | null };
-
 /** What `complete` came to, beyond a plain session: the router turns `busy`/`unavailable` into errors. */
-export type CompleteResult =
+type CompleteResult =
   { kind: 'session'; session: AcpCheckoutSession } | { kind: 'busy'; retryAfterSec: number } | { kind: 'unavailable' };
 
 /**
@@ -75,7 +54,7 @@ export type CompleteResult =
  */
 export function createAcpService(deps: AcpServiceDeps) {
   const { prisma, clock } = deps;
-  const orderLinks = createOrderLinks(deps.policyTokens);
+  const evaluate = createSessionEvaluator({ quotes: deps.quotes, clock, loadQuote, metrics: deps.metrics });
 
   /** `acceptLanguage`: the request's header; with the body's `locale` it sets the session's (and its quotes') language. */
   async function create(
@@ -125,9 +104,9 @@ export function createAcpService(deps: AcpServiceDeps) {
     if (row.status === 'completed' || row.status === 'canceled') throw notAllowed(row.status);
     const { trip: newTrip, ...rest } = body.metadata ?? {};
     const trip = body.metadata && 'trip' in body.metadata ? newTrip : row.trip;
-    const buyer = body.buyer ?? (row.buyer as Buyer | null);
+    const buyer = body.buyer ?? (row.buyer as AcpBuyer | null);
     const planId = body.line_items?.[0]?.id ?? row.planId;
-    const requote = trip !== row.trip || buyer?.email !== (row.buyer as Buyer | null)?.email;
+    const requote = trip !== row.trip || buyer?.email !== (row.buyer as AcpBuyer | null)?.email;
     const state = await evaluate(key, { trip, planId, buyer, quoteId: row.quoteId, requote, locale: row.locale });
     const metadata = body.metadata ? { ...((row.metadata as object | null) ?? {}), ...rest } : row.metadata;
     const updated = await prisma.acpCheckoutSession.update({
@@ -163,7 +142,7 @@ export function createAcpService(deps: AcpServiceDeps) {
     let row = await load(key, id);
     if (row.status === 'completed') return { kind: 'session', session: await render(row) };
     if (row.status === 'canceled') throw notAllowed(row.status);
-    if (body.buyer && body.buyer.email !== (row.buyer as Buyer | null)?.email) {
+    if (body.buyer && body.buyer.email !== (row.buyer as AcpBuyer | null)?.email) {
       const updated = await update(key, id, { buyer: body.buyer });
       row = await load(key, updated.id);
     } else {
@@ -171,7 +150,7 @@ export function createAcpService(deps: AcpServiceDeps) {
       const state = await evaluate(key, {
         trip: row.trip,
         planId: row.planId,
-        buyer: row.buyer as Buyer | null,
+        buyer: row.buyer as AcpBuyer | null,
         quoteId: row.quoteId,
         requote: false,
         locale: row.locale,
@@ -210,12 +189,12 @@ export function createAcpService(deps: AcpServiceDeps) {
         const { settled } = value;
         const message: AcpMessage =
           settled.status === 'requires_action'
-            ? error(
+            ? acpError(
                 'requires_3ds',
                 '$.payment_data',
                 'The card needs authentication (3-D Secure), which this seller cannot run here; use another payment method.',
               )
-            : error(
+            : acpError(
                 'payment_declined',
                 '$.payment_data',
                 settled.failureMessage ??
@@ -258,7 +237,7 @@ export function createAcpService(deps: AcpServiceDeps) {
         : 'The payment could not be turned into a policy; it is refunded automatically.';
     const updated = await prisma.acpCheckoutSession.update({
       where: { id: row.id },
-      data: { status: 'not_ready_for_payment', messages: [error('conflict', '$', text)], updatedAt: clock.now() },
+      data: { status: 'not_ready_for_payment', messages: [acpError('conflict', '$', text)], updatedAt: clock.now() },
     });
     return { kind: 'session', session: await render(updated) };
   }
@@ -296,108 +275,6 @@ export function createAcpService(deps: AcpServiceDeps) {
     };
   }
 
-  interface Evaluation {
-    status: AcpSessionStatus;
-    quoteId: string | null;
-    messages: AcpMessage[];
-  }
-
-  /** Re-quotes when asked (trip or email changed) and says what still stands between the session and payment. */
-  async function evaluate(
-    key: AgentKey,
-    s: {
-      trip: unknown;
-      planId: string | null;
-      buyer: Buyer | null;
-      quoteId: string | null;
-      requote: boolean;
-      locale: string;
-    },
-  ): Promise<Evaluation> {
-    const messages: AcpMessage[] = [];
-    let quoteId = s.quoteId;
-    if (s.trip === undefined || s.trip === null) {
-      quoteId = null;
-      messages.push(
-        error(
-          'missing',
-          '$.metadata.trip',
-          'Send the trip facts in metadata.trip: destination, startDate, durationDays, tripCost, travelers, travelerAges, residence (and state for US residents).',
-        ),
-      );
-    } else if (s.requote || !quoteId) {
-      quoteId = null;
-      if (typeof s.trip !== 'object' || Array.isArray(s.trip)) {
-        messages.push(error('invalid', '$.metadata.trip', 'metadata.trip must be an object of trip facts'));
-      } else {
-        try {
-          const quoted = await createApiQuote(
-            { quotes: deps.quotes, prisma, clock, mode: key.mode },
-            { ...(s.trip as object), currency: 'USD', email: s.buyer?.email },
-            { locale: s.locale },
-          );
-          quoteId = quoted.quoteId;
-          deps.metrics?.quoteCreated('acp');
-        } catch (err) {
-          if (!(err instanceof AppError) || err.status >= 500) throw err;
-          const details = err.details?.length
-            ? err.details
-            : [{ path: err.code === 'unknown_destination' ? 'destination' : '', message: err.message }];
-          for (const d of details.slice(0, 10)) {
-            const param = d.path === 'email' ? '$.buyer.email' : jsonPath('$.metadata.trip', d.path);
-            messages.push(error('invalid', param, d.path ? `${d.path} ${d.message}` : d.message));
-          }
-        }
-      }
-    }
-    const quote = quoteId ? await loadQuote(quoteId) : null;
-    if (!s.planId) {
-      messages.push(error('missing', '$.line_items', 'Send one line item whose id is a planId of the quote.'));
-    } else if (quote) {
-      const estimate = quote.estimates.find((e) => e.planId === s.planId);
-      if (!estimate) {
-        messages.push(
-          error(
-            'invalid',
-            '$.line_items[0].id',
-            `Plan "${s.planId}" is not offered for this trip; use one of: ${quote.estimates.map((e) => e.planId).join(', ')}`,
-          ),
-        );
-      } else if (getPlan(s.planId)?.availabilityMode === 'inquiry') {
-        messages.push(
-          error(
-            'unsupported',
-            '$.line_items[0].id',
-            'This plan is priced on inquiry and cannot be bought online; choose another plan.',
-          ),
-        );
-      }
-    }
-    if (!s.buyer)
-      messages.push(
-        error(
-          'missing',
-          '$.buyer.email',
-          "The buyer's email is needed: the confirmation e-mail with the policy certificate is sent there.",
-        ),
-      );
-    if (quote?.expiresAt && quote.expiresAt <= clock.now()) {
-      messages.push(
-        error(
-          'expired',
-          '$.metadata.trip',
-          'The price held for this trip has expired; send the trip again (update) to quote anew.',
-        ),
-      );
-    }
-    if (quote?.purchase && quote.purchase.channel !== 'acp') messages.push(paidElsewhere());
-    return {
-      status: messages.some((m) => m.type === 'error') ? 'not_ready_for_payment' : 'ready_for_payment',
-      quoteId,
-      messages,
-    };
-  }
-
   async function load(key: AgentKey, id: string): Promise<SessionRow> {
     // A NUL or unpaired surrogate in the path cannot reach PostgreSQL (a 500): not found, like any unknown id.
     const row =
@@ -421,45 +298,7 @@ export function createAcpService(deps: AcpServiceDeps) {
   }
 
   async function render(row: SessionRow): Promise<AcpCheckoutSession> {
-    const quote = row.quoteId ? await loadQuote(row.quoteId) : null;
-    const estimate = quote?.estimates.find((e) => e.planId === row.planId);
-    const plan = row.planId ? getPlan(row.planId) : undefined;
-    const totals = (amount: number): AcpTotal[] => [
-      { type: 'subtotal', display_text: 'Premium', amount },
-      { type: 'total', display_text: 'Total', amount },
-    ];
-    const metadata = row.metadata as Record<string, unknown> | null;
-    return {
-      id: row.id,
-      protocol: { version: ACP_API_VERSION },
-      status: row.status as AcpSessionStatus,
-      currency: row.currency,
-      ...(row.buyer ? { buyer: row.buyer as Buyer } : {}),
-      line_items: row.planId
-        ? [
-            {
-              id: `li_${row.planId}`,
-              item: { id: row.planId },
-              quantity: 1,
-              ...(plan ? { name: plan.name } : {}),
-              description: 'Travel insurance for every traveler of the trip',
-              ...(estimate ? { unit_amount: estimate.premiumCents } : {}),
-              totals: estimate ? totals(estimate.premiumCents) : [],
-            },
-          ]
-        : [],
-      fulfillment_options: [],
-      totals: estimate ? totals(estimate.premiumCents) : [],
-      messages: row.messages as AcpMessage[],
-      links: [{ type: 'support', url: `${deps.publicUrl}/llms.txt` }],
-      capabilities: { payment: { handlers: [sptHandler(deps.networkId)] } },
-      ...(quote ? { quote_id: quote.id } : {}),
-      ...(quote?.expiresAt ? { quote_expires_at: quote.expiresAt.toISOString() } : {}),
-      ...(metadata && Object.keys(metadata).length ? { metadata } : {}),
-      created_at: row.createdAt.toISOString(),
-      updated_at: row.updatedAt.toISOString(),
-      ...(row.order ? { order: orderLinks.handedOut(row.order as AcpOrder) } : {}),
-    };
+    return toAcpSession(row, row.quoteId ? await loadQuote(row.quoteId) : null, deps);
   }
 
   return { create, get, update, cancel, complete };
@@ -467,41 +306,10 @@ export function createAcpService(deps: AcpServiceDeps) {
 
 export type AcpService = ReturnType<typeof createAcpService>;
 
-function error(code: NonNullable<AcpMessage['code']>, param: string, content: string): AcpMessage {
-  const resolution = code === 'payment_declined' || code === 'requires_3ds' ? 'requires_buyer_input' : 'recoverable';
-  return { type: 'error', code, severity: 'high', resolution, param, content_type: 'plain', content };
-}
-
-function paidElsewhere(): AcpMessage {
-  return error('conflict', '$', 'This trip was already paid through another channel; nothing was charged here.');
-}
-
 function notAllowed(status: string): AcpHttpError {
   return new AcpHttpError(405, {
     type: 'invalid_request',
     code: `session_${status}`,
     message: `The checkout session is ${status}`,
   });
-}
-
-/** The one handler we offer: a Stripe Shared Payment Token, settled at our Stripe profile. */
-function sptHandler(networkId: string) {
-  return {
-    id: ACP_SPT_HANDLER_ID,
-    name: 'dev.acp.tokenized.card',
-    display_name: 'Card (Stripe Shared Payment Token)',
-    version: ACP_API_VERSION,
-    spec: 'https://github.com/agentic-commerce-protocol/agentic-commerce-protocol/blob/main/rfcs/rfc.payment_handlers.md',
-    requires_delegate_payment: true,
-    requires_pci_compliance: false,
-    psp: 'stripe',
-    config_schema: 'https://github.com/agentic-commerce-protocol/agentic-commerce-protocol/tree/main/spec',
-    instrument_schemas: ['https://github.com/agentic-commerce-protocol/agentic-commerce-protocol/tree/main/spec'],
-    config: {
-      merchant_id: networkId,
-      psp: 'stripe',
-      accepted_brands: ['visa', 'mastercard', 'amex'],
-      credential_type: 'spt',
-    },
-  };
 }

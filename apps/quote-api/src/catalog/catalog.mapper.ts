@@ -16,7 +16,7 @@ export function toDestinationDto(d: Destination): DestinationDto {
   };
 }
 
-export function toPlanSummary(plan: Plan, isRecommended?: boolean): PlanSummary {
+export function toPlanSummary(plan: Plan): PlanSummary {
   return {
     id: plan.id,
     planId: plan.id,
@@ -33,7 +33,6 @@ export function toPlanSummary(plan: Plan, isRecommended?: boolean): PlanSummary 
     medicalExpenseLimit: plan.medicalExpenseLimit,
     tripCancellationLimit: plan.tripCancellationLimit,
     deductible: plan.deductible,
-    ...(isRecommended === undefined ? {} : { isRecommended }),
     availabilityMode: plan.availabilityMode,
     highlights: [...plan.highlights],
   };

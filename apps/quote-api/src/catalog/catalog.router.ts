@@ -1,49 +1,25 @@
 import { Router } from 'express';
-import { PlanIdParamsSchema, ProductListQuerySchema } from '@expedition/contracts';
-import { findDestination, getPlan, listDestinations, listPlans } from '@expedition/domain-pricing';
+import { PlanIdParamsSchema } from '@expedition/contracts';
 import { AppError, parseOrThrow } from '@expedition/http-kit';
-import { toDestinationDto, toPlanDetails, toPlanSummary } from './catalog.mapper';
+import type { CatalogService } from './catalog.service';
 
-/** The catalog is code (reviewed, versioned data in domain-pricing): these routes never touch the database. */
-export function catalogRouter(deps: { publicUrl: string }): Router {
+/** GET /api/v1/destinations, /products and /products/{planId}. */
+export function catalogRouter(deps: { catalog: CatalogService }): Router {
   const router = Router();
 
   router.get('/destinations', (_req, res) => {
-    res.json({ destinations: listDestinations().map(toDestinationDto) });
+    res.json(deps.catalog.destinations());
   });
 
   router.get('/products', (req, res) => {
-    const query = parseOrThrow(ProductListQuerySchema, req.query, 'query');
-    const destination = query.destination ? findDestination(query.destination) : undefined;
-    if (query.destination && !destination) {
-      throw new AppError(400, 'unknown_destination', `Unknown destination "${query.destination}"`, [
-        {
-          path: 'destination',
-          message: `use one of: ${listDestinations()
-            .map((d) => d.slug)
-            .join(', ')}`,
-        },
-      ]);
-    }
-    const plans = listPlans({
-      destination: destination?.slug,
-      residence: query.residence,
-      state: query.state,
-      tier: query.tier,
-      includeDisabled: query.include_disabled,
-    });
-    res.json({
-      destination: destination?.slug ?? 'all',
-      plansCount: plans.length,
-      plans: plans.map((p) => toPlanSummary(p)),
-    });
+    res.json(deps.catalog.products(req.query, 'query').list);
   });
 
   router.get('/products/:planId', (req, res) => {
     const { planId } = parseOrThrow(PlanIdParamsSchema, req.params, 'path');
-    const plan = getPlan(planId);
+    const plan = deps.catalog.plan(planId);
     if (!plan) throw AppError.notFound('plan_not_found', `No plan with id "${planId}"`);
-    res.json(toPlanDetails(plan, deps.publicUrl));
+    res.json(plan);
   });
 
   return router;

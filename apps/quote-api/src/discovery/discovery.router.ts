@@ -8,16 +8,16 @@ import {
 } from '@expedition/contracts';
 
 /** RFC 9727: the catalog's media type, with the profile that says it is an API catalog. */
-export const API_CATALOG_TYPE = 'application/linkset+json; profile="https://www.rfc-editor.org/info/rfc9727"';
-export const API_CATALOG_PATH = '/.well-known/api-catalog';
-export const LLMS_TXT_PATH = '/llms.txt';
-export const MCP_PATH = '/mcp';
+const API_CATALOG_TYPE = 'application/linkset+json; profile="https://www.rfc-editor.org/info/rfc9727"';
+const API_CATALOG_PATH = '/.well-known/api-catalog';
+const LLMS_TXT_PATH = '/llms.txt';
+const MCP_PATH = '/mcp';
 const OPENAPI_PATH = '/api/v1/openapi.json';
-export const ACP_PATH = '/acp/v1';
+const ACP_PATH = '/acp/v1';
 const ACP_OPENAPI_PATH = `${ACP_PATH}/openapi.json`;
 
 /** The `Link` header that points at the catalog (RFC 9727 §3), sent with both discovery documents. */
-export const apiCatalogLink = (publicUrl: string) => `<${publicUrl}${API_CATALOG_PATH}>; rel="api-catalog"`;
+const apiCatalogLink = (publicUrl: string) => `<${publicUrl}${API_CATALOG_PATH}>; rel="api-catalog"`;
 
 /**
  * The API catalog (RFC 9727): an RFC 9264 linkset. The first context is the catalog itself, listing each API as an
@@ -25,7 +25,7 @@ export const apiCatalogLink = (publicUrl: string) => `<${publicUrl}${API_CATALOG
  * people and agents (`service-doc`) and its status (`status`): /api/v1, the MCP server, and the Agentic Commerce
  * Protocol's checkout sessions (/acp/v1).
  */
-export function buildApiCatalog(publicUrl: string) {
+function buildApiCatalog(publicUrl: string) {
   const api = `${publicUrl}/api/v1`;
   const mcp = `${publicUrl}${MCP_PATH}`;
   const acp = `${publicUrl}${ACP_PATH}`;
@@ -64,7 +64,7 @@ export function buildApiCatalog(publicUrl: string) {
  * /llms.txt (llmstxt.org): an H1, a blockquote summary, free text without headings (the rules for agents, generated
  * from the contracts; conventions; sandbox values), then H2 sections that are lists of links.
  */
-export function buildLlmsTxt(publicUrl: string, catalog: AgentCatalog): string {
+function buildLlmsTxt(publicUrl: string, catalog: AgentCatalog): string {
   const rules = agentRules(catalog).map((rule, i) => `${i + 1}. ${rule}`);
   const s = QUOTE_API_SANDBOX;
   return [

@@ -1,5 +1,5 @@
 import { listDestinations } from '@expedition/domain-pricing';
-import { mcpInstructions } from './mcp.server';
+import { mcpInstructions } from './mcp-instructions';
 
 describe('MCP instructions', () => {
   it('name the destinations the catalog covers, and no other kind of trip (no "high-altitude")', () => {

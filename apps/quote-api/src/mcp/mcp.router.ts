@@ -11,7 +11,7 @@ import type { McpServices } from './mcp.services';
  * server built for that request (no session, so any replica can answer). GET (a server-sent event stream) and
  * DELETE (ending a session) have nothing to serve here: 405 with `Allow: POST`.
  */
-export function mcpRouter(deps: McpServices & { rateLimit: RequestHandler }): Router {
+export function mcpRouter(deps: { services: McpServices; rateLimit: RequestHandler }): Router {
   const router = Router();
   // The per-client limit of /api/v1 (same counter); request logging is app-wide.
   router.use(deps.rateLimit);
@@ -25,7 +25,7 @@ export function mcpRouter(deps: McpServices & { rateLimit: RequestHandler }): Ro
       sendJsonRpcError(res, 400, INVALID_REQUEST, 'Invalid Request: the body is not a JSON-RPC 2.0 message', req.id);
     },
     async (req, res, next) => {
-      const server = createMcpServer(deps, { requestId: req.id });
+      const server = createMcpServer(deps.services, { requestId: req.id });
       const transport = new StreamableHTTPServerTransport({ sessionIdGenerator: undefined, enableJsonResponse: true });
       res.on('close', () => {
         void transport.close();

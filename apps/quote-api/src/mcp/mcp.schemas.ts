@@ -20,9 +20,8 @@ export const McpPurchaseInputSchema = PurchaseRequestSchema.extend({
         'invent one.',
     }),
 });
-export type McpPurchaseInput = z.infer<typeof McpPurchaseInputSchema>;
 
-export const McpPaymentChallengeSchema = z.object({
+const McpPaymentChallengeSchema = z.object({
   id: z.string(),
   realm: z.string(),
   method: z.string().meta({ description: 'Payment method: "stripe" (a Shared Payment Token).' }),

@@ -2,12 +2,11 @@ import pino from 'pino';
 import { StdioServerTransport } from '@modelcontextprotocol/sdk/server/stdio.js';
 import { bundledMigrationsDir, createDatabase, prepareDatabase } from '@expedition/db';
 import { catalogSnapshot } from '@expedition/domain-pricing';
-import { createPolicyTokens } from '@expedition/fulfillment';
-import { createPaymentProcessor } from '@expedition/payments';
-import { createRateLimiter, systemClock, type Env } from '@expedition/platform';
-import { DEV_MPP_SECRET, loadConfig } from '../config';
+import type { Env } from '@expedition/platform';
+import { loadConfig } from '../config';
+import { quoteApiDeps } from '../quote-api.runtime';
+import { createQuoteApiServices } from '../quote-api.services';
 import { createMcpServer } from './mcp.server';
-import { createMcpServices } from './mcp.services';
 
 /**
  * The MCP server over stdio, for desktop agents: the same tools and services as /mcp, on the database the config
@@ -23,31 +22,8 @@ export async function runMcpStdio(env: Env = process.env): Promise<void> {
   const db = await createDatabase({ databaseUrl: config.databaseUrl, dataDir: config.dataDir });
   // Built (dist/apps/quote-api/mcp.js): the migrations copied beside the bundle; from source: the repository's.
   await prepareDatabase(db, { catalog: catalogSnapshot(), migrationsDir: bundledMigrationsDir(__dirname) });
-  const clock = systemClock;
-  // The same settings composeQuoteApi gives createApp (compose.ts), so a challenge from here verifies there too.
-  const services = createMcpServices({
-    prisma: db.prisma,
-    ready: () => db.ping(),
-    logger,
-    clock,
-    publicUrl: config.publicUrl,
-    rateLimiter: createRateLimiter({ points: config.rateLimitPerMinute, durationSec: 60 }),
-    mode: config.mode,
-    policyTokens: createPolicyTokens(config.policyTokens),
-    payments: {
-      processor: createPaymentProcessor(config.payments, { clock }),
-      mpp: {
-        secrets: [
-          config.mpp.secret ?? DEV_MPP_SECRET,
-          ...(config.mpp.previousSecret ? [config.mpp.previousSecret] : []),
-        ],
-        realm: new URL(config.publicUrl).host,
-        networkId: config.mpp.networkId,
-        paymentMethodTypes: ['card'],
-        challengeTtlMs: config.mpp.challengeTtlMs,
-      },
-    },
-  });
+  // The wiring of the HTTP app (quote-api.runtime.ts), so a challenge from here verifies there too.
+  const services = createQuoteApiServices(quoteApiDeps({ config, db, logger }));
   const server = createMcpServer(services);
   const transport = new StdioServerTransport();
   let closing = false;

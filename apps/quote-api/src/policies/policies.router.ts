@@ -7,7 +7,7 @@ import { renderPolicyNotFoundPage, renderPolicyPage } from './policy.page';
 import type { PolicyService } from './policy.service';
 
 /** `Authorization: Bearer <token>`; undefined when absent or of another scheme. */
-export function bearerToken(authorization: string | undefined): string | undefined {
+function bearerToken(authorization: string | undefined): string | undefined {
   const match = /^Bearer[ ]+([^\s]+)\s*$/i.exec(authorization ?? '');
   return match?.[1];
 }

@@ -8,7 +8,7 @@ import { POLICY_VIEW_INCLUDE, toPolicyView } from '@expedition/policy-documents'
  * The one answer for an unknown policy number, a wrong token and another policy's token: a caller learns nothing
  * about which policy numbers exist (no enumeration).
  */
-export const POLICY_NOT_FOUND_MESSAGE = 'No policy matches this policy number and access token';
+const POLICY_NOT_FOUND_MESSAGE = 'No policy matches this policy number and access token';
 export const policyNotFound = () => AppError.notFound('policy_not_found', POLICY_NOT_FOUND_MESSAGE);
 
 /** Longest policy number or token we look up; anything longer is the same 404 without a query. */

@@ -13,7 +13,7 @@ export interface StoredResponse {
 const IN_FLIGHT = 0;
 
 /** What `begin` found for a key. */
-export type IdempotencyBegin =
+type IdempotencyBegin =
   { kind: 'started' } | { kind: 'replay'; response: StoredResponse } | { kind: 'conflict' } | { kind: 'in_flight' };
 
 /**

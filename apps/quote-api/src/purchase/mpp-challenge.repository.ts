@@ -1,7 +1,7 @@
 import { isUniqueViolation, type PrismaClient } from '@expedition/db';
 import { hashToken, type Clock } from '@expedition/platform';
 
-export interface StoredChallenge {
+interface StoredChallenge {
   id: string;
   quoteId: string;
   planId: string;
@@ -12,7 +12,7 @@ export interface StoredChallenge {
   expiresAt: Date;
 }
 
-export type ChallengeClaim = 'claimed' | 'challenge_used' | 'token_used';
+type ChallengeClaim = 'claimed' | 'challenge_used' | 'token_used';
 
 /** The MPP challenges we issued (table `payment_challenges`): written at 402, claimed once when a credential pays. */
 export function createMppChallengeRepository(deps: { prisma: PrismaClient; clock: Clock }) {

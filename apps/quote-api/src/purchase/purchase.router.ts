@@ -1,14 +1,9 @@
 import { Router } from 'express';
 import { PurchaseRequestSchema } from '@expedition/contracts';
 import { AppError, parseOrThrow } from '@expedition/http-kit';
-import {
-  PROBLEM_CONTENT_TYPE,
-  formatPaymentReceipt,
-  formatWwwAuthenticate,
-  problemDetails,
-} from '@expedition/payments';
+import { PROBLEM_CONTENT_TYPE, formatWwwAuthenticate, problemDetails } from '@expedition/payments';
 import type { IdempotencyRepository, StoredResponse } from './idempotency.repository';
-import type { PurchaseResult, PurchaseService } from './purchase.service';
+import { paymentProblemOf, paymentReceiptOf, type PurchaseResult, type PurchaseService } from './purchase.service';
 
 /** POST /api/v1/purchase: idempotency at the edge, the purchase itself in the service, HTTP rendering here. */
 export function purchaseRouter(deps: { purchases: PurchaseService; idempotency: IdempotencyRepository }): Router {
@@ -51,13 +46,7 @@ function render(result: PurchaseResult): StoredResponse {
       return {
         status: 200,
         headers: {
-          'Payment-Receipt': formatPaymentReceipt({
-            status: 'success',
-            method: 'stripe',
-            timestamp: result.paidAt,
-            reference: result.receipt.paymentReference ?? result.receipt.quoteNumber,
-            externalId: result.receipt.quoteId,
-          }),
+          'Payment-Receipt': paymentReceiptOf(result),
           // A receipt carrying the policy's access token (a bearer secret) is stored by no cache at all.
           'Cache-Control': result.receipt.accessToken ? 'private, no-store' : 'private',
         },
@@ -71,7 +60,7 @@ function render(result: PurchaseResult): StoredResponse {
           'Cache-Control': 'no-store',
           'Content-Type': PROBLEM_CONTENT_TYPE,
         },
-        body: problemDetails(result.problem, { detail: result.detail, challengeId: result.challenge.id }),
+        body: paymentProblemOf(result),
       };
     case 'method_unsupported': {
       const problem = problemDetails('method-unsupported', { detail: result.detail });

@@ -14,8 +14,10 @@ import {
   createChallenge,
   decodeOpaque,
   decodeRequest,
+  formatPaymentReceipt,
   isChallengeExpired,
   parseAuthorizationPayment,
+  problemDetails,
   verifyChallengeBinding,
   type MppProblemCode,
   type PaymentProcessor,
@@ -36,7 +38,7 @@ export interface MppSettings {
   challengeTtlMs: number;
 }
 
-export interface PurchaseDeps {
+interface PurchaseDeps {
   prisma: PrismaClient;
   clock: Clock;
   processor: Pick<PaymentProcessor, 'settleSharedPaymentToken'>;
@@ -52,7 +54,7 @@ export interface PurchaseDeps {
   newNonce?: () => string;
 }
 
-export type IssuedChallenge = ReturnType<typeof createChallenge>;
+type IssuedChallenge = ReturnType<typeof createChallenge>;
 
 /** What a purchase attempt came to; the router renders each as HTTP. */
 export type PurchaseResult =
@@ -62,6 +64,22 @@ export type PurchaseResult =
   | { kind: 'in_progress'; retryAfterSec: number }
   | { kind: 'processor_unavailable'; retryAfterSec: number }
   | { kind: 'refunded'; detail: string };
+
+/** The Payment-Receipt value of a paid result: POST /api/v1/purchase's header, the MCP purchase tool's `paymentReceipt`. */
+export function paymentReceiptOf(result: Extract<PurchaseResult, { kind: 'receipt' }>): string {
+  return formatPaymentReceipt({
+    status: 'success',
+    method: 'stripe',
+    timestamp: result.paidAt,
+    reference: result.receipt.paymentReference ?? result.receipt.quoteNumber,
+    externalId: result.receipt.quoteId,
+  });
+}
+
+/** Why payment is (still) required, naming the fresh challenge (RFC 9457): the 402 body, the tool's `problem`. */
+export function paymentProblemOf(result: Extract<PurchaseResult, { kind: 'payment_required' }>) {
+  return problemDetails(result.problem, { detail: result.detail, challengeId: result.challenge.id });
+}
 
 type Settlement =
   | { kind: 'recorded'; paymentId: string; outcome: FulfillmentOutcome }

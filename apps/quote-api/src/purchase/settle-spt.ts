@@ -9,7 +9,7 @@ import {
 import type { Logger } from '@expedition/platform';
 
 /** What one Shared Payment Token charge came to, inside a held payment claim. */
-export type SptSettlement =
+type SptSettlement =
   | { kind: 'recorded'; paymentId: string; outcome: FulfillmentOutcome }
   /** Not charged: declined, needs 3-D Secure, or the token was refused. */
   | { kind: 'not_charged'; settled: SettleSharedPaymentTokenResult }
@@ -17,7 +17,7 @@ export type SptSettlement =
   | { kind: 'in_doubt' }
   | { kind: 'unavailable' };
 
-export interface SptCharge {
+interface SptCharge {
   channel: Extract<PaymentChannel, 'mpp' | 'acp'>;
   quote: { id: string; mode: PaymentMode; operatorId: string | null };
   estimate: { planId: string; premiumCents: number; currency: string };

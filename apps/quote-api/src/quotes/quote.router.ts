@@ -1,10 +1,10 @@
 import { Router } from 'express';
-import { createApiQuote, type ApiQuoteDeps } from './create-api-quote';
+import type { ApiQuoteService } from './api-quote.service';
 
-export function quoteRouter(deps: ApiQuoteDeps): Router {
+export function quoteRouter(deps: { quotes: ApiQuoteService }): Router {
   const router = Router();
   router.post('/quotes', async (req, res) => {
-    res.json(await createApiQuote(deps, req.body, { acceptLanguage: req.get('accept-language') }));
+    res.json(await deps.quotes.create(req.body, { acceptLanguage: req.get('accept-language') }));
   });
   return router;
 }

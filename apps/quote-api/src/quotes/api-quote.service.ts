@@ -9,19 +9,22 @@ import { rethrowPricingError } from '../pricing-errors';
 import { rethrowQuotingError } from '../quoting-errors';
 import { toQuoteResponse } from './quote.mapper';
 
-export interface ApiQuoteDeps {
+interface ApiQuoteDeps {
   quotes: QuoteService;
   prisma: PrismaClient;
   clock: Clock;
+  /** This deployment's payment mode (QUOTE_API_MODE). */
   mode: Mode;
 }
 
 /** Where the input came from: `where` names it in errors (`arguments` for MCP); `acceptLanguage` is the request's header. */
-export interface ApiQuoteContext {
+interface ApiQuoteContext {
   where?: string;
   acceptLanguage?: string | null;
   /** A language the channel already chose (an ACP session's): used when the input has no `locale`. */
   locale?: string | null;
+  /** The payment mode of the quote, when the channel names it (an ACP agent key's); else the deployment's. */
+  mode?: Mode;
 }
 
 /**
@@ -29,16 +32,18 @@ export interface ApiQuoteContext {
  * at the injected clock's "today" (the date window), created by the quote service, answered as a QuoteResponse. The
  * traveler's language: the input's `locale`, else the channel's, else Accept-Language, else English.
  */
-export async function createApiQuote(
-  deps: ApiQuoteDeps,
-  input: unknown,
-  context: ApiQuoteContext = {},
-): Promise<QuoteResponse> {
+export function createApiQuoteService(deps: ApiQuoteDeps) {
+  return { create: (input: unknown, context: ApiQuoteContext = {}) => createApiQuote(deps, input, context) };
+}
+
+export type ApiQuoteService = ReturnType<typeof createApiQuoteService>;
+
+async function createApiQuote(deps: ApiQuoteDeps, input: unknown, context: ApiQuoteContext): Promise<QuoteResponse> {
   const body = parseOrThrow(quoteRequestSchemaAt(deps.clock.now()), input, context.where);
   const created = await deps.quotes
     .create({
       source: 'api',
-      mode: deps.mode,
+      mode: context.mode ?? deps.mode,
       operatorId: await operatorWithId(deps.prisma, body.operator),
       destination: body.destination,
       startDate: body.startDate,
