@@ -10,7 +10,8 @@ import {
 import type { AuditActor, OperatorView } from '@expedition/operators';
 import { PortalError } from '../http/errors';
 import type { PortalRouteDeps } from '../http/route-deps';
-import { actorOf, param, parse, toAdminOperator, toPortalKey, toPortalOrigin } from '../operator/shared';
+import { actorOf } from '../http/principal';
+import { param, parse, toAdminOperator, toPortalKey, toPortalOrigin } from '../operator/shared';
 
 /**
  * `/admin/**`: the provider's own staff (provider_admin). Onboarding of an operator: approve live embedding, the

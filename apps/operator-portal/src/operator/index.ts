@@ -19,10 +19,10 @@ import {
   type PublishableKeyView,
 } from '@expedition/operators';
 import { PortalError } from '../http/errors';
-import { getOperatorId } from '../http/principal';
+import { actorOf, getOperatorId } from '../http/principal';
 import type { PortalRouteDeps } from '../http/route-deps';
 import { buildIntegration } from './integration';
-import { actorOf, param, parse, toPortalKey, toPortalOperator, toPortalOrigin } from './shared';
+import { param, parse, toPortalKey, toPortalOperator, toPortalOrigin } from './shared';
 
 /** The dispatcher's default pauses between attempts (apps/webhook-dispatcher retry schedule), shown to operators. */
 export const RETRY_SCHEDULE_SECONDS = [30, 300] as const;
