@@ -26,7 +26,7 @@ export function param(req: Request, name: string): string {
   return typeof value === 'string' ? value : '';
 }
 
-/** Whether the embed gate accepts keys of this mode for this operator, and why not (spec §5.5). */
+/** Whether the embed gate accepts keys of this mode for this operator, and why not (docs/contract.md, the gate). */
 export function keyRefusal(
   key: Pick<PublishableKeyView, 'state' | 'mode'>,
   operator: Pick<OperatorView, 'status' | 'embeddingEnabled'>,

@@ -1,7 +1,7 @@
 import { Router } from 'express';
 import { CreateInviteRequestSchema, type TeamInvite, type TeamMember } from '@expedition/contracts';
 import type { PendingInvite, TeamMember as AccountTeamMember } from '@expedition/operators';
-import type { AccountRouteDeps } from '../accounts/accounts.routes';
+import type { AccountRouteDeps } from '../accounts/accounts.router';
 import { throttle } from '../accounts/throttles';
 import { actorOf, getOperatorId, getPrincipal } from '../http/principal';
 import { parseBody } from '../http/validate';
@@ -19,7 +19,7 @@ function toInvite(i: PendingInvite): TeamInvite {
  * `/team/*`: the operator's users and pending invitations. Reading is for every user; changes are for owners. The
  * team service writes each change's audit entry in the change's own transaction (docs/portal-api.md, "Audit log").
  */
-export function teamRoutes(deps: AccountRouteDeps): Router {
+export function teamRouter(deps: AccountRouteDeps): Router {
   const { accounts, guards } = deps;
   const router = Router();
 

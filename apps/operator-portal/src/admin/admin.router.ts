@@ -19,7 +19,7 @@ import { param, parse, toAdminOperator, toPortalKey, toPortalOrigin } from '../o
  * delivery log with resend; the audit log. Every change goes through the operators service, which writes the audit
  * entry in the same transaction.
  */
-export function adminRoutes(deps: PortalRouteDeps): Router {
+export function adminRouter(deps: PortalRouteDeps): Router {
   const { operators, prisma } = deps;
   const router = Router();
   router.use('/admin', deps.guards.requireProviderAdmin);
