@@ -4,10 +4,10 @@ import { healthRoutes, httpLogger, jsonBody, requestId } from '@expedition/http-
 import { observe, type Observability } from '@expedition/observability';
 import type { AccountService, OperatorService, SecretBox } from '@expedition/operators';
 import type { Clock, Logger } from '@expedition/platform';
-import { accountRoutes, type AccountRouteDeps } from './accounts/accounts.routes';
+import { accountRouter, type AccountRouteDeps } from './accounts/accounts.router';
 import type { PortalThrottles } from './accounts/throttles';
-import { adminRoutes } from './admin';
-import { outboxRoutes, type OutboxSource } from './dev/outbox.routes';
+import { adminRouter } from './admin/admin.router';
+import { outboxRouter, type OutboxSource } from './dev/outbox.router';
 import { csrfProtection } from './http/csrf';
 import { portalErrorHandler, portalNotFound } from './http/errors';
 import { createGuards } from './http/guards';
@@ -16,9 +16,9 @@ import type { PortalRouteDeps, PortalUrls } from './http/route-deps';
 import { securityHeaders } from './http/security-headers';
 import { sessionMiddleware } from './http/session';
 import type { Mailer } from './mail/mailer';
-import { operatorRoutes } from './operator';
-import { spaRoutes, type UiAssets } from './spa/spa';
-import { teamRoutes } from './team/team.routes';
+import { operatorRouter } from './operator/operator.router';
+import { spaRouter, type UiAssets } from './spa/spa.router';
+import { teamRouter } from './team/team.router';
 
 export const PORTAL_API_PREFIX = '/api/portal/v1';
 export const PORTAL_MAX_BODY = '64kb';
@@ -30,7 +30,8 @@ export interface PortalAppDeps {
   logger: Logger;
   operators: OperatorService;
   accounts: AccountService;
-  secretBox: SecretBox;
+  /** Not read by the app (the operator services hold the box); still accepted from callers that pass it. */
+  secretBox?: SecretBox;
   mailer: Mailer;
   throttles: PortalThrottles;
   urls: PortalUrls;
@@ -40,7 +41,6 @@ export interface PortalAppDeps {
   outbox?: OutboxSource;
   /** The OpenAPI 3.1 document of /api/portal/v1. */
   openApi: () => unknown;
-  /** Express `trust proxy` setting. */
   /** Express `trust proxy`: proxies in front (a number) or their addresses (docs: README, TRUST_PROXY). */
   trustProxy?: number | string;
   /** Metrics and tracing of this process; absent: none, at no cost. */
@@ -61,7 +61,6 @@ export function createApp(deps: PortalAppDeps): Express {
     clock: deps.clock,
     logger: deps.logger,
     operators: deps.operators,
-    secretBox: deps.secretBox,
     guards: createGuards(),
     urls: deps.urls,
     accounts: deps.accounts,
@@ -77,7 +76,7 @@ export function createApp(deps: PortalAppDeps): Express {
   app.use(securityHeaders({ widgetOrigin: new URL(deps.urls.widget).origin, hsts: secure }));
   app.use(healthRoutes({ ready: deps.ready }));
   // Dev-only pages: without an outbox (production) every /dev path is a plain 404, never the SPA shell.
-  app.use(deps.outbox ? outboxRoutes(deps.outbox) : express.Router().use('/dev', portalNotFound()));
+  app.use(deps.outbox ? outboxRouter(deps.outbox) : express.Router().use('/dev', portalNotFound()));
 
   const api = express.Router();
   api.use(noStore);
@@ -85,16 +84,16 @@ export function createApp(deps: PortalAppDeps): Express {
   api.use(sessionMiddleware(deps.accounts, { secure }));
   api.use(csrfProtection(portalOrigin));
   api.get('/openapi.json', (_req, res) => void res.json(deps.openApi()));
-  api.use(accountRoutes(routeDeps));
+  api.use(accountRouter(routeDeps));
   api.use(operatorWriteGate({ prisma: deps.prisma, throttles: deps.throttles }));
-  api.use(teamRoutes(routeDeps));
-  api.use(operatorRoutes(portalDeps));
-  api.use(adminRoutes(portalDeps));
+  api.use(teamRouter(routeDeps));
+  api.use(operatorRouter(portalDeps));
+  api.use(adminRouter(portalDeps));
   api.use(portalNotFound());
   app.use(PORTAL_API_PREFIX, api);
   app.use('/api', portalNotFound());
 
-  app.use(spaRoutes(deps.ui));
+  app.use(spaRouter(deps.ui));
   app.use(portalNotFound());
   app.use(portalErrorHandler(deps.logger));
   return app;

@@ -19,7 +19,7 @@ import { createApp } from './app';
 import type { PortalConfig } from './config';
 import { buildPortalOpenApi } from '@expedition/contracts/openapi';
 import { createOutboxMailer, createSmtpMailer, type Mailer } from '@expedition/mail';
-import { createUiAssets } from './spa/spa';
+import { createUiAssets } from './spa/spa.router';
 
 export interface PortalRuntime {
   config: PortalConfig;
@@ -104,7 +104,6 @@ export function composePortal(runtime: PortalRuntime): Portal {
     logger,
     operators,
     accounts,
-    secretBox,
     mailer,
     throttles: createPortalThrottles({ redis: runtime.redis, logger }),
     urls: config.urls,

@@ -18,7 +18,7 @@ import { createTestClock, type TestClock } from '@expedition/platform/testing';
 import { PORTAL_THROTTLE_LIMITS, type PortalThrottles } from '../src/accounts/throttles';
 import { createApp, type PortalAppDeps } from '../src/app';
 import type { Mailer, OutgoingMail } from '../src/mail/mailer';
-import { createUiAssets } from '../src/spa/spa';
+import { createUiAssets } from '../src/spa/spa.router';
 import { buildPortalOpenApi } from '@expedition/contracts/openapi';
 
 export const PORTAL_URL = 'http://portal.test:3004';
@@ -102,7 +102,6 @@ export async function createPortalHarness(options: PortalHarnessOptions = {}): P
     logger: pino({ level: 'silent' }),
     operators,
     accounts,
-    secretBox,
     mailer,
     throttles: options.throttles ?? generousThrottles(),
     urls: {

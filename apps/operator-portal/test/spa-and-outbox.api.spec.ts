@@ -4,7 +4,7 @@ import path from 'node:path';
 import request from 'supertest';
 import { createTestClock } from '@expedition/platform/testing';
 import { createOutboxMailer } from '../src/mail/mailer';
-import { createUiAssets } from '../src/spa/spa';
+import { createUiAssets } from '../src/spa/spa.router';
 import { API, PortalClient, createPortalHarness, signUp, type PortalHarness } from './harness';
 
 function fakeUiBuild(): string {

@@ -144,6 +144,64 @@ describe('team', () => {
     });
   });
 
+  it('each team change writes exactly one audit entry: the acting owner, the client address, before → after', async () => {
+    const a = await signUp(h);
+    const member = await addMember(h, a.client, 'member');
+    h.clock.advance(1000);
+    const invite = (await a.client.post(`${API}/team/invites`, { email: uniqueEmail(), role: 'owner' })).body.invite;
+    h.clock.advance(1000);
+    expect((await a.client.delete(`${API}/team/invites/${invite.id}`)).status).toBe(204);
+    h.clock.advance(1000);
+    expect((await a.client.delete(`${API}/team/members/${member.user.id}`)).status).toBe(204);
+    // Refused changes write nothing.
+    expect((await a.client.delete(`${API}/team/invites/${invite.id}`)).status).toBe(404);
+    expect((await a.client.delete(`${API}/team/members/${a.user.id}`)).status).toBe(409);
+
+    const entries = await h.prisma.auditEntry.findMany({
+      where: { operatorId: a.operator.id, action: { startsWith: 'team.' } },
+      orderBy: { at: 'asc' },
+    });
+    expect(entries.map((e) => [e.action, e.targetType, e.targetId, e.before, e.after])).toEqual([
+      ['team.invite.create', 'invite', expect.any(String), null, { email: member.email, role: 'member' }],
+      ['team.invite.create', 'invite', invite.id, null, { email: invite.email, role: 'owner' }],
+      ['team.invite.revoke', 'invite', invite.id, null, null],
+      ['team.member.remove', 'user', member.user.id, { email: member.email, role: 'member' }, null],
+    ]);
+    for (const entry of entries) {
+      expect(entry).toMatchObject({ actorUserId: a.user.id, actorEmail: a.email, actorRole: 'owner' });
+      expect(entry.ip).toEqual(expect.any(String));
+    }
+  });
+
+  it('a team change that fails after its audit insert leaves neither the change nor the audit entry', async () => {
+    const a = await signUp(h);
+    const member = await addMember(h, a.client, 'member');
+    const invite = (await a.client.post(`${API}/team/invites`, { email: uniqueEmail(), role: 'member' })).body.invite;
+    const audited = () => h.prisma.auditEntry.count({ where: { operatorId: a.operator.id } });
+    const before = await audited();
+    // The next transaction runs in full (the change, then its audit entry) and then fails, as a commit can.
+    const failOnce = () =>
+      jest.spyOn(h.prisma, '$transaction').mockImplementationOnce((async (run: (tx: unknown) => Promise<unknown>) =>
+        h.prisma.$transaction(async (tx) => {
+          await run(tx);
+          throw new Error('the transaction failed after the audit insert');
+        })) as never);
+
+    failOnce();
+    expect((await a.client.delete(`${API}/team/members/${member.user.id}`)).status).toBe(500);
+    failOnce();
+    expect((await a.client.delete(`${API}/team/invites/${invite.id}`)).status).toBe(500);
+    failOnce();
+    const email = uniqueEmail('rolled-back');
+    expect((await a.client.post(`${API}/team/invites`, { email, role: 'member' })).status).toBe(500);
+    jest.restoreAllMocks();
+
+    expect(await audited()).toBe(before);
+    expect(await h.prisma.operatorUser.findUnique({ where: { id: member.user.id } })).not.toBeNull();
+    expect((await h.prisma.userToken.findUniqueOrThrow({ where: { id: invite.id } })).usedAt).toBeNull();
+    expect(await h.prisma.userToken.count({ where: { email } })).toBe(0);
+  });
+
   it('a provider admin has no team (403)', async () => {
     const admin = await providerAdmin(h);
     expect((await admin.client.get(`${API}/team`)).status).toBe(403);

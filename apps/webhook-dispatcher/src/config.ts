@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { WEBHOOK_RETRY_DELAYS_MS } from '@expedition/contracts';
 import {
   allowPrivateNetworks,
   asConfigError,
@@ -17,7 +18,7 @@ import { MISSING_WEBHOOK_SECRET_KEYS, parseWebhookSecretKeys, WebhookSecretKeysE
 const optional = <T extends z.ZodType>(schema: T) => z.preprocess(emptyToUndefined, schema.optional());
 
 /** Default pause between delivery attempts: 30 s after the 1st failure, 5 min after the 2nd (3 attempts in total). */
-export const DEFAULT_RETRY_DELAYS_MS = [30_000, 300_000] as const;
+export const DEFAULT_RETRY_DELAYS_MS = WEBHOOK_RETRY_DELAYS_MS;
 /**
  * Default pause after policy mail attempts 1…5 (30 s, 2 min, 10 min, 30 min, 2 h): with policy_mails.max_attempts
  * (6) a mail is marked failed about 2 h 43 min after its first attempt.

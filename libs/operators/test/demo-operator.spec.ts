@@ -6,11 +6,11 @@ import { createTestDatabase } from '@expedition/db/testing';
 import {
   DEMO_OPERATOR_NAME,
   type EnsureDemoOperatorOptions,
-  OperatorError,
-  createOperatorService,
   demoOperatorFilePath,
   ensureDemoOperator,
-} from '../src';
+} from '../src/lib/demo-operator';
+import { OperatorError } from '../src/lib/operator-error';
+import { createPublishableKeyService } from '../src/lib/publishable-key.service';
 import { gateAccepts, testClock, testSecretBox } from './helpers';
 
 const DEMO_ORIGIN = 'http://localhost:4200';
@@ -123,7 +123,7 @@ describe('ensureDemoOperator', () => {
 
   it('mints a fresh test key for the same operator when the filed key was revoked', async () => {
     const first = await ensure();
-    await createOperatorService({ prisma: db.prisma, clock, secretBox }).revokeKey(first.publishableKey);
+    await createPublishableKeyService({ prisma: db.prisma, clock }).revokeKey(first.publishableKey);
 
     const second = await ensure();
 

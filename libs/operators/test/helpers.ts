@@ -1,7 +1,7 @@
 import { createTestClock } from '@expedition/platform/testing';
 import { type KeyRecord, verifyKeyRecord } from '@expedition/auth-publishable-key';
 import type { PrismaClient } from '@expedition/db';
-import { type Keyring, createSecretBox } from '../src';
+import { type Keyring, createSecretBox } from '../src/lib/secret-box';
 
 /** A clock tests can move. */
 export const testClock = createTestClock;

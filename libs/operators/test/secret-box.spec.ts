@@ -1,14 +1,13 @@
 import { mkdtempSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
+import { SecretBoxError, createSecretBox } from '../src/lib/secret-box';
 import {
-  SecretBoxError,
   WebhookSecretKeysError,
-  createSecretBox,
   parseWebhookSecretKeys,
   resolveWebhookSecretKeys,
   webhookSecretKeysFilePath,
-} from '../src';
+} from '../src/lib/webhook-secret-keys';
 import { testKeyring, testSecretBox } from './helpers';
 
 const SECRET = 'whsec_0123456789abcdef0123456789abcdef0123456789abcdef0123456789abcdef';

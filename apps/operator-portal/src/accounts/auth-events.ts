@@ -1,6 +1,6 @@
 import type { Request } from 'express';
 import type { PrismaClient } from '@expedition/db';
-import { normalizeEmail } from '@expedition/operators';
+import { normalizeEmail, writeAudit } from '@expedition/operators';
 import { hashToken, type Clock, type Logger } from '@expedition/platform';
 
 /**
@@ -74,20 +74,19 @@ export function createAuthEvents(deps: { prisma: PrismaClient; clock: Clock; log
     const line = { event, userId: user?.id ?? null, operatorId: user?.operatorId ?? null, ip, reqId: req.id, ...facts };
     if (FAILURES.has(event)) deps.logger.warn(line, 'auth event');
     else deps.logger.info(line, 'auth event');
-    await deps.prisma.auditEntry.create({
-      data: {
-        at: deps.clock.now(),
-        actorUserId: details.byUser && user ? user.id : null,
-        actorEmail: details.byUser && user ? user.email : null,
-        actorRole: details.byUser && user ? user.role : null,
+    const actor = details.byUser && user ? { userId: user.id, email: user.email, role: user.role, ip } : { ip };
+    await writeAudit(
+      deps.prisma,
+      actor,
+      {
         operatorId: user?.operatorId ?? null,
         action: event,
         targetType: user ? 'user' : hashed ? 'email_hash' : null,
         targetId: user?.id ?? hashed,
         after: Object.keys(facts).length > 0 ? facts : undefined,
-        ip,
       },
-    });
+      deps.clock.now(),
+    );
   };
 }
 

@@ -1,4 +1,5 @@
 import type { Request } from 'express';
+import type { AuditActor } from '@expedition/operators';
 import { PortalError } from './errors';
 
 export type PortalRole = 'owner' | 'member' | 'provider_admin';
@@ -45,4 +46,10 @@ export function getOperatorId(req: Request): string {
   const principal = getPrincipal(req);
   if (!principal.operatorId) throw PortalError.forbidden('This route is for operator users');
   return principal.operatorId;
+}
+
+/** The audit actor of this request: the logged-in user and the client address. */
+export function actorOf(req: Request): AuditActor {
+  const principal = getPrincipal(req);
+  return { userId: principal.userId, email: principal.email, role: principal.role, ip: req.ip ?? null };
 }

@@ -1,5 +1,5 @@
 import type { PrismaClient } from '@expedition/db';
-import type { OperatorService, SecretBox } from '@expedition/operators';
+import type { OperatorService } from '@expedition/operators';
 import type { Clock, Logger } from '@expedition/platform';
 import type { PortalGuards } from './guards';
 
@@ -16,7 +16,7 @@ export interface PortalUrls {
 }
 
 /**
- * What every portal router receives (`operatorRoutes(deps)`, `adminRoutes(deps)`, the accounts and team routers).
+ * What every portal router receives (`operatorRouter(deps)`, `adminRouter(deps)`, the accounts and team routers).
  * Routers are mounted under /api/portal/v1 AFTER JSON parsing, the session middleware and the CSRF check, so a
  * handler only picks its guard and reads `getPrincipal(req)`.
  */
@@ -25,7 +25,6 @@ export interface PortalRouteDeps {
   clock: Clock;
   logger: Logger;
   operators: OperatorService;
-  secretBox: SecretBox;
   guards: PortalGuards;
   urls: PortalUrls;
 }

@@ -1,6 +1,7 @@
-// Test support for the operator and admin routers (PF): the routers mounted in a small express app with a fake
+// Test support for the operator and admin routers: the routers mounted in a small express app with a fake
 // principal (header X-Test-Principal), the portal's real guards and error handler, over a real test database.
 import express, { type Express } from 'express';
+import request from 'supertest';
 import pino from 'pino';
 import { randomUUID } from 'node:crypto';
 import { createTestDatabase } from '@expedition/db/testing';
@@ -12,11 +13,12 @@ import { portalErrorHandler, portalNotFound } from '../http/errors';
 import { createGuards } from '../http/guards';
 import { setPrincipal, type PortalPrincipal } from '../http/principal';
 import type { PortalRouteDeps } from '../http/route-deps';
-import { adminRoutes } from '../admin';
-import { operatorRoutes } from '.';
+import { adminRouter } from '../admin/admin.router';
+import { operatorRouter } from './operator.router';
 
 export const TEST_KEYRING = [{ kid: 't1', key: Buffer.alloc(32, 0x5a) }] as const;
 export const WIDGET_URL = 'http://localhost:3003';
+export const API_BASE = '/api/portal/v1';
 
 export interface PortalHarness {
   app: Express;
@@ -38,7 +40,6 @@ export async function createPortalHarness(): Promise<PortalHarness> {
     clock,
     logger,
     operators,
-    secretBox,
     guards: createGuards(),
     urls: {
       portal: 'http://localhost:3004',
@@ -56,9 +57,9 @@ export async function createPortalHarness(): Promise<PortalHarness> {
     next();
   });
   const api = express.Router();
-  api.use(operatorRoutes(deps));
-  api.use(adminRoutes(deps));
-  app.use('/api/portal/v1', api);
+  api.use(operatorRouter(deps));
+  api.use(adminRouter(deps));
+  app.use(API_BASE, api);
   app.use(portalNotFound());
   app.use(portalErrorHandler(logger));
   return { app, db, clock, operators, close: () => db.close() };
@@ -90,4 +91,46 @@ export async function createOperatorWithUsers(h: PortalHarness, name = `Op ${ran
   const owner = await createUser(h, 'owner', operator.id);
   const member = await createUser(h, 'member', operator.id);
   return { operator, key, owner, member };
+}
+
+export type OperatorWithUsers = Awaited<ReturnType<typeof createOperatorWithUsers>>;
+
+/** Requests to /api/portal/v1 as a user (null: no session). */
+export interface PortalCaller {
+  get(path: string): request.Test;
+  post(path: string, body?: object): request.Test;
+  delete(path: string): request.Test;
+}
+
+export interface RouterSuite {
+  h: PortalHarness;
+  /** "Alpha Expeditions" and "Beta Voyages": active, each with an owner, a member and a test key. */
+  a: OperatorWithUsers;
+  b: OperatorWithUsers;
+  admin: TestUser;
+  as(user: TestUser | null): PortalCaller;
+}
+
+/** The operator router specs' world, made once per spec file (jest hooks registered here). */
+export function useRouterSuite(): RouterSuite {
+  const suite = {
+    as: (user: TestUser | null): PortalCaller => {
+      const withUser = (req: request.Test) => (user ? req.set('X-Test-Principal', user.header) : req);
+      return {
+        get: (path) => withUser(request(suite.h.app).get(API_BASE + path)),
+        post: (path, body) => withUser(request(suite.h.app).post(API_BASE + path)).send(body ?? {}),
+        delete: (path) => withUser(request(suite.h.app).delete(API_BASE + path)),
+      };
+    },
+  } as RouterSuite;
+  beforeAll(async () => {
+    suite.h = await createPortalHarness();
+    suite.a = await createOperatorWithUsers(suite.h, 'Alpha Expeditions');
+    suite.b = await createOperatorWithUsers(suite.h, 'Beta Voyages');
+    suite.admin = await createUser(suite.h, 'provider_admin', null);
+  });
+  afterAll(async () => {
+    await suite.h?.close();
+  });
+  return suite;
 }

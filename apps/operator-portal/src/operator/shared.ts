@@ -1,13 +1,12 @@
 import type { Request } from 'express';
 import type { z } from 'zod';
 import type { PortalAllowedOrigin, PortalPublishableKey } from '@expedition/contracts';
-import type { AllowedOriginView, AuditActor, OperatorView, PublishableKeyView } from '@expedition/operators';
+import type { AllowedOriginView, OperatorView, PublishableKeyView } from '@expedition/operators';
 import { PortalError } from '../http/errors';
-import { getPrincipal } from '../http/principal';
 
 /**
- * Helpers shared by the operator and admin routers (owned by PF): zod parsing into the portal's 400, the audit actor
- * of a request, and the views the portal API shows (see libs/contracts/src/portal/operator.schema.ts).
+ * Helpers shared by the operator and admin routers: zod parsing into the portal's 400, and the views the portal API
+ * shows (see libs/contracts/src/portal/operator.schema.ts).
  */
 
 /** Parses a body or query with a contract schema; a failure is 400 `invalid_request` with per-field details. */
@@ -21,19 +20,13 @@ export function parse<S extends z.ZodType>(schema: S, value: unknown): z.output<
   throw PortalError.badRequest(`Invalid request: ${details.map((d) => `${d.path}: ${d.message}`).join('; ')}`, details);
 }
 
-/** The audit actor of this request: the logged-in user and the client address. */
-export function actorOf(req: Request): AuditActor {
-  const principal = getPrincipal(req);
-  return { userId: principal.userId, email: principal.email, role: principal.role, ip: req.ip ?? null };
-}
-
 /** Path parameter as a string (express 5 types them loosely). */
 export function param(req: Request, name: string): string {
   const value = (req.params as Record<string, unknown>)[name];
   return typeof value === 'string' ? value : '';
 }
 
-/** Whether the embed gate accepts keys of this mode for this operator, and why not (spec §5.5). */
+/** Whether the embed gate accepts keys of this mode for this operator, and why not (docs/contract.md, the gate). */
 export function keyRefusal(
   key: Pick<PublishableKeyView, 'state' | 'mode'>,
   operator: Pick<OperatorView, 'status' | 'embeddingEnabled'>,

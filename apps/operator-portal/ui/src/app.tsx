@@ -4,15 +4,8 @@ import { Spinner, ToastProvider } from '@expedition/ui';
 import { matchPath, navigate, onLinkClick, useLocation, type Params } from './router';
 import { isPublicPath, loginPathFor, SessionProvider, useSession } from './session';
 import { Shell } from './shell/shell';
-import {
-  LoginPage,
-  SignupPage,
-  ForgotPasswordPage,
-  ResetPasswordPage,
-  VerifyEmailPage,
-  AcceptInvitePage,
-  SignInLinkPage,
-} from './pages/auth-pages';
+import { LoginPage, SignupPage, SignInLinkPage } from './pages/login-pages';
+import { ForgotPasswordPage, ResetPasswordPage, VerifyEmailPage, AcceptInvitePage } from './pages/link-pages';
 import { DashboardPage } from './pages/dashboard-page';
 import { KeysPage } from './pages/keys-page';
 import { OriginsPage } from './pages/origins-page';

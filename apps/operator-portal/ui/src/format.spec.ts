@@ -11,7 +11,7 @@ import {
 import { niceMax, polylinePoints, seriesOf } from './pages/chart';
 import { compact, describeAction, describeChange } from './pages/audit-page';
 import { describeSchedule } from './pages/webhooks-page';
-import { fieldErrors } from './pages/auth-pages';
+import { fieldErrors } from './pages/auth-form';
 import { ApiError } from './api/client';
 
 describe('formatting', () => {

@@ -1,4 +1,9 @@
-import { ACP_MERCHANT_SIGNATURE_HEADER, ACP_ORDER_EVENT_MAX_ATTEMPTS } from '@expedition/contracts';
+import {
+  ACP_MERCHANT_SIGNATURE_HEADER,
+  ACP_ORDER_EVENT_MAX_ATTEMPTS,
+  NO_WEBHOOK_SECRET_ERROR,
+  NO_WEBHOOK_URL_ERROR,
+} from '@expedition/contracts';
 import type { PrismaClient } from '@expedition/db';
 import {
   createPolicyTokens,
@@ -108,8 +113,8 @@ export function createAcpOrderWorker(deps: AcpOrderWorkerDeps): AcpOrderWorker {
   }
 
   async function attempt(row: ClaimedAcpOrderEvent): Promise<SendResult> {
-    if (!row.webhookUrl) return { statusCode: null, error: 'no webhook URL configured', durationMs: 0 };
-    if (!row.webhookSecret) return { statusCode: null, error: 'no webhook secret configured', durationMs: 0 };
+    if (!row.webhookUrl) return { statusCode: null, error: NO_WEBHOOK_URL_ERROR, durationMs: 0 };
+    if (!row.webhookSecret) return { statusCode: null, error: NO_WEBHOOK_SECRET_ERROR, durationMs: 0 };
     let secret: string;
     try {
       secret = deps.secretBox.open(row.webhookSecret, agentKeySecretContext(row.agentKeyId));

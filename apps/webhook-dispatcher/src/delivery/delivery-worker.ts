@@ -1,3 +1,4 @@
+import { NO_WEBHOOK_SECRET_ERROR, NO_WEBHOOK_URL_ERROR } from '@expedition/contracts';
 import { NOTIFY_CHANNELS, type Notifications, type PrismaClient } from '@expedition/db';
 import { createPollingLoop, type Clock, type Logger } from '@expedition/platform';
 import { activeTraceparent, inSpan, type Metrics } from '@expedition/observability';
@@ -157,7 +158,7 @@ export function createDeliveryWorker(deps: DeliveryWorkerDeps): DeliveryWorker {
     signingSecrets: SigningSecretsOf,
   ): Promise<SendResult> {
     const target = row.target;
-    if (!target?.webhookUrl) return { statusCode: null, error: 'no webhook URL configured', durationMs: 0 };
+    if (!target?.webhookUrl) return { statusCode: null, error: NO_WEBHOOK_URL_ERROR, durationMs: 0 };
     const secrets = signingSecrets(row, target);
     if (secrets.error !== null) return { statusCode: null, error: secrets.error, durationMs: 0 };
     return sendWebhook({
@@ -192,7 +193,7 @@ export function createDeliveryWorker(deps: DeliveryWorkerDeps): DeliveryWorker {
   }
 
   function openSigningSecrets(row: ClaimedWebhookEvent, target: WebhookTarget, startedAt: Date): SigningSecrets {
-    if (!target.webhookSecret) return { plain: null, error: 'no webhook secret configured' };
+    if (!target.webhookSecret) return { plain: null, error: NO_WEBHOOK_SECRET_ERROR };
     const current = openSecret(row, target.webhookSecret);
     if (current.error !== null) return current;
     const plain = [current.plain];

@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { PORTAL_LIMITS } from '../rules';
+import { AuditListQuerySchema } from './audit.schema';
 import {
-  AuditListQuerySchema,
   IntegrationTierSchema,
   OperatorStatusSchema,
   PortalAllowedOriginSchema,

@@ -50,3 +50,12 @@ export type PolicyIssuedPayload = z.infer<typeof PolicyIssuedPayloadSchema>;
 
 export const WEBHOOK_SIGNATURE_HEADER = 'X-SVC-Signature';
 export const WEBHOOK_MAX_ATTEMPTS = 3;
+/**
+ * The pauses before attempts 2 and 3 (30 s after the first failure, 5 min after the second; docs/contract.md): the
+ * dispatcher's default (its WEBHOOK_RETRY_DELAYS_MS setting may replace it) and what the portal tells operators.
+ */
+export const WEBHOOK_RETRY_DELAYS_MS = [30_000, 300_000] as const;
+/** The error recorded on an attempt made while the receiver has no webhook URL (shown to operators as is). */
+export const NO_WEBHOOK_URL_ERROR = 'no webhook URL configured';
+/** The error recorded on an attempt made while the receiver has no signing secret (shown to operators as is). */
+export const NO_WEBHOOK_SECRET_ERROR = 'no webhook secret configured';

@@ -1,10 +1,10 @@
-import { chmodSync, mkdirSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import type { RandomBytes } from '@expedition/auth-publishable-key';
 import type { PrismaClient } from '@expedition/db';
-import { requireOrigin, requireWebhookUrl } from './inputs';
 import type { Clock } from '@expedition/platform';
-import { type OperatorService, createOperatorService } from './operator.service';
+import { requireOrigin, requireWebhookUrl } from './inputs';
+import { type OperatorServices, createOperatorServices } from './operator.service';
+import { readJson, writePrivateJson } from './private-json';
 import { type SecretBox, SecretBoxError } from './secret-box';
 
 export const DEMO_OPERATOR_NAME = 'Polar Horizons Expeditions (demo)';
@@ -14,7 +14,7 @@ export const DEMO_COMMISSION_BPS = 1000;
 export const DEMO_INTEGRATION_TIER = 3;
 const DEMO_KEY_LABEL = 'demo site';
 
-/** The contents of `DATA_DIR/demo-operator.json` (DESIGN.md, operating contract). */
+/** The contents of `DATA_DIR/demo-operator.json` (docs/portal.md, "Embedded mode"; docs/integration-guide.md). */
 export interface DemoOperatorInfo {
   operatorId: string;
   name: string;
@@ -61,39 +61,34 @@ export async function ensureDemoOperator(options: EnsureDemoOperatorOptions): Pr
   const origins = demoOrigins(options.demoOrigin, options.extraOrigins ?? []);
   const allowPrivate = options.allowPrivateWebhookUrls ?? true;
   const webhookUrl = requireWebhookUrl(options.webhookUrl, { allowPrivateNetworks: allowPrivate });
-  const service = createOperatorService({ ...options, allowPrivateWebhookUrls: allowPrivate });
+  const services = createOperatorServices({ ...options, allowPrivateWebhookUrls: allowPrivate });
   const file = demoOperatorFilePath(options.dataDir);
-  const previous = readDemoFile(file);
+  const previous = readJson<DemoOperatorInfo>(file);
 
-  const operatorId = await findOrCreateOperator(options.prisma, service, previous);
+  const operatorId = await findOrCreateOperator(options.prisma, services, previous);
   // The demo page shows every integration tier, up to checkout inside the iframe (Tier 3).
   await options.prisma.operator.updateMany({
     where: { id: operatorId, integrationTier: { lt: DEMO_INTEGRATION_TIER } },
     data: { integrationTier: DEMO_INTEGRATION_TIER },
   });
-  const publishableKey = await currentTestKey(service, operatorId, previous?.publishableKey);
-  for (const origin of origins) await service.addAllowedOrigin(operatorId, origin);
-  const webhookSecret = await reconcileWebhook(options, service, operatorId, webhookUrl);
-  const operator = await service.getOperator(operatorId);
+  const publishableKey = await currentTestKey(services, operatorId, previous?.publishableKey);
+  for (const origin of origins) await services.origins.addAllowedOrigin(operatorId, origin);
+  const webhookSecret = await reconcileWebhook(options, services, operatorId, webhookUrl);
+  const operator = await services.profiles.getOperator(operatorId);
   const reused = previous?.operatorId === operatorId;
 
   const info: DemoOperatorInfo = {
     operatorId,
     name: operator.name,
     publishableKey,
-    allowedOrigins: demoFirst(origins, await service.listAllowedOrigins(operatorId)),
+    allowedOrigins: demoFirst(origins, await services.origins.listAllowedOrigins(operatorId)),
     webhookUrl,
     webhookSecret,
     portalEmail: reused ? (previous.portalEmail ?? null) : null,
     portalPassword: reused ? (previous.portalPassword ?? null) : null,
   };
-  writeDemoFile(file, info);
+  writePrivateJson(file, info);
   return info;
-}
-
-/** Reads DATA_DIR/demo-operator.json; null when it is missing or unreadable (it is then rewritten). */
-export function readDemoOperatorFile(dataDir: string): Partial<DemoOperatorInfo> | null {
-  return readDemoFile(demoOperatorFilePath(dataDir));
 }
 
 function demoOrigins(demoOrigin: string, extra: readonly string[]): string[] {
@@ -118,7 +113,7 @@ function loopbackTwin(origin: string): string | null {
 
 async function findOrCreateOperator(
   prisma: PrismaClient,
-  service: OperatorService,
+  services: OperatorServices,
   previous: Partial<DemoOperatorInfo> | null,
 ): Promise<string> {
   if (typeof previous?.operatorId === 'string') {
@@ -131,7 +126,7 @@ async function findOrCreateOperator(
     select: { id: true },
   });
   if (byName) return byName.id;
-  const created = await service.createOperator({
+  const created = await services.profiles.createOperator({
     name: DEMO_OPERATOR_NAME,
     status: 'active',
     commissionRateBps: DEMO_COMMISSION_BPS,
@@ -140,16 +135,17 @@ async function findOrCreateOperator(
 }
 
 /** The file's key while it is current, else the newest current test key, else a new one. */
-async function currentTestKey(service: OperatorService, operatorId: string, previousKey: unknown): Promise<string> {
-  const current = (await service.listKeys(operatorId)).filter((k) => k.mode === 'test' && k.state === 'active');
+async function currentTestKey(services: OperatorServices, operatorId: string, previousKey: unknown): Promise<string> {
+  const keys = services.publishableKeys;
+  const current = (await keys.listKeys(operatorId)).filter((k) => k.mode === 'test' && k.state === 'active');
   const kept = current.find((k) => k.key === previousKey) ?? current.at(-1);
   if (kept) return kept.key;
-  return (await service.mintPublishableKey(operatorId, 'test', DEMO_KEY_LABEL)).key;
+  return (await keys.mintPublishableKey(operatorId, 'test', DEMO_KEY_LABEL)).key;
 }
 
 async function reconcileWebhook(
   options: Pick<EnsureDemoOperatorOptions, 'prisma' | 'secretBox'>,
-  service: OperatorService,
+  services: OperatorServices,
   operatorId: string,
   webhookUrl: string,
 ): Promise<string> {
@@ -162,7 +158,10 @@ async function reconcileWebhook(
   if (row.webhookUrl === webhookUrl && current !== null && options.secretBox.isCurrent(stored!)) return current;
   // Keep an existing secret when only the URL moved (or it is sealed again under the current key), so a receiver
   // configured from the old file keeps verifying.
-  const update = await service.setWebhook(operatorId, { url: webhookUrl, secret: current ?? undefined });
+  const update = await services.webhookSecrets.setWebhook(operatorId, {
+    url: webhookUrl,
+    secret: current ?? undefined,
+  });
   return update.webhookSecret;
 }
 
@@ -177,22 +176,4 @@ function openDemoSecret(box: SecretBox, stored: string, operatorId: string): str
     if (error instanceof SecretBoxError) return null;
     throw error;
   }
-}
-
-function readDemoFile(file: string): Partial<DemoOperatorInfo> | null {
-  try {
-    const parsed: unknown = JSON.parse(readFileSync(file, 'utf8'));
-    return typeof parsed === 'object' && parsed !== null ? (parsed as Partial<DemoOperatorInfo>) : null;
-  } catch {
-    return null;
-  }
-}
-
-// Written beside the target and renamed, so a crash never leaves a half-written file for the launcher to read.
-function writeDemoFile(file: string, info: DemoOperatorInfo): void {
-  mkdirSync(path.dirname(file), { recursive: true });
-  const partial = `${file}.${process.pid}.tmp`;
-  writeFileSync(partial, `${JSON.stringify(info, null, 2)}\n`, { mode: 0o600 });
-  chmodSync(partial, 0o600);
-  renameSync(partial, file);
 }

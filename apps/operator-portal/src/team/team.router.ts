@@ -1,9 +1,9 @@
-import { Router, type Request } from 'express';
+import { Router } from 'express';
 import { CreateInviteRequestSchema, type TeamInvite, type TeamMember } from '@expedition/contracts';
 import type { PendingInvite, TeamMember as AccountTeamMember } from '@expedition/operators';
-import type { AccountRouteDeps } from '../accounts/accounts.routes';
+import type { AccountRouteDeps } from '../accounts/accounts.router';
 import { throttle } from '../accounts/throttles';
-import { getOperatorId, getPrincipal } from '../http/principal';
+import { actorOf, getOperatorId, getPrincipal } from '../http/principal';
 import { parseBody } from '../http/validate';
 import { messages } from '../mail/messages';
 
@@ -15,36 +15,13 @@ function toInvite(i: PendingInvite): TeamInvite {
   return { ...i, createdAt: i.createdAt.toISOString(), expiresAt: i.expiresAt.toISOString() };
 }
 
-/** `/team/*`: the operator's users and pending invitations. Reading is for every user; changes are for owners. */
-export function teamRoutes(deps: AccountRouteDeps): Router {
-  const { accounts, guards, prisma } = deps;
+/**
+ * `/team/*`: the operator's users and pending invitations. Reading is for every user; changes are for owners. The
+ * team service writes each change's audit entry in the change's own transaction (docs/portal-api.md, "Audit log").
+ */
+export function teamRouter(deps: AccountRouteDeps): Router {
+  const { accounts, guards } = deps;
   const router = Router();
-
-  const audit = (
-    req: Request,
-    action: string,
-    targetType: string,
-    targetId: string,
-    before: unknown,
-    after: unknown,
-  ) => {
-    const principal = getPrincipal(req);
-    return prisma.auditEntry.create({
-      data: {
-        at: deps.clock.now(),
-        actorUserId: principal.userId,
-        actorEmail: principal.email,
-        actorRole: principal.role,
-        operatorId: principal.operatorId,
-        action,
-        targetType,
-        targetId,
-        before: before === null ? undefined : (before as object),
-        after: after === null ? undefined : (after as object),
-        ip: req.ip ?? null,
-      },
-    });
-  };
 
   router.get('/team', guards.requireOperatorUser, async (req, res) => {
     const team = await accounts.listTeam(getOperatorId(req));
@@ -61,8 +38,13 @@ export function teamRoutes(deps: AccountRouteDeps): Router {
       [deps.throttles.invitesPerOperatorHour, operatorId],
       [deps.throttles.invitesPerOperatorDay, operatorId],
     ]);
-    const { invite, token } = await accounts.createInvite(operatorId, body.email, body.role, principal.userId);
-    await audit(req, 'team.invite.create', 'invite', invite.id, null, { email: invite.email, role: invite.role });
+    const { invite, token } = await accounts.createInvite(
+      operatorId,
+      body.email,
+      body.role,
+      principal.userId,
+      actorOf(req),
+    );
     deps.logger.info(
       {
         event: 'auth.invite.sent',
@@ -83,15 +65,13 @@ export function teamRoutes(deps: AccountRouteDeps): Router {
 
   router.delete('/team/invites/:id', guards.requireOwner, async (req, res) => {
     const id = String(req.params['id']);
-    await accounts.revokeInvite(getOperatorId(req), id);
-    await audit(req, 'team.invite.revoke', 'invite', id, null, null);
+    await accounts.revokeInvite(getOperatorId(req), id, actorOf(req));
     res.status(204).end();
   });
 
   router.delete('/team/members/:userId', guards.requireOwner, async (req, res) => {
     const userId = String(req.params['userId']);
-    const removed = await accounts.removeMember(getOperatorId(req), userId);
-    await audit(req, 'team.member.remove', 'user', userId, { email: removed.email, role: removed.role }, null);
+    await accounts.removeMember(getOperatorId(req), userId, actorOf(req));
     res.status(204).end();
   });
 

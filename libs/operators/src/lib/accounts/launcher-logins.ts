@@ -1,8 +1,8 @@
-import { chmodSync, mkdirSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { demoOperatorFilePath, type DemoOperatorInfo } from '../demo-operator';
-import type { AccountService } from './accounts.service';
+import { readJson, writePrivateJson } from '../private-json';
 import { generatePassword } from './passwords';
+import type { ProvisioningService } from './provisioning.service';
 
 export const PROVIDER_ADMIN_FILE = 'provider-admin.json';
 export const DEFAULT_PROVIDER_ADMIN_EMAIL = 'admin@expedition.localhost';
@@ -27,7 +27,7 @@ export function providerAdminFilePath(dataDir: string): string {
  * CLI, or whose password was changed in the portal, is reported with `password: null` (never reset).
  */
 export async function ensureProviderAdmin(options: {
-  accounts: AccountService;
+  accounts: ProvisioningService;
   dataDir: string;
   email?: string;
 }): Promise<ProviderAdminLogin> {
@@ -53,7 +53,7 @@ export async function ensureProviderAdmin(options: {
  * writes `portalEmail` / `portalPassword` into the file. The file is the demo's log-in: a start restores that password.
  */
 export async function ensureDemoPortalOwner(options: {
-  accounts: AccountService;
+  accounts: ProvisioningService;
   dataDir: string;
 }): Promise<DemoOperatorInfo> {
   const file = demoOperatorFilePath(options.dataDir);
@@ -71,23 +71,4 @@ export async function ensureDemoPortalOwner(options: {
   } as DemoOperatorInfo;
   writePrivateJson(file, updated);
   return updated;
-}
-
-/** A JSON object from DATA_DIR, or null when the file is missing or not an object. */
-export function readJson<T>(file: string): Partial<T> | null {
-  try {
-    const parsed: unknown = JSON.parse(readFileSync(file, 'utf8'));
-    return typeof parsed === 'object' && parsed !== null ? (parsed as Partial<T>) : null;
-  } catch {
-    return null;
-  }
-}
-
-/** Writes DATA_DIR credentials atomically, readable by this user only (0600). */
-export function writePrivateJson(file: string, value: unknown): void {
-  mkdirSync(path.dirname(file), { recursive: true });
-  const partial = `${file}.${process.pid}.tmp`;
-  writeFileSync(partial, `${JSON.stringify(value, null, 2)}\n`, { mode: 0o600 });
-  chmodSync(partial, 0o600);
-  renameSync(partial, file);
 }

@@ -1,7 +1,7 @@
 import express from 'express';
 import request from 'supertest';
 import type { Request, Response } from 'express';
-import { isLoopbackPeer, loopbackOnly, outboxRoutes } from './outbox.routes';
+import { isLoopbackPeer, loopbackOnly, outboxRouter } from './outbox.router';
 
 describe('the dev outbox is for this machine only', () => {
   it('recognises loopback peers (IPv4, IPv6, IPv4-mapped) and nothing else', () => {
@@ -11,7 +11,7 @@ describe('the dev outbox is for this machine only', () => {
   });
 
   it('serves a loopback caller (supertest connects over loopback)', async () => {
-    const app = express().use(outboxRoutes({ list: () => [], dir: '/tmp/outbox' }));
+    const app = express().use(outboxRouter({ list: () => [], dir: '/tmp/outbox' }));
     expect((await request(app).get('/api/portal/v1/dev/outbox')).body).toEqual({ mails: [] });
     expect((await request(app).get('/dev/outbox')).status).toBe(200);
   });

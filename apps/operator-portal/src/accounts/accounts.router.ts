@@ -50,7 +50,7 @@ export const LOCKED_OUT =
   'we e-mailed it a one-time sign-in link.';
 
 /** `/auth/*`: sign-up, log-in and out, the session, e-mail verification, passwords, invitation acceptance. */
-export function accountRoutes(deps: AccountRouteDeps): Router {
+export function accountRouter(deps: AccountRouteDeps): Router {
   const { accounts, throttles, guards, logger } = deps;
   const router = Router();
   const client = (req: Request) => clientOf(req.ip);

@@ -1,7 +1,7 @@
 import type { Mode } from '@expedition/contracts';
 import type { PolicyMailStatus } from '@expedition/db';
 import { invalidInput } from './operator-error';
-import type { ServiceContext } from './operator.service';
+import { type ServiceDeps, serviceContext } from './service-context';
 
 /** Money figures of the dashboard are sums of sales in this currency; others are counted and named, not summed. */
 export const DASHBOARD_CURRENCY = 'USD';
@@ -60,14 +60,14 @@ const num = (v: number | bigint | null | undefined) => (v === null || v === unde
  * purchases, premium and commission (SQL aggregates over quotes, purchases and commissions; a commission counts on the
  * day it was earned, with the rate of that sale). Test webhook events are not sales and appear nowhere here.
  */
-export function createDashboardFunctions(ctx: ServiceContext) {
-  const { prisma, clock } = ctx;
+export function createDashboardService(deps: ServiceDeps) {
+  const { prisma, clock, requireOperatorRow } = serviceContext(deps);
 
   async function dashboard(operatorId: string, options: { days?: number } = {}): Promise<DashboardView> {
     const days = options.days ?? 30;
     if (!Number.isInteger(days) || days < 1 || days > DASHBOARD_MAX_DAYS)
       throw invalidInput(`days must be an integer from 1 to ${DASHBOARD_MAX_DAYS}`);
-    const operator = await ctx.requireOperatorRow(operatorId);
+    const operator = await requireOperatorRow(operatorId);
     const now = clock.now();
     const today = Date.UTC(now.getUTCFullYear(), now.getUTCMonth(), now.getUTCDate());
     const from = new Date(today - (days - 1) * 86_400_000);
@@ -170,3 +170,5 @@ export function createDashboardFunctions(ctx: ServiceContext) {
 
   return { dashboard };
 }
+
+export type DashboardService = ReturnType<typeof createDashboardService>;

@@ -8,6 +8,7 @@ import {
   OriginRequestSchema,
   RotateKeyRequestSchema,
   WEBHOOK_MAX_ATTEMPTS,
+  WEBHOOK_RETRY_DELAYS_MS,
   WebhookEventListQuerySchema,
   type OriginTestResponse,
 } from '@expedition/contracts';
@@ -19,13 +20,10 @@ import {
   type PublishableKeyView,
 } from '@expedition/operators';
 import { PortalError } from '../http/errors';
-import { getOperatorId } from '../http/principal';
+import { actorOf, getOperatorId } from '../http/principal';
 import type { PortalRouteDeps } from '../http/route-deps';
 import { buildIntegration } from './integration';
-import { actorOf, param, parse, toPortalKey, toPortalOperator, toPortalOrigin } from './shared';
-
-/** The dispatcher's default pauses between attempts (apps/webhook-dispatcher retry schedule), shown to operators. */
-export const RETRY_SCHEDULE_SECONDS = [30, 300] as const;
+import { param, parse, toPortalKey, toPortalOperator, toPortalOrigin } from './shared';
 
 const GRACE_SECONDS = { now: 0, '24h': 24 * 3600, '7d': 7 * 24 * 3600 } as const;
 
@@ -33,7 +31,7 @@ const GRACE_SECONDS = { now: 0, '24h': 24 * 3600, '7d': 7 * 24 * 3600 } as const
  * `/operator/**` of the portal API: everything an operator's users see and do. Every handler scopes by the caller's
  * own operator (from the session), so another operator's key, origin or event is a 404 like an unknown id.
  */
-export function operatorRoutes(deps: PortalRouteDeps): Router {
+export function operatorRouter(deps: PortalRouteDeps): Router {
   const { operators, guards } = deps;
   const router = Router();
   const member = guards.requireOperatorUser;
@@ -154,7 +152,8 @@ export function operatorRoutes(deps: PortalRouteDeps): Router {
       secretSet: operator.webhookSecretSet,
       previousSecretExpiresAt: operator.webhookSecretPreviousExpiresAt?.toISOString() ?? null,
       maxAttempts: WEBHOOK_MAX_ATTEMPTS,
-      retryScheduleSeconds: [...RETRY_SCHEDULE_SECONDS],
+      // The dispatcher's default pauses between attempts, in seconds.
+      retryScheduleSeconds: WEBHOOK_RETRY_DELAYS_MS.map((ms) => ms / 1000),
     });
   });
 
@@ -226,8 +225,8 @@ export function toTier(value: number): 1 | 2 | 3 {
 }
 
 /**
- * "Would a page at this origin be accepted, and for which keys?" — the gate's rule (spec §5.5 and the origin
- * allowlist) applied to every key of the operator, plus our loopback rule (localhost only for test keys).
+ * "Would a page at this origin be accepted, and for which keys?" — the gate's rule (docs/contract.md, "Publishable
+ * keys and the gate") applied to every key of the operator, plus our loopback rule (localhost only for test keys).
  */
 export function testOrigin(
   input: string,

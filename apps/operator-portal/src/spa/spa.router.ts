@@ -79,7 +79,7 @@ export function renderShell(manifest: UiManifest | null): string {
  * `/assets/*`: files of the manifest, immutable (content-hashed names). Every other GET that is not an API path:
  * the HTML shell (`Cache-Control: no-cache`, so a deploy is picked up at once). Mount last.
  */
-export function spaRoutes(assets: UiAssets): Router {
+export function spaRouter(assets: UiAssets): Router {
   const router = Router();
   router.get('/assets/{*name}', (req, res, next) => {
     const file = assets.resolve(req.path.slice('/assets/'.length));

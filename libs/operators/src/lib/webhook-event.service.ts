@@ -1,10 +1,14 @@
 import { randomUUID } from 'node:crypto';
-import type { Mode, PolicyIssuedPayload } from '@expedition/contracts';
+import {
+  type Mode,
+  type PolicyIssuedPayload,
+  NO_WEBHOOK_SECRET_ERROR,
+  NO_WEBHOOK_URL_ERROR,
+} from '@expedition/contracts';
 import type { Prisma } from '@expedition/db';
-import type { AuditActor } from './audit';
-import { decodeCursor, encodeCursor, writeAudit } from './audit';
+import { type AuditActor, decodeCursor, encodeCursor, writeAudit } from './audit';
 import { conflict, invalidInput, notFound } from './operator-error';
-import type { ServiceContext } from './operator.service';
+import { type ServiceDeps, isUuidShaped, serviceContext } from './service-context';
 
 export type WebhookEventStatusValue = 'pending' | 'delivered' | 'failed';
 export const WEBHOOK_EVENT_STATUSES: readonly WebhookEventStatusValue[] = ['pending', 'delivered', 'failed'];
@@ -65,11 +69,13 @@ export type DeliveryLogAudience = 'operator' | 'provider';
 /** What an operator reads for any attempt that got no HTTP answer and did not time out. */
 export const OPERATOR_CONNECTION_ERROR = 'could not connect to the webhook URL';
 
-const OPERATOR_VISIBLE_ERRORS = [/^HTTP \d{3}$/, /^timeout after \d+ ms$/, /^no webhook (URL|secret) configured$/];
+const OPERATOR_VISIBLE_ERRORS = [/^HTTP \d{3}$/, /^timeout after \d+ ms$/];
+const OPERATOR_VISIBLE_TEXTS: readonly string[] = [NO_WEBHOOK_URL_ERROR, NO_WEBHOOK_SECRET_ERROR];
 
 /** An attempt's recorded error as an operator may see it (see DeliveryLogAudience). */
 export function operatorDeliveryError(error: string | null): string | null {
-  if (error === null || OPERATOR_VISIBLE_ERRORS.some((visible) => visible.test(error))) return error;
+  if (error === null || OPERATOR_VISIBLE_TEXTS.includes(error)) return error;
+  if (OPERATOR_VISIBLE_ERRORS.some((visible) => visible.test(error))) return error;
   if (error.startsWith('webhook secret cannot be decrypted')) return 'webhook secret cannot be decrypted';
   return OPERATOR_CONNECTION_ERROR;
 }
@@ -79,15 +85,19 @@ const errorFor = (audience: DeliveryLogAudience) => (error: string | null) =>
 
 const DEFAULT_PAGE = 25;
 
-export function createWebhookEventFunctions(ctx: ServiceContext) {
-  const { prisma, clock } = ctx;
+/**
+ * An operator's delivery log (its `policy.issued` webhook events and their attempts), a manual resend, and test events
+ * (docs/portal-api.md, "Webhooks"). The dispatcher delivers; this service only reads and queues.
+ */
+export function createWebhookEventService(deps: ServiceDeps) {
+  const { prisma, clock, actorOf, requireOperatorRow } = serviceContext(deps);
 
   async function listWebhookEvents(
     operatorId: string,
     query: WebhookEventQuery = {},
     audience: DeliveryLogAudience = 'operator',
   ): Promise<{ events: WebhookEventSummaryView[]; nextCursor: string | null }> {
-    const operator = await ctx.requireOperatorRow(operatorId);
+    const operator = await requireOperatorRow(operatorId);
     if (query.status !== undefined && !WEBHOOK_EVENT_STATUSES.includes(query.status))
       throw invalidInput('status must be pending, delivered or failed');
     const limit = Math.min(Math.max(query.limit ?? DEFAULT_PAGE, 1), 100);
@@ -113,7 +123,7 @@ export function createWebhookEventFunctions(ctx: ServiceContext) {
   /** By row id or by eventId; another operator's event is `not_found`. */
   async function findEventRow(operatorId: string, ref: string): Promise<EventRow> {
     const id = typeof ref === 'string' ? ref.trim() : '';
-    const where = /^[0-9a-f-]{36}$/i.test(id)
+    const where = isUuidShaped(id)
       ? { id, operatorId }
       : id.startsWith('evt_') && id.length <= 100
         ? { eventId: id, operatorId }
@@ -158,7 +168,7 @@ export function createWebhookEventFunctions(ctx: ServiceContext) {
     audience: DeliveryLogAudience = 'operator',
   ): Promise<WebhookEventSummaryView> {
     const row = await findEventRow(operatorId, ref);
-    const operator = await ctx.requireOperatorRow(row.operatorId);
+    const operator = await requireOperatorRow(row.operatorId);
     if (!operator.webhookUrl) throw conflict('No webhook URL is configured for this operator: the provider sets it');
     if (row.status === 'pending')
       throw conflict('This event is still being delivered; resend it once it is delivered or failed');
@@ -171,7 +181,7 @@ export function createWebhookEventFunctions(ctx: ServiceContext) {
       if (count !== 1) throw conflict('This event changed meanwhile; reload and try again');
       await writeAudit(
         tx,
-        ctx.actorOf(actor),
+        actorOf(actor),
         {
           operatorId: row.operatorId,
           action: 'webhook_event.resent',
@@ -195,7 +205,7 @@ export function createWebhookEventFunctions(ctx: ServiceContext) {
    * (signed the same way, 3 attempts). No policy, purchase or commission exists for it.
    */
   async function sendTestWebhookEvent(operatorId: string, actor?: AuditActor): Promise<WebhookEventSummaryView> {
-    const operator = await ctx.requireOperatorRow(operatorId);
+    const operator = await requireOperatorRow(operatorId);
     if (!operator.webhookUrl) throw conflict('No webhook URL is configured for this operator: the provider sets it');
     const now = clock.now();
     const payload = sampleTestPayload(operator.id, operator.commissionRateBps, now);
@@ -215,7 +225,7 @@ export function createWebhookEventFunctions(ctx: ServiceContext) {
       });
       await writeAudit(
         tx,
-        ctx.actorOf(actor),
+        actorOf(actor),
         {
           operatorId: operator.id,
           action: 'webhook_event.test_sent',
@@ -231,6 +241,8 @@ export function createWebhookEventFunctions(ctx: ServiceContext) {
 
   return { listWebhookEvents, getWebhookEvent, resendWebhookEvent, sendTestWebhookEvent };
 }
+
+export type WebhookEventService = ReturnType<typeof createWebhookEventService>;
 
 /** The body of a test event: realistic sample values, clearly fake ids, `test: true`. */
 export function sampleTestPayload(

@@ -10,7 +10,8 @@ import {
 import type { AuditActor, OperatorView } from '@expedition/operators';
 import { PortalError } from '../http/errors';
 import type { PortalRouteDeps } from '../http/route-deps';
-import { actorOf, param, parse, toAdminOperator, toPortalKey, toPortalOrigin } from '../operator/shared';
+import { actorOf } from '../http/principal';
+import { param, parse, toAdminOperator, toPortalKey, toPortalOrigin } from '../operator/shared';
 
 /**
  * `/admin/**`: the provider's own staff (provider_admin). Onboarding of an operator: approve live embedding, the
@@ -18,7 +19,7 @@ import { actorOf, param, parse, toAdminOperator, toPortalKey, toPortalOrigin } f
  * delivery log with resend; the audit log. Every change goes through the operators service, which writes the audit
  * entry in the same transaction.
  */
-export function adminRoutes(deps: PortalRouteDeps): Router {
+export function adminRouter(deps: PortalRouteDeps): Router {
   const { operators, prisma } = deps;
   const router = Router();
   router.use('/admin', deps.guards.requireProviderAdmin);

@@ -65,7 +65,7 @@ ${items}
  * Embedded/dev mode only (never mounted when NODE_ENV=production): GET /dev/outbox (a page, no script at all) and
  * GET /api/portal/v1/dev/outbox (JSON, used by tests and the UI's dev hint).
  */
-export function outboxRoutes(outbox: OutboxSource): Router {
+export function outboxRouter(outbox: OutboxSource): Router {
   const router = Router();
   // The outbox holds live reset and invitation links: only this machine may read it (embedded mode listens on every
   // interface, so a colleague's laptop on the same network could otherwise take over any account). Anyone else: 404.
