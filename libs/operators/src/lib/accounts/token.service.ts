@@ -21,6 +21,18 @@ export function createTokenService(deps: AccountServiceDeps) {
   const clock = clockOf(deps);
   const tokens = createUserTokens(deps);
 
+  /** The enabled user of an address; null for a malformed, unknown or disabled one (callers answer alike). */
+  async function enabledUserByEmail(emailInput: unknown) {
+    let email: string;
+    try {
+      email = normalizeEmail(emailInput);
+    } catch {
+      return null;
+    }
+    const row = await prisma.operatorUser.findUnique({ where: { email } });
+    return row && !row.disabledAt ? row : null;
+  }
+
   async function createEmailVerification(userId: string): Promise<{ user: AccountUser; token: string } | null> {
     const user = await requireUser(prisma, userId);
     if (user.emailVerified) return null;
@@ -41,15 +53,9 @@ export function createTokenService(deps: AccountServiceDeps) {
 
   /** A reset token for a known, enabled user; null otherwise (the caller answers the same either way). */
   async function requestPasswordReset(emailInput: unknown): Promise<{ user: AccountUser; token: string } | null> {
-    let email: string;
-    try {
-      email = normalizeEmail(emailInput);
-    } catch {
-      return null;
-    }
-    const row = await prisma.operatorUser.findUnique({ where: { email } });
-    if (!row || row.disabledAt) return null;
-    const { token } = await tokens.issueToken('reset_password', { email, userId: row.id });
+    const row = await enabledUserByEmail(emailInput);
+    if (!row) return null;
+    const { token } = await tokens.issueToken('reset_password', { email: row.email, userId: row.id });
     return { user: toAccountUser(row), token };
   }
 
@@ -87,19 +93,13 @@ export function createTokenService(deps: AccountServiceDeps) {
    * otherwise. A newer link replaces the pending one.
    */
   async function createSignInLink(emailInput: unknown): Promise<{ user: AccountUser; token: string } | null> {
-    let email: string;
-    try {
-      email = normalizeEmail(emailInput);
-    } catch {
-      return null;
-    }
-    const row = await prisma.operatorUser.findUnique({ where: { email } });
-    if (!row || row.disabledAt) return null;
+    const row = await enabledUserByEmail(emailInput);
+    if (!row) return null;
     await prisma.userToken.updateMany({
       where: { userId: row.id, purpose: 'sign_in', usedAt: null },
       data: { usedAt: clock.now() },
     });
-    const { token } = await tokens.issueToken('sign_in', { email, userId: row.id });
+    const { token } = await tokens.issueToken('sign_in', { email: row.email, userId: row.id });
     return { user: toAccountUser(row), token };
   }
 
