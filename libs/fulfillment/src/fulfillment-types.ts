@@ -79,7 +79,8 @@ export interface FulfillmentDeps {
   quoteApiUrl?: string;
 }
 
-export const NO_WEBHOOK_URL_ERROR = 'no webhook URL configured';
+/** One home: the webhook contract (libs/contracts), also read by the dispatcher and the operators' event log. */
+export { NO_WEBHOOK_URL_ERROR } from '@expedition/contracts';
 
 /** A failure as the processor confirmed it (its own codes and message, and the payment's metadata as it holds it). */
 export interface ConfirmedFailure {
