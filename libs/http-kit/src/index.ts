@@ -11,3 +11,4 @@ export * from './server';
 export * from './client-error';
 export * from './start';
 export * from './rate-limit';
+export * from './run-service';
