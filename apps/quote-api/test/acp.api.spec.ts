@@ -3,7 +3,7 @@ import path from 'node:path';
 import request from 'supertest';
 import Ajv2020 from 'ajv/dist/2020';
 import addFormats from 'ajv-formats';
-import { ACP_API_VERSION } from '@expedition/contracts';
+import { ACP_API_VERSION, type Mode } from '@expedition/contracts';
 import {
   PaymentProcessorError,
   formatAuthorizationPayment,
@@ -60,7 +60,7 @@ beforeEach(() => {
 });
 afterAll(() => h.close());
 
-async function newKey(mode: 'test' | 'live' = 'test', revoked = false): Promise<string> {
+async function newKey(mode: Mode = 'test', revoked = false): Promise<string> {
   const secret = randomToken(`acpk_${mode}`, 32);
   await h.db.prisma.agentKey.create({
     data: {

@@ -16,7 +16,7 @@ export {
   mintSecretKey,
   secretKeyMatchesHash,
 } from './secret-key';
-export { normalizeOrigin, normalizeOrigins } from './origin';
+export { normalizeOrigin, normalizeOrigins, OriginListSchema } from './origin';
 export {
   type CachedKeyResolver,
   type CachedKeyResolverOptions,
@@ -34,7 +34,6 @@ export {
   CORS_ALLOW_HEADERS,
   CORS_ALLOW_METHODS,
   PREFLIGHT_MAX_AGE_SEC,
-  PUBLISHABLE_KEY_HEADER,
   sendBareForbidden,
   sendBareUnauthorized,
   stripCorsHeaders,

@@ -1,4 +1,4 @@
-import { normalizeOrigin, normalizeOrigins } from './index';
+import { normalizeOrigin, normalizeOrigins, OriginListSchema } from './index';
 
 describe('normalizeOrigin', () => {
   it.each([
@@ -47,5 +47,20 @@ describe('normalizeOrigin', () => {
       'https://a.example',
       'http://b.example',
     ]);
+  });
+});
+
+describe('OriginListSchema (a configuration variable)', () => {
+  it('reads a comma-separated list, each origin normalized, blanks skipped', () => {
+    expect(OriginListSchema.parse(' https://CDN.example:443/, ,http://localhost:8080 ')).toEqual([
+      'https://cdn.example',
+      'http://localhost:8080',
+    ]);
+  });
+
+  it('names an entry that is not an origin', () => {
+    const result = OriginListSchema.safeParse('https://ok.example,https://a.example/path');
+    expect(result.success).toBe(false);
+    expect(result.error?.issues[0]?.message).toBe('not an http(s) origin: https://a.example/path');
   });
 });

@@ -11,7 +11,7 @@ import {
   mintSecretKey,
   sendBareForbidden,
 } from '../src';
-import type { Mode } from '@expedition/contracts';
+import { MODES, type Mode } from '@expedition/contracts';
 import { createRateLimiter, type RateLimiter } from '@expedition/platform';
 import { createFakeKeyStore, keyRecord } from './fake-key-store';
 
@@ -156,7 +156,7 @@ describe('embed gate: publishable key (401)', () => {
 
   it.each(['suspended', 'pending'] as const)('answers 401 for any key of a %s operator', async (status) => {
     const { quote, addKey } = setup();
-    for (const mode of ['test', 'live'] as const) {
+    for (const mode of MODES) {
       const key = addKey(mode, { operator: { status, embeddingEnabled: true } });
       expectBare(await quote(key), 401, 'Unauthorized');
     }
@@ -282,7 +282,7 @@ describe('embed gate: Origin allowlist (403)', () => {
 
   it('accepts the first-party widget origin for any valid key', async () => {
     const { quote, addKey } = setup();
-    for (const mode of ['test', 'live'] as const) {
+    for (const mode of MODES) {
       const res = await quote(addKey(mode, { allowedOrigins: [] }), WIDGET);
       expect(res.status).toBe(200);
       expectCors(res, WIDGET);

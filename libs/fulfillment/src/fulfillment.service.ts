@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import type { Logger } from 'pino';
-import { PolicyIssuedPayloadSchema, type PolicyIssuedPayload } from '@expedition/contracts';
+import { isoDay, PolicyIssuedPayloadSchema, type Mode, type PolicyIssuedPayload } from '@expedition/contracts';
 import {
   Prisma,
   isUniqueViolation,
@@ -13,13 +13,12 @@ import { findDestination } from '@expedition/domain-pricing';
 import { activeTraceparent } from '@expedition/observability';
 import {
   PaymentProcessorError,
-  type PaymentMode,
   type PaymentProcessor,
   type PaymentProcessorEvent,
   type ProcessorEvent,
   type RetrievedPayment,
 } from '@expedition/payments';
-import { isoDay, type Clock } from '@expedition/platform';
+import type { Clock } from '@expedition/platform';
 import { computeCommissionCents } from './commission';
 import {
   findStoredPayment,
@@ -43,7 +42,7 @@ export interface SucceededPayment {
   amountCents: number;
   currency: string;
   /** The processor mode the money moved in. */
-  mode: PaymentMode;
+  mode: Mode;
   quoteId: string;
   planId: string;
   channel: PaymentChannel;

@@ -9,7 +9,6 @@ export {
   type PaymentChannel,
   type PaymentFailure,
   type PaymentMetadata,
-  type PaymentMode,
   type PaymentProcessor,
   type PaymentProcessorErrorCode,
   type PaymentProcessorEvent,

@@ -9,6 +9,7 @@ import {
   RotateKeyRequestSchema,
   WEBHOOK_MAX_ATTEMPTS,
   WebhookEventListQuerySchema,
+  type Mode,
   type OriginTestResponse,
 } from '@expedition/contracts';
 import { normalizeOrigin } from '@expedition/auth-publishable-key';
@@ -130,7 +131,7 @@ export function operatorRoutes(deps: PortalRouteDeps): Router {
   router.get('/operator/integration', member, async (req, res) => {
     const operator = await operatorOf(req);
     const keys = await operators.listKeys(operator.id);
-    const usable = (mode: 'test' | 'live') => keys.filter((k) => k.mode === mode && k.state === 'active').at(-1);
+    const usable = (mode: Mode) => keys.filter((k) => k.mode === mode && k.state === 'active').at(-1);
     const key =
       (operator.status === 'active' && operator.embeddingEnabled ? usable('live') : undefined) ??
       usable('test') ??
@@ -205,7 +206,7 @@ export function operatorRoutes(deps: PortalRouteDeps): Router {
 
 function toSecretKey(key: {
   id: string;
-  mode: 'test' | 'live';
+  mode: Mode;
   prefix: string;
   createdAt: Date;
   revokedAt: Date | null;

@@ -2,6 +2,7 @@ import request from 'supertest';
 import { createHmac } from 'node:crypto';
 import {
   AuditListSchema,
+  DAY_MS,
   DashboardResponseSchema,
   IntegrationResponseSchema,
   OriginTestResponseSchema,
@@ -10,6 +11,8 @@ import {
   RotateKeyResponseSchema,
   WebhookEventDetailSchema,
   WebhookEventListSchema,
+  isoDay,
+  type Mode,
 } from '@expedition/contracts';
 import { createKeyResolver } from '@expedition/operators';
 import {
@@ -170,7 +173,7 @@ describe('publishable keys', () => {
       expiresAt: new Date(h.clock.now().getTime() - 1000).toISOString(),
     });
     expect(past.status).toBe(400);
-    const at = new Date(h.clock.now().getTime() + 3 * 86_400_000).toISOString();
+    const at = new Date(h.clock.now().getTime() + 3 * DAY_MS).toISOString();
     const ok = await as(a.member).post(`/operator/keys/${key.id}/rotate`, { expiresAt: at });
     expect(ok.status).toBe(200);
     expect(ok.body.oldKey.expiresAt).toBe(at);
@@ -512,7 +515,7 @@ describe('GET /operator/dashboard', () => {
 
   it('aggregates quotes, purchases, premium and commission by day, test and live apart; test events are not sales', async () => {
     const c = await createOperatorWithUsers(h, 'Gamma Dashboard');
-    const day = (offset: number) => new Date(h.clock.now().getTime() - offset * 86_400_000);
+    const day = (offset: number) => new Date(h.clock.now().getTime() - offset * DAY_MS);
     await seedSale(c.operator.id, 'test', day(0), 10_000, 1000, true);
     await seedSale(c.operator.id, 'test', day(0), 20_000, 1000, false);
     await seedSale(c.operator.id, 'live', day(2), 50_000, 1200, true);
@@ -528,7 +531,7 @@ describe('GET /operator/dashboard', () => {
     expect(body.totals.test).toEqual({ quotes: 2, purchases: 1, premiumCents: 10_000, commissionCents: 1_000 });
     expect(body.totals.live).toEqual({ quotes: 1, purchases: 1, premiumCents: 50_000, commissionCents: 6_000 });
     expect(body.conversion).toEqual({ test: 0.5, live: 1 });
-    const today = h.clock.now().toISOString().slice(0, 10);
+    const today = isoDay(h.clock.now());
     expect(body.to).toBe(today);
     expect(body.days.find((d) => d.day === today && d.mode === 'test')).toMatchObject({ quotes: 2, purchases: 1 });
     expect(body.recentPolicies.map((p) => p.premiumCents).sort()).toEqual([10_000, 50_000, 99_000]);
@@ -557,7 +560,7 @@ describe('GET /operator/audit', () => {
 let seq = 0;
 async function seedSale(
   operatorId: string,
-  mode: 'test' | 'live',
+  mode: Mode,
   at: Date,
   premiumCents: number,
   rateBps: number,

@@ -23,6 +23,7 @@ import {
   type ProductList,
   type QuoteResponse,
 } from '@expedition/contracts';
+import { formatMoney } from '@expedition/contracts/rules';
 import {
   analyzeCoverageGap,
   dollarsToCents,
@@ -80,10 +81,10 @@ export const MCP_TOOLS = [
   'get_policy',
 ] as const;
 
-const money = (usd: number) =>
-  `$${usd.toLocaleString('en-US', { minimumFractionDigits: 0, maximumFractionDigits: 2 })}`;
+/** An amount in the tools' English texts (integer cents): `$500,000`, `$1,234.50`. */
+const money = (cents: number, currency = 'USD') => formatMoney(cents, currency, 'en-US', { trimZeroCents: true });
 
-/** The spec's rules for agents (SERVICE-SPEC §1), worded for tools instead of HTTP routes. */
+/** The rules for agents (`agentRules`, docs/contract.md "Discovery"), worded for tools instead of HTTP routes. */
 export function mcpInstructions(): string {
   const catalog = { destinations: listDestinations() };
   const [order, durations, ages, , disclaimer] = agentRules(catalog);
@@ -114,7 +115,7 @@ export const MCP_RESOURCE_TEMPLATES = {
 const RESOURCE_NOT_FOUND = -32002;
 
 /**
- * The quote conversation the specification asks of agents (SERVICE-SPEC §1, as `mcpInstructions`), as the user
+ * The quote conversation we ask of agents (`agentRules`, as `mcpInstructions`), as the user
  * message of the `quote_conversation` prompt, with what the traveler already said when the client passes it.
  */
 export function quoteConversationPrompt(travelerRequest?: string): string {
@@ -257,8 +258,8 @@ export function createMcpServer(services: McpServices, options: { requestId?: st
         return {
           data,
           text:
-            `${data.planName} (${data.carrier}, ${data.tier}): medical ${money(c.medicalExpenseLimit)}, evacuation ` +
-            `${money(c.evacuationCoverage)}, trip cancellation ${money(c.tripCancellation)}, deductible ${money(c.deductible)}; ` +
+            `${data.planName} (${data.carrier}, ${data.tier}): medical ${money(c.medicalExpenseLimit * 100)}, evacuation ` +
+            `${money(c.evacuationCoverage * 100)}, trip cancellation ${money(c.tripCancellation * 100)}, deductible ${money(c.deductible * 100)}; ` +
             `ages ${data.eligibility.minAge}–${data.eligibility.maxAge}.`,
         };
       }),
@@ -388,7 +389,7 @@ export function createMcpServer(services: McpServices, options: { requestId?: st
           text:
             `Policy ${data.policyNumber} (${data.status}):${test} ${data.plan.planName}, ${data.trip.destination} ` +
             `${data.trip.startDate ?? '?'} → ${data.trip.endDate ?? '?'}, ${data.travelers.count} traveler(s), premium ` +
-            `${(data.premiumCents / 100).toFixed(2)} ${data.currency}. Certificate (PDF): ${data.documentUrl}\n${data.disclaimer}`,
+            `${money(data.premiumCents, data.currency)} ${data.currency}. Certificate (PDF): ${data.documentUrl}\n${data.disclaimer}`,
         };
       }),
   );
@@ -533,9 +534,13 @@ function quoteText(q: QuoteResponse): string {
     `Quote ${q.quoteNumber} for ${q.tripSummary.destination.name}, ${q.tripSummary.durationDays} days${q.tripSummary.durationDefaulted ? ' (default duration assumed: tell the traveler)' : ''}, ${q.tripSummary.travelers} traveler(s).`,
   ];
   if (first) {
-    lines.push(`Recommended: ${first.planName} (${first.planId}) ${money(first.estimatedPremium)} total.`);
+    lines.push(
+      `Recommended: ${first.planName} (${first.planId}) ${money(first.estimatedPremiumCents, first.currency)} total.`,
+    );
     if (rest.length)
-      lines.push(`Alternatives: ${rest.map((p) => `${p.planName} ${money(p.estimatedPremium)}`).join('; ')}.`);
+      lines.push(
+        `Alternatives: ${rest.map((p) => `${p.planName} ${money(p.estimatedPremiumCents, p.currency)}`).join('; ')}.`,
+      );
   } else {
     lines.push('No plan is eligible for this trip; see ineligiblePlans for the reasons.');
   }
@@ -562,7 +567,7 @@ function purchaseOutcome(result: PurchaseResult): { data: McpPurchaseOutput; tex
           : `Already paid: ${receipt.planName}, no new charge`;
       return {
         data: { outcome: receipt.status, receipt, paymentReceipt, disclaimer: QUOTE_DISCLAIMER },
-        text: `${done} (${money(receipt.amountCharged)} ${receipt.currency}, quote ${receipt.quoteNumber}). ${receipt.nextSteps}\n${QUOTE_DISCLAIMER}`,
+        text: `${done} (${money(receipt.amountChargedCents ?? dollarsToCents(receipt.amountCharged), receipt.currency)} ${receipt.currency}, quote ${receipt.quoteNumber}). ${receipt.nextSteps}\n${QUOTE_DISCLAIMER}`,
       };
     }
     case 'payment_required': {
@@ -580,7 +585,7 @@ function purchaseOutcome(result: PurchaseResult): { data: McpPurchaseOutput; tex
           disclaimer: QUOTE_DISCLAIMER,
         },
         text:
-          `Payment required: ${money(amountCents / 100)} ${request.currency.toUpperCase()} (${problem.detail}). Nothing was charged. ` +
+          `Payment required: ${money(amountCents, request.currency)} ${request.currency.toUpperCase()} (${problem.detail}). Nothing was charged. ` +
           `Have your wallet pay challenge ${challenge.id} (expires ${challenge.expires}), then call purchase again with the credential.`,
       };
     }

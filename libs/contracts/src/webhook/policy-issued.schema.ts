@@ -3,7 +3,7 @@ import { ModeSchema } from '../common.schema';
 
 /**
  * Body of the `policy.issued` webhook. Flat on purpose: `eventId`, `premiumCents` and `commissionCents` sit at the top
- * level as SERVICE-SPEC §6 names them. Money is integer minor units. Receivers dedupe on `eventId` and ignore fields
+ * level as docs/contract.md (`policy.issued` webhook) names them. Money is integer minor units. Receivers dedupe on `eventId` and ignore fields
  * they do not know (new optional fields ship without notice).
  */
 export const PolicyIssuedPayloadSchema = z
@@ -48,5 +48,4 @@ export const PolicyIssuedPayloadSchema = z
   .meta({ id: 'PolicyIssuedPayload' });
 export type PolicyIssuedPayload = z.infer<typeof PolicyIssuedPayloadSchema>;
 
-export const WEBHOOK_SIGNATURE_HEADER = 'X-SVC-Signature';
 export const WEBHOOK_MAX_ATTEMPTS = 3;

@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import type { Mode, PolicyIssuedPayload } from '@expedition/contracts';
+import { addDays, isoDay, type Mode, type PolicyIssuedPayload } from '@expedition/contracts';
 import type { Prisma } from '@expedition/db';
 import type { AuditActor } from './audit';
 import { decodeCursor, encodeCursor, writeAudit } from './audit';
@@ -239,9 +239,8 @@ export function sampleTestPayload(
   now: Date,
 ): PolicyIssuedPayload & { test: true } {
   const premiumCents = 48_900;
-  const start = new Date(now.getTime() + 60 * 86_400_000);
-  const end = new Date(start.getTime() + 13 * 86_400_000);
-  const day = (d: Date) => d.toISOString().slice(0, 10);
+  const start = addDays(isoDay(now), 60);
+  const end = addDays(start, 13);
   return {
     eventId: `${TEST_EVENT_ID_PREFIX}${randomUUID()}`,
     type: 'policy.issued',
@@ -261,8 +260,8 @@ export function sampleTestPayload(
     commissionRateBps,
     currency: 'USD',
     travelers: 2,
-    startDate: day(start),
-    endDate: day(end),
+    startDate: start,
+    endDate: end,
     issuedAt: now.toISOString(),
   };
 }

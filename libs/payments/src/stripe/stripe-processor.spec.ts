@@ -1,3 +1,4 @@
+import type { Mode } from '@expedition/contracts/rules';
 import Stripe from 'stripe';
 import { signPayload } from '@expedition/webhook-signature';
 import { startFakeStripeServer, type FakeStripeServer } from '../testing';
@@ -34,7 +35,7 @@ function processor(overrides: Partial<StripeProcessorOptions> = {}) {
   });
 }
 
-const settle = (spt: string, challengeId = 'ch_1', mode: 'test' | 'live' = 'test') =>
+const settle = (spt: string, challengeId = 'ch_1', mode: Mode = 'test') =>
   processor().settleSharedPaymentToken({
     amountCents: 1234,
     currency: 'USD',
