@@ -11,7 +11,8 @@ import { agentKeySecretContext } from '@expedition/operators';
 import { createQuoteService } from '@expedition/quoting';
 import { hashToken } from '@expedition/platform';
 import { verifySignature } from '@expedition/webhook-signature';
-import { createHarness, silentLogger, startReceiver, TEST_SECRET_BOX, type Harness, type Receiver } from './harness';
+import { createHarness, silentLogger, TEST_SECRET_BOX, type Harness } from './harness';
+import { startReceiver, type Receiver } from './receiver';
 import { createAcpOrderWorker, type AcpOrderWorkerDeps } from '../src/acp-orders/acp-order-worker';
 
 /**
