@@ -2,23 +2,15 @@ import { createSimulatedProcessor, TEST_CARDS } from '@expedition/payments';
 import { listen, type RunningServer } from '@expedition/http-kit';
 import { PolicyIssuedPayloadSchema } from '@expedition/contracts';
 import { createApp } from '../src/app';
-import { appDeps, createHarness, testWorker, waitFor, type Harness } from './harness';
+import { appDeps, testWorker, waitFor, type Harness } from './harness';
 import { refundRecordingProcessor } from './processor-events';
 import { createOperator, createQuote } from './fixtures';
-import { startReceiver, type Receiver } from './receiver';
-import { verifyAt } from './delivery-fixtures';
+import { type Receiver } from './receiver';
+import { deliveryHarness, verifyAt } from './delivery-fixtures';
 
 let h: Harness;
 let receiver: Receiver;
-beforeAll(async () => {
-  h = await createHarness();
-  receiver = await startReceiver();
-});
-afterAll(async () => {
-  await receiver.close();
-  await h.close();
-});
-
+deliveryHarness((made) => ({ h, receiver } = made));
 describe('end to end with the simulated processor', () => {
   let server: RunningServer;
   afterAll(() => server?.close());

@@ -1,7 +1,7 @@
 import { verifySignature } from '@expedition/webhook-signature';
-import type { Harness } from './harness';
+import { createHarness, type Harness } from './harness';
 import { createOperator, enqueueWebhook, OPERATOR_SECRET } from './fixtures';
-import type { Receiver } from './receiver';
+import { startReceiver, type Receiver } from './receiver';
 
 export const SEC = 1_000;
 export const MIN = 60 * SEC;
@@ -17,22 +17,34 @@ export function verifyAt(req: Receiver['requests'][number], nowSec: number, secr
 }
 
 /**
- * The delivery specs' outbox: one fresh pending row for a new operator whose webhook is `receiver` (or `url`), and the
- * row and its attempts as stored. `harness` and `receiver` are read at call time (the spec creates them in beforeAll).
+ * A delivery spec's database, app and loopback receiver, made before its tests and closed after them (`ready` hands
+ * them to the spec), and its outbox: one fresh pending row for a new operator whose webhook is the receiver (or
+ * `url`), and the row and its attempts as stored.
  */
-export function deliveryFixtures(harness: () => Harness, receiver: () => Receiver) {
+export function deliveryHarness(ready: (made: { h: Harness; receiver: Receiver }) => void) {
+  let h: Harness;
+  let receiver: Receiver;
+  beforeAll(async () => {
+    h = await createHarness();
+    receiver = await startReceiver();
+    ready({ h, receiver });
+  });
+  afterAll(async () => {
+    await receiver.close();
+    await h.close();
+  });
+
   async function freshEvent(reply: Parameters<Receiver['setReply']>[0], url?: string) {
-    const h = harness();
     // Each test starts with an empty outbox: rows left pending by an earlier test would be claimed too.
     await h.prisma.webhookEvent.deleteMany({});
-    receiver().setReply(reply);
-    receiver().requests.length = 0;
-    const operator = await createOperator(h.prisma, { webhookUrl: url ?? receiver().url });
+    receiver.setReply(reply);
+    receiver.requests.length = 0;
+    const operator = await createOperator(h.prisma, { webhookUrl: url ?? receiver.url });
     const row = await enqueueWebhook(h.prisma, operator.id, h.clock.now());
     return { operator, row };
   }
   const attemptsOf = (id: string) =>
-    harness().prisma.webhookAttempt.findMany({ where: { webhookEventId: id }, orderBy: { attemptNumber: 'asc' } });
-  const rowOf = (id: string) => harness().prisma.webhookEvent.findUniqueOrThrow({ where: { id } });
+    h.prisma.webhookAttempt.findMany({ where: { webhookEventId: id }, orderBy: { attemptNumber: 'asc' } });
+  const rowOf = (id: string) => h.prisma.webhookEvent.findUniqueOrThrow({ where: { id } });
   return { freshEvent, attemptsOf, rowOf };
 }

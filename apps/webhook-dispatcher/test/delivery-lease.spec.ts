@@ -1,23 +1,11 @@
 import { claimDueWebhookEvents } from '../src/delivery/outbox.repository';
-import { createHarness, testWorker, type Harness } from './harness';
-import { startReceiver, type Receiver } from './receiver';
-import { deliveryFixtures } from './delivery-fixtures';
+import { testWorker, type Harness } from './harness';
+import { type Receiver } from './receiver';
+import { deliveryHarness } from './delivery-fixtures';
 
 let h: Harness;
 let receiver: Receiver;
-beforeAll(async () => {
-  h = await createHarness();
-  receiver = await startReceiver();
-});
-afterAll(async () => {
-  await receiver.close();
-  await h.close();
-});
-
-const { freshEvent, attemptsOf, rowOf } = deliveryFixtures(
-  () => h,
-  () => receiver,
-);
+const { freshEvent, attemptsOf, rowOf } = deliveryHarness((made) => ({ h, receiver } = made));
 
 describe('crash safety (worker lost between sending and recording)', () => {
   it('re-sends an abandoned attempt under the same attempt number once the lease lapses', async () => {

@@ -2,26 +2,14 @@ import { WEBHOOK_MAX_ATTEMPTS } from '@expedition/contracts';
 import { createPolicyTokens, DEV_POLICY_TOKEN_SECRET } from '@expedition/fulfillment';
 import { createOperatorService, OPERATOR_CONNECTION_ERROR } from '@expedition/operators';
 import { WEBHOOK_USER_AGENT } from '../src/delivery/webhook-sender';
-import { createHarness, TEST_SECRET_BOX, testWorker, type Harness } from './harness';
+import { TEST_SECRET_BOX, testWorker, type Harness } from './harness';
 import { createOperator, enqueueWebhook, OPERATOR_SECRET } from './fixtures';
-import { deadUrl, startReceiver, type Receiver } from './receiver';
-import { deliveryFixtures, MIN, SEC, verifyAt } from './delivery-fixtures';
+import { deadUrl, type Receiver } from './receiver';
+import { deliveryHarness, MIN, SEC, verifyAt } from './delivery-fixtures';
 
 let h: Harness;
 let receiver: Receiver;
-beforeAll(async () => {
-  h = await createHarness();
-  receiver = await startReceiver();
-});
-afterAll(async () => {
-  await receiver.close();
-  await h.close();
-});
-
-const { freshEvent, attemptsOf, rowOf } = deliveryFixtures(
-  () => h,
-  () => receiver,
-);
+const { freshEvent, attemptsOf, rowOf } = deliveryHarness((made) => ({ h, receiver } = made));
 
 describe('delivery of policy.issued', () => {
   it('POSTs the stored body, signed with X-SVC-Signature, and marks it delivered', async () => {

@@ -1,14 +1,22 @@
 import request from 'supertest';
-import type { Harness } from './harness';
+import { createHarness, type Harness } from './harness';
 import { intentEvent, registerAsOurs, signEvent, type IntentEventInput } from './processor-events';
 import { createOperator, createQuote } from './fixtures';
 
 /**
- * How the intake specs talk to the intake: a signed processor event posted as the processor does, an event at the
- * harness clock, an operator's priced quote with the payment metadata a channel sets. `harness` is read at call time
- * (the spec creates it in beforeAll).
+ * An intake spec's database and app, made before its tests and closed after them (`ready` hands them to the spec),
+ * and how it talks to the intake: a signed processor event posted as the processor does, an event at the harness
+ * clock, an operator's priced quote with the payment metadata a channel sets.
  */
-export function intakeClient(harness: () => Harness) {
+export function intakeHarness(ready: (made: Harness) => void) {
+  let made: Harness;
+  beforeAll(async () => {
+    made = await createHarness();
+    ready(made);
+  });
+  afterAll(() => made.close());
+  const harness = () => made;
+
   async function post(
     event: object,
     options: { timestampSec?: number; secret?: string; path?: string; ours?: boolean } = {},

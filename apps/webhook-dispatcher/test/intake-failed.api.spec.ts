@@ -1,15 +1,10 @@
-import { createHarness, type Harness } from './harness';
+import { type Harness } from './harness';
 import { processorLedger, registerAsOurs } from './processor-events';
 import { countMoneyPath } from './fixtures';
-import { intakeClient } from './intake-client';
+import { intakeHarness } from './intake-client';
 
 let h: Harness;
-beforeAll(async () => {
-  h = await createHarness();
-});
-afterAll(() => h.close());
-
-const { post, event, operatorQuote } = intakeClient(() => h);
+const { post, event, operatorQuote } = intakeHarness((made) => (h = made));
 
 describe('POST /processor/events: payment failed', () => {
   it('records the failure on the payment and issues nothing', async () => {

@@ -1,16 +1,11 @@
 import request from 'supertest';
-import { createHarness, type Harness } from './harness';
+import { type Harness } from './harness';
 import { processorLedger, registerAsOurs, signEvent } from './processor-events';
 import { countMoneyPath } from './fixtures';
-import { intakeClient } from './intake-client';
+import { intakeHarness } from './intake-client';
 
 let h: Harness;
-beforeAll(async () => {
-  h = await createHarness();
-});
-afterAll(() => h.close());
-
-const { post, event, operatorQuote } = intakeClient(() => h);
+const { post, event, operatorQuote } = intakeHarness((made) => (h = made));
 
 describe('POST /processor/events: what is rejected or ignored', () => {
   it('answers 400 to a bad signature and writes nothing (not even the event row)', async () => {

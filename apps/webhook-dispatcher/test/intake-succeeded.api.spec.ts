@@ -3,18 +3,13 @@ import { PolicyIssuedPayloadSchema } from '@expedition/contracts';
 import { hashToken, randomToken } from '@expedition/platform';
 import { createApp } from '../src/app';
 import { NO_WEBHOOK_URL_ERROR } from '@expedition/fulfillment';
-import { appDeps, createHarness, type Harness } from './harness';
+import { appDeps, type Harness } from './harness';
 import { refundCalls, registerAsOurs, signEvent } from './processor-events';
 import { countMoneyPath, createQuote } from './fixtures';
-import { intakeClient } from './intake-client';
+import { intakeHarness } from './intake-client';
 
 let h: Harness;
-beforeAll(async () => {
-  h = await createHarness();
-});
-afterAll(() => h.close());
-
-const { post, event, operatorQuote } = intakeClient(() => h);
+const { post, event, operatorQuote } = intakeHarness((made) => (h = made));
 
 describe('POST /processor/events: payment succeeded', () => {
   it('records payment, purchase, policy, commission and the policy.issued outbox row together', async () => {
