@@ -9,9 +9,11 @@ export const depConstraints = [
   { sourceTag: 'scope:contracts', onlyDependOnLibsWithTags: [] },
   // The traveler's languages (messages, Intl formatting, negotiation): universal and pure, used by servers and browsers.
   { sourceTag: 'scope:i18n', onlyDependOnLibsWithTags: [] },
-  // platform (clock, ids, logger type, polling loop, rate limiter, env schema pieces) is Node-only and depends on no
-  // project; every Node project may use it. domain-pricing and contracts stay universal and pure, so not them.
-  { sourceTag: 'scope:shared', onlyDependOnLibsWithTags: [] },
+  // platform (clock, ids, logger type, polling loop, rate limiter, env schema pieces) and observability are Node-only
+  // and depend on no project but contracts, the pure lib that depends on nothing (observability reads the one `Mode`
+  // type there; contractsRulesOnly below keeps such a lib to the zod-free rules entry). Every Node project may use
+  // them. domain-pricing and contracts stay universal and pure, so not them.
+  { sourceTag: 'scope:shared', onlyDependOnLibsWithTags: ['scope:contracts'] },
   { sourceTag: 'scope:db', onlyDependOnLibsWithTags: ['scope:shared', 'scope:contracts'] },
   { sourceTag: 'scope:auth', onlyDependOnLibsWithTags: ['scope:shared', 'scope:contracts'] },
   { sourceTag: 'scope:signature', onlyDependOnLibsWithTags: ['scope:shared'] },
@@ -58,6 +60,27 @@ export const depConstraints = [
   { sourceTag: 'platform:browser', onlyDependOnLibsWithTags: ['platform:universal', 'platform:browser'] },
   { sourceTag: 'platform:universal', onlyDependOnLibsWithTags: ['platform:universal'] },
 ];
+
+/**
+ * For a project's own eslint.config.mjs: of contracts, only the zod-free `@expedition/contracts/rules` entry (limits,
+ * day arithmetic, the `Mode` type, the money formatter), never the wire schemas.
+ */
+export const contractsRulesOnly = (project) => ({
+  files: ['src/**/*.ts'],
+  rules: {
+    'no-restricted-imports': [
+      'error',
+      {
+        patterns: [
+          {
+            regex: '^@expedition/contracts(?!/rules$)',
+            message: `${project} reads only @expedition/contracts/rules (zod-free); wire schemas stay out of it.`,
+          },
+        ],
+      },
+    ],
+  },
+});
 
 export default [
   ...nx.configs['flat/base'],

@@ -10,7 +10,7 @@
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import express, { type Express } from 'express';
-import type { PolicyIssuedPayload } from '@expedition/contracts';
+import { addDays, isoDay, WEBHOOK_SIGNATURE_HEADER, type PolicyIssuedPayload } from '@expedition/contracts';
 import type { Logger } from '@expedition/platform';
 import { verifySignature } from '@expedition/webhook-signature';
 import { demoPage, type DemoTier, type DemoTrip } from './page';
@@ -49,7 +49,11 @@ export function createDemoSite(options: DemoSiteOptions): { app: Express; receiv
   // Verify over the raw bytes BEFORE parsing; dedupe on eventId (delivery is at least once).
   app.post(DEMO_WEBHOOK_PATH, express.raw({ type: '*/*', limit: '256kb' }), (req, res) => {
     const rawBody = Buffer.isBuffer(req.body) ? req.body : Buffer.alloc(0);
-    const verdict = verifySignature({ rawBody, header: req.get('X-SVC-Signature'), secrets: options.webhookSecret });
+    const verdict = verifySignature({
+      rawBody,
+      header: req.get(WEBHOOK_SIGNATURE_HEADER),
+      secrets: options.webhookSecret,
+    });
     if (!verdict.ok) {
       options.logger.warn({ reason: verdict.reason }, 'demo site: rejected a webhook');
       return res.status(400).json({ error: verdict.reason });
@@ -132,8 +136,7 @@ export function demoCsp(widgetOrigin: string): string {
 
 /** The Antarctic voyage on sale: departs 60 days from `now` (Day 1 of the itinerary), returns on Day 12: 11 nights. */
 export function demoTrip(now: Date): DemoTrip {
-  const day = (offset: number) =>
-    new Date(Date.UTC(now.getUTCFullYear(), now.getUTCMonth(), now.getUTCDate() + offset)).toISOString().slice(0, 10);
+  const day = (offset: number) => addDays(isoDay(now), offset);
   return {
     name: 'Antarctic Peninsula Classic',
     destination: 'antarctica',

@@ -2,6 +2,8 @@
  * The demo operator's trip page (HTML only; behaviour in public/demo.js, styles in public/demo.css). Everything the
  * script needs is in ONE non-executable JSON block (`#demo-config`), so the page runs under a strict CSP.
  */
+import { daysBetween, formatMoney } from '@expedition/contracts/rules';
+
 export type DemoTier = 1 | 2 | 3;
 
 export interface DemoTrip {
@@ -29,8 +31,7 @@ export interface DemoPageInput {
 
 const escape = (s: string) => s.replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`);
 const json = (value: unknown) => JSON.stringify(value).replace(/</g, '\\u003c');
-const usd = (n: number) =>
-  new Intl.NumberFormat('en-US', { style: 'currency', currency: 'USD', maximumFractionDigits: 0 }).format(n);
+const usd = (dollars: number) => formatMoney(dollars * 100, 'USD', 'en-US', { trimZeroCents: true });
 const day = (iso: string) =>
   new Intl.DateTimeFormat('en-GB', {
     weekday: 'short',
@@ -39,10 +40,6 @@ const day = (iso: string) =>
     year: 'numeric',
     timeZone: 'UTC',
   }).format(new Date(`${iso}T00:00:00Z`));
-
-/** Nights from departure to return: the number checkout shows as the trip's days (end − start), never one more. */
-export const nightsBetween = (startIso: string, endIso: string) =>
-  Math.round((Date.parse(endIso) - Date.parse(startIso)) / 86_400_000);
 
 /** Day 1 is the departure date, Day 12 the return date: 11 nights (demoTrip's dates). */
 const ITINERARY: [string, string][] = [
@@ -125,7 +122,7 @@ ${tier === 1 ? '' : `<script src="${escape(widgetUrl)}/widget.js"></script>`}
   <section class="hero" aria-labelledby="trip-title">
     <p class="eyebrow">Expedition cruise · Antarctica</p>
     <h1 id="trip-title">${escape(trip.name)}</h1>
-    <p class="lede">${nightsBetween(trip.startDate, trip.endDate)} nights aboard the ice-class MV <em>Polar Horizon</em>, 114 guests, round trip from Ushuaia.</p>
+    <p class="lede">${daysBetween(trip.startDate, trip.endDate)} nights aboard the ice-class MV <em>Polar Horizon</em>, 114 guests, round trip from Ushuaia.</p>
     <dl class="facts">
       <div><dt>Departs</dt><dd>${day(trip.startDate)}</dd></div>
       <div><dt>Returns</dt><dd>${day(trip.endDate)}</dd></div>

@@ -23,14 +23,12 @@ import { TEST_CARDS, createSimulatedProcessor } from '@expedition/payments';
 import { createRateLimiter, systemClock } from '@expedition/platform';
 import { createOptionsWorker } from '@expedition/quoting';
 import { EMBED_MAX_BODY_BYTES, createApp } from '@expedition/app-embed-api';
-import { fromZod } from './src/inputs';
+import { dayFromToday, fromZod } from './src/inputs';
 import type { RouteSpec } from './src/engine';
 import { FUZZ_PORTS, WRITTEN_TABLES, fuzzLogger, fuzzSuite } from './src/suite';
 
 const SITE = 'https://tours.fuzz.example';
 const WIDGET = 'http://127.0.0.1:16653';
-const DAY = 86_400_000;
-const isoDay = (days: number) => new Date(Date.now() + days * DAY).toISOString().slice(0, 10);
 const silent = fuzzLogger();
 
 /** SERVICE-SPEC §7: 400 bodies are `{ "error": "…" }` (401/403/429 are bare strings, not JSON). */
@@ -43,8 +41,8 @@ const validEmbedQuote = fc.record(
     travelers: fc.integer({ min: 1, max: 4 }),
     residence: fc.constantFrom('GB', 'US', 'DE'),
     email: fc.constantFrom('traveler@example.com', 'a@b.io'),
-    startDate: fc.integer({ min: 0, max: 300 }).map(isoDay),
-    endDate: fc.integer({ min: 1, max: 330 }).map(isoDay),
+    startDate: fc.integer({ min: 0, max: 300 }).map(dayFromToday),
+    endDate: fc.integer({ min: 1, max: 330 }).map(dayFromToday),
     durationDays: fc.integer({ min: -1, max: 60 }),
     currency: fc.constantFrom('USD', 'EUR'),
     travelerAges: fc.array(fc.integer({ min: 0, max: 110 }), { minLength: 1, maxLength: 4 }),
@@ -110,7 +108,7 @@ fuzzSuite('embed-api', async () => {
           travelers: 2,
           residence: 'GB',
           email: 'a@b.io',
-          startDate: isoDay(60),
+          startDate: dayFromToday(60),
           durationDays: 14,
           travelerAges: [40, 50],
         }),

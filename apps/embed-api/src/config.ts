@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { normalizeOrigin } from '@expedition/auth-publishable-key';
+import { normalizeOrigin, OriginListSchema } from '@expedition/auth-publishable-key';
 import {
   asConfigError,
   ConfigError,
@@ -11,19 +11,6 @@ import {
 } from '@expedition/platform';
 import { DEV_POLICY_TOKEN_SECRET, MIN_POLICY_TOKEN_SECRET_LENGTH } from '@expedition/fulfillment';
 import { paymentsSettingsFromEnv, type PaymentsSettings } from '@expedition/payments';
-
-/** A comma-separated list of origins, each normalized to `scheme://host[:port]`; an invalid entry is a config error. */
-const OriginList = z.string().transform((s, ctx) =>
-  s
-    .split(',')
-    .map((item) => item.trim())
-    .filter((item) => item !== '')
-    .map((item) => {
-      const origin = normalizeOrigin(item);
-      if (!origin) ctx.addIssue({ code: 'custom', message: `not an http(s) origin: ${item}` });
-      return origin ?? '';
-    }),
-);
 
 const ConfigSchema = z
   .object({
@@ -39,9 +26,9 @@ const ConfigSchema = z
     /** quote-api, whose hosted checkout page POST /api/embed/checkout links to. */
     QUOTE_API_URL: envVar.url(),
     /** Extra first-party origins (accepted for every valid key), e.g. a CDN host of the widget iframe. */
-    EMBED_FIRST_PARTY_ORIGINS: optionalVar(OriginList),
+    EMBED_FIRST_PARTY_ORIGINS: optionalVar(OriginListSchema),
     /** Extra provider dashboard origins (accepted for test keys only). */
-    EMBED_TEST_DASHBOARD_ORIGINS: optionalVar(OriginList),
+    EMBED_TEST_DASHBOARD_ORIGINS: optionalVar(OriginListSchema),
     /** Revocation / suspension / embedding changes reach every replica within this bound. */
     EMBED_KEY_CACHE_TTL_MS: envVar.int({ min: 0, max: 60_000 }).default(5_000),
     /** Idle wait of the options worker between rounds (it is also kicked right after each quote). */

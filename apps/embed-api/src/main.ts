@@ -1,71 +1,32 @@
-import Redis from 'ioredis';
-import { bundledMigrationsDir, createDatabase, prepareDatabase } from '@expedition/db';
+import { serviceDatabase } from '@expedition/db';
 import { catalogSnapshot } from '@expedition/domain-pricing';
-import {
-  createLogger,
-  exitOnStartFailure,
-  listen,
-  logRedisOutages,
-  onShutdownSignal,
-  postgresAt,
-  reachAtStart,
-} from '@expedition/http-kit';
-import { ObservabilityConfigError, startObservability } from '@expedition/observability';
-import { ConfigError } from '@expedition/platform';
+import { runService } from '@expedition/http-kit';
 import { composeEmbedApi } from './compose';
 import { loadConfig } from './config';
 
-async function main(): Promise<void> {
-  const config = loadConfig();
-  const logger = createLogger({ name: 'embed-api', level: config.logLevel });
-  // METRICS_PORT (a separate port, never behind the Ingress) and OTEL_EXPORTER_OTLP_ENDPOINT: docs/observability.md.
-  const obs = startObservability('embed-api', process.env);
-  for (const warning of config.payments.warnings) logger.warn(warning);
-  const postgres = postgresAt(config.databaseUrl);
-  const db = await reachAtStart(postgres, logger, () =>
-    createDatabase({ databaseUrl: config.databaseUrl, dataDir: config.dataDir }),
-  );
-  const prepared = await reachAtStart(postgres, logger, () =>
-    prepareDatabase(db, { catalog: catalogSnapshot(), migrationsDir: bundledMigrationsDir(__dirname) }),
-  );
-  logger.info({ db: db.kind, migrationsApplied: prepared.applied, plans: prepared.plans }, 'database ready');
-  const redis = config.redisUrl
-    ? logRedisOutages(
-        new Redis(config.redisUrl, { maxRetriesPerRequest: 1 }),
-        config.redisUrl,
-        logger,
-        obs.observability.metrics?.redisFallback,
-      )
-    : undefined;
-
-  const embed = composeEmbedApi({ config, db, logger, redis, observability: obs.observability });
-  const server = await listen(embed.app, { port: config.port, host: config.host, logger });
-  const metricsUrl = await obs.listen(config.host);
-  embed.optionsWorker.start();
-  logger.info(
-    {
-      url: server.url,
-      metricsUrl,
-      tracing: obs.observability.tracing?.enabled,
-      publicUrl: config.publicUrl,
-      redis: Boolean(redis),
-      firstPartyOrigins: config.firstPartyOrigins,
-      testDashboardOrigins: config.testDashboardOrigins,
-      keyCacheTtlMs: config.keyCacheTtlMs,
-      paymentsProvider: config.payments.provider,
-    },
-    'embed-api listening',
-  );
-
-  onShutdownSignal(logger, async () => {
-    await server.close();
-    await embed.optionsWorker.stop();
-    await embed.keyUsage.flush();
-    await obs.close();
-    redis?.disconnect();
-    await db.close();
-  });
-}
-
-// A configuration error or an unreachable dependency is one line saying what to fix; a bug prints in full.
-main().catch(exitOnStartFailure([ConfigError, ObservabilityConfigError]));
+runService({
+  name: 'embed-api',
+  loadConfig,
+  database: (config) => serviceDatabase(config, { catalog: catalogSnapshot, mainDir: __dirname }),
+  redis: true,
+  compose: (deps) => {
+    const { config } = deps;
+    const embed = composeEmbedApi(deps);
+    return {
+      app: embed.app,
+      start: () => embed.optionsWorker.start(),
+      async stop() {
+        await embed.optionsWorker.stop();
+        await embed.keyUsage.flush();
+      },
+      log: {
+        publicUrl: config.publicUrl,
+        redis: Boolean(deps.redis),
+        firstPartyOrigins: config.firstPartyOrigins,
+        testDashboardOrigins: config.testDashboardOrigins,
+        keyCacheTtlMs: config.keyCacheTtlMs,
+        paymentsProvider: config.payments.provider,
+      },
+    };
+  },
+});

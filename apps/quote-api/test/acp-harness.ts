@@ -3,7 +3,7 @@ import path from 'node:path';
 import request from 'supertest';
 import Ajv2020 from 'ajv/dist/2020';
 import addFormats from 'ajv-formats';
-import { ACP_API_VERSION } from '@expedition/contracts';
+import { ACP_API_VERSION, type Mode } from '@expedition/contracts';
 import type { SettleSharedPaymentTokenInput } from '@expedition/payments';
 import { createPolicyTokens, DEV_POLICY_TOKEN_SECRET } from '@expedition/fulfillment';
 import { hashToken, randomToken } from '@expedition/platform';
@@ -68,7 +68,7 @@ export function useAcpHarness(): void {
   afterAll(() => h.close());
 }
 
-export async function newKey(mode: 'test' | 'live' = 'test', revoked = false): Promise<string> {
+export async function newKey(mode: Mode = 'test', revoked = false): Promise<string> {
   const secret = randomToken(`acpk_${mode}`, 32);
   await h.db.prisma.agentKey.create({
     data: {

@@ -1,5 +1,5 @@
 import request from 'supertest';
-import { ACP_API_VERSION } from '@expedition/contracts';
+import { ACP_API_VERSION, type Mode } from '@expedition/contracts';
 import { formatAuthorizationPayment, parsePaymentChallenges, type PaymentChallenge } from '@expedition/payments';
 import { hashToken, randomToken } from '@expedition/platform';
 import { antarcticaQuote, createHarness, type Harness } from './harness';
@@ -15,7 +15,7 @@ import { antarcticaQuote, createHarness, type Harness } from './harness';
 let seq = 0;
 const unique = () => `${process.pid}_${++seq}`;
 
-async function agentKey(h: Harness, mode: 'test' | 'live'): Promise<string> {
+async function agentKey(h: Harness, mode: Mode): Promise<string> {
   const secret = randomToken(`acpk_${mode}`, 32);
   await h.db.prisma.agentKey.create({
     data: { name: `${mode} platform`, mode, prefix: secret.slice(0, 16), hash: hashToken(secret) },
@@ -136,7 +136,7 @@ describe("an agent key of the other mode: the deployment's mode (QUOTE_API_MODE)
       .set({ Authorization: `Bearer ${key}`, 'API-Version': ACP_API_VERSION, 'Idempotency-Key': `idem-${unique()}` })
       .send({ line_items: [{ id: 'any' }], currency: 'usd', capabilities: {}, metadata: { trip: antarcticaQuote } });
 
-  async function expectRefused(deployment: 'test' | 'live', keyMode: 'test' | 'live') {
+  async function expectRefused(deployment: Mode, keyMode: Mode) {
     const h = await createHarness({ mode: deployment });
     try {
       const key = await agentKey(h, keyMode);

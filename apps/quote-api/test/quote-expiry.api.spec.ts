@@ -1,5 +1,5 @@
 import request from 'supertest';
-import { QuoteResponseSchema } from '@expedition/contracts';
+import { DAY_MS, isoDay, QuoteResponseSchema } from '@expedition/contracts';
 import { decodeRequest, parsePaymentChallenges } from '@expedition/payments';
 import { antarcticaQuote, createHarness, type Harness } from './harness';
 
@@ -11,11 +11,8 @@ beforeAll(async () => {
 });
 afterAll(() => h.close());
 
-const DAY = 86_400_000;
-
-const isoDay = (ms: number) => new Date(ms).toISOString().slice(0, 10);
 /** Departing 200 days after the (moving) test clock, so every quote here is valid its full 30 days. */
-const laterTrip = () => ({ ...antarcticaQuote, startDate: isoDay(h.clock.now().getTime() + 200 * DAY) });
+const laterTrip = () => ({ ...antarcticaQuote, startDate: isoDay(h.clock.now().getTime() + 200 * DAY_MS) });
 
 async function newQuote(body: object = laterTrip()) {
   const res = await request(h.app).post('/api/v1/quotes').send(body);
@@ -28,11 +25,11 @@ async function newQuote(body: object = laterTrip()) {
 describe('quote expiry and the held premium', () => {
   it('carries expiresAt: 30 days after the quote', async () => {
     const { quote } = await newQuote();
-    expect(quote.expiresAt).toBe(new Date(h.clock.now().getTime() + 30 * DAY).toISOString());
+    expect(quote.expiresAt).toBe(new Date(h.clock.now().getTime() + 30 * DAY_MS).toISOString());
   });
 
   it('carries expiresAt: the departure (00:00 UTC) when it comes sooner', async () => {
-    const departure = isoDay(h.clock.now().getTime() + 10 * DAY);
+    const departure = isoDay(h.clock.now().getTime() + 10 * DAY_MS);
     const { quote } = await newQuote({ ...antarcticaQuote, startDate: departure });
     expect(quote.expiresAt).toBe(`${departure}T00:00:00.000Z`);
   });

@@ -11,7 +11,9 @@ import { agentKeySecretContext } from '@expedition/operators';
 import { createQuoteService } from '@expedition/quoting';
 import { hashToken } from '@expedition/platform';
 import { verifySignature } from '@expedition/webhook-signature';
-import { createHarness, silentLogger, startReceiver, TEST_SECRET_BOX, type Harness, type Receiver } from './harness';
+import { antarcticaTrip } from './fixtures';
+import { createHarness, silentLogger, TEST_SECRET_BOX, type Harness } from './harness';
+import { startReceiver, type Receiver } from './receiver';
 import { createAcpOrderWorker, type AcpOrderWorkerDeps } from '../src/acp-orders/acp-order-worker';
 
 /**
@@ -80,13 +82,7 @@ async function agentKey(webhookUrl: string | null) {
 async function acpSale(agentKeyId: string, paymentId = `pi_acp_${randomBytes(6).toString('hex')}`) {
   const { quote, estimates } = await createQuoteService({ prisma: h.prisma, clock: h.clock }).create({
     source: 'api',
-    destination: 'Antarctica',
-    startDate: '2027-01-10',
-    durationDays: 14,
-    tripCostCents: 2_400_000,
-    travelers: 2,
-    travelerAges: [45, 52],
-    residence: 'GB',
+    ...antarcticaTrip,
     email: 'buyer@traveler.test',
   });
   const estimate = estimates[0]!;

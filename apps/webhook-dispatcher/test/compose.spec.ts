@@ -1,6 +1,7 @@
 import request from 'supertest';
 import { composeWebhookDispatcher, loadDispatcherConfig } from '../src';
-import { signEvent, silentLogger, TEST_WEBHOOK_KEY_A } from './harness';
+import { silentLogger, TEST_WEBHOOK_KEY_A } from './harness';
+import { signEvent } from './processor-events';
 import { createTestDatabase } from '@expedition/db/testing';
 import type { Database } from '@expedition/db';
 

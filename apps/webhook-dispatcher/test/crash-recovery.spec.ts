@@ -4,17 +4,10 @@ import type { Database } from '@expedition/db';
 import { describeWithPostgres } from '@expedition/db/testing';
 import { systemClock } from '@expedition/platform';
 import { verifySignature } from '@expedition/webhook-signature';
-import {
-  createOperator,
-  createSharedSchema,
-  enqueueWebhook,
-  OPERATOR_SECRET,
-  startReceiver,
-  TEST_WEBHOOK_KEY_A,
-  waitFor,
-  type Receiver,
-  type SharedSchema,
-} from './harness';
+import { TEST_WEBHOOK_KEY_A, waitFor } from './harness';
+import { createOperator, enqueueWebhook, OPERATOR_SECRET } from './fixtures';
+import { startReceiver, type Receiver } from './receiver';
+import { createSharedSchema, type SharedSchema } from './shared-schema';
 
 const REPO_ROOT = path.resolve(__dirname, '../../..');
 const TIMEOUT_MS = 5_000;

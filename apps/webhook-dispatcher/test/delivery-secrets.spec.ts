@@ -1,17 +1,14 @@
 import { verifySignature } from '@expedition/webhook-signature';
 import {
   createHarness,
-  createOperator,
-  enqueueWebhook,
-  OPERATOR_SECRET,
-  startReceiver,
   TEST_WEBHOOK_KEY_A,
   TEST_WEBHOOK_KEY_B,
   testSecretBox,
   testWorker,
   type Harness,
-  type Receiver,
 } from './harness';
+import { createOperator, enqueueWebhook, OPERATOR_SECRET } from './fixtures';
+import { startReceiver, type Receiver } from './receiver';
 
 /**
  * Operators' webhook secrets are stored sealed (envelope encryption, libs/operators secret-box) and opened by the

@@ -1,66 +1,15 @@
-import { createSimulatedProcessor, TEST_CARDS } from '@expedition/payments';
-import { listen, type RunningServer } from '@expedition/http-kit';
-import { PolicyIssuedPayloadSchema, WEBHOOK_MAX_ATTEMPTS } from '@expedition/contracts';
+import { WEBHOOK_MAX_ATTEMPTS } from '@expedition/contracts';
 import { createPolicyTokens, DEV_POLICY_TOKEN_SECRET } from '@expedition/fulfillment';
-import { verifySignature } from '@expedition/webhook-signature';
 import { createOperatorService, OPERATOR_CONNECTION_ERROR } from '@expedition/operators';
-import { createApp } from '../src/app';
-import { claimDueWebhookEvents } from '../src/delivery/outbox.repository';
 import { WEBHOOK_USER_AGENT } from '../src/delivery/webhook-sender';
-import {
-  appDeps,
-  createHarness,
-  createOperator,
-  createQuote,
-  deadUrl,
-  enqueueWebhook,
-  OPERATOR_SECRET,
-  startReceiver,
-  TEST_SECRET_BOX,
-  testWorker,
-  waitFor,
-  type Harness,
-  type Receiver,
-  refundRecordingProcessor,
-} from './harness';
+import { TEST_SECRET_BOX, testWorker, type Harness } from './harness';
+import { createOperator, enqueueWebhook, OPERATOR_SECRET } from './fixtures';
+import { deadUrl, type Receiver } from './receiver';
+import { deliveryHarness, MIN, SEC, verifyAt } from './delivery-fixtures';
 
 let h: Harness;
 let receiver: Receiver;
-beforeAll(async () => {
-  h = await createHarness();
-  receiver = await startReceiver();
-});
-afterAll(async () => {
-  await receiver.close();
-  await h.close();
-});
-
-const SEC = 1_000;
-const MIN = 60 * SEC;
-
-/** What an operator's server does: verify over the raw bytes, then dedupe on eventId. */
-function verifyAt(req: Receiver['requests'][number], nowSec: number, secrets: string[] = [OPERATOR_SECRET]) {
-  return verifySignature({
-    rawBody: req.body,
-    header: req.headers['x-svc-signature'] as string | undefined,
-    secrets,
-    nowSec,
-  });
-}
-
-async function freshEvent(reply: Parameters<Receiver['setReply']>[0], url?: string) {
-  // Each test starts with an empty outbox: rows left pending by an earlier test would be claimed too.
-  await h.prisma.webhookEvent.deleteMany({});
-  receiver.setReply(reply);
-  receiver.requests.length = 0;
-  const operator = await createOperator(h.prisma, { webhookUrl: url ?? receiver.url });
-  const row = await enqueueWebhook(h.prisma, operator.id, h.clock.now());
-  return { operator, row };
-}
-
-const attemptsOf = (id: string) =>
-  h.prisma.webhookAttempt.findMany({ where: { webhookEventId: id }, orderBy: { attemptNumber: 'asc' } });
-const rowOf = (id: string) => h.prisma.webhookEvent.findUniqueOrThrow({ where: { id } });
+const { freshEvent, attemptsOf, rowOf } = deliveryHarness((made) => ({ h, receiver } = made));
 
 describe('delivery of policy.issued', () => {
   it('POSTs the stored body, signed with X-SVC-Signature, and marks it delivered', async () => {
@@ -304,129 +253,5 @@ describe('a round of several rows', () => {
     expect(await logged(retried.id)).toEqual([[1, 500, 'HTTP 500']]);
     expect(await logged(lastChance.id)).toEqual([[3, 500, 'HTTP 500']]);
     expect((await logged(refused.id))[0]?.slice(0, 2)).toEqual([1, null]);
-  });
-});
-
-describe('crash safety (worker lost between sending and recording)', () => {
-  it('re-sends an abandoned attempt under the same attempt number once the lease lapses', async () => {
-    const { row } = await freshEvent(() => 200);
-    // A worker claims the row and dies before recording anything.
-    const [claimed] = await claimDueWebhookEvents(h.prisma, { now: h.clock.now(), leaseMs: 10_000, limit: 10 });
-    expect(claimed).toMatchObject({ id: row.id, attempt: 1 });
-    const worker = testWorker(h.prisma, h.clock, { leaseMs: 10_000 });
-
-    expect(await worker.runOnce()).toBe(0); // still leased
-    h.clock.advance(10_001);
-    expect(await worker.runOnce()).toBe(1);
-
-    expect(await rowOf(row.id)).toMatchObject({ status: 'delivered', attempts: 1 });
-    expect((await attemptsOf(row.id)).map((a) => [a.attemptNumber, a.statusCode])).toEqual([[1, 200]]);
-    expect(receiver.requests.map((r) => r.eventId)).toEqual([row.eventId]);
-  });
-
-  it('never exceeds 3 attempts and never drops the event when the crash hits the third attempt', async () => {
-    const { row } = await freshEvent((n) => (n <= 2 ? 500 : 200));
-    const worker = testWorker(h.prisma, h.clock, { retryDelaysMs: [1, 1], leaseMs: 10_000 });
-    await worker.runOnce();
-    h.clock.advance(10);
-    await worker.runOnce();
-    h.clock.advance(10);
-    const [claimed] = await claimDueWebhookEvents(h.prisma, { now: h.clock.now(), leaseMs: 10_000, limit: 10 });
-    expect(claimed?.attempt).toBe(3); // reserved, then the worker "crashes"
-
-    h.clock.advance(10_001);
-    await worker.runOnce();
-
-    expect(await rowOf(row.id)).toMatchObject({ status: 'delivered', attempts: 3 });
-    expect((await attemptsOf(row.id)).map((a) => [a.attemptNumber, a.statusCode])).toEqual([
-      [1, 500],
-      [2, 500],
-      [3, 200],
-    ]);
-  });
-
-  it('drops the late outcome of a worker whose lease was taken over (the new holder records it)', async () => {
-    const { row } = await freshEvent(() => 200);
-    const slow = testWorker(h.prisma, h.clock, { leaseMs: 10_000 });
-    receiver.setReply(() => ({ status: 200, delayMs: 300 }));
-    const slowRound = slow.runOnce();
-    await receiver.arrived(1);
-    h.clock.advance(10_001); // the slow worker's lease lapses while its request is in flight
-    await testWorker(h.prisma, h.clock).runOnce();
-    await slowRound;
-
-    expect(receiver.requests.map((r) => r.eventId)).toEqual([row.eventId, row.eventId]);
-    expect(await rowOf(row.id)).toMatchObject({ status: 'delivered', attempts: 1 });
-    expect(await attemptsOf(row.id)).toHaveLength(1);
-  });
-});
-
-describe('end to end with the simulated processor', () => {
-  let server: RunningServer;
-  afterAll(() => server?.close());
-
-  it('card payment → signed processor event → policy → policy.issued received and verified', async () => {
-    // The intake asks the processor that took the payment whether it succeeded: this test's simulated processor.
-    const verifier = refundRecordingProcessor(h.clock);
-    verifier.retrievePayment = (input) => processor.retrievePayment(input);
-    server = await listen(createApp(appDeps(h.db, h.clock, { processor: verifier })), { port: 0, host: '127.0.0.1' });
-    const processor = createSimulatedProcessor({
-      webhookUrl: `${server.url}/processor/events`,
-      webhookSecret: 'whsec_test_dispatcher_intake',
-      clock: h.clock,
-    });
-    receiver.setReply(() => 200);
-    receiver.requests.length = 0;
-    const operator = await createOperator(h.prisma, { webhookUrl: receiver.url, commissionRateBps: 1_000 });
-    const { quote, planId, premiumCents } = await createQuote(h.prisma, h.clock, operator.id);
-
-    const declined = await processor.createPayment({
-      amountCents: premiumCents,
-      currency: 'USD',
-      mode: 'test',
-      idempotencyKey: `pay_${quote.id}`,
-      metadata: { quoteId: quote.id, planId, operatorId: operator.id, channel: 'embed' },
-    });
-    // What the app that starts a payment does: record it as ours, so the intake trusts the processor's events.
-    await h.prisma.payment.create({
-      data: {
-        quoteId: quote.id,
-        planId,
-        operatorId: operator.id,
-        mode: 'test',
-        channel: 'embed',
-        processor: 'simulated',
-        processorPaymentId: declined.paymentId,
-        amountCents: premiumCents,
-        currency: 'USD',
-      },
-    });
-    await processor.confirmPayment({ paymentId: declined.paymentId, mode: 'test', paymentMethod: TEST_CARDS.decline });
-    expect(
-      (await h.prisma.payment.findUniqueOrThrow({ where: { processorPaymentId: declined.paymentId } })).status,
-    ).toBe('failed');
-    expect(await h.prisma.policy.count({ where: { quoteId: quote.id } })).toBe(0);
-
-    await processor.confirmPayment({ paymentId: declined.paymentId, mode: 'test', paymentMethod: TEST_CARDS.success });
-    expect((await processor.idle()).every((r) => r.delivered)).toBe(true);
-
-    const worker = testWorker(h.prisma, h.clock);
-    worker.start();
-    await receiver.arrived(1);
-    await worker.stop();
-
-    const req = receiver.requests[0]!;
-    expect(verifyAt(req, h.clock.nowSec()).ok).toBe(true);
-    const body = PolicyIssuedPayloadSchema.parse(JSON.parse(req.body.toString('utf8')));
-    expect(body).toMatchObject({
-      quoteId: quote.id,
-      operatorId: operator.id,
-      premiumCents,
-      commissionCents: Math.floor(premiumCents / 10),
-    });
-    await waitFor(
-      async () =>
-        (await h.prisma.webhookEvent.findUnique({ where: { eventId: body.eventId } }))?.status === 'delivered',
-    );
   });
 });

@@ -1,16 +1,9 @@
 import fc from 'fast-check';
 import request from 'supertest';
 import { signPayload } from '@expedition/webhook-signature';
-import {
-  PROCESSOR_SECRET,
-  countMoneyPath,
-  createHarness,
-  createOperator,
-  createQuote,
-  intentEvent,
-  registerAsOurs,
-  type Harness,
-} from './harness';
+import { createHarness, type Harness } from './harness';
+import { PROCESSOR_SECRET, intentEvent, registerAsOurs } from './processor-events';
+import { countMoneyPath, createOperator, createQuote } from './fixtures';
 
 /**
  * The intake against validly signed but hostile events: whoever holds (or leaks) the signing secret can send any

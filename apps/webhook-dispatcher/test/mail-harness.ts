@@ -10,6 +10,7 @@ import type { PaymentChannel, PrismaClient } from '@expedition/db';
 import type { Fulfillment } from '@expedition/fulfillment';
 import type { Clock } from '@expedition/platform';
 import { createQuoteService } from '@expedition/quoting';
+import { antarcticaTrip } from './fixtures';
 
 /** A real SMTP server in the test process: every accepted message, parsed. `hold(n)` never answers message n. */
 export interface TestSmtp {
@@ -85,13 +86,7 @@ export async function sell(
   const { prisma, clock } = deps;
   const { quote, estimates } = await createQuoteService({ prisma, clock }).create({
     source: channel === 'embed' ? 'embed' : 'api',
-    destination: 'Antarctica',
-    startDate: '2027-01-10',
-    durationDays: 14,
-    tripCostCents: 2_400_000,
-    travelers: 2,
-    travelerAges: [45, 52],
-    residence: 'GB',
+    ...antarcticaTrip,
     email: addresses.quote ?? null,
     ...(addresses.locale ? { locale: addresses.locale } : {}),
   });

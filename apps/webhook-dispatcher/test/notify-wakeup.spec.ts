@@ -1,15 +1,8 @@
 import { countingNotifications, describeWithPostgres } from '@expedition/db/testing';
 import { NOTIFY_CHANNELS, type Notifications } from '@expedition/db';
-import {
-  createHarness,
-  createOperator,
-  enqueueWebhook,
-  startReceiver,
-  testWorker,
-  waitFor,
-  type Harness,
-  type Receiver,
-} from './harness';
+import { createHarness, testWorker, waitFor, type Harness } from './harness';
+import { createOperator, enqueueWebhook } from './fixtures';
+import { startReceiver, type Receiver } from './receiver';
 
 /**
  * On PostgreSQL a new outbox row wakes the delivery worker through LISTEN/NOTIFY (the trigger of migration

@@ -3,20 +3,10 @@ import { createMetrics } from '@expedition/observability';
 import { seriesValue } from '@expedition/observability/testing';
 import { createApp } from '../src/app';
 import { PAYMENT_WITHOUT_POLICY_GRACE_MS, sampleBacklog } from '../src/delivery/outbox-metrics';
-import {
-  appDeps,
-  createHarness,
-  createOperator,
-  createQuote,
-  enqueueWebhook,
-  intentEvent,
-  registerAsOurs,
-  signEvent,
-  startReceiver,
-  testWorker,
-  type Harness,
-  type Receiver,
-} from './harness';
+import { appDeps, createHarness, testWorker, type Harness } from './harness';
+import { intentEvent, registerAsOurs, signEvent } from './processor-events';
+import { createOperator, createQuote, enqueueWebhook } from './fixtures';
+import { startReceiver, type Receiver } from './receiver';
 
 let h: Harness;
 let receiver: Receiver;

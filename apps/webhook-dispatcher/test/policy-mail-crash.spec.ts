@@ -4,7 +4,8 @@ import type { Database } from '@expedition/db';
 import { describeWithPostgres } from '@expedition/db/testing';
 import { createFulfillment, type FulfillmentDeps } from '@expedition/fulfillment';
 import { systemClock } from '@expedition/platform';
-import { createSharedSchema, silentLogger, waitFor, type SharedSchema } from './harness';
+import { silentLogger, waitFor } from './harness';
+import { createSharedSchema, type SharedSchema } from './shared-schema';
 import { sell, startSmtp, type TestSmtp } from './mail-harness';
 
 const REPO_ROOT = path.resolve(__dirname, '../../..');

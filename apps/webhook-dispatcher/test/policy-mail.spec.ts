@@ -10,7 +10,8 @@ import {
 } from '@expedition/fulfillment';
 import { createSmtpMailer, type Mailer } from '@expedition/mail';
 import { createMetrics } from '@expedition/observability';
-import { createHarness, deadUrl, silentLogger, type Harness } from './harness';
+import { createHarness, silentLogger, type Harness } from './harness';
+import { deadUrl } from './receiver';
 import { pdfText, sell, startSmtp, type TestSmtp } from './mail-harness';
 import { createPolicyMailWorker, type PolicyMailWorkerDeps } from '../src/policy-mail/policy-mail-worker';
 import { policyDocumentsFor } from '../src/policy-mail/policy-documents';

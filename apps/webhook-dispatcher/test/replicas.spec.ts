@@ -1,20 +1,10 @@
 import type { Database, PrismaClient } from '@expedition/db';
 import { describeWithPostgres } from '@expedition/db/testing';
 import { createDeliveryWorkers } from '../src/delivery/delivery-worker';
-import {
-  createHarness,
-  createOperator,
-  createSharedSchema,
-  enqueueWebhook,
-  silentLogger,
-  startReceiver,
-  testClock,
-  waitFor,
-  type Receiver,
-  type SharedSchema,
-  type TestClock,
-  TEST_SECRET_BOX,
-} from './harness';
+import { createHarness, silentLogger, testClock, waitFor, type TestClock, TEST_SECRET_BOX } from './harness';
+import { createOperator, enqueueWebhook } from './fixtures';
+import { startReceiver, type Receiver } from './receiver';
+import { createSharedSchema, type SharedSchema } from './shared-schema';
 
 const settings = {
   retryDelaysMs: [30_000],

@@ -1,15 +1,8 @@
 import { verifySignature } from '@expedition/webhook-signature';
 import { createOperatorService, TEST_EVENT_ID_PREFIX } from '@expedition/operators';
-import {
-  createHarness,
-  createOperator,
-  enqueueWebhook,
-  startReceiver,
-  TEST_SECRET_BOX,
-  testWorker,
-  type Harness,
-  type Receiver,
-} from './harness';
+import { createHarness, TEST_SECRET_BOX, testWorker, type Harness } from './harness';
+import { createOperator, enqueueWebhook } from './fixtures';
+import { startReceiver, type Receiver } from './receiver';
 
 /**
  * Portal features on the delivery path: a rotated signing secret overlaps (one v1 per active secret), a manual resend

@@ -1,7 +1,7 @@
 import { existsSync } from 'node:fs';
 import path from 'node:path';
 import { z } from 'zod';
-import { normalizeOrigin } from '@expedition/auth-publishable-key';
+import { normalizeOrigin, OriginListSchema } from '@expedition/auth-publishable-key';
 import {
   ConfigError,
   envVar,
@@ -11,19 +11,6 @@ import {
   parseConfig,
   type Env,
 } from '@expedition/platform';
-
-/** A comma-separated list of origins, each normalized to `scheme://host[:port]`; an invalid entry is a config error. */
-const OriginList = z.string().transform((s, ctx) =>
-  s
-    .split(',')
-    .map((item) => item.trim())
-    .filter((item) => item !== '')
-    .map((item) => {
-      const origin = normalizeOrigin(item);
-      if (!origin) ctx.addIssue({ code: 'custom', message: `not an http(s) origin: ${item}` });
-      return origin ?? '';
-    }),
-);
 
 const StripePublishableKey = (prefix: string) =>
   optionalVar(
@@ -44,7 +31,7 @@ const ConfigSchema = z
     /** The operator portal: a first-party dashboard origin that may frame the widget with TEST keys. */
     PORTAL_URL: envVar.url(),
     /** Extra dashboard origins (test keys only), like embed-api's EMBED_TEST_DASHBOARD_ORIGINS. */
-    EMBED_TEST_DASHBOARD_ORIGINS: optionalVar(OriginList),
+    EMBED_TEST_DASHBOARD_ORIGINS: optionalVar(OriginListSchema),
     QUOTE_API_PORT: envVar.port(3001),
     /** quote-api, which serves the hosted checkout page (documented; the iframe only follows links to it). */
     QUOTE_API_URL: envVar.url(),

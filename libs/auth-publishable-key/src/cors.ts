@@ -1,6 +1,6 @@
 import type { Response } from 'express';
+import { PUBLISHABLE_KEY_HEADER } from '@expedition/contracts/rules';
 
-export const PUBLISHABLE_KEY_HEADER = 'X-SVC-Publishable-Key';
 export const CORS_ALLOW_METHODS = 'GET, POST, OPTIONS';
 export const CORS_ALLOW_HEADERS = `Content-Type, ${PUBLISHABLE_KEY_HEADER}`;
 export const PREFLIGHT_MAX_AGE_SEC = 86400;

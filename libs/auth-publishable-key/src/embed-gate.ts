@@ -8,6 +8,7 @@ import {
   varyOnOrigin,
 } from './cors';
 import type { Mode } from '@expedition/contracts';
+import { PUBLISHABLE_KEY_HEADER } from '@expedition/contracts/rules';
 import type { Logger, RateLimiter } from '@expedition/platform';
 import type { IntegrationTier, ResolveKey, ResolvedKey } from './key-resolver';
 import { normalizeOrigin } from './origin';
@@ -159,7 +160,7 @@ function createOriginCache(): (raw: string | undefined) => string | null {
 
 /** Header first (trimmed); the query only where allowed. Blank counts as absent. Repeated `?pk` is not a key. */
 function readPresentedKey(req: Request, allowQuery: boolean): string | null {
-  const header = req.get('X-SVC-Publishable-Key')?.trim();
+  const header = req.get(PUBLISHABLE_KEY_HEADER)?.trim();
   if (header) return header;
   if (!allowQuery) return null;
   const pk: unknown = req.query['pk'];

@@ -1,4 +1,4 @@
-import { normalizeOrigin, normalizeOrigins } from './origin';
+import { normalizeOrigin, normalizeOrigins, OriginListSchema } from './origin';
 
 describe('normalizeOrigin', () => {
   it.each([

@@ -1,3 +1,5 @@
+import { z } from 'zod';
+
 /** Longer than any sane origin; keeps pathological headers away from the URL parser. */
 const MAX_ORIGIN_LENGTH = 2048;
 
@@ -31,6 +33,22 @@ export function normalizeOrigins(inputs: readonly unknown[]): string[] {
   }
   return [...out];
 }
+
+/**
+ * A comma-separated list of origins, as an app's configuration reads one from the environment (embed-api's and the
+ * widget server's EMBED_*_ORIGINS): each normalized to `scheme://host[:port]`; an invalid entry is a config error.
+ */
+export const OriginListSchema = z.string().transform((s, ctx) =>
+  s
+    .split(',')
+    .map((item) => item.trim())
+    .filter((item) => item !== '')
+    .map((item) => {
+      const origin = normalizeOrigin(item);
+      if (!origin) ctx.addIssue({ code: 'custom', message: `not an http(s) origin: ${item}` });
+      return origin ?? '';
+    }),
+);
 
 function parseUrl(raw: string): URL | null {
   try {

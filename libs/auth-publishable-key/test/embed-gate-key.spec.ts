@@ -1,4 +1,5 @@
 import request from 'supertest';
+import { MODES } from '@expedition/contracts';
 import { mintPublishableKey, mintSecretKey } from '../src';
 import { SHOP, START, setup, corsHeaderNames, expectBare } from './gate-harness';
 
@@ -41,7 +42,7 @@ describe('embed gate: publishable key (401)', () => {
 
   it.each(['suspended', 'pending'] as const)('answers 401 for any key of a %s operator', async (status) => {
     const { quote, addKey } = setup();
-    for (const mode of ['test', 'live'] as const) {
+    for (const mode of MODES) {
       const key = addKey(mode, { operator: { status, embeddingEnabled: true } });
       expectBare(await quote(key), 401, 'Unauthorized');
     }

@@ -1,5 +1,6 @@
 import express from 'express';
 import request from 'supertest';
+import { MODES } from '@expedition/contracts';
 import { createCachedKeyResolver, createEmbedGate, mintPublishableKey } from '../src';
 import { createRateLimiter } from '@expedition/platform';
 import { createFakeKeyStore, keyRecord } from './fake-key-store';
@@ -42,7 +43,7 @@ describe('embed gate: Origin allowlist (403)', () => {
 
   it('accepts the first-party widget origin for any valid key', async () => {
     const { quote, addKey } = setup();
-    for (const mode of ['test', 'live'] as const) {
+    for (const mode of MODES) {
       const res = await quote(addKey(mode, { allowedOrigins: [] }), WIDGET);
       expect(res.status).toBe(200);
       expectCors(res, WIDGET);

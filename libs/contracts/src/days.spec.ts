@@ -4,6 +4,7 @@ describe('UTC day arithmetic', () => {
   it('reads an instant or epoch milliseconds as its UTC day', () => {
     expect(isoDay(new Date('2026-11-21T23:30:00-05:00'))).toBe('2026-11-22');
     expect(isoDay(Date.UTC(2028, 1, 29))).toBe('2028-02-29');
+    expect(isoDay(new Date('2026-11-21T23:59:59.999Z'))).toBe('2026-11-21');
     expect(DAY_MS).toBe(24 * 60 * 60 * 1000);
   });
 

@@ -1,14 +1,17 @@
 /**
  * The platform's input rules as plain values: the limits of every quote and portal input, the trip date window, the
- * sandbox inputs, the payment mode, the priced currencies, an e-mail shape check and UTC day arithmetic (`./days`).
+ * sandbox inputs, the payment mode, the priced currencies, an e-mail shape check, UTC day arithmetic (`./days`), the
+ * names of our HTTP headers (`./headers`) and the money formatter (`./money`).
  * Imported by `@expedition/contracts/rules`; `@expedition/contracts` re-exports it.
  *
  * One home for each number: the zod schemas of this lib, domain-pricing's checks, the servers AND the browser code
  * (the widget iframe, the portal UI) read them here; no browser file restates one (tools/checks/browser-rules.spec.ts
- * fails if one does). Like `widget-protocol.ts` this entry reaches no zod and no package (rules.spec.ts walks its
- * imports), so a browser bundle pays only for the few values it reads.
+ * fails if one does). Like `widget-protocol.ts` this entry reaches no zod and no package (zod-free-entries.spec.ts
+ * walks its imports), so a browser bundle pays only for the few values it reads.
  */
 export * from './days';
+export * from './headers';
+export * from './money';
 
 /** Payment mode of a publishable key, a quote and every payment made for it: simulated or Stripe test keys, or real money. */
 export const MODES = ['test', 'live'] as const;

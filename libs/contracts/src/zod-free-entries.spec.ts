@@ -55,8 +55,8 @@ describe('the zod-free entries of contracts', () => {
     for (const file of files) expect(readFileSync(path.join(__dirname, file), 'utf8')).not.toMatch(/from ['"]zod['"]/);
   });
 
-  it('follows value imports and skips type-only ones (rules → days; widget-protocol and widget-boot → types only)', () => {
-    expect(reach('rules.ts').files).toEqual(['days.ts', 'rules.ts']);
+  it('follows value imports and skips type-only ones (rules → days, headers, money; widget-protocol and widget-boot → types only)', () => {
+    expect(reach('rules.ts').files).toEqual(['days.ts', 'headers.ts', 'money.ts', 'rules.ts']);
     expect(reach('widget-protocol.ts').files).toEqual(['widget-protocol.ts']);
     expect(reach('widget-boot.ts').files).toEqual(['widget-boot.ts']);
     // A schema file is reached for what it is: zod.

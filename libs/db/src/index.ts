@@ -28,7 +28,6 @@ export type {
 } from './generated/prisma/client';
 export {
   OperatorStatus,
-  KeyMode,
   QuoteSource,
   QuoteStatus,
   OptionsStatus,
@@ -59,4 +58,9 @@ export { isUniqueViolation } from './errors';
 export { createPgNotifications, NOTIFY_CHANNELS } from './notifications';
 export type { Notifications, NotifyChannel, PgNotificationsOptions } from './notifications';
 export { syncCatalog, type CatalogPlanRow, type CatalogSnapshot } from './catalog-sync';
-export { bundledMigrationsDir, prepareDatabase } from './prepare-database';
+export {
+  bundledMigrationsDir,
+  prepareDatabase,
+  serviceDatabase,
+  type ServiceDatabaseSettings,
+} from './prepare-database';

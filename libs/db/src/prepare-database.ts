@@ -1,7 +1,7 @@
 import { existsSync } from 'node:fs';
 import path from 'node:path';
 import { syncCatalog, type CatalogSnapshot } from './catalog-sync';
-import type { Database } from './database';
+import { createDatabase, type Database } from './database';
 import { applyMigrations } from './migrations';
 
 /**
@@ -24,4 +24,30 @@ export async function prepareDatabase(
 export function bundledMigrationsDir(mainDir: string): string | undefined {
   const dir = path.join(mainDir, 'migrations');
   return existsSync(dir) ? dir : undefined;
+}
+
+/** The settings of a service's database, as every app's config.ts reads them (DATABASE_URL, DATA_DIR). */
+export interface ServiceDatabaseSettings {
+  /** PostgreSQL; absent: PGlite under `dataDir`. */
+  databaseUrl?: string;
+  dataDir: string;
+  /** A PostgreSQL schema of its own (the dispatcher's `?schema=`). */
+  databaseSchema?: string;
+}
+
+/**
+ * How a service's process opens its database and brings it to the current schema and catalog before it serves: the
+ * two start steps of every app's main.ts (`runService` in libs/http-kit runs them, each under `reachAtStart`).
+ * `mainDir` is the directory of the running main.js (`__dirname`), where a build keeps its migrations.
+ */
+export function serviceDatabase(
+  settings: ServiceDatabaseSettings,
+  options: { catalog: () => CatalogSnapshot; mainDir: string },
+): { open(): Promise<Database>; prepare(db: Database): Promise<{ applied: string[]; plans: number }> } {
+  return {
+    open: () =>
+      createDatabase({ databaseUrl: settings.databaseUrl, dataDir: settings.dataDir, schema: settings.databaseSchema }),
+    prepare: (db) =>
+      prepareDatabase(db, { catalog: options.catalog(), migrationsDir: bundledMigrationsDir(options.mainDir) }),
+  };
 }

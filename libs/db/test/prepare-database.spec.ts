@@ -1,5 +1,14 @@
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { bundledMigrationsDir, prepareDatabase, syncCatalog, type CatalogSnapshot, type Database } from '../src/index';
+import {
+  bundledMigrationsDir,
+  prepareDatabase,
+  serviceDatabase,
+  syncCatalog,
+  type CatalogSnapshot,
+  type Database,
+} from '../src/index';
 import { createTestDatabase } from '../src/testing';
 
 let db: Database;
@@ -42,5 +51,22 @@ describe('prepareDatabase / syncCatalog', () => {
     expect(bundledMigrationsDir(__dirname)).toBeUndefined();
     const prismaDir = path.resolve(__dirname, '..', 'prisma');
     expect(bundledMigrationsDir(prismaDir)).toBe(path.join(prismaDir, 'migrations'));
+  });
+
+  it("serviceDatabase: a service's start steps, here on PGlite under DATA_DIR (no DATABASE_URL)", async () => {
+    const dataDir = mkdtempSync(path.join(tmpdir(), 'service-database-'));
+    const catalog: CatalogSnapshot = { version: 'v1', plans: [plan('svc-a')] };
+    const steps = serviceDatabase({ dataDir }, { catalog: () => catalog, mainDir: __dirname });
+    const own = await steps.open();
+    try {
+      expect(own.kind).toBe('pglite');
+      const prepared = await steps.prepare(own);
+      expect(prepared.applied.length).toBeGreaterThan(0); // a new database: every migration of the repository
+      expect(prepared.plans).toBe(1);
+      expect(await own.prisma.plan.count()).toBe(1);
+    } finally {
+      await own.close();
+      rmSync(dataDir, { recursive: true, force: true });
+    }
   });
 });

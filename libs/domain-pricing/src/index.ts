@@ -4,7 +4,7 @@
  * field says USD (catalog limits are whole US dollars, as in the spec's plan fields).
  */
 export { PricingError, isPricingError, type PricingErrorCode } from './lib/errors';
-export { allocateCents, dollarsToCents, formatUsd } from './lib/money';
+export { allocateCents, centsToDollars, dollarsToCents } from './lib/money';
 
 export {
   DESTINATION_SLUGS,

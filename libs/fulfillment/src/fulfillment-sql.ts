@@ -1,12 +1,6 @@
+import type { Mode } from '@expedition/contracts/rules';
 import { randomUUID } from 'node:crypto';
-import {
-  Prisma,
-  type KeyMode,
-  type PaymentChannel,
-  type PaymentStatus,
-  type Purchase,
-  type Quote,
-} from '@expedition/db';
+import { Prisma, type PaymentChannel, type PaymentStatus, type Purchase, type Quote } from '@expedition/db';
 import { acpOrderEventPart, type AcpOrderEventRow } from './acp-order-events';
 
 /**
@@ -40,7 +34,7 @@ export async function insertProcessorEvent(
 export interface StoredPayment {
   quoteId: string;
   planId: string;
-  mode: KeyMode;
+  mode: Mode;
   channel: PaymentChannel;
   checkoutSessionId: string | null;
   challengeId: string | null;
@@ -79,7 +73,7 @@ export interface OperatorFacts {
 export interface CurrentPayment {
   id: string;
   status: PaymentStatus;
-  mode: KeyMode;
+  mode: Mode;
   channel: PaymentChannel;
   quoteId: string;
   planId: string;
@@ -106,7 +100,7 @@ export interface PaymentSnapshot {
 interface SnapshotRow {
   id: string;
   quoteNumber: string;
-  mode: KeyMode;
+  mode: Mode;
   currency: string;
   operatorId: string | null;
   travelers: number;
@@ -215,7 +209,7 @@ export interface Issue {
     /** Our row, when the payment was started by us and stored (else it is created here). */
     current: CurrentPayment | null;
     processorPaymentId: string;
-    mode: KeyMode;
+    mode: Mode;
     channel: PaymentChannel;
     amountCents: number;
     checkoutSessionId: string | null;

@@ -1,6 +1,7 @@
 import type { Logger } from 'pino';
 import type { Payment, PaymentChannel, Prisma, PrismaClient, Purchase } from '@expedition/db';
-import type { PaymentMode, PaymentProcessor, PaymentProcessorEvent } from '@expedition/payments';
+import type { Mode } from '@expedition/contracts';
+import type { PaymentProcessor, PaymentProcessorEvent } from '@expedition/payments';
 import type { Clock } from '@expedition/platform';
 import type { Issue, PaymentSnapshot } from './fulfillment-sql';
 import type { Refunds } from './refunds';
@@ -13,7 +14,7 @@ export interface SucceededPayment {
   amountCents: number;
   currency: string;
   /** The processor mode the money moved in. */
-  mode: PaymentMode;
+  mode: Mode;
   quoteId: string;
   planId: string;
   channel: PaymentChannel;

@@ -1,8 +1,7 @@
 import { randomUUID } from 'node:crypto';
-import { PolicyIssuedPayloadSchema, type PolicyIssuedPayload } from '@expedition/contracts';
+import { isoDay, PolicyIssuedPayloadSchema, type PolicyIssuedPayload } from '@expedition/contracts';
 import { findDestination } from '@expedition/domain-pricing';
 import { activeTraceparent } from '@expedition/observability';
-import { isoDay } from '@expedition/platform';
 import { acpOrderCreated } from './acp-order-events';
 import { computeCommissionCents } from './commission';
 import { issuePolicyRows } from './fulfillment-sql';

@@ -1,4 +1,5 @@
 import pino from 'pino';
+import { addDays, isoDay } from '@expedition/contracts';
 import { syncCatalog, type Database, type PrismaClient } from '@expedition/db';
 import { createTestDatabase } from '@expedition/db/testing';
 import { catalogSnapshot } from '@expedition/domain-pricing';
@@ -41,7 +42,7 @@ let serial = 0;
 /** A quote through our operator, and `payments` payments of it stored (pending) as checkout stores them. */
 async function quoteWithPayments(payments: number) {
   const quotes = createQuoteService({ prisma, clock: systemClock });
-  const start = new Date(Date.now() + 60 * 86_400_000).toISOString().slice(0, 10);
+  const start = addDays(isoDay(Date.now()), 60);
   const { quote, estimates } = await quotes.create({
     source: 'embed',
     operatorId,

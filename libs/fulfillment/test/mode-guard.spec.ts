@@ -1,4 +1,5 @@
 import pino from 'pino';
+import { addDays, isoDay } from '@expedition/contracts';
 import { syncCatalog, type Database } from '@expedition/db';
 import { createTestDatabase } from '@expedition/db/testing';
 import { catalogSnapshot } from '@expedition/domain-pricing';
@@ -32,7 +33,7 @@ it('refuses a test-mode payment for a live quote: no policy, the payment kept fo
       sweep: async () => 0,
     } as unknown as FulfillmentDeps['refunds'],
   });
-  const start = new Date(Date.now() + 60 * 86_400_000).toISOString().slice(0, 10);
+  const start = addDays(isoDay(Date.now()), 60);
   const { quote, estimates } = await createQuoteService({ prisma: db.prisma, clock: systemClock }).create({
     source: 'api',
     mode: 'live',

@@ -18,3 +18,4 @@ export { faviconRoute, PLATFORM_ICON_SVG } from './favicon';
 export { listen, onShutdownSignal, type RunningServer } from './server';
 export { exitOnStartFailure, logRedisOutages, postgresAt, reachAtStart } from './start';
 export { clientRateLimit } from './rate-limit';
+export { runService } from './run-service';

@@ -1,15 +1,16 @@
 import pino from 'pino';
 import { IncomingMessage, type ServerResponse } from 'node:http';
 import type { RequestHandler } from 'express';
+import { PUBLISHABLE_KEY_HEADER, WEBHOOK_SIGNATURE_HEADER } from '@expedition/contracts/rules';
 import type { Logger } from '@expedition/platform';
 
 /** Paths never written to logs in full: credentials, keys, cookies, card data. */
 const REDACT = [
   'req.headers.authorization',
   'req.headers.cookie',
-  'req.headers["x-svc-publishable-key"]',
+  `req.headers["${PUBLISHABLE_KEY_HEADER.toLowerCase()}"]`,
   'req.headers["stripe-signature"]',
-  'req.headers["x-svc-signature"]',
+  `req.headers["${WEBHOOK_SIGNATURE_HEADER.toLowerCase()}"]`,
   'res.headers["set-cookie"]',
 ];
 

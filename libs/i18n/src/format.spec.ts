@@ -1,29 +1,4 @@
-import { formatDay, formatList, formatMoney, formatWholeMoney } from './format';
-
-const nbsp = (s: string) => s.replace(/[\u00a0\u202f]/g, ' ');
-
-describe('formatMoney (integer minor units in the quote currency)', () => {
-  it('writes cents in each language', () => {
-    expect(nbsp(formatMoney(123450, 'USD', 'en'))).toBe('$1,234.50');
-    expect(nbsp(formatMoney(123450, 'USD', 'de'))).toBe('1.234,50 $');
-    expect(nbsp(formatMoney(123450, 'USD', 'fr'))).toBe('1 234,50 $US');
-    expect(nbsp(formatMoney(123450, 'EUR', 'es'))).toBe('1234,50 €');
-  });
-
-  it('writes the currency code when asked (documents read abroad)', () => {
-    expect(nbsp(formatMoney(123450, 'usd', 'en', { code: true }))).toBe('USD 1,234.50');
-    expect(nbsp(formatMoney(123450, 'USD', 'de', { code: true }))).toBe('1.234,50 USD');
-  });
-
-  it('knows a currency without minor units (JPY: the amount is in yen)', () => {
-    expect(nbsp(formatMoney(1500, 'JPY', 'en'))).toBe('¥1,500');
-  });
-
-  it('writes whole amounts without decimals', () => {
-    expect(nbsp(formatWholeMoney(500000, 'USD', 'fr', { code: true }))).toBe('500 000 USD');
-    expect(nbsp(formatWholeMoney(500000, 'USD', 'en', { code: true }))).toBe('USD 500,000');
-  });
-});
+import { formatDay, formatList } from './format';
 
 describe('formatDay', () => {
   it('writes a calendar day in words, never shifted by time zones', () => {

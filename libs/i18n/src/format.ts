@@ -1,59 +1,10 @@
 import { intlLocale, type RenderLocale } from './locales';
 
 /**
- * Money, dates and counts for people, through `Intl` in the reader's language. Amounts are integer minor units
- * (cents) with their currency as data, as everywhere in this repository; the currency's own number of decimals
- * comes from Intl (JPY has none).
+ * Dates and lists for people, through `Intl` in the reader's language. Money has its own formatter, universal like
+ * this lib and reachable from every project (the pricing engine included): `formatMoney` of
+ * `@expedition/contracts/rules` (libs/contracts/src/money.ts).
  */
-
-const numberFormats = new Map<string, Intl.NumberFormat>();
-function numberFormat(locale: RenderLocale, options: Intl.NumberFormatOptions): Intl.NumberFormat {
-  const key = `${locale}|${JSON.stringify(options)}`;
-  let f = numberFormats.get(key);
-  if (!f) numberFormats.set(key, (f = new Intl.NumberFormat(intlLocale(locale), options)));
-  return f;
-}
-
-/** How an amount names its currency: the symbol (`$`), or the ISO code (`USD`) for documents read abroad. */
-export interface MoneyStyle {
-  readonly code?: boolean;
-}
-
-/**
- * `12345, 'USD'` → `$123.45` (en), `123,45 $` (de), `123,45 $US` (fr); with `{ code: true }` → `USD 123.45`,
- * `123,45 USD`.
- */
-export function formatMoney(
-  minorUnits: number,
-  currency: string,
-  locale: RenderLocale,
-  style: MoneyStyle = {},
-): string {
-  const code = currency.toUpperCase();
-  const f = numberFormat(locale, {
-    style: 'currency',
-    currency: code,
-    currencyDisplay: style.code ? 'code' : 'symbol',
-  });
-  const digits = f.resolvedOptions().maximumFractionDigits ?? 2;
-  return f.format(minorUnits / 10 ** digits);
-}
-
-/** A whole amount (the catalog's limits are whole dollars): `250000, 'USD'` → `$250,000` / `250.000 $`. */
-export function formatWholeMoney(
-  amount: number,
-  currency: string,
-  locale: RenderLocale,
-  style: MoneyStyle = {},
-): string {
-  return numberFormat(locale, {
-    style: 'currency',
-    currency: currency.toUpperCase(),
-    currencyDisplay: style.code ? 'code' : 'symbol',
-    maximumFractionDigits: 0,
-    minimumFractionDigits: 0,
-  }).format(amount);
-}
 
 const dayFormats = new Map<string, Intl.DateTimeFormat>();
 

@@ -24,5 +24,5 @@ export {
   type Locale,
   type RenderLocale,
 } from './locales';
-export { formatDay, formatList, formatMoney, formatWholeMoney, type MoneyStyle } from './format';
+export { formatDay, formatList } from './format';
 export { slot, splitSlots } from './slots';

@@ -11,7 +11,6 @@ export {
   type Metrics,
   type MetricsOptions,
   type OutboxSample,
-  type PaymentMode,
   type PaymentOutcome,
   type PolicyMailOutcome,
   type QuoteSource,

@@ -1,3 +1,4 @@
+import type { Mode } from '@expedition/contracts/rules';
 import { Counter, Gauge, Histogram, Registry, collectDefaultMetrics } from 'prom-client';
 
 /**
@@ -11,8 +12,6 @@ export type GateOutcome = 'admitted' | '401' | '403' | '429';
 /** A webhook delivery attempt as the outbox records it. */
 export type DeliveryOutcome = 'delivered' | 'retry' | 'failed';
 export type PaymentOutcome = 'succeeded' | 'failed';
-/** test or live money (the processor's mode of the payment). */
-export type PaymentMode = 'test' | 'live';
 /**
  * What a succeeded payment reported to the intake became: a policy issued now, one issued before (the purchase
  * request settled it first), a refund decided (a second charge, a wrong amount, an unfulfillable quote), or nothing
@@ -60,9 +59,9 @@ export interface Metrics {
   /** An ACP order event attempt to an agent platform (acp_order_event_attempts_total). */
   acpOrderEventAttempt(outcome: DeliveryOutcome): void;
   /** A processor-reported payment result; unknown channels are counted as `other` (labels stay bounded). */
-  paymentOutcome(channel: string | undefined, outcome: PaymentOutcome, mode: PaymentMode): void;
+  paymentOutcome(channel: string | undefined, outcome: PaymentOutcome, mode: Mode): void;
   /** What a succeeded payment became at the intake (payment_fulfillments_total). */
-  fulfillment(result: FulfillmentResult, mode: PaymentMode): void;
+  fulfillment(result: FulfillmentResult, mode: Mode): void;
   /** Redis is configured but unreachable (true) or back (false): limits are counted per replica meanwhile. */
   redisFallback(active: boolean): void;
   /**

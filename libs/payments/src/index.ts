@@ -4,7 +4,6 @@ export {
   WebhookSignatureError,
   type ConfirmPaymentResult,
   type CreatePaymentResult,
-  type PaymentMode,
   type PaymentProcessor,
   type PaymentProcessorEvent,
   type ProcessorEvent,

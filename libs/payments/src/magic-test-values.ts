@@ -3,7 +3,7 @@
  * offline fake Stripe server. Card numbers and `pm_card_*` ids are Stripe's own test values
  * (https://docs.stripe.com/testing), so a flow tested here behaves the same against Stripe test mode.
  */
-import { TEST_CARDS } from '@expedition/contracts/rules';
+import { TEST_CARDS, type Mode } from '@expedition/contracts/rules';
 
 export type TestOutcome =
   | { kind: 'succeed' }
@@ -88,13 +88,13 @@ export const LIVE_MODE_TEST_CARD: TestOutcome = {
   message: 'Your card was declined. Your request was in live mode, but used a known test card.',
 };
 
-export function outcomeForSptIn(mode: 'test' | 'live', spt: string): TestOutcome | undefined {
+export function outcomeForSptIn(mode: Mode, spt: string): TestOutcome | undefined {
   if (mode === 'test') return outcomeForSpt(spt);
   const { spt: live } = SIMULATED_LIVE_PREFIXES;
   return spt.startsWith(live) ? outcomeForSpt(`${TEST_SPT_PREFIXES.anyTest}${spt.slice(live.length)}`) : undefined;
 }
 
-export function outcomeForPaymentMethodIn(mode: 'test' | 'live', paymentMethod: string): TestOutcome | undefined {
+export function outcomeForPaymentMethodIn(mode: Mode, paymentMethod: string): TestOutcome | undefined {
   if (mode === 'test') return outcomeForPaymentMethod(paymentMethod);
   const { paymentMethod: live } = SIMULATED_LIVE_PREFIXES;
   if (paymentMethod.startsWith(live)) return outcomeForPaymentMethod(`pm_card_${paymentMethod.slice(live.length)}`);

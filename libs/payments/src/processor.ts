@@ -1,9 +1,8 @@
 /**
  * The payment-processor port. Apps talk to this, never to Stripe directly, so the simulated processor and
- * the Stripe adapter are interchangeable (README.md, the money path).
+ * the Stripe adapter are interchangeable (docs/decisions.md, the money path).
  */
-
-export type PaymentMode = 'test' | 'live';
+import type { Mode } from '@expedition/contracts/rules';
 
 export type PaymentStatus = 'pending' | 'requires_action' | 'processing' | 'succeeded' | 'failed' | 'canceled';
 
@@ -22,7 +21,7 @@ export interface CreatePaymentInput {
   amountCents: number;
   /** ISO 4217; sent lowercase to the processor. */
   currency: string;
-  mode: PaymentMode;
+  mode: Mode;
   /** Same key, same request → the same payment (processor-side idempotency). */
   idempotencyKey: string;
   metadata: PaymentMetadata;
@@ -45,7 +44,7 @@ export interface PaymentFailure {
 
 export interface ConfirmPaymentInput {
   paymentId: string;
-  mode: PaymentMode;
+  mode: Mode;
   /** Simulated: a magic test card number or `pm_card_*` token. Stripe: a `pm_…` id. */
   paymentMethod: string;
   /** Only needed by Stripe for redirect-based methods. */
@@ -62,7 +61,7 @@ export interface ConfirmPaymentResult extends PaymentFailure {
 export interface SettleSharedPaymentTokenInput {
   amountCents: number;
   currency: string;
-  mode: PaymentMode;
+  mode: Mode;
   /** The Shared Payment Token from the MPP credential. Never log it. */
   spt: string;
   challengeId: string;
@@ -76,7 +75,7 @@ export interface SettleSharedPaymentTokenInput {
 
 export interface RetrievePaymentInput {
   paymentId: string;
-  mode: PaymentMode;
+  mode: Mode;
 }
 
 /**
@@ -98,7 +97,7 @@ export type RefundReason = 'duplicate' | 'requested_by_customer' | 'fraudulent';
 
 export interface RefundPaymentInput {
   paymentId: string;
-  mode: PaymentMode;
+  mode: Mode;
   /** The whole amount when absent. */
   amountCents?: number;
   reason: RefundReason;
@@ -126,7 +125,7 @@ interface ProcessorEventBase {
   id: string;
   /** The processor's own event type, e.g. `payment_intent.succeeded`. */
   sourceType: string;
-  mode: PaymentMode;
+  mode: Mode;
   raw: unknown;
 }
 
@@ -159,7 +158,7 @@ export interface PaymentProcessor {
    * Verifies the signature over the raw bytes, then parses. `mode` restricts which endpoint secrets are tried;
    * without it every configured secret is tried. Throws WebhookSignatureError.
    */
-  parseWebhookEvent(rawBody: string | Buffer, signatureHeader: string | undefined, mode?: PaymentMode): ProcessorEvent;
+  parseWebhookEvent(rawBody: string | Buffer, signatureHeader: string | undefined, mode?: Mode): ProcessorEvent;
 }
 
 export type WebhookSignatureErrorReason =

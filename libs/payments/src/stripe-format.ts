@@ -1,3 +1,4 @@
+import type { Mode } from '@expedition/contracts/rules';
 import type { PaymentStatus, ProcessorEvent } from './processor';
 
 /**
@@ -101,7 +102,7 @@ export function normalizeStripeEvent(event: unknown): ProcessorEvent | undefined
   return { ...base, type: 'other' };
 }
 
-type Base = { id: string; sourceType: string; mode: 'test' | 'live'; raw: unknown };
+type Base = { id: string; sourceType: string; mode: Mode; raw: unknown };
 
 /** Where money enters: a plain id, a whole amount within what a processor can charge, an ISO currency. */
 function validPayment(id: string, amount: number, currency: string): boolean {

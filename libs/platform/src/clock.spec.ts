@@ -1,10 +1,9 @@
-import { addMs, epochSeconds, isoDay, systemClock } from './clock';
+import { addMs, epochSeconds, systemClock } from './clock';
 import { createTestClock } from './testing';
 
 describe('clock', () => {
   it('dates instants in UTC and converts to epoch seconds', () => {
     const instant = new Date('2026-11-21T23:59:59.999Z');
-    expect(isoDay(instant)).toBe('2026-11-21');
     expect(epochSeconds(instant)).toBe(Math.floor(instant.getTime() / 1000));
     expect(addMs(instant, 1).toISOString()).toBe('2026-11-22T00:00:00.000Z');
     expect(systemClock.now()).toBeInstanceOf(Date);

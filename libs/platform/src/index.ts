@@ -3,7 +3,7 @@
  * logger type, the polling loop of background workers, the rate limiter, and the pieces of each app's env schema.
  */
 export { IPV6_CLIENT_PREFIX, clientBucket } from './client-bucket';
-export { type Clock, addMs, epochSeconds, isoDay, systemClock } from './clock';
+export { type Clock, addMs, epochSeconds, systemClock } from './clock';
 export { hashToken, isUuid, randomToken } from './ids';
 export { LOG_LEVELS, type LogLevel, type Logger } from './logger';
 export {

@@ -1,4 +1,5 @@
 import type { PolicyLookup } from '@expedition/contracts';
+import { formatMoney } from '@expedition/contracts/rules';
 import { asLocale, type RenderLocale } from '@expedition/i18n';
 import { documentsMessages } from '@expedition/i18n/documents';
 import {
@@ -10,7 +11,7 @@ import {
   satellitePhoneNote,
 } from './assistance';
 import { cancelReasonText, carrierName, destinationName } from './catalog-texts';
-import { formatDay, formatMinor, formatUsd } from './format';
+import { coverageLimitText, formatDay } from './format';
 import { createPdf, list, paragraph, pdfSafe, row, section, specimenBanner, specimenMark, contentWidth } from './pdf';
 
 export { SPECIMEN_MARK } from './pdf';
@@ -70,7 +71,7 @@ export function renderCertificate(
   row(doc, l.policyNumber(), policy.policyNumber);
   row(doc, l.status(), policy.status === 'issued' ? m.certificate.statusIssued() : policy.status);
   row(doc, l.issued(), formatDay(policy.issuedAt, locale));
-  row(doc, l.premiumPaid(), formatMinor(policy.premiumCents, policy.currency, locale));
+  row(doc, l.premiumPaid(), formatMoney(policy.premiumCents, policy.currency, locale, { code: true }));
   row(doc, l.quoteNumber(), policy.quoteNumber);
 
   section(doc, m.certificate.insuredTravelers());
@@ -93,11 +94,11 @@ export function renderCertificate(
   row(doc, l.plan(), plan.planName);
   if (plan.carrier) row(doc, l.carrier(), m.common.inventedCarrier({ carrier: carrierName(plan.carrier, locale) }));
   if (plan.coverage) {
-    const perTraveler = (usd: number) => m.common.perTraveler({ amount: formatUsd(usd, locale) });
+    const perTraveler = (dollars: number) => m.common.perTraveler({ amount: coverageLimitText(dollars, locale) });
     row(doc, l.emergencyMedical(), perTraveler(plan.coverage.medicalExpenseLimit));
     row(doc, l.evacuation(), perTraveler(plan.coverage.evacuationCoverage));
     row(doc, l.tripCancellation(), perTraveler(plan.coverage.tripCancellation));
-    row(doc, l.deductible(), m.common.perClaim({ amount: formatUsd(plan.coverage.deductible, locale) }));
+    row(doc, l.deductible(), m.common.perClaim({ amount: coverageLimitText(plan.coverage.deductible, locale) }));
     row(doc, l.cancellationReasons(), cancelReasonText(plan.coverage.cancelReason, locale));
   }
 

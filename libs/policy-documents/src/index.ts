@@ -23,7 +23,7 @@ export {
   planDescription,
   tierName,
 } from './catalog-texts';
-export { formatDay, formatMinor, formatUsd } from './format';
+export { coverageLimitText, formatDay } from './format';
 export { specimenMark } from './pdf';
 export { policyWording, type Benefit, type PolicyWording } from './wording';
 export { renderWordingPdf, WORDING_EDITION } from './wording.pdf';

@@ -1,9 +1,8 @@
-import { QUOTE_DISCLAIMER, policyWordingUrls, type PolicyLookup } from '@expedition/contracts';
+import { isoDay, QUOTE_DISCLAIMER, policyWordingUrls, type PolicyLookup } from '@expedition/contracts';
 import type { Prisma, PrismaClient } from '@expedition/db';
 import { findDestination, getPlan } from '@expedition/domain-pricing';
 import { policyLinks, type PolicyTokens } from '@expedition/fulfillment';
 import { asLocale } from '@expedition/i18n';
-import { isoDay } from '@expedition/platform';
 
 /** What a policy view reads besides the policy row: its quote and the names the checkout collected. */
 export const POLICY_VIEW_INCLUDE = {

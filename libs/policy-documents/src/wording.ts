@@ -10,7 +10,7 @@ import {
   satellitePhoneNote,
 } from './assistance';
 import { cancelReasonText, carrierName, destinationName, exclusionText, planDescription } from './catalog-texts';
-import { formatUsd } from './format';
+import { coverageLimitText } from './format';
 
 /** One line of the benefits table. */
 export interface Benefit {
@@ -65,10 +65,10 @@ export function policyWording(plan: Plan, locale: RenderLocale = 'en'): PolicyWo
   const c = plan.coverage;
   const destinations = plan.destinations.map((slug) => destinationName(slug, locale));
   const benefits: Benefit[] = [
-    { benefit: m.medical(), limit: formatUsd(c.medicalExpenseLimit, locale), notes: m.medicalNotes() },
-    { benefit: m.evacuation(), limit: formatUsd(c.evacuationCoverage, locale), notes: m.evacuationNotes() },
-    { benefit: m.cancellation(), limit: formatUsd(c.tripCancellation, locale), notes: m.cancellationNotes() },
-    { benefit: m.deductible(), limit: formatUsd(c.deductible, locale), notes: m.deductibleNotes() },
+    { benefit: m.medical(), limit: coverageLimitText(c.medicalExpenseLimit, locale), notes: m.medicalNotes() },
+    { benefit: m.evacuation(), limit: coverageLimitText(c.evacuationCoverage, locale), notes: m.evacuationNotes() },
+    { benefit: m.cancellation(), limit: coverageLimitText(c.tripCancellation, locale), notes: m.cancellationNotes() },
+    { benefit: m.deductible(), limit: coverageLimitText(c.deductible, locale), notes: m.deductibleNotes() },
   ];
   if (plan.cfar)
     benefits.push({ benefit: m.cfar(), limit: m.cfarLimit(), notes: m.cfarNotes({ days: CFAR_WINDOW_DAYS }) });

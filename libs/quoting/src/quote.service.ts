@@ -1,8 +1,8 @@
-import { EMBED_SANDBOX_QUOTE_ERROR, type Mode } from '@expedition/contracts';
+import { DAY_MS, EMBED_SANDBOX_QUOTE_ERROR, isoDay, type Mode } from '@expedition/contracts';
 import type { PrismaClient, Quote, QuoteEstimate } from '@expedition/db';
 import { priceQuote, type PricedQuote } from '@expedition/domain-pricing';
 import { DEFAULT_LOCALE, type Locale } from '@expedition/i18n';
-import { hashToken, isoDay, randomToken, type Clock } from '@expedition/platform';
+import { hashToken, randomToken, type Clock } from '@expedition/platform';
 import { instantQuoteEligibility, offersOptions } from './options/instant-eligibility';
 import { randomQuoteNumber } from './identifiers';
 import { insertQuoteWithEstimates, isQuoteNumberTaken } from './quote-insert';
@@ -88,9 +88,9 @@ export function createQuoteService(deps: QuoteServiceDeps) {
     const endDate = input.endDate
       ? new Date(`${input.endDate}T00:00:00Z`)
       : startDate
-        ? new Date(startDate.getTime() + pricing.durationDays * 86_400_000)
+        ? new Date(startDate.getTime() + pricing.durationDays * DAY_MS)
         : null;
-    const validUntil = new Date(now.getTime() + QUOTE_VALIDITY_DAYS * 86_400_000);
+    const validUntil = new Date(now.getTime() + QUOTE_VALIDITY_DAYS * DAY_MS);
     const expiresAt = startDate && startDate > now && startDate < validUntil ? startDate : validUntil;
     const instantQuoteEligible =
       offersOptions(input.source) &&

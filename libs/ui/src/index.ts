@@ -1,5 +1,4 @@
 // The one UI stack of the widget iframe and the operator portal: Preact, these helpers, and tokens.css.
-export { formatMoney, formatWholeAmount } from './money';
 export { Button, type ButtonProps, type ButtonVariant } from './button';
 export { Spinner } from './spinner';
 export { Badge, type BadgeTone } from './badge';

@@ -1,5 +1,6 @@
 import { randomBytes, randomUUID } from 'node:crypto';
 import { parseArgs } from 'node:util';
+import { addDays, formatMoney, isoDay } from '@expedition/contracts/rules';
 import {
   decodeRequest,
   formatAuthorizationPayment,
@@ -193,7 +194,7 @@ async function pay(options: Options, io: Io): Promise<Report> {
     `  realm ${challenge.realm}, ${challenge.method}/${challenge.intent}, expires ${challenge.expires ?? 'never'}`,
   );
   io.say(
-    `  amount ${request.amount} ${request.currency} (minor units) = ${formatMoney(request.amount, request.currency)}, externalId ${request.externalId}`,
+    `  amount ${request.amount} ${request.currency} (minor units) = ${formatMoney(Number(request.amount), request.currency, 'en-US')}, externalId ${request.externalId}`,
   );
   io.say(
     `  network ${request.methodDetails.networkId}, methods ${request.methodDetails.paymentMethodTypes.join(', ')}`,
@@ -231,7 +232,7 @@ async function pay(options: Options, io: Io): Promise<Report> {
 }
 
 async function createSampleQuote(options: Options, io: Io): Promise<{ quoteId: string; planId: string }> {
-  const departure = new Date(io.now().getTime() + 60 * 24 * 60 * 60 * 1000).toISOString().slice(0, 10);
+  const departure = addDays(isoDay(io.now()), 60);
   const quoteBody = {
     destination: 'Antarctica',
     startDate: departure,
@@ -319,16 +320,6 @@ async function done(res: Response, summary: Omit<Report, 'outcome'>, io: Io): Pr
 function maskSpt(spt: string): string {
   const kind = /^spt_test_(success|decline|insufficient|requires_action)/.exec(spt)?.[0];
   return `${kind ?? spt.slice(0, 8)}…`;
-}
-
-function formatMoney(minor: string, currency: string): string {
-  try {
-    return new Intl.NumberFormat('en-US', { style: 'currency', currency: currency.toUpperCase() }).format(
-      Number(minor) / 100,
-    );
-  } catch {
-    return `${minor} ${currency}`;
-  }
 }
 
 function parseJson(text: string): unknown {

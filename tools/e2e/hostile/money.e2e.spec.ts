@@ -1,7 +1,7 @@
 import { spawnSync } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import path from 'node:path';
-import { ACP_API_VERSION } from '@expedition/contracts';
+import { ACP_API_VERSION, type Mode } from '@expedition/contracts';
 import { createDatabase, type Database } from '@expedition/db';
 import { describeWithPostgres, scanTextColumns, testDatabaseUrl } from '@expedition/db/testing';
 import { formatAuthorizationPayment, parsePaymentChallenges } from '@expedition/payments';
@@ -81,7 +81,7 @@ describeWithPostgres()('hostile: money on the running platform (PostgreSQL)', ()
   const NOTHING = { payments: 0, purchases: 0, policies: 0, commissions: 0 };
 
   /** Mints an agent platform's key with the admin CLI against the launcher's database. */
-  function agentKey(mode: 'test' | 'live'): string {
+  function agentKey(mode: Mode): string {
     const minted = spawnSync(
       process.execPath,
       [

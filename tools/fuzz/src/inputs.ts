@@ -1,3 +1,4 @@
+import { addDays, isoDay } from '@expedition/contracts/rules';
 import fc from 'fast-check';
 import { z } from 'zod';
 
@@ -33,8 +34,8 @@ export type JsonSchema = {
   default?: unknown;
 };
 
-const DAY = 86_400_000;
-const isoDay = (offsetDays: number) => new Date(Date.now() + offsetDays * DAY).toISOString().slice(0, 10);
+/** The UTC calendar day `offsetDays` from today (generated trip dates stay inside the accepted window). */
+export const dayFromToday = (offsetDays: number) => addDays(isoDay(Date.now()), offsetDays);
 
 /** Strings that have broken parsers, validators, databases and log lines before. */
 export const ODD_STRINGS: readonly string[] = [
@@ -129,7 +130,7 @@ function resolveRef(schema: JsonSchema, root: JsonSchema): JsonSchema {
 }
 
 function stringArb(s: JsonSchema): fc.Arbitrary<string> {
-  if (s.format === 'date') return fc.integer({ min: 1, max: 300 }).map(isoDay);
+  if (s.format === 'date') return fc.integer({ min: 1, max: 300 }).map(dayFromToday);
   if (s.format === 'email') return fc.constantFrom('traveler@example.com', 'a.b+c@tours.example', 'x@y.io');
   if (s.format === 'uri' || s.format === 'url')
     return fc.constantFrom('https://tours.example', 'https://hooks.example/x');

@@ -13,6 +13,7 @@ import {
   type EmbedPaymentConfirmResult,
   type EmbedPaymentStartRequest,
   type EmbedPaymentStartResult,
+  type Mode,
 } from '@expedition/contracts';
 import type { PrismaClient } from '@expedition/db';
 import {
@@ -30,7 +31,6 @@ import {
   PaymentProcessorError,
   type ConfirmPaymentResult,
   type CreatePaymentResult,
-  type PaymentMode,
   type PaymentProcessor,
   type SimulatedProcessor,
 } from '@expedition/payments';
@@ -40,7 +40,7 @@ import { PLACEHOLDER_QUOTE_ID } from '../options/embed-options.router';
 export interface EmbedPaymentsOptions {
   processor: PaymentProcessor;
   /** Stripe.js publishable key per mode; only read when the processor is Stripe. */
-  stripePublishableKeys?: Partial<Record<PaymentMode, string>>;
+  stripePublishableKeys?: Partial<Record<Mode, string>>;
 }
 
 export interface EmbedPaymentServiceDeps extends EmbedPaymentsOptions {
@@ -58,7 +58,7 @@ export interface EmbedPaymentServiceDeps extends EmbedPaymentsOptions {
 /** Who pays: the presented key's operator and mode (the gate's context). */
 export interface Payer {
   operatorId: string;
-  mode: PaymentMode;
+  mode: Mode;
   keyId: string;
 }
 

@@ -1,4 +1,4 @@
-import { DashboardResponseSchema } from '@expedition/contracts';
+import { DashboardResponseSchema, DAY_MS, isoDay, type Mode } from '@expedition/contracts';
 import { createOperatorWithUsers, useRouterSuite } from './portal-test-harness';
 
 const suite = useRouterSuite();
@@ -41,7 +41,7 @@ describe('GET /operator/dashboard', () => {
 
   it('aggregates quotes, purchases, premium and commission by day, test and live apart; test events are not sales', async () => {
     const c = await createOperatorWithUsers(h, 'Gamma Dashboard');
-    const day = (offset: number) => new Date(h.clock.now().getTime() - offset * 86_400_000);
+    const day = (offset: number) => new Date(h.clock.now().getTime() - offset * DAY_MS);
     await seedSale(c.operator.id, 'test', day(0), 10_000, 1000, true);
     await seedSale(c.operator.id, 'test', day(0), 20_000, 1000, false);
     await seedSale(c.operator.id, 'live', day(2), 50_000, 1200, true);
@@ -57,7 +57,7 @@ describe('GET /operator/dashboard', () => {
     expect(body.totals.test).toEqual({ quotes: 2, purchases: 1, premiumCents: 10_000, commissionCents: 1_000 });
     expect(body.totals.live).toEqual({ quotes: 1, purchases: 1, premiumCents: 50_000, commissionCents: 6_000 });
     expect(body.conversion).toEqual({ test: 0.5, live: 1 });
-    const today = h.clock.now().toISOString().slice(0, 10);
+    const today = isoDay(h.clock.now());
     expect(body.to).toBe(today);
     expect(body.days.find((d) => d.day === today && d.mode === 'test')).toMatchObject({ quotes: 2, purchases: 1 });
     expect(body.recentPolicies.map((p) => p.premiumCents).sort()).toEqual([10_000, 50_000, 99_000]);
@@ -73,7 +73,7 @@ describe('GET /operator/dashboard', () => {
 let seq = 0;
 async function seedSale(
   operatorId: string,
-  mode: 'test' | 'live',
+  mode: Mode,
   at: Date,
   premiumCents: number,
   rateBps: number,

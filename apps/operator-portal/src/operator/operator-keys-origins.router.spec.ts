@@ -3,6 +3,7 @@ import {
   OriginTestResponseSchema,
   PublishableKeyListSchema,
   RotateKeyResponseSchema,
+  DAY_MS,
 } from '@expedition/contracts';
 import { createKeyResolver } from '@expedition/operators';
 import { useRouterSuite } from './portal-test-harness';
@@ -87,7 +88,7 @@ describe('publishable keys', () => {
       expiresAt: new Date(h.clock.now().getTime() - 1000).toISOString(),
     });
     expect(past.status).toBe(400);
-    const at = new Date(h.clock.now().getTime() + 3 * 86_400_000).toISOString();
+    const at = new Date(h.clock.now().getTime() + 3 * DAY_MS).toISOString();
     const ok = await as(a.member).post(`/operator/keys/${key.id}/rotate`, { expiresAt: at });
     expect(ok.status).toBe(200);
     expect(ok.body.oldKey.expiresAt).toBe(at);

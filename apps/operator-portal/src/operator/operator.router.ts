@@ -10,6 +10,7 @@ import {
   WEBHOOK_MAX_ATTEMPTS,
   WEBHOOK_RETRY_DELAYS_MS,
   WebhookEventListQuerySchema,
+  type Mode,
   type OriginTestResponse,
 } from '@expedition/contracts';
 import { normalizeOrigin } from '@expedition/auth-publishable-key';
@@ -128,7 +129,7 @@ export function operatorRouter(deps: PortalRouteDeps): Router {
   router.get('/operator/integration', member, async (req, res) => {
     const operator = await operatorOf(req);
     const keys = await operators.listKeys(operator.id);
-    const usable = (mode: 'test' | 'live') => keys.filter((k) => k.mode === mode && k.state === 'active').at(-1);
+    const usable = (mode: Mode) => keys.filter((k) => k.mode === mode && k.state === 'active').at(-1);
     const key =
       (operator.status === 'active' && operator.embeddingEnabled ? usable('live') : undefined) ??
       usable('test') ??
@@ -204,7 +205,7 @@ export function operatorRouter(deps: PortalRouteDeps): Router {
 
 function toSecretKey(key: {
   id: string;
-  mode: 'test' | 'live';
+  mode: Mode;
   prefix: string;
   createdAt: Date;
   revokedAt: Date | null;

@@ -7,6 +7,7 @@ import {
   AcpCompleteSessionRequestSchema,
   AcpCreateSessionRequestSchema,
   AcpUpdateSessionRequestSchema,
+  DAY_MS,
   QUOTE_API_LIMITS,
   type Mode,
 } from '@expedition/contracts';
@@ -21,7 +22,7 @@ import type { AcpService } from './acp.service';
 import type { AgentKeyAuth } from './agent-keys';
 
 /** Protocol §6.6: keys are kept at least 24 hours. */
-const RETAIN_MS = 24 * 60 * 60 * 1000;
+const RETAIN_MS = DAY_MS;
 /** A first request still "in flight" after this long died with its process: its key is taken over. */
 const STALE_IN_FLIGHT_MS = 2 * 60 * 1000;
 

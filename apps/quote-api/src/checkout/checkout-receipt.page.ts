@@ -1,10 +1,11 @@
 import type { Response } from 'express';
+import { formatMoney } from '@expedition/contracts/rules';
 import type { RenderLocale } from '@expedition/i18n';
 import { checkoutMessages } from '@expedition/i18n/documents';
 import { destinationName, tierName } from '@expedition/policy-documents';
 import { slot, withSlots } from '../documents/document-page';
 import type { CheckoutReceipt, IssuedPolicy } from './checkout-receipt.repository';
-import { day, escapeHtml as e, layout, money, refreshMeta, startCheckoutPage } from './checkout.page';
+import { day, escapeHtml as e, layout, refreshMeta, startCheckoutPage } from './checkout.page';
 
 /** Seconds between reloads while the policy is being issued (the processor's event usually lands in under one). */
 export const ISSUING_REFRESH_SECONDS = 3;
@@ -80,7 +81,7 @@ ${testMode || `<p>${e(r.covered())}</p>`}
 <dl>
 <dt>${e(m.labels.policyNumber())}</dt><dd><strong>${e(p.policyNumber)}</strong></dd>
 <dt>${e(m.labels.plan())}</dt><dd>${e(p.planName)} <span class="muted">(${e(p.planBrand)}, ${e(tierName(p.planTier, locale))})</span></dd>
-<dt>${e(p.mode === 'test' ? m.labels.premium() : m.labels.premiumPaid())}</dt><dd class="premium">${e(money(p.premiumCents, p.currency, locale))}</dd>
+<dt>${e(p.mode === 'test' ? m.labels.premium() : m.labels.premiumPaid())}</dt><dd class="premium">${e(formatMoney(p.premiumCents, p.currency, locale))}</dd>
 <dt>${e(m.labels.destination())}</dt><dd>${e(destinationName(p.destinationSlug, locale))}</dd>
 <dt>${e(m.labels.dates())}</dt><dd>${dates}</dd>
 <dt>${e(m.labels.travelers())}</dt><dd>${e(who)}</dd>

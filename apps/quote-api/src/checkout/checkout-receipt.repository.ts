@@ -1,3 +1,4 @@
+import type { Mode } from '@expedition/contracts';
 import type { PrismaClient } from '@expedition/db';
 import { findDestination } from '@expedition/domain-pricing';
 import { CONFIRMATION_MAIL, policyLinks, type PolicyTokens } from '@expedition/fulfillment';
@@ -11,7 +12,7 @@ export interface IssuedPolicy {
   planTier: string;
   premiumCents: number;
   currency: string;
-  mode: 'test' | 'live';
+  mode: Mode;
   startDate: Date | null;
   endDate: Date | null;
   /** The destination's name from the catalog (never the slug), in English; pages write it from the slug. */

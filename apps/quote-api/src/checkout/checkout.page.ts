@@ -1,8 +1,8 @@
 import { randomBytes } from 'node:crypto';
 import type { Response } from 'express';
 import { CHECKOUT_LINK_TTL_MS } from '@expedition/contracts';
-import { TEST_CARDS } from '@expedition/contracts/rules';
-import { formatDay, formatMoney, LANGUAGE_NAMES, LOCALES, type Locale, type RenderLocale } from '@expedition/i18n';
+import { formatMoney, TEST_CARDS } from '@expedition/contracts/rules';
+import { formatDay, LANGUAGE_NAMES, LOCALES, type Locale, type RenderLocale } from '@expedition/i18n';
 import { checkoutMessages } from '@expedition/i18n/documents';
 import { destinationName, tierName } from '@expedition/policy-documents';
 import { slot, withSlots } from '../documents/document-page';
@@ -12,9 +12,6 @@ type View = Awaited<ReturnType<CheckoutService['view']>>;
 
 const ESCAPES: Record<string, string> = { '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' };
 export const escapeHtml = (s: string) => s.replace(/[&<>"']/g, (c) => ESCAPES[c] ?? c);
-/** Integer minor units in the quote's currency, in the page's language. */
-export const money = (cents: number, currency: string, locale: RenderLocale = 'en') =>
-  formatMoney(cents, currency, locale);
 /** A date as people read it ("10 Jan 2027", "10. Jan. 2027"), as HTML that never breaks inside the date. */
 export const day = (d: Date | null, locale: RenderLocale = 'en') =>
   `<span class="nowrap">${escapeHtml(d ? formatDay(d, locale, 'short') : checkoutMessages(locale).values.dateNotGiven())}</span>`;
@@ -233,8 +230,8 @@ export function renderCheckoutPage(res: Response, view: View, options: PageOptio
 <dt>${e(m.labels.destination())}</dt><dd>${e(destinationName(quote.destinationSlug, locale))}</dd>
 <dt>${e(m.labels.dates())}</dt><dd>${dates}</dd>
 <dt>${e(m.labels.travelers())}</dt><dd>${e(m.values.travelersWithAges({ travelers: guests, ages: quote.travelerAges.join(', ') }))}</dd>
-<dt>${e(m.labels.tripCost())}</dt><dd>${e(money(quote.tripCostCents, quote.currency, locale))}</dd>
-<dt>${e(m.labels.premium())}</dt><dd class="premium">${e(money(session.premiumCents, session.currency, locale))}</dd>
+<dt>${e(m.labels.tripCost())}</dt><dd>${e(formatMoney(quote.tripCostCents, quote.currency, locale))}</dd>
+<dt>${e(m.labels.premium())}</dt><dd class="premium">${e(formatMoney(session.premiumCents, session.currency, locale))}</dd>
 </dl>
 ${session.agentSummary ? `<h2>${e(m.page.assistantSummary())}</h2><p class="summary">${e(session.agentSummary)}</p>` : ''}
 <p class="notice">${withSlots(m.page.expiresIn({ time: slot(0) }), [left])}</p>

@@ -1,5 +1,5 @@
 import { timingSafeEqual } from 'node:crypto';
-import type { CheckoutRequest } from '@expedition/contracts';
+import type { CheckoutRequest, Mode } from '@expedition/contracts';
 import type { PrismaClient } from '@expedition/db';
 import type { MoneyPath } from '@expedition/fulfillment';
 import { AppError } from '@expedition/http-kit';
@@ -39,7 +39,7 @@ const BUSY = {
 } as const;
 
 /** The processor takes no payments in this quote's mode (the simulated processor and a live quote). */
-const notPayableHere = (mode: 'test' | 'live'): PayResult => ({
+const notPayableHere = (mode: Mode): PayResult => ({
   outcome: 'unavailable',
   reason: mode === 'live' ? 'notPayableLive' : 'notPayableTest',
   message: `This payment cannot be taken here: this checkout is not set up for ${mode === 'live' ? 'real (live)' : 'test'} payments. Nothing was charged.`,
@@ -72,7 +72,7 @@ function sameSecret(a: string, b: string): boolean {
  * paid. Where the processor lets us answer the authentication (simulated mode), fail it, as a cardholder who
  * abandons 3-D Secure would; the intent then takes another card.
  */
-async function abandonAuthentication(processor: PaymentProcessor, paymentId: string, mode: 'test' | 'live') {
+async function abandonAuthentication(processor: PaymentProcessor, paymentId: string, mode: Mode) {
   const simulated = processor as Partial<Pick<SimulatedProcessor, 'completeAction'>>;
   if (processor.name === 'simulated' && typeof simulated.completeAction === 'function') {
     await simulated.completeAction({ paymentId, mode, approve: false });
@@ -164,7 +164,7 @@ export function createCheckoutService(deps: CheckoutServiceDeps) {
    * issues the policy and marks the link paid. (A browser-confirmed payment cannot hold the quote's claim: if another
    * channel paid meanwhile, the dispatcher refunds the second charge automatically.)
    */
-  async function hostedPayment(token: string): Promise<{ clientSecret: string; mode: 'test' | 'live' } | null> {
+  async function hostedPayment(token: string): Promise<{ clientSecret: string; mode: Mode } | null> {
     const current = await view(token);
     if (current.state !== 'open' || !deps.payments) return null;
     const created = await startPayment(current.session);

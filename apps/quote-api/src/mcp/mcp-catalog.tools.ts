@@ -79,8 +79,8 @@ export const CATALOG_TOOLS = {
           return {
             data,
             text:
-              `${data.planName} (${data.carrier}, ${data.tier}): medical ${money(c.medicalExpenseLimit)}, evacuation ` +
-              `${money(c.evacuationCoverage)}, trip cancellation ${money(c.tripCancellation)}, deductible ${money(c.deductible)}; ` +
+              `${data.planName} (${data.carrier}, ${data.tier}): medical ${money(c.medicalExpenseLimit * 100)}, evacuation ` +
+              `${money(c.evacuationCoverage * 100)}, trip cancellation ${money(c.tripCancellation * 100)}, deductible ${money(c.deductible * 100)}; ` +
               `ages ${data.eligibility.minAge}–${data.eligibility.maxAge}.`,
           };
         }),

@@ -1,3 +1,4 @@
+import { dollarsToCents } from '@expedition/domain-pricing';
 import {
   CheckoutRequestSchema,
   CheckoutResponseSchema,
@@ -131,7 +132,7 @@ export const PURCHASE_TOOLS = {
             text:
               `Policy ${data.policyNumber} (${data.status}):${test} ${data.plan.planName}, ${data.trip.destination} ` +
               `${data.trip.startDate ?? '?'} → ${data.trip.endDate ?? '?'}, ${data.travelers.count} traveler(s), premium ` +
-              `${(data.premiumCents / 100).toFixed(2)} ${data.currency}. Certificate (PDF): ${data.documentUrl}\n${data.disclaimer}`,
+              `${money(data.premiumCents, data.currency)} ${data.currency}. Certificate (PDF): ${data.documentUrl}\n${data.disclaimer}`,
           };
         }),
     ),
@@ -143,9 +144,13 @@ function quoteText(q: QuoteResponse): string {
     `Quote ${q.quoteNumber} for ${q.tripSummary.destination.name}, ${q.tripSummary.durationDays} days${q.tripSummary.durationDefaulted ? ' (default duration assumed: tell the traveler)' : ''}, ${q.tripSummary.travelers} traveler(s).`,
   ];
   if (first) {
-    lines.push(`Recommended: ${first.planName} (${first.planId}) ${money(first.estimatedPremium)} total.`);
+    lines.push(
+      `Recommended: ${first.planName} (${first.planId}) ${money(first.estimatedPremiumCents, first.currency)} total.`,
+    );
     if (rest.length)
-      lines.push(`Alternatives: ${rest.map((p) => `${p.planName} ${money(p.estimatedPremium)}`).join('; ')}.`);
+      lines.push(
+        `Alternatives: ${rest.map((p) => `${p.planName} ${money(p.estimatedPremiumCents, p.currency)}`).join('; ')}.`,
+      );
   } else {
     lines.push('No plan is eligible for this trip; see ineligiblePlans for the reasons.');
   }
@@ -166,7 +171,7 @@ function purchaseOutcome(result: PurchaseResult): { data: McpPurchaseOutput; tex
           : `Already paid: ${receipt.planName}, no new charge`;
       return {
         data: { outcome: receipt.status, receipt, paymentReceipt, disclaimer: QUOTE_DISCLAIMER },
-        text: `${done} (${money(receipt.amountCharged)} ${receipt.currency}, quote ${receipt.quoteNumber}). ${receipt.nextSteps}\n${QUOTE_DISCLAIMER}`,
+        text: `${done} (${money(receipt.amountChargedCents ?? dollarsToCents(receipt.amountCharged), receipt.currency)} ${receipt.currency}, quote ${receipt.quoteNumber}). ${receipt.nextSteps}\n${QUOTE_DISCLAIMER}`,
       };
     }
     case 'payment_required': {
@@ -184,7 +189,7 @@ function purchaseOutcome(result: PurchaseResult): { data: McpPurchaseOutput; tex
           disclaimer: QUOTE_DISCLAIMER,
         },
         text:
-          `Payment required: ${money(amountCents / 100)} ${request.currency.toUpperCase()} (${problem.detail}). Nothing was charged. ` +
+          `Payment required: ${money(amountCents, request.currency)} ${request.currency.toUpperCase()} (${problem.detail}). Nothing was charged. ` +
           `Have your wallet pay challenge ${challenge.id} (expires ${challenge.expires}), then call purchase again with the credential.`,
       };
     }

@@ -1,3 +1,4 @@
+import { formatMoney } from '@expedition/contracts/rules';
 import type { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import { z } from 'zod';
@@ -44,8 +45,9 @@ export const READ_ONLY_TOOL = {
   openWorldHint: false,
 } as const;
 
-export const money = (usd: number) =>
-  `$${usd.toLocaleString('en-US', { minimumFractionDigits: 0, maximumFractionDigits: 2 })}`;
+/** An amount in the tools' English texts (integer cents): `$500,000`, `$1,234.50`. */
+export const money = (cents: number, currency = 'USD') =>
+  formatMoney(cents, currency, 'en-US', { trimZeroCents: true });
 
 /** `run` for one server: an AppError is the tool's error text (as on /api/v1); anything else is logged, not shown. */
 export function createToolRunner(logger: Logger, requestId?: string): ToolRun {

@@ -1,4 +1,5 @@
 import type { PolicyLookup } from '@expedition/contracts';
+import { formatMoney } from '@expedition/contracts/rules';
 import type { Locale, RenderLocale } from '@expedition/i18n';
 import { documentsMessages } from '@expedition/i18n/documents';
 import {
@@ -6,11 +7,10 @@ import {
   cancelReasonText,
   cancellationRule,
   carrierName,
+  coverageLimitText,
   coverDates,
   destinationName,
   formatDay,
-  formatMinor,
-  formatUsd,
   howToClaim,
   illustrativeContactsNote,
   insuredPersons,
@@ -39,7 +39,7 @@ export function renderPolicyPage(policy: PolicyLookup, locale: RenderLocale): st
   const { plan, trip } = policy;
   const dates = coverDates(trip, locale);
   const test = policy.mode === 'test';
-  const usd = (n: number) => formatUsd(n, locale);
+  const usd = (n: number) => coverageLimitText(n, locale);
   const limits = plan.coverage
     ? `<h2>${e(p.limits())}</h2><dl>
 <dt>${e(l.emergencyMedical())}</dt><dd>${e(m.common.perTraveler({ amount: usd(plan.coverage.medicalExpenseLimit) }))}</dd>
@@ -74,7 +74,7 @@ ${wording}
 <dt>${e(l.insuredPersons({ count: policy.travelers.count }))}</dt><dd>${insuredPersons(policy.travelers, locale).map(e).join('<br>')}</dd>
 <dt>${e(l.plan())}</dt><dd>${e(plan.planName)}</dd>
 ${plan.carrier ? `<dt>${e(l.carrier())}</dt><dd>${e(m.common.inventedCarrier({ carrier: carrierName(plan.carrier, locale) }))}</dd>` : ''}
-<dt>${e(test ? l.premium() : l.premiumPaid())}</dt><dd>${e(formatMinor(policy.premiumCents, policy.currency, locale))}</dd>
+<dt>${e(test ? l.premium() : l.premiumPaid())}</dt><dd>${e(formatMoney(policy.premiumCents, policy.currency, locale, { code: true }))}</dd>
 <dt>${e(l.issued())}</dt><dd>${e(formatDay(policy.issuedAt, locale))}</dd>
 </dl>
 ${limits}

@@ -1,7 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import type { PurchaseReceipt, PurchaseRequest } from '@expedition/contracts';
 import type { PrismaClient, Purchase } from '@expedition/db';
-import { getPlan } from '@expedition/domain-pricing';
+import { centsToDollars, getPlan } from '@expedition/domain-pricing';
 import {
   CONFIRMATION_MAIL,
   policyLinks,
@@ -285,7 +285,7 @@ export function createPurchaseService(deps: PurchaseDeps) {
         planId: purchase.planId,
         // The plan that was bought, which an already_paid answer to a request for another plan must still name.
         planName: getPlan(purchase.planId)?.name ?? purchase.planId,
-        amountCharged: purchase.amountCents / 100,
+        amountCharged: centsToDollars(purchase.amountCents),
         amountChargedCents: purchase.amountCents,
         currency: purchase.currency,
         // Only to the request that paid: an already_paid answer (anyone holding the quoteId) names no processor payment.

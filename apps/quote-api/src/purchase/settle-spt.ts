@@ -1,8 +1,8 @@
+import type { Mode } from '@expedition/contracts/rules';
 import type { PaymentChannel } from '@expedition/db';
 import type { AttemptClaim, AttemptResult, FulfillmentOutcome, MoneyPath } from '@expedition/fulfillment';
 import {
   PaymentProcessorError,
-  type PaymentMode,
   type PaymentProcessor,
   type SettleSharedPaymentTokenResult,
 } from '@expedition/payments';
@@ -19,7 +19,7 @@ type SptSettlement =
 
 interface SptCharge {
   channel: Extract<PaymentChannel, 'mpp' | 'acp'>;
-  quote: { id: string; mode: PaymentMode; operatorId: string | null };
+  quote: { id: string; mode: Mode; operatorId: string | null };
   estimate: { planId: string; premiumCents: number; currency: string };
   spt: string;
   /** The MPP challenge, or the ACP checkout session: what the processor payment is bound to. */

@@ -1,10 +1,7 @@
-import { QUOTE_DISCLAIMER, type QuoteResponse } from '@expedition/contracts';
+import { isoDay, QUOTE_DISCLAIMER, type QuoteResponse } from '@expedition/contracts';
 import type { Quote } from '@expedition/db';
-import { getPlan, type PricedQuote } from '@expedition/domain-pricing';
+import { centsToDollars, getPlan, type PricedQuote } from '@expedition/domain-pricing';
 import { asLocale } from '@expedition/i18n';
-
-const usd = (cents: number) => Math.round(cents) / 100;
-const day = (d: Date | null) => (d ? d.toISOString().slice(0, 10) : '');
 
 export function toQuoteResponse(quote: Quote, sessionId: string, pricing: PricedQuote): QuoteResponse {
   const plans = pricing.estimates.map((e) => ({
@@ -12,9 +9,9 @@ export function toQuoteResponse(quote: Quote, sessionId: string, pricing: Priced
     planName: e.plan.name,
     brand: e.plan.brand,
     tier: e.plan.tier,
-    estimatedPremium: usd(e.premiumCents),
+    estimatedPremium: centsToDollars(e.premiumCents),
     estimatedPremiumCents: e.premiumCents,
-    premiumPerTraveler: usd(e.premiumPerTravelerCents),
+    premiumPerTraveler: centsToDollars(e.premiumPerTravelerCents),
     travelerPremiumsCents: [...e.travelerPremiumsCents],
     currency: quote.currency,
     confidence: e.confidence,
@@ -35,13 +32,13 @@ export function toQuoteResponse(quote: Quote, sessionId: string, pricing: Priced
     expiresAt: quote.expiresAt?.toISOString(),
     tripSummary: {
       destination: { slug: pricing.destination.slug, name: pricing.destination.name },
-      startDate: day(quote.startDate),
-      endDate: day(quote.endDate),
+      startDate: quote.startDate ? isoDay(quote.startDate) : '',
+      endDate: quote.endDate ? isoDay(quote.endDate) : '',
       durationDays: quote.durationDays,
       durationDefaulted: quote.durationDefaulted,
       travelers: quote.travelers,
       travelerAges: [...quote.travelerAges],
-      tripCost: usd(quote.tripCostCents),
+      tripCost: centsToDollars(quote.tripCostCents),
       tripCostCents: quote.tripCostCents,
       currency: quote.currency,
       residence: quote.residence,

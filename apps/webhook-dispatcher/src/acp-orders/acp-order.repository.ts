@@ -1,4 +1,5 @@
-import type { PrismaClient } from '@expedition/db';
+import { Prisma, type PrismaClient } from '@expedition/db';
+import { claimDueRows, MAX_ERROR_LENGTH, recordFenced, type ClaimOptions } from '../outbox/lease-claim';
 
 /** An ACP order event leased to one worker for one attempt, with its agent key's current URL and sealed secret. */
 export interface ClaimedAcpOrderEvent {
@@ -28,38 +29,25 @@ interface ClaimedRow {
 }
 
 /**
- * Claims up to `limit` due events in one statement, as the policy.issued delivery worker claims its rows: FOR UPDATE
- * SKIP LOCKED keeps workers and replicas off each other's rows, the lease keeps a row away from everyone until it
- * lapses, and a row still carrying a lapsed lease (a crash mid-attempt) is re-sent under the same attempt number. The
- * key's URL and secret are read in the same statement: a URL fixed by the provider applies to queued retries.
+ * Claims up to `limit` due events (claimDueRows, as the policy.issued delivery worker claims its rows): a row still
+ * carrying a lapsed lease (a crash mid-attempt) is re-sent under the same attempt number. The key's URL and secret are
+ * read in the same statement: a URL fixed by the provider applies to queued retries.
  */
 export async function claimDueAcpOrderEvents(
   prisma: PrismaClient,
-  options: { now: Date; leaseMs: number; limit: number },
+  options: ClaimOptions,
 ): Promise<ClaimedAcpOrderEvent[]> {
-  const { now, limit } = options;
-  const leaseUntil = new Date(now.getTime() + options.leaseMs);
-  const rows = await prisma.$queryRaw<ClaimedRow[]>`
-    WITH claimed AS (
-      UPDATE acp_order_events AS e
-      SET attempts = CASE WHEN e.locked_until IS NULL THEN e.attempts + 1 ELSE e.attempts END,
-          locked_until = ${leaseUntil}::timestamp(3)
-      FROM (
-        SELECT id FROM acp_order_events
-        WHERE status = 'pending'
-          AND next_attempt_at <= ${now}::timestamp(3)
-          AND (locked_until IS NULL OR locked_until < ${now}::timestamp(3))
-        ORDER BY next_attempt_at
-        LIMIT ${limit}::int
-        FOR UPDATE SKIP LOCKED
-      ) AS due
-      WHERE e.id = due.id
-      RETURNING e.id, e.event_id, e.agent_key_id, e.payload, e.attempts, e.max_attempts, e.locked_until
-    )
+  const rows = await claimDueRows<ClaimedRow>(
+    prisma,
+    'acp_order_events',
+    ['event_id', 'agent_key_id', 'payload'],
+    Prisma.sql`
     SELECT c.id, c.event_id AS "eventId", c.agent_key_id AS "agentKeyId", c.payload, c.attempts,
       c.max_attempts AS "maxAttempts", c.locked_until AS "lockedUntil", k.webhook_url AS "webhookUrl",
       k.webhook_secret AS "webhookSecret"
-    FROM claimed AS c JOIN agent_keys AS k ON k.id = c.agent_key_id`;
+    FROM claimed AS c JOIN agent_keys AS k ON k.id = c.agent_key_id`,
+    options,
+  );
   return rows.map((r) => ({
     id: r.id,
     eventId: r.eventId,
@@ -78,9 +66,7 @@ export type AcpOrderEventOutcome =
   | { kind: 'retry'; at: Date; statusCode: number | null; error: string }
   | { kind: 'failed'; statusCode: number | null; error: string };
 
-const MAX_ERROR_LENGTH = 500;
-
-/** Records one attempt's outcome while we still hold the lease we claimed the row with (fencing); false otherwise. */
+/** Records one attempt's outcome while we still hold the lease we claimed the row with (recordFenced); false otherwise. */
 export async function recordAcpOrderEventOutcome(
   prisma: PrismaClient,
   claimed: ClaimedAcpOrderEvent,
@@ -90,14 +76,14 @@ export async function recordAcpOrderEventOutcome(
   const nextAttemptAt = outcome.kind === 'retry' ? outcome.at : null;
   const deliveredAt = outcome.kind === 'delivered' ? outcome.at : null;
   const lastError = outcome.kind === 'delivered' ? null : outcome.error.slice(0, MAX_ERROR_LENGTH);
-  const moved = await prisma.$executeRaw`
-    UPDATE acp_order_events
-    SET status = ${status}::webhook_event_status,
+  return recordFenced(
+    prisma,
+    'acp_order_events',
+    claimed,
+    Prisma.sql`status = ${status}::webhook_event_status,
         next_attempt_at = COALESCE(${nextAttemptAt}::timestamp(3), next_attempt_at),
         delivered_at = COALESCE(${deliveredAt}::timestamp(3), delivered_at),
         last_status_code = ${outcome.statusCode}::int,
-        last_error = ${lastError},
-        locked_until = NULL
-    WHERE id = ${claimed.id} AND status = 'pending' AND locked_until = ${claimed.lockedUntil}::timestamp(3)`;
-  return moved === 1;
+        last_error = ${lastError}`,
+  );
 }

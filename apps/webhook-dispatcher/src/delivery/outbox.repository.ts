@@ -1,5 +1,6 @@
 import { randomUUID } from 'node:crypto';
-import type { PrismaClient } from '@expedition/db';
+import { Prisma, type PrismaClient } from '@expedition/db';
+import { claimDueRows, MAX_ERROR_LENGTH, type ClaimOptions } from '../outbox/lease-claim';
 
 /** An outbox row leased to one worker for one attempt. */
 export interface ClaimedWebhookEvent {
@@ -54,44 +55,28 @@ interface ClaimedRow {
 }
 
 /**
- * Claims up to `limit` due rows in one statement: FOR UPDATE SKIP LOCKED keeps concurrent workers (and replicas)
- * off each other's rows, and the lease keeps the row away from everyone until it lapses. The same statement reads
- * each row's operator (url and stored secrets), so a round costs one round trip before its POSTs.
- *
- * The attempt number is reserved here, before anything is sent. `locked_until` is cleared whenever an outcome is
- * recorded, so a row that is claimable while still carrying a lease was abandoned mid-attempt (crash, kill): it is
- * re-sent under the SAME attempt number instead of a new one. Hence at most 3 recorded attempts, and no attempt lost.
+ * Claims up to `limit` due rows (claimDueRows: FOR UPDATE SKIP LOCKED, the lease, the attempt number reserved before
+ * anything is sent, an abandoned attempt re-sent under the same number). The same statement reads each row's operator
+ * (url and stored secrets), so a round costs one round trip before its POSTs.
  */
 export async function claimDueWebhookEvents(
   prisma: PrismaClient,
-  options: { now: Date; leaseMs: number; limit: number },
+  options: ClaimOptions,
 ): Promise<ClaimedWebhookEvent[]> {
-  const { now, limit } = options;
-  const leaseUntil = new Date(now.getTime() + options.leaseMs);
-  const rows = await prisma.$queryRaw<ClaimedRow[]>`
-    WITH claimed AS (
-      UPDATE webhook_events AS e
-      SET attempts = CASE WHEN e.locked_until IS NULL THEN e.attempts + 1 ELSE e.attempts END,
-          locked_until = ${leaseUntil}::timestamp(3)
-      FROM (
-        SELECT id FROM webhook_events
-        WHERE status = 'pending'
-          AND next_attempt_at <= ${now}::timestamp(3)
-          AND (locked_until IS NULL OR locked_until < ${now}::timestamp(3))
-        ORDER BY next_attempt_at
-        LIMIT ${limit}::int
-        FOR UPDATE SKIP LOCKED
-      ) AS due
-      WHERE e.id = due.id
-      RETURNING e.id, e.event_id, e.operator_id, e.payload, e.attempts, e.max_attempts, e.locked_until, e.trace_parent
-    )
+  const rows = await claimDueRows<ClaimedRow>(
+    prisma,
+    'webhook_events',
+    ['event_id', 'operator_id', 'payload', 'trace_parent'],
+    Prisma.sql`
     SELECT c.id, c.event_id AS "eventId", c.operator_id AS "operatorId", c.payload, c.attempts,
            c.max_attempts AS "maxAttempts", c.locked_until AS "lockedUntil", c.trace_parent AS "traceParent",
            o.id IS NOT NULL AS "operatorFound", o.webhook_url AS "webhookUrl", o.webhook_secret AS "webhookSecret",
            o.webhook_secret_previous AS "webhookSecretPrevious",
            o.webhook_secret_previous_expires_at AS "webhookSecretPreviousExpiresAt"
     FROM claimed AS c
-    LEFT JOIN operators AS o ON o.id = c.operator_id`;
+    LEFT JOIN operators AS o ON o.id = c.operator_id`,
+    options,
+  );
   return rows.map(toClaimed);
 }
 
@@ -128,11 +113,10 @@ export interface AttemptOutcome {
   outcome: Outcome;
 }
 
-const MAX_ERROR_LENGTH = 500;
-
 /**
  * Records finished attempts and moves their rows on, all in ONE statement (a data-modifying CTE: one round trip for a
- * whole round, atomic), but each only while we still hold the lease we claimed it with. Returns the ids of the rows
+ * whole round, atomic), but each only while we still hold the lease we claimed it with (the fence of recordFenced,
+ * outbox/lease-claim.ts, for a whole round). Returns the ids of the rows
  * recorded; a row missing from it lost its lease (it lapsed and someone else re-claimed the row): that worker now owns
  * the row and its outcome.
  *

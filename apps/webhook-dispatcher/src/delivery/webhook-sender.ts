@@ -1,4 +1,4 @@
-import { WEBHOOK_SIGNATURE_HEADER } from '@expedition/contracts';
+import { WEBHOOK_EVENT_ID_HEADER, WEBHOOK_SIGNATURE_HEADER } from '@expedition/contracts';
 import { signPayload } from '@expedition/webhook-signature';
 import { isBlockedAddressError } from '@expedition/platform';
 
@@ -64,7 +64,7 @@ export function sendWebhook(input: SendInput): Promise<SendResult> {
       'Content-Type': 'application/json',
       'User-Agent': WEBHOOK_USER_AGENT,
       [WEBHOOK_SIGNATURE_HEADER]: signPayload(input.body, input.secrets, input.timestampSec),
-      'X-SVC-Event-Id': input.eventId,
+      [WEBHOOK_EVENT_ID_HEADER]: input.eventId,
       ...(input.traceparent ? { traceparent: input.traceparent } : {}),
     },
   });

@@ -1,6 +1,7 @@
 import type { PolicyLookup } from '@expedition/contracts';
+import { formatMoney } from '@expedition/contracts/rules';
 import type { MailAttachment, OutgoingMail } from '@expedition/mail';
-import { asLocale, formatDay, formatMoney, type Locale } from '@expedition/i18n';
+import { asLocale, formatDay, type Locale } from '@expedition/i18n';
 import { mailMessages, type MailMessages } from '@expedition/i18n/documents';
 import { carrierName, certificateFileName, destinationName } from '@expedition/policy-documents';
 
@@ -29,9 +30,6 @@ const esc = (s: string) => s.replace(/[&<>"']/g, (c) => ESCAPES[c] ?? c);
 
 /** `2027-01-10` → `10 January 2027` / `10. Januar 2027` (the policy's days are UTC calendar days). */
 export const dayForPeople = (isoDay: string, locale: Locale = 'en') => formatDay(isoDay, locale);
-/** Integer minor units in the policy's currency: `$1,234.50` / `1.234,50 $`. */
-export const moneyForPeople = (cents: number, currency: string, locale: Locale = 'en') =>
-  formatMoney(cents, currency, locale);
 
 /** The facts table, as label/value pairs (the same rows in the text and the HTML part). */
 function facts(p: PolicyLookup, locale: Locale): [string, string][] {
@@ -51,7 +49,7 @@ function facts(p: PolicyLookup, locale: Locale): [string, string][] {
     [T.destination(), destinationName(p.trip.destinationSlug, locale)],
     [T.cover(), cover],
     [T.travelers(), `${who}${ages}`],
-    [T.premiumPaid(), moneyForPeople(p.premiumCents, p.currency, locale)],
+    [T.premiumPaid(), formatMoney(p.premiumCents, p.currency, locale)],
   ];
 }
 

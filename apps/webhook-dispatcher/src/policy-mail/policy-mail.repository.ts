@@ -1,4 +1,5 @@
-import type { PrismaClient } from '@expedition/db';
+import { Prisma, type PrismaClient } from '@expedition/db';
+import { claimDueRows, MAX_ERROR_LENGTH, recordFenced, type ClaimOptions } from '../outbox/lease-claim';
 
 /** A policy mail leased to one worker for one attempt. */
 export interface ClaimedPolicyMail {
@@ -29,37 +30,20 @@ interface ClaimedRow {
 }
 
 /**
- * Claims up to `limit` due mails in one statement, as the webhook delivery worker claims its rows: FOR UPDATE SKIP
- * LOCKED keeps concurrent workers and replicas off each other's rows, and the lease keeps a row away from everyone
- * until it lapses. The attempt number is reserved here; a row still carrying a lapsed lease was abandoned mid-attempt
- * (a crash, a kill) and is re-sent under the same attempt number.
+ * Claims up to `limit` due mails (claimDueRows, as the webhook delivery worker claims its rows): a row still carrying
+ * a lapsed lease was abandoned mid-attempt (a crash, a kill) and is re-sent under the same attempt number.
  */
-export async function claimDuePolicyMails(
-  prisma: PrismaClient,
-  options: { now: Date; leaseMs: number; limit: number },
-): Promise<ClaimedPolicyMail[]> {
-  const { now, limit } = options;
-  const leaseUntil = new Date(now.getTime() + options.leaseMs);
-  const rows = await prisma.$queryRaw<ClaimedRow[]>`
-    WITH claimed AS (
-      UPDATE policy_mails AS m
-      SET attempts = CASE WHEN m.locked_until IS NULL THEN m.attempts + 1 ELSE m.attempts END,
-          locked_until = ${leaseUntil}::timestamp(3)
-      FROM (
-        SELECT id FROM policy_mails
-        WHERE status = 'pending'
-          AND next_attempt_at <= ${now}::timestamp(3)
-          AND (locked_until IS NULL OR locked_until < ${now}::timestamp(3))
-        ORDER BY next_attempt_at
-        LIMIT ${limit}::int
-        FOR UPDATE SKIP LOCKED
-      ) AS due
-      WHERE m.id = due.id
-      RETURNING m.id, m.policy_id, m.kind, m.recipient, m.attempts, m.max_attempts, m.resends, m.locked_until
-    )
+export async function claimDuePolicyMails(prisma: PrismaClient, options: ClaimOptions): Promise<ClaimedPolicyMail[]> {
+  const rows = await claimDueRows<ClaimedRow>(
+    prisma,
+    'policy_mails',
+    ['policy_id', 'kind', 'recipient', 'resends'],
+    Prisma.sql`
     SELECT c.id, c.policy_id AS "policyId", p.policy_number AS "policyNumber", c.kind, c.recipient, c.attempts,
       c.max_attempts AS "maxAttempts", c.resends, c.locked_until AS "lockedUntil"
-    FROM claimed AS c JOIN policies AS p ON p.id = c.policy_id`;
+    FROM claimed AS c JOIN policies AS p ON p.id = c.policy_id`,
+    options,
+  );
   return rows.map((r) => ({
     id: r.id,
     policyId: r.policyId,
@@ -78,12 +62,7 @@ export type MailOutcome =
   | { kind: 'retry'; at: Date; error: string }
   | { kind: 'failed'; error: string };
 
-const MAX_ERROR_LENGTH = 500;
-
-/**
- * Records one attempt's outcome, only while we still hold the lease we claimed the row with (fencing). False when the
- * lease was lost (it lapsed and another worker re-claimed the row: that worker now owns it).
- */
+/** Records one attempt's outcome while we still hold the lease we claimed the row with (recordFenced); false otherwise. */
 export async function recordMailOutcome(
   prisma: PrismaClient,
   claimed: ClaimedPolicyMail,
@@ -94,14 +73,14 @@ export async function recordMailOutcome(
   const sentAt = outcome.kind === 'sent' ? outcome.at : null;
   const messageId = outcome.kind === 'sent' ? outcome.messageId : null;
   const lastError = outcome.kind === 'sent' ? null : outcome.error.slice(0, MAX_ERROR_LENGTH);
-  const moved = await prisma.$executeRaw`
-    UPDATE policy_mails
-    SET status = ${status}::"PolicyMailStatus",
+  return recordFenced(
+    prisma,
+    'policy_mails',
+    claimed,
+    Prisma.sql`status = ${status}::"PolicyMailStatus",
         next_attempt_at = COALESCE(${nextAttemptAt}::timestamp(3), next_attempt_at),
         sent_at = COALESCE(${sentAt}::timestamp(3), sent_at),
         message_id = COALESCE(${messageId}, message_id),
-        last_error = ${lastError},
-        locked_until = NULL
-    WHERE id = ${claimed.id} AND status = 'pending' AND locked_until = ${claimed.lockedUntil}::timestamp(3)`;
-  return moved === 1;
+        last_error = ${lastError}`,
+  );
 }

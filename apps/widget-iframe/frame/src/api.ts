@@ -21,6 +21,7 @@ import type {
   EmbedQuoteRequest,
   EmbedQuoteResult,
 } from '@expedition/contracts';
+import { PUBLISHABLE_KEY_HEADER } from '@expedition/contracts/rules';
 
 export type EmbedErrorCode =
   | 'unauthorized'
@@ -125,7 +126,7 @@ export function createEmbedClient({
       res = await fetchImpl(`${embedUrl}${path}`, {
         method,
         headers: {
-          'X-SVC-Publishable-Key': publishableKey,
+          [PUBLISHABLE_KEY_HEADER]: publishableKey,
           ...(body === undefined ? {} : { 'Content-Type': 'application/json' }),
         },
         ...(body === undefined ? {} : { body: JSON.stringify(body) }),

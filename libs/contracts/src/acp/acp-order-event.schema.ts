@@ -6,9 +6,6 @@ import { z } from 'zod';
  * we send: one `order_create` per ACP sale, the moment the policy is issued (docs/acp.md, "Order webhooks").
  */
 
-/** The protocol's signature header on order events: `t=<unix seconds>,v1=<hex HMAC-SHA256 over "t.body">`. */
-export const ACP_MERCHANT_SIGNATURE_HEADER = 'Merchant-Signature';
-
 /** Attempts per order event before it is marked failed (first try included). */
 export const ACP_ORDER_EVENT_MAX_ATTEMPTS = 5;
 

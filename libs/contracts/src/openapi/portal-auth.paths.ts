@@ -11,7 +11,6 @@ import {
   OutboxResponseSchema,
   PasswordResetConfirmSchema,
   PasswordResetRequestSchema,
-  PORTAL_CSRF_HEADER,
   SignInLinkRequestSchema,
   PORTAL_SESSION_COOKIE,
   SessionResponseSchema,
@@ -21,6 +20,7 @@ import {
   VerifyEmailRequestSchema,
 } from '../portal/auth.schema';
 import { PortalErrorSchema } from '../portal/portal-error.schema';
+import { PORTAL_CSRF_HEADER } from '../rules';
 
 const P = '/api/portal/v1';
 const json = <T extends z.ZodType>(schema: T) => ({ content: { 'application/json': { schema } } });

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { EMAIL_MAX_LENGTH, PORTAL_LIMITS } from '../rules';
+import { EMAIL_MAX_LENGTH, PORTAL_CSRF_HEADER, PORTAL_LIMITS } from '../rules';
 
 /**
  * Accounts of the operator portal API (`/api/portal/v1/auth/*`, `/team/*`): request and response bodies. Requests are
@@ -10,7 +10,6 @@ import { EMAIL_MAX_LENGTH, PORTAL_LIMITS } from '../rules';
 export const PORTAL_PASSWORD_MIN_LENGTH = PORTAL_LIMITS.passwordMinLength;
 export const PORTAL_PASSWORD_MAX_LENGTH = PORTAL_LIMITS.passwordMaxLength;
 export const PORTAL_SESSION_COOKIE = 'svc_portal_session';
-export const PORTAL_CSRF_HEADER = 'X-CSRF-Token';
 
 const Email = z
   .string()

@@ -3,7 +3,7 @@ import { ModeSchema } from '../common.schema';
 
 /**
  * Body of the `policy.issued` webhook. Flat on purpose: `eventId`, `premiumCents` and `commissionCents` sit at the top
- * level as SERVICE-SPEC §6 names them. Money is integer minor units. Receivers dedupe on `eventId` and ignore fields
+ * level as docs/contract.md (`policy.issued` webhook) names them. Money is integer minor units. Receivers dedupe on `eventId` and ignore fields
  * they do not know (new optional fields ship without notice).
  */
 export const PolicyIssuedPayloadSchema = z
@@ -48,7 +48,6 @@ export const PolicyIssuedPayloadSchema = z
   .meta({ id: 'PolicyIssuedPayload' });
 export type PolicyIssuedPayload = z.infer<typeof PolicyIssuedPayloadSchema>;
 
-export const WEBHOOK_SIGNATURE_HEADER = 'X-SVC-Signature';
 export const WEBHOOK_MAX_ATTEMPTS = 3;
 /**
  * The pauses before attempts 2 and 3 (30 s after the first failure, 5 min after the second; docs/contract.md): the

@@ -1,11 +1,11 @@
 import { allPlans, findDestination, isPurchasable } from './catalog/catalog';
 import { CREDIT_CARD_TABLE, type CreditCard, type CreditCardBenefits } from './catalog/credit-cards.table';
 import type { Plan } from './catalog/plans.catalog';
-import { QUOTE_LIMITS } from '@expedition/contracts/rules';
+import { formatMoney, QUOTE_LIMITS } from '@expedition/contracts/rules';
 import { MAX_TRIP_COST_CENTS, TIER_RANK, type Tier } from './catalog/rates.table';
 import { checkEligibility } from './eligibility';
 import { invalidInput, PricingError } from './errors';
-import { formatUsd } from './money';
+import { centsToDollars, dollarsToCents } from './money';
 import { normalizeText, tokens } from './text';
 
 export type TripCostRange = 'under-10k' | '10k-20k' | 'over-20k';
@@ -221,7 +221,8 @@ function resolveTripCost(
         `tripCostCents must be a whole number of cents from 0 to ${MAX_TRIP_COST_CENTS.toLocaleString('en-US')}`,
       );
     }
-    return { amountUsd: cents / 100, range: knownRange, assumedUsd: Math.ceil(cents / 100), basis: 'exact' };
+    const amountUsd = centsToDollars(cents);
+    return { amountUsd, range: knownRange, assumedUsd: Math.ceil(amountUsd), basis: 'exact' };
   }
   if (knownRange !== null) {
     return { amountUsd: null, range: knownRange, assumedUsd: TRIP_COST_RANGE_ASSUMED_USD[knownRange], basis: 'range' };
@@ -287,7 +288,12 @@ function summarize(
     return `${card?.name ?? 'Your card'} meets the ${destinationName} requirements for trip cancellation${costCaveat}, emergency medical and evacuation, subject to its terms (usually the trip must be paid with the card).`;
   }
   const subject = card ? `${card.name} leaves` : 'Without a recognized card there are';
-  const list = gaps.map((g) => `${COVERAGE_WORDS[g.coverage]} (${formatUsd(g.gapUsd)} short)`).join(', ');
+  const list = gaps
+    .map(
+      (g) =>
+        `${COVERAGE_WORDS[g.coverage]} (${formatMoney(dollarsToCents(g.gapUsd), 'USD', 'en-US', { trimZeroCents: true })} short)`,
+    )
+    .join(', ');
   const fix = recommended
     ? `${recommended.name} closes all of them.`
     : 'No single purchasable plan closes all of them; compare the plans listed for each gap.';

@@ -1,6 +1,6 @@
+import { formatMoney } from '@expedition/contracts/rules';
 import { findDestination } from './catalog/catalog';
 import type { Plan } from './catalog/plans.catalog';
-import { formatUsd } from './money';
 import { isUsStateCode, normalizeCountryCode, normalizeStateCode } from './residence';
 
 /** Machine-readable reasons a plan is not available for a trip; `reasons` carries the same in words. */
@@ -166,5 +166,6 @@ function travelerCountFindings(plan: Plan, travelers: number | undefined): Findi
 /** Plain-words note when a traveler's share of the trip cost is above what the plan insures. */
 export function tripCostCapNote(plan: Plan, largestShareCents: number): string | null {
   if (largestShareCents <= plan.tripCancellationLimit * 100) return null;
-  return `Trip cancellation is insured up to ${formatUsd(plan.tripCancellationLimit)} per traveler, less than your cost of ${formatUsd(largestShareCents / 100)} per traveler; the premium is charged on the insured amount only.`;
+  const usd = (cents: number) => formatMoney(cents, 'USD', 'en-US', { trimZeroCents: true });
+  return `Trip cancellation is insured up to ${usd(plan.tripCancellationLimit * 100)} per traveler, less than your cost of ${usd(largestShareCents)} per traveler; the premium is charged on the insured amount only.`;
 }

@@ -1,4 +1,4 @@
-import { allocateCents, applyFactorsHalfUp, dollarsToCents, formatUsd, toScaledFactor } from './money';
+import { allocateCents, applyFactorsHalfUp, centsToDollars, dollarsToCents, toScaledFactor } from './money';
 import { PricingError } from './errors';
 
 describe('allocateCents', () => {
@@ -44,10 +44,10 @@ describe('applyFactorsHalfUp', () => {
   });
 });
 
-describe('formatUsd', () => {
-  it('groups thousands and drops zero cents', () => {
-    expect(formatUsd(500000)).toBe('$500,000');
-    expect(formatUsd(1234.5)).toBe('$1,234.50');
+describe('centsToDollars', () => {
+  it('gives the decimal dollars of a wire field, the inverse of dollarsToCents', () => {
+    expect(centsToDollars(123_450)).toBe(1234.5);
+    expect(centsToDollars(dollarsToCents(19.99))).toBe(19.99);
   });
 });
 

@@ -84,10 +84,7 @@ export function dollarsToCents(usd: number): number {
   return cents;
 }
 
-/** Formats whole dollars the way the notes and summaries show them: `$500,000`. */
-export function formatUsd(usd: number): string {
-  const rounded = Math.round(usd * 100) / 100;
-  const [whole = '0', fraction] = rounded.toFixed(2).split('.');
-  const grouped = whole.replace(/\B(?=(\d{3})+(?!\d))/g, ',');
-  return fraction === '00' ? `$${grouped}` : `$${grouped}.${fraction}`;
+/** Integer cents → the decimal dollars a wire field in USD carries (`123450` → `1234.5`); the inverse of dollarsToCents. */
+export function centsToDollars(cents: number): number {
+  return Math.round(cents) / 100;
 }

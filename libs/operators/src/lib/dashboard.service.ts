@@ -1,4 +1,4 @@
-import type { Mode } from '@expedition/contracts';
+import { DAY_MS, isoDay, MODES, type Mode } from '@expedition/contracts';
 import type { PolicyMailStatus } from '@expedition/db';
 import { invalidInput } from './operator-error';
 import { type ServiceDeps, serviceContext } from './service-context';
@@ -6,7 +6,6 @@ import { type ServiceDeps, serviceContext } from './service-context';
 /** Money figures of the dashboard are sums of sales in this currency; others are counted and named, not summed. */
 export const DASHBOARD_CURRENCY = 'USD';
 export const DASHBOARD_MAX_DAYS = 365;
-const MODES: readonly Mode[] = ['test', 'live'];
 
 export interface DashboardFigures {
   quotes: number;
@@ -70,7 +69,7 @@ export function createDashboardService(deps: ServiceDeps) {
     const operator = await requireOperatorRow(operatorId);
     const now = clock.now();
     const today = Date.UTC(now.getUTCFullYear(), now.getUTCMonth(), now.getUTCDate());
-    const from = new Date(today - (days - 1) * 86_400_000);
+    const from = new Date(today - (days - 1) * DAY_MS);
     const id = operator.id;
     const cur = DASHBOARD_CURRENCY;
 
@@ -108,8 +107,8 @@ export function createDashboardService(deps: ServiceDeps) {
 
     const series = new Map<string, DashboardDayView>();
     const dayKeys: string[] = [];
-    for (let t = from.getTime(); t <= today; t += 86_400_000) {
-      const day = new Date(t).toISOString().slice(0, 10);
+    for (let t = from.getTime(); t <= today; t += DAY_MS) {
+      const day = isoDay(t);
       dayKeys.push(day);
       for (const mode of MODES)
         series.set(`${day}|${mode}`, { day, mode, quotes: 0, purchases: 0, premiumCents: 0, commissionCents: 0 });

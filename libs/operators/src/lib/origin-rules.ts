@@ -1,5 +1,5 @@
 import { normalizeOrigin } from '@expedition/auth-publishable-key';
-import type { Mode } from '@expedition/contracts';
+import { MODES, type Mode } from '@expedition/contracts';
 
 /**
  * Allowed origins belong to the operator, not to a key. "localhost only for test keys" is therefore a rule of the
@@ -21,7 +21,7 @@ export function isLoopbackOrigin(origin: string): boolean {
 
 /** The key modes an allowed origin is accepted for. */
 export function originModes(origin: string): Mode[] {
-  return isLoopbackOrigin(origin) ? ['test'] : ['test', 'live'];
+  return isLoopbackOrigin(origin) ? ['test'] : [...MODES];
 }
 
 /** The operator's origins as the gate must apply them to a key of `mode` (loopback dropped for live keys). */

@@ -1,5 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import {
+  addDays,
+  isoDay,
   type Mode,
   type PolicyIssuedPayload,
   NO_WEBHOOK_SECRET_ERROR,
@@ -251,9 +253,8 @@ export function sampleTestPayload(
   now: Date,
 ): PolicyIssuedPayload & { test: true } {
   const premiumCents = 48_900;
-  const start = new Date(now.getTime() + 60 * 86_400_000);
-  const end = new Date(start.getTime() + 13 * 86_400_000);
-  const day = (d: Date) => d.toISOString().slice(0, 10);
+  const start = addDays(isoDay(now), 60);
+  const end = addDays(start, 13);
   return {
     eventId: `${TEST_EVENT_ID_PREFIX}${randomUUID()}`,
     type: 'policy.issued',
@@ -273,8 +274,8 @@ export function sampleTestPayload(
     commissionRateBps,
     currency: 'USD',
     travelers: 2,
-    startDate: day(start),
-    endDate: day(end),
+    startDate: start,
+    endDate: end,
     issuedAt: now.toISOString(),
   };
 }

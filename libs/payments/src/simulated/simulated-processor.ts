@@ -1,3 +1,4 @@
+import type { Mode } from '@expedition/contracts/rules';
 import { createHash, randomBytes } from 'node:crypto';
 import { activeTraceparent } from '@expedition/observability';
 import { outcomeForPaymentMethodIn, outcomeForSptIn, type TestOutcome } from '../magic-test-values';
@@ -8,7 +9,6 @@ import {
   type ConfirmPaymentInput,
   type ConfirmPaymentResult,
   type PaymentFailure,
-  type PaymentMode,
   type PaymentProcessor,
   type SettleSharedPaymentTokenResult,
 } from '../processor';
@@ -51,7 +51,7 @@ export interface SimulatedProcessorOptions {
 export interface SimulatedProcessor extends PaymentProcessor {
   readonly name: 'simulated';
   /** Answers a pending 3-D Secure challenge (`requires_action`), as the cardholder would. */
-  completeAction(input: { paymentId: string; mode: PaymentMode; approve: boolean }): Promise<ConfirmPaymentResult>;
+  completeAction(input: { paymentId: string; mode: Mode; approve: boolean }): Promise<ConfirmPaymentResult>;
   /** Resolves when every event delivery started so far has finished; returns their results. */
   idle(): Promise<EventDeliveryResult[]>;
 }
@@ -84,13 +84,13 @@ export function createSimulatedProcessor(options: SimulatedProcessorOptions): Si
   const newSuffix = options.ids ?? (() => randomBytes(12).toString('hex'));
   const deliveries = createDeliveries(options, secrets, nowSec);
 
-  const assertMode = (mode: PaymentMode) => {
+  const assertMode = (mode: Mode) => {
     if (mode === 'live' && !options.allowLiveMode) {
       throw new PaymentProcessorError('mode_not_configured', 'the simulated processor takes no live-mode payments');
     }
   };
 
-  const load = async (paymentId: string, mode: PaymentMode) => {
+  const load = async (paymentId: string, mode: Mode) => {
     assertMode(mode);
     const record = await store.get(paymentId);
     // As at Stripe, a test key cannot see live objects and vice versa.
@@ -114,7 +114,7 @@ export function createSimulatedProcessor(options: SimulatedProcessorOptions): Si
   const newRecord = (input: {
     amountCents: number;
     currency: string;
-    mode: PaymentMode;
+    mode: Mode;
     metadata: Record<string, string>;
     idempotencyKey: string;
     fingerprintOf: unknown;

@@ -1,9 +1,9 @@
-import type { PaymentMode } from '../processor';
+import type { Mode } from '@expedition/contracts/rules';
 import type { StripeIntentLike } from '../stripe-format';
 
 export interface SimulatedPaymentRecord {
   intent: StripeIntentLike;
-  mode: PaymentMode;
+  mode: Mode;
   idempotencyKey: string;
   /** Hash of the creating request: reusing a key with other parameters is an error, as at Stripe. */
   requestFingerprint: string;

@@ -1,3 +1,4 @@
+import type { Mode } from '@expedition/contracts/rules';
 import Stripe from 'stripe';
 import {
   PaymentProcessorError,
@@ -8,7 +9,6 @@ import {
   type CreatePaymentInput,
   type CreatePaymentResult,
   type PaymentFailure,
-  type PaymentMode,
   type PaymentProcessor,
   type SettleSharedPaymentTokenInput,
   type SettleSharedPaymentTokenResult,
@@ -47,15 +47,15 @@ export interface StripeProcessor extends PaymentProcessor {
 export function createStripeProcessor(options: StripeProcessorOptions): StripeProcessor {
   assertKeyMode(options.testSecretKey, 'test');
   if (options.liveSecretKey) assertKeyMode(options.liveSecretKey, 'live');
-  const clients: Partial<Record<PaymentMode, Stripe>> = { test: newClient(options.testSecretKey, options) };
+  const clients: Partial<Record<Mode, Stripe>> = { test: newClient(options.testSecretKey, options) };
   if (options.liveSecretKey) clients.live = newClient(options.liveSecretKey, options);
-  const webhookSecrets: Record<PaymentMode, string[]> = {
+  const webhookSecrets: Record<Mode, string[]> = {
     test: toSecretList(options.webhookSecrets),
     live: toSecretList(options.liveWebhookSecrets),
   };
   const sptApiVersion = options.sptApiVersion ?? SPT_API_VERSION;
 
-  const client = (mode: PaymentMode): Stripe => {
+  const client = (mode: Mode): Stripe => {
     const found = clients[mode];
     if (!found) throw new PaymentProcessorError('mode_not_configured', `no Stripe ${mode} key configured`);
     return found;
@@ -264,7 +264,7 @@ function newClient(key: string, options: StripeProcessorOptions): Stripe {
 }
 
 /** A live key configured as the test key (or the reverse) would move real money in a test flow. */
-function assertKeyMode(key: string, mode: PaymentMode): void {
+function assertKeyMode(key: string, mode: Mode): void {
   if (!new RegExp(`^(sk|rk)_${mode}_`).test(key)) {
     throw new PaymentProcessorError(
       'mode_not_configured',

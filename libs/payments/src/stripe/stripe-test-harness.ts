@@ -1,3 +1,4 @@
+import type { Mode } from '@expedition/contracts/rules';
 import { startFakeStripeServer, type FakeStripeServer } from '../testing';
 import type { PaymentMetadata } from '../processor';
 import { createStripeProcessor, type StripeProcessorOptions } from './stripe-processor';
@@ -38,7 +39,7 @@ export function processor(overrides: Partial<StripeProcessorOptions> = {}) {
   });
 }
 
-export const settle = (spt: string, challengeId = 'ch_1', mode: 'test' | 'live' = 'test') =>
+export const settle = (spt: string, challengeId = 'ch_1', mode: Mode = 'test') =>
   processor().settleSharedPaymentToken({
     amountCents: 1234,
     currency: 'USD',

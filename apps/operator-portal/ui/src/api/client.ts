@@ -6,6 +6,8 @@
  * memory only. A state-changing call without a token asks the session first; a 403 `csrf_failed` (the session was
  * renewed in another tab) refreshes the token and retries that call once.
  */
+import { PORTAL_CSRF_HEADER } from '@expedition/contracts/rules';
+
 export const API_BASE = '/api/portal/v1';
 
 export class ApiError extends Error {
@@ -99,7 +101,7 @@ export function createApiClient(options: ApiClientOptions = {}): ApiClient {
   async function send(method: Method, path: string, body: unknown, signal?: AbortSignal): Promise<Response> {
     const headers: Record<string, string> = { Accept: 'application/json' };
     if (body !== undefined) headers['Content-Type'] = 'application/json';
-    if (isStateChanging(method) && csrf) headers['X-CSRF-Token'] = csrf;
+    if (isStateChanging(method) && csrf) headers[PORTAL_CSRF_HEADER] = csrf;
     return doFetch(`${base}${path}`, {
       method,
       credentials: 'same-origin',

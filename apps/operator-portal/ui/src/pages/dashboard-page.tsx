@@ -1,6 +1,6 @@
-import type { Mode } from '@expedition/contracts/rules';
+import { formatMoney, type Mode } from '@expedition/contracts/rules';
 import { useState } from 'preact/hooks';
-import { Badge, Button, EmptyState, formatMoney, useToast } from '@expedition/ui';
+import { Badge, Button, EmptyState, useToast } from '@expedition/ui';
 import { errorMessage } from '../api/client';
 import type { DashboardResponse, PortalOperatorResponse, PublishableKeyList } from '../api/types';
 import { Banner, Loaded, PageHeader, Section, Secret, TableWrap } from '../components';
@@ -305,7 +305,7 @@ function Chart({ data, metric }: { data: DashboardResponse; metric: Metric }) {
           <g key={f}>
             <line class="chart__grid" x1={0} x2={W} y1={H - f * H} y2={H - f * H} />
             <text class="chart__axis" x={-8} y={H - f * H + 4} text-anchor="end">
-              {info.money ? formatMoney(max * f, data.currency).replace(/\.00$/, '') : String(max * f)}
+              {info.money ? formatMoney(max * f, data.currency, undefined, { trimZeroCents: true }) : String(max * f)}
             </text>
           </g>
         ))}

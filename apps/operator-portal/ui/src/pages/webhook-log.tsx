@@ -1,5 +1,6 @@
 /** The delivery log, shared by the operator's Webhooks page and the admin's operator page (same shapes). */
-import { Badge, Button, EmptyState, formatMoney, type BadgeTone } from '@expedition/ui';
+import { formatMoney } from '@expedition/contracts/rules';
+import { Badge, Button, EmptyState, type BadgeTone } from '@expedition/ui';
 import type { WebhookAttempt, WebhookEventSummary } from '../api/types';
 import { formatDateTime, formatRelative } from '../format';
 import { TableWrap } from '../components';

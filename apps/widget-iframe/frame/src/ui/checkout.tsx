@@ -6,7 +6,8 @@
  */
 import type { EmbedOption, EmbedPaymentConfirmResult, EmbedPaymentStartResult } from '@expedition/contracts';
 import type { WidgetBootData } from '@expedition/contracts/widget-boot';
-import { Alert, Field, formatMoney } from '@expedition/ui';
+import { formatMoney } from '@expedition/contracts/rules';
+import { Alert, Field } from '@expedition/ui';
 import { useEffect, useRef, useState } from 'preact/hooks';
 import type { WidgetMessages } from '@expedition/i18n/widget';
 import { EmbedError, type EmbedClient } from '../api';

@@ -1,5 +1,5 @@
 import type { EmbedOption } from '@expedition/contracts';
-import { formatMoney, formatWholeAmount } from '@expedition/ui';
+import { formatMoney } from '@expedition/contracts/rules';
 import { useTexts } from '../texts';
 import type { BuyMode } from '../tier';
 
@@ -32,6 +32,9 @@ export function PlanCards({
     const bare = name.replace(/\.+$/, '').replace(/ \(illustrative\)$/, '');
     return bare === name.replace(/\.+$/, '') ? bare : p.carrierName({ name: bare });
   };
+  // The catalog's limits are whole dollars: written without cents.
+  const limit = (dollars: number, currency: string) =>
+    formatMoney(dollars * 100, currency, locale, { trimZeroCents: true });
   const tierLabel = (tier: string) =>
     tier === 'basic' ? p.basic() : tier === 'standard' ? p.standard() : tier === 'premium' ? p.premium() : tier;
   return (
@@ -81,19 +84,19 @@ export function PlanCards({
                 <dl class="svc-plan__limits">
                   <div>
                     <dt>{p.medical()}</dt>
-                    <dd>{formatWholeAmount(o.coverage.medicalExpenseLimit, o.currency, locale)}</dd>
+                    <dd>{limit(o.coverage.medicalExpenseLimit, o.currency)}</dd>
                   </div>
                   <div>
                     <dt>{p.evacuation()}</dt>
-                    <dd>{formatWholeAmount(o.coverage.evacuationCoverage, o.currency, locale)}</dd>
+                    <dd>{limit(o.coverage.evacuationCoverage, o.currency)}</dd>
                   </div>
                   <div>
                     <dt>{p.tripCancellation()}</dt>
-                    <dd>{formatWholeAmount(o.coverage.tripCancellationLimit, o.currency, locale)}</dd>
+                    <dd>{limit(o.coverage.tripCancellationLimit, o.currency)}</dd>
                   </div>
                   <div>
                     <dt>{p.deductible()}</dt>
-                    <dd>{formatWholeAmount(o.coverage.deductible, o.currency, locale)}</dd>
+                    <dd>{limit(o.coverage.deductible, o.currency)}</dd>
                   </div>
                 </dl>
                 {o.highlights.length ? (

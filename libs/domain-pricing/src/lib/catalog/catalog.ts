@@ -1,4 +1,5 @@
 import { normalizeText } from '../text';
+import { centsToDollars } from '../money';
 import { travelerPremium } from '../premium';
 import { DESTINATION_TABLE, type Destination, type DestinationSlug } from './destinations.catalog';
 import { buildPlan, PLAN_TABLE, type Plan } from './plans.catalog';
@@ -31,7 +32,7 @@ function indicativeBasePriceUsd(row: (typeof PLAN_TABLE)[number]): number {
     age: BASE_PRICE_REFERENCE.age,
     insuredCostCents: Math.min(BASE_PRICE_REFERENCE.tripCostCents, row.tripCancellationLimit * 100),
   });
-  return premiumCents / 100;
+  return centsToDollars(premiumCents);
 }
 
 const PLANS: readonly Plan[] = deepFreeze(PLAN_TABLE.map((row) => buildPlan(row, indicativeBasePriceUsd(row))));
