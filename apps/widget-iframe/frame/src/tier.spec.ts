@@ -1,4 +1,4 @@
-import { buyMode, effectiveTier } from './tier';
+import { buyMode, canSelect, effectiveTier } from './tier';
 
 describe('integration tier', () => {
   it('is min(config.tier ?? allowedTier, allowedTier)', () => {
@@ -16,5 +16,10 @@ describe('integration tier', () => {
     expect(buyMode('frame', 3)).toBe('embedded');
     expect(buyMode('hosted', 1)).toBe('link');
     expect(buyMode('hosted', 3)).toBe('link');
+  });
+
+  it('offers Select apart from Buy only in an iframe: the hosted page has no page around it to tell', () => {
+    expect(canSelect('frame')).toBe(true);
+    expect(canSelect('hosted')).toBe(false);
   });
 });

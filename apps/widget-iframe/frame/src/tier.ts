@@ -23,3 +23,12 @@ export function buyMode(kind: WidgetBootData['kind'], tier: Tier): BuyMode {
   if (tier === 3) return 'embedded';
   return tier === 2 ? 'link' : 'none';
 }
+
+/**
+ * Whether a plan card offers "Select" apart from buying. In an iframe (every tier) it tells the operator's page which
+ * plan the traveler chose (`quote.selected`, docs/contract.md). The hosted page has no page around it to tell: there
+ * the card's one action is to buy the plan.
+ */
+export function canSelect(kind: WidgetBootData['kind']): boolean {
+  return kind === 'frame';
+}

@@ -116,6 +116,7 @@ export interface WidgetMessages {
     select(): string;
     selected(): string;
     buy(): string;
+    buyPlan(): string;
     openingCheckout(): string;
     notSoldOnline(): string;
     disclaimer(): string;
@@ -130,6 +131,7 @@ export interface WidgetMessages {
     mailOnItsWay(d: { email: string | number }): string;
     noMail(): string;
     downloadCertificate(): string;
+    testPolicy(): string;
     processing(): string;
     authTitle(): string;
     authBody(d: { amount: string | number }): string;

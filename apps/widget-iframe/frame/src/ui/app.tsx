@@ -14,7 +14,7 @@ import { pollOptions } from '../polling';
 import { SANDBOX } from '../sandbox';
 import { rich, useTexts } from '../texts';
 import { explainError } from './errors';
-import { buyMode as buyModeOf, effectiveTier } from '../tier';
+import { buyMode as buyModeOf, canSelect, effectiveTier } from '../tier';
 import { LANGUAGE_NAMES, LOCALES, slot, type Locale, type RenderLocale } from '@expedition/i18n';
 import {
   applyPrefill,
@@ -213,10 +213,12 @@ export function App({ boot, config, emit, onLanguage }: AppProps) {
           <p class="svc-hosted-header__operator">{boot.operatorName ?? t.page.operatorFallback()}</p>
           <h1>{t.page.hostedTitle()}</h1>
         </header>
-      ) : (
+      ) : paid ? null : (
+        // After payment the confirmation's own heading ("You are covered") leads: this one asks to buy.
         <h1 class="svc-widget__title">{t.page.widgetTitle()}</h1>
       )}
-      {testMode ? (
+      {/* The pre-purchase hint; after payment the confirmation says plainly that the policy is a test (specimen). */}
+      {testMode && !paid ? (
         <p class="svc-test-hint">
           {rich(testHint, [
             <code key="e">{SANDBOX.quoteErrorEmail}</code>,
@@ -257,6 +259,7 @@ export function App({ boot, config, emit, onLanguage }: AppProps) {
           travelers={travelers}
           selectedPlanId={selected}
           buyMode={buyMode}
+          selectable={canSelect(boot.kind)}
           buyingPlanId={buying}
           onSelect={select}
           onBuy={buy}

@@ -257,6 +257,7 @@ export function Checkout({ api, boot, quoteId, quoteNumber, option, email, emit,
               </a>
             </p>
           ) : null}
+          {testMode ? <p class="svc-specimen-note">{c.testPolicy()}</p> : null}
         </div>
       ) : null}
       {phase.name === 'processing' ? <Alert tone="info">{c.processing()}</Alert> : null}

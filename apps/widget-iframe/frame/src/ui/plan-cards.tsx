@@ -9,6 +9,8 @@ export interface PlanCardsProps {
   travelers: number;
   selectedPlanId?: string;
   buyMode: BuyMode;
+  /** Offer "Select" (quote.selected to the operator's page); false on the hosted page, where Buy is the one action. */
+  selectable: boolean;
   /** planId being bought (button busy). */
   buyingPlanId?: string;
   onSelect: (option: EmbedOption) => void;
@@ -21,6 +23,7 @@ export function PlanCards({
   travelers,
   selectedPlanId,
   buyMode,
+  selectable,
   buyingPlanId,
   onSelect,
   onBuy,
@@ -60,7 +63,7 @@ export function PlanCards({
                 aria-labelledby={titleId}
                 data-plan-id={o.planId}
                 onClick={(e) => {
-                  if ((e.target as Element).closest('a, button')) return;
+                  if (!selectable || (e.target as Element).closest('a, button')) return;
                   onSelect(o);
                 }}
               >
@@ -118,25 +121,29 @@ export function PlanCards({
                   )}
                 </p>
                 <div class="svc-plan__actions">
-                  <button
-                    type="button"
-                    class="svc-btn svc-btn--secondary"
-                    aria-pressed={selected ? 'true' : 'false'}
-                    onClick={() => onSelect(o)}
-                  >
-                    {selected ? p.selected() : p.select()}
-                    <span class="svc-visually-hidden"> {o.name}</span>
-                  </button>
+                  {selectable ? (
+                    <button
+                      type="button"
+                      class="svc-btn svc-btn--secondary"
+                      aria-pressed={selected ? 'true' : 'false'}
+                      onClick={() => onSelect(o)}
+                    >
+                      {selected ? p.selected() : p.select()}
+                      <span class="svc-visually-hidden"> {o.name}</span>
+                    </button>
+                  ) : null}
                   {buyMode !== 'none' && o.checkout.purchasable ? (
                     <button
                       type="button"
                       class="svc-btn"
                       disabled={buyingPlanId !== undefined}
                       aria-busy={buyingPlanId === o.planId ? 'true' : undefined}
+                      // Alone on the card (hosted page) the button says what it does; the plan's name describes it.
+                      aria-describedby={selectable ? undefined : titleId}
                       onClick={() => onBuy(o)}
                     >
-                      {buyingPlanId === o.planId ? p.openingCheckout() : p.buy()}
-                      <span class="svc-visually-hidden"> {o.name}</span>
+                      {buyingPlanId === o.planId ? p.openingCheckout() : selectable ? p.buy() : p.buyPlan()}
+                      {selectable ? <span class="svc-visually-hidden"> {o.name}</span> : null}
                     </button>
                   ) : null}
                   {buyMode !== 'none' && !o.checkout.purchasable ? (
