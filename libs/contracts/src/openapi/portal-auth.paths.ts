@@ -21,10 +21,7 @@ import {
   VerifyEmailRequestSchema,
 } from '../portal/auth.schema';
 import { PortalErrorSchema } from '../portal/portal-error.schema';
-
-const P = '/api/portal/v1';
-const json = <T extends z.ZodType>(schema: T) => ({ content: { 'application/json': { schema } } });
-const error = (description: string) => ({ description, ...json(PortalErrorSchema) });
+import { error, json, P } from './portal-operations';
 const rateLimited = (what: string) => ({
   description: `Too many attempts (${what}).`,
   headers: z.object({ 'Retry-After': z.string().meta({ description: 'Whole seconds to wait.' }) }),
