@@ -1,6 +1,6 @@
 /**
  * `window.SvcWidget`: mounts the widget iframe, speaks the `svc:` postMessage protocol with it (origin-locked both
- * ways, SERVICE-SPEC §6) and calls the page's handlers. Built into one IIFE of at most 3 KB gzipped: no dependencies,
+ * ways, docs/contract.md) and calls the page's handlers. Built into one IIFE of at most 3 KB gzipped: no dependencies,
  * only types and a few constants from @expedition/contracts/widget-protocol.
  */
 import {

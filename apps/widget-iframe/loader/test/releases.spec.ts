@@ -6,7 +6,7 @@ import { LOADER_VERSION } from '../src/version';
 
 /**
  * Published pinned loaders (apps/widget-iframe/releases, served at /widget/<x.y.z>.js) never change and never
- * disappear (SERVICE-SPEC §9.3). `npm run widget:release -- <x.y.z>` adds one; nothing else may touch them.
+ * disappear (docs/contract.md, Versioning 3). `npm run widget:release -- <x.y.z>` adds one; nothing else may touch them.
  */
 const RELEASES = path.resolve(__dirname, '../../releases');
 const BUILD = path.resolve(__dirname, '../../../../dist/browser/widget-loader/widget.js');
