@@ -28,7 +28,7 @@ const DAY = 86_400_000;
 const isoDay = (days: number) => new Date(Date.now() + days * DAY).toISOString().slice(0, 10);
 const silent = fuzzLogger();
 
-/** SERVICE-SPEC §7: 400 bodies are `{ "error": "…" }` (401/403/429 are bare strings, not JSON). */
+/** docs/contract.md, Embed HTTP API: 400 bodies are `{ "error": "…" }` (401/403/429 are bare strings, not JSON). */
 const EmbedErrorSchema = z.object({ error: z.string() });
 
 const validEmbedQuote = fc.record(

@@ -1,4 +1,7 @@
-/** SERVICE-SPEC §8: one budget per publishable key, shared by both embed routes. Not configurable: it is contract. */
+/**
+ * docs/contract.md, Limits: one budget per publishable key, shared by both embed routes. Not configurable: it is
+ * contract.
+ */
 export const EMBED_RATE_LIMIT = { points: 60, durationSec: 60, keyPrefix: 'embed-rl' } as const;
 
 /** A quote body is a handful of short fields; 16 KiB leaves ample room and keeps parsing cheap. */

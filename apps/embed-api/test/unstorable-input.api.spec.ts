@@ -14,7 +14,8 @@ import {
 
 /**
  * Strings PostgreSQL refuses (NUL, unpaired UTF-16 surrogates) and absurd nesting are refused on every JSON route of
- * the embed API after the gate (SERVICE-SPEC §5: gate first), with the spec's 400 and CORS headers, and write nothing.
+ * the embed API after the gate (docs/contract.md, the gate: gate first), with the spec's 400 and CORS headers, and
+ * write nothing.
  */
 let h: Harness;
 let tenant: Awaited<ReturnType<typeof seedTenant>>;

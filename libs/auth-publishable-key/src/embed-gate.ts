@@ -27,7 +27,7 @@ export interface EmbedContext {
 export interface EmbedGateOptions {
   resolveKey: ResolveKey;
   rateLimiter: RateLimiter;
-  /** The widget iframe origin(s): accepted for every valid key (DESIGN.md "Which origin the embed gate checks"). */
+  /** The widget iframe origin(s): accepted for every valid key (docs/decisions.md, "Which origin is checked"). */
   firstPartyOrigins: readonly string[];
   /** The provider's dashboard (portal) origin(s): accepted for test keys only. */
   testDashboardOrigins: readonly string[];

@@ -1,6 +1,6 @@
 /**
  * The payment-processor port. Apps talk to this, never to Stripe directly, so the simulated processor and
- * the Stripe adapter are interchangeable (DESIGN.md, Money path).
+ * the Stripe adapter are interchangeable (docs/decisions.md, The code).
  */
 
 export type PaymentMode = 'test' | 'live';

@@ -1,4 +1,7 @@
-/** Time comes in as a dependency so tests are deterministic (STYLE.md). The one clock of every service and lib. */
+/**
+ * Time comes in as a dependency so tests are deterministic (docs/decisions.md, The code). The one clock of every
+ * service and lib.
+ */
 export interface Clock {
   now(): Date;
 }

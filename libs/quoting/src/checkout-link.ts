@@ -23,7 +23,7 @@ export interface CheckoutLinkInput {
 
 export interface CheckoutLink {
   checkoutUrl: string;
-  /** ISO instant: 30 minutes after creation (SERVICE-SPEC §8). */
+  /** ISO instant: 30 minutes after creation (docs/contract.md, Limits). */
   expiresAt: string;
 }
 

@@ -19,7 +19,7 @@ const PENDING_BODY = Buffer.from(JSON.stringify(PENDING));
 export const PLACEHOLDER_QUOTE_ID = '00000000-0000-4000-8000-000000000000';
 
 /**
- * GET /api/embed/options (SERVICE-SPEC §3, §4, §7).
+ * GET /api/embed/options (docs/contract.md, Embed HTTP API).
  * - `quoteId` missing or blank → 400 `{ "error": "quoteId required" }` (CORS on).
  * - Unknown id, malformed id (not a UUID, repeated parameter) or a quote of another operator → the gate's bare 403
  *   `Forbidden` without CORS headers. All three run the same single-row lookup, answer through the same function

@@ -14,10 +14,10 @@ import { EMBED_PAYMENTS_AUTHENTICATE_PATH, EMBED_PAYMENTS_CONFIRM_PATH, EMBED_PA
 import type { EmbedPaymentService, Payer, PaymentOutcome } from './embed-payment.service';
 
 /**
- * Tier 3 payment routes (additive to SERVICE-SPEC §4; README "Tier 3 payments"). Each runs its own instance of the
- * embed gate (key → Origin → the shared per-key limiter), then parses the body, exactly like POST /api/embed/quote.
- * The confirm and authenticate routes exist for the simulated processor only: with Stripe the iframe confirms with
- * Stripe.js and these answer 400.
+ * Tier 3 payment routes (additive to the embed routes of docs/contract.md; README "Tier 3 payments"). Each runs its own
+ * instance of the embed gate (key → Origin → the shared per-key limiter), then parses the body, exactly like POST
+ * /api/embed/quote. The confirm and authenticate routes exist for the simulated processor only: with Stripe the iframe
+ * confirms with Stripe.js and these answer 400.
  */
 export function addEmbedPaymentRoutes(
   app: IRouter,

@@ -27,7 +27,7 @@ export interface Attribution {
 }
 
 /**
- * The spec's field rules for POST /api/embed/quote (SERVICE-SPEC §4), applied to an already type-checked body.
+ * The spec's field rules for POST /api/embed/quote (docs/contract.md), applied to an already type-checked body.
  * `now` is the server's clock: every date must lie in TRIP_DATE_WINDOW as of its UTC day, which is also the
  * reference for ages from dates of birth when there is no departure date. A date outside the window is a downstream
  * refusal (§7: 400 `{ error: "<field> <reason>" }`), not a wrong-typed field: the value is a well-formed date.

@@ -14,7 +14,7 @@ import { forcesQuoteError } from '../sandbox';
 import { EmbedInputError } from './embed-quote.input';
 import type { EmbedQuoteService } from './embed-quote.service';
 
-/** POST /api/embed/quote (SERVICE-SPEC §4, §7). The gate runs first; the body is parsed only after it. */
+/** POST /api/embed/quote (docs/contract.md, Embed HTTP API). The gate runs first; the body is parsed only after it. */
 export function addEmbedQuoteRoute(
   app: IRouter,
   deps: { gate: RequestHandler; quotes: EmbedQuoteService; logger: Logger },

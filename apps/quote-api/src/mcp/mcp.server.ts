@@ -83,7 +83,7 @@ export const MCP_TOOLS = [
 const money = (usd: number) =>
   `$${usd.toLocaleString('en-US', { minimumFractionDigits: 0, maximumFractionDigits: 2 })}`;
 
-/** The spec's rules for agents (SERVICE-SPEC §1), worded for tools instead of HTTP routes. */
+/** The rules for AI agents (docs/contract.md, Quoting API), worded for tools instead of HTTP routes. */
 export function mcpInstructions(): string {
   const catalog = { destinations: listDestinations() };
   const [order, durations, ages, , disclaimer] = agentRules(catalog);
@@ -114,8 +114,9 @@ export const MCP_RESOURCE_TEMPLATES = {
 const RESOURCE_NOT_FOUND = -32002;
 
 /**
- * The quote conversation the specification asks of agents (SERVICE-SPEC §1, as `mcpInstructions`), as the user
- * message of the `quote_conversation` prompt, with what the traveler already said when the client passes it.
+ * The quote conversation the specification asks of agents (docs/contract.md, rules for AI agents; as
+ * `mcpInstructions`), as the user message of the `quote_conversation` prompt, with what the traveler already said when
+ * the client passes it.
  */
 export function quoteConversationPrompt(travelerRequest?: string): string {
   const [order, durations, ages, , disclaimer] = agentRules({ destinations: listDestinations() });

@@ -3,8 +3,8 @@ import { ModeSchema } from '../common.schema';
 
 /**
  * Body of the `policy.issued` webhook. Flat on purpose: `eventId`, `premiumCents` and `commissionCents` sit at the top
- * level as SERVICE-SPEC §6 names them. Money is integer minor units. Receivers dedupe on `eventId` and ignore fields
- * they do not know (new optional fields ship without notice).
+ * level as docs/contract.md (Webhook: policy.issued) names them. Money is integer minor units. Receivers dedupe on
+ * `eventId` and ignore fields they do not know (new optional fields ship without notice).
  */
 export const PolicyIssuedPayloadSchema = z
   .object({

@@ -14,7 +14,7 @@ export const DEMO_COMMISSION_BPS = 1000;
 export const DEMO_INTEGRATION_TIER = 3;
 const DEMO_KEY_LABEL = 'demo site';
 
-/** The contents of `DATA_DIR/demo-operator.json` (DESIGN.md, operating contract). */
+/** The contents of `DATA_DIR/demo-operator.json` (docs/integration-guide.md §1, docs/portal.md "Embedded mode"). */
 export interface DemoOperatorInfo {
   operatorId: string;
   name: string;

@@ -78,8 +78,8 @@ export interface ReadyQuote {
 }
 
 /**
- * The ready payload (SERVICE-SPEC §3, "not shown" there; defined in contracts as EmbedOptionsReady). Display facts
- * come from the in-code catalog (plans are never deleted from it: retired ones stay with `enabled: false`), so
+ * The ready payload (docs/contract.md, GET /api/embed/options; defined in contracts as EmbedOptionsReady). Display
+ * facts come from the in-code catalog (plans are never deleted from it: retired ones stay with `enabled: false`), so
  * `checkout.purchasable` is re-evaluated on read: a plan withdrawn after generation can no longer be bought.
  */
 export function toEmbedOptionsReady(
