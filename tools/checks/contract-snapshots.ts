@@ -1,5 +1,5 @@
 /**
- * Public contracts change only with a CHANGELOG entry (SERVICE-SPEC §9.5–9.6).
+ * Public contracts change only with a CHANGELOG entry (docs/contract.md, Versioning 4–5).
  *
  * Each public contract is built from libs/contracts (prose — descriptions, summaries, examples — left out: rewording
  * is not a contract change), hashed, and compared with CHANGELOG.contracts.json, which records the hash and the

@@ -10,7 +10,7 @@ import { ensureWidgetBundles } from './widget-stub-frame';
  * The demo operator's page in a real browser (Debian's Chromium via playwright-core): the trip page on the operator's
  * origin embeds the real widget (loader from WIDGET_URL, iframe on the widget origin) under its own strict CSP, logs
  * the widget's events, and its back office shows the verified policy.issued webhook. The widget's own rules are in
- * widget-loader.browser.spec.ts (stub frame) and widget-journey.browser.spec.ts.
+ * widget-loader-{mount,events,origins}.browser.spec.ts (stub frame) and widget-journey.browser.spec.ts.
  */
 const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
 const available = existsSync(CHROMIUM);

@@ -1,22 +1,13 @@
-import { existsSync, mkdirSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import path from 'node:path';
-import { chromium, type Browser, type BrowserContext, type FrameLocator, type Page } from 'playwright-core';
-import { noteSkippedSuite } from '@expedition/platform/testing';
 import { verifySignature } from '@expedition/webhook-signature';
-import { launch, type Launched } from './launcher-harness';
+import type { Launched } from './launcher-harness';
+import { buyOnOperatorPage, embedQuoteStatus, until, type Listening, type Received } from './portal-journey.helpers';
 import {
-  axeSerious,
-  embedQuoteStatus,
-  snapshotBundles,
-  startHostPage,
-  startReceiver,
-  until,
-  type AxeFinding,
-  type Listening,
-  type Received,
-} from './portal-journey.helpers';
-import { CHROMIUM_ARGS, ensureWidgetBundles, workspaceRoot } from './widget-stub-frame';
+  describeWithBrowser,
+  usePortalJourney,
+  WAIT,
+  type BrowserPage,
+  type PortalJourney,
+} from './portal-journey.session';
 
 /**
  * Issue 9 §5, the whole cross-app journey in real Chromium on `npm start`'s launcher (every app, PGlite, the
@@ -27,26 +18,11 @@ import { CHROMIUM_ARGS, ensureWidgetBundles, workspaceRoot } from './widget-stub
  * dashboard; resend and "send a test event" reach the receiver signed with the secret; the admin enables embedding and
  * a live key starts working at the embed API; a rotation with a 24-hour grace keeps the old key working.
  * axe-core on the portal pages passed through (no serious or critical violation, asserted last); screenshots in
- * $TMPDIR/expedition-screens/portal-journey-*.png.
+ * $TMPDIR/expedition-screens/portal-journey-*.png. The set-up and the repeated browser steps: portal-journey.session.ts.
  */
-const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
-const available = existsSync(CHROMIUM);
-if (!available && process.env.REQUIRE_SERVICES === '1') {
-  throw new Error(`Chromium not found at ${CHROMIUM} (REQUIRE_SERVICES=1): apt-get install chromium`);
-}
-if (!available)
-  noteSkippedSuite(`Chromium not found at ${CHROMIUM} (apt-get install -y chromium, or set CHROMIUM_PATH)`);
-const describeWithBrowser = available ? describe : describe.skip;
-
-/** The launcher takes 14201–14205 (and the demo site at 14400); our own servers use 14250–14299. */
-const BASE_PORT = 14200;
-const HOST_PORT = 14250;
-const RECEIVER_PORT = 14251;
 /** A public-looking origin for the live key (live keys ignore loopback origins by design). */
 const LIVE_ORIGIN = 'https://tours.example';
-const SHOTS = path.join(tmpdir(), 'expedition-screens');
 const PASSWORD = 'glacier-walk-at-dawn-42';
-const WAIT = 60_000;
 const STEP = 300_000;
 const usd = (cents: number) =>
   new Intl.NumberFormat('en-US', { style: 'currency', currency: 'USD' }).format(cents / 100);
@@ -54,16 +30,6 @@ const usd = (cents: number) =>
 describeWithBrowser(
   'the operator journey across the portal, the widget and the dispatcher (real launcher, Chromium)',
   () => {
-    let platform: Launched;
-    let browser: Browser;
-    let host: Listening;
-    let receiver: Awaited<ReturnType<typeof startReceiver>>;
-    let owner: { context: BrowserContext; page: Page };
-    let admin: { context: BrowserContext; page: Page } | undefined;
-    let bundleEnv: Record<string, string> = {};
-    const pageErrors: string[] = [];
-    const axeFindings: AxeFinding[] = [];
-
     // What the journey learns along the way.
     const stamp = `${process.pid}-${Date.now()}`;
     const operatorEmail = `owner-${stamp}@polar-tours.example`;
@@ -73,90 +39,13 @@ describeWithBrowser(
     let webhookSecret = '';
     let sale: Received | undefined;
 
-    beforeAll(async () => {
-      mkdirSync(SHOTS, { recursive: true });
-      ensureWidgetBundles();
-      // The launcher child inherits process.env: serve a private copy of the bundles (see snapshotBundles).
-      bundleEnv = await snapshotBundles(workspaceRoot);
-      Object.assign(process.env, bundleEnv);
-      platform = await launch(BASE_PORT);
-      browser = await chromium.launch({ executablePath: CHROMIUM, args: CHROMIUM_ARGS });
-      receiver = await startReceiver(RECEIVER_PORT);
-      host = await startHostPage(HOST_PORT, () => snippet);
-      owner = await newContext();
-    }, 240_000);
-
-    afterAll(async () => {
-      await browser?.close();
-      await host?.close();
-      await receiver?.close();
-      await platform?.stop();
-      for (const [name, dir] of Object.entries(bundleEnv)) {
-        delete process.env[name];
-        rmSync(path.dirname(dir), { recursive: true, force: true });
-      }
-    });
-
-    async function newContext(): Promise<{ context: BrowserContext; page: Page }> {
-      const context = await browser.newContext({ viewport: { width: 1280, height: 900 }, locale: 'en-US' });
-      await context.grantPermissions(['clipboard-read', 'clipboard-write'], { origin: platform.urls.portal });
-      const page = await context.newPage();
-      page.setDefaultTimeout(WAIT);
-      page.on('pageerror', (error) => pageErrors.push(`${page.url()}: ${error.message}`));
-      page.on('console', (message) => {
-        if (/Content[- ]Security[- ]Policy/i.test(message.text())) pageErrors.push(`${page.url()}: ${message.text()}`);
-      });
-      return { context, page };
-    }
-
-    /** A screenshot for a person to look at, and axe's serious/critical findings kept for the last test. */
-    async function look(page: Page, name: string, frames = false): Promise<void> {
-      await page.screenshot({ path: path.join(SHOTS, `portal-journey-${name}.png`), fullPage: true });
-      axeFindings.push(...(await axeSerious(page, name, frames)));
-    }
-
-    /** Waits for the page's h1; on a timeout the error says what the page shows instead. */
-    const heading = (page: Page, text: string | RegExp) =>
-      page
-        .getByRole('heading', { level: 1, name: text })
-        .waitFor()
-        .catch(async (error: Error) => {
-          throw new Error(
-            `${error.message}\n--- ${page.url()} says:\n${await page
-              .locator('body')
-              .innerText()
-              .catch(() => '?')}`,
-          );
-        });
-
-    async function go(page: Page, navLabel: string, title: string | RegExp): Promise<void> {
-      await page.getByRole('navigation', { name: 'Main' }).getByRole('link', { name: navLabel, exact: true }).click();
-      await heading(page, title);
-      await page.locator('.loading').first().waitFor({ state: 'detached' });
-    }
-
-    async function logIn(page: Page, email: string, password: string, next: string): Promise<void> {
-      await page.goto(`${platform.urls.portal}/login?next=${encodeURIComponent(next)}`);
-      await page.getByLabel('E-mail').fill(email);
-      await page.getByLabel('Password').fill(password);
-      await page.getByRole('button', { name: 'Log in' }).click();
-      await page.waitForURL((url) => url.pathname === next);
-    }
-
-    /** The provider admin's page of our operator (logged in once, kept for the suite). */
-    async function adminOperatorPage(): Promise<Page> {
-      if (!admin) {
-        admin = await newContext();
-        await logIn(admin.page, platform.providerAdmin.email, platform.providerAdmin.password, '/admin');
-      }
-      const page = admin.page;
-      await page.goto(`${platform.urls.portal}/admin?q=${encodeURIComponent(operatorName)}`);
-      await heading(page, 'Operators');
-      await page.getByRole('link', { name: operatorName }).click();
-      await heading(page, operatorName);
-      await page.locator('.loading').first().waitFor({ state: 'detached' });
-      return page;
-    }
+    const journey = usePortalJourney({ snippet: () => snippet, operatorName });
+    const { newContext, look, heading, go, adminOperatorPage, waitForLogRow } = journey;
+    let platform: Launched;
+    let host: Listening;
+    let receiver: PortalJourney['receiver'];
+    let owner: BrowserPage;
+    beforeAll(() => ({ platform, host, receiver, owner } = journey));
 
     /** Verifies a delivery with the secret the admin was shown once. */
     function expectSigned(delivery: Received): void {
@@ -167,26 +56,6 @@ describeWithBrowser(
       expect(
         verifySignature({ rawBody: delivery.rawBody, header: delivery.signature, secrets: 'not-the-secret' }),
       ).toEqual({ ok: false, reason: 'signature_mismatch' });
-    }
-
-    /** Clicks the delivery log's Refresh until the event's row says `state`. */
-    async function waitForLogRow(page: Page, eventId: string, state: string) {
-      const row = page.locator(`tbody tr[data-event-id="${eventId}"]`);
-      await until(
-        `the delivery log to show ${eventId} ${state}`,
-        async () => {
-          if (
-            (await row.count()) === 1 &&
-            (await row.locator('.svc-badge', { hasText: new RegExp(`^${state}$`) }).count()) === 1
-          )
-            return true;
-          await page.getByRole('button', { name: 'Refresh' }).click();
-          return false;
-        },
-        WAIT,
-        500,
-      );
-      return row;
     }
 
     it(
@@ -294,63 +163,7 @@ describeWithBrowser(
         const { context, page } = await newContext();
         const served = await page.goto(host.url);
         expect(await served!.text()).toContain(`<main>\n<h1>Antarctic voyage</h1>\n${snippet}\n</main>`);
-        await page.evaluate(() => {
-          const w = window as unknown as {
-            __events: { name: string; event: unknown }[];
-            SvcWidget: { on(name: string, fn: (e: unknown) => void): void };
-          };
-          w.__events = [];
-          for (const name of [
-            'quote.ready',
-            'quote.selected',
-            'quote.error',
-            'payment.succeeded',
-            'payment.failed',
-            'widget.error',
-          ])
-            w.SvcWidget.on(name, (event) => w.__events.push({ name, event }));
-        });
-        const widget: FrameLocator = page.frameLocator('#svc-insurance iframe');
-        const start = new Date(Date.now() + 60 * 86_400_000);
-        const day = (d: Date) => d.toISOString().slice(0, 10);
-        await widget.locator('#svc-destination').selectOption('antarctica');
-        await widget.locator('#svc-startDate').fill(day(start));
-        await widget.locator('#svc-endDate').fill(day(new Date(start.getTime() + 14 * 86_400_000)));
-        await widget.locator('#svc-age-0').fill('46');
-        await widget.locator('#svc-tripCost').fill('12000');
-        await widget.locator('#svc-residence').selectOption('GB');
-        await widget.locator('#svc-email').fill('traveler@polar-tours.example');
-        await widget.locator('form button[type=submit]').click();
-        const card = widget.locator('article.svc-plan--recommended');
-        await card.waitFor();
-        await look(page, 'host-plans', true);
-        const planId = await card.getAttribute('data-plan-id');
-
-        await card.getByRole('button', { name: /^Buy/ }).click();
-        await widget.locator('#svc-card-number').fill('4242 4242 4242 4242');
-        await widget.locator('#svc-card-expiry').fill('12/30');
-        await widget.locator('#svc-card-cvc').fill('123');
-        await widget.getByRole('button', { name: /^Pay/ }).click();
-        await page
-          .waitForFunction(
-            () =>
-              (window as unknown as { __events: { name: string }[] }).__events.some((e) =>
-                /^(payment\.|quote\.error|widget\.error)/.test(e.name),
-              ),
-            undefined,
-            { timeout: WAIT },
-          )
-          .catch(async (error: Error) => {
-            throw new Error(
-              `${error.message}\n--- the widget says:\n${await widget
-                .locator('body')
-                .innerText()
-                .catch(() => '?')}`,
-            );
-          });
-        const events = await page.evaluate(
-          () => (window as unknown as { __events: { name: string; event: Record<string, unknown> }[] }).__events,
-        );
+        const { planId, events } = await buyOnOperatorPage(page, look, WAIT);
         expect(events.filter((e) => !e.name.startsWith('quote.')).map((e) => e.name)).toEqual(['payment.succeeded']);
         paid = events.find((e) => e.name === 'payment.succeeded')!.event;
         expect(paid).toMatchObject({
@@ -567,8 +380,8 @@ describeWithBrowser(
     );
 
     it('no serious or critical axe-core violation on the pages passed through, no page error or CSP violation', () => {
-      expect(axeFindings).toEqual([]);
-      expect(pageErrors).toEqual([]);
+      expect(journey.axeFindings).toEqual([]);
+      expect(journey.pageErrors).toEqual([]);
     });
   },
 );

@@ -1,13 +1,14 @@
 /**
  * Helpers of portal-journey.browser.spec.ts: the operator's own servers (a page on its allowed origin serving the
- * pasted snippet, a webhook receiver recording raw bodies), axe-core on a page, and polling for a state.
+ * pasted snippet, a webhook receiver recording raw bodies), axe-core on a page, polling for a state, and buying on the
+ * operator's page through the widget.
  */
 import { cpSync, existsSync, mkdtempSync, readFileSync, statSync } from 'node:fs';
 import type { Server } from 'node:http';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import express from 'express';
-import type { Page } from 'playwright-core';
+import type { FrameLocator, Page } from 'playwright-core';
 
 export interface Received {
   rawBody: Buffer;
@@ -202,4 +203,76 @@ export async function snapshotBundles(workspaceRoot: string): Promise<Record<str
     WIDGET_FRAME_DIR: path.join(into, 'widget-frame'),
     WIDGET_LOADER_DIR: path.join(into, 'widget-loader'),
   };
+}
+
+export type WidgetEvent = { name: string; event: Record<string, unknown> };
+
+/**
+ * On the operator's page with the Tier 3 snippet: records the widget's events, quotes a 14-day Antarctic trip, and buys
+ * the recommended plan with test card 4242 (`look` takes the plans' screenshot). Resolves once a payment, quote or
+ * widget error event arrived, with the plan bought and every event recorded.
+ */
+export async function buyOnOperatorPage(
+  page: Page,
+  look: (page: Page, name: string, frames?: boolean) => Promise<void>,
+  timeout: number,
+): Promise<{ planId: string | null; events: WidgetEvent[] }> {
+  await page.evaluate(() => {
+    const w = window as unknown as {
+      __events: { name: string; event: unknown }[];
+      SvcWidget: { on(name: string, fn: (e: unknown) => void): void };
+    };
+    w.__events = [];
+    for (const name of [
+      'quote.ready',
+      'quote.selected',
+      'quote.error',
+      'payment.succeeded',
+      'payment.failed',
+      'widget.error',
+    ])
+      w.SvcWidget.on(name, (event) => w.__events.push({ name, event }));
+  });
+  const widget: FrameLocator = page.frameLocator('#svc-insurance iframe');
+  const start = new Date(Date.now() + 60 * 86_400_000);
+  const day = (d: Date) => d.toISOString().slice(0, 10);
+  await widget.locator('#svc-destination').selectOption('antarctica');
+  await widget.locator('#svc-startDate').fill(day(start));
+  await widget.locator('#svc-endDate').fill(day(new Date(start.getTime() + 14 * 86_400_000)));
+  await widget.locator('#svc-age-0').fill('46');
+  await widget.locator('#svc-tripCost').fill('12000');
+  await widget.locator('#svc-residence').selectOption('GB');
+  await widget.locator('#svc-email').fill('traveler@polar-tours.example');
+  await widget.locator('form button[type=submit]').click();
+  const card = widget.locator('article.svc-plan--recommended');
+  await card.waitFor();
+  await look(page, 'host-plans', true);
+  const planId = await card.getAttribute('data-plan-id');
+
+  await card.getByRole('button', { name: /^Buy/ }).click();
+  await widget.locator('#svc-card-number').fill('4242 4242 4242 4242');
+  await widget.locator('#svc-card-expiry').fill('12/30');
+  await widget.locator('#svc-card-cvc').fill('123');
+  await widget.getByRole('button', { name: /^Pay/ }).click();
+  await page
+    .waitForFunction(
+      () =>
+        (window as unknown as { __events: { name: string }[] }).__events.some((e) =>
+          /^(payment\.|quote\.error|widget\.error)/.test(e.name),
+        ),
+      undefined,
+      { timeout },
+    )
+    .catch(async (error: Error) => {
+      throw new Error(
+        `${error.message}\n--- the widget says:\n${await widget
+          .locator('body')
+          .innerText()
+          .catch(() => '?')}`,
+      );
+    });
+  const events = await page.evaluate(
+    () => (window as unknown as { __events: { name: string; event: Record<string, unknown> }[] }).__events,
+  );
+  return { planId, events };
 }

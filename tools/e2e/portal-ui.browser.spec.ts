@@ -1,14 +1,4 @@
-import { spawnSync } from 'node:child_process';
-import { existsSync, mkdirSync, mkdtempSync, readFileSync } from 'node:fs';
-import type { Server } from 'node:http';
-import { tmpdir } from 'node:os';
-import path from 'node:path';
-import pino from 'pino';
-import { chromium, type Browser, type BrowserContext, type Page } from 'playwright-core';
-import { composePortal, loadPortalConfig, type Portal } from '@expedition/app-operator-portal';
-import type { Database } from '@expedition/db';
-import { createTestDatabase } from '@expedition/db/testing';
-import { noteSkippedSuite } from '@expedition/platform/testing';
+import { describeWithBrowser, expectCount, PASSWORD, PORTAL, usePortalUi } from './portal-ui.session';
 
 /**
  * The operator portal's web UI (apps/operator-portal/ui) in real Chromium against the real portal server (composed
@@ -16,151 +6,11 @@ import { noteSkippedSuite } from '@expedition/platform/testing';
  * the test). An operator signs up, verifies the e-mail from the dev outbox, sees the test key, adds an origin, tests
  * it, copies the Tier 3 snippet, rotates a key with a grace; the provider admin enables live embedding. axe-core
  * (WCAG 2.1 A/AA: no serious or critical violation) on every page at 1280 and 390 px; screenshots in
- * $TMPDIR/expedition-screens/portal-*.png.
+ * $TMPDIR/expedition-screens/portal-*.png. The set-up and the repeated browser steps: portal-ui.session.ts.
  */
-const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
-const available = existsSync(CHROMIUM);
-if (!available && process.env.REQUIRE_SERVICES === '1') {
-  throw new Error(`Chromium not found at ${CHROMIUM} (REQUIRE_SERVICES=1): apt-get install chromium`);
-}
-if (!available)
-  noteSkippedSuite(`Chromium not found at ${CHROMIUM} (apt-get install -y chromium, or set CHROMIUM_PATH)`);
-const describeWithBrowser = available ? describe : describe.skip;
-
-const ROOT = path.resolve(__dirname, '../..');
-const PORT = 14000;
-const PORTAL = `http://127.0.0.1:${PORT}`;
-const SHOTS = path.join(tmpdir(), 'expedition-screens');
-const WIDTHS = [1280, 390] as const;
-const PASSWORD = 'glacier-walk-at-dawn-42';
-const AXE = readFileSync(require.resolve('axe-core/axe.min.js'), 'utf8');
-
-interface AxeViolation {
-  id: string;
-  impact: string | null;
-  help: string;
-  targets: string[];
-}
-
 describeWithBrowser('operator portal UI in Chromium (real server, strict CSP, axe at 1280 and 390 px)', () => {
-  let db: Database;
-  let portal: Portal;
-  let server: Server;
-  let browser: Browser;
-  const cspViolations: string[] = [];
-
-  beforeAll(async () => {
-    mkdirSync(SHOTS, { recursive: true });
-    // The server serves dist/browser/portal-ui, kept current by the e2e test target's dependency on the bundle
-    // targets. Built here only when missing (running this file alone on a fresh checkout): rebuilding it while other
-    // suites of this run serve it would empty the folder under them.
-    if (!existsSync(path.join(ROOT, 'dist/browser/portal-ui/manifest.json'))) {
-      const built = spawnSync(
-        process.execPath,
-        [require.resolve('rollup/dist/bin/rollup'), '-c', 'apps/operator-portal/ui/rollup.config.mjs'],
-        { cwd: ROOT, encoding: 'utf8' },
-      );
-      if (built.status !== 0) throw new Error(`portal-ui bundle failed:\n${built.stderr}`);
-    }
-    db = await createTestDatabase();
-    const config = loadPortalConfig({
-      PORTAL_PORT: String(PORT),
-      PORTAL_URL: PORTAL,
-      WIDGET_URL: 'http://127.0.0.1:14001',
-      EMBED_URL: 'http://127.0.0.1:14002',
-      QUOTE_API_URL: 'http://127.0.0.1:14003',
-      DATA_DIR: mkdtempSync(path.join(tmpdir(), 'portal-ui-e2e-')),
-      PORTAL_UI_DIR: path.join(ROOT, 'dist/browser/portal-ui'),
-    });
-    portal = composePortal({ config, db, logger: pino({ level: 'silent' }) });
-    server = await new Promise<Server>((resolve) => {
-      const s = portal.app.listen(PORT, '127.0.0.1', () => resolve(s));
-    });
-    browser = await chromium.launch({
-      executablePath: CHROMIUM,
-      args: [
-        '--no-sandbox',
-        '--disable-gpu',
-        '--disable-quic',
-        '--no-first-run',
-        '--disable-background-networking',
-        '--disable-component-update',
-        '--disable-sync',
-      ],
-    });
-  }, 180_000);
-
-  afterAll(async () => {
-    await browser?.close();
-    await new Promise((resolve) => (server ? server.close(resolve) : resolve(undefined)));
-    await db?.close();
-  });
-
-  afterEach(() => {
-    expect(cspViolations).toEqual([]);
-  });
-
-  async function newContext(colorScheme: 'light' | 'dark' = 'light'): Promise<{ context: BrowserContext; page: Page }> {
-    const context = await browser.newContext({ viewport: { width: 1280, height: 900 }, colorScheme });
-    await context.grantPermissions(['clipboard-read', 'clipboard-write'], { origin: PORTAL });
-    const page = await context.newPage();
-    // Two cores shared with other suites: argon2 and PostgreSQL can be slow; waits are for states, never for times.
-    page.setDefaultTimeout(60_000);
-    page.on('console', (message) => {
-      if (/Content[- ]Security[- ]Policy/i.test(message.text())) cspViolations.push(message.text());
-    });
-    page.on('pageerror', (error) => cspViolations.push(`page error: ${error.message}`));
-    return { context, page };
-  }
-
-  /** axe-core on the current page at both widths (injected through the DevTools protocol, so the page's CSP stays on), and a screenshot of each. */
-  async function audit(page: Page, name: string): Promise<void> {
-    for (const width of WIDTHS) {
-      await page.setViewportSize({ width, height: 900 });
-      await page.evaluate(AXE);
-      const violations: AxeViolation[] = await page.evaluate(async () => {
-        const axe = (globalThis as any).axe;
-        const result = await axe.run(document, {
-          runOnly: { type: 'tag', values: ['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa'] },
-        });
-        return result.violations.map((v: any) => ({
-          id: v.id,
-          impact: v.impact,
-          help: v.help,
-          targets: v.nodes.map((n: any) => n.target.join(' ')),
-        }));
-      });
-      await page.screenshot({ path: path.join(SHOTS, `portal-${name}-${width}.png`), fullPage: true });
-      // Nothing makes the page wider than the window (a long key or URL wraps instead).
-      const pageWidth = await page.evaluate(() => document.documentElement.scrollWidth);
-      expect({ screen: `${name} at ${width}px`, pageWidth }).toEqual({
-        screen: `${name} at ${width}px`,
-        pageWidth: width,
-      });
-      const serious = violations.filter((v) => v.impact === 'serious' || v.impact === 'critical');
-      expect({ screen: `${name} at ${width}px`, serious }).toEqual({ screen: `${name} at ${width}px`, serious: [] });
-    }
-    await page.setViewportSize({ width: 1280, height: 900 });
-  }
-
-  /** Waits for the page's h1; on a timeout the error says what the page shows instead. */
-  const heading = (page: Page, text: string | RegExp) =>
-    page
-      .getByRole('heading', { level: 1, name: text })
-      .waitFor()
-      .catch(async (error: Error) => {
-        throw new Error(
-          `${error.message}\n--- ${page.url()} says:\n${await page
-            .locator('body')
-            .innerText()
-            .catch(() => '?')}`,
-        );
-      });
-
-  async function go(page: Page, navLabel: string, title: string | RegExp): Promise<void> {
-    await page.getByRole('navigation', { name: 'Main' }).getByRole('link', { name: navLabel, exact: true }).click();
-    await heading(page, title);
-  }
+  const session = usePortalUi();
+  const { newContext, audit, heading, go, logIn } = session;
 
   let operatorEmail = '';
   let operatorName = '';
@@ -335,7 +185,7 @@ describeWithBrowser('operator portal UI in Chromium (real server, strict CSP, ax
 
   it('the provider admin finds the operator and enables live embedding; the operator no longer sees the test-mode banner', async () => {
     const adminEmail = `admin-${process.pid}-${Date.now()}@provider.example`;
-    await portal.accounts.createProviderAdmin(adminEmail, PASSWORD);
+    await session.portal.accounts.createProviderAdmin(adminEmail, PASSWORD);
     const { context, page } = await newContext();
     await logIn(page, adminEmail, '/admin');
     await heading(page, 'Operators');
@@ -415,7 +265,7 @@ describeWithBrowser('operator portal UI in Chromium (real server, strict CSP, ax
     // Pending (no dispatcher runs here): no Resend until it is delivered or failed. Make it a failed delivery.
     await operator.page.getByText('Delivery is in progress').waitFor();
     expect(await operator.page.getByRole('button', { name: 'Resend' }).count()).toBe(0);
-    await db.prisma.webhookEvent.updateMany({
+    await session.db.prisma.webhookEvent.updateMany({
       where: { isTest: true, status: 'pending' },
       data: { status: 'failed', lastError: 'connect ECONNREFUSED' },
     });
@@ -519,17 +369,4 @@ describeWithBrowser('operator portal UI in Chromium (real server, strict CSP, ax
     await audit(page, 'dark-keys');
     await context.close();
   });
-
-  async function logIn(page: Page, email: string, next: string): Promise<void> {
-    await page.goto(`${PORTAL}/login?next=${encodeURIComponent(next)}`);
-    await page.getByLabel('E-mail').fill(email);
-    await page.getByLabel('Password').fill(PASSWORD);
-    await page.getByRole('button', { name: 'Log in' }).click();
-    await page.waitForURL((url) => url.pathname === next);
-  }
 });
-
-async function expectCount(locator: ReturnType<Page['locator']>, count: number): Promise<void> {
-  for (let i = 0; i < 100 && (await locator.count()) !== count; i++) await new Promise((r) => setTimeout(r, 100));
-  expect(await locator.count()).toBe(count);
-}

@@ -24,7 +24,7 @@ import { createRateLimiter, systemClock } from '@expedition/platform';
 import { createOptionsWorker } from '@expedition/quoting';
 import { EMBED_MAX_BODY_BYTES, createApp } from '@expedition/app-embed-api';
 import { dayFromToday, fromZod } from './src/inputs';
-import type { RouteSpec } from './src/engine';
+import type { RouteSpec } from './src/route-spec';
 import { FUZZ_PORTS, WRITTEN_TABLES, fuzzLogger, fuzzSuite } from './src/suite';
 
 const SITE = 'https://tours.fuzz.example';

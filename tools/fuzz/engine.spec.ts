@@ -4,7 +4,9 @@ import { z } from 'zod';
 import type { Database } from '@expedition/db';
 import { createTestDatabase } from '@expedition/db/testing';
 import { listen, type RunningServer } from '@expedition/http-kit';
-import { fuzzRoute, installWriteLog, type RouteSpec } from './src/engine';
+import { fuzzRoute } from './src/engine';
+import type { RouteSpec } from './src/route-spec';
+import { installWriteLog } from './src/write-log';
 
 /**
  * The engine must catch what it is for: a 5xx, an undocumented status, a stack trace in a body, an error body of the

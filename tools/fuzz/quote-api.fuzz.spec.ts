@@ -23,7 +23,7 @@ import { createSimulatedProcessor } from '@expedition/payments';
 import { composeQuoteApi, loadQuoteApiConfig } from '@expedition/app-quote-api';
 import { dayFromToday, fromZod } from './src/inputs';
 import { documentedOperations } from './src/openapi';
-import type { RouteSpec } from './src/engine';
+import type { RouteSpec } from './src/route-spec';
 import { BODY_PARSER_STATUSES, FUZZ_PORTS, WRITTEN_TABLES, fuzzLogger, fuzzSuite } from './src/suite';
 
 const silent = fuzzLogger();

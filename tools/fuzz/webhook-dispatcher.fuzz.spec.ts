@@ -10,7 +10,7 @@ import { createSimulatedProcessor } from '@expedition/payments';
 import { signPayload } from '@expedition/webhook-signature';
 import { composeWebhookDispatcher, loadDispatcherConfig } from '@expedition/app-webhook-dispatcher';
 import { PortalErrorSchema } from '@expedition/contracts';
-import type { RouteSpec } from './src/engine';
+import type { RouteSpec } from './src/route-spec';
 import { FUZZ_PORTS, WRITTEN_TABLES, fuzzLogger, fuzzSuite } from './src/suite';
 
 const SECRET = 'whsec_fuzz_dispatcher_0123456789abcdef';

@@ -14,7 +14,7 @@ import {
 } from '@expedition/operators';
 import { systemClock } from '@expedition/platform';
 import { createApp, loadPinnedReleases } from '@expedition/app-widget-iframe';
-import type { RouteSpec } from './src/engine';
+import type { RouteSpec } from './src/route-spec';
 import { FUZZ_PORTS, WRITTEN_TABLES, fuzzLogger, fuzzSuite } from './src/suite';
 
 const SITE = 'https://tours.fuzz.example';

@@ -1,7 +1,7 @@
 /**
- * Published pinned loaders (`GET /widget/<x.y.z>.js`): apps/widget-iframe/releases/widget-<x.y.z>.js plus
- * manifest.json `{ current, versions: { "<x.y.z>": { file, sha256, bytes, publishedAt } } }`. A published file is
- * never changed or removed (SERVICE-SPEC §9.3); apps/widget-iframe/loader/test/releases.spec.ts checks every checksum.
+ * Published pinned loaders (`GET /widget/<x.y.z>.js`): apps/widget-iframe/releases/widget-<x.y.z>.js plus manifest.json
+ * `{ current, versions: { "<x.y.z>": { file, sha256, bytes, publishedAt } } }`. A published file is never changed or
+ * removed (docs/contract.md, Versioning 3); apps/widget-iframe/loader/test/releases.spec.ts checks every checksum.
  */
 import { createHash } from 'node:crypto';
 import { existsSync, readFileSync, writeFileSync } from 'node:fs';

@@ -1,8 +1,8 @@
 /**
- * The rules an AI agent must follow (SERVICE-SPEC §1). They are written into the OpenAPI document so an agent that
- * reads only that document behaves correctly, and the disclaimer is returned with every quote. The facts they quote
- * (destinations, default durations) belong to the catalog (domain-pricing); contracts depends on zod only, so the app
- * that assembles the document passes them in (AgentCatalog) and the text is generated, never copied.
+ * The rules an AI agent must follow (docs/contract.md, rules for AI agents). They are written into the OpenAPI document
+ * so an agent that reads only that document behaves correctly, and the disclaimer is returned with every quote. The
+ * facts they quote (destinations, default durations) belong to the catalog (domain-pricing); contracts depends on zod
+ * only, so the app that assembles the document passes them in (AgentCatalog) and the text is generated, never copied.
  */
 export const QUOTE_DISCLAIMER =
   'I am an AI assistant and provide information only. All prices and coverage details are estimates that must be ' +

@@ -1,6 +1,6 @@
 /**
- * The widget's in-page protocol (SERVICE-SPEC §6): event names, their payloads and the `svc:*` postMessage messages
- * between the loader and the iframe. Imported by `@expedition/contracts/widget-protocol`.
+ * The widget's in-page protocol (docs/contract.md, Widget events): event names, their payloads and the `svc:*`
+ * postMessage messages between the loader and the iframe. Imported by `@expedition/contracts/widget-protocol`.
  *
  * This file imports nothing at runtime (only types of the rules entry) and holds only types and a few constants, so
  * the browser loader can import it at no runtime cost (no zod). The zod schemas in `events/widget-events.schema.ts` are

@@ -1,9 +1,17 @@
-/** Time comes in as a dependency so tests are deterministic. The one clock of every service and lib. */
+/**
+ * Time comes in as a dependency so tests are deterministic (docs/decisions.md, The code). The one clock of every
+ * service and lib.
+ */
 export interface Clock {
   now(): Date;
 }
 
 export const systemClock: Clock = { now: () => new Date() };
+
+/** `YYYY-MM-DD` of an instant, in UTC (quotes and policies are dated in UTC). */
+export function isoDay(instant: Date): string {
+  return instant.toISOString().slice(0, 10);
+}
 
 /** Whole seconds since the epoch (signature timestamps, Stripe's `created`). */
 export function epochSeconds(instant: Date): number {

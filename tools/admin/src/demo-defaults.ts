@@ -2,8 +2,9 @@
 export const DEMO_WEBHOOK_PATH = '/webhooks/expedition';
 
 /**
- * Where `demo:ensure` points the demo operator unless told otherwise: the launcher's demo site (DESIGN.md: port 4200,
- * DEMO_PORT), or DEMO_URL when the site is served elsewhere; DEMO_WEBHOOK_URL overrides the receiver.
+ * Where `demo:ensure` points the demo operator unless told otherwise: the launcher's demo site
+ * (docs/integration-guide.md §1: port 4200, DEMO_PORT), or DEMO_URL when the site is served elsewhere; DEMO_WEBHOOK_URL
+ * overrides the receiver.
  */
 export function demoDefaults(given: { demoUrl?: string; demoPort: number; demoWebhookUrl?: string }): {
   demoOrigin: string;

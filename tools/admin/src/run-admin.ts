@@ -16,7 +16,8 @@ import {
 } from '@expedition/operators';
 import { AgentKeyError, createAgentKeyService } from './agent-keys';
 import { createPolicyMailAdmin } from './policy-mails';
-import { COMMANDS, type Command, type CommandContext, type CommandOutput, type Options, UsageError } from './commands';
+import { type Command, type CommandContext, type CommandOutput, type Options, UsageError } from './command-kit';
+import { COMMANDS } from './commands';
 
 export interface AdminDeps {
   /** Opens the database; the runner closes it when the command is done. */

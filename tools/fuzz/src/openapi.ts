@@ -1,6 +1,6 @@
 import fc from 'fast-check';
 import { fromJsonSchema, type JsonSchema } from './inputs';
-import type { Method } from './engine';
+import type { Method } from './route-spec';
 
 /**
  * Route tables from our OpenAPI documents (libs/contracts builds them from the zod contracts): per operation its

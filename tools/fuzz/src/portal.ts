@@ -21,7 +21,7 @@ import {
   type PortalAppDeps,
   type PortalThrottles,
 } from '@expedition/app-operator-portal';
-import type { RouteSpec } from './engine';
+import type { RouteSpec } from './route-spec';
 import { documentedOperations } from './openapi';
 import { BODY_PARSER_STATUSES, WRITTEN_TABLES, fuzzLogger, fuzzSuite } from './suite';
 

@@ -2,15 +2,11 @@ import type { Express } from 'express';
 import pino from 'pino';
 import { listen, type RunningServer } from '@expedition/http-kit';
 import type { Database } from '@expedition/db';
-import {
-  FUZZ_RUNS,
-  fuzzRoute,
-  installWriteLog,
-  printReport,
-  summarizeViolations,
-  type RouteSpec,
-  type RouteStats,
-} from './engine';
+import { fuzzRoute } from './engine';
+import { printReport, summarizeViolations } from './report';
+import type { RouteSpec, RouteStats } from './route-spec';
+import { FUZZ_RUNS } from './settings';
+import { installWriteLog } from './write-log';
 
 /** Silent, or errors on stderr with FUZZ_DEBUG=1 (to see the cause of a 5xx the fuzz found). */
 export const fuzzLogger = () => pino({ level: process.env['FUZZ_DEBUG'] ? 'error' : 'silent' });

@@ -3,7 +3,7 @@
  * failure becomes an `EmbedError` with a stable machine code (the `quote.error` / `payment.failed` code) and a message
  * a traveler can read.
  *
- * The gate answers 401 and 403 WITHOUT CORS headers (SERVICE-SPEC §5), so a browser cannot read them: fetch rejects
+ * The gate answers 401 and 403 WITHOUT CORS headers (docs/contract.md, the gate), so a browser cannot read them: fetch rejects
  * exactly as it does when the network is down. Those surface as `network` unless the status is readable (same-origin
  * deployments, tests); a key that is already refused never gets this far (the boot data refuses it).
  *

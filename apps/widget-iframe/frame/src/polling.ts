@@ -1,5 +1,5 @@
 /**
- * Options polling (SERVICE-SPEC §3, §8): 0.5 s doubling to 5 s between polls, `Retry-After` honoured on 429 (quotes
+ * Options polling (docs/contract.md, GET /api/embed/options and Limits): 0.5 s doubling to 5 s between polls, `Retry-After` honoured on 429 (quotes
  * and polls share 60 requests/minute per key, so a widget never spends more than ~15 of them on one quote), a short
  * run of network errors tolerated, and a hard stop after `timeoutMs` → `options_timeout`. Time comes in as
  * dependencies so the logic is tested without waiting.

@@ -4,7 +4,12 @@ import path from 'node:path';
 import { chromium, type Browser, type Frame, type Page } from 'playwright-core';
 import { widgetMessages } from '@expedition/i18n/documents';
 import { noteSkippedSuite } from '@expedition/platform/testing';
-import { DIST, HOST, KEYS, startWorld, WIDGET, type World } from './harness';
+import { startWorld, type World } from './harness';
+import { DIST, KEYS, worldUrls } from './world-config';
+
+/** This suite's own ports (the other frame suites use 13950–13969), so suites can run side by side. */
+const urls = worldUrls(13970);
+const { HOST, WIDGET } = urls;
 
 /**
  * What the traveler reads once the choice is made, in real Chromium, in English and German at 390 and 1280 px:
@@ -56,7 +61,7 @@ describeWithBrowser('after the choice: the confirmation and the hosted plan card
   let browser: Browser;
   beforeAll(async () => {
     mkdirSync(SHOTS, { recursive: true });
-    world = await startWorld();
+    world = await startWorld(urls);
     browser = await chromium.launch({
       executablePath: CHROMIUM,
       args: ['--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking'],

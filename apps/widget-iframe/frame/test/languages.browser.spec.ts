@@ -1,11 +1,9 @@
-import { existsSync, mkdirSync } from 'node:fs';
-import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { chromium, type Browser, type Frame, type Page } from 'playwright-core';
+import type { Frame, Page } from 'playwright-core';
 import { PSEUDO_LOCALE, type RenderLocale } from '@expedition/i18n';
 import { widgetMessages } from '@expedition/i18n/documents';
-import { noteSkippedSuite } from '@expedition/platform/testing';
-import { DIST, HOST, KEYS, startWorld, WIDGET, type World } from './harness';
+import { describeWithBrowser, SHOTS, useFrameSession, YEAR } from './frame-session';
+import { KEYS, worldUrls } from './world-config';
 import { englishLeft, serveCatalogOptions } from './untranslated-text';
 
 /**
@@ -17,18 +15,6 @@ import { englishLeft, serveCatalogOptions } from './untranslated-text';
  * (lang-<locale>-<screen>-<width>.png) to look at. The plan cards are the catalog's plans as embed-api writes them, in
  * the quote's language.
  */
-const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
-const available = existsSync(CHROMIUM) && existsSync(path.join(DIST, 'manifest.json'));
-if (!available && process.env.REQUIRE_SERVICES === '1')
-  throw new Error(`Chromium (${CHROMIUM}) or the widget-frame bundle is missing (REQUIRE_SERVICES=1)`);
-if (!available)
-  noteSkippedSuite(
-    `Chromium not found at ${CHROMIUM} or dist/browser/widget-frame not built (npx nx run widget-frame:bundle)`,
-  );
-const describeWithBrowser = available ? describe : describe.skip;
-const SHOTS = path.join(tmpdir(), 'expedition-screens');
-
-const YEAR = new Date().getUTCFullYear() + 1;
 const PREFILL = {
   destination: 'antarctica',
   startDate: `${YEAR}-01-10`,
@@ -62,34 +48,9 @@ interface AxeViolation {
 }
 
 describeWithBrowser('the widget in every language, in Chromium', () => {
-  let world: World;
-  let browser: Browser;
-  beforeAll(async () => {
-    mkdirSync(SHOTS, { recursive: true });
-    world = await startWorld();
-    browser = await chromium.launch({
-      executablePath: CHROMIUM,
-      args: [
-        '--no-sandbox',
-        '--disable-gpu',
-        '--disable-quic',
-        '--no-first-run',
-        '--disable-background-networking',
-        '--disable-component-update',
-        '--disable-sync',
-      ],
-    });
-  }, 60_000);
-  afterAll(async () => {
-    await browser?.close();
-    await world?.close();
-  });
-  beforeEach(() => {
-    world.requests.length = 0;
-    world.scenario.pendingPolls = 1;
-    world.scenario.options429Once = false;
-    world.scenario.quoteGate = undefined;
-  });
+  const urls = worldUrls(13965);
+  const { HOST, WIDGET } = urls;
+  const session = useFrameSession(urls);
 
   /**
    * Every text node of the document lies inside its element's box and inside the frame (no clipping, no overflow), and
@@ -186,7 +147,7 @@ describeWithBrowser('the widget in every language, in Chromium', () => {
 
   describe.each(['de', 'fr', 'es', 'en-XA'])('%s', (lang) => {
     it.each([390, 1280])('form, plan cards, card refusal and confirmation at %i px', async (width) => {
-      const context = await browser.newContext({ viewport: { width, height: 900 }, bypassCSP: true });
+      const context = await session.browser.newContext({ viewport: { width, height: 900 }, bypassCSP: true });
       await serveCatalogOptions(context);
       const page = await context.newPage();
       const frame = await embedded(page, `${lang}${width}`, lang);
@@ -200,7 +161,7 @@ describeWithBrowser('the widget in every language, in Chromium', () => {
       await frame.click('button[type=submit]');
       await frame.waitForSelector('.svc-plan[data-plan-id]', { timeout: 20_000 });
       // The quote records the traveler's language (never the pseudo-locale).
-      const quoted = world.requests.find((r) => r.path === '/quote' && r.method === 'POST');
+      const quoted = session.world.requests.find((r) => r.path === '/quote' && r.method === 'POST');
       expect(quoted?.body?.['locale']).toBe(lang === 'en-XA' ? undefined : lang);
       await frame.click('[data-plan-id="polar-shield-standard"] .svc-plan__limits');
       await audit(frame, page, lang, 'plans', width);
@@ -224,7 +185,7 @@ describeWithBrowser('the widget in every language, in Chromium', () => {
     });
 
     it.each([390, 1280])("the hosted page's plan cards at %i px", async (width) => {
-      const context = await browser.newContext({ viewport: { width, height: 900 }, bypassCSP: true });
+      const context = await session.browser.newContext({ viewport: { width, height: 900 }, bypassCSP: true });
       await serveCatalogOptions(context);
       const page = await context.newPage();
       const trip = `destination=antarctica&startDate=${PREFILL.startDate}&endDate=${PREFILL.endDate}&travelers=1`;
@@ -239,7 +200,7 @@ describeWithBrowser('the widget in every language, in Chromium', () => {
     });
 
     it.each([390, 1280])('the hosted page at %i px, and its language switch', async (width) => {
-      const context = await browser.newContext({ viewport: { width, height: 900 }, bypassCSP: true });
+      const context = await session.browser.newContext({ viewport: { width, height: 900 }, bypassCSP: true });
       const page = await context.newPage();
       await page.goto(
         `${WIDGET}/quote?pk=${KEYS.tier1}&destination=arctic&travelers=2&tripCost=12000&residence=DE&locale=${lang}`,

@@ -13,9 +13,8 @@ import type { BrowserContext, Frame } from 'playwright-core';
 import { negotiateLocale, type RenderLocale } from '@expedition/i18n';
 import { catalogMessages, widgetMessages } from '@expedition/i18n/documents';
 import { toEmbedOptionsReady, type StoredOption } from '@expedition/quoting';
-import { PORTS } from './harness';
 
-const isEmbed = (path: string) => (url: URL) => url.port === String(PORTS.embed) && url.pathname === path;
+const isEmbed = (path: string) => (url: URL) => url.pathname === path;
 
 export async function serveCatalogOptions(context: BrowserContext): Promise<void> {
   const quoteLocales = new Map<string, string>();

@@ -8,7 +8,7 @@ import {
 
 /**
  * Tier 2 (the iframe quotes, "Buy" opens our hosted checkout in a new tab): POST /api/embed/checkout. Additive to
- * SERVICE-SPEC §4: same gate, same CORS, same shared per-key budget. It creates exactly the 30-minute checkout link
+ * docs/contract.md: same gate, same CORS, same shared per-key budget. It creates exactly the 30-minute checkout link
  * that quote-api's POST /api/v1/checkout creates, for a quote of the key's own operator. Errors: `{ "error": "…" }`
  * with CORS (400; 409 when the quote is already purchased), the gate's bare 403 for a quote of another operator or an
  * unknown or malformed id (no existence oracle). Plan, mode, expiry and purchased messages are the payment routes'

@@ -42,7 +42,7 @@ export const EmbedOptionSchema = z
   .meta({ id: 'EmbedOption' });
 export type EmbedOption = z.infer<typeof EmbedOptionSchema>;
 
-/** The ready payload: no `pending` field (SERVICE-SPEC §3). */
+/** The ready payload: no `pending` field (docs/contract.md, GET /api/embed/options). */
 export const EmbedOptionsReadySchema = z
   .object({
     quoteId: z.string(),

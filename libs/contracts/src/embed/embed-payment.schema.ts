@@ -2,10 +2,11 @@ import { z } from 'zod';
 import { ModeSchema } from '../common.schema';
 
 /**
- * Tier 3 (in-iframe checkout) payment routes of the embed API. Additive to SERVICE-SPEC §4: same gate, same CORS,
- * same shared per-key budget as the two public routes. Route failures after the gate are `{ "error": "…" }` with CORS
- * (400, or 409 when the quote is already paid); a quote or payment the key's operator does not own is the gate's bare
- * 403 (no existence oracle). A bad or missing body is `EMBED_INVALID_FIELDS_ERROR` (embed-quote.schema).
+ * Tier 3 (in-iframe checkout) payment routes of the embed API. Additive to the embed routes of docs/contract.md: same
+ * gate, same CORS, same shared per-key budget as the two public routes. Route failures after the gate are `{ "error":
+ * "…" }` with CORS (400, or 409 when the quote is already paid); a quote or payment the key's operator does not own is
+ * the gate's bare 403 (no existence oracle). A bad or missing body is `EMBED_INVALID_FIELDS_ERROR`
+ * (embed-quote.schema).
  */
 export const EMBED_PAYMENT_OPTIONS_NOT_READY = 'Options are not ready for this quote';
 export const EMBED_PAYMENT_PLAN_NOT_OFFERED = "Plan is not among this quote's options";

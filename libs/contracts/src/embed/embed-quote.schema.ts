@@ -2,7 +2,7 @@ import { z } from 'zod';
 import { IsoDateSchema, LanguageTagSchema } from '../common.schema';
 import { EMAIL_MAX_LENGTH, QUOTE_LIMITS as L } from '../rules';
 
-/** The only 400 body for bad input on POST /api/embed/quote (SERVICE-SPEC §7). */
+/** The only 400 body for bad input on POST /api/embed/quote (docs/contract.md). */
 export const EMBED_INVALID_FIELDS_ERROR = 'Missing or invalid required fields';
 export const EMBED_QUOTE_CREATION_FAILED = 'Quote could not be created';
 export const EMBED_QUOTE_ID_REQUIRED = 'quoteId required';

@@ -22,7 +22,10 @@ export {
   type WidgetMessage,
 } from '../widget-protocol';
 
-/** In-page widget events (SERVICE-SPEC §6). Every field optional unless marked required; consumers ignore unknowns. */
+/**
+ * In-page widget events (docs/contract.md, Widget events). Every field optional unless marked required; consumers
+ * ignore unknowns.
+ */
 export const QuoteReadyEventSchema = z
   .object({ quoteId: z.string().optional(), plansCount: z.number().optional() })
   .meta({ id: 'QuoteReadyEvent' });

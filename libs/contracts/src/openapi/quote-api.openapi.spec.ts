@@ -45,7 +45,7 @@ describe('quote API OpenAPI document', () => {
     ]);
   });
 
-  it('tells an agent the rules of SERVICE-SPEC §1', () => {
+  it('tells an agent the rules for AI agents of docs/contract.md', () => {
     const text = doc.info.description ?? '';
     expect(text).toMatch(/destination.*departure date.*travelers.*trip cost.*residence/s);
     expect(text).toContain('expeditions: Antarctica and Testland.');

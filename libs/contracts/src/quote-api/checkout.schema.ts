@@ -26,5 +26,5 @@ export const CheckoutResponseSchema = z
   .meta({ id: 'CheckoutResponse' });
 export type CheckoutResponse = z.infer<typeof CheckoutResponseSchema>;
 
-/** Checkout links live exactly this long (SERVICE-SPEC §8). */
+/** Checkout links live exactly this long (docs/contract.md, Limits). */
 export const CHECKOUT_LINK_TTL_MS = 30 * 60 * 1000;

@@ -5,10 +5,12 @@ import {
   TEST_CARDS,
 } from '../rules';
 
-/** Version of the /api/v1 description (SERVICE-SPEC §9.1); see CHANGELOG.md for what each version added. */
+/**
+ * Version of the /api/v1 description (docs/contract.md, Versioning 1); see CHANGELOG.md for what each version added.
+ */
 export const QUOTE_API_VERSION = '1.0.0';
 
-/** Limits of /api/v1 (SERVICE-SPEC §8 leaves them open; these are ours and stable). */
+/** Limits of /api/v1 (docs/decisions.md, Quoting API: ours and stable; docs/contract.md, Limits). */
 export const QUOTE_API_LIMITS = {
   requestsPerMinutePerClient: 120,
   maxJsonBodyBytes: 64 * 1024,

@@ -1,0 +1,127 @@
+import { Agent, createServer, request, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import type { PrismaClient } from '@expedition/db';
+
+/** The dispatcher benchmark's loopback receiver, its HTTP client, fabricated payment events and small statistics. */
+
+export interface Receiver {
+  url: string;
+  arrivals: Map<string, number>;
+  waitFor(count: number): Promise<void>;
+  reset(): void;
+  close(): Promise<void>;
+}
+
+export async function startReceiver(): Promise<Receiver> {
+  const arrivals = new Map<string, number>();
+  let waiter: { count: number; resolve: () => void } | null = null;
+  const server: Server = createServer((req, res) => {
+    const chunks: Buffer[] = [];
+    req.on('data', (c: Buffer) => chunks.push(c));
+    req.on('end', () => {
+      const at = performance.now();
+      const body = JSON.parse(Buffer.concat(chunks).toString('utf8')) as { quoteId?: string; eventId?: string };
+      const key = body.quoteId ?? body.eventId ?? String(arrivals.size);
+      if (!arrivals.has(key)) arrivals.set(key, at);
+      res.statusCode = 200;
+      res.end('ok');
+      if (waiter && arrivals.size >= waiter.count) waiter.resolve();
+    });
+  });
+  server.keepAliveTimeout = 65_000;
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const { port } = server.address() as AddressInfo;
+  return {
+    url: `http://127.0.0.1:${port}/hooks`,
+    arrivals,
+    waitFor: (count) =>
+      arrivals.size >= count ? Promise.resolve() : new Promise<void>((resolve) => (waiter = { count, resolve })),
+    reset: () => arrivals.clear(),
+    close: () =>
+      new Promise<void>((resolve) => {
+        server.closeAllConnections();
+        server.close(() => resolve());
+      }),
+  };
+}
+
+// The load and the baseline POST as the dispatcher does (node:http, keep-alive), not with fetch: fetch costs several
+// times the CPU per request in this process, which would slow the baseline and flatter the ratio.
+export const clientAgent = new Agent({ keepAlive: true, maxSockets: 64 });
+
+/** POSTs a JSON body and reads the whole answer; resolves to its status. */
+export function post(url: string, body: string, headers: Record<string, string> = {}): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const req = request(
+      url,
+      {
+        method: 'POST',
+        agent: clientAgent,
+        headers: { 'Content-Type': 'application/json', 'Content-Length': Buffer.byteLength(body), ...headers },
+      },
+      (res) => {
+        res.resume();
+        res.on('end', () => resolve(res.statusCode ?? 0));
+        res.on('error', reject);
+      },
+    );
+    req.on('error', reject);
+    req.end(body);
+  });
+}
+
+/** Runs `task` over `items` with at most `concurrency` in flight. */
+export async function pool<T>(
+  items: readonly T[],
+  concurrency: number,
+  task: (item: T) => Promise<void>,
+): Promise<void> {
+  let next = 0;
+  const lane = async () => {
+    while (next < items.length) await task(items[next++]!);
+  };
+  await Promise.all(Array.from({ length: Math.min(concurrency, items.length) }, lane));
+}
+
+export function median(values: readonly number[]): number {
+  const sorted = [...values].sort((a, b) => a - b);
+  return sorted[Math.floor(sorted.length / 2)] ?? NaN;
+}
+
+/** Puts the outbox back as the intake left it (every row pending, never attempted), for the next drain round. */
+export async function resetOutbox(prisma: PrismaClient): Promise<void> {
+  await prisma.$executeRaw`DELETE FROM webhook_attempts`;
+  await prisma.$executeRaw`
+    UPDATE webhook_events
+    SET status = 'pending', attempts = 0, locked_until = NULL, next_attempt_at = ${new Date()}::timestamp(3),
+        delivered_at = NULL, last_error = NULL`;
+}
+
+export function percentile(sorted: number[], p: number): number {
+  return sorted[Math.min(sorted.length - 1, Math.ceil((p / 100) * sorted.length) - 1)] ?? NaN;
+}
+
+export function paymentEvent(quoteId: string, planId: string, operatorId: string, amount: number, i: number) {
+  const created = Math.floor(Date.now() / 1000);
+  return {
+    id: `evt_bench_${i}_${quoteId}`,
+    object: 'event',
+    type: 'payment_intent.succeeded',
+    api_version: null,
+    created,
+    livemode: false,
+    data: {
+      object: {
+        id: `pi_bench_${i}_${quoteId}`,
+        object: 'payment_intent',
+        amount,
+        currency: 'usd',
+        status: 'succeeded',
+        livemode: false,
+        metadata: { quoteId, planId, operatorId, channel: 'embed' },
+        last_payment_error: null,
+        created,
+      },
+    },
+  };
+}
