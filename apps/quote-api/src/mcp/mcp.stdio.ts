@@ -1,6 +1,6 @@
 import pino from 'pino';
 import { StdioServerTransport } from '@modelcontextprotocol/sdk/server/stdio.js';
-import { bundledMigrationsDir, createDatabase, prepareDatabase } from '@expedition/db';
+import { serviceDatabase } from '@expedition/db';
 import { catalogSnapshot } from '@expedition/domain-pricing';
 import { createPolicyTokens } from '@expedition/fulfillment';
 import { createPaymentProcessor } from '@expedition/payments';
@@ -20,9 +20,10 @@ export async function runMcpStdio(env: Env = process.env): Promise<void> {
     pino.destination(2),
   );
   for (const warning of config.payments.warnings) logger.warn(warning);
-  const db = await createDatabase({ databaseUrl: config.databaseUrl, dataDir: config.dataDir });
   // Built (dist/apps/quote-api/mcp.js): the migrations copied beside the bundle; from source: the repository's.
-  await prepareDatabase(db, { catalog: catalogSnapshot(), migrationsDir: bundledMigrationsDir(__dirname) });
+  const database = serviceDatabase(config, { catalog: catalogSnapshot, mainDir: __dirname });
+  const db = await database.open();
+  await database.prepare(db);
   const clock = systemClock;
   // The same settings composeQuoteApi gives createApp (compose.ts), so a challenge from here verifies there too.
   const services = createMcpServices({
