@@ -1,6 +1,6 @@
 import pino from 'pino';
 import { StdioServerTransport } from '@modelcontextprotocol/sdk/server/stdio.js';
-import { bundledMigrationsDir, createDatabase, prepareDatabase } from '@expedition/db';
+import { serviceDatabase } from '@expedition/db';
 import { catalogSnapshot } from '@expedition/domain-pricing';
 import type { Env } from '@expedition/platform';
 import { loadConfig } from '../config';
@@ -19,9 +19,10 @@ export async function runMcpStdio(env: Env = process.env): Promise<void> {
     pino.destination(2),
   );
   for (const warning of config.payments.warnings) logger.warn(warning);
-  const db = await createDatabase({ databaseUrl: config.databaseUrl, dataDir: config.dataDir });
   // Built (dist/apps/quote-api/mcp.js): the migrations copied beside the bundle; from source: the repository's.
-  await prepareDatabase(db, { catalog: catalogSnapshot(), migrationsDir: bundledMigrationsDir(__dirname) });
+  const database = serviceDatabase(config, { catalog: catalogSnapshot, mainDir: __dirname });
+  const db = await database.open();
+  await database.prepare(db);
   // The wiring of the HTTP app (quote-api.runtime.ts), so a challenge from here verifies there too.
   const services = createQuoteApiServices(quoteApiDeps({ config, db, logger }));
   const server = createMcpServer(services);
