@@ -21,6 +21,8 @@ const PORT = 14084;
 const SCREENS = process.env['SCREENSHOTS_DIR'] ?? path.join(process.env['TMPDIR'] ?? tmpdir(), 'expedition-screens');
 /** The widget's accent (libs/ui tokens.css --svc-accent) as the browser computes it. */
 const ACCENT = 'rgb(11, 92, 173)';
+/** The paid page's operator colour, #7a1f5c. */
+const BRAND = 'rgb(122, 31, 92)';
 
 describeWithBrowser('the checkout page and the paid page in Chromium: operator, carrier, shared tokens', () => {
   let h: Harness;
@@ -28,12 +30,12 @@ describeWithBrowser('the checkout page and the paid page in Chromium: operator, 
   let browser: Browser;
   const links = { page: '', paid: '' };
 
-  async function operatorLink(name: string) {
+  async function operatorLink(name: string, brandColor?: string) {
     const quote = await request(h.app).post('/api/v1/quotes').send(antarcticaQuote);
     const plan = (quote.body.plans as { planId: string; availabilityMode: string }[]).find(
       (p) => p.availabilityMode === 'full',
     )!;
-    const operator = await h.db.prisma.operator.create({ data: { name, status: 'active' } });
+    const operator = await h.db.prisma.operator.create({ data: { name, status: 'active', brandColor } });
     await h.db.prisma.quote.update({ where: { id: quote.body.quoteId }, data: { operatorId: operator.id } });
     const res = await request(h.app)
       .post('/api/v1/checkout')
@@ -44,7 +46,8 @@ describeWithBrowser('the checkout page and the paid page in Chromium: operator, 
   beforeAll(async () => {
     h = await createHarness();
     links.page = await operatorLink('Southern Ice Expeditions');
-    links.paid = await operatorLink('Southern Ice Expeditions');
+    // The paid page's operator set a brand colour in the portal: it replaces the accent.
+    links.paid = await operatorLink('Southern Ice Expeditions', '#7a1f5c');
     const paid = await request(h.app)
       .post(`${links.paid}/pay`)
       .type('form')
@@ -79,12 +82,12 @@ describeWithBrowser('the checkout page and the paid page in Chromium: operator, 
           const linkColour = await page.evaluate<string>(
             "getComputedStyle(document.querySelector('.langs a:not([aria-current])')).color",
           );
-          expect(linkColour).toBe(ACCENT);
+          expect(linkColour).toBe(name === 'paid' ? BRAND : ACCENT);
           if (name === 'paid') {
             const button = await page.evaluate<string>(
               "getComputedStyle(document.getElementById('certificate')).backgroundColor",
             );
-            expect(button).toBe(ACCENT);
+            expect(button).toBe(BRAND);
           }
           await expect(
             page.evaluate<boolean>('document.documentElement.scrollWidth <= window.innerWidth'),

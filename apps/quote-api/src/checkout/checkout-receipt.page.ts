@@ -30,7 +30,7 @@ export function renderCheckoutReceipt(
   locale: RenderLocale = 'en',
   brand: PageBrand = NO_BRAND,
 ): void {
-  const nonce = startCheckoutPage(res, '', locale);
+  const nonce = startCheckoutPage(res, '', locale, brand);
   const r = checkoutMessages(locale).receipt;
   switch (receipt.kind) {
     case 'paid_here':

@@ -38,9 +38,29 @@ export interface PageBrand {
   logoUrl?: string | null;
 }
 export const NO_BRAND: PageBrand = { operatorName: null };
-/** The brand of a quote's operator row (null: the quote came through no operator). */
-export const checkoutBrand = (operator: { name: string } | null | undefined): PageBrand =>
-  operator ? { operatorName: operator.name } : NO_BRAND;
+/**
+ * The brand of a quote's operator row (null: the quote came through no operator). The portal validated the colour
+ * and the logo (libs/operators branding.ts); they are checked again here, so a stored value that is not a plain
+ * #rrggbb or an https URL never reaches the stylesheet or the CSP.
+ */
+export function checkoutBrand(
+  operator: { name: string; brandColor?: string | null; logoUrl?: string | null } | null | undefined,
+): PageBrand {
+  if (!operator) return NO_BRAND;
+  const accent = operator.brandColor && /^#[0-9a-f]{6}$/i.test(operator.brandColor) ? operator.brandColor : null;
+  return { operatorName: operator.name, accent, logoUrl: logoOrigin(operator.logoUrl) ? operator.logoUrl : null };
+}
+
+/** The https origin of a logo URL, for the page's img-src; null for anything else. */
+export function logoOrigin(url: string | null | undefined): string | null {
+  if (!url) return null;
+  try {
+    const parsed = new URL(url);
+    return parsed.protocol === 'https:' ? parsed.origin : null;
+  } catch {
+    return null;
+  }
+}
 
 /** The page's header: the operator's name (and logo) when the quote came through one, and the language switch. */
 function brandHeader(brand: PageBrand, lang: RenderLocale): string {
@@ -167,12 +187,19 @@ if(r.ok){field.readOnly=true;return pay();}return r.json().then(function(b){fail
  * Security headers of every page behind a checkout link (the token is a bearer secret: no caching, no referrer, no
  * framing, a strict CSP); returns the nonce of its inline style and scripts.
  */
-export function startCheckoutPage(res: Response, stripeCsp = '', locale: RenderLocale = 'en'): string {
+export function startCheckoutPage(
+  res: Response,
+  stripeCsp = '',
+  locale: RenderLocale = 'en',
+  brand: PageBrand = NO_BRAND,
+): string {
   const nonce = randomBytes(16).toString('base64');
+  // An operator's logo: its origin alone joins img-src.
+  const logo = logoOrigin(brand.logoUrl);
   res.setHeader('Content-Language', locale);
   res.setHeader(
     'Content-Security-Policy',
-    `default-src 'none'; style-src 'nonce-${nonce}'; script-src 'nonce-${nonce}'${stripeCsp}; img-src 'self' data:; form-action 'self'; frame-ancestors 'none'; base-uri 'none'`,
+    `default-src 'none'; style-src 'nonce-${nonce}'; script-src 'nonce-${nonce}'${stripeCsp}; img-src 'self' data:${logo ? ` ${logo}` : ''}; form-action 'self'; frame-ancestors 'none'; base-uri 'none'`,
   );
   res.setHeader('Cache-Control', 'no-store');
   res.setHeader('Referrer-Policy', 'no-referrer');
@@ -193,8 +220,8 @@ export function renderCheckoutPage(res: Response, view: View, options: PageOptio
   const stripeCsp = options.stripe
     ? ` https://js.stripe.com; frame-src https://js.stripe.com https://hooks.stripe.com; connect-src 'self' https://api.stripe.com`
     : '';
-  const nonce = startCheckoutPage(res, stripeCsp, locale);
   const brand = view.state === 'unknown' ? NO_BRAND : checkoutBrand(view.session.quote.operator);
+  const nonce = startCheckoutPage(res, stripeCsp, locale, brand);
   const page = (title: string, body: string, script = '', head = '') =>
     layout(title, body, nonce, script, head, locale, brand);
 

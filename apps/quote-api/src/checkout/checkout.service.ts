@@ -109,7 +109,7 @@ export function createCheckoutService(deps: CheckoutServiceDeps) {
           include: {
             purchase: { select: { id: true, payment: { select: { checkoutSessionId: true } } } },
             // The page shows whose page it is (libs/operators: the operator's display name).
-            operator: { select: { name: true } },
+            operator: { select: { name: true, brandColor: true, logoUrl: true } },
           },
         },
         plan: true,
