@@ -1,4 +1,4 @@
-import { contrastWithWhite, optionalBrandColor, optionalLogoUrl } from './branding';
+import { contrastWithWhite, optionalBrandColor, optionalLogoUrl } from '../src/lib/branding';
 
 describe('checkout page branding inputs', () => {
   it('measures contrast with white as WCAG does (#767676 is the lightest AA grey)', () => {
