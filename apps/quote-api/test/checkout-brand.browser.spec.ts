@@ -72,6 +72,8 @@ describeWithBrowser('the checkout page and the paid page in Chromium: operator, 
         for (const [name, link] of Object.entries(links)) {
           const context = await browser.newContext({ viewport: { width, height: 900 } });
           const page = await context.newPage();
+          // The page counts down to the link's expiry in the harness's time: the browser lives in that time too.
+          await page.clock.setFixedTime(h.clock.now());
           const errors: string[] = [];
           page.on('console', (m) => m.type() === 'error' && errors.push(m.text()));
           const res = await page.goto(`http://127.0.0.1:${PORT}${link}?locale=${lang}`);
