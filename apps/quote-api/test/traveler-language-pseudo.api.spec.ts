@@ -58,6 +58,8 @@ describe('no untranslated text on the policy page and the policy wording (pseudo
     const data = [
       catalogPlan.name,
       catalogPlan.brand,
+      // The carrier's name is a name; its "(illustrative)" is translated.
+      catalogPlan.carrier.replace(/ \(illustrative\)$/, ''),
       quote.body.quoteNumber,
       '4242 4242 4242 4242',
       '4000 0000 0000 0002',

@@ -20,6 +20,7 @@ export * from './embed/embed-payment.schema';
 export * from './embed/embed-checkout.schema';
 export * from './portal/portal-error.schema';
 export * from './portal/operator.schema';
+export * from './portal/branding.schema';
 export * from './portal/webhook.schema';
 export * from './portal/dashboard.schema';
 export * from './portal/audit.schema';

@@ -70,6 +70,9 @@ export const PORTAL_LIMITS = {
   maxCommissionBps: 10_000,
   /** How long a rotated webhook secret keeps signing next to the new one (one week). */
   maxSecretOverlapHours: 168,
+  /** The checkout pages' branding: a #rrggbb colour, an https logo URL. */
+  maxBrandColor: 7,
+  maxLogoUrl: 2048,
 } as const;
 
 /**

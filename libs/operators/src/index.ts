@@ -7,6 +7,7 @@ export type { OperatorView, PublishableKeyView, SecretKeyView } from './lib/view
 export type { AllowedOriginView } from './lib/origin.service';
 export { WEBHOOK_SECRET_BYTES, WEBHOOK_SECRET_PREFIX } from './lib/webhook-secret.service';
 export { OPERATOR_CONNECTION_ERROR, TEST_EVENT_ID_PREFIX } from './lib/webhook-event.service';
+export { BRANDING_LIMITS, contrastWithWhite } from './lib/branding';
 export { type OperatorStatusValue, optionalWebhookSecret, requireWebhookUrl } from './lib/inputs';
 export { SUSPENDED_OPERATOR_MESSAGE, isOperatorError } from './lib/operator-error';
 export { describeOriginProblem, isLoopbackOrigin } from './lib/origin-rules';

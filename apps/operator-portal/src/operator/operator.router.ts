@@ -7,6 +7,7 @@ import {
   OriginQuerySchema,
   OriginRequestSchema,
   RotateKeyRequestSchema,
+  UpdateBrandingRequestSchema,
   WEBHOOK_MAX_ATTEMPTS,
   WEBHOOK_RETRY_DELAYS_MS,
   WebhookEventListQuerySchema,
@@ -42,6 +43,12 @@ export function operatorRouter(deps: PortalRouteDeps): Router {
 
   router.get('/operator', member, async (req, res) => {
     res.json({ operator: toPortalOperator(await operatorOf(req)) });
+  });
+
+  // The checkout pages' brand colour and logo (libs/operators branding.ts checks them; nothing is written on a 400).
+  router.put('/operator/branding', owner, async (req, res) => {
+    const body = parse(UpdateBrandingRequestSchema, req.body);
+    res.json({ operator: toPortalOperator(await operators.setBranding(getOperatorId(req), body, actorOf(req))) });
   });
 
   // ---- publishable keys -------------------------------------------------------------------------------------

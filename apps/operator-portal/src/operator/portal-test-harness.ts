@@ -99,6 +99,7 @@ export type OperatorWithUsers = Awaited<ReturnType<typeof createOperatorWithUser
 export interface PortalCaller {
   get(path: string): request.Test;
   post(path: string, body?: object): request.Test;
+  put(path: string, body?: object): request.Test;
   delete(path: string): request.Test;
 }
 
@@ -119,6 +120,7 @@ export function useRouterSuite(): RouterSuite {
       return {
         get: (path) => withUser(request(suite.h.app).get(API_BASE + path)),
         post: (path, body) => withUser(request(suite.h.app).post(API_BASE + path)).send(body ?? {}),
+        put: (path, body) => withUser(request(suite.h.app).put(API_BASE + path)).send(body ?? {}),
         delete: (path) => withUser(request(suite.h.app).delete(API_BASE + path)),
       };
     },

@@ -80,6 +80,8 @@ export function toPortalOperator(op: OperatorView) {
     liveApproved: op.status === 'active' && op.embeddingEnabled,
     contactEmail: op.contactEmail,
     websiteUrl: op.websiteUrl,
+    brandColor: op.brandColor,
+    logoUrl: op.logoUrl,
     createdAt: op.createdAt.toISOString(),
   };
 }

@@ -2,10 +2,18 @@ import type { Response } from 'express';
 import { formatMoney } from '@expedition/contracts/rules';
 import type { RenderLocale } from '@expedition/i18n';
 import { checkoutMessages } from '@expedition/i18n/documents';
-import { destinationName, tierName } from '@expedition/policy-documents';
+import { carrierName, destinationName, tierName } from '@expedition/policy-documents';
 import { slot, withSlots } from '../documents/document-page';
 import type { CheckoutReceipt, IssuedPolicy } from './checkout-receipt.repository';
-import { day, escapeHtml as e, layout, refreshMeta, startCheckoutPage } from './checkout.page';
+import {
+  day,
+  escapeHtml as e,
+  layout,
+  NO_BRAND,
+  refreshMeta,
+  startCheckoutPage,
+  type PageBrand,
+} from './checkout.page';
 
 /** Seconds between reloads while the policy is being issued (the processor's event usually lands in under one). */
 export const ISSUING_REFRESH_SECONDS = 3;
@@ -16,8 +24,13 @@ type ShownReceipt = Exclude<CheckoutReceipt, { kind: 'none' }>;
  * What a checkout link shows once money has moved, in the page's language: the policy bought through this link, the
  * policy being issued, or the news that the quote was bought another way and this link charged nothing.
  */
-export function renderCheckoutReceipt(res: Response, receipt: ShownReceipt, locale: RenderLocale = 'en'): void {
-  const nonce = startCheckoutPage(res, '', locale);
+export function renderCheckoutReceipt(
+  res: Response,
+  receipt: ShownReceipt,
+  locale: RenderLocale = 'en',
+  brand: PageBrand = NO_BRAND,
+): void {
+  const nonce = startCheckoutPage(res, '', locale, brand);
   const r = checkoutMessages(locale).receipt;
   switch (receipt.kind) {
     case 'paid_here':
@@ -31,6 +44,7 @@ export function renderCheckoutReceipt(res: Response, receipt: ShownReceipt, loca
             '',
             '',
             locale,
+            brand,
           ),
         );
       return;
@@ -45,11 +59,12 @@ export function renderCheckoutReceipt(res: Response, receipt: ShownReceipt, loca
             '',
             refreshMeta(ISSUING_REFRESH_SECONDS),
             locale,
+            brand,
           ),
         );
       return;
     case 'bought_elsewhere':
-      res.status(200).send(layout(r.elsewhereTitle(), boughtElsewhere(receipt, locale), nonce, '', '', locale));
+      res.status(200).send(layout(r.elsewhereTitle(), boughtElsewhere(receipt, locale), nonce, '', '', locale, brand));
       return;
   }
 }
@@ -81,13 +96,14 @@ ${testMode || `<p>${e(r.covered())}</p>`}
 <dl>
 <dt>${e(m.labels.policyNumber())}</dt><dd><strong>${e(p.policyNumber)}</strong></dd>
 <dt>${e(m.labels.plan())}</dt><dd>${e(p.planName)} <span class="muted">(${e(p.planBrand)}, ${e(tierName(p.planTier, locale))})</span></dd>
+<dt>${e(m.labels.carrier())}</dt><dd id="carrier">${e(carrierName(p.planCarrier, locale))}</dd>
 <dt>${e(p.mode === 'test' ? m.labels.premium() : m.labels.premiumPaid())}</dt><dd class="premium">${e(formatMoney(p.premiumCents, p.currency, locale))}</dd>
 <dt>${e(m.labels.destination())}</dt><dd>${e(destinationName(p.destinationSlug, locale))}</dd>
 <dt>${e(m.labels.dates())}</dt><dd>${dates}</dd>
 <dt>${e(m.labels.travelers())}</dt><dd>${e(who)}</dd>
 </dl>
 <p>${withSlots(r.openPolicyPage({ link: slot(0) }), [`<a id="policy-page" href="${e(p.pageUrl)}">${e(r.policyPageLink())}</a>`])}</p>
-<p><a id="certificate" href="${e(p.documentUrl)}" target="_blank" rel="noopener noreferrer">${e(r.downloadCertificate())}</a></p>
+<p><a id="certificate" class="button" href="${e(p.documentUrl)}" target="_blank" rel="noopener noreferrer">${e(r.downloadCertificate())}</a></p>
 <p class="muted">${e(r.keepPrivate())}</p>
 <h2>${e(r.whatNext())}</h2>
 <ul>

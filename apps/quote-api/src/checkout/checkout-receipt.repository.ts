@@ -10,6 +10,8 @@ export interface IssuedPolicy {
   planName: string;
   planBrand: string;
   planTier: string;
+  /** The catalog's carrier, "(illustrative)": the catalog's carriers are invented (libs/policy-documents). */
+  planCarrier: string;
   premiumCents: number;
   currency: string;
   mode: Mode;
@@ -72,7 +74,7 @@ export function createCheckoutReceiptRepository(prisma: PrismaClient, publicUrl:
         select: {
           processorPaymentId: true,
           payment: { select: { checkoutSessionId: true } },
-          plan: { select: { name: true, brand: true, tier: true } },
+          plan: { select: { name: true, brand: true, tier: true, carrier: true } },
           quote: { select: { quoteNumber: true, destinationSlug: true, durationDays: true } },
           policy: {
             select: {
@@ -132,6 +134,7 @@ export function createCheckoutReceiptRepository(prisma: PrismaClient, publicUrl:
         planName: plan.name,
         planBrand: plan.brand,
         planTier: plan.tier,
+        planCarrier: plan.carrier,
         premiumCents: policy.premiumCents,
         currency: policy.currency,
         mode: policy.mode,

@@ -4,9 +4,10 @@ import { CHECKOUT_LINK_TTL_MS } from '@expedition/contracts';
 import { formatMoney, TEST_CARDS } from '@expedition/contracts/rules';
 import { formatDay, LANGUAGE_NAMES, LOCALES, type Locale, type RenderLocale } from '@expedition/i18n';
 import { checkoutMessages } from '@expedition/i18n/documents';
-import { destinationName, tierName } from '@expedition/policy-documents';
+import { carrierName, destinationName, tierName } from '@expedition/policy-documents';
 import { slot, withSlots } from '../documents/document-page';
 import type { CheckoutService } from './checkout.service';
+import { checkoutStyles } from './checkout-style';
 
 type View = Awaited<ReturnType<CheckoutService['view']>>;
 
@@ -25,6 +26,52 @@ function languageSwitch(current: RenderLocale): string {
   return `<nav class="langs" aria-label="Language / Sprache / Langue / Idioma">${links}</nav>`;
 }
 
+/** Whose page this is: the operator the quote came through (null: none), and its optional branding. */
+export interface PageBrand {
+  operatorName: string | null;
+  /** A brand colour already checked for contrast against white text (libs/operators). */
+  accent?: string | null;
+  /** An https logo URL, already validated; shown with the operator's name as its alt text. */
+  logoUrl?: string | null;
+}
+export const NO_BRAND: PageBrand = { operatorName: null };
+/**
+ * The brand of a quote's operator row (null: the quote came through no operator). The portal validated the colour
+ * and the logo (libs/operators branding.ts); they are checked again here, so a stored value that is not a plain
+ * #rrggbb or an https URL never reaches the stylesheet or the CSP.
+ */
+export function checkoutBrand(
+  operator: { name: string; brandColor?: string | null; logoUrl?: string | null } | null | undefined,
+): PageBrand {
+  if (!operator) return NO_BRAND;
+  const accent = operator.brandColor && /^#[0-9a-f]{6}$/i.test(operator.brandColor) ? operator.brandColor : null;
+  return { operatorName: operator.name, accent, logoUrl: logoOrigin(operator.logoUrl) ? operator.logoUrl : null };
+}
+
+/** The https origin of a logo URL, for the page's img-src; null for anything else. */
+export function logoOrigin(url: string | null | undefined): string | null {
+  if (!url) return null;
+  try {
+    const parsed = new URL(url);
+    return parsed.protocol === 'https:' ? parsed.origin : null;
+  } catch {
+    return null;
+  }
+}
+
+/** The page's header: the operator's name (and logo) when the quote came through one, and the language switch. */
+function brandHeader(brand: PageBrand, lang: RenderLocale): string {
+  const name = brand.operatorName;
+  const logo =
+    name && brand.logoUrl
+      ? `<img class="brand-logo" src="${escapeHtml(brand.logoUrl)}" alt="${escapeHtml(name)}" width="160" height="40">`
+      : '';
+  const who = name
+    ? `<p class="brand-name" id="operator">${logo}<span>${escapeHtml(checkoutMessages(lang).page.offeredBy({ operator: name }))}</span></p>`
+    : '';
+  return `<header class="brand">${who}${languageSwitch(lang)}</header>`;
+}
+
 /**
  * A whole page in `lang`, with the language switch. `head`: extra elements for <head>, e.g. a meta refresh (the CSP
  * allows no inline script for that).
@@ -36,25 +83,14 @@ export function layout(
   script = '',
   head = '',
   lang: RenderLocale = 'en',
+  brand: PageBrand = NO_BRAND,
 ): string {
   return `<!doctype html>
 <html lang="${lang}"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1">
 <meta name="robots" content="noindex"><link rel="icon" href="data:,">${head}<title>${escapeHtml(title)}</title>
 <style nonce="${nonce}">
-body{font:16px/1.5 system-ui,sans-serif;margin:0;background:#f4f7fa;color:#14212b}
-main{max-width:40rem;margin:2rem auto;background:#fff;border-radius:12px;padding:2rem;box-shadow:0 1px 4px #0002}
-@media (max-width:30rem){main{margin:1rem .5rem;padding:1.25rem}}
-h1{font-size:1.4rem;margin-top:0;overflow-wrap:anywhere}dl{display:grid;grid-template-columns:max-content 1fr;gap:.3rem 1rem}
-@media (max-width:30rem){dl{grid-template-columns:1fr;gap:0}dd{margin-bottom:.5rem}}
-dt{color:#52606d}dd{margin:0;min-width:0;overflow-wrap:anywhere}.premium{font-size:1.6rem;font-weight:600}.notice{background:#fff8e1;padding:1rem;border-radius:8px}
-.error{background:#fdecea;color:#8a1c12;padding:1rem;border-radius:8px}
-.success{color:#0b6b3a}ul{padding-left:1.2rem}li{margin:.3rem 0}h2{font-size:1.1rem;margin:1.4rem 0 .4rem}.nowrap{white-space:nowrap}
-form{display:grid;gap:.6rem;margin:1.2rem 0}input{font:inherit;padding:.6rem;border:1px solid #b8c4ce;border-radius:6px;min-width:0}
-button{font:inherit;font-weight:600;padding:.7rem;border:0;border-radius:6px;background:#0b5cad;color:#fff;cursor:pointer}
-.summary{white-space:pre-wrap;background:#f4f7fa;padding:1rem;border-radius:8px}.muted{color:#52606d;font-size:.9rem}
-.langs{display:flex;flex-wrap:wrap;justify-content:flex-end;gap:.25rem .9rem;margin:0 0 .8rem;font-size:.92rem}
-.langs a{color:#0b5cad;padding:.35rem .1rem}.langs a[aria-current]{font-weight:700;color:#14212b;text-decoration:none}
-</style></head><body><main>${languageSwitch(lang)}${body}</main>${script}</body></html>`;
+${checkoutStyles(brand.accent)}
+</style></head><body><main>${brandHeader(brand, lang)}${body}</main>${script}</body></html>`;
 }
 
 /** The optional field's name, and what the page says about it (one place: the page and its tests). */
@@ -148,12 +184,19 @@ if(r.ok){field.readOnly=true;return pay();}return r.json().then(function(b){fail
  * Security headers of every page behind a checkout link (the token is a bearer secret: no caching, no referrer, no
  * framing, a strict CSP); returns the nonce of its inline style and scripts.
  */
-export function startCheckoutPage(res: Response, stripeCsp = '', locale: RenderLocale = 'en'): string {
+export function startCheckoutPage(
+  res: Response,
+  stripeCsp = '',
+  locale: RenderLocale = 'en',
+  brand: PageBrand = NO_BRAND,
+): string {
   const nonce = randomBytes(16).toString('base64');
+  // An operator's logo: its origin alone joins img-src.
+  const logo = logoOrigin(brand.logoUrl);
   res.setHeader('Content-Language', locale);
   res.setHeader(
     'Content-Security-Policy',
-    `default-src 'none'; style-src 'nonce-${nonce}'; script-src 'nonce-${nonce}'${stripeCsp}; img-src 'self' data:; form-action 'self'; frame-ancestors 'none'; base-uri 'none'`,
+    `default-src 'none'; style-src 'nonce-${nonce}'; script-src 'nonce-${nonce}'${stripeCsp}; img-src 'self' data:${logo ? ` ${logo}` : ''}; form-action 'self'; frame-ancestors 'none'; base-uri 'none'`,
   );
   res.setHeader('Cache-Control', 'no-store');
   res.setHeader('Referrer-Policy', 'no-referrer');
@@ -174,9 +217,10 @@ export function renderCheckoutPage(res: Response, view: View, options: PageOptio
   const stripeCsp = options.stripe
     ? ` https://js.stripe.com; frame-src https://js.stripe.com https://hooks.stripe.com; connect-src 'self' https://api.stripe.com`
     : '';
-  const nonce = startCheckoutPage(res, stripeCsp, locale);
+  const brand = view.state === 'unknown' ? NO_BRAND : checkoutBrand(view.session.quote.operator);
+  const nonce = startCheckoutPage(res, stripeCsp, locale, brand);
   const page = (title: string, body: string, script = '', head = '') =>
-    layout(title, body, nonce, script, head, locale);
+    layout(title, body, nonce, script, head, locale, brand);
 
   if (view.state === 'unknown') {
     res
@@ -227,6 +271,7 @@ export function renderCheckoutPage(res: Response, view: View, options: PageOptio
 <h1>${e(m.page.heading())}</h1>${reference}
 <dl>
 <dt>${e(m.labels.plan())}</dt><dd>${e(plan.name)} <span class="muted">(${e(plan.brand)}, ${e(tierName(plan.tier, locale))})</span></dd>
+<dt>${e(m.labels.carrier())}</dt><dd id="carrier">${e(carrierName(plan.carrier, locale))}</dd>
 <dt>${e(m.labels.destination())}</dt><dd>${e(destinationName(quote.destinationSlug, locale))}</dd>
 <dt>${e(m.labels.dates())}</dt><dd>${dates}</dd>
 <dt>${e(m.labels.travelers())}</dt><dd>${e(m.values.travelersWithAges({ travelers: guests, ages: quote.travelerAges.join(', ') }))}</dd>

@@ -7,7 +7,7 @@ import { checkoutMessages, type CheckoutMessages } from '@expedition/i18n/docume
 import { queryLocale } from '../documents/document-page';
 import { readIdempotencyKey } from './checkout-idempotency';
 import type { CheckoutService } from './checkout.service';
-import { EMAIL_FIELD, renderCheckoutPage } from './checkout.page';
+import { checkoutBrand, EMAIL_FIELD, renderCheckoutPage } from './checkout.page';
 import type { CheckoutReceiptRepository } from './checkout-receipt.repository';
 import { renderCheckoutReceipt } from './checkout-receipt.page';
 
@@ -43,7 +43,8 @@ export function checkoutPageRouter(deps: {
     // Once money has moved, the link shows what it bought (or that the quote was bought elsewhere), never a form.
     if (view.state === 'paid' || view.state === 'open') {
       const receipt = await deps.receipts.forSession(view.session);
-      if (receipt.kind !== 'none') return renderCheckoutReceipt(res, receipt, locale);
+      if (receipt.kind !== 'none')
+        return renderCheckoutReceipt(res, receipt, locale, checkoutBrand(view.session.quote.operator));
     }
     if (view.state !== 'open' || deps.ui.kind !== 'stripe') return renderCheckoutPage(res, view, shown);
     // Back from Stripe's redirect: the webhook is on its way; show progress rather than a second form.

@@ -105,7 +105,13 @@ export function createCheckoutService(deps: CheckoutServiceDeps) {
     const session = await deps.prisma.checkoutSession.findUnique({
       where: { tokenHash: hashToken(token) },
       include: {
-        quote: { include: { purchase: { select: { id: true, payment: { select: { checkoutSessionId: true } } } } } },
+        quote: {
+          include: {
+            purchase: { select: { id: true, payment: { select: { checkoutSessionId: true } } } },
+            // The page shows whose page it is (libs/operators: the operator's display name).
+            operator: { select: { name: true, brandColor: true, logoUrl: true } },
+          },
+        },
         plan: true,
       },
     });

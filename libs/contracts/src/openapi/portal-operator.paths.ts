@@ -1,5 +1,6 @@
 import type { ZodOpenApiPathsObject } from 'zod-openapi';
 import { AuditListQuerySchema, AuditListSchema } from '../portal/audit.schema';
+import { UpdateBrandingRequestSchema } from '../portal/branding.schema';
 import { DashboardQuerySchema, DashboardResponseSchema } from '../portal/dashboard.schema';
 import {
   AddOriginResponseSchema,
@@ -37,6 +38,20 @@ export const operatorPaths: ZodOpenApiPathsObject = {
       'getOperator',
       'The operator and its provider-set settings (read-only)',
       ok(PortalOperatorResponseSchema),
+    ),
+  },
+  [`${P}/operator/branding`]: {
+    put: op(
+      'owner',
+      'updateBranding',
+      'Set or clear the brand colour and logo of the checkout pages',
+      ok(PortalOperatorResponseSchema),
+      {
+        body: UpdateBrandingRequestSchema,
+        write: true,
+        description:
+          'Refused with 400 (code invalid_request, nothing written) for a colour that is not #rrggbb or too light for white text (WCAG AA 4.5:1), or a logo URL that is not https. Audited as operator.branding_changed.',
+      },
     ),
   },
   [`${P}/operator/keys`]: {

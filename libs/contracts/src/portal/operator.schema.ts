@@ -47,6 +47,8 @@ export const PortalOperatorSchema = z
       .meta({ description: 'status active and embedding enabled: live keys pass the embed gate.' }),
     contactEmail: z.string().nullable(),
     websiteUrl: z.string().nullable(),
+    brandColor: z.string().nullable().meta({ description: 'Accent of the checkout pages (#rrggbb); null: default.' }),
+    logoUrl: z.string().nullable().meta({ description: 'https logo on the checkout pages; null: none.' }),
     createdAt: Timestamp,
   })
   .meta({ id: 'PortalOperator' });

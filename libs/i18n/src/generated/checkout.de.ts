@@ -33,7 +33,8 @@ const messages: CheckoutMessages = {
     cardNumber: () => "Kartennummer",
     expiry: () => "Ablaufdatum (MM/JJ)",
     cvc: () => "Prüfnummer (CVC)",
-    pay: () => "Bezahlen und Police ausstellen"
+    pay: () => "Bezahlen und Police ausstellen",
+    offeredBy: (d: any) => "Angeboten von " + d.operator
   },
   labels: {
     plan: () => "Tarif",
@@ -43,7 +44,8 @@ const messages: CheckoutMessages = {
     tripCost: () => "Reisekosten",
     premium: () => "Prämie",
     premiumPaid: () => "Gezahlte Prämie",
-    policyNumber: () => "Policennummer"
+    policyNumber: () => "Policennummer",
+    carrier: () => "Versicherer"
   },
   values: {
     dates: (d: any) => d.start + " → " + d.end,

@@ -33,7 +33,8 @@ const messages: CheckoutMessages = {
     cardNumber: () => "[Çáŕð ñüüɱƀéŕ ···]",
     expiry: () => "[Éẋþííŕý (ṀṀ/ÝÝ) ····]",
     cvc: () => "[ÇṼÇ ·]",
-    pay: () => "[Þáý ááñð íššüüé ɱý þööļíçý ···· ·]"
+    pay: () => "[Þáý ááñð íššüüé ɱý þööļíçý ···· ·]",
+    offeredBy: (d: any) => "[Öƒƒééŕéð ƀý " + d.operator + " ····]"
   },
   labels: {
     plan: () => "[Þļáñ ·]",
@@ -43,7 +44,8 @@ const messages: CheckoutMessages = {
     tripCost: () => "[Ţŕíþ çööšţ ··]",
     premium: () => "[Þŕéɱííüɱ ··]",
     premiumPaid: () => "[Þŕéɱííüɱ þááíð ···]",
-    policyNumber: () => "[Þöļííçý ñüɱƀééŕ ···]"
+    policyNumber: () => "[Þöļííçý ñüɱƀééŕ ···]",
+    carrier: () => "[Çáŕŕííéŕ ··]"
   },
   values: {
     dates: (d: any) => "[" + d.start + " → " + d.end + " ····]",

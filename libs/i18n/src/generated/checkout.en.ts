@@ -33,7 +33,8 @@ const messages: CheckoutMessages = {
     cardNumber: () => "Card number",
     expiry: () => "Expiry (MM/YY)",
     cvc: () => "CVC",
-    pay: () => "Pay and issue my policy"
+    pay: () => "Pay and issue my policy",
+    offeredBy: (d: any) => "Offered by " + d.operator
   },
   labels: {
     plan: () => "Plan",
@@ -43,7 +44,8 @@ const messages: CheckoutMessages = {
     tripCost: () => "Trip cost",
     premium: () => "Premium",
     premiumPaid: () => "Premium paid",
-    policyNumber: () => "Policy number"
+    policyNumber: () => "Policy number",
+    carrier: () => "Carrier"
   },
   values: {
     dates: (d: any) => d.start + " → " + d.end,

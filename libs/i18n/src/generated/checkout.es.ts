@@ -33,7 +33,8 @@ const messages: CheckoutMessages = {
     cardNumber: () => "Número de tarjeta",
     expiry: () => "Caducidad (MM/AA)",
     cvc: () => "CVC",
-    pay: () => "Pagar y emitir mi póliza"
+    pay: () => "Pagar y emitir mi póliza",
+    offeredBy: (d: any) => "Ofrecido por " + d.operator
   },
   labels: {
     plan: () => "Plan",
@@ -43,7 +44,8 @@ const messages: CheckoutMessages = {
     tripCost: () => "Coste del viaje",
     premium: () => "Prima",
     premiumPaid: () => "Prima pagada",
-    policyNumber: () => "Número de póliza"
+    policyNumber: () => "Número de póliza",
+    carrier: () => "Aseguradora"
   },
   values: {
     dates: (d: any) => d.start + " → " + d.end,

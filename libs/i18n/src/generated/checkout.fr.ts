@@ -33,7 +33,8 @@ const messages: CheckoutMessages = {
     cardNumber: () => "Numéro de carte",
     expiry: () => "Date d’expiration (MM/AA)",
     cvc: () => "Cryptogramme (CVC)",
-    pay: () => "Payer et émettre ma police"
+    pay: () => "Payer et émettre ma police",
+    offeredBy: (d: any) => "Proposé par " + d.operator
   },
   labels: {
     plan: () => "Formule",
@@ -43,7 +44,8 @@ const messages: CheckoutMessages = {
     tripCost: () => "Coût du voyage",
     premium: () => "Prime",
     premiumPaid: () => "Prime payée",
-    policyNumber: () => "Numéro de police"
+    policyNumber: () => "Numéro de police",
+    carrier: () => "Assureur"
   },
   values: {
     dates: (d: any) => d.start + " → " + d.end,

@@ -29,6 +29,7 @@ export interface CheckoutMessages {
     expiry(): string;
     cvc(): string;
     pay(): string;
+    offeredBy(d: { operator: string | number }): string;
   };
   readonly labels: {
     plan(): string;
@@ -39,6 +40,7 @@ export interface CheckoutMessages {
     premium(): string;
     premiumPaid(): string;
     policyNumber(): string;
+    carrier(): string;
   };
   readonly values: {
     dates(d: { start: string | number; end: string | number }): string;

@@ -1,5 +1,6 @@
 import type { Operator } from '@expedition/db';
 import { type AuditActor, writeAudit } from './audit';
+import { optionalBrandColor, optionalLogoUrl } from './branding';
 import {
   type OperatorStatusValue,
   optionalEmail,
@@ -159,8 +160,44 @@ export function createOperatorProfileService(deps: ServiceDeps) {
     return changeOperator(operatorId, 'integrationTier', requireIntegrationTier(tier), 'operator.tier_changed', actor);
   }
 
+  /**
+   * The operator's branding of its checkout pages: both fields are checked before anything is written (a refused value
+   * changes nothing), then stored with one audit entry. A field left out keeps its value; null or '' clears it.
+   */
+  async function setBranding(
+    operatorId: string,
+    input: { brandColor?: unknown; logoUrl?: unknown },
+    actor?: AuditActor,
+  ): Promise<OperatorView> {
+    if (typeof input !== 'object' || input === null) throw invalidInput('branding is required');
+    const data = {
+      ...(input.brandColor === undefined ? {} : { brandColor: optionalBrandColor(input.brandColor) }),
+      ...(input.logoUrl === undefined ? {} : { logoUrl: optionalLogoUrl(input.logoUrl) }),
+    };
+    const row = await requireOperatorRow(operatorId);
+    const now = clock.now();
+    return prisma.$transaction(async (tx) => {
+      const updated = await tx.operator.update({ where: { id: row.id }, data });
+      await writeAudit(
+        tx,
+        actorOf(actor),
+        {
+          operatorId: row.id,
+          action: 'operator.branding_changed',
+          targetType: 'operator',
+          targetId: row.id,
+          before: { brandColor: row.brandColor, logoUrl: row.logoUrl },
+          after: { brandColor: updated.brandColor, logoUrl: updated.logoUrl },
+        },
+        now,
+      );
+      return toOperatorView(updated, now);
+    });
+  }
+
   return {
     createOperator,
+    setBranding,
     getOperator,
     listOperators,
     searchOperators,

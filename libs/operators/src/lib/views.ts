@@ -16,6 +16,9 @@ export interface OperatorView {
   integrationTier: number;
   contactEmail: string | null;
   websiteUrl: string | null;
+  /** Branding of the checkout-link pages (libs/operators branding.ts); null: the platform's look. */
+  brandColor: string | null;
+  logoUrl: string | null;
   createdAt: Date;
   updatedAt: Date;
 }
@@ -66,6 +69,8 @@ export function toOperatorView(row: Operator, now?: Date): OperatorView {
     integrationTier: row.integrationTier,
     contactEmail: row.contactEmail,
     websiteUrl: row.websiteUrl,
+    brandColor: row.brandColor,
+    logoUrl: row.logoUrl,
     createdAt: row.createdAt,
     updatedAt: row.updatedAt,
   };

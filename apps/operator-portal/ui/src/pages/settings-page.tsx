@@ -4,6 +4,7 @@ import { Button, ConfirmDialog, TextField, useToast } from '@expedition/ui';
 import { ApiError, errorMessage } from '../api/client';
 import { Dl, PageHeader, Section } from '../components';
 import { useSession, useSignedIn } from '../session';
+import { BrandingSection } from './branding-section';
 
 export function SettingsPage() {
   const { api, logOut } = useSession();
@@ -29,6 +30,7 @@ export function SettingsPage() {
           ]}
         />
       </Section>
+      {session.operator && session.user.role === 'owner' ? <BrandingSection /> : null}
       <Section title="Change password">
         <form
           class="stack narrow"

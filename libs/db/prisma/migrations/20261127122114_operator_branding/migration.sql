@@ -1,0 +1,3 @@
+-- AlterTable
+ALTER TABLE "operators" ADD COLUMN     "brand_color" TEXT,
+ADD COLUMN     "logo_url" TEXT;
