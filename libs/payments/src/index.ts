@@ -53,7 +53,7 @@ export {
 } from './magic-test-values';
 export * from './mpp';
 export {
-  DEFAULT_DISPATCHER_INTAKE_URL,
+  DISPATCHER_INTAKE_PATH,
   PaymentsConfigError,
   PaymentsEnvSchema,
   SIMULATED_SECRET_FILE,
