@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { allowPrivateNetworks, envVar, parseConfig, type Env } from '@expedition/platform';
+import { allowPrivateNetworks, envVar, parseConfig, resolveUrl, type Env } from '@expedition/platform';
 import { demoDefaults } from './src/demo-defaults';
 
 /** `npm run admin`: the one place its environment is read. */
@@ -9,7 +9,8 @@ const AdminEnvSchema = z
     DATA_DIR: envVar.dataDir(),
     /** The keyring that seals operators' webhook secrets (embedded mode generates one under DATA_DIR). */
     WEBHOOK_SECRET_KEYS: envVar.string(),
-    DEMO_PORT: envVar.port(4200),
+    PORT_BASE: envVar.portBase(),
+    DEMO_PORT: envVar.servicePort(),
     DEMO_URL: envVar.url(),
     DEMO_WEBHOOK_URL: envVar.url(),
     /** Webhook URLs may name loopback and private hosts; default true unless NODE_ENV=production. */
@@ -21,7 +22,7 @@ const AdminEnvSchema = z
     dataDir: env.DATA_DIR,
     webhookSecretKeys: env.WEBHOOK_SECRET_KEYS,
     allowPrivateWebhookUrls: allowPrivateNetworks(env.WEBHOOK_ALLOW_PRIVATE_NETWORKS, { NODE_ENV: env.NODE_ENV }),
-    ...demoDefaults({ demoUrl: env.DEMO_URL, demoPort: env.DEMO_PORT, demoWebhookUrl: env.DEMO_WEBHOOK_URL }),
+    ...demoDefaults({ demoOrigin: resolveUrl('demo', env), demoWebhookUrl: env.DEMO_WEBHOOK_URL }),
   }));
 
 export type AdminConfig = z.infer<typeof AdminEnvSchema>;

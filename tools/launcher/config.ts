@@ -5,7 +5,7 @@ import { loadDispatcherConfig, type DispatcherConfig } from '@expedition/app-web
 import { loadPortalConfig, type PortalConfig } from '@expedition/app-operator-portal';
 import { loadWidgetIframeConfig, type WidgetIframeConfig } from '@expedition/app-widget-iframe';
 import { installationSecret } from '@expedition/payments';
-import { envVar, parseConfig, type Env } from '@expedition/platform';
+import { envVar, parseConfig, resolvePort, resolveUrl, type Env } from '@expedition/platform';
 
 /** The launcher's own variables; every app's variables are read by that app's config module (below). */
 const LauncherEnvSchema = z.object({
@@ -16,10 +16,10 @@ const LauncherEnvSchema = z.object({
   DATABASE_URL: envVar.databaseUrl(),
   /** Not used (limits stay in memory in one process); read so the banner can say so. */
   REDIS_URL: envVar.redisUrl(),
-  DEMO_PORT: envVar.port(4200),
+  /** Moves every app's default port and URL, the demo site's (PORT_BASE + 1200) too: libs/platform service-ports.ts. */
+  PORT_BASE: envVar.portBase(),
+  DEMO_PORT: envVar.servicePort(),
   DEMO_URL: envVar.url(),
-  /** Where the simulated processor of this process posts its events by default: this process's dispatcher. */
-  DISPATCHER_PORT: envVar.port(3005),
   /** The keyring that seals operators' webhook secrets; embedded mode generates one under DATA_DIR. */
   WEBHOOK_SECRET_KEYS: envVar.string(),
 });
@@ -50,17 +50,16 @@ export interface LauncherConfigDeps {
 
 /**
  * Builds the launcher's configuration ONCE: its own variables through its zod schema, then each app's config from
- * `appEnv` — the given environment plus two defaults that make one process one installation: the simulated processor
- * reports to THIS process's dispatcher, and (simulated provider) signs with the secret generated once into DATA_DIR,
- * even on PostgreSQL. Nothing is written back to `process.env`; a bad variable throws ConfigError (one line).
+ * `appEnv` — the given environment plus one default that makes one process one installation: (simulated provider) the
+ * processor signs with the secret generated once into DATA_DIR, even on PostgreSQL. It reports to THIS process's
+ * dispatcher as every app's does by default (DISPATCHER_PORT, else PORT_BASE + 5: the payments lib). Nothing is
+ * written back to `process.env`; a bad variable throws ConfigError (one line).
  */
 export function loadLauncherConfig(env: Env = process.env, deps: LauncherConfigDeps = {}): Readonly<LauncherConfig> {
   const own = parseConfig(LauncherEnvSchema, env);
   const simulated = (env['PAYMENTS_PROVIDER'] || 'simulated') === 'simulated';
   const appEnv: Env = Object.freeze({
     ...env,
-    SIMULATED_PROCESSOR_WEBHOOK_URL:
-      env['SIMULATED_PROCESSOR_WEBHOOK_URL'] || `http://localhost:${own.DISPATCHER_PORT}/processor/events`,
     ...(simulated && !env['SIMULATED_PROCESSOR_WEBHOOK_SECRET']
       ? { SIMULATED_PROCESSOR_WEBHOOK_SECRET: (deps.installationSecret ?? installationSecret)(own.DATA_DIR) }
       : {}),
@@ -71,7 +70,7 @@ export function loadLauncherConfig(env: Env = process.env, deps: LauncherConfigD
     dataDir: own.DATA_DIR,
     databaseUrl: own.DATABASE_URL,
     redisIgnored: own.REDIS_URL !== undefined,
-    demo: { port: own.DEMO_PORT, url: (own.DEMO_URL ?? `http://localhost:${own.DEMO_PORT}`).replace(/\/+$/, '') },
+    demo: { port: resolvePort('demo', own), url: resolveUrl('demo', own) },
     webhookSecretKeys: own.WEBHOOK_SECRET_KEYS,
     apps: {
       quote: loadQuoteApiConfig(appEnv),

@@ -8,11 +8,14 @@ DATA_DIR="$(mktemp -d)"
 LOG="$DATA_DIR/start.log"
 export DATA_DIR
 unset DATABASE_URL REDIS_URL
-QUOTE="http://127.0.0.1:${QUOTE_API_PORT:-3001}"
-EMBED="http://127.0.0.1:${EMBED_API_PORT:-3002}"
-DEMO="http://127.0.0.1:${DEMO_PORT:-4200}"
-WIDGET="http://127.0.0.1:${WIDGET_PORT:-3003}"
-PORTAL="http://127.0.0.1:${PORTAL_PORT:-3004}"
+# The launcher's ports: each app's *_PORT, else PORT_BASE + its offset (libs/platform/src/service-ports.ts).
+BASE="${PORT_BASE:-3000}"
+DEMO_PORT="${DEMO_PORT:-$((BASE + 1200))}"
+QUOTE="http://127.0.0.1:${QUOTE_API_PORT:-$((BASE + 1))}"
+EMBED="http://127.0.0.1:${EMBED_API_PORT:-$((BASE + 2))}"
+DEMO="http://127.0.0.1:${DEMO_PORT}"
+WIDGET="http://127.0.0.1:${WIDGET_PORT:-$((BASE + 3))}"
+PORTAL="http://127.0.0.1:${PORTAL_PORT:-$((BASE + 4))}"
 # Run exactly the `start` script of package.json, but as our own child (not under npm, which does not pass SIGTERM
 # on to its child): SIGTERM then reaches tsx, which relays it to the launcher — the graceful stop we test.
 START_CMD="$(node -p 'require("./package.json").scripts.start')"
@@ -67,7 +70,7 @@ curl -fsS "$PORTAL/api/portal/v1/openapi.json" | json '.openapi' | grep -qx '3.1
 portal_email=$(node -p "require('$DATA_DIR/demo-operator.json').portalEmail")
 [ -n "$portal_email" ] && [ "$portal_email" != null ] || fail "demo-operator.json has no portal log-in"
 key=$(node -p "require('$DATA_DIR/demo-operator.json').publishableKey")
-embed_status=$(curl -s -o /dev/null -w '%{http_code}' -X POST "$EMBED/api/embed/quote" -H "Origin: http://localhost:${DEMO_PORT:-4200}" \
+embed_status=$(curl -s -o /dev/null -w '%{http_code}' -X POST "$EMBED/api/embed/quote" -H "Origin: http://localhost:${DEMO_PORT}" \
   -H "X-SVC-Publishable-Key: $key" -H 'Content-Type: application/json' \
   -d '{"destination":"arctic","tripCost":9000,"travelers":1,"residence":"GB","email":"smoke@example.com"}')
 [ "$embed_status" = 200 ] || fail "embed quote with the demo key gave $embed_status, want 200"

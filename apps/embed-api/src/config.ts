@@ -7,6 +7,8 @@ import {
   missingInProduction,
   optionalVar,
   parseConfig,
+  resolvePort,
+  resolveUrl,
   type Env,
 } from '@expedition/platform';
 import { DEV_POLICY_TOKEN_SECRET, MIN_POLICY_TOKEN_SECRET_LENGTH } from '@expedition/fulfillment';
@@ -16,13 +18,14 @@ const ConfigSchema = z
   .object({
     LOG_LEVEL: envVar.logLevel(),
     HOST: envVar.host(),
-    EMBED_API_PORT: envVar.port(3002),
+    PORT_BASE: envVar.portBase(),
+    EMBED_API_PORT: envVar.servicePort(),
     EMBED_URL: envVar.url(),
-    WIDGET_PORT: envVar.port(3003),
+    WIDGET_PORT: envVar.servicePort(),
     WIDGET_URL: envVar.url(),
-    PORTAL_PORT: envVar.port(3004),
+    PORTAL_PORT: envVar.servicePort(),
     PORTAL_URL: envVar.url(),
-    QUOTE_API_PORT: envVar.port(3001),
+    QUOTE_API_PORT: envVar.servicePort(),
     /** quote-api, whose hosted checkout page POST /api/embed/checkout links to. */
     QUOTE_API_URL: envVar.url(),
     /** Extra first-party origins (accepted for every valid key), e.g. a CDN host of the widget iframe. */
@@ -46,16 +49,14 @@ const ConfigSchema = z
     ),
   })
   .transform((env, ctx) => {
-    const widgetUrl = env.WIDGET_URL ?? `http://localhost:${env.WIDGET_PORT}`;
-    const portalUrl = env.PORTAL_URL ?? `http://localhost:${env.PORTAL_PORT}`;
-    const widgetOrigin = originOf(widgetUrl, 'WIDGET_URL', ctx);
-    const portalOrigin = originOf(portalUrl, 'PORTAL_URL', ctx);
+    const widgetOrigin = originOf(resolveUrl('widget', env), 'WIDGET_URL', ctx);
+    const portalOrigin = originOf(resolveUrl('portal', env), 'PORTAL_URL', ctx);
     return {
       logLevel: env.LOG_LEVEL,
       host: env.HOST,
-      port: env.EMBED_API_PORT,
-      publicUrl: (env.EMBED_URL ?? `http://localhost:${env.EMBED_API_PORT}`).replace(/\/$/, ''),
-      quoteApiUrl: (env.QUOTE_API_URL ?? `http://localhost:${env.QUOTE_API_PORT}`).replace(/\/$/, ''),
+      port: resolvePort('embedApi', env),
+      publicUrl: resolveUrl('embedApi', env),
+      quoteApiUrl: resolveUrl('quoteApi', env),
       firstPartyOrigins: unique([widgetOrigin, ...(env.EMBED_FIRST_PARTY_ORIGINS ?? [])]),
       testDashboardOrigins: unique([portalOrigin, ...(env.EMBED_TEST_DASHBOARD_ORIGINS ?? [])]),
       keyCacheTtlMs: env.EMBED_KEY_CACHE_TTL_MS,

@@ -6,6 +6,8 @@ import {
   missingInProduction,
   optionalVar,
   parseConfig,
+  resolvePort,
+  resolveUrl,
   type Env,
 } from '@expedition/platform';
 import { DEFAULT_MAIL_FROM, outboxDirOf } from '@expedition/mail';
@@ -21,14 +23,15 @@ const ConfigSchema = z
     LOG_LEVEL: envVar.logLevel(),
     HOST: envVar.host(),
     NODE_ENV: optionalVar(z.string().trim()).default('development'),
-    PORTAL_PORT: envVar.port(3004),
+    PORT_BASE: envVar.portBase(),
+    PORTAL_PORT: envVar.servicePort(),
     /** Public URL of the portal (links in e-mails, the CSRF origin check, the Secure cookie flag when https). */
     PORTAL_URL: envVar.url(),
-    QUOTE_API_PORT: envVar.port(3001),
+    QUOTE_API_PORT: envVar.servicePort(),
     QUOTE_API_URL: envVar.url(),
-    EMBED_API_PORT: envVar.port(3002),
+    EMBED_API_PORT: envVar.servicePort(),
     EMBED_URL: envVar.url(),
-    WIDGET_PORT: envVar.port(3003),
+    WIDGET_PORT: envVar.servicePort(),
     WIDGET_URL: envVar.url(),
     DATABASE_URL: envVar.databaseUrl(),
     DATA_DIR: envVar.dataDir(),
@@ -47,18 +50,17 @@ const ConfigSchema = z
     PORTAL_UI_DIR: envVar.string(),
   })
   .transform((env) => {
-    const url = (value: string | undefined, port: number) => (value ?? `http://localhost:${port}`).replace(/\/$/, '');
     const production = env.NODE_ENV === 'production';
     return {
       logLevel: env.LOG_LEVEL,
       host: env.HOST,
-      port: env.PORTAL_PORT,
+      port: resolvePort('portal', env),
       production,
       urls: {
-        portal: url(env.PORTAL_URL, env.PORTAL_PORT),
-        quoteApi: url(env.QUOTE_API_URL, env.QUOTE_API_PORT),
-        embed: url(env.EMBED_URL, env.EMBED_API_PORT),
-        widget: url(env.WIDGET_URL, env.WIDGET_PORT),
+        portal: resolveUrl('portal', env),
+        quoteApi: resolveUrl('quoteApi', env),
+        embed: resolveUrl('embedApi', env),
+        widget: resolveUrl('widget', env),
       },
       databaseUrl: env.DATABASE_URL,
       dataDir: env.DATA_DIR,

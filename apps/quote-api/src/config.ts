@@ -7,6 +7,8 @@ import {
   missingInProduction,
   optionalVar,
   parseConfig,
+  resolvePort,
+  resolveUrl,
   type Env,
 } from '@expedition/platform';
 import { DEV_POLICY_TOKEN_SECRET, MIN_POLICY_TOKEN_SECRET_LENGTH } from '@expedition/fulfillment';
@@ -23,7 +25,8 @@ const ConfigSchema = z
   .object({
     LOG_LEVEL: envVar.logLevel(),
     HOST: envVar.host(),
-    QUOTE_API_PORT: envVar.port(3001),
+    PORT_BASE: envVar.portBase(),
+    QUOTE_API_PORT: envVar.servicePort(),
     QUOTE_API_URL: envVar.url(),
     DATABASE_URL: envVar.databaseUrl(),
     DATA_DIR: envVar.dataDir(),
@@ -47,8 +50,8 @@ const ConfigSchema = z
   .transform((env) => ({
     logLevel: env.LOG_LEVEL,
     host: env.HOST,
-    port: env.QUOTE_API_PORT,
-    publicUrl: (env.QUOTE_API_URL ?? `http://localhost:${env.QUOTE_API_PORT}`).replace(/\/$/, ''),
+    port: resolvePort('quoteApi', env),
+    publicUrl: resolveUrl('quoteApi', env),
     databaseUrl: env.DATABASE_URL,
     dataDir: env.DATA_DIR,
     redisUrl: env.REDIS_URL,

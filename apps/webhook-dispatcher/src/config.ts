@@ -9,6 +9,8 @@ import {
   envVar,
   missingInProduction,
   parseConfig,
+  resolvePort,
+  resolveUrl,
 } from '@expedition/platform';
 import { paymentsSettingsFromEnv, type PaymentsSettings } from '@expedition/payments';
 import { DEV_POLICY_TOKEN_SECRET, MIN_POLICY_TOKEN_SECRET_LENGTH } from '@expedition/fulfillment';
@@ -51,7 +53,8 @@ const ConfigSchema = z
   .object({
     LOG_LEVEL: optional(z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'])).default('info'),
     HOST: optional(z.string()).default('0.0.0.0'),
-    DISPATCHER_PORT: optional(z.coerce.number().int().min(0).max(65535)).default(3005),
+    PORT_BASE: envVar.portBase(),
+    DISPATCHER_PORT: envVar.servicePort(),
     DATABASE_URL: optional(DatabaseUrlSchema),
     DATA_DIR: optional(z.string()).default('.data'),
     WEBHOOK_RETRY_DELAYS_MS: optional(DelayList),
@@ -64,7 +67,7 @@ const ConfigSchema = z
     /** Webhook URLs may reach loopback and private addresses; default true unless NODE_ENV=production. */
     WEBHOOK_ALLOW_PRIVATE_NETWORKS: envVar.flag(),
     /** quote-api's public URL (or its port on localhost): `policy.issued` links the policy's certificate there. */
-    QUOTE_API_PORT: envVar.port(3001),
+    QUOTE_API_PORT: envVar.servicePort(),
     QUOTE_API_URL: envVar.url(),
     /** Derives the access token a delivered `policy.issued` puts in documentUrl: the same secret as quote-api's. */
     POLICY_TOKEN_SECRET: optional(
@@ -98,10 +101,10 @@ const ConfigSchema = z
     return {
       logLevel: env.LOG_LEVEL,
       host: env.HOST,
-      port: env.DISPATCHER_PORT,
+      port: resolvePort('dispatcher', env),
       ...splitDatabaseUrl(env.DATABASE_URL),
       dataDir: env.DATA_DIR,
-      quoteApiUrl: (env.QUOTE_API_URL ?? `http://localhost:${env.QUOTE_API_PORT}`).replace(/\/$/, ''),
+      quoteApiUrl: resolveUrl('quoteApi', env),
       /** Unset in embedded mode: main.ts then uses DATA_DIR/webhook-secret-keys (resolveWebhookSecretKeys). */
       webhookSecretKeys: env.WEBHOOK_SECRET_KEYS,
       /** The published dev secret when unset (refused with NODE_ENV=production). */

@@ -9,6 +9,8 @@ import {
   missingInProduction,
   optionalVar,
   parseConfig,
+  resolvePort,
+  resolveUrl,
   type Env,
 } from '@expedition/platform';
 
@@ -21,18 +23,19 @@ const ConfigSchema = z
   .object({
     LOG_LEVEL: envVar.logLevel(),
     HOST: envVar.host(),
-    WIDGET_PORT: envVar.port(3003),
+    PORT_BASE: envVar.portBase(),
+    WIDGET_PORT: envVar.servicePort(),
     /** Public base URL of this server: the loader's host and the iframe's origin. */
     WIDGET_URL: envVar.url(),
-    EMBED_API_PORT: envVar.port(3002),
+    EMBED_API_PORT: envVar.servicePort(),
     /** The embed API the iframe calls (its origin goes into the iframe's CSP connect-src). */
     EMBED_URL: envVar.url(),
-    PORTAL_PORT: envVar.port(3004),
+    PORTAL_PORT: envVar.servicePort(),
     /** The operator portal: a first-party dashboard origin that may frame the widget with TEST keys. */
     PORTAL_URL: envVar.url(),
     /** Extra dashboard origins (test keys only), like embed-api's EMBED_TEST_DASHBOARD_ORIGINS. */
     EMBED_TEST_DASHBOARD_ORIGINS: optionalVar(OriginListSchema),
-    QUOTE_API_PORT: envVar.port(3001),
+    QUOTE_API_PORT: envVar.servicePort(),
     /** quote-api, which serves the hosted checkout page (documented; the iframe only follows links to it). */
     QUOTE_API_URL: envVar.url(),
     /** Revocation bound for the frame document, as for the embed gate. */
@@ -51,14 +54,14 @@ const ConfigSchema = z
     TRUST_PROXY: envVar.trustProxy(),
   })
   .transform((env, ctx) => {
-    const publicUrl = trimSlash(env.WIDGET_URL ?? `http://localhost:${env.WIDGET_PORT}`);
-    const embedUrl = trimSlash(env.EMBED_URL ?? `http://localhost:${env.EMBED_API_PORT}`);
-    const portalUrl = trimSlash(env.PORTAL_URL ?? `http://localhost:${env.PORTAL_PORT}`);
+    const publicUrl = resolveUrl('widget', env);
+    const embedUrl = resolveUrl('embedApi', env);
+    const portalUrl = resolveUrl('portal', env);
     const dirs = defaultAssetDirs();
     return {
       logLevel: env.LOG_LEVEL,
       host: env.HOST,
-      port: env.WIDGET_PORT,
+      port: resolvePort('widget', env),
       publicUrl,
       embedUrl,
       embedOrigin: originOf(embedUrl, 'EMBED_URL', ctx),
@@ -67,7 +70,7 @@ const ConfigSchema = z
         originOf(portalUrl, 'PORTAL_URL', ctx),
         ...(env.EMBED_TEST_DASHBOARD_ORIGINS ?? []),
       ]),
-      quoteApiUrl: trimSlash(env.QUOTE_API_URL ?? `http://localhost:${env.QUOTE_API_PORT}`),
+      quoteApiUrl: resolveUrl('quoteApi', env),
       keyCacheTtlMs: env.EMBED_KEY_CACHE_TTL_MS,
       payments: {
         provider: env.PAYMENTS_PROVIDER,
@@ -136,10 +139,6 @@ function originOf(url: string, name: string, ctx: z.RefinementCtx): string {
   const origin = normalizeOrigin(new URL(url).origin);
   if (!origin) ctx.addIssue({ code: 'custom', path: [name], message: `${name} must be an http(s) URL` });
   return origin ?? '';
-}
-
-function trimSlash(url: string): string {
-  return url.replace(/\/+$/, '');
 }
 
 function unique(origins: string[]): string[] {

@@ -2,12 +2,13 @@ import { randomBytes } from 'node:crypto';
 import { chmodSync, existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { z } from 'zod';
-import { optionalVar } from '@expedition/platform';
+import { envVar, optionalVar, resolveUrl } from '@expedition/platform';
 import type { PaymentProcessor } from './processor';
 import { createSimulatedProcessor } from './simulated/simulated-processor';
 import { createStripeProcessor } from './stripe/stripe-processor';
 
-export const DEFAULT_DISPATCHER_INTAKE_URL = 'http://localhost:3005/processor/events';
+/** The dispatcher's intake path; its default URL follows DISPATCHER_PORT, else PORT_BASE + 5 (3005). */
+export const DISPATCHER_INTAKE_PATH = '/processor/events';
 /** Where embedded mode keeps the simulated processor's signing secret (random per installation, mode 0600). */
 export const SIMULATED_SECRET_FILE = 'simulated-processor-secret';
 const MIN_SIMULATED_SECRET_CHARS = 32;
@@ -46,6 +47,9 @@ const SecretList = z
 export const PaymentsEnvSchema = z.object({
   PAYMENTS_PROVIDER: optionalVar(z.enum(['simulated', 'stripe'])).default('simulated'),
   SIMULATED_PROCESSOR_WEBHOOK_URL: optionalVar(z.url()),
+  /** Unset SIMULATED_PROCESSOR_WEBHOOK_URL: the dispatcher's intake on localhost (libs/platform service-ports.ts). */
+  PORT_BASE: envVar.portBase(),
+  DISPATCHER_PORT: envVar.servicePort(),
   SIMULATED_PROCESSOR_WEBHOOK_SECRET: optionalVar(
     SecretList.pipe(
       z.array(
@@ -101,7 +105,8 @@ export function paymentsSettingsFromEnv(env: Record<string, string | undefined>)
     }
     return {
       provider: 'stripe',
-      simulatedWebhookUrl: e.SIMULATED_PROCESSOR_WEBHOOK_URL ?? DEFAULT_DISPATCHER_INTAKE_URL,
+      simulatedWebhookUrl:
+        e.SIMULATED_PROCESSOR_WEBHOOK_URL ?? `${resolveUrl('dispatcher', e)}${DISPATCHER_INTAKE_PATH}`,
       simulatedWebhookSecrets: [],
       stripe: {
         testSecretKey: e.STRIPE_TEST_SECRET_KEY,
@@ -129,7 +134,7 @@ export function paymentsSettingsFromEnv(env: Record<string, string | undefined>)
   const allowLive = e.SIMULATED_PROCESSOR_ALLOW_LIVE_MODE === 'true';
   return {
     provider: 'simulated',
-    simulatedWebhookUrl: e.SIMULATED_PROCESSOR_WEBHOOK_URL ?? DEFAULT_DISPATCHER_INTAKE_URL,
+    simulatedWebhookUrl: e.SIMULATED_PROCESSOR_WEBHOOK_URL ?? `${resolveUrl('dispatcher', e)}${DISPATCHER_INTAKE_PATH}`,
     simulatedWebhookSecrets: e.SIMULATED_PROCESSOR_WEBHOOK_SECRET ?? [installationSecret(e.DATA_DIR)],
     simulatedAllowLiveMode: allowLive,
     warnings: [

@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { LOG_LEVELS, type LogLevel } from './logger';
+import { DEFAULT_PORT_BASE, PortBaseSchema } from './service-ports';
 
 /** The environment as a config module receives it (`process.env` in composition roots, a literal in tests). */
 export type Env = Readonly<Record<string, string | undefined>>;
@@ -87,6 +88,10 @@ export const envVar = {
   host: (fallback = '0.0.0.0') => optionalVar(z.string().trim()).default(fallback),
   /** A TCP port, 0–65535 (0: any free port). */
   port: (fallback: number) => optionalVar(PortSchema).default(fallback),
+  /** PORT_BASE: every service's default port is PORT_BASE + its offset (service-ports.ts). */
+  portBase: () => optionalVar(PortBaseSchema).default(DEFAULT_PORT_BASE),
+  /** A service's own `*_PORT` (0–65535); unset: resolvePort derives it from PORT_BASE (service-ports.ts). */
+  servicePort: () => optionalVar(PortSchema),
   /** An absolute http(s) URL, e.g. a public base URL. */
   url: () => optionalVar(z.url({ protocol: /^https?$/ })),
   /** Where embedded mode keeps its PGlite database and the demo operator file. */

@@ -19,6 +19,18 @@ export {
 } from './outbound-address';
 export { type PollingLoop, createPollingLoop } from './polling-loop';
 export {
+  DEFAULT_PORT_BASE,
+  MAX_PORT_BASE,
+  PortBaseSchema,
+  type PortsEnv,
+  type PortsReadBy,
+  SERVICES,
+  type Service,
+  type UrlsReadBy,
+  resolvePort,
+  resolveUrl,
+} from './service-ports';
+export {
   type RateLimitResult,
   type RateLimiter,
   type RateLimiterOptions,

@@ -2,14 +2,14 @@
 export const DEMO_WEBHOOK_PATH = '/webhooks/expedition';
 
 /**
- * Where `demo:ensure` points the demo operator unless told otherwise: the launcher's demo site
- * (docs/integration-guide.md §1: port 4200, DEMO_PORT), or DEMO_URL when the site is served elsewhere; DEMO_WEBHOOK_URL
- * overrides the receiver.
+ * Where `demo:ensure` points the demo operator unless told otherwise: the launcher's demo site, whose origin is DEMO_URL,
+ * else http://localhost:DEMO_PORT, else PORT_BASE + 1200 (4200; README "Configuration"); DEMO_WEBHOOK_URL overrides
+ * the receiver.
  */
-export function demoDefaults(given: { demoUrl?: string; demoPort: number; demoWebhookUrl?: string }): {
+export function demoDefaults(given: { demoOrigin: string; demoWebhookUrl?: string }): {
   demoOrigin: string;
   demoWebhookUrl: string;
 } {
-  const demoOrigin = (given.demoUrl ?? `http://localhost:${given.demoPort}`).replace(/\/+$/, '');
+  const { demoOrigin } = given;
   return { demoOrigin, demoWebhookUrl: given.demoWebhookUrl ?? `${demoOrigin}${DEMO_WEBHOOK_PATH}` };
 }

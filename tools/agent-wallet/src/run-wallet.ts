@@ -1,6 +1,8 @@
 import { randomBytes, randomUUID } from 'node:crypto';
 import { parseArgs } from 'node:util';
 import { addDays, formatMoney, isoDay } from '@expedition/contracts/rules';
+import { z } from 'zod';
+import { envVar, parseConfig, resolveUrl } from '@expedition/platform';
 import {
   decodeRequest,
   formatAuthorizationPayment,
@@ -24,7 +26,7 @@ export interface WalletDeps {
   now?: () => Date;
   /** Default Idempotency-Key and SPT suffix. */
   randomId?: () => string;
-  /** QUOTE_API_URL, else QUOTE_API_PORT on localhost, pick the default target, as in the apps; main.ts passes process.env. */
+  /** QUOTE_API_URL, else QUOTE_API_PORT / PORT_BASE on localhost, pick the default target, as in the apps (main.ts passes process.env). */
   env?: Readonly<Record<string, string | undefined>>;
 }
 
@@ -37,11 +39,27 @@ export interface WalletResult {
 
 export const DEFAULT_API = 'http://localhost:3001';
 
-/** The quote-api the apps would use: QUOTE_API_URL, else http://localhost:QUOTE_API_PORT, else DEFAULT_API. */
+/** The variables the apps read for quote-api's URL (QUOTE_API_URL is checked below, with the --api value). */
+const WalletEnvSchema = z.object({
+  PORT_BASE: envVar.portBase(),
+  QUOTE_API_PORT: envVar.servicePort(),
+  QUOTE_API_URL: envVar.string(),
+});
+
+/**
+ * The quote-api the apps would use (libs/platform service-ports.ts): QUOTE_API_URL, else http://localhost:QUOTE_API_PORT,
+ * else http://localhost:PORT_BASE+1, else DEFAULT_API. A bad PORT_BASE or QUOTE_API_PORT throws ConfigError.
+ */
 export function defaultApi(env: Readonly<Record<string, string | undefined>>): { url: string; source: string } {
-  if (env['QUOTE_API_URL']) return { url: env['QUOTE_API_URL'], source: 'QUOTE_API_URL' };
-  if (env['QUOTE_API_PORT']) return { url: `http://localhost:${env['QUOTE_API_PORT']}`, source: 'QUOTE_API_PORT' };
-  return { url: DEFAULT_API, source: 'default' };
+  const parsed = parseConfig(WalletEnvSchema, env);
+  const source = parsed.QUOTE_API_URL
+    ? 'QUOTE_API_URL'
+    : parsed.QUOTE_API_PORT !== undefined
+      ? 'QUOTE_API_PORT'
+      : env['PORT_BASE']?.trim()
+        ? 'PORT_BASE'
+        : 'default';
+  return { url: resolveUrl('quoteApi', parsed), source };
 }
 const PROGRAM = 'npm run wallet --';
 
@@ -50,7 +68,7 @@ export const HELP = `Pays for a travel-insurance quote the way an agent's wallet
 Usage: ${PROGRAM} [options]
 
   --api <url>              quote-api base URL (default: QUOTE_API_URL, else http://localhost:QUOTE_API_PORT,
-                           else ${DEFAULT_API})
+                           else http://localhost:<PORT_BASE + 1>, else ${DEFAULT_API})
   --quote <id> --plan <id> buy this quote's plan (default: create a sample Antarctica quote, take its
                            recommended plan, or --plan if given)
   --spt <token>            Shared Payment Token to pay with (default spt_test_success_<random>);
@@ -67,7 +85,7 @@ class WalletError extends Error {}
 
 interface Options {
   api: string;
-  /** Where api came from: --api, QUOTE_API_URL, QUOTE_API_PORT or default. */
+  /** Where api came from: --api, QUOTE_API_URL, QUOTE_API_PORT, PORT_BASE or default. */
   apiSource: string;
   quoteId?: string;
   planId?: string;
@@ -148,7 +166,12 @@ function parseOptions(
   if (v.help) return 'help';
   if (v.quote !== undefined && v.plan === undefined)
     throw new UsageError('--quote needs --plan (the quote-api has no quote lookup)');
-  const target = v.api !== undefined ? { url: v.api, source: '--api' } : defaultApi(env);
+  let target: { url: string; source: string };
+  try {
+    target = v.api !== undefined ? { url: v.api, source: '--api' } : defaultApi(env);
+  } catch (error) {
+    throw new UsageError((error as Error).message);
+  }
   const api = target.url.replace(/\/+$/, '');
   if (!/^https?:\/\/[^/]+/.test(api)) throw new UsageError(`${target.source} must be an http(s) URL, got "${api}"`);
   const spt = v.spt ?? `spt_test_success_${randomId()}`;

@@ -174,6 +174,14 @@ describe('agent wallet against a running quote-api', () => {
     expect(byPort.first).toBe('http://localhost:3101/api/v1/quotes');
     expect(byPort.stdout.split('\n')[0]).toBe('quote-api http://localhost:3101 (from QUOTE_API_PORT)');
 
+    const byBase = await targetOf([], { PORT_BASE: '5000' });
+    expect(byBase.first).toBe('http://localhost:5001/api/v1/quotes');
+    expect(byBase.stdout.split('\n')[0]).toBe('quote-api http://localhost:5001 (from PORT_BASE)');
+    const portOverBase = await targetOf([], { PORT_BASE: '5000', QUOTE_API_PORT: '3101' });
+    expect(portOverBase.stdout.split('\n')[0]).toBe('quote-api http://localhost:3101 (from QUOTE_API_PORT)');
+    const byDefault = await targetOf([], {});
+    expect(byDefault.stdout.split('\n')[0]).toBe(`quote-api ${DEFAULT_API} (from default)`);
+
     const byFlag = await targetOf(['--api', 'http://127.0.0.1:9'], { QUOTE_API_URL: 'http://quotes.test:8080' });
     expect(byFlag.first).toBe('http://127.0.0.1:9/api/v1/quotes');
     expect(byFlag.stdout.split('\n')[0]).toBe('quote-api http://127.0.0.1:9 (from --api)');
@@ -181,6 +189,9 @@ describe('agent wallet against a running quote-api', () => {
     const bad = await runWallet([], { env: { QUOTE_API_URL: 'quotes.test' }, fetch: async () => new Response() });
     expect(bad.exitCode).toBe(2);
     expect(bad.stderr).toContain('QUOTE_API_URL must be an http(s) URL');
+    const badBase = await runWallet([], { env: { PORT_BASE: '70000' }, fetch: async () => new Response() });
+    expect(badBase.exitCode).toBe(2);
+    expect(badBase.stderr.split('\n')[0]).toMatch(/^Invalid configuration: PORT_BASE: /);
   });
 
   it('explains an unreachable API (exit 1) and usage errors (exit 2)', async () => {
