@@ -31,7 +31,7 @@ const SITE = 'https://tours.fuzz.example';
 const WIDGET = 'http://127.0.0.1:16653';
 const silent = fuzzLogger();
 
-/** SERVICE-SPEC §7: 400 bodies are `{ "error": "…" }` (401/403/429 are bare strings, not JSON). */
+/** docs/contract.md: 400 bodies are `{ "error": "…" }` (401/403/429 are bare strings, not JSON). */
 const EmbedErrorSchema = z.object({ error: z.string() });
 
 const validEmbedQuote = fc.record(
