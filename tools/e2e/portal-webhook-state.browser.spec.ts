@@ -1,18 +1,14 @@
-import { spawnSync } from 'node:child_process';
 import { randomUUID } from 'node:crypto';
-import { existsSync, mkdirSync, mkdtempSync } from 'node:fs';
-import type { Server } from 'node:http';
+import { mkdirSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import pino from 'pino';
 import { chromium, type Browser, type Page } from 'playwright-core';
-import { composePortal, loadPortalConfig, type Portal } from '@expedition/app-operator-portal';
 import { NO_WEBHOOK_URL_ERROR } from '@expedition/contracts';
 import type { Database } from '@expedition/db';
-import { createTestDatabase } from '@expedition/db/testing';
 import { CHROMIUM, describeWithChromium } from './chromium';
 import { axeSerious } from './portal-journey.helpers';
-import { CHROMIUM_ARGS, workspaceRoot } from './widget-stub-frame';
+import { type RunningPortal, startPortal } from './portal-server.helpers';
+import { CHROMIUM_ARGS } from './widget-stub-frame';
 
 /**
  * The Webhooks page of a self-signed-up operator before the provider has set its webhook URL (docs/contract.md: the
@@ -31,38 +27,16 @@ const PASSWORD = 'glacier-walk-at-dawn-42';
 describeWithChromium(
   'portal webhooks without a webhook URL, in Chromium (axe and screenshots at 390 and 1280 px)',
   () => {
+    let running: RunningPortal | undefined;
     let db: Database;
-    let portal: Portal;
-    let server: Server;
     let browser: Browser;
     let page: Page;
     const pageErrors: string[] = [];
 
     beforeAll(async () => {
       mkdirSync(SHOTS, { recursive: true });
-      // Built only when missing (as portal-ui.browser.spec.ts): the e2e target depends on the bundle targets.
-      if (!existsSync(path.join(workspaceRoot, 'dist/browser/portal-ui/manifest.json'))) {
-        const built = spawnSync(
-          process.execPath,
-          [require.resolve('rollup/dist/bin/rollup'), '-c', 'apps/operator-portal/ui/rollup.config.mjs'],
-          { cwd: workspaceRoot, encoding: 'utf8' },
-        );
-        if (built.status !== 0) throw new Error(`portal-ui bundle failed:\n${built.stderr}`);
-      }
-      db = await createTestDatabase();
-      const config = loadPortalConfig({
-        PORTAL_PORT: String(PORT),
-        PORTAL_URL: PORTAL,
-        WIDGET_URL: 'http://127.0.0.1:14601',
-        EMBED_URL: 'http://127.0.0.1:14602',
-        QUOTE_API_URL: 'http://127.0.0.1:14603',
-        DATA_DIR: mkdtempSync(path.join(tmpdir(), 'portal-webhook-state-')),
-        PORTAL_UI_DIR: path.join(workspaceRoot, 'dist/browser/portal-ui'),
-      });
-      portal = composePortal({ config, db, logger: pino({ level: 'silent' }) });
-      server = await new Promise<Server>((resolve) => {
-        const s = portal.app.listen(PORT, '127.0.0.1', () => resolve(s));
-      });
+      running = await startPortal(PORT, 'portal-webhook-state');
+      db = running.db;
       browser = await chromium.launch({ executablePath: CHROMIUM, args: CHROMIUM_ARGS });
       const context = await browser.newContext({ viewport: { width: 1280, height: 900 } });
       page = await context.newPage();
@@ -76,8 +50,7 @@ describeWithChromium(
 
     afterAll(async () => {
       await browser?.close();
-      await new Promise((resolve) => (server ? server.close(resolve) : resolve(undefined)));
-      await db?.close();
+      await running?.close();
     });
 
     afterEach(() => {
