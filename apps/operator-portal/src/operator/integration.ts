@@ -3,7 +3,9 @@ import { WEBHOOK_SIGNATURE_HEADER } from '@expedition/contracts';
 
 /**
  * The copy-paste snippets of GET /operator/integration, with the operator's key and our widget URL filled in.
- * Kept as plain strings (the UI shows them in <pre> blocks with a copy button).
+ * Kept as plain strings (the UI shows them in <pre> blocks with a copy button). The loader snippets follow loader
+ * 1.1.0 (docs/integration-guide.md): `title` names the widget and its hosted-page fallback link; `widget.error` tells
+ * a refused frame (origin not allowed) from a timeout.
  */
 export function buildIntegration(input: {
   widgetUrl: string;
@@ -19,7 +21,13 @@ export function buildIntegration(input: {
       '<div id="svc-insurance"></div>',
       `<script src="${widgetUrl}/widget.js"></script>`,
       '<script>',
-      `  SvcWidget.mount('#svc-insurance', { publishableKey: '${pk}', tier: ${tier} });`,
+      "  SvcWidget.mount('#svc-insurance', {",
+      `    publishableKey: '${pk}',`,
+      `    tier: ${tier},`,
+      "    // The widget's name in your page's language: read by screen readers, and the text of the link to our",
+      "    // hosted quote page that takes the widget's place if this page's origin is not one of your allowed origins.",
+      "    title: 'Travel insurance quote',",
+      '  });',
       "  SvcWidget.on('quote.selected', (event) => {",
       '    // event.planId, event.premiumCents (integer cents), event.currency: the last one is current',
       '  });',
@@ -30,6 +38,9 @@ export function buildIntegration(input: {
             '  });',
           ]
         : []),
+      "  SvcWidget.on('widget.error', (event) => {",
+      "    // frame_refused: this page's origin is not allowed (a link to our quote page is shown instead); frame_timeout: network",
+      '  });',
       '</script>',
     ].join('\n');
   return {

@@ -64,8 +64,13 @@ describe('GET /operator/integration', () => {
     expect(before.snippets.tier1).toContain(`${WIDGET_URL}/quote?pk=${b.key.key}`);
     expect(before.snippets.tier3).toContain(`<script src="${WIDGET_URL}/widget.js"></script>`);
     expect(before.snippets.tier3).toContain(
-      `SvcWidget.mount('#svc-insurance', { publishableKey: '${b.key.key}', tier: 3 });`,
+      `SvcWidget.mount('#svc-insurance', {\n    publishableKey: '${b.key.key}',\n    tier: 3,\n`,
     );
+    // Loader 1.1.0: the title names the widget and its fallback link; widget.error tells refused from timed out.
+    expect(before.snippets.tier3).toContain("    title: 'Travel insurance quote',\n  });");
+    expect(before.snippets.tier2).toContain("SvcWidget.on('widget.error', (event) => {");
+    expect(before.snippets.tier3).toMatch(/payment\.succeeded[\s\S]*widget\.error[\s\S]*<\/script>$/);
+    expect(before.snippets.tier2).not.toContain('payment.succeeded');
     expect(before.snippets.tier2).toContain("SvcWidget.on('quote.selected'");
     expect(before.snippets.csp).toBe('script-src http://localhost:3003; frame-src http://localhost:3003');
     expect(before.snippets.webhookVerification).toContain('X-SVC-Signature');

@@ -22,6 +22,9 @@ export const AUDIT_ACTIONS = [
   'origin.removed',
   'webhook_event.resent',
   'webhook_event.test_sent',
+  'team.invite.create',
+  'team.invite.revoke',
+  'team.member.remove',
 ] as const;
 export type AuditAction = (typeof AUDIT_ACTIONS)[number];
 

@@ -41,12 +41,26 @@ export type RevealSecretResponse = z.infer<typeof RevealSecretResponseSchema>;
 export const WebhookEventStatusSchema = z.enum(['pending', 'delivered', 'failed']).meta({ id: 'WebhookEventStatus' });
 export type WebhookEventStatus = z.infer<typeof WebhookEventStatusSchema>;
 
+/**
+ * What the portal shows: `status`, except `not_sent` for a failed event that never left because no webhook URL was
+ * configured (the provider sets it). A not-sent event is not a failed delivery; it can be resent once a URL is set.
+ */
+export const WebhookEventStateSchema = z
+  .enum(['pending', 'delivered', 'failed', 'not_sent'])
+  .meta({ id: 'WebhookEventState' });
+export type WebhookEventState = z.infer<typeof WebhookEventStateSchema>;
+
 export const WebhookEventSummarySchema = z
   .object({
     id: z.string(),
     eventId: z.string().meta({ description: 'The body eventId receivers dedupe on (evt_… ; test events evt_test_…).' }),
     type: z.string(),
     status: WebhookEventStatusSchema,
+    state: WebhookEventStateSchema.meta({
+      description:
+        'status, or not_sent for a failed event that never left because no webhook URL was configured (not a ' +
+        'failed delivery). Show this one; ignore unknown values.',
+    }),
     isTest: z.boolean(),
     mode: ModeSchema.nullable(),
     attemptCount: z.number().int(),
@@ -89,6 +103,9 @@ export const WEBHOOK_EVENTS_PAGE_SIZE = 25;
 export const WebhookEventListQuerySchema = z
   .object({
     status: WebhookEventStatusSchema.optional(),
+    state: WebhookEventStateSchema.optional().meta({
+      description: 'Filter by state: failed leaves out not_sent events (status failed counts both).',
+    }),
     cursor: z.string().max(200).optional().meta({ description: 'nextCursor of the previous page.' }),
     limit: z.coerce.number().int().min(1).max(100).optional(),
   })

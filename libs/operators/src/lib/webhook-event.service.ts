@@ -15,6 +15,35 @@ import { type ServiceDeps, isUuidShaped, serviceContext } from './service-contex
 export type WebhookEventStatusValue = 'pending' | 'delivered' | 'failed';
 export const WEBHOOK_EVENT_STATUSES: readonly WebhookEventStatusValue[] = ['pending', 'delivered', 'failed'];
 
+/**
+ * The state an operator reads (docs/portal-api.md, "Webhooks"): the stored status, except that a failed event that
+ * never left because no webhook URL was configured (every attempt, if any, ended with NO_WEBHOOK_URL_ERROR) is
+ * `not_sent`: nothing reached or failed at the operator's endpoint, so it is not a failed delivery.
+ */
+export type WebhookEventStateValue = WebhookEventStatusValue | 'not_sent';
+export const WEBHOOK_EVENT_STATES: readonly WebhookEventStateValue[] = [...WEBHOOK_EVENT_STATUSES, 'not_sent'];
+
+/** Rows of a not-sent event: failed with the no-URL error, and no attempt ended otherwise. */
+const NOT_SENT_WHERE = {
+  status: 'failed',
+  lastError: NO_WEBHOOK_URL_ERROR,
+  attemptsLog: { every: { error: NO_WEBHOOK_URL_ERROR } },
+} satisfies Prisma.WebhookEventWhereInput;
+
+const stateWhere = (state: WebhookEventStateValue): Prisma.WebhookEventWhereInput =>
+  state === 'not_sent'
+    ? NOT_SENT_WHERE
+    : state === 'failed'
+      ? { status: 'failed', NOT: NOT_SENT_WHERE }
+      : { status: state };
+
+/** Counts the attempts that did not end with the no-URL error (a not-sent event has none). */
+const SENT_ATTEMPTS = {
+  _count: {
+    select: { attemptsLog: { where: { OR: [{ error: null }, { error: { not: NO_WEBHOOK_URL_ERROR } }] } } },
+  },
+} satisfies Prisma.WebhookEventInclude;
+
 /** eventId prefix of portal test events (real events are `evt_<uuid>`); the body also carries `"test": true`. */
 export const TEST_EVENT_ID_PREFIX = 'evt_test_';
 
@@ -23,6 +52,8 @@ export interface WebhookEventSummaryView {
   eventId: string;
   type: string;
   status: WebhookEventStatusValue;
+  /** `status`, or `not_sent` for a failed event that never left for lack of a webhook URL. */
+  state: WebhookEventStateValue;
   isTest: boolean;
   mode: Mode | null;
   attemptCount: number;
@@ -55,11 +86,12 @@ export interface WebhookEventDetailView {
 
 export interface WebhookEventQuery {
   status?: WebhookEventStatusValue;
+  state?: WebhookEventStateValue;
   cursor?: string;
   limit?: number;
 }
 
-type EventRow = Prisma.WebhookEventGetPayload<{ include: { attemptsLog: true } }>;
+type EventRow = Prisma.WebhookEventGetPayload<{ include: { attemptsLog: true } & typeof SENT_ATTEMPTS }>;
 
 /**
  * Who reads the delivery log. The provider (portal admin) sees each attempt's recorded error in full; an operator sees
@@ -102,15 +134,18 @@ export function createWebhookEventService(deps: ServiceDeps) {
     const operator = await requireOperatorRow(operatorId);
     if (query.status !== undefined && !WEBHOOK_EVENT_STATUSES.includes(query.status))
       throw invalidInput('status must be pending, delivered or failed');
+    if (query.state !== undefined && !WEBHOOK_EVENT_STATES.includes(query.state))
+      throw invalidInput('state must be pending, delivered, failed or not_sent');
     const limit = Math.min(Math.max(query.limit ?? DEFAULT_PAGE, 1), 100);
     const cursor = query.cursor ? decodeCursor(query.cursor) : null;
     const rows = await prisma.webhookEvent.findMany({
       where: {
         operatorId: operator.id,
         ...(query.status ? { status: query.status } : {}),
+        ...(query.state ? { AND: [stateWhere(query.state)] } : {}),
         ...(cursor ? { OR: [{ createdAt: { lt: cursor.at } }, { createdAt: cursor.at, id: { lt: cursor.id } }] } : {}),
       },
-      include: { attemptsLog: { orderBy: { attemptNumber: 'desc' }, take: 1 } },
+      include: { attemptsLog: { orderBy: { attemptNumber: 'desc' }, take: 1 }, ...SENT_ATTEMPTS },
       orderBy: [{ createdAt: 'desc' }, { id: 'desc' }],
       take: limit + 1,
     });
@@ -131,7 +166,10 @@ export function createWebhookEventService(deps: ServiceDeps) {
         ? { eventId: id, operatorId }
         : null;
     const row = where
-      ? await prisma.webhookEvent.findFirst({ where, include: { attemptsLog: { orderBy: { attemptNumber: 'asc' } } } })
+      ? await prisma.webhookEvent.findFirst({
+          where,
+          include: { attemptsLog: { orderBy: { attemptNumber: 'asc' } }, ...SENT_ATTEMPTS },
+        })
       : null;
     if (!row) throw notFound(`webhook event ${id.slice(0, 100)} not found`);
     return row;
@@ -196,7 +234,7 @@ export function createWebhookEventService(deps: ServiceDeps) {
       );
       const updated = await tx.webhookEvent.findUniqueOrThrow({
         where: { id: row.id },
-        include: { attemptsLog: { orderBy: { attemptNumber: 'desc' }, take: 1 } },
+        include: { attemptsLog: { orderBy: { attemptNumber: 'desc' }, take: 1 }, ...SENT_ATTEMPTS },
       });
       return toSummary(updated, audience);
     });
@@ -223,7 +261,7 @@ export function createWebhookEventService(deps: ServiceDeps) {
           nextAttemptAt: now,
           createdAt: now,
         },
-        include: { attemptsLog: true },
+        include: { attemptsLog: true, ...SENT_ATTEMPTS },
       });
       await writeAudit(
         tx,
@@ -280,6 +318,11 @@ export function sampleTestPayload(
   };
 }
 
+function stateOf(row: EventRow): WebhookEventStateValue {
+  const notSent = row.status === 'failed' && row.lastError === NO_WEBHOOK_URL_ERROR && row._count.attemptsLog === 0;
+  return notSent ? 'not_sent' : row.status;
+}
+
 function toSummary(row: EventRow, audience: DeliveryLogAudience): WebhookEventSummaryView {
   const payload = (row.payload ?? {}) as Partial<PolicyIssuedPayload>;
   const lastAttempt = [...row.attemptsLog].sort((a, b) => b.attemptNumber - a.attemptNumber)[0];
@@ -288,6 +331,7 @@ function toSummary(row: EventRow, audience: DeliveryLogAudience): WebhookEventSu
     eventId: row.eventId,
     type: row.type,
     status: row.status,
+    state: stateOf(row),
     isTest: row.isTest,
     mode: payload.mode === 'test' || payload.mode === 'live' ? payload.mode : null,
     attemptCount: row.attempts,

@@ -9,7 +9,7 @@ import { useResource } from '../hooks';
 import type { Params } from '../router';
 import { useSession } from '../session';
 import { AuditView, useAuditLog } from '../pages/audit-page';
-import { EventLog, useEventLog } from '../pages/webhooks-page';
+import { EventLog, useEventLog } from '../pages/webhook-event-log';
 import { OperatorRecords } from './operator-records';
 import { STATUS_TONE } from './operators-page';
 import { WebhookSection } from './webhook-section';
@@ -207,6 +207,7 @@ function OperatorAdmin({
       <Section title="Delivery log">
         <EventLog
           log={log}
+          noUrl={!o.webhookUrl}
           busyId={resendingId}
           onResend={async (e: WebhookEventSummary) => {
             setResendingId(e.id);

@@ -6,10 +6,29 @@ import { formatDateTime, formatRelative } from '../format';
 import { TableWrap } from '../components';
 import { ModeBadge } from './dashboard-page';
 
-const STATUS_TONE: Record<string, BadgeTone> = { pending: 'warning', delivered: 'success', failed: 'danger' };
+const STATE_TONE: Record<string, BadgeTone> = {
+  pending: 'warning',
+  delivered: 'success',
+  failed: 'danger',
+  not_sent: 'neutral',
+};
 
-export function EventStatus({ event }: { event: Pick<WebhookEventSummary, 'status'> }) {
-  return <Badge tone={STATUS_TONE[event.status] ?? 'neutral'}>{event.status}</Badge>;
+/**
+ * An event's state in words. `not_sent` (no webhook URL was configured: the event never left) is not a failed
+ * delivery, so it is neither red nor called failed (docs/portal-api.md, "Webhooks"). An unknown state is shown as is.
+ */
+export function describeEventState(event: Pick<WebhookEventSummary, 'state'>): { label: string; tone: BadgeTone } {
+  return { label: event.state.replace(/_/g, ' '), tone: STATE_TONE[event.state] ?? 'neutral' };
+}
+
+/** Resend is for delivered, failed and not-sent events, and only once a webhook URL is configured. */
+export function canResend(event: Pick<WebhookEventSummary, 'state'>, noUrl: boolean): boolean {
+  return event.state !== 'pending' && !noUrl;
+}
+
+export function EventStatus({ event }: { event: Pick<WebhookEventSummary, 'state'> }) {
+  const { label, tone } = describeEventState(event);
+  return <Badge tone={tone}>{label}</Badge>;
 }
 
 export function EventTable({
@@ -17,14 +36,21 @@ export function EventTable({
   hrefOf,
   onResend,
   busyId,
+  noUrl = false,
 }: {
   events: WebhookEventSummary[];
   hrefOf?: (event: WebhookEventSummary) => string;
   onResend?: (event: WebhookEventSummary) => void;
   busyId?: string | null;
+  noUrl?: boolean;
 }) {
   if (events.length === 0) {
-    return (
+    return noUrl ? (
+      <EmptyState title="No webhook events yet">
+        A <code>policy.issued</code> event is recorded for every policy sold through your widget. It is sent once the
+        provider has set your webhook URL; test events can be sent from then on too.
+      </EmptyState>
+    ) : (
       <EmptyState title="No webhook events yet">
         A <code>policy.issued</code> event is sent for every policy sold through your widget. Send a test event to check
         your receiver.
@@ -66,14 +92,14 @@ export function EventTable({
               </td>
               <td data-label="State">
                 <EventStatus event={e} />
-                {e.status === 'pending' && e.nextAttemptAt ? (
+                {e.state === 'pending' && e.nextAttemptAt ? (
                   <div class="small muted">next {formatRelative(e.nextAttemptAt)}</div>
                 ) : null}
               </td>
               <td data-label="Attempts">{e.attemptCount}</td>
               <td data-label="Last result" class="small">
                 {e.lastStatusCode ? `HTTP ${e.lastStatusCode}` : e.lastError ? '' : '—'}
-                {e.lastError ? <div class="error-text">{e.lastError}</div> : null}
+                {e.lastError ? <div class={e.state === 'not_sent' ? 'muted' : 'error-text'}>{e.lastError}</div> : null}
               </td>
               <td data-label="Policy" class="small">
                 {e.policyNumber ?? '—'}
@@ -86,8 +112,8 @@ export function EventTable({
               </td>
               {onResend ? (
                 <td class="actions">
-                  {/* A pending event is still being delivered: resend is for delivered or failed ones. */}
-                  {e.status === 'pending' ? null : (
+                  {/* A pending event is still being delivered; without a webhook URL nothing can be sent. */}
+                  {!canResend(e, noUrl) ? null : (
                     <Button
                       variant="secondary"
                       small
@@ -108,8 +134,16 @@ export function EventTable({
   );
 }
 
-export function AttemptTable({ attempts }: { attempts: WebhookAttempt[] }) {
-  if (attempts.length === 0) return <p class="muted">No attempt yet: the first one is on its way.</p>;
+/** `notSent`: the event's attempts, if any, found no webhook URL: they read "not sent", not "failed". */
+export function AttemptTable({ attempts, notSent = false }: { attempts: WebhookAttempt[]; notSent?: boolean }) {
+  if (attempts.length === 0)
+    return (
+      <p class="muted">
+        {notSent
+          ? 'No attempt: no webhook URL was configured, so the event was not sent.'
+          : 'No attempt yet: the first one is on its way.'}
+      </p>
+    );
   return (
     <TableWrap label="Delivery attempts">
       <table class="table table--stack">
@@ -131,7 +165,13 @@ export function AttemptTable({ attempts }: { attempts: WebhookAttempt[] }) {
               <td data-label="#">{a.attemptNumber}</td>
               <td data-label="Time">{formatDateTime(a.startedAt)}</td>
               <td data-label="Result">
-                {a.ok ? <Badge tone="success">delivered</Badge> : <Badge tone="danger">failed</Badge>}
+                {a.ok ? (
+                  <Badge tone="success">delivered</Badge>
+                ) : notSent ? (
+                  <Badge tone="neutral">not sent</Badge>
+                ) : (
+                  <Badge tone="danger">failed</Badge>
+                )}
               </td>
               <td data-label="HTTP status">{a.statusCode ?? '—'}</td>
               <td data-label="Duration" class="num">

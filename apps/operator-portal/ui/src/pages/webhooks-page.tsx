@@ -1,20 +1,21 @@
-import { useEffect, useState } from 'preact/hooks';
-import { Button, SelectField, Spinner, useToast } from '@expedition/ui';
+import { useState } from 'preact/hooks';
+import { Button, useToast } from '@expedition/ui';
 import { errorMessage } from '../api/client';
 import type {
   PortalWebhook,
   RevealSecretResponse,
   WebhookEventDetail,
-  WebhookEventList,
   WebhookEventResponse,
   WebhookEventSummary,
 } from '../api/types';
-import { Banner, CodeBlock, Dl, ErrorNote, Loaded, PageHeader, Secret, Section } from '../components';
+import { Banner, CodeBlock, Dl, Loaded, PageHeader, Secret, Section } from '../components';
 import { formatBps, formatDateTime, formatRelative } from '../format';
 import { useResource } from '../hooks';
 import type { Params } from '../router';
 import { useSession, useSignedIn } from '../session';
-import { AttemptTable, EventStatus, EventTable } from './webhook-log';
+import { AttemptTable, EventStatus, canResend } from './webhook-log';
+import { EventLog, useEventLog } from './webhook-event-log';
+import { AwaitingProviderNote, TestEventButton } from './webhook-setup';
 
 /** "after 1 minute, then 10 minutes" from the retry schedule in seconds. */
 export function describeSchedule(seconds: readonly number[]): string {
@@ -29,86 +30,6 @@ export function describeSchedule(seconds: readonly number[]): string {
 }
 const plural = (n: number, unit: string) => `${n} ${unit}${n === 1 ? '' : 's'}`;
 
-/** The delivery log with status filter and "load more" (cursor pagination). */
-export function useEventLog(basePath: string) {
-  const { api } = useSession();
-  const [status, setStatus] = useState('');
-  const [events, setEvents] = useState<WebhookEventSummary[] | null>(null);
-  const [cursor, setCursor] = useState<string | null>(null);
-  const [error, setError] = useState<string | null>(null);
-  const [loading, setLoading] = useState(false);
-  async function load(reset: boolean) {
-    setLoading(true);
-    try {
-      const query = new URLSearchParams();
-      if (status) query.set('status', status);
-      if (!reset && cursor) query.set('cursor', cursor);
-      const qs = query.toString();
-      const answer = await api.get<WebhookEventList>(`${basePath}${qs ? `?${qs}` : ''}`);
-      setEvents((prev) => (reset || !prev ? answer.events : [...prev, ...answer.events]));
-      setCursor(answer.nextCursor);
-      setError(null);
-    } catch (e) {
-      setError(errorMessage(e));
-    } finally {
-      setLoading(false);
-    }
-  }
-  useEffect(() => {
-    void load(true);
-  }, [status, basePath]);
-  return { status, setStatus, events, cursor, error, loading, reload: () => load(true), more: () => load(false) };
-}
-
-export function EventLog({
-  log,
-  hrefOf,
-  onResend,
-  busyId,
-}: {
-  log: ReturnType<typeof useEventLog>;
-  hrefOf?: (e: WebhookEventSummary) => string;
-  onResend?: (e: WebhookEventSummary) => void;
-  busyId?: string | null;
-}) {
-  return (
-    <>
-      <div class="toolbar">
-        <SelectField
-          label="State"
-          value={log.status}
-          onChange={(e) => log.setStatus((e.currentTarget as HTMLSelectElement).value)}
-        >
-          <option value="">All</option>
-          <option value="pending">Pending</option>
-          <option value="delivered">Delivered</option>
-          <option value="failed">Failed</option>
-        </SelectField>
-        <Button variant="secondary" small busy={log.loading} onClick={() => void log.reload()}>
-          Refresh
-        </Button>
-      </div>
-      {log.error ? <ErrorNote message={log.error} onRetry={() => void log.reload()} /> : null}
-      {log.events === null ? (
-        log.error ? null : (
-          <Spinner label="Loading events…" />
-        )
-      ) : (
-        <>
-          <EventTable events={log.events} hrefOf={hrefOf} onResend={onResend} busyId={busyId} />
-          {log.cursor ? (
-            <div class="more">
-              <Button variant="secondary" busy={log.loading} onClick={() => void log.more()}>
-                Load older events
-              </Button>
-            </div>
-          ) : null}
-        </>
-      )}
-    </>
-  );
-}
-
 export function WebhooksPage() {
   const { api } = useSession();
   const session = useSignedIn();
@@ -120,6 +41,8 @@ export function WebhooksPage() {
   const [sending, setSending] = useState(false);
   const [busyId, setBusyId] = useState<string | null>(null);
   const isOwner = session.user.role === 'owner';
+  // The provider sets the URL (docs/contract.md): without one, nothing can be sent, tested or resent.
+  const noUrl = webhook.data?.url === null;
 
   async function resend(event: WebhookEventSummary) {
     setBusyId(event.id);
@@ -140,10 +63,10 @@ export function WebhooksPage() {
         title="Webhooks"
         lead="We POST a signed policy.issued event to your endpoint for every policy sold through your widget."
         actions={
-          <Button
-            variant="secondary"
+          <TestEventButton
+            noUrl={noUrl}
             busy={sending}
-            onClick={async () => {
+            onSend={async () => {
               setSending(true);
               try {
                 await api.post<WebhookEventResponse>('/operator/webhook-events/test');
@@ -155,18 +78,24 @@ export function WebhooksPage() {
                 setSending(false);
               }
             }}
-          >
-            Send a test event
-          </Button>
+          />
         }
       />
       <Section title="Endpoint">
         <Loaded resource={webhook} label="webhook settings">
           {(w) => (
             <>
+              {w.url === null ? <AwaitingProviderNote isOwner={isOwner} /> : null}
               <Dl
                 items={[
-                  ['Endpoint URL', w.url ? <code class="mono">{w.url}</code> : <span class="muted">not set yet</span>],
+                  [
+                    'Endpoint URL',
+                    w.url ? (
+                      <code class="mono">{w.url}</code>
+                    ) : (
+                      <span class="muted">not set yet: the provider sets it</span>
+                    ),
+                  ],
                   ['Commission rate', formatBps(w.commissionRateBps)],
                   [
                     'Signing secret',
@@ -235,6 +164,7 @@ export function WebhooksPage() {
           hrefOf={(e) => `/webhooks/events/${encodeURIComponent(e.id)}`}
           onResend={resend}
           busyId={busyId}
+          noUrl={noUrl}
         />
       </Section>
     </>
@@ -246,6 +176,7 @@ export function WebhookEventPage({ params }: { params: Params }) {
   const toast = useToast();
   const id = params['id'] ?? '';
   const detail = useResource<WebhookEventDetail>(`/operator/webhook-events/${encodeURIComponent(id)}`);
+  const noUrl = useResource<PortalWebhook>('/operator/webhook').data?.url === null;
   const [busy, setBusy] = useState(false);
   return (
     <>
@@ -253,7 +184,7 @@ export function WebhookEventPage({ params }: { params: Params }) {
         title="Webhook event"
         lead={<a href="/webhooks">← Back to the delivery log</a>}
         actions={
-          detail.data?.event.status === 'pending' ? undefined : (
+          detail.data && !canResend(detail.data.event, noUrl) ? undefined : (
             <Button
               variant="secondary"
               busy={busy}
@@ -289,8 +220,14 @@ export function EventDetail({ detail }: { detail: WebhookEventDetail }) {
       {e.isTest ? (
         <Banner tone="info">This is a test event: signed like a real one, never counted as a sale.</Banner>
       ) : null}
-      {e.status === 'pending' ? (
+      {e.state === 'pending' ? (
         <p class="muted">Delivery is in progress; you can resend the event once it is delivered or has failed.</p>
+      ) : null}
+      {e.state === 'not_sent' ? (
+        <Banner tone="info" title="Not sent: no webhook URL configured">
+          This event never left: no webhook URL was configured for your account, so nothing was sent and nothing failed
+          at your end. Once the provider has set your webhook URL, you can resend it here.
+        </Banner>
       ) : null}
       <Section title="Summary">
         <Dl
@@ -298,10 +235,10 @@ export function EventDetail({ detail }: { detail: WebhookEventDetail }) {
             ['Event id', <code class="mono">{e.eventId}</code>],
             ['Type', e.type],
             ['State', <EventStatus event={e} />],
-            ['Attempts', `${e.attemptCount}${e.status === 'pending' ? ` of ${e.maxAttempts} allowed` : ''}`],
+            ['Attempts', `${e.attemptCount}${e.state === 'pending' ? ` of ${e.maxAttempts} allowed` : ''}`],
             [
               'Next attempt',
-              e.status === 'pending' && e.nextAttemptAt
+              e.state === 'pending' && e.nextAttemptAt
                 ? `${formatDateTime(e.nextAttemptAt)} (${formatRelative(e.nextAttemptAt)})`
                 : '—',
             ],
@@ -311,7 +248,7 @@ export function EventDetail({ detail }: { detail: WebhookEventDetail }) {
         />
       </Section>
       <Section title="Attempts">
-        <AttemptTable attempts={detail.attempts} />
+        <AttemptTable attempts={detail.attempts} notSent={e.state === 'not_sent'} />
       </Section>
       <Section title="Body">
         <CodeBlock code={JSON.stringify(detail.payload, null, 2)} label="Event body (JSON)" />
