@@ -1,4 +1,4 @@
-import { normalizeOrigin, normalizeOrigins, OriginListSchema } from './origin';
+import { normalizeOrigin, normalizeOrigins } from './origin';
 
 describe('normalizeOrigin', () => {
   it.each([
