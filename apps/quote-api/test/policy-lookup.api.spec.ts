@@ -117,7 +117,7 @@ describe('GET /api/v1/policies/{policyNumber}', () => {
     // The success page of the link (its holder is the buyer) links the certificate, in a new tab.
     const page = await request(h.app).get(path);
     expect(page.text).toContain(
-      `<a id="certificate" href="${PUBLIC_URL}/api/v1/policies/${policy.policyNumber}/certificate.pdf?access_token=${DEV_TOKENS.tokenFor(policy)}" target="_blank" rel="noopener noreferrer">`,
+      `<a id="certificate" class="button" href="${PUBLIC_URL}/api/v1/policies/${policy.policyNumber}/certificate.pdf?access_token=${DEV_TOKENS.tokenFor(policy)}" target="_blank" rel="noopener noreferrer">`,
     );
   });
 });
