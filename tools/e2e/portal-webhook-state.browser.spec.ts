@@ -163,7 +163,7 @@ describeWithChromium(
       const row = page.locator(`tbody tr[data-event-id="${eventId}"]`);
       await row.getByRole('button', { name: `Resend ${eventId}` }).click();
       await page.getByText(`${eventId} queued for a new attempt.`).waitFor();
-      expect(await row.locator('td[data-label="State"]').innerText()).toContain('pending');
+      await row.locator('td[data-label="State"]', { hasText: 'pending' }).waitFor();
       await testButton().click();
       await page.getByText(/Test event queued/).waitFor();
       await audit('webhook-url-set');

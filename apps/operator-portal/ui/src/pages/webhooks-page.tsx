@@ -48,8 +48,8 @@ export function WebhooksPage() {
     setBusyId(event.id);
     try {
       await api.post<WebhookEventResponse>(`/operator/webhook-events/${encodeURIComponent(event.id)}/resend`);
-      toast.success(`${event.eventId} queued for a new attempt.`);
       await log.reload();
+      toast.success(`${event.eventId} queued for a new attempt.`);
     } catch (e) {
       toast.error(errorMessage(e));
     } finally {
