@@ -1,5 +1,6 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 
@@ -32,7 +33,6 @@ export async function launch(
   basePort: number,
   options: { env?: NodeJS.ProcessEnv; demoPort?: number } = {},
 ): Promise<Launched> {
-  const dataDir = mkdtempSync(path.join(tmpdir(), 'expedition-e2e-'));
   const ports = {
     quote: basePort + 1,
     embed: basePort + 2,
@@ -44,10 +44,18 @@ export async function launch(
   const url = (p: number) => `http://localhost:${p}`;
   // The launcher gets PGlite under DATA_DIR and its own processor intake unless the caller asks otherwise in `env`
   // (a suite that must query the database passes DATABASE_URL): nothing is inherited from the shell running jest.
-  const inherited: NodeJS.ProcessEnv = { ...process.env };
-  delete inherited.DATABASE_URL;
-  delete inherited.REDIS_URL;
-  delete inherited.SIMULATED_PROCESSOR_WEBHOOK_URL;
+  // Nor the shell's ports and addresses: a QUOTE_API_URL or PORT_BASE exported for `npm start` would point these
+  // apps at that other run.
+  const inherited = withoutEndpoints(process.env);
+  const taken = (await Promise.all(Object.values(ports).map(async (p) => ((await portFree(p)) ? null : p)))).filter(
+    (p) => p !== null,
+  );
+  if (taken.length)
+    throw new Error(
+      `port ${taken.join(', ')} already in use: this suite's launcher needs ${Object.values(ports).join(', ')} ` +
+        '(another test run, or npm start, is using them)',
+    );
+  const dataDir = mkdtempSync(path.join(tmpdir(), 'expedition-e2e-'));
   const env: NodeJS.ProcessEnv = {
     ...inherited,
     DATA_DIR: dataDir,
@@ -109,6 +117,23 @@ export async function launch(
       return code;
     },
   };
+}
+
+/**
+ * The environment without what locates a service: PORT_BASE, every `*_PORT` and `*_URL` (DATABASE_URL and REDIS_URL
+ * included), so the launched apps take only the ports and addresses the suite gives them.
+ */
+export function withoutEndpoints(env: NodeJS.ProcessEnv): NodeJS.ProcessEnv {
+  return Object.fromEntries(Object.entries(env).filter(([name]) => name !== 'PORT_BASE' && !/_(PORT|URL)$/.test(name)));
+}
+
+/** Whether nothing listens on the port (any address), checked by binding it for a moment. */
+function portFree(port: number): Promise<boolean> {
+  return new Promise((resolve) => {
+    const probe = createServer();
+    probe.once('error', () => resolve(false));
+    probe.listen({ port }, () => probe.close(() => resolve(true)));
+  });
 }
 
 /** Polls the demo operator's receiver until a verified policy.issued for the quote has arrived. */
