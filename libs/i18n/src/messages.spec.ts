@@ -187,3 +187,26 @@ describe('the pseudo-locale', () => {
     expect(relative(REPO, MESSAGES_DIR)).toBe(join('libs', 'i18n', 'messages'));
   });
 });
+
+/**
+ * Every sentence true: nothing tells a traveler that somebody will write, call or follow up, because nothing in the
+ * platform notifies a person about a quote it cannot price or a link it cannot take payment for (docs/decisions.md).
+ * The texts say whom to ask instead. A catalog that promises contact again fails here.
+ */
+describe('no catalog promises that a person will get in touch', () => {
+  const promises = [
+    /follow(s)? up/i,
+    /will (contact|get in touch|call|reply)/i,
+    /meldet sich/i,
+    /wird sich .* melden/i,
+    /vous (répondra|contactera|recontactera)/i,
+    /(le|te) (responderá|contactará)/i,
+    /se pondrá en contacto/i,
+  ];
+  it.each(namespaces().flatMap((n) => LOCALES.map((l) => [n, l] as const)))('%s in %s', (namespace, locale) => {
+    const found = leaves(readCatalog(namespace, locale))
+      .filter(([, message]) => promises.some((p) => p.test(message)))
+      .map(([key, message]) => `${key}: ${message}`);
+    expect(found).toEqual([]);
+  });
+});

@@ -27,8 +27,7 @@ export const DEFAULT_POLL_POLICY: PollPolicy = {
  */
 export const UNKNOWN_RETRY_AFTER_SEC = 10;
 
-export const OPTIONS_TIMEOUT_MESSAGE =
-  'Prices are taking longer than usual. We have your request: a person will follow up by e-mail, or try again in a few minutes.';
+export const OPTIONS_TIMEOUT_MESSAGE = 'Prices are taking longer than usual. Please try again in a few minutes.';
 
 export function nextDelay(previousMs: number, policy: PollPolicy = DEFAULT_POLL_POLICY): number {
   return Math.min(Math.max(previousMs * 2, policy.initialDelayMs), policy.maxDelayMs);

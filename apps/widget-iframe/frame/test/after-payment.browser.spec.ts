@@ -175,7 +175,7 @@ describeWithBrowser('after the choice: the confirmation and the hosted plan card
       expect(cards).toEqual([
         { plan: 'polar-shield-standard', buttons: [buy('polar-shield-standard')], note: null },
         { plan: 'austral-voyager-basic', buttons: [buy('austral-voyager-basic')], note: null },
-        // An inquiry plan: no action at all, the note says a person follows up.
+        // An inquiry plan: no action at all, the note says whom to ask.
         { plan: 'meridian-private-charter', buttons: [], note: t.plans.notSoldOnline() },
       ]);
       // A click on a card selects nothing: there is no page around it to tell.

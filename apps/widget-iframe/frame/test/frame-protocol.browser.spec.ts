@@ -105,12 +105,18 @@ describeWithBrowser('the widget iframe UI in Chromium', () => {
     await context.close();
   });
 
-  it('a quote that is not instant-eligible says a person will follow up and does not poll', async () => {
+  it('a quote that is not instant-eligible says who to ask, with its number, promises no e-mail, and does not poll', async () => {
     const { page, context } = await host();
     const frame = await embed(page, KEYS.tier3, 'w5', { prefill: { ...PREFILL, email: 'manual@sandbox.test' } });
     await frame.waitForSelector('form');
     await frame.click('button[type=submit]');
-    await frame.waitForSelector('text=A person will follow up by e-mail');
+    await frame.waitForSelector('text=Ask the company you are booking with');
+    const notice = await frame.locator('.svc-alert').allInnerTexts();
+    const said = notice.join(' ');
+    expect(said).toMatch(/Quote \S+ needs an underwriter/);
+    expect(said).toMatch(/give them quote number \S+\./);
+    // Nothing notifies anyone about this quote, so nothing may say a person will write.
+    expect(said).not.toMatch(/follow up|e-mail|contact you/i);
     expect(session.world.requests.map((r) => r.path)).toEqual(['/quote']);
     expect((await events(page, 'svc:quote.ready')).pop()?.payload).toEqual({ quoteId: expect.any(String) });
     await context.close();
@@ -135,7 +141,8 @@ describeWithBrowser('the widget iframe UI in Chromium', () => {
     const polls = session.world.requests.filter((r) => r.path === '/options').length;
     expect(polls).toBeGreaterThan(3);
     expect(polls).toBeLessThanOrEqual(16);
-    await frame.waitForSelector('text=a person will follow up by e-mail');
+    await frame.waitForSelector('text=Prices are taking longer than usual. Please try again in a few minutes.');
+    expect(await frame.locator('text=/follow up/i').count()).toBe(0);
     await context.close();
   });
 

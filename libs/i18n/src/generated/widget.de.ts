@@ -24,8 +24,8 @@ const messages: WidgetMessages = {
     couldNotPrice: () => "Wir konnten keine Preise abrufen",
     checkoutUnavailable: () => "Bezahlung nicht verfügbar",
     couldNotOpenCheckout: () => "Wir konnten die Bezahlseite nicht öffnen",
-    manualTitle: (d: any) => "Angebot " + d.quoteNumber + " erhalten",
-    manualBody: (d: any) => "Diese Reise müssen wir uns genauer ansehen, bevor wir einen Preis nennen können. Eine Ansprechperson meldet sich per E-Mail unter " + d.email + ".",
+    manualTitle: (d: any) => "Angebot " + d.quoteNumber + ": Prüfung durch einen Underwriter nötig",
+    manualBody: (d: any) => "Für diese Reise kann online kein Preis berechnet werden: Sie muss von einem Underwriter geprüft werden, und das lässt sich von hier aus nicht veranlassen. Wenden Sie sich an das Unternehmen, bei dem Sie buchen, und nennen Sie die Angebotsnummer " + d.quoteNumber + ".",
     checkoutOpenedTitle: () => "Bezahlseite in einem neuen Tab geöffnet",
     checkoutOpenedBody: () => "Schließen Sie Ihren Kauf dort ab. Kein neuer Tab?",
     continueToCheckout: () => "Weiter zur Bezahlung",
@@ -41,7 +41,7 @@ const messages: WidgetMessages = {
     server: () => "Beim Versicherungsdienst ist ein Problem aufgetreten. Bitte versuchen Sie es noch einmal.",
     quoteRefused: () => "Für diese Angaben können wir kein Angebot erstellen. Prüfen Sie die Reisedaten, das Alter der Reisenden und das Wohnsitzland.",
     refused: () => "Die Anfrage wurde abgelehnt. Bitte fordern Sie ein neues Angebot an.",
-    optionsTimeout: () => "Die Preisberechnung dauert länger als üblich. Ihre Anfrage liegt uns vor: Eine Ansprechperson meldet sich per E-Mail, oder versuchen Sie es in ein paar Minuten noch einmal.",
+    optionsTimeout: () => "Die Preisberechnung dauert länger als üblich. Bitte versuchen Sie es in ein paar Minuten noch einmal.",
     checkoutLoad: () => "Die Bezahlung konnte nicht geladen werden. Prüfen Sie Ihre Verbindung und versuchen Sie es noch einmal."
   },
   form: {
@@ -124,7 +124,7 @@ const messages: WidgetMessages = {
     buy: () => "Kaufen",
     buyPlan: () => "Diesen Tarif kaufen",
     openingCheckout: () => "Bezahlseite wird geöffnet …",
-    notSoldOnline: () => "Nicht online erhältlich: Eine Ansprechperson meldet sich per E-Mail.",
+    notSoldOnline: () => "Nicht online erhältlich: Fragen Sie das Unternehmen, bei dem Sie buchen.",
     disclaimer: () => "Die Preise sind Schätzungen, kein verbindlicher Vertrag. Die Versicherungsunterlagen oder eine Vertretung des Versicherers bestätigen den Versicherungsschutz und den endgültigen Preis."
   },
   checkout: {

@@ -24,8 +24,8 @@ const messages: WidgetMessages = {
     couldNotPrice: () => "We couldn’t get prices",
     checkoutUnavailable: () => "Checkout unavailable",
     couldNotOpenCheckout: () => "We couldn’t open the checkout",
-    manualTitle: (d: any) => "Quote " + d.quoteNumber + " received",
-    manualBody: (d: any) => "We need a closer look at this trip before we can price it. A person will follow up by e-mail at " + d.email + ".",
+    manualTitle: (d: any) => "Quote " + d.quoteNumber + " needs an underwriter",
+    manualBody: (d: any) => "This trip cannot be priced online: it needs an underwriter’s review, which cannot be arranged from here. Ask the company you are booking with, and give them quote number " + d.quoteNumber + ".",
     checkoutOpenedTitle: () => "Checkout opened in a new tab",
     checkoutOpenedBody: () => "Finish your purchase there. No new tab?",
     continueToCheckout: () => "Continue to checkout",
@@ -41,7 +41,7 @@ const messages: WidgetMessages = {
     server: () => "The insurance service had a problem. Please try again.",
     quoteRefused: () => "This trip cannot be quoted as entered. Check the dates, the ages and the country of residence.",
     refused: () => "The request was refused. Please start a new quote.",
-    optionsTimeout: () => "Prices are taking longer than usual. We have your request: a person will follow up by e-mail, or try again in a few minutes.",
+    optionsTimeout: () => "Prices are taking longer than usual. Please try again in a few minutes.",
     checkoutLoad: () => "The checkout could not be loaded. Check your connection and try again."
   },
   form: {
@@ -124,7 +124,7 @@ const messages: WidgetMessages = {
     buy: () => "Buy",
     buyPlan: () => "Buy this plan",
     openingCheckout: () => "Opening checkout…",
-    notSoldOnline: () => "Not sold online: a person will follow up by e-mail.",
+    notSoldOnline: () => "Not sold online: ask the company you are booking with.",
     disclaimer: () => "Prices are estimates, not a binding contract. The policy documents, or a representative of the insurer, confirm the cover and the final price."
   },
   checkout: {

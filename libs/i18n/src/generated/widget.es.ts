@@ -24,8 +24,8 @@ const messages: WidgetMessages = {
     couldNotPrice: () => "No hemos podido obtener los precios",
     checkoutUnavailable: () => "Pago no disponible",
     couldNotOpenCheckout: () => "No hemos podido abrir la página de pago",
-    manualTitle: (d: any) => "Cotización " + d.quoteNumber + " recibida",
-    manualBody: (d: any) => "Necesitamos estudiar este viaje con más detalle antes de ponerle precio. Una persona le responderá por correo electrónico en " + d.email + ".",
+    manualTitle: (d: any) => "Cotización " + d.quoteNumber + ": requiere la revisión de un suscriptor",
+    manualBody: (d: any) => "Este viaje no se puede tarificar en línea: requiere la revisión de un suscriptor, que no se puede gestionar desde aquí. Consulte a la empresa con la que reserva e indíquele el número de cotización " + d.quoteNumber + ".",
     checkoutOpenedTitle: () => "Pago abierto en una pestaña nueva",
     checkoutOpenedBody: () => "Complete allí su compra. ¿No se abrió ninguna pestaña?",
     continueToCheckout: () => "Continuar al pago",
@@ -41,7 +41,7 @@ const messages: WidgetMessages = {
     server: () => "El servicio de seguros ha tenido un problema. Vuelva a intentarlo.",
     quoteRefused: () => "No podemos preparar una cotización con estos datos. Compruebe las fechas, las edades y el país de residencia.",
     refused: () => "La solicitud ha sido rechazada. Solicite una cotización nueva.",
-    optionsTimeout: () => "El cálculo de los precios está tardando más de lo habitual. Hemos recibido su solicitud: una persona le responderá por correo electrónico, o vuelva a intentarlo en unos minutos.",
+    optionsTimeout: () => "El cálculo de los precios está tardando más de lo habitual. Vuelva a intentarlo en unos minutos.",
     checkoutLoad: () => "No se ha podido cargar el pago. Compruebe su conexión y vuelva a intentarlo."
   },
   form: {
@@ -124,7 +124,7 @@ const messages: WidgetMessages = {
     buy: () => "Comprar",
     buyPlan: () => "Comprar este plan",
     openingCheckout: () => "Abriendo el pago…",
-    notSoldOnline: () => "No se vende en línea: una persona le responderá por correo electrónico.",
+    notSoldOnline: () => "No se vende en línea: consulte a la empresa con la que reserva.",
     disclaimer: () => "Los precios son estimaciones, no un contrato vinculante. Los documentos de la póliza, o un representante de la aseguradora, confirman la cobertura y el precio final."
   },
   checkout: {

@@ -24,8 +24,8 @@ const messages: WidgetMessages = {
     couldNotPrice: () => "Nous n’avons pas pu obtenir les prix",
     checkoutUnavailable: () => "Paiement indisponible",
     couldNotOpenCheckout: () => "Nous n’avons pas pu ouvrir la page de paiement",
-    manualTitle: (d: any) => "Devis " + d.quoteNumber + " reçu",
-    manualBody: (d: any) => "Nous devons examiner ce voyage de plus près avant d’en fixer le prix. Un conseiller vous répondra par e-mail à l’adresse " + d.email + ".",
+    manualTitle: (d: any) => "Devis " + d.quoteNumber + " : examen par un souscripteur nécessaire",
+    manualBody: (d: any) => "Ce voyage ne peut pas être tarifé en ligne : il doit être examiné par un souscripteur, ce qui ne peut pas être organisé d’ici. Adressez-vous à l’entreprise auprès de laquelle vous réservez, en indiquant le numéro de devis " + d.quoteNumber + ".",
     checkoutOpenedTitle: () => "Paiement ouvert dans un nouvel onglet",
     checkoutOpenedBody: () => "Finalisez votre achat dans cet onglet. Pas de nouvel onglet ?",
     continueToCheckout: () => "Continuer vers le paiement",
@@ -41,7 +41,7 @@ const messages: WidgetMessages = {
     server: () => "Le service d’assurance a rencontré un problème. Veuillez réessayer.",
     quoteRefused: () => "Nous ne pouvons pas établir de devis avec ces informations. Vérifiez les dates, les âges et le pays de résidence.",
     refused: () => "La demande a été refusée. Veuillez demander un nouveau devis.",
-    optionsTimeout: () => "Le calcul des prix prend plus de temps que d’habitude. Nous avons bien reçu votre demande : un conseiller vous répondra par e-mail, ou réessayez dans quelques minutes.",
+    optionsTimeout: () => "Le calcul des prix prend plus de temps que d’habitude. Veuillez réessayer dans quelques minutes.",
     checkoutLoad: () => "Le paiement n’a pas pu être chargé. Vérifiez votre connexion et réessayez."
   },
   form: {
@@ -124,7 +124,7 @@ const messages: WidgetMessages = {
     buy: () => "Acheter",
     buyPlan: () => "Acheter cette formule",
     openingCheckout: () => "Ouverture du paiement…",
-    notSoldOnline: () => "Non vendue en ligne : un conseiller vous répondra par e-mail.",
+    notSoldOnline: () => "Non vendue en ligne : adressez-vous à l’entreprise auprès de laquelle vous réservez.",
     disclaimer: () => "Les prix sont des estimations et ne constituent pas un contrat. Les documents de la police, ou un représentant de l’assureur, confirment la couverture et le prix définitif."
   },
   checkout: {

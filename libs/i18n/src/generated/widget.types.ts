@@ -19,7 +19,7 @@ export interface WidgetMessages {
     checkoutUnavailable(): string;
     couldNotOpenCheckout(): string;
     manualTitle(d: { quoteNumber: string | number }): string;
-    manualBody(d: { email: string | number }): string;
+    manualBody(d: { quoteNumber: string | number }): string;
     checkoutOpenedTitle(): string;
     checkoutOpenedBody(): string;
     continueToCheckout(): string;

@@ -249,7 +249,7 @@ export function App({ boot, config, emit, onLanguage }: AppProps) {
       {status === 'polling' || status === 'quoting' ? <PlanSkeletons /> : null}
       {status === 'manual' && quote ? (
         <Alert tone="info" title={t.page.manualTitle({ quoteNumber: quote.quoteNumber })}>
-          {t.page.manualBody({ email: values.email.trim() })}
+          {t.page.manualBody({ quoteNumber: quote.quoteNumber })}
         </Alert>
       ) : null}
       {status === 'ready' && ready && !paid && !checkoutPlan ? (
