@@ -52,17 +52,25 @@ async function drainOutbox(timeoutMs: number): Promise<Record<string, number>> {
   return Object.fromEntries(rows.map((r) => [r.status, r._count._all]));
 }
 
-/** Waits until every replica's /readyz answers `status`; the error names the replicas that did not, with their logs. */
+/**
+ * Waits until every replica's /readyz has answered `status` (each at least once since the call: on a loaded machine
+ * one slow answer must not hide the others'); the error names the replicas that did not, with their logs.
+ */
 async function waitForReadyz(status: number, timeoutMs: number): Promise<void> {
   let last: (number | undefined)[] = [];
+  const seen = topo.all().map(() => false);
   try {
     await waitFor(
-      async () => (last = await Promise.all(topo.all().map((p) => readyzStatus(p.url)))).every((s) => s === status),
+      async () => {
+        last = await Promise.all(topo.all().map((p, i) => (seen[i] ? status : readyzStatus(p.url))));
+        last.forEach((s, i) => (seen[i] ||= s === status));
+        return seen.every(Boolean);
+      },
       timeoutMs,
       `/readyz ${status} on every replica`,
     );
   } catch (err) {
-    const off = topo.all().filter((_, i) => last[i] !== status);
+    const off = topo.all().filter((_, i) => !seen[i]);
     const detail = off.map(
       (p) => `${p.name}: readyz=${String(last[topo.all().indexOf(p)])} alive=${p.alive()}\n${p.output().slice(-3000)}`,
     );

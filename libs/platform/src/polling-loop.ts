@@ -1,7 +1,9 @@
 /**
  * The loop of a background worker: rounds back to back while there is a backlog, otherwise sleep for the poll
  * interval or until `kick()`. `stop()` resolves after the round in flight finishes. A round that throws is reported
- * and retried after the poll interval (a database blip must not kill the worker).
+ * and retried (a database blip must not kill the worker), after a wait that doubles with each failure in a row up to
+ * `ERROR_BACKOFF_MAX_MS`: while the database is down, a worker neither spins nor floods the log, and the process keeps
+ * the CPU to answer `/readyz` with its 503 (docs/runbooks.md, DatabaseUnreachable).
  */
 export interface PollingLoop {
   start(): void;
@@ -18,10 +20,11 @@ export function createPollingLoop(
   let kicked = false;
   let loop: Promise<void> | null = null;
   let wake: (() => void) | null = null;
+  let failures = 0;
 
-  function idle(): Promise<void> {
+  function idle(ms: number): Promise<void> {
     return new Promise((resolve) => {
-      const timer = setTimeout(done, settings.pollIntervalMs);
+      const timer = setTimeout(done, ms);
       function done() {
         clearTimeout(timer);
         wake = null;
@@ -37,12 +40,14 @@ export function createPollingLoop(
       kicked = false;
       try {
         backlog = (await round()).backlog;
+        failures = 0;
       } catch (err) {
+        failures++;
         settings.onError(err);
       }
       if (!running) break;
-      if (backlog || kicked) continue;
-      await idle();
+      if (failures > 0) await idle(errorBackoffMs(failures, settings.pollIntervalMs));
+      else if (!backlog && !kicked) await idle(settings.pollIntervalMs);
     }
   }
 
@@ -64,4 +69,13 @@ export function createPollingLoop(
       wake?.();
     },
   };
+}
+
+/** The longest wait between two rounds that keep failing. */
+export const ERROR_BACKOFF_MAX_MS = 5_000;
+
+/** The wait after the n-th failed round in a row: the poll interval, doubled per further failure, capped. */
+export function errorBackoffMs(failures: number, pollIntervalMs: number): number {
+  const cap = Math.max(pollIntervalMs, ERROR_BACKOFF_MAX_MS);
+  return Math.min(pollIntervalMs * 2 ** Math.min(failures - 1, 30), cap);
 }
