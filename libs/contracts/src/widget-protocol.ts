@@ -181,31 +181,6 @@ export interface WidgetAppearance {
   theme?: 'light' | 'dark' | 'auto';
 }
 
-export interface FrameHelloMessage {
-  type: typeof FRAME_MESSAGE.hello;
-  instanceId: string;
-  version?: string;
-}
-export interface FrameInitMessage {
-  type: typeof FRAME_MESSAGE.init;
-  instanceId: string;
-  config: FrameConfig;
-}
-export interface FrameResizeMessage {
-  type: typeof FRAME_MESSAGE.resize;
-  instanceId: string;
-  height: number;
-}
-export interface FrameUpdateMessage {
-  type: typeof FRAME_MESSAGE.update;
-  instanceId: string;
-  config: FrameConfig;
-}
-/** An event as the iframe posts it: `{ type: 'svc:quote.ready', instanceId, payload }`. */
-export type FrameEventMessage<E extends WidgetEventName = WidgetEventName> = WidgetEventMessage<E> & {
-  instanceId: string;
-};
-
 // ---------------------------------------------------------------------------------------------------------------
 // The loader's public API: `window.SvcWidget` (spec §6, §9.2). Additive to the spec: `off`, `once`, `version`,
 // per-instance handles, lifecycle events, `instanceId` on every payload.

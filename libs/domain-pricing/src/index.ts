@@ -66,7 +66,6 @@ export type { QuoteResult as PricedQuote } from './lib/quote';
 export {
   analyzeCoverageGap,
   DEFAULT_ASSUMED_TRIP_COST_USD,
-  listKnownCreditCards,
   matchCreditCard,
   TRIP_COST_RANGE_ASSUMED_USD,
   TRIP_COST_RANGES,

@@ -3,11 +3,8 @@ export { certificateContentDisposition, certificateFileName } from './certificat
 export { loadPolicyView, toPolicyView, POLICY_VIEW_INCLUDE, type PolicyKey, type PolicyViewRow } from './policy-view';
 export {
   ASSISTANCE,
-  CANCELLATION_RULE,
   CLAIM_DEADLINE_DAYS,
   COOLING_OFF_DAYS,
-  HOW_TO_CLAIM,
-  ILLUSTRATIVE_CONTACTS_NOTE,
   cancellationRule,
   emergencyLineLabel,
   howToClaim,
