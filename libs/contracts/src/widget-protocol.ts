@@ -86,12 +86,6 @@ export type WidgetEventMessage<E extends WidgetEventName = WidgetEventName> = {
   [K in E]: { type: WidgetEventMessageType<K>; payload: WidgetEventPayload<K> };
 }[E];
 
-/** Any message on the `svc:` channel; `type` starts with the prefix. */
-export interface WidgetMessage {
-  type: `${WidgetMessagePrefix}${string}`;
-  payload?: unknown;
-}
-
 // ---------------------------------------------------------------------------------------------------------------
 // Lifecycle events (additive, spec §9.5): about the iframe itself, apart from the quote events.
 // ---------------------------------------------------------------------------------------------------------------
