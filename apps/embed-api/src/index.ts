@@ -1,5 +1,5 @@
 // Public face of the embed-api app for composition roots (main.ts, the all-in-one launcher, benchmarks, e2e tests).
-export { createApp, type EmbedApiDeps } from './app';
-export { composeEmbedApi, type EmbedApi, type EmbedApiRuntime } from './compose';
+export { createApp } from './app';
+export { composeEmbedApi, type EmbedApi } from './compose';
 export { loadConfig as loadEmbedApiConfig, type EmbedApiConfig } from './config';
 export { EMBED_MAX_BODY_BYTES } from './limits';

@@ -2,5 +2,3 @@
 export { createApp } from './app';
 export { composeQuoteApi } from './compose';
 export { loadConfig as loadQuoteApiConfig, type QuoteApiConfig } from './config';
-export type { QuoteApiDeps } from './quote-api.services';
-export type { QuoteApiRuntime } from './quote-api.runtime';

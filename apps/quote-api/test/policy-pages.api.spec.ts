@@ -4,7 +4,7 @@ import request from 'supertest';
 import { PlanDetailsSchema, PolicyLookupSchema, PurchaseReceiptSchema } from '@expedition/contracts';
 import { listPlans } from '@expedition/domain-pricing';
 import { formatAuthorizationPayment, parsePaymentChallenges } from '@expedition/payments';
-import { ASSISTANCE, CANCELLATION_RULE } from '@expedition/policy-documents';
+import { ASSISTANCE, cancellationRule } from '@expedition/policy-documents';
 import { DOCUMENT_PAGE_CSP } from '../src/documents/document-page';
 import { antarcticaQuote, createHarness, PUBLIC_URL, type Harness } from './harness';
 import { noteSkippedSuite } from '@expedition/platform/testing';
@@ -113,7 +113,7 @@ describe('GET /policy-wording/{planId} and /policy-wording/{planId}.pdf', () => 
       'USD 100,000',
       'Main exclusions',
       'How to claim',
-      CANCELLATION_RULE.slice(0, 40),
+      cancellationRule('en').slice(0, 40),
     ]) {
       expect(text).toContain(t);
     }

@@ -14,7 +14,6 @@ import { createTestClock, type TestClock } from '@expedition/platform/testing';
 import { createApp, type WidgetIframeDeps } from '../src/app';
 import { loadPinnedReleases } from '../src/loader-channels';
 
-export const WIDGET_ORIGIN = 'http://widget.test:3003';
 export const EMBED_URL = 'http://embed.test:3002';
 export const EMBED_ORIGIN = 'http://embed.test:3002';
 export const PORTAL_ORIGIN = 'http://portal.test:3004';

@@ -5,7 +5,6 @@ import { MODES } from './rules';
 export const IsoDateSchema = z.iso.date().meta({ description: 'Calendar date, YYYY-MM-DD.', example: '2027-01-12' });
 
 export const TierSchema = z.enum(['basic', 'standard', 'premium']).meta({ id: 'Tier' });
-export type Tier = z.infer<typeof TierSchema>;
 
 export const AvailabilityModeSchema = z.enum(['full', 'deposit', 'inquiry', 'admin_only']).meta({
   id: 'AvailabilityMode',
@@ -14,7 +13,6 @@ export const AvailabilityModeSchema = z.enum(['full', 'deposit', 'inquiry', 'adm
     'deposit has been paid. inquiry: price is indicative and an underwriter confirms it; cannot be bought online. ' +
     'admin_only: sold by the provider only; hidden unless include_disabled=true.',
 });
-export type AvailabilityMode = z.infer<typeof AvailabilityModeSchema>;
 
 /** Payment mode (`Mode`, `MODES` in rules.ts): `test` (simulated, or Stripe test keys) or `live` (real money). */
 export const ModeSchema = z.enum(MODES);
@@ -29,7 +27,6 @@ export const TravelerLocaleSchema = z.enum(TRAVELER_LOCALES).meta({
   id: 'TravelerLocale',
   description: "The traveler's language: en, de, fr or es.",
 });
-export type TravelerLocale = z.infer<typeof TravelerLocaleSchema>;
 
 /** A BCP 47 language tag as a caller gives it (`de`, `de-AT`, `pt-BR`); we map it to a TravelerLocale. */
 export const LanguageTagSchema = z
@@ -40,7 +37,6 @@ export const LanguageTagSchema = z
   .meta({ example: 'de-AT' });
 
 export const ConfidenceSchema = z.enum(['high', 'medium', 'low']).meta({ id: 'Confidence' });
-export type Confidence = z.infer<typeof ConfidenceSchema>;
 
 /** ISO 3166-1 alpha-2, normalized to upper case. */
 export const CountryCodeSchema = z
@@ -121,4 +117,3 @@ export const ApiErrorSchema = z
     requestId: z.string().optional().meta({ description: 'Echo of the X-Request-Id response header.' }),
   })
   .meta({ id: 'Error', description: 'Error body of every non-2xx /api/v1 response (except 402, see /purchase).' });
-export type ApiError = z.infer<typeof ApiErrorSchema>;

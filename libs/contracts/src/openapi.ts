@@ -4,6 +4,5 @@
  * (quote-api) and the contract checks import it.
  */
 export { buildQuoteApiOpenApi } from './openapi/quote-api.openapi';
-export { portalAuthPaths } from './openapi/portal-auth.paths';
-export { PORTAL_API_VERSION, buildPortalOpenApi } from './openapi/portal.openapi';
+export { buildPortalOpenApi } from './openapi/portal.openapi';
 export { buildAcpOpenApi } from './acp/acp.openapi';

@@ -20,7 +20,6 @@ export type Mode = (typeof MODES)[number];
 
 /** ISO 4217 codes the pricing engine prices; any other currency is refused with a reason. */
 export const PRICED_CURRENCIES = ['USD'] as const;
-export type PricedCurrency = (typeof PRICED_CURRENCIES)[number];
 
 /** Limits of a quote request, the same on every surface (/api/v1, /api/embed, MCP, the widget form, the pricing engine). */
 export const QUOTE_LIMITS = {

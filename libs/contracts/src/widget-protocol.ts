@@ -86,12 +86,6 @@ export type WidgetEventMessage<E extends WidgetEventName = WidgetEventName> = {
   [K in E]: { type: WidgetEventMessageType<K>; payload: WidgetEventPayload<K> };
 }[E];
 
-/** Any message on the `svc:` channel; `type` starts with the prefix. */
-export interface WidgetMessage {
-  type: `${WidgetMessagePrefix}${string}`;
-  payload?: unknown;
-}
-
 // ---------------------------------------------------------------------------------------------------------------
 // Lifecycle events (additive, spec §9.5): about the iframe itself, apart from the quote events.
 // ---------------------------------------------------------------------------------------------------------------
@@ -180,31 +174,6 @@ export interface WidgetAppearance {
   /** `auto` follows the visitor's system setting. */
   theme?: 'light' | 'dark' | 'auto';
 }
-
-export interface FrameHelloMessage {
-  type: typeof FRAME_MESSAGE.hello;
-  instanceId: string;
-  version?: string;
-}
-export interface FrameInitMessage {
-  type: typeof FRAME_MESSAGE.init;
-  instanceId: string;
-  config: FrameConfig;
-}
-export interface FrameResizeMessage {
-  type: typeof FRAME_MESSAGE.resize;
-  instanceId: string;
-  height: number;
-}
-export interface FrameUpdateMessage {
-  type: typeof FRAME_MESSAGE.update;
-  instanceId: string;
-  config: FrameConfig;
-}
-/** An event as the iframe posts it: `{ type: 'svc:quote.ready', instanceId, payload }`. */
-export type FrameEventMessage<E extends WidgetEventName = WidgetEventName> = WidgetEventMessage<E> & {
-  instanceId: string;
-};
 
 // ---------------------------------------------------------------------------------------------------------------
 // The loader's public API: `window.SvcWidget` (spec §6, §9.2). Additive to the spec: `off`, `once`, `version`,

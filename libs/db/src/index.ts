@@ -1,66 +1,24 @@
 // Generated Prisma client (run `node tools/scripts/prisma-generate.cjs` after a schema change).
 export { PrismaClient, Prisma } from './generated/prisma/client';
 export type {
+  AcpCheckoutSession,
+  AgentKey,
   Operator,
-  OperatorUser,
-  OperatorSession,
+  Payment,
   PublishableKey,
-  SecretKey,
-  AllowedOrigin,
-  Plan,
+  Purchase,
   Quote,
   QuoteEstimate,
-  QuoteOption,
-  CheckoutSession,
-  PaymentChallenge,
-  IdempotencyRecord,
-  Payment,
-  PaymentClaim,
-  ProcessorEvent,
-  Purchase,
-  Policy,
-  Commission,
-  WebhookEvent,
-  WebhookAttempt,
-  AgentKey,
-  AcpCheckoutSession,
-  PolicyMail,
+  SecretKey,
 } from './generated/prisma/client';
-export {
-  OperatorStatus,
-  QuoteSource,
-  QuoteStatus,
-  OptionsStatus,
-  CheckoutStatus,
-  PaymentChannel,
-  PaymentStatus,
-  RefundStatus,
-  WebhookEventStatus,
-  UserRole,
-  PolicyMailStatus,
-} from './generated/prisma/enums';
+export { PaymentChannel, PaymentStatus, PolicyMailStatus } from './generated/prisma/enums';
 
-export { createDatabase, databaseFromPGlite, splitSchemaParam } from './database';
-export type { Database, DatabaseKind, CreateDatabaseOptions } from './database';
-export { pgClientExecutor, pgliteExecutor, pgPoolConnections, pgliteConnections } from './executor';
-export type { SqlExecutor, WithConnection } from './executor';
-export { applyMigrations, runMigrations, readMigrations, toMigration, checksumOf, MigrationError } from './migrations';
-export type { Migration, MigrationResult, RunMigrationsOptions, ApplyMigrationsOptions } from './migrations';
-export { resolveMigrationsDir, resolveSchemaPath } from './paths';
-export { createMigration, createMigrationSql, checkDrift, nextMigrationName } from './migration-authoring';
-export type {
-  CreatedMigration,
-  CreateMigrationOptions,
-  DriftReport,
-  MigrationAuthoringOptions,
-} from './migration-authoring';
+export { createDatabase, splitSchemaParam } from './database';
+export type { Database } from './database';
+export { applyMigrations } from './migrations';
+export { checkDrift, createMigration } from './migration-authoring';
 export { isUniqueViolation } from './errors';
-export { createPgNotifications, NOTIFY_CHANNELS } from './notifications';
-export type { Notifications, NotifyChannel, PgNotificationsOptions } from './notifications';
-export { syncCatalog, type CatalogPlanRow, type CatalogSnapshot } from './catalog-sync';
-export {
-  bundledMigrationsDir,
-  prepareDatabase,
-  serviceDatabase,
-  type ServiceDatabaseSettings,
-} from './prepare-database';
+export { NOTIFY_CHANNELS } from './notifications';
+export type { Notifications } from './notifications';
+export { syncCatalog } from './catalog-sync';
+export { bundledMigrationsDir, prepareDatabase, serviceDatabase } from './prepare-database';

@@ -1,7 +1,7 @@
 import { cpSync, existsSync, mkdtempSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { checkDrift, createMigration, createMigrationSql, nextMigrationName } from '../src/index';
+import { checkDrift, createMigration, createMigrationSql, nextMigrationName } from '../src/migration-authoring';
 
 const libRoot = path.resolve(__dirname, '..');
 

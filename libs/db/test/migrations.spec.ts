@@ -3,20 +3,17 @@ import { mkdtempSync, mkdirSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { PGlite } from '@electric-sql/pglite';
+import { createDatabase, databaseFromPGlite, type Database } from '../src/database';
+import { pgliteExecutor, type SqlExecutor } from '../src/executor';
 import {
   applyMigrations,
   checksumOf,
-  createDatabase,
-  databaseFromPGlite,
   MigrationError,
   readMigrations,
-  resolveMigrationsDir,
   runMigrations,
-  pgliteExecutor,
   toMigration,
-  type Database,
-  type SqlExecutor,
-} from '../src/index';
+} from '../src/migrations';
+import { resolveMigrationsDir } from '../src/paths';
 import { describeWithPostgres, testDatabaseUrl } from '../src/testing';
 
 const first = toMigration('20250101000000_first', 'CREATE TABLE a (id int PRIMARY KEY);');

@@ -1,12 +1,7 @@
 import { randomBytes, randomUUID } from 'node:crypto';
 import { Client } from 'pg';
-import {
-  createPgNotifications,
-  NOTIFY_CHANNELS,
-  splitSchemaParam,
-  type Database,
-  type Notifications,
-} from '../src/index';
+import { splitSchemaParam, type Database } from '../src/database';
+import { createPgNotifications, NOTIFY_CHANNELS, type Notifications } from '../src/notifications';
 import { createTestDatabase, describeWithPostgres, testDatabaseUrl } from '../src/testing';
 
 /**

@@ -1,14 +1,8 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import {
-  bundledMigrationsDir,
-  prepareDatabase,
-  serviceDatabase,
-  syncCatalog,
-  type CatalogSnapshot,
-  type Database,
-} from '../src/index';
+import { bundledMigrationsDir, prepareDatabase, serviceDatabase, syncCatalog, type Database } from '../src/index';
+import type { CatalogSnapshot } from '../src/catalog-sync';
 import { createTestDatabase } from '../src/testing';
 
 let db: Database;

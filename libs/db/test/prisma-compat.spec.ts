@@ -6,13 +6,9 @@ import { PrismaPg } from '@prisma/adapter-pg';
 import type { SqlMigrationAwareDriverAdapterFactory } from '@prisma/driver-adapter-utils';
 import { PrismaPGlite } from 'pglite-prisma-adapter';
 import { Pool } from 'pg';
-import {
-  applyMigrations,
-  databaseFromPGlite,
-  readMigrations,
-  resolveMigrationsDir,
-  resolveSchemaPath,
-} from '../src/index';
+import { databaseFromPGlite } from '../src/database';
+import { applyMigrations, readMigrations } from '../src/migrations';
+import { resolveMigrationsDir, resolveSchemaPath } from '../src/paths';
 import { NO_FILTERS, toMigrationList, withSchemaEngine } from '../src/schema-engine';
 import { createTestDatabase, describeWithPostgres, testDatabaseUrl } from '../src/testing';
 

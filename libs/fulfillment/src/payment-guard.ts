@@ -95,5 +95,3 @@ export function createPaymentGuard(deps: PaymentGuardDeps) {
 
   return { run };
 }
-
-export type PaymentGuard = ReturnType<typeof createPaymentGuard>;

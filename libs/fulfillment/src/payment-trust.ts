@@ -147,5 +147,3 @@ export function createPaymentTrust(deps: Pick<FulfillmentDeps, 'logger' | 'verif
 
   return { confirmedByProcessor, confirmedFailure, trustedPayment };
 }
-
-export type PaymentTrust = ReturnType<typeof createPaymentTrust>;

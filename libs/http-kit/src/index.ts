@@ -5,17 +5,11 @@ export { isUtf8JsonRequest, jsonBody } from './json-body';
 export { refuseUnstorableJson } from './storable-body';
 export { assignRequestId, requestId } from './request-id';
 export { accessLog, createLogger, httpLogger } from './logger';
-export {
-  errorHandler,
-  notFound,
-  toAppError,
-  UNAVAILABLE_RETRY_AFTER_SEC,
-  type ErrorHandlerOptions,
-} from './error-handler';
-export { mapDomainErrors, type DomainError, type DomainErrorAnswer, type DomainErrorMapping } from './domain-errors';
+export { errorHandler, notFound, toAppError, UNAVAILABLE_RETRY_AFTER_SEC } from './error-handler';
+export { mapDomainErrors } from './domain-errors';
 export { healthRoutes } from './health';
 export { faviconRoute, PLATFORM_ICON_SVG } from './favicon';
 export { listen, onShutdownSignal, type RunningServer } from './server';
-export { exitOnStartFailure, logRedisOutages, postgresAt, reachAtStart } from './start';
+export { postgresAt, reachAtStart } from './start';
 export { clientRateLimit } from './rate-limit';
 export { runService } from './run-service';

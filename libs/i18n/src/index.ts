@@ -8,20 +8,16 @@
  * `@expedition/i18n/widget` (its texts, one lazily loaded chunk per language).
  */
 export {
-  DEFAULT_LOCALE,
-  LANGUAGE_NAMES,
-  LOCALES,
-  PSEUDO_LOCALE,
   asLocale,
+  DEFAULT_LOCALE,
   intlLocale,
-  isLocale,
-  localeFromAcceptLanguage,
+  LANGUAGE_NAMES,
+  type Locale,
+  LOCALES,
   matchLocale,
   negotiateLocale,
   negotiateRenderLocale,
-  parseAcceptLanguage,
-  type LanguageRange,
-  type Locale,
+  PSEUDO_LOCALE,
   type RenderLocale,
 } from './locales';
 export { formatDay, formatList } from './format';

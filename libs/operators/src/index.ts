@@ -7,7 +7,6 @@ export type { OperatorView, PublishableKeyView, SecretKeyView } from './lib/view
 export type { AllowedOriginView } from './lib/origin.service';
 export { WEBHOOK_SECRET_BYTES, WEBHOOK_SECRET_PREFIX } from './lib/webhook-secret.service';
 export { OPERATOR_CONNECTION_ERROR, TEST_EVENT_ID_PREFIX } from './lib/webhook-event.service';
-export { BRANDING_LIMITS, contrastWithWhite } from './lib/branding';
 export { type OperatorStatusValue, optionalWebhookSecret, requireWebhookUrl } from './lib/inputs';
 export { SUSPENDED_OPERATOR_MESSAGE, isOperatorError } from './lib/operator-error';
 export { describeOriginProblem, isLoopbackOrigin } from './lib/origin-rules';
@@ -15,11 +14,10 @@ export { type AuditActor, CLI_ACTOR, writeAudit } from './lib/audit';
 
 // The embed gate's key store (embed-api, widget-iframe).
 export {
-  type KeyUsageRecorder,
-  DEFAULT_KEY_CACHE_TTL_MS,
   createKeyResolver,
   createKeyUsageRecorder,
   createPrismaKeyStore,
+  type KeyUsageRecorder,
 } from './lib/publishable-key-store';
 
 // Webhook secrets at rest.

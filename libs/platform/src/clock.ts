@@ -8,11 +8,6 @@ export interface Clock {
 
 export const systemClock: Clock = { now: () => new Date() };
 
-/** `YYYY-MM-DD` of an instant, in UTC (quotes and policies are dated in UTC). */
-export function isoDay(instant: Date): string {
-  return instant.toISOString().slice(0, 10);
-}
-
 /** Whole seconds since the epoch (signature timestamps, Stripe's `created`). */
 export function epochSeconds(instant: Date): number {
   return Math.floor(instant.getTime() / 1000);

@@ -1,5 +1,5 @@
 import { Redis } from 'ioredis';
-import { createRateLimiter, toRetryAfterSec } from './index';
+import { createRateLimiter, toRetryAfterSec } from './rate-limiter';
 
 describe('toRetryAfterSec', () => {
   it.each([

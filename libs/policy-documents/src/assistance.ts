@@ -67,8 +67,3 @@ export function howToClaim(locale: RenderLocale): readonly string[] {
 /** The cooling-off and cancellation rule, as printed on the certificate, the policy page and the wording. */
 export const cancellationRule = (locale: RenderLocale) =>
   documentsMessages(locale).assistance.cancellationRule({ days: COOLING_OFF_DAYS, email: ASSISTANCE.careEmail });
-
-/** English, for callers that write English only. */
-export const ILLUSTRATIVE_CONTACTS_NOTE = illustrativeContactsNote('en');
-export const HOW_TO_CLAIM: readonly string[] = howToClaim('en');
-export const CANCELLATION_RULE = cancellationRule('en');

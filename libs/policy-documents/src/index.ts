@@ -1,29 +1,15 @@
-export { coverDates, insuredPersons, renderCertificate, SPECIMEN_MARK } from './certificate.pdf';
+export { coverDates, insuredPersons, renderCertificate } from './certificate.pdf';
 export { certificateContentDisposition, certificateFileName } from './certificate-file-name';
-export { loadPolicyView, toPolicyView, POLICY_VIEW_INCLUDE, type PolicyKey, type PolicyViewRow } from './policy-view';
+export { loadPolicyView, POLICY_VIEW_INCLUDE, toPolicyView } from './policy-view';
 export {
   ASSISTANCE,
-  CANCELLATION_RULE,
-  CLAIM_DEADLINE_DAYS,
-  COOLING_OFF_DAYS,
-  HOW_TO_CLAIM,
-  ILLUSTRATIVE_CONTACTS_NOTE,
   cancellationRule,
-  emergencyLineLabel,
+  COOLING_OFF_DAYS,
   howToClaim,
   illustrativeContactsNote,
   satellitePhoneNote,
-  type PhoneLine,
 } from './assistance';
-export {
-  cancelReasonText,
-  carrierName,
-  destinationName,
-  exclusionText,
-  planDescription,
-  tierName,
-} from './catalog-texts';
+export { cancelReasonText, carrierName, destinationName, tierName } from './catalog-texts';
 export { coverageLimitText, formatDay } from './format';
-export { specimenMark } from './pdf';
-export { policyWording, type Benefit, type PolicyWording } from './wording';
+export { policyWording, type PolicyWording } from './wording';
 export { renderWordingPdf, WORDING_EDITION } from './wording.pdf';

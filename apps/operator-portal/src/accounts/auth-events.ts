@@ -89,5 +89,3 @@ export function createAuthEvents(deps: { prisma: PrismaClient; clock: Clock; log
     );
   };
 }
-
-export type RecordAuthEvent = ReturnType<typeof createAuthEvents>;

@@ -93,6 +93,3 @@ export function toAdminOperator(op: OperatorView) {
     previousSecretExpiresAt: op.webhookSecretPreviousExpiresAt?.toISOString() ?? null,
   };
 }
-
-/** Express 5 forwards rejected promises to the error handler; this keeps handlers short and typed. */
-export type Handler = (req: Request, res: import('express').Response) => Promise<void>;

@@ -104,8 +104,6 @@ export function createCheckoutIdempotency(deps: { prisma: PrismaClient; clock: C
   return { run };
 }
 
-export type CheckoutIdempotency = ReturnType<typeof createCheckoutIdempotency>;
-
 /** A cached link as stored: `expiresAt` in clear, the link itself sealed (iv, ciphertext, tag; base64url). */
 type SealedLink = { sealedLink: string; expiresAt?: string };
 

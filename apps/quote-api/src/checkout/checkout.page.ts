@@ -96,8 +96,6 @@ ${checkoutStyles(brand.accent)}
 /** The optional field's name, and what the page says about it (one place: the page and its tests). */
 export const EMAIL_FIELD = 'email';
 export const EMAIL_FIELD_HINT = checkoutMessages('en').page.emailHint();
-/** Stripe mode: the address could not be stored before the payment (the page then does not pay). English here. */
-export const EMAIL_NOT_SAVED = checkoutMessages('en').page.emailNotSaved();
 
 /** Asked only when neither the link nor its quote carries an address (the assistant never collected one). */
 function emailField(locale: RenderLocale): string {

@@ -10,7 +10,6 @@ import { z } from 'zod';
 export const ACP_ORDER_EVENT_MAX_ATTEMPTS = 5;
 
 export const AcpOrderEventTypeSchema = z.enum(['order_create']);
-export type AcpOrderEventType = z.infer<typeof AcpOrderEventTypeSchema>;
 
 const Cents = z.number().int().min(0).max(100_000_000);
 

@@ -50,7 +50,6 @@ const AcpCurrency = z
  * `email` and `currency` are taken from the session (buyer.email, usd), whatever is sent here.
  */
 export const AcpTripSchema = QuoteRequestSchema;
-export type AcpTrip = z.infer<typeof AcpTripSchema>;
 
 const Text = (max: number) => z.string().trim().min(1).max(max);
 

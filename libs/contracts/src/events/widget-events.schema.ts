@@ -19,7 +19,6 @@ export {
   type WidgetEventPayloads,
   type WidgetEventMessage,
   type WidgetEventMessageType,
-  type WidgetMessage,
 } from '../widget-protocol';
 
 /**

@@ -36,7 +36,6 @@ export const AdminOperatorSearchQuerySchema = z
     status: OperatorStatusSchema.optional(),
   })
   .meta({ id: 'AdminOperatorSearchQuery' });
-export type AdminOperatorSearchQuery = z.infer<typeof AdminOperatorSearchQuerySchema>;
 
 export const ADMIN_OPERATOR_SEARCH_LIMIT = 100;
 export const AdminOperatorListSchema = z
@@ -101,7 +100,6 @@ export const AdminWebhookUrlRequestSchema = z
   })
   .strict()
   .meta({ id: 'AdminWebhookUrlRequest' });
-export type AdminWebhookUrlRequest = z.infer<typeof AdminWebhookUrlRequestSchema>;
 
 export const MAX_SECRET_OVERLAP_HOURS = PORTAL_LIMITS.maxSecretOverlapHours;
 export const AdminRotateSecretRequestSchema = z
@@ -115,7 +113,6 @@ export const AdminRotateSecretRequestSchema = z
   })
   .strict()
   .meta({ id: 'AdminRotateSecretRequest' });
-export type AdminRotateSecretRequest = z.infer<typeof AdminRotateSecretRequestSchema>;
 
 export const AdminRotateSecretResponseSchema = z
   .object({
@@ -132,4 +129,3 @@ export const AdminAuditQuerySchema = AuditListQuerySchema.extend({
   operatorId: z.string().max(100).optional(),
   action: z.string().max(100).optional(),
 }).meta({ id: 'AdminAuditQuery' });
-export type AdminAuditQuery = z.infer<typeof AdminAuditQuerySchema>;

@@ -26,7 +26,6 @@ export const AUDIT_ACTIONS = [
   'team.invite.revoke',
   'team.member.remove',
 ] as const;
-export type AuditAction = (typeof AUDIT_ACTIONS)[number];
 
 /**
  * A changed value in the audit log: any JSON value, null when none. Rendered as `{}` (any value, null included):

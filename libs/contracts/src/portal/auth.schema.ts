@@ -152,9 +152,7 @@ export const OutboxMailSchema = z
   .meta({ id: 'OutboxMail' });
 export const OutboxResponseSchema = z.object({ mails: z.array(OutboxMailSchema) }).meta({ id: 'OutboxResponse' });
 
-export type SignupRequest = z.infer<typeof SignupRequestSchema>;
 export type SignupResponse = z.infer<typeof SignupResponseSchema>;
-export type LoginRequest = z.infer<typeof LoginRequestSchema>;
 export type LoginResponse = z.infer<typeof LoginResponseSchema>;
 export type SessionResponse = z.infer<typeof SessionResponseSchema>;
 export type TeamMember = z.infer<typeof TeamMemberSchema>;

@@ -19,4 +19,3 @@ export const UpdateBrandingRequestSchema = z
   })
   .strict()
   .meta({ id: 'UpdateBrandingRequest' });
-export type UpdateBrandingRequest = z.infer<typeof UpdateBrandingRequestSchema>;

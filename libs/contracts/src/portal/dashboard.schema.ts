@@ -7,7 +7,6 @@ import { Timestamp } from './timestamp';
 export const DashboardQuerySchema = z
   .object({ days: z.coerce.number().int().min(1).max(365).default(30) })
   .meta({ id: 'DashboardQuery' });
-export type DashboardQuery = z.infer<typeof DashboardQuerySchema>;
 
 const Figures = {
   quotes: z.number().int(),

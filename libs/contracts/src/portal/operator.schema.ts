@@ -19,7 +19,6 @@ import { NullableTimestamp, Timestamp } from './timestamp';
 // ---------------------------------------------------------------------------------------------------------------
 
 export const OperatorStatusSchema = z.enum(['pending', 'active', 'suspended']).meta({ id: 'OperatorStatus' });
-export type OperatorStatus = z.infer<typeof OperatorStatusSchema>;
 
 export const IntegrationTierSchema = z.number().int().min(1).max(3).meta({
   id: 'IntegrationTier',
@@ -66,7 +65,6 @@ export type PortalOperatorResponse = z.infer<typeof PortalOperatorResponseSchema
 export const KeyStateSchema = z
   .enum(['active', 'expiring', 'expired', 'revoked'])
   .meta({ id: 'KeyState', description: 'expiring: rotated, still accepted until expiresAt.' });
-export type KeyStateValue = z.infer<typeof KeyStateSchema>;
 
 /** Why the embed gate refuses a key right now (null when it is accepted). */
 export const KeyRefusalSchema = z
@@ -102,12 +100,10 @@ export const CreatePublishableKeyRequestSchema = z
   })
   .strict()
   .meta({ id: 'CreatePublishableKeyRequest' });
-export type CreatePublishableKeyRequest = z.infer<typeof CreatePublishableKeyRequestSchema>;
 
 export const PublishableKeyResponseSchema = z
   .object({ key: PortalPublishableKeySchema })
   .meta({ id: 'PublishableKeyResponse' });
-export type PublishableKeyResponse = z.infer<typeof PublishableKeyResponseSchema>;
 
 /** Grace options of a rotation: the old key stops now, in 24 hours, in 7 days, or at a chosen instant (≤ 30 days ahead). */
 export const ROTATION_GRACE_CHOICES = ['now', '24h', '7d'] as const;
@@ -124,7 +120,6 @@ export const RotateKeyRequestSchema = z
       .strict(),
   ])
   .meta({ id: 'RotateKeyRequest' });
-export type RotateKeyRequest = z.infer<typeof RotateKeyRequestSchema>;
 
 export const RotateKeyResponseSchema = z
   .object({ newKey: PortalPublishableKeySchema, oldKey: PortalPublishableKeySchema })
@@ -156,7 +151,6 @@ export const CreateSecretKeyRequestSchema = z
   .object({ mode: ModeSchema })
   .strict()
   .meta({ id: 'CreateSecretKeyRequest' });
-export type CreateSecretKeyRequest = z.infer<typeof CreateSecretKeyRequestSchema>;
 
 export const CreateSecretKeyResponseSchema = z
   .object({
@@ -167,7 +161,6 @@ export const CreateSecretKeyResponseSchema = z
 export type CreateSecretKeyResponse = z.infer<typeof CreateSecretKeyResponseSchema>;
 
 export const SecretKeyResponseSchema = z.object({ key: PortalSecretKeySchema }).meta({ id: 'SecretKeyResponse' });
-export type SecretKeyResponse = z.infer<typeof SecretKeyResponseSchema>;
 
 // ---------------------------------------------------------------------------------------------------------------
 // Allowed origins
@@ -194,7 +187,6 @@ export const OriginRequestSchema = z
   .object({ origin: z.string().max(2048).meta({ example: 'https://www.icetours.example' }) })
   .strict()
   .meta({ id: 'OriginRequest' });
-export type OriginRequest = z.infer<typeof OriginRequestSchema>;
 
 export const OriginQuerySchema = z.object({ origin: z.string().min(1).max(2048) }).meta({ id: 'OriginQuery' });
 

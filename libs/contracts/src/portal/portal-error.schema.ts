@@ -43,4 +43,3 @@ export const PortalErrorSchema = z
     requestId: z.string().optional().meta({ description: 'Echo of the X-Request-Id response header.' }),
   })
   .meta({ id: 'PortalError', description: 'Error body of every non-2xx /api/portal/v1 response.' });
-export type PortalErrorBody = z.infer<typeof PortalErrorSchema>;

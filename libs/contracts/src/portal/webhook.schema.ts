@@ -39,7 +39,6 @@ export type RevealSecretResponse = z.infer<typeof RevealSecretResponseSchema>;
 // ---------------------------------------------------------------------------------------------------------------
 
 export const WebhookEventStatusSchema = z.enum(['pending', 'delivered', 'failed']).meta({ id: 'WebhookEventStatus' });
-export type WebhookEventStatus = z.infer<typeof WebhookEventStatusSchema>;
 
 /**
  * What the portal shows: `status`, except `not_sent` for a failed event that never left because no webhook URL was
@@ -48,7 +47,6 @@ export type WebhookEventStatus = z.infer<typeof WebhookEventStatusSchema>;
 export const WebhookEventStateSchema = z
   .enum(['pending', 'delivered', 'failed', 'not_sent'])
   .meta({ id: 'WebhookEventState' });
-export type WebhookEventState = z.infer<typeof WebhookEventStateSchema>;
 
 export const WebhookEventSummarySchema = z
   .object({
@@ -110,7 +108,6 @@ export const WebhookEventListQuerySchema = z
     limit: z.coerce.number().int().min(1).max(100).optional(),
   })
   .meta({ id: 'WebhookEventListQuery' });
-export type WebhookEventListQuery = z.infer<typeof WebhookEventListQuerySchema>;
 
 export const WebhookEventListSchema = z
   .object({ events: z.array(WebhookEventSummarySchema), nextCursor: z.string().nullable() })

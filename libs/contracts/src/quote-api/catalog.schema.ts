@@ -89,7 +89,6 @@ export const ProductListQuerySchema = z
       ctx.addIssue({ code: 'custom', path: ['state'], message: 'state is required when residence is US' });
     }
   });
-export type ProductListQuery = z.infer<typeof ProductListQuerySchema>;
 
 export const PlanDetailsSchema = z
   .object({

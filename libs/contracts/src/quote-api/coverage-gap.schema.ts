@@ -69,4 +69,3 @@ export const CoverageGapResponseSchema = z
     disclaimer: z.string(),
   })
   .meta({ id: 'CoverageGapResponse' });
-export type CoverageGapResponse = z.infer<typeof CoverageGapResponseSchema>;

@@ -48,4 +48,3 @@ export const PaymentProblemSchema = z
     challengeId: z.string().optional(),
   })
   .meta({ id: 'PaymentProblem' });
-export type PaymentProblem = z.infer<typeof PaymentProblemSchema>;

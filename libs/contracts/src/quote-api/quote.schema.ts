@@ -84,8 +84,6 @@ export const QuoteRequestSchema = z
     }
   })
   .meta({ id: 'QuoteRequest' });
-export type QuoteRequest = z.infer<typeof QuoteRequestSchema>;
-export type QuoteRequestInput = z.input<typeof QuoteRequestSchema>;
 
 /**
  * QuoteRequestSchema plus the date window (TRIP_DATE_WINDOW) as of `now`, the caller's clock: what POST /api/v1/quotes
@@ -129,7 +127,6 @@ export const TripSummarySchema = z
     operator: z.string().nullable(),
   })
   .meta({ id: 'TripSummary' });
-export type TripSummary = z.infer<typeof TripSummarySchema>;
 
 export const QuotePlanSchema = z
   .object({
@@ -154,7 +151,6 @@ export const QuotePlanSchema = z
     notes: z.string().nullable(),
   })
   .meta({ id: 'QuotePlan' });
-export type QuotePlan = z.infer<typeof QuotePlanSchema>;
 
 export const QuoteResponseSchema = z
   .object({

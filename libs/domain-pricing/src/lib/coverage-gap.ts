@@ -158,11 +158,6 @@ export function analyzeCoverageGap(input: CoverageGapInput): CoverageGapResult {
   };
 }
 
-/** Names of every card the analysis knows. */
-export function listKnownCreditCards(): readonly CreditCard[] {
-  return CREDIT_CARD_TABLE;
-}
-
 /**
  * Finds a card from free text. Exact match on a normalized name or alias first; otherwise the card whose name
  * or alias appears as a whole-word sequence in the text, the longest such phrase winning ("capital one venture x

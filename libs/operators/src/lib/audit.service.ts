@@ -74,5 +74,3 @@ export function createAuditService(deps: { prisma: PrismaClient }) {
 
   return { listAuditEntries };
 }
-
-export type AuditService = ReturnType<typeof createAuditService>;

@@ -169,5 +169,3 @@ export function createDashboardService(deps: ServiceDeps) {
 
   return { dashboard };
 }
-
-export type DashboardService = ReturnType<typeof createDashboardService>;

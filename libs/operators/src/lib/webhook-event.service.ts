@@ -282,8 +282,6 @@ export function createWebhookEventService(deps: ServiceDeps) {
   return { listWebhookEvents, getWebhookEvent, resendWebhookEvent, sendTestWebhookEvent };
 }
 
-export type WebhookEventService = ReturnType<typeof createWebhookEventService>;
-
 /** The body of a test event: realistic sample values, clearly fake ids, `test: true`. */
 export function sampleTestPayload(
   operatorId: string,

@@ -45,5 +45,3 @@ export type {
   TeamMember,
   TeamResponse,
 } from '@expedition/contracts';
-
-export type Role = 'owner' | 'member' | 'provider_admin';

@@ -14,11 +14,3 @@ export const CARRIER_TABLE = [
 ] as const;
 
 export type CarrierId = (typeof CARRIER_TABLE)[number]['id'];
-
-export interface Carrier {
-  readonly id: CarrierId;
-  /** Short name for UI chips. */
-  readonly brand: string;
-  /** Full legal name. */
-  readonly legalName: string;
-}

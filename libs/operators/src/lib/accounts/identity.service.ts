@@ -148,5 +148,3 @@ export function createIdentityService(deps: AccountServiceDeps) {
 
   return { getUser, findUserByEmail, signUp, authenticate, checkCredentials, changePassword };
 }
-
-export type IdentityService = ReturnType<typeof createIdentityService>;

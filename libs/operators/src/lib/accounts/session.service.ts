@@ -90,5 +90,3 @@ export function createSessionService(deps: AccountServiceDeps) {
 
   return { createSession, resolveSession, revokeSession, revokeAllSessions };
 }
-
-export type SessionService = ReturnType<typeof createSessionService>;

@@ -188,5 +188,3 @@ export function createTeamService(deps: AccountServiceDeps) {
 
   return { listTeam, createInvite, revokeInvite, acceptInvite, removeMember };
 }
-
-export type TeamService = ReturnType<typeof createTeamService>;

@@ -120,5 +120,3 @@ export function createTokenService(deps: AccountServiceDeps) {
     signInWithLink,
   };
 }
-
-export type TokenService = ReturnType<typeof createTokenService>;
