@@ -106,6 +106,7 @@ export {
   type WebhookEventResponse,
   WebhookEventResponseSchema,
   type WebhookEventSummary,
+  WEBHOOK_EVENTS_PAGE_SIZE,
 } from './portal/webhook.schema';
 export {
   type DashboardDay,

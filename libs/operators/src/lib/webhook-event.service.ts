@@ -6,6 +6,7 @@ import {
   type PolicyIssuedPayload,
   NO_WEBHOOK_SECRET_ERROR,
   NO_WEBHOOK_URL_ERROR,
+  WEBHOOK_EVENTS_PAGE_SIZE,
 } from '@expedition/contracts';
 import type { Prisma } from '@expedition/db';
 import { type AuditActor, decodeCursor, encodeCursor, writeAudit } from './audit';
@@ -117,8 +118,6 @@ export function operatorDeliveryError(error: string | null): string | null {
 const errorFor = (audience: DeliveryLogAudience) => (error: string | null) =>
   audience === 'provider' ? error : operatorDeliveryError(error);
 
-const DEFAULT_PAGE = 25;
-
 /**
  * An operator's delivery log (its `policy.issued` webhook events and their attempts), a manual resend, and test events
  * (docs/portal-api.md, "Webhooks"). The dispatcher delivers; this service only reads and queues.
@@ -136,7 +135,7 @@ export function createWebhookEventService(deps: ServiceDeps) {
       throw invalidInput('status must be pending, delivered or failed');
     if (query.state !== undefined && !WEBHOOK_EVENT_STATES.includes(query.state))
       throw invalidInput('state must be pending, delivered, failed or not_sent');
-    const limit = Math.min(Math.max(query.limit ?? DEFAULT_PAGE, 1), 100);
+    const limit = Math.min(Math.max(query.limit ?? WEBHOOK_EVENTS_PAGE_SIZE, 1), 100);
     const cursor = query.cursor ? decodeCursor(query.cursor) : null;
     const rows = await prisma.webhookEvent.findMany({
       where: {
