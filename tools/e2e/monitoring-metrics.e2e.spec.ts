@@ -7,9 +7,9 @@ import { launch, type Launched } from './launcher-harness';
 
 /**
  * Issue 25: every metric a shipped alert rule or dashboard names is served by the platform. The all-in-one launcher
- * (every app's compose, one registry: docs/observability.md) runs with METRICS_PORT (a port the OS picks); its /metrics declares every
- * family the apps register, including those not yet observed (a labelled counter shows its `# TYPE` line before the
- * first increment). A renamed or removed metric fails here instead of silently silencing an alert.
+ * (every app's compose, one registry: docs/observability.md) runs with METRICS_PORT (a port the OS picks); its /metrics
+ * declares every family the apps register, including those not yet observed (a labelled counter shows its `# TYPE` line
+ * before the first increment). A renamed or removed metric fails here instead of silently silencing an alert.
  */
 let metricsPort: number;
 let platform: Launched;

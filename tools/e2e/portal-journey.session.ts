@@ -18,7 +18,8 @@ import { CHROMIUM_ARGS, ensureWidgetBundles, workspaceRoot } from './widget-stub
 /**
  * The set-up of portal-journey.browser.spec.ts: `npm start`'s launcher, Chromium, the operator's page and webhook
  * receiver (every one on ports the OS picks), and the browser steps the journey repeats (a heading, the main
- * navigation, logging in, the provider admin's page of the operator, the delivery log). Screenshots in $TMPDIR/expedition-screens/portal-journey-*.png.
+ * navigation, logging in, the provider admin's page of the operator, the delivery log). Screenshots in
+ * $TMPDIR/expedition-screens/portal-journey-*.png.
  */
 const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
 const available = existsSync(CHROMIUM);

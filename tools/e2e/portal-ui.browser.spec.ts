@@ -2,9 +2,9 @@ import { describeWithBrowser, expectCount, PASSWORD, usePortalUi } from './porta
 
 /**
  * The operator portal's web UI (apps/operator-portal/ui) in real Chromium against the real portal server (composed
- * in-process on a port the OS picks, with a test database), under the server's strict CSP (no bypass: a CSP
- * violation fails the test). An operator signs up, verifies the e-mail from the dev outbox, sees the test key, adds an origin, tests
- * it, copies the Tier 3 snippet, rotates a key with a grace; the provider admin enables live embedding. axe-core
+ * in-process on a port the OS picks, with a test database), under the server's strict CSP (no bypass: a CSP violation
+ * fails the test). An operator signs up, verifies the e-mail from the dev outbox, sees the test key, adds an origin,
+ * tests it, copies the Tier 3 snippet, rotates a key with a grace; the provider admin enables live embedding. axe-core
  * (WCAG 2.1 A/AA: no serious or critical violation) on every page at 1280 and 390 px; screenshots in
  * $TMPDIR/expedition-screens/portal-*.png. The set-up and the repeated browser steps: portal-ui.session.ts.
  */

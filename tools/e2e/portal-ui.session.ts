@@ -13,8 +13,8 @@ import { freePorts } from './free-ports';
 
 /**
  * The set-up of portal-ui.browser.spec.ts: the real portal server composed in-process on a port the OS picks with a
- * test database, Chromium, and the browser steps the suite repeats (a fresh context that records CSP violations and page
- * errors, axe-core and a screenshot at 1280 and 390 px, a heading, the main navigation, logging in).
+ * test database, Chromium, and the browser steps the suite repeats (a fresh context that records CSP violations and
+ * page errors, axe-core and a screenshot at 1280 and 390 px, a heading, the main navigation, logging in).
  */
 const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
 const available = existsSync(CHROMIUM);

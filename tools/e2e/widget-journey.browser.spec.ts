@@ -9,8 +9,8 @@ import { launch, waitForPolicyIssued, type Launched } from './launcher-harness';
 import { CHROMIUM_ARGS, ensureWidgetBundles, POST_MESSAGE_PROBE, workspaceRoot } from './widget-stub-frame';
 
 /**
- * The real widget, end to end, in Chromium: `npm start`'s launcher (widget server, embed API, dispatcher, demo
- * operator site) on ports the OS picks; the demo operator's page (its origin) mounts the loader from WIDGET_URL (another
+ * The real widget, end to end, in Chromium: `npm start`'s launcher (widget server, embed API, dispatcher, demo operator
+ * site) on ports the OS picks; the demo operator's page (its origin) mounts the loader from WIDGET_URL (another
  * origin), the traveler quotes, picks a plan and pays inside the iframe, and the verified policy.issued lands in the
  * operator's back office. Then the failure branches: a declined card, Tier 2's hosted checkout, a refused key and a
  * page whose origin the key does not allow.

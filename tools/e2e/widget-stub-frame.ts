@@ -1,8 +1,8 @@
 /**
  * Test helpers for the widget loader in Chromium (widget-*.browser.spec.ts):
  *
- * - `startStubWidget()`: a tiny stand-in for the widget server on ports the OS picks: the built loader at /widget.js, a stub
- *   /frame document that speaks the `svc:` protocol (driven by the test through `window.stub`), with a
+ * - `startStubWidget()`: a tiny stand-in for the widget server on ports the OS picks: the built loader at /widget.js, a
+ *   stub /frame document that speaks the `svc:` protocol (driven by the test through `window.stub`), with a
  *   `frame-ancestors` CSP the test controls, an impostor frame on the embed origin, a foreign origin, and host pages.
  * - `POST_MESSAGE_PROBE`: an init script for every document of a page that records the target origin of every
  *   postMessage (`window.__svcPosts`), so a test can prove neither side ever posts to "*".
