@@ -29,7 +29,7 @@ describeWithBrowser('accessibility of the payer-facing screens (axe-core, 1280 a
   beforeAll(async () => {
     mkdirSync(SHOTS, { recursive: true });
     ensureWidgetBundles();
-    platform = await launch(13700);
+    platform = await launch();
     browser = await chromium.launch({
       executablePath: CHROMIUM,
       args: [

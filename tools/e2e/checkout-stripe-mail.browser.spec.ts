@@ -15,6 +15,7 @@ import { signPayload } from '@expedition/webhook-signature';
 import { composeQuoteApi, loadQuoteApiConfig } from '@expedition/app-quote-api';
 import { composeWebhookDispatcher, loadDispatcherConfig } from '@expedition/app-webhook-dispatcher';
 import { CHROMIUM, describeWithChromium } from './chromium';
+import { freePort } from './free-ports';
 import { mailsOf } from './outbox';
 import { CHROMIUM_ARGS } from './widget-stub-frame';
 
@@ -25,7 +26,6 @@ import { CHROMIUM_ARGS } from './widget-stub-frame';
  * the confirmation to the address the traveler typed. Stripe is the in-repo fake (the real `stripe` SDK talks to it);
  * js.stripe.com is answered by a stub Stripe.js that records the confirmation and redirects back as Stripe does.
  */
-const QUOTE_PORT = 14460;
 const WEBHOOK_SECRET = 'whsec_e2e_checkout_stripe_mail';
 const silent = pino({ level: 'silent' });
 
@@ -56,7 +56,7 @@ describeWithChromium(
     let dispatcher: ReturnType<typeof composeWebhookDispatcher>;
     let browser: Browser;
     let dataDir: string;
-    const base = `http://localhost:${QUOTE_PORT}`;
+    let base: string;
 
     beforeAll(async () => {
       db = await createTestDatabase();
@@ -69,6 +69,8 @@ describeWithChromium(
         port: fake.port,
         protocol: fake.protocol,
       });
+      const quotePort = await freePort();
+      base = `http://localhost:${quotePort}`;
       dataDir = mkdtempSync(path.join(tmpdir(), 'checkout-stripe-mail-'));
       const env = {
         DATA_DIR: dataDir,
@@ -82,7 +84,7 @@ describeWithChromium(
         WEBHOOK_WORKERS: '0',
       };
       quoteApi = await listen(composeQuoteApi({ config: loadQuoteApiConfig(env), db, logger: silent, processor }), {
-        port: QUOTE_PORT,
+        port: quotePort,
         host: '127.0.0.1',
       });
       const keys = resolveWebhookSecretKeys({ configured: undefined, embedded: true, dataDir });

@@ -12,7 +12,7 @@ import { mailsOf, parseEml, pdfText, waitForMail } from './outbox';
  */
 let platform: Launched;
 beforeAll(async () => {
-  platform = await launch(14300, { env: { MAIL_POLL_INTERVAL_MS: '200' } });
+  platform = await launch({ env: { MAIL_POLL_INTERVAL_MS: '200' } });
 }, 120_000);
 afterAll(async () => {
   expect(await platform.stop()).toBe(0);

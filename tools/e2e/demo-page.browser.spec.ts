@@ -26,7 +26,7 @@ describeWithBrowser('demo operator page in Chromium', () => {
   let browser: Browser;
   beforeAll(async () => {
     ensureWidgetBundles();
-    platform = await launch(13920);
+    platform = await launch();
     browser = await chromium.launch({
       executablePath: CHROMIUM,
       args: [

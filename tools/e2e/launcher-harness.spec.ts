@@ -1,7 +1,11 @@
 import { createServer, type Server } from 'node:net';
-import { launch, withoutEndpoints } from './launcher-harness';
+import { freePorts } from './free-ports';
+import { launch, withoutEndpoints, type Launched } from './launcher-harness';
 
-/** The launcher harness never hands the shell's ports and addresses to the apps it starts (README, "Tests"). */
+/**
+ * The launcher harness never hands the shell's ports and addresses to the apps it starts, and takes the ports the OS
+ * picks, so two runs on one machine do not collide (README, "Tests").
+ */
 describe('the e2e launcher harness', () => {
   it('drops PORT_BASE, every *_PORT and every *_URL from the environment it passes on, and keeps the rest', () => {
     const env = withoutEndpoints({
@@ -22,13 +26,43 @@ describe('the e2e launcher harness', () => {
     });
   });
 
-  it('refuses to start when one of its ports is taken, naming the port, instead of talking to whatever holds it', async () => {
-    const holder: Server = createServer();
-    await new Promise<void>((resolve) => holder.listen({ port: 16903 }, resolve));
+  it('starts a second platform while the first runs: every port the OS picked differs, and both answer', async () => {
+    const first = await launch();
     try {
-      await expect(launch(16900, { demoPort: 16910 })).rejects.toThrow(/port 16903 already in use/);
+      const second = await launch();
+      try {
+        const portsOf = (platform: Launched) => Object.values(platform.urls).map((u) => new URL(u).port);
+        const all = [...portsOf(first), ...portsOf(second)];
+        expect(new Set(all).size).toBe(12);
+        for (const u of [...Object.values(first.urls), ...Object.values(second.urls)])
+          expect((await fetch(`${u}/healthz`)).status).toBe(200);
+        expect(first.dataDir).not.toBe(second.dataDir);
+      } finally {
+        await second.stop();
+      }
     } finally {
-      await new Promise((resolve) => holder.close(resolve));
+      await first.stop();
+    }
+  }, 240_000);
+});
+
+describe('freePorts', () => {
+  it('hands out different ports that nothing listens on, and never one it handed out before', async () => {
+    const first = await freePorts(5);
+    const again = await freePorts(5);
+    expect(new Set([...first, ...again]).size).toBe(10);
+    const servers: Server[] = [];
+    try {
+      for (const port of [...first, ...again]) {
+        const server = createServer();
+        servers.push(server);
+        await new Promise<void>((resolve, reject) => {
+          server.once('error', reject);
+          server.listen({ port }, resolve);
+        });
+      }
+    } finally {
+      await Promise.all(servers.map((s) => new Promise((resolve) => s.close(resolve))));
     }
   });
 });

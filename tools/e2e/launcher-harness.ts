@@ -1,8 +1,8 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
-import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
+import { freePorts } from './free-ports';
 
 const root = path.resolve(__dirname, '../..');
 
@@ -26,20 +26,20 @@ export interface Launched {
 }
 
 /**
- * Starts the real all-in-one launcher (what `npm start` runs) in a child process on its own ports and a fresh
- * DATA_DIR (PGlite unless `env` sets DATABASE_URL), with short webhook retry delays, and waits until every app answers.
+ * Starts the real all-in-one launcher (what `npm start` runs) in a child process on ports the OS picks
+ * ({@link freePorts}) and a fresh DATA_DIR (PGlite unless `env` sets DATABASE_URL), with short webhook retry delays,
+ * and waits until every app answers. A port or address of the suite's own in `env` (METRICS_PORT…) comes from
+ * freePorts too.
  */
-export async function launch(
-  basePort: number,
-  options: { env?: NodeJS.ProcessEnv; demoPort?: number } = {},
-): Promise<Launched> {
+export async function launch(options: { env?: NodeJS.ProcessEnv } = {}): Promise<Launched> {
+  const free = await freePorts(6);
   const ports = {
-    quote: basePort + 1,
-    embed: basePort + 2,
-    widget: basePort + 3,
-    portal: basePort + 4,
-    dispatcher: basePort + 5,
-    demo: options.demoPort ?? basePort + 200,
+    quote: free[0]!,
+    embed: free[1]!,
+    widget: free[2]!,
+    portal: free[3]!,
+    dispatcher: free[4]!,
+    demo: free[5]!,
   };
   const url = (p: number) => `http://localhost:${p}`;
   // The launcher gets PGlite under DATA_DIR and its own processor intake unless the caller asks otherwise in `env`
@@ -47,14 +47,6 @@ export async function launch(
   // Nor the shell's ports and addresses: a QUOTE_API_URL or PORT_BASE exported for `npm start` would point these
   // apps at that other run.
   const inherited = withoutEndpoints(process.env);
-  const taken = (await Promise.all(Object.values(ports).map(async (p) => ((await portFree(p)) ? null : p)))).filter(
-    (p) => p !== null,
-  );
-  if (taken.length)
-    throw new Error(
-      `port ${taken.join(', ')} already in use: this suite's launcher needs ${Object.values(ports).join(', ')} ` +
-        '(another test run, or npm start, is using them)',
-    );
   const dataDir = mkdtempSync(path.join(tmpdir(), 'expedition-e2e-'));
   const env: NodeJS.ProcessEnv = {
     ...inherited,
@@ -125,15 +117,6 @@ export async function launch(
  */
 export function withoutEndpoints(env: NodeJS.ProcessEnv): NodeJS.ProcessEnv {
   return Object.fromEntries(Object.entries(env).filter(([name]) => name !== 'PORT_BASE' && !/_(PORT|URL)$/.test(name)));
-}
-
-/** Whether nothing listens on the port (any address), checked by binding it for a moment. */
-function portFree(port: number): Promise<boolean> {
-  return new Promise((resolve) => {
-    const probe = createServer();
-    probe.once('error', () => resolve(false));
-    probe.listen({ port }, () => probe.close(() => resolve(true)));
-  });
 }
 
 /** Polls the demo operator's receiver until a verified policy.issued for the quote has arrived. */

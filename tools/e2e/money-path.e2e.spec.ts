@@ -8,7 +8,7 @@ import { launch, waitForPolicyIssued, type Launched } from './launcher-harness';
  */
 let platform: Launched;
 beforeAll(async () => {
-  platform = await launch(13000);
+  platform = await launch();
 }, 120_000);
 afterAll(async () => {
   expect(await platform.stop()).toBe(0);

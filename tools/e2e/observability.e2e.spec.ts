@@ -1,15 +1,15 @@
 import { createServer, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
 import { seriesValue } from '@expedition/observability/testing';
+import { freePort } from './free-ports';
 import { launch, waitForPolicyIssued, type Launched } from './launcher-harness';
 
 /**
  * Metrics and traces on the all-in-one launcher (`npm start`) with METRICS_PORT and OTEL_EXPORTER_OTLP_ENDPOINT set:
  * a local OTLP/HTTP receiver (this test) captures the exported spans. One Tier 3 sale, its embed calls carrying the
  * widget's `traceparent`, must produce spans of ONE trace from the embed request to the policy.issued delivery; and
- * /metrics (its own port) must show each action.
+ * /metrics (its own port) must show each action. Every port is one the OS picks.
  */
-const RECEIVER_PORT = 16640;
-const METRICS_PORT = 16620;
 const TRACE_ID = '0af7651916cd43dd8448eb211c80319c';
 const WIDGET_TRACEPARENT = `00-${TRACE_ID}-b7ad6b7169203331-01`;
 
@@ -23,6 +23,7 @@ interface ExportedSpan {
 let receiver: Server;
 const spans: ExportedSpan[] = [];
 let platform: Launched;
+let metricsPort: number;
 
 beforeAll(async () => {
   receiver = createServer((req, res) => {
@@ -37,10 +38,11 @@ beforeAll(async () => {
       res.writeHead(200, { 'Content-Type': 'application/json' }).end('{}');
     });
   });
-  await new Promise<void>((r) => receiver.listen(RECEIVER_PORT, '127.0.0.1', r));
-  platform = await launch(16600, {
-    demoPort: 16610,
-    env: { OTEL_EXPORTER_OTLP_ENDPOINT: `http://127.0.0.1:${RECEIVER_PORT}`, METRICS_PORT: String(METRICS_PORT) },
+  await new Promise<void>((r) => receiver.listen(0, '127.0.0.1', r));
+  const receiverPort = (receiver.address() as AddressInfo).port;
+  metricsPort = await freePort();
+  platform = await launch({
+    env: { OTEL_EXPORTER_OTLP_ENDPOINT: `http://127.0.0.1:${receiverPort}`, METRICS_PORT: String(metricsPort) },
   });
 }, 120_000);
 afterAll(async () => {
@@ -48,7 +50,7 @@ afterAll(async () => {
   await new Promise<void>((r) => receiver.close(() => r()));
 });
 
-const metrics = async () => (await fetch(`http://localhost:${METRICS_PORT}/metrics`)).text();
+const metrics = async () => (await fetch(`http://localhost:${metricsPort}/metrics`)).text();
 
 async function waitForSpan(name: string, timeoutMs = 20_000): Promise<ExportedSpan> {
   const deadline = Date.now() + timeoutMs;

@@ -24,7 +24,7 @@ describeWithChromium('after the sale in Chromium: the e-mail, the policy page an
   beforeAll(async () => {
     mkdirSync(SHOTS, { recursive: true });
     ensureWidgetBundles();
-    platform = await launch(14400, { env: { MAIL_POLL_INTERVAL_MS: '200' } });
+    platform = await launch({ env: { MAIL_POLL_INTERVAL_MS: '200' } });
     browser = await chromium.launch({ executablePath: CHROMIUM, args: CHROMIUM_ARGS });
   }, 180_000);
   afterAll(async () => {

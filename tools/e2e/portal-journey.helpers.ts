@@ -5,6 +5,7 @@
  */
 import { cpSync, existsSync, mkdtempSync, readFileSync, statSync } from 'node:fs';
 import type { Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import express from 'express';
@@ -21,13 +22,14 @@ export interface Listening {
   close(): Promise<void>;
 }
 
-async function listenOn(app: express.Express, port: number): Promise<Listening> {
+/** Listens on a port the OS picks (127.0.0.1). */
+async function listenOn(app: express.Express): Promise<Listening> {
   const server = await new Promise<Server>((resolve, reject) => {
-    const s = app.listen(port, '127.0.0.1', () => resolve(s));
+    const s = app.listen(0, '127.0.0.1', () => resolve(s));
     s.once('error', reject);
   });
   return {
-    url: `http://localhost:${port}`,
+    url: `http://localhost:${(server.address() as AddressInfo).port}`,
     close: () =>
       new Promise<void>((resolve) => {
         server.closeAllConnections();
@@ -37,7 +39,7 @@ async function listenOn(app: express.Express, port: number): Promise<Listening> 
 }
 
 /** The operator's web page: exactly the snippet copied from the portal, inside a minimal document. No CSP header. */
-export async function startHostPage(port: number, snippet: () => string): Promise<Listening> {
+export async function startHostPage(snippet: () => string): Promise<Listening> {
   const app = express();
   app.get('/', (_req, res) => {
     res
@@ -46,11 +48,11 @@ export async function startHostPage(port: number, snippet: () => string): Promis
         `<!doctype html>\n<html lang="en">\n<head>\n<meta charset="utf-8">\n<title>Polar tours: book your voyage</title>\n</head>\n<body>\n<main>\n<h1>Antarctic voyage</h1>\n${snippet()}\n</main>\n</body>\n</html>\n`,
       );
   });
-  return listenOn(app, port);
+  return listenOn(app);
 }
 
 /** The operator's webhook endpoint: answers 200 and keeps every request's raw body and X-SVC-Signature. */
-export async function startReceiver(port: number): Promise<Listening & { received: Received[]; path: string }> {
+export async function startReceiver(): Promise<Listening & { received: Received[]; path: string }> {
   const received: Received[] = [];
   const path = '/hooks/expedition';
   const app = express();
@@ -65,7 +67,7 @@ export async function startReceiver(port: number): Promise<Listening & { receive
     received.push({ rawBody, signature: req.get('X-SVC-Signature'), body });
     res.sendStatus(200);
   });
-  const listening = await listenOn(app, port);
+  const listening = await listenOn(app);
   return { ...listening, received, path };
 }
 

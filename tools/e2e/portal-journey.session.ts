@@ -17,8 +17,9 @@ import { CHROMIUM_ARGS, ensureWidgetBundles, workspaceRoot } from './widget-stub
 
 /**
  * The set-up of portal-journey.browser.spec.ts: `npm start`'s launcher, Chromium, the operator's page and webhook
- * receiver, and the browser steps the journey repeats (a heading, the main navigation, logging in, the provider
- * admin's page of the operator, the delivery log). Screenshots in $TMPDIR/expedition-screens/portal-journey-*.png.
+ * receiver (every one on ports the OS picks), and the browser steps the journey repeats (a heading, the main
+ * navigation, logging in, the provider admin's page of the operator, the delivery log). Screenshots in
+ * $TMPDIR/expedition-screens/portal-journey-*.png.
  */
 const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
 const available = existsSync(CHROMIUM);
@@ -29,10 +30,6 @@ if (!available)
   noteSkippedSuite(`Chromium not found at ${CHROMIUM} (apt-get install -y chromium, or set CHROMIUM_PATH)`);
 export const describeWithBrowser = available ? describe : describe.skip;
 
-/** The launcher takes 14201–14205 (and the demo site at 14400); our own servers use 14250–14299. */
-const BASE_PORT = 14200;
-const HOST_PORT = 14250;
-const RECEIVER_PORT = 14251;
 const SHOTS = path.join(tmpdir(), 'expedition-screens');
 export const WAIT = 60_000;
 
@@ -80,10 +77,10 @@ export function usePortalJourney(options: { snippet: () => string; operatorName:
     // The launcher child inherits process.env: serve a private copy of the bundles (see snapshotBundles).
     bundleEnv = await snapshotBundles(workspaceRoot);
     Object.assign(process.env, bundleEnv);
-    journey.platform = await launch(BASE_PORT);
+    journey.platform = await launch();
     browser = await chromium.launch({ executablePath: CHROMIUM, args: CHROMIUM_ARGS });
-    journey.receiver = await startReceiver(RECEIVER_PORT);
-    journey.host = await startHostPage(HOST_PORT, options.snippet);
+    journey.receiver = await startReceiver();
+    journey.host = await startHostPage(options.snippet);
     journey.owner = await newContext();
   }, 240_000);
 

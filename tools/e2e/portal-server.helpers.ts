@@ -1,7 +1,7 @@
 /**
  * The operator portal composed in-process for a Chromium suite: its built UI (dist/browser/portal-ui), a fresh test
- * database and a private DATA_DIR, listening on 127.0.0.1:`port`. The widget, embed and quote URLs are the next ports
- * (nothing listens there: the portal only prints them into snippets).
+ * database and a private DATA_DIR, listening on 127.0.0.1 on a port the OS picks. The widget, embed and quote URLs
+ * are on three more such ports (nothing listens there: the portal only prints them into snippets).
  */
 import { spawnSync } from 'node:child_process';
 import { existsSync, mkdtempSync } from 'node:fs';
@@ -12,6 +12,7 @@ import pino from 'pino';
 import { composePortal, loadPortalConfig, type Portal } from '@expedition/app-operator-portal';
 import type { Database } from '@expedition/db';
 import { createTestDatabase } from '@expedition/db/testing';
+import { freePorts } from './free-ports';
 import { workspaceRoot } from './widget-stub-frame';
 
 export interface RunningPortal {
@@ -38,16 +39,18 @@ export function ensurePortalUiBundle(): string {
   return dir;
 }
 
-export async function startPortal(port: number, name: string): Promise<RunningPortal> {
+export async function startPortal(name: string): Promise<RunningPortal> {
+  const ports = await freePorts(4);
+  const port = ports[0]!;
   const url = `http://127.0.0.1:${port}`;
   const uiDir = ensurePortalUiBundle();
   const db = await createTestDatabase();
   const config = loadPortalConfig({
     PORTAL_PORT: String(port),
     PORTAL_URL: url,
-    WIDGET_URL: `http://127.0.0.1:${port + 1}`,
-    EMBED_URL: `http://127.0.0.1:${port + 2}`,
-    QUOTE_API_URL: `http://127.0.0.1:${port + 3}`,
+    WIDGET_URL: `http://127.0.0.1:${ports[1]}`,
+    EMBED_URL: `http://127.0.0.1:${ports[2]}`,
+    QUOTE_API_URL: `http://127.0.0.1:${ports[3]}`,
     DATA_DIR: mkdtempSync(path.join(tmpdir(), `${name}-`)),
     PORTAL_UI_DIR: uiDir,
   });

@@ -1,10 +1,10 @@
-import { describeWithBrowser, expectCount, PASSWORD, PORTAL, usePortalUi } from './portal-ui.session';
+import { describeWithBrowser, expectCount, PASSWORD, usePortalUi } from './portal-ui.session';
 
 /**
  * The operator portal's web UI (apps/operator-portal/ui) in real Chromium against the real portal server (composed
- * in-process on port 14000 with a test database), under the server's strict CSP (no bypass: a CSP violation fails
- * the test). An operator signs up, verifies the e-mail from the dev outbox, sees the test key, adds an origin, tests
- * it, copies the Tier 3 snippet, rotates a key with a grace; the provider admin enables live embedding. axe-core
+ * in-process on a port the OS picks, with a test database), under the server's strict CSP (no bypass: a CSP violation
+ * fails the test). An operator signs up, verifies the e-mail from the dev outbox, sees the test key, adds an origin,
+ * tests it, copies the Tier 3 snippet, rotates a key with a grace; the provider admin enables live embedding. axe-core
  * (WCAG 2.1 A/AA: no serious or critical violation) on every page at 1280 and 390 px; screenshots in
  * $TMPDIR/expedition-screens/portal-*.png. The set-up and the repeated browser steps: portal-ui.session.ts.
  */
@@ -20,7 +20,7 @@ describeWithBrowser('operator portal UI in Chromium (real server, strict CSP, ax
     operatorEmail = `owner-${process.pid}-${Date.now()}@polar.example`;
     operatorName = `Polar Horizons ${process.pid}`;
 
-    await page.goto(`${PORTAL}/keys`);
+    await page.goto(`${session.url}/keys`);
     await heading(page, 'Log in'); // not logged in → the log-in page, which comes back to /keys afterwards
     expect(new URL(page.url()).searchParams.get('next')).toBe('/keys');
     await audit(page, 'login');
@@ -278,7 +278,7 @@ describeWithBrowser('operator portal UI in Chromium (real server, strict CSP, ax
 
   it('wrong password: a clear error that does not say whether the account exists; an operator user cannot open the admin', async () => {
     const { context, page } = await newContext();
-    await page.goto(`${PORTAL}/login`);
+    await page.goto(`${session.url}/login`);
     await page.getByLabel('E-mail').fill(operatorEmail);
     await page.getByLabel('Password').fill('not-the-password-at-all');
     await page.getByRole('button', { name: 'Log in' }).click();
@@ -305,7 +305,7 @@ describeWithBrowser('operator portal UI in Chromium (real server, strict CSP, ax
 
     const member = await newContext();
     const page = member.page;
-    await page.goto(`${PORTAL}/dev/outbox`);
+    await page.goto(`${session.url}/dev/outbox`);
     const inviteLink = await page
       .locator('article', { hasText: memberEmail })
       .locator('a[href*="/accept-invite?token="]')
@@ -333,7 +333,7 @@ describeWithBrowser('operator portal UI in Chromium (real server, strict CSP, ax
     await page.getByLabel('E-mail').fill(memberEmail);
     await page.getByRole('button', { name: 'Send the link' }).click();
     await page.getByText(`If an account exists for ${memberEmail}`).waitFor();
-    await page.goto(`${PORTAL}/dev/outbox`);
+    await page.goto(`${session.url}/dev/outbox`);
     const resetLink = await page
       .locator('article', { hasText: memberEmail })
       .locator('a[href*="/reset-password?token="]')

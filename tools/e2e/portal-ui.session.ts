@@ -9,11 +9,12 @@ import { composePortal, loadPortalConfig, type Portal } from '@expedition/app-op
 import type { Database } from '@expedition/db';
 import { createTestDatabase } from '@expedition/db/testing';
 import { noteSkippedSuite } from '@expedition/platform/testing';
+import { freePorts } from './free-ports';
 
 /**
- * The set-up of portal-ui.browser.spec.ts: the real portal server composed in-process on port 14000 with a test
- * database, Chromium, and the browser steps the suite repeats (a fresh context that records CSP violations and page
- * errors, axe-core and a screenshot at 1280 and 390 px, a heading, the main navigation, logging in).
+ * The set-up of portal-ui.browser.spec.ts: the real portal server composed in-process on a port the OS picks with a
+ * test database, Chromium, and the browser steps the suite repeats (a fresh context that records CSP violations and
+ * page errors, axe-core and a screenshot at 1280 and 390 px, a heading, the main navigation, logging in).
  */
 const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
 const available = existsSync(CHROMIUM);
@@ -25,8 +26,6 @@ if (!available)
 export const describeWithBrowser = available ? describe : describe.skip;
 
 const ROOT = path.resolve(__dirname, '../..');
-const PORT = 14000;
-export const PORTAL = `http://127.0.0.1:${PORT}`;
 const SHOTS = path.join(tmpdir(), 'expedition-screens');
 const WIDTHS = [1280, 390] as const;
 export const PASSWORD = 'glacier-walk-at-dawn-42';
@@ -42,6 +41,8 @@ interface AxeViolation {
 export interface PortalUiSession {
   /** Set once beforeAll has run. */
   readonly db: Database;
+  /** The portal's address, http://127.0.0.1:<port>. */
+  readonly url: string;
   readonly portal: Portal;
   newContext(colorScheme?: 'light' | 'dark'): Promise<{ context: BrowserContext; page: Page }>;
   audit(page: Page, name: string): Promise<void>;
@@ -56,6 +57,7 @@ export function usePortalUi(): PortalUiSession {
   let db: Database;
   let portal: Portal;
   let server: Server;
+  let portalUrl: string;
   let browser: Browser;
   const cspViolations: string[] = [];
 
@@ -73,18 +75,22 @@ export function usePortalUi(): PortalUiSession {
       if (built.status !== 0) throw new Error(`portal-ui bundle failed:\n${built.stderr}`);
     }
     db = await createTestDatabase();
+    // The widget, embed and quote addresses are only printed into snippets: nothing listens there.
+    const ports = await freePorts(4);
+    const port = ports[0]!;
+    portalUrl = `http://127.0.0.1:${port}`;
     const config = loadPortalConfig({
-      PORTAL_PORT: String(PORT),
-      PORTAL_URL: PORTAL,
-      WIDGET_URL: 'http://127.0.0.1:14001',
-      EMBED_URL: 'http://127.0.0.1:14002',
-      QUOTE_API_URL: 'http://127.0.0.1:14003',
+      PORTAL_PORT: String(port),
+      PORTAL_URL: portalUrl,
+      WIDGET_URL: `http://127.0.0.1:${ports[1]}`,
+      EMBED_URL: `http://127.0.0.1:${ports[2]}`,
+      QUOTE_API_URL: `http://127.0.0.1:${ports[3]}`,
       DATA_DIR: mkdtempSync(path.join(tmpdir(), 'portal-ui-e2e-')),
       PORTAL_UI_DIR: path.join(ROOT, 'dist/browser/portal-ui'),
     });
     portal = composePortal({ config, db, logger: pino({ level: 'silent' }) });
     server = await new Promise<Server>((resolve) => {
-      const s = portal.app.listen(PORT, '127.0.0.1', () => resolve(s));
+      const s = portal.app.listen(port, '127.0.0.1', () => resolve(s));
     });
     browser = await chromium.launch({
       executablePath: CHROMIUM,
@@ -112,7 +118,7 @@ export function usePortalUi(): PortalUiSession {
 
   async function newContext(colorScheme: 'light' | 'dark' = 'light'): Promise<{ context: BrowserContext; page: Page }> {
     const context = await browser.newContext({ viewport: { width: 1280, height: 900 }, colorScheme });
-    await context.grantPermissions(['clipboard-read', 'clipboard-write'], { origin: PORTAL });
+    await context.grantPermissions(['clipboard-read', 'clipboard-write'], { origin: portalUrl });
     const page = await context.newPage();
     // Two cores shared with other suites: argon2 and PostgreSQL can be slow; waits are for states, never for times.
     page.setDefaultTimeout(60_000);
@@ -173,7 +179,7 @@ export function usePortalUi(): PortalUiSession {
   }
 
   async function logIn(page: Page, email: string, next: string): Promise<void> {
-    await page.goto(`${PORTAL}/login?next=${encodeURIComponent(next)}`);
+    await page.goto(`${portalUrl}/login?next=${encodeURIComponent(next)}`);
     await page.getByLabel('E-mail').fill(email);
     await page.getByLabel('Password').fill(PASSWORD);
     await page.getByRole('button', { name: 'Log in' }).click();
@@ -186,6 +192,9 @@ export function usePortalUi(): PortalUiSession {
     },
     get portal() {
       return portal;
+    },
+    get url() {
+      return portalUrl;
     },
     newContext,
     audit,

@@ -18,8 +18,6 @@ import { CHROMIUM_ARGS } from './widget-stub-frame';
  * URL and both work. axe-core (WCAG 2.1 A/AA, no serious or critical finding) and a screenshot at 390 and 1280 px of
  * each changed screen, in PORTAL_SHOTS_DIR (default $TMPDIR/expedition-screens) as portal-*.png.
  */
-const PORT = 14600;
-const PORTAL = `http://127.0.0.1:${PORT}`;
 const SHOTS = process.env.PORTAL_SHOTS_DIR ?? path.join(tmpdir(), 'expedition-screens');
 const WIDTHS = [390, 1280] as const;
 const PASSWORD = 'glacier-walk-at-dawn-42';
@@ -35,7 +33,7 @@ describeWithChromium(
 
     beforeAll(async () => {
       mkdirSync(SHOTS, { recursive: true });
-      running = await startPortal(PORT, 'portal-webhook-state');
+      running = await startPortal('portal-webhook-state');
       db = running.db;
       browser = await chromium.launch({ executablePath: CHROMIUM, args: CHROMIUM_ARGS });
       const context = await browser.newContext({ viewport: { width: 1280, height: 900 } });
@@ -76,7 +74,7 @@ describeWithChromium(
     let eventId = '';
 
     it('a new operator’s Webhooks page: waiting for the provider, what to send them, the test event disabled with its reason', async () => {
-      await page.goto(`${PORTAL}/signup`);
+      await page.goto(`${running!.url}/signup`);
       await heading('Create your operator account');
       await page.getByLabel('Company name').fill('Fjord Kayak Co');
       await page.getByLabel('Work e-mail').fill(`owner-${process.pid}-${Date.now()}@fjord.example`);
@@ -154,7 +152,7 @@ describeWithChromium(
         where: { id: operatorId },
         data: { webhookUrl: 'https://hooks.fjord.example/expedition' },
       });
-      await page.goto(`${PORTAL}/webhooks`);
+      await page.goto(`${running!.url}/webhooks`);
       await heading('Webhooks');
       await page.getByText('https://hooks.fjord.example/expedition').waitFor();
       expect(await page.getByText('Waiting for the provider').count()).toBe(0);

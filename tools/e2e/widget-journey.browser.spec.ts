@@ -1,6 +1,7 @@
 import { existsSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import type { Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
 import express from 'express';
 import { chromium, type Browser, type BrowserContext, type FrameLocator, type Page } from 'playwright-core';
 import { noteSkippedSuite } from '@expedition/platform/testing';
@@ -8,8 +9,8 @@ import { launch, waitForPolicyIssued, type Launched } from './launcher-harness';
 import { CHROMIUM_ARGS, ensureWidgetBundles, POST_MESSAGE_PROBE, workspaceRoot } from './widget-stub-frame';
 
 /**
- * The real widget, end to end, in Chromium: `npm start`'s launcher (widget server, embed API, dispatcher, demo
- * operator site) on its own ports; the demo operator's page (its origin) mounts the loader from WIDGET_URL (another
+ * The real widget, end to end, in Chromium: `npm start`'s launcher (widget server, embed API, dispatcher, demo operator
+ * site) on ports the OS picks; the demo operator's page (its origin) mounts the loader from WIDGET_URL (another
  * origin), the traveler quotes, picks a plan and pays inside the iframe, and the verified policy.issued lands in the
  * operator's back office. Then the failure branches: a declined card, Tier 2's hosted checkout, a refused key and a
  * page whose origin the key does not allow.
@@ -23,10 +24,6 @@ if (!available)
   noteSkippedSuite(`Chromium not found at ${CHROMIUM} (apt-get install -y chromium, or set CHROMIUM_PATH)`);
 const describeWithBrowser = available ? describe : describe.skip;
 
-const BASE_PORT = 13900;
-/** A host page on an origin no key allows (a real server: Chromium refuses loopback requests from routed pages). */
-const STRANGER_PORT = 13948;
-
 interface LoggedEvent {
   name: string;
   event: Record<string, any>;
@@ -36,11 +33,12 @@ describeWithBrowser('the widget journey in Chromium (real widget server, frame a
   let platform: Launched;
   let browser: Browser;
   let widgetUrl: string;
+  /** A host page on an origin no key allows (a real server: Chromium refuses loopback requests from routed pages). */
   let stranger: Server;
-  const strangerUrl = `http://localhost:${STRANGER_PORT}`;
+  let strangerUrl: string;
   beforeAll(async () => {
     ensureWidgetBundles();
-    platform = await launch(BASE_PORT);
+    platform = await launch();
     widgetUrl = platform.urls.widget;
     browser = await chromium.launch({ executablePath: CHROMIUM, args: CHROMIUM_ARGS });
     const app = express();
@@ -51,7 +49,8 @@ describeWithBrowser('the widget journey in Chromium (real widget server, frame a
           `<!doctype html><html lang="en"><head><title>host</title><script src="${widgetUrl}/widget.js"></script></head><body><div id="w"></div></body></html>`,
         );
     });
-    await new Promise<void>((resolve) => (stranger = app.listen(STRANGER_PORT, '127.0.0.1', () => resolve())));
+    await new Promise<void>((resolve) => (stranger = app.listen(0, '127.0.0.1', () => resolve())));
+    strangerUrl = `http://localhost:${(stranger.address() as AddressInfo).port}`;
   }, 180_000);
   afterAll(async () => {
     await browser?.close();

@@ -2,7 +2,7 @@ import { describeWithBrowser, KEY, useLoaderSession } from './widget-loader.help
 
 /** The loader's events: handler order and isolation, what the frame may send (resize included), subscribe and unsubscribe, two widgets on one page. Shared set-up: widget-loader.helpers.ts. */
 describeWithBrowser('the widget loader in Chromium (stub frame)', () => {
-  const session = useLoaderSession(13820);
+  const session = useLoaderSession();
   const { consoleErrors, hostPage, mount, events, waitForEvent, frameOf } = session;
 
   it('runs handlers in subscribe order, isolates a throwing handler, strips the prefix and re-emits premiumCents exactly', async () => {

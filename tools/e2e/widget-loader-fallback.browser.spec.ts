@@ -38,7 +38,7 @@ describeWithChromium("the widget loader's fallback link when the frame is refuse
   beforeAll(async () => {
     buildLoader();
     mkdirSync(SHOTS, { recursive: true });
-    stub = await startStubWidget(13830);
+    stub = await startStubWidget();
     browser = await chromium.launch({ executablePath: CHROMIUM, args: CHROMIUM_ARGS });
   }, 60_000);
   afterAll(async () => {

@@ -2,7 +2,7 @@ import { describeWithBrowser, KEY, RELEASED, useLoaderSession } from './widget-l
 
 /** The loader's mount: the iframe and its URL, where the loader takes its origin from, mounting again, destroy(), and a bad config. Shared set-up: widget-loader.helpers.ts. */
 describeWithBrowser('the widget loader in Chromium (stub frame)', () => {
-  const session = useLoaderSession(13810);
+  const session = useLoaderSession();
   const { consoleErrors, hostPage, mount, events, waitForEvent, frameOf } = session;
 
   it('mounts one iframe per container with the documented URL and attributes, answers hello with init, emits widget.ready', async () => {

@@ -2,7 +2,7 @@ import { describeWithBrowser, KEY, useLoaderSession } from './widget-loader.help
 
 /** The loader's origins: messages from other windows, postMessage targets, a frame refused by frame-ancestors or by the page's CSP, and a frame that never answers. Shared set-up: widget-loader.helpers.ts. */
 describeWithBrowser('the widget loader in Chromium (stub frame)', () => {
-  const session = useLoaderSession(13830);
+  const session = useLoaderSession();
   const { hostPage, mount, events, waitForEvent, frameOf } = session;
 
   it('ignores svc: messages from a foreign window and from another window of the embed origin', async () => {

@@ -61,17 +61,17 @@ export interface LoaderSession {
 }
 
 /**
- * Builds the loader, starts a stub widget on `basePort` … `basePort + 3` and launches Chromium before the suite's
- * tests (each suite its own ports: jest runs suites side by side), and stops them after.
+ * Builds the loader, starts a stub widget (on ports the OS picks: jest runs suites side by side) and launches Chromium
+ * before the suite's tests, and stops them after.
  */
-export function useLoaderSession(basePort: number): LoaderSession {
+export function useLoaderSession(): LoaderSession {
   let stub: StubWidget | undefined;
   let browser: Browser;
   const consoleErrors: string[] = [];
 
   beforeAll(async () => {
     buildLoader();
-    stub = await startStubWidget(basePort);
+    stub = await startStubWidget();
     browser = await chromium.launch({ executablePath: CHROMIUM, args: CHROMIUM_ARGS });
   }, 60_000);
   afterAll(async () => {

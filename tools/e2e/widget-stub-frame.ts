@@ -1,8 +1,8 @@
 /**
  * Test helpers for the widget loader in Chromium (widget-*.browser.spec.ts):
  *
- * - `startStubWidget()`: a tiny stand-in for the widget server on our own ports: the built loader at /widget.js, a stub
- *   /frame document that speaks the `svc:` protocol (driven by the test through `window.stub`), with a
+ * - `startStubWidget()`: a tiny stand-in for the widget server on ports the OS picks: the built loader at /widget.js, a
+ *   stub /frame document that speaks the `svc:` protocol (driven by the test through `window.stub`), with a
  *   `frame-ancestors` CSP the test controls, an impostor frame on the embed origin, a foreign origin, and host pages.
  * - `POST_MESSAGE_PROBE`: an init script for every document of a page that records the target origin of every
  *   postMessage (`window.__svcPosts`), so a test can prove neither side ever posts to "*".
@@ -12,6 +12,7 @@ import { existsSync } from 'node:fs';
 import type { Server } from 'node:http';
 import path from 'node:path';
 import express from 'express';
+import { freePorts } from './free-ports';
 
 export const workspaceRoot = path.resolve(__dirname, '../..');
 export const LOADER_BUILD = path.join(workspaceRoot, 'dist/browser/widget-loader/widget.js');
@@ -145,12 +146,14 @@ export interface StubWidget {
 const html = (body: string, head = '') =>
   `<!doctype html><html lang="en"><head><meta charset="utf-8"><title>stub</title>${head}</head><body>${body}</body></html>`;
 
-export async function startStubWidget(basePort: number): Promise<StubWidget> {
-  const url = (port: number) => `http://localhost:${port}`;
-  const widgetUrl = url(basePort),
-    hostUrl = url(basePort + 1),
-    otherHostUrl = url(basePort + 2),
-    foreignUrl = url(basePort + 3);
+/** Starts the stub widget, its host pages and the foreign origin, each on a port of {@link freePorts}. */
+export async function startStubWidget(): Promise<StubWidget> {
+  const ports = await freePorts(4);
+  const url = (port: number | undefined) => `http://localhost:${port}`;
+  const widgetUrl = url(ports[0]),
+    hostUrl = url(ports[1]),
+    otherHostUrl = url(ports[2]),
+    foreignUrl = url(ports[3]);
 
   const widget = express();
   // CORS as the widget server sends it: a page may load the loader as a module script.
@@ -233,10 +236,10 @@ export async function startStubWidget(basePort: number): Promise<StubWidget> {
       const server = app.listen(port, '127.0.0.1', (err?: Error) => (err ? reject(err) : resolve()));
       servers.push(server);
     });
-  await listen(widget, basePort);
-  await listen(host, basePort + 1);
-  await listen(host, basePort + 2);
-  await listen(foreign, basePort + 3);
+  await listen(widget, ports[0]!);
+  await listen(host, ports[1]!);
+  await listen(host, ports[2]!);
+  await listen(foreign, ports[3]!);
   return {
     widgetUrl,
     hostUrl,

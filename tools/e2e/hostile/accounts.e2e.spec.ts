@@ -20,14 +20,13 @@ import {
  * in one process, PGlite): real HTTP to the operator portal, the dev outbox read for mails, the provider admin's API
  * for the audit log and suspension. The launcher runs with TRUST_PROXY=loopback so that each attacker can be a
  * distinct client (X-Forwarded-For from loopback is honoured); without it every caller here would be 127.0.0.1.
- * Ports 15001–15005 (demo site 15010).
  */
 let platform: Launched;
 let admin: PortalCaller;
 const portal = () => platform.urls.portal;
 
 beforeAll(async () => {
-  platform = await launch(15000, { demoPort: 15010, env: { TRUST_PROXY: 'loopback' } });
+  platform = await launch({ env: { TRUST_PROXY: 'loopback' } });
   admin = await providerAdmin(portal(), platform.providerAdmin);
 }, 120_000);
 afterAll(async () => {

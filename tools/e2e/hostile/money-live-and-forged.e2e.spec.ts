@@ -9,10 +9,10 @@ import { json, nextYear, NOTHING, PROCESSOR_SECRET, TRIP, useMoneyPlatform } fro
 /**
  * Issue 20, items 11 and 12 (money), replayed against the running platform on PostgreSQL (money.helpers.ts). Item 11
  * turns the demo operator live (a live key, a public origin, embedding enabled by the provider admin); item 12 uses
- * its test key, which that does not change. Ports 15061–15065 (demo site 15070).
+ * its test key, which that does not change.
  */
 describeWithPostgres()('hostile: money on the running platform (PostgreSQL)', () => {
-  const money = useMoneyPlatform(15060, 15070);
+  const money = useMoneyPlatform();
   const { moneyRows, agentKey, acp, apiQuote, mppPurchase, recommendedOption, tier3Payment, payTier3 } = money;
   let platform: Launched;
   let db: Database;

@@ -8,10 +8,10 @@ import { json, TRIP, useMoneyPlatform } from './money.helpers';
  * Issue 20, items 10 and 13 (tokens), replayed against the running platform on PostgreSQL (money.helpers.ts): no
  * bearer token in clear at rest after a sale through every channel, and a policy look-up that tells an unknown number
  * from a wrong token in nothing (TRUST_PROXY=loopback lets the two look-ups come from two clients, each its own
- * rate-limit window, so even RateLimit-Remaining is the same). Ports 15041–15045 (demo site 15050).
+ * rate-limit window, so even RateLimit-Remaining is the same).
  */
 describeWithPostgres()('hostile: money on the running platform (PostgreSQL)', () => {
-  const money = useMoneyPlatform(15040, 15050);
+  const money = useMoneyPlatform();
   const { agentKey, acp, apiQuote, mppPurchase, tier3Payment, payTier3, deliveredToken } = money;
   let platform: Launched;
   let db: Database;

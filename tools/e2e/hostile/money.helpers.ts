@@ -46,8 +46,8 @@ export const TRIP = {
 /** No payment, purchase, policy or commission of the quote. */
 export const NOTHING = { payments: 0, purchases: 0, policies: 0, commissions: 0 };
 
-/** Launches the platform on basePort + 1 … + 5 (the demo site on demoPort) before the suite, stops it after. */
-export function useMoneyPlatform(basePort: number, demoPort: number) {
+/** Launches the platform (on ports the OS picks) before the suite, stops it after. */
+export function useMoneyPlatform() {
   let platform: Launched;
   let db: Database;
   const env = () => ({
@@ -60,7 +60,7 @@ export function useMoneyPlatform(basePort: number, demoPort: number) {
 
   beforeAll(async () => {
     launchEnv = env();
-    platform = await launch(basePort, { demoPort, env: launchEnv });
+    platform = await launch({ env: launchEnv });
     db = await createDatabase({ databaseUrl: launchEnv['DATABASE_URL']! });
   }, 120_000);
   afterAll(async () => {

@@ -11,14 +11,14 @@ import { PortalCaller, providerAdmin, rawExchange, strongPassword, unique, stopL
  * Issue 20, items 9, 14 and 15, replayed against the running platform (`npm start`'s launcher, PGlite) started as
  * production runs it for outbound requests: WEBHOOK_ALLOW_PRIVATE_NETWORKS=false. The demo operator's site is then
  * given a public-looking DEMO_URL (its localhost receiver would itself be refused as a webhook target, and the launcher
- * would not start). Ports 15021–15025 (demo site 15030); the silent listener of item 9 takes a free port.
+ * would not start).
  */
 const DEMO_URL = 'https://demo.hostile.example';
 let platform: Launched;
 let admin: PortalCaller;
 
 beforeAll(async () => {
-  platform = await launch(15020, { demoPort: 15030, env: { WEBHOOK_ALLOW_PRIVATE_NETWORKS: 'false', DEMO_URL } });
+  platform = await launch({ env: { WEBHOOK_ALLOW_PRIVATE_NETWORKS: 'false', DEMO_URL } });
   admin = await providerAdmin(platform.urls.portal, platform.providerAdmin);
 }, 120_000);
 afterAll(async () => {
@@ -72,8 +72,10 @@ describe('item 9: webhook URLs cannot reach our own networks (WEBHOOK_ALLOW_PRIV
     'https://0x7f000001/hook',
     'http://127.1/hook',
     'https://127.1/hook',
-    'http://localhost:15021/metrics',
-  ])('the provider setting %s is refused (400) and the URL is unchanged', async (url) => {
+    'http://localhost:<quote API port>/metrics',
+  ])('the provider setting %s is refused (400) and the URL is unchanged', async (listed) => {
+    // The quote API's port is the one the OS picked for this run.
+    const url = listed.replace('<quote API port>', new URL(platform.urls.quote).port);
     const operatorId = platform.demo.operatorId;
     const before = await webhookUrlOf(operatorId);
 
