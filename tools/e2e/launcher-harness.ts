@@ -65,11 +65,14 @@ export async function launch(options: { env?: NodeJS.ProcessEnv } = {}): Promise
   };
 
   let output = '';
-  const child: ChildProcess = spawn(
-    process.execPath,
-    [path.join(root, 'node_modules/tsx/dist/cli.mjs'), '--tsconfig', 'tools/tsconfig.json', 'tools/launcher/main.ts'],
-    { cwd: root, env, stdio: ['ignore', 'pipe', 'pipe'] },
-  );
+  // One process, tsx as a loader (`--import tsx`), not tsx's CLI: the CLI runs the script in a second process and, when
+  // that one does not acknowledge a relayed SIGTERM within 30 ms (a loaded machine), SIGKILLs it and exits 143, so
+  // stop() would not see the launcher's own graceful shutdown.
+  const child: ChildProcess = spawn(process.execPath, ['--import', 'tsx', 'tools/launcher/main.ts'], {
+    cwd: root,
+    env: { ...env, TSX_TSCONFIG_PATH: 'tools/tsconfig.json' },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
   child.stdout?.on('data', (d) => (output += d));
   child.stderr?.on('data', (d) => (output += d));
   const exited = new Promise<number | null>((resolve) => child.once('exit', (code) => resolve(code)));
