@@ -1,8 +1,7 @@
-import { existsSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { chromium, type Browser } from 'playwright-core';
-import { noteSkippedSuite } from '@expedition/platform/testing';
+import type { Browser } from 'playwright-core';
+import { describeWithChromium, launchChromium } from '@expedition/platform/chromium';
 import { launch, waitForPolicyIssued, type Launched } from './launcher-harness';
 import { ensureWidgetBundles } from './widget-stub-frame';
 
@@ -12,14 +11,7 @@ import { ensureWidgetBundles } from './widget-stub-frame';
  * the widget's events, and its back office shows the verified policy.issued webhook. The widget's own rules are in
  * widget-loader-{mount,events,origins}.browser.spec.ts (stub frame) and widget-journey.browser.spec.ts.
  */
-const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
-const available = existsSync(CHROMIUM);
-if (!available && process.env.REQUIRE_SERVICES === '1') {
-  throw new Error(`Chromium not found at ${CHROMIUM} (REQUIRE_SERVICES=1): apt-get install chromium`);
-}
-if (!available)
-  noteSkippedSuite(`Chromium not found at ${CHROMIUM} (apt-get install -y chromium, or set CHROMIUM_PATH)`);
-const describeWithBrowser = available ? describe : describe.skip;
+const describeWithBrowser = describeWithChromium();
 
 describeWithBrowser('demo operator page in Chromium', () => {
   let platform: Launched;
@@ -27,18 +19,7 @@ describeWithBrowser('demo operator page in Chromium', () => {
   beforeAll(async () => {
     ensureWidgetBundles();
     platform = await launch();
-    browser = await chromium.launch({
-      executablePath: CHROMIUM,
-      args: [
-        '--no-sandbox',
-        '--disable-gpu',
-        '--disable-quic',
-        '--no-first-run',
-        '--disable-background-networking',
-        '--disable-component-update',
-        '--disable-sync',
-      ],
-    });
+    browser = await launchChromium();
   }, 120_000);
   afterAll(async () => {
     await browser?.close();

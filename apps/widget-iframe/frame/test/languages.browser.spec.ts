@@ -1,5 +1,6 @@
 import path from 'node:path';
 import type { Frame, Page } from 'playwright-core';
+import { runAxe, seriousOrCritical } from '@expedition/platform/chromium';
 import { PSEUDO_LOCALE, type RenderLocale } from '@expedition/i18n';
 import { widgetMessages } from '@expedition/i18n/documents';
 import { describeWithBrowser, SHOTS, useFrameSession, YEAR } from './frame-session';
@@ -40,12 +41,6 @@ const SAMPLES: Record<string, { title: string; pay: string; covered: string }> =
     covered: widgetMessages('en-XA').checkout.covered().split(' ·')[0]!,
   },
 };
-
-interface AxeViolation {
-  id: string;
-  impact: string | null;
-  nodes: { target: string[] }[];
-}
 
 describeWithBrowser('the widget in every language, in Chromium', () => {
   const urls = worldUrls(13965);
@@ -92,25 +87,14 @@ describeWithBrowser('the widget in every language, in Chromium', () => {
 
   async function audit(frame: Frame, page: Page, lang: string, name: string, width: number): Promise<void> {
     expect(await frame.evaluate(() => document.documentElement.lang)).toBe(lang);
-    await frame.addScriptTag({ path: require.resolve('axe-core/axe.min.js') });
-    const violations = (await frame.evaluate(async () => {
-      const axe = (globalThis as any).axe;
-      const result = await axe.run(document, {
-        runOnly: { type: 'tag', values: ['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa'] },
-      });
-      return result.violations.map((v: AxeViolation) => ({
-        id: v.id,
-        impact: v.impact,
-        nodes: v.nodes.map((n) => ({ target: n.target })),
-      }));
-    })) as AxeViolation[];
+    const { violations } = await runAxe(frame);
     const height = await page.evaluate(() => document.documentElement.scrollHeight);
     await page.setViewportSize({ width, height: Math.max(height, 600) });
     await frame.evaluate(() => new Promise((r) => requestAnimationFrame(() => requestAnimationFrame(r))));
     await page.screenshot({ path: path.join(SHOTS, `lang-${lang}-${name}-${width}.png`) });
     const problems = await overflowing(frame);
     await page.setViewportSize({ width, height: 900 });
-    const serious = violations.filter((v) => v.impact === 'serious' || v.impact === 'critical');
+    const serious = seriousOrCritical(violations);
     // The pseudo-locale is the frame's own: a quote never records it, so embed-api writes the catalog's texts (plan
     // highlights) in English there. German, French and Spanish have both the frame's and the catalog's texts.
     const locale = lang as RenderLocale;
