@@ -5,8 +5,8 @@ import path from 'node:path';
 import type { Browser } from 'playwright-core';
 import request from 'supertest';
 import { describeWithChromium, launchChromium, runAxe } from '@expedition/platform/chromium';
-import { PolicyLookupSchema, PurchaseReceiptSchema } from '@expedition/contracts';
-import { formatAuthorizationPayment, parsePaymentChallenges } from '@expedition/payments';
+import { PurchaseReceiptSchema } from '@expedition/contracts';
+import { buyByMachinePayment, lookUpPolicy } from './bought-policy';
 import { antarcticaQuote, createHarness, PUBLIC_URL, type Harness } from './harness';
 
 const describeWithBrowser = describeWithChromium();
@@ -24,27 +24,14 @@ describeWithBrowser('the policy page and a policy wording page in Chromium (CSP,
   beforeAll(async () => {
     h = await createHarness();
     // A policy bought by machine payment; its checkout-link twin carries names, this one shows "Traveler 1".
-    const quote = await request(h.app).post('/api/v1/quotes').send(antarcticaQuote);
-    const plan = (quote.body.plans as { planId: string; availabilityMode: string }[]).find(
-      (p) => p.availabilityMode === 'full',
-    )!;
-    const body = { quoteId: quote.body.quoteId as string, planId: plan.planId };
-    const challenge = parsePaymentChallenges(
-      (await request(h.app).post('/api/v1/purchase').send(body)).headers['www-authenticate'] as string,
-    )[0]!;
-    const auth = formatAuthorizationPayment({ challenge, payload: { spt: 'spt_test_success_browser_page' } });
-    const receipt = PurchaseReceiptSchema.parse(
-      (await request(h.app).post('/api/v1/purchase').set('Authorization', auth).send(body)).body,
-    );
-    const lookup = await request(h.app)
-      .get(`/api/v1/policies/${receipt.policyNumber}`)
-      .set('Authorization', `Bearer ${receipt.accessToken}`);
-    pagePath = PolicyLookupSchema.parse(lookup.body).pageUrl!.replace(PUBLIC_URL, '');
+    const { purchase, planId } = await buyByMachinePayment(h.app, 'spt_test_success_browser_page');
+    const policy = await lookUpPolicy(h.app, PurchaseReceiptSchema.parse(purchase.body));
+    pagePath = policy.pageUrl!.replace(PUBLIC_URL, '');
     // A checkout link of another quote, still open (the payment page).
     const open = await request(h.app).post('/api/v1/quotes').send(antarcticaQuote);
     const link = await request(h.app)
       .post('/api/v1/checkout')
-      .send({ quoteId: open.body.quoteId, planId: plan.planId, sessionId: open.body.sessionId });
+      .send({ quoteId: open.body.quoteId, planId, sessionId: open.body.sessionId });
     checkoutPath = new URL(link.body.checkoutUrl as string).pathname;
     server = await new Promise<Server>((resolve) => {
       const s = h.app.listen(PORT, '127.0.0.1', () => resolve(s));
