@@ -3,7 +3,7 @@ import type { Frame, Page } from 'playwright-core';
 import { runAxe, seriousOrCritical } from '@expedition/platform/chromium';
 import { PSEUDO_LOCALE, type RenderLocale } from '@expedition/i18n';
 import { widgetMessages } from '@expedition/i18n/documents';
-import { describeWithBrowser, SHOTS, useFrameSession, YEAR } from './frame-session';
+import { describeWithBrowser, PREFILL as SESSION_PREFILL, SHOTS, useFrameSession } from './frame-session';
 import { KEYS, worldUrls } from './world-config';
 import { englishLeft, serveCatalogOptions } from './untranslated-text';
 
@@ -16,18 +16,7 @@ import { englishLeft, serveCatalogOptions } from './untranslated-text';
  * (lang-<locale>-<screen>-<width>.png) to look at. The plan cards are the catalog's plans as embed-api writes them, in
  * the quote's language.
  */
-const PREFILL = {
-  destination: 'antarctica',
-  startDate: `${YEAR}-01-10`,
-  endDate: `${YEAR}-01-24`,
-  travelers: 2,
-  travelerAges: [45, 72],
-  tripCost: 24000,
-  residence: 'US',
-  state: 'CA',
-  email: '',
-  name: 'Ana Traveler',
-};
+const PREFILL = { ...SESSION_PREFILL, email: '' };
 
 /** A word of each screen in each language: the screen is in that language, not English with a few words changed. */
 const SAMPLES: Record<string, { title: string; pay: string; covered: string }> = {
