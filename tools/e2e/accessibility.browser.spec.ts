@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import type { Browser, Page } from 'playwright-core';
 import { describeWithChromium, launchChromium, runAxe } from '@expedition/platform/chromium';
-import { launch, type Launched } from './launcher-harness';
+import { antarcticaCheckoutLink, launch, postJson, type Launched } from './launcher-harness';
 import { ensureWidgetBundles } from './widget-stub-frame';
 
 /**
@@ -46,23 +46,7 @@ describeWithBrowser('accessibility of the payer-facing screens (axe-core, 1280 a
   }
 
   async function checkoutLink(): Promise<string> {
-    const quote = await postJson(`${platform.urls.quote}/api/v1/quotes`, {
-      destination: 'Antarctica',
-      startDate: `${new Date().getUTCFullYear() + 1}-01-10`,
-      durationDays: 14,
-      tripCost: 24000,
-      travelers: 2,
-      travelerAges: [45, 72],
-      residence: 'US',
-      state: 'CA',
-    });
-    const plan = quote.plans.find((p: { availabilityMode: string }) => p.availabilityMode === 'full');
-    const link = await postJson(`${platform.urls.quote}/api/v1/checkout`, {
-      quoteId: quote.quoteId,
-      planId: plan.planId,
-      sessionId: quote.sessionId,
-    });
-    return link.checkoutUrl as string;
+    return (await antarcticaCheckoutLink(platform)).checkoutUrl;
   }
 
   async function payWith(page: Page, card: string): Promise<void> {
@@ -134,13 +118,3 @@ describeWithBrowser('accessibility of the payer-facing screens (axe-core, 1280 a
     });
   });
 });
-
-async function postJson(url: string, body: unknown): Promise<any> {
-  const res = await fetch(url, {
-    method: 'POST',
-    headers: { 'Content-Type': 'application/json' },
-    body: JSON.stringify(body),
-  });
-  if (!res.ok) throw new Error(`${url}: ${res.status} ${await res.text()}`);
-  return res.json();
-}

@@ -2,7 +2,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import type { Browser } from 'playwright-core';
 import { describeWithChromium, launchChromium } from '@expedition/platform/chromium';
-import { launch, waitForPolicyIssued, type Launched } from './launcher-harness';
+import { antarcticaCheckoutLink, launch, waitForPolicyIssued, type Launched } from './launcher-harness';
 import { ensureWidgetBundles } from './widget-stub-frame';
 
 /**
@@ -87,22 +87,7 @@ describeWithBrowser('demo operator page in Chromium', () => {
   });
 
   it('pays a checkout link with the test card and lands on the policy confirmation, not a form', async () => {
-    const quote = await postJson(`${platform.urls.quote}/api/v1/quotes`, {
-      destination: 'Antarctica',
-      startDate: `${new Date().getUTCFullYear() + 1}-01-10`,
-      durationDays: 14,
-      tripCost: 24000,
-      travelers: 2,
-      travelerAges: [45, 72],
-      residence: 'US',
-      state: 'CA',
-    });
-    const plan = quote.plans.find((p: { availabilityMode: string }) => p.availabilityMode === 'full');
-    const link = await postJson(`${platform.urls.quote}/api/v1/checkout`, {
-      quoteId: quote.quoteId,
-      planId: plan.planId,
-      sessionId: quote.sessionId,
-    });
+    const { plan, ...link } = await antarcticaCheckoutLink(platform);
     const page = await browser.newPage();
     const failures: string[] = [];
     page.on('pageerror', (e) => failures.push(e.message));
@@ -121,13 +106,3 @@ describeWithBrowser('demo operator page in Chromium', () => {
     expect(failures).toEqual([]);
   });
 });
-
-async function postJson(url: string, body: unknown): Promise<any> {
-  const res = await fetch(url, {
-    method: 'POST',
-    headers: { 'Content-Type': 'application/json' },
-    body: JSON.stringify(body),
-  });
-  if (!res.ok) throw new Error(`${url}: ${res.status} ${await res.text()}`);
-  return res.json();
-}

@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import type { Browser } from 'playwright-core';
 import { describeWithChromium, launchChromium, runAxe } from '@expedition/platform/chromium';
-import { launch, type Launched } from './launcher-harness';
+import { launch, postJson, type Launched } from './launcher-harness';
 import { parseEml, pdfText, waitForMail, type OutboxRecord } from './outbox';
 import { ensureWidgetBundles } from './widget-stub-frame';
 
@@ -180,13 +180,3 @@ describeWithChromium()('after the sale in Chromium: the e-mail, the policy page 
     await policyPage(fromMail, policyNumber, 'checkout');
   });
 });
-
-async function postJson(url: string, body: unknown): Promise<any> {
-  const res = await fetch(url, {
-    method: 'POST',
-    headers: { 'Content-Type': 'application/json' },
-    body: JSON.stringify(body),
-  });
-  if (!res.ok) throw new Error(`${url}: ${res.status} ${await res.text()}`);
-  return res.json();
-}
