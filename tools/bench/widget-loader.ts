@@ -20,12 +20,12 @@ import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { gzipSync } from 'node:zlib';
-import { chromium, type BrowserContext } from 'playwright-core';
+import type { BrowserContext } from 'playwright-core';
+import { launchChromium } from '@expedition/platform/chromium';
 
 const root = path.resolve(__dirname, '..', '..');
 // The benchmark's own knobs (like the other benches, read here once).
 const RUNS = Math.min(8, Math.max(1, Number(process.env['BENCH_WIDGET_RUNS'] ?? 5) || 5));
-const CHROMIUM = process.env['CHROMIUM_PATH'] ?? '/usr/bin/chromium';
 const BASE_PORT = 13920;
 const ports = {
   quote: BASE_PORT + 1,
@@ -261,21 +261,11 @@ async function main(): Promise<void> {
   build();
   sizes();
   const platform = await startPlatform();
-  const browser = await chromium.launch({
-    executablePath: CHROMIUM,
-    args: [
-      '--no-sandbox',
-      '--disable-gpu',
-      '--disable-quic',
-      '--no-first-run',
-      '--disable-background-networking',
-      '--disable-component-update',
-      '--disable-sync',
-      // The bench pages are answered by Playwright's router on the demo origin (the key's allowed origin); Chromium
-      // would refuse their requests to loopback servers (local network access checks) as from a public page.
-      '--disable-features=LocalNetworkAccessChecks,PrivateNetworkAccessChecks,BlockInsecurePrivateNetworkRequests',
-    ],
-  });
+  const browser = await launchChromium([
+    // The bench pages are answered by Playwright's router on the demo origin (the key's allowed origin); Chromium
+    // would refuse their requests to loopback servers (local network access checks) as from a public page.
+    '--disable-features=LocalNetworkAccessChecks,PrivateNetworkAccessChecks,BlockInsecurePrivateNetworkRequests',
+  ]);
   const hardStop = setTimeout(() => {
     console.error('bench:widget: hard deadline reached');
     process.exit(1);

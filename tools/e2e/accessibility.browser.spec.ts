@@ -1,10 +1,9 @@
-import { existsSync, mkdirSync } from 'node:fs';
+import { mkdirSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { chromium, type Browser, type Page } from 'playwright-core';
-import { noteSkippedSuite } from '@expedition/platform/testing';
-import { axeViolations } from './axe';
-import { launch, type Launched } from './launcher-harness';
+import type { Browser, Page } from 'playwright-core';
+import { describeWithChromium, launchChromium, runAxe } from '@expedition/platform/chromium';
+import { antarcticaCheckoutLink, launch, postJson, type Launched } from './launcher-harness';
 import { ensureWidgetBundles } from './widget-stub-frame';
 
 /**
@@ -12,14 +11,7 @@ import { ensureWidgetBundles } from './widget-stub-frame';
  * axe-core finds no WCAG 2.1 A/AA violation, and a screenshot of each is written for a person to look at
  * (`$TMPDIR/expedition-screens/`).
  */
-const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
-const available = existsSync(CHROMIUM);
-if (!available && process.env.REQUIRE_SERVICES === '1') {
-  throw new Error(`Chromium not found at ${CHROMIUM} (REQUIRE_SERVICES=1): apt-get install chromium`);
-}
-if (!available)
-  noteSkippedSuite(`Chromium not found at ${CHROMIUM} (apt-get install -y chromium, or set CHROMIUM_PATH)`);
-const describeWithBrowser = available ? describe : describe.skip;
+const describeWithBrowser = describeWithChromium();
 const SHOTS = path.join(tmpdir(), 'expedition-screens');
 const WIDTHS = [1280, 390] as const;
 
@@ -30,18 +22,7 @@ describeWithBrowser('accessibility of the payer-facing screens (axe-core, 1280 a
     mkdirSync(SHOTS, { recursive: true });
     ensureWidgetBundles();
     platform = await launch();
-    browser = await chromium.launch({
-      executablePath: CHROMIUM,
-      args: [
-        '--no-sandbox',
-        '--disable-gpu',
-        '--disable-quic',
-        '--no-first-run',
-        '--disable-background-networking',
-        '--disable-component-update',
-        '--disable-sync',
-      ],
-    });
+    browser = await launchChromium();
   }, 120_000);
   afterAll(async () => {
     await browser?.close();
@@ -54,7 +35,7 @@ describeWithBrowser('accessibility of the payer-facing screens (axe-core, 1280 a
       const context = await browser.newContext({ viewport: { width, height: 900 }, bypassCSP: true });
       const page = await context.newPage();
       await open(page);
-      const violations = await axeViolations(page);
+      const violations = (await runAxe(page, { frames: true })).violations;
       await page.screenshot({ path: path.join(SHOTS, `${name}-${width}.png`), fullPage: true });
       await context.close();
       expect({ screen: `${name} at ${width}px`, violations }).toEqual({
@@ -65,23 +46,7 @@ describeWithBrowser('accessibility of the payer-facing screens (axe-core, 1280 a
   }
 
   async function checkoutLink(): Promise<string> {
-    const quote = await postJson(`${platform.urls.quote}/api/v1/quotes`, {
-      destination: 'Antarctica',
-      startDate: `${new Date().getUTCFullYear() + 1}-01-10`,
-      durationDays: 14,
-      tripCost: 24000,
-      travelers: 2,
-      travelerAges: [45, 72],
-      residence: 'US',
-      state: 'CA',
-    });
-    const plan = quote.plans.find((p: { availabilityMode: string }) => p.availabilityMode === 'full');
-    const link = await postJson(`${platform.urls.quote}/api/v1/checkout`, {
-      quoteId: quote.quoteId,
-      planId: plan.planId,
-      sessionId: quote.sessionId,
-    });
-    return link.checkoutUrl as string;
+    return (await antarcticaCheckoutLink(platform)).checkoutUrl;
   }
 
   async function payWith(page: Page, card: string): Promise<void> {
@@ -153,13 +118,3 @@ describeWithBrowser('accessibility of the payer-facing screens (axe-core, 1280 a
     });
   });
 });
-
-async function postJson(url: string, body: unknown): Promise<any> {
-  const res = await fetch(url, {
-    method: 'POST',
-    headers: { 'Content-Type': 'application/json' },
-    body: JSON.stringify(body),
-  });
-  if (!res.ok) throw new Error(`${url}: ${res.status} ${await res.text()}`);
-  return res.json();
-}

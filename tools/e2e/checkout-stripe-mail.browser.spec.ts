@@ -3,7 +3,8 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import pino from 'pino';
 import request from 'supertest';
-import { chromium, type Browser, type Page } from 'playwright-core';
+import type { Browser, Page } from 'playwright-core';
+import { describeWithChromium, launchChromium } from '@expedition/platform/chromium';
 import { prepareDatabase, type Database } from '@expedition/db';
 import { createTestDatabase } from '@expedition/db/testing';
 import { catalogSnapshot } from '@expedition/domain-pricing';
@@ -14,10 +15,8 @@ import { startFakeStripeServer, type FakeStripeServer } from '@expedition/paymen
 import { signPayload } from '@expedition/webhook-signature';
 import { composeQuoteApi, loadQuoteApiConfig } from '@expedition/app-quote-api';
 import { composeWebhookDispatcher, loadDispatcherConfig } from '@expedition/app-webhook-dispatcher';
-import { CHROMIUM, describeWithChromium } from './chromium';
 import { freePort } from './free-ports';
 import { mailsOf } from './outbox';
-import { CHROMIUM_ARGS } from './widget-stub-frame';
 
 /**
  * A checkout link in Stripe mode (PAYMENTS_PROVIDER=stripe), in Chromium: the page asks for the optional e-mail above
@@ -46,7 +45,7 @@ window.Stripe = function (publishableKey) {
   };
 };`;
 
-describeWithChromium(
+describeWithChromium()(
   'checkout link with Stripe: the typed e-mail reaches the confirmation mail through the processor webhook',
   () => {
     let db: Database;
@@ -95,7 +94,7 @@ describeWithChromium(
         webhookSecretKeys: keys,
         processor,
       });
-      browser = await chromium.launch({ executablePath: CHROMIUM, args: CHROMIUM_ARGS });
+      browser = await launchChromium();
     }, 120_000);
     afterAll(async () => {
       await browser?.close();

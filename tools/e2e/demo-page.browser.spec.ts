@@ -1,9 +1,8 @@
-import { existsSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { chromium, type Browser } from 'playwright-core';
-import { noteSkippedSuite } from '@expedition/platform/testing';
-import { launch, waitForPolicyIssued, type Launched } from './launcher-harness';
+import type { Browser } from 'playwright-core';
+import { describeWithChromium, launchChromium } from '@expedition/platform/chromium';
+import { antarcticaCheckoutLink, launch, waitForPolicyIssued, type Launched } from './launcher-harness';
 import { ensureWidgetBundles } from './widget-stub-frame';
 
 /**
@@ -12,14 +11,7 @@ import { ensureWidgetBundles } from './widget-stub-frame';
  * the widget's events, and its back office shows the verified policy.issued webhook. The widget's own rules are in
  * widget-loader-{mount,events,origins}.browser.spec.ts (stub frame) and widget-journey.browser.spec.ts.
  */
-const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
-const available = existsSync(CHROMIUM);
-if (!available && process.env.REQUIRE_SERVICES === '1') {
-  throw new Error(`Chromium not found at ${CHROMIUM} (REQUIRE_SERVICES=1): apt-get install chromium`);
-}
-if (!available)
-  noteSkippedSuite(`Chromium not found at ${CHROMIUM} (apt-get install -y chromium, or set CHROMIUM_PATH)`);
-const describeWithBrowser = available ? describe : describe.skip;
+const describeWithBrowser = describeWithChromium();
 
 describeWithBrowser('demo operator page in Chromium', () => {
   let platform: Launched;
@@ -27,18 +19,7 @@ describeWithBrowser('demo operator page in Chromium', () => {
   beforeAll(async () => {
     ensureWidgetBundles();
     platform = await launch();
-    browser = await chromium.launch({
-      executablePath: CHROMIUM,
-      args: [
-        '--no-sandbox',
-        '--disable-gpu',
-        '--disable-quic',
-        '--no-first-run',
-        '--disable-background-networking',
-        '--disable-component-update',
-        '--disable-sync',
-      ],
-    });
+    browser = await launchChromium();
   }, 120_000);
   afterAll(async () => {
     await browser?.close();
@@ -106,22 +87,7 @@ describeWithBrowser('demo operator page in Chromium', () => {
   });
 
   it('pays a checkout link with the test card and lands on the policy confirmation, not a form', async () => {
-    const quote = await postJson(`${platform.urls.quote}/api/v1/quotes`, {
-      destination: 'Antarctica',
-      startDate: `${new Date().getUTCFullYear() + 1}-01-10`,
-      durationDays: 14,
-      tripCost: 24000,
-      travelers: 2,
-      travelerAges: [45, 72],
-      residence: 'US',
-      state: 'CA',
-    });
-    const plan = quote.plans.find((p: { availabilityMode: string }) => p.availabilityMode === 'full');
-    const link = await postJson(`${platform.urls.quote}/api/v1/checkout`, {
-      quoteId: quote.quoteId,
-      planId: plan.planId,
-      sessionId: quote.sessionId,
-    });
+    const { plan, ...link } = await antarcticaCheckoutLink(platform);
     const page = await browser.newPage();
     const failures: string[] = [];
     page.on('pageerror', (e) => failures.push(e.message));
@@ -140,13 +106,3 @@ describeWithBrowser('demo operator page in Chromium', () => {
     expect(failures).toEqual([]);
   });
 });
-
-async function postJson(url: string, body: unknown): Promise<any> {
-  const res = await fetch(url, {
-    method: 'POST',
-    headers: { 'Content-Type': 'application/json' },
-    body: JSON.stringify(body),
-  });
-  if (!res.ok) throw new Error(`${url}: ${res.status} ${await res.text()}`);
-  return res.json();
-}

@@ -135,3 +135,38 @@ export async function waitForPolicyIssued(demoUrl: string, quoteId: string, time
     await new Promise((r) => setTimeout(r, 200));
   }
 }
+
+/** POSTs `body` as JSON to `url`; the parsed answer (any other status than 2xx throws, with the body). */
+export async function postJson(url: string, body: unknown): Promise<any> {
+  const res = await fetch(url, {
+    method: 'POST',
+    headers: { 'Content-Type': 'application/json' },
+    body: JSON.stringify(body),
+  });
+  if (!res.ok) throw new Error(`${url}: ${res.status} ${await res.text()}`);
+  return res.json();
+}
+
+/**
+ * A checkout link on the platform's quote-api: a new quote (Antarctica, 14 days from 10 January next year, two
+ * travelers of 45 and 72 from California, $24,000) and the link of its first full plan; the plan and the link's answer.
+ */
+export async function antarcticaCheckoutLink(platform: Launched): Promise<{ plan: any; checkoutUrl: string }> {
+  const quote = await postJson(`${platform.urls.quote}/api/v1/quotes`, {
+    destination: 'Antarctica',
+    startDate: `${new Date().getUTCFullYear() + 1}-01-10`,
+    durationDays: 14,
+    tripCost: 24000,
+    travelers: 2,
+    travelerAges: [45, 72],
+    residence: 'US',
+    state: 'CA',
+  });
+  const plan = quote.plans.find((p: { availabilityMode: string }) => p.availabilityMode === 'full');
+  const link = await postJson(`${platform.urls.quote}/api/v1/checkout`, {
+    quoteId: quote.quoteId,
+    planId: plan.planId,
+    sessionId: quote.sessionId,
+  });
+  return { plan, checkoutUrl: link.checkoutUrl as string };
+}

@@ -1,12 +1,11 @@
 import { mkdirSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { chromium, type Browser } from 'playwright-core';
-import { axeViolations } from './axe';
-import { CHROMIUM, describeWithChromium } from './chromium';
-import { launch, type Launched } from './launcher-harness';
+import type { Browser } from 'playwright-core';
+import { describeWithChromium, launchChromium, runAxe } from '@expedition/platform/chromium';
+import { launch, postJson, type Launched } from './launcher-harness';
 import { parseEml, pdfText, waitForMail, type OutboxRecord } from './outbox';
-import { CHROMIUM_ARGS, ensureWidgetBundles } from './widget-stub-frame';
+import { ensureWidgetBundles } from './widget-stub-frame';
 
 /**
  * After the sale, as a traveler lives it, in Chromium on `npm start`: buy (in the widget on the demo operator's page,
@@ -18,14 +17,14 @@ import { CHROMIUM_ARGS, ensureWidgetBundles } from './widget-stub-frame';
 const SHOTS = path.join(tmpdir(), 'expedition-journey');
 const WIDTHS = [390, 1280] as const;
 
-describeWithChromium('after the sale in Chromium: the e-mail, the policy page and its documents', () => {
+describeWithChromium()('after the sale in Chromium: the e-mail, the policy page and its documents', () => {
   let platform: Launched;
   let browser: Browser;
   beforeAll(async () => {
     mkdirSync(SHOTS, { recursive: true });
     ensureWidgetBundles();
     platform = await launch({ env: { MAIL_POLL_INTERVAL_MS: '200' } });
-    browser = await chromium.launch({ executablePath: CHROMIUM, args: CHROMIUM_ARGS });
+    browser = await launchChromium();
   }, 180_000);
   afterAll(async () => {
     await browser?.close();
@@ -74,7 +73,10 @@ describeWithChromium('after the sale in Chromium: the e-mail, the policy page an
       expect(await page.textContent('main')).toContain('No money was taken.');
       expect(await page.textContent('main')).not.toContain('Premium paid');
       await page.screenshot({ path: path.join(SHOTS, `${name}-policy-page-${width}.png`), fullPage: true });
-      expect({ width, violations: await axeViolations(page) }).toEqual({ width, violations: [] });
+      expect({ width, violations: (await runAxe(page, { frames: true })).violations }).toEqual({
+        width,
+        violations: [],
+      });
 
       if (width === 1280) {
         const docs = page.locator('ul.docs a');
@@ -178,13 +180,3 @@ describeWithChromium('after the sale in Chromium: the e-mail, the policy page an
     await policyPage(fromMail, policyNumber, 'checkout');
   });
 });
-
-async function postJson(url: string, body: unknown): Promise<any> {
-  const res = await fetch(url, {
-    method: 'POST',
-    headers: { 'Content-Type': 'application/json' },
-    body: JSON.stringify(body),
-  });
-  if (!res.ok) throw new Error(`${url}: ${res.status} ${await res.text()}`);
-  return res.json();
-}

@@ -10,6 +10,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import express from 'express';
 import type { FrameLocator, Page } from 'playwright-core';
+import { runAxe, seriousOrCritical } from '@expedition/platform/chromium';
 
 export interface Received {
   rawBody: Buffer;
@@ -101,39 +102,21 @@ export interface AxeFinding {
   targets: string[];
 }
 
-const AXE = readFileSync(require.resolve('axe-core/axe.min.js'), 'utf8');
-
 /**
  * axe-core (WCAG 2.1 A/AA) on the page as it is, injected through the DevTools protocol (the page's CSP stays on);
  * returns the serious and critical findings. With `frames`, axe also runs in every frame (the widget's iframe).
  */
 export async function axeSerious(page: Page, screen: string, frames = false): Promise<AxeFinding[]> {
-  if (frames)
-    for (const frame of page.frames()) if (frame !== page.mainFrame()) await frame.evaluate(AXE).catch(() => undefined);
-  await page.evaluate(AXE);
-  const { passes, violations } = await page.evaluate(async () => {
-    type Rule = { id: string; impact: string | null; help: string; nodes: { target: string[] }[] };
-    const axe = (
-      globalThis as unknown as {
-        axe: { run(ctx: unknown, opts: unknown): Promise<{ passes: Rule[]; violations: Rule[] }> };
-      }
-    ).axe;
-    const result = await axe.run(document, {
-      runOnly: { type: 'tag', values: ['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa'] },
-    });
-    return {
-      passes: result.passes.length,
-      violations: result.violations.map((v) => ({
-        id: v.id,
-        impact: v.impact,
-        help: v.help,
-        targets: v.nodes.map((n) => n.target.join(' ')),
-      })),
-    };
-  });
+  const { passes, violations } = await runAxe(page, { frames });
   // A run that checked nothing would hide every violation.
   if (passes === 0) throw new Error(`axe-core checked nothing on ${screen}`);
-  return violations.filter((v) => v.impact === 'serious' || v.impact === 'critical').map((v) => ({ screen, ...v }));
+  return seriousOrCritical(violations).map(({ id, impact, help, nodes }) => ({
+    screen,
+    id,
+    impact,
+    help,
+    targets: nodes.map((n) => n.target.join(' ')),
+  }));
 }
 
 /** POST /api/embed/quote as a browser on `origin` would, with `key`; returns the status. */

@@ -1,8 +1,8 @@
-import { existsSync, mkdirSync, rmSync } from 'node:fs';
+import { mkdirSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { chromium, type Browser, type BrowserContext, type Locator, type Page } from 'playwright-core';
-import { noteSkippedSuite } from '@expedition/platform/testing';
+import type { Browser, BrowserContext, Locator, Page } from 'playwright-core';
+import { describeWithChromium, launchChromium } from '@expedition/platform/chromium';
 import { launch, type Launched } from './launcher-harness';
 import {
   axeSerious,
@@ -13,7 +13,7 @@ import {
   type AxeFinding,
   type Listening,
 } from './portal-journey.helpers';
-import { CHROMIUM_ARGS, ensureWidgetBundles, workspaceRoot } from './widget-stub-frame';
+import { ensureWidgetBundles, workspaceRoot } from './widget-stub-frame';
 
 /**
  * The set-up of portal-journey.browser.spec.ts: `npm start`'s launcher, Chromium, the operator's page and webhook
@@ -21,14 +21,7 @@ import { CHROMIUM_ARGS, ensureWidgetBundles, workspaceRoot } from './widget-stub
  * navigation, logging in, the provider admin's page of the operator, the delivery log). Screenshots in
  * $TMPDIR/expedition-screens/portal-journey-*.png.
  */
-const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
-const available = existsSync(CHROMIUM);
-if (!available && process.env.REQUIRE_SERVICES === '1') {
-  throw new Error(`Chromium not found at ${CHROMIUM} (REQUIRE_SERVICES=1): apt-get install chromium`);
-}
-if (!available)
-  noteSkippedSuite(`Chromium not found at ${CHROMIUM} (apt-get install -y chromium, or set CHROMIUM_PATH)`);
-export const describeWithBrowser = available ? describe : describe.skip;
+export const describeWithBrowser = describeWithChromium();
 
 const SHOTS = path.join(tmpdir(), 'expedition-screens');
 export const WAIT = 60_000;
@@ -78,7 +71,7 @@ export function usePortalJourney(options: { snippet: () => string; operatorName:
     bundleEnv = await snapshotBundles(workspaceRoot);
     Object.assign(process.env, bundleEnv);
     journey.platform = await launch();
-    browser = await chromium.launch({ executablePath: CHROMIUM, args: CHROMIUM_ARGS });
+    browser = await launchChromium();
     journey.receiver = await startReceiver();
     journey.host = await startHostPage(options.snippet);
     journey.owner = await newContext();

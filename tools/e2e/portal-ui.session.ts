@@ -1,14 +1,14 @@
 import { spawnSync } from 'node:child_process';
-import { existsSync, mkdirSync, mkdtempSync, readFileSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync } from 'node:fs';
 import type { Server } from 'node:http';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import pino from 'pino';
-import { chromium, type Browser, type BrowserContext, type Locator, type Page } from 'playwright-core';
+import type { Browser, BrowserContext, Locator, Page } from 'playwright-core';
+import { describeWithChromium, launchChromium, runAxe, seriousOrCritical } from '@expedition/platform/chromium';
 import { composePortal, loadPortalConfig, type Portal } from '@expedition/app-operator-portal';
 import type { Database } from '@expedition/db';
 import { createTestDatabase } from '@expedition/db/testing';
-import { noteSkippedSuite } from '@expedition/platform/testing';
 import { freePorts } from './free-ports';
 
 /**
@@ -16,27 +16,12 @@ import { freePorts } from './free-ports';
  * test database, Chromium, and the browser steps the suite repeats (a fresh context that records CSP violations and
  * page errors, axe-core and a screenshot at 1280 and 390 px, a heading, the main navigation, logging in).
  */
-const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
-const available = existsSync(CHROMIUM);
-if (!available && process.env.REQUIRE_SERVICES === '1') {
-  throw new Error(`Chromium not found at ${CHROMIUM} (REQUIRE_SERVICES=1): apt-get install chromium`);
-}
-if (!available)
-  noteSkippedSuite(`Chromium not found at ${CHROMIUM} (apt-get install -y chromium, or set CHROMIUM_PATH)`);
-export const describeWithBrowser = available ? describe : describe.skip;
+export const describeWithBrowser = describeWithChromium();
 
 const ROOT = path.resolve(__dirname, '../..');
 const SHOTS = path.join(tmpdir(), 'expedition-screens');
 const WIDTHS = [1280, 390] as const;
 export const PASSWORD = 'glacier-walk-at-dawn-42';
-const AXE = readFileSync(require.resolve('axe-core/axe.min.js'), 'utf8');
-
-interface AxeViolation {
-  id: string;
-  impact: string | null;
-  help: string;
-  targets: string[];
-}
 
 export interface PortalUiSession {
   /** Set once beforeAll has run. */
@@ -92,18 +77,7 @@ export function usePortalUi(): PortalUiSession {
     server = await new Promise<Server>((resolve) => {
       const s = portal.app.listen(port, '127.0.0.1', () => resolve(s));
     });
-    browser = await chromium.launch({
-      executablePath: CHROMIUM,
-      args: [
-        '--no-sandbox',
-        '--disable-gpu',
-        '--disable-quic',
-        '--no-first-run',
-        '--disable-background-networking',
-        '--disable-component-update',
-        '--disable-sync',
-      ],
-    });
+    browser = await launchChromium();
   }, 180_000);
 
   afterAll(async () => {
@@ -133,19 +107,12 @@ export function usePortalUi(): PortalUiSession {
   async function audit(page: Page, name: string): Promise<void> {
     for (const width of WIDTHS) {
       await page.setViewportSize({ width, height: 900 });
-      await page.evaluate(AXE);
-      const violations: AxeViolation[] = await page.evaluate(async () => {
-        const axe = (globalThis as any).axe;
-        const result = await axe.run(document, {
-          runOnly: { type: 'tag', values: ['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa'] },
-        });
-        return result.violations.map((v: any) => ({
-          id: v.id,
-          impact: v.impact,
-          help: v.help,
-          targets: v.nodes.map((n: any) => n.target.join(' ')),
-        }));
-      });
+      const violations = (await runAxe(page)).violations.map(({ id, impact, help, nodes }) => ({
+        id,
+        impact,
+        help,
+        targets: nodes.map((n) => n.target.join(' ')),
+      }));
       await page.screenshot({ path: path.join(SHOTS, `portal-${name}-${width}.png`), fullPage: true });
       // Nothing makes the page wider than the window (a long key or URL wraps instead).
       const pageWidth = await page.evaluate(() => document.documentElement.scrollWidth);
@@ -153,7 +120,7 @@ export function usePortalUi(): PortalUiSession {
         screen: `${name} at ${width}px`,
         pageWidth: width,
       });
-      const serious = violations.filter((v) => v.impact === 'serious' || v.impact === 'critical');
+      const serious = seriousOrCritical(violations);
       expect({ screen: `${name} at ${width}px`, serious }).toEqual({ screen: `${name} at ${width}px`, serious: [] });
     }
     await page.setViewportSize({ width: 1280, height: 900 });

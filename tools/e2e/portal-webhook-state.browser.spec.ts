@@ -2,13 +2,12 @@ import { randomUUID } from 'node:crypto';
 import { mkdirSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { chromium, type Browser, type Page } from 'playwright-core';
+import type { Browser, Page } from 'playwright-core';
+import { describeWithChromium, launchChromium } from '@expedition/platform/chromium';
 import { NO_WEBHOOK_URL_ERROR } from '@expedition/contracts';
 import type { Database } from '@expedition/db';
-import { CHROMIUM, describeWithChromium } from './chromium';
 import { axeSerious } from './portal-journey.helpers';
 import { type RunningPortal, startPortal } from './portal-server.helpers';
-import { CHROMIUM_ARGS } from './widget-stub-frame';
 
 /**
  * The Webhooks page of a self-signed-up operator before the provider has set its webhook URL (docs/contract.md: the
@@ -22,7 +21,7 @@ const SHOTS = process.env.PORTAL_SHOTS_DIR ?? path.join(tmpdir(), 'expedition-sc
 const WIDTHS = [390, 1280] as const;
 const PASSWORD = 'glacier-walk-at-dawn-42';
 
-describeWithChromium(
+describeWithChromium()(
   'portal webhooks without a webhook URL, in Chromium (axe and screenshots at 390 and 1280 px)',
   () => {
     let running: RunningPortal | undefined;
@@ -35,7 +34,7 @@ describeWithChromium(
       mkdirSync(SHOTS, { recursive: true });
       running = await startPortal('portal-webhook-state');
       db = running.db;
-      browser = await chromium.launch({ executablePath: CHROMIUM, args: CHROMIUM_ARGS });
+      browser = await launchChromium();
       const context = await browser.newContext({ viewport: { width: 1280, height: 900 } });
       page = await context.newPage();
       // Two cores shared with other suites: argon2 and PostgreSQL can be slow; waits are for states, never for times.

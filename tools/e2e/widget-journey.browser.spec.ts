@@ -1,12 +1,12 @@
-import { existsSync, readFileSync } from 'node:fs';
+import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import type { Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import express from 'express';
-import { chromium, type Browser, type BrowserContext, type FrameLocator, type Page } from 'playwright-core';
-import { noteSkippedSuite } from '@expedition/platform/testing';
+import type { Browser, BrowserContext, FrameLocator, Page } from 'playwright-core';
+import { describeWithChromium, launchChromium } from '@expedition/platform/chromium';
 import { launch, waitForPolicyIssued, type Launched } from './launcher-harness';
-import { CHROMIUM_ARGS, ensureWidgetBundles, POST_MESSAGE_PROBE, workspaceRoot } from './widget-stub-frame';
+import { ensureWidgetBundles, POST_MESSAGE_PROBE, workspaceRoot } from './widget-stub-frame';
 
 /**
  * The real widget, end to end, in Chromium: `npm start`'s launcher (widget server, embed API, dispatcher, demo operator
@@ -15,14 +15,7 @@ import { CHROMIUM_ARGS, ensureWidgetBundles, POST_MESSAGE_PROBE, workspaceRoot }
  * operator's back office. Then the failure branches: a declined card, Tier 2's hosted checkout, a refused key and a
  * page whose origin the key does not allow.
  */
-const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
-const available = existsSync(CHROMIUM);
-if (!available && process.env.REQUIRE_SERVICES === '1') {
-  throw new Error(`Chromium not found at ${CHROMIUM} (REQUIRE_SERVICES=1): apt-get install chromium`);
-}
-if (!available)
-  noteSkippedSuite(`Chromium not found at ${CHROMIUM} (apt-get install -y chromium, or set CHROMIUM_PATH)`);
-const describeWithBrowser = available ? describe : describe.skip;
+const describeWithBrowser = describeWithChromium();
 
 interface LoggedEvent {
   name: string;
@@ -40,7 +33,7 @@ describeWithBrowser('the widget journey in Chromium (real widget server, frame a
     ensureWidgetBundles();
     platform = await launch();
     widgetUrl = platform.urls.widget;
-    browser = await chromium.launch({ executablePath: CHROMIUM, args: CHROMIUM_ARGS });
+    browser = await launchChromium();
     const app = express();
     app.get('/host', (_req, res) => {
       res

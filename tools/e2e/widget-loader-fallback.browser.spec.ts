@@ -1,10 +1,9 @@
 import { mkdirSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { chromium, type Browser, type Page } from 'playwright-core';
-import { axeViolations } from './axe';
-import { CHROMIUM, describeWithChromium } from './chromium';
-import { buildLoader, CHROMIUM_ARGS, POST_MESSAGE_PROBE, startStubWidget, type StubWidget } from './widget-stub-frame';
+import type { Browser, Page } from 'playwright-core';
+import { describeWithChromium, launchChromium, runAxe } from '@expedition/platform/chromium';
+import { buildLoader, POST_MESSAGE_PROBE, startStubWidget, type StubWidget } from './widget-stub-frame';
 
 /**
  * The loader's fallback (loader 1.1.0) in real Chromium against the stub frame of widget-stub-frame.ts: a frame that
@@ -31,7 +30,7 @@ const TRIP = {
 
 type Recorded = { name: string; event: Record<string, unknown> };
 
-describeWithChromium("the widget loader's fallback link when the frame is refused (Chromium, stub frame)", () => {
+describeWithChromium()("the widget loader's fallback link when the frame is refused (Chromium, stub frame)", () => {
   let stub: StubWidget;
   let browser: Browser;
 
@@ -39,7 +38,7 @@ describeWithChromium("the widget loader's fallback link when the frame is refuse
     buildLoader();
     mkdirSync(SHOTS, { recursive: true });
     stub = await startStubWidget();
-    browser = await chromium.launch({ executablePath: CHROMIUM, args: CHROMIUM_ARGS });
+    browser = await launchChromium();
   }, 60_000);
   afterAll(async () => {
     await browser?.close();
@@ -154,7 +153,7 @@ describeWithChromium("the widget loader's fallback link when the frame is refuse
       await page.screenshot({ path: path.join(SHOTS, `loader-fallback-${width}.png`), fullPage: true });
       await link.focus();
       await page.screenshot({ path: path.join(SHOTS, `loader-fallback-focus-${width}.png`) });
-      expect(await axeViolations(page)).toEqual([]);
+      expect((await runAxe(page, { frames: true })).violations).toEqual([]);
       await page.context().close();
     },
   );

@@ -1,15 +1,8 @@
-import { existsSync, readFileSync } from 'node:fs';
+import { readFileSync } from 'node:fs';
 import path from 'node:path';
-import { chromium, type Browser, type Frame, type Page } from 'playwright-core';
-import { noteSkippedSuite } from '@expedition/platform/testing';
-import {
-  buildLoader,
-  CHROMIUM_ARGS,
-  POST_MESSAGE_PROBE,
-  startStubWidget,
-  workspaceRoot,
-  type StubWidget,
-} from './widget-stub-frame';
+import type { Browser, Frame, Page } from 'playwright-core';
+import { describeWithChromium, launchChromium } from '@expedition/platform/chromium';
+import { buildLoader, POST_MESSAGE_PROBE, startStubWidget, workspaceRoot, type StubWidget } from './widget-stub-frame';
 
 /**
  * What the loader's browser suites share (widget-loader-mount, -events and -origins .browser.spec.ts): the loader
@@ -17,14 +10,7 @@ import {
  * the iframe on different origins, the frame's `frame-ancestors` under the test's control. The real frame UI and
  * widget server are exercised by widget-journey.browser.spec.ts.
  */
-const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
-const available = existsSync(CHROMIUM);
-if (!available && process.env.REQUIRE_SERVICES === '1') {
-  throw new Error(`Chromium not found at ${CHROMIUM} (REQUIRE_SERVICES=1): apt-get install chromium`);
-}
-if (!available)
-  noteSkippedSuite(`Chromium not found at ${CHROMIUM} (apt-get install -y chromium, or set CHROMIUM_PATH)`);
-export const describeWithBrowser = available ? describe : describe.skip;
+export const describeWithBrowser = describeWithChromium();
 
 export const KEY = `pk_op_test_${'ab'.repeat(24)}`;
 /** The loader version last released (a build reports it: releases.spec.ts keeps the two in step). */
@@ -72,7 +58,7 @@ export function useLoaderSession(): LoaderSession {
   beforeAll(async () => {
     buildLoader();
     stub = await startStubWidget();
-    browser = await chromium.launch({ executablePath: CHROMIUM, args: CHROMIUM_ARGS });
+    browser = await launchChromium();
   }, 60_000);
   afterAll(async () => {
     await browser?.close();

@@ -17,16 +17,6 @@ import { freePorts } from './free-ports';
 export const workspaceRoot = path.resolve(__dirname, '../..');
 export const LOADER_BUILD = path.join(workspaceRoot, 'dist/browser/widget-loader/widget.js');
 
-export const CHROMIUM_ARGS = [
-  '--no-sandbox',
-  '--disable-gpu',
-  '--disable-quic',
-  '--no-first-run',
-  '--disable-background-networking',
-  '--disable-component-update',
-  '--disable-sync',
-];
-
 /**
  * Builds the loader bundle (rollup, ~1 s) when it is missing (this file run alone on a fresh checkout). Otherwise the
  * e2e test target's dependency on the bundle targets has built it from the current source, and rewriting it here

@@ -25,19 +25,10 @@ import {
   seedTenant,
   SITE_ORIGIN,
   WIDGET_ORIGIN,
-  type Harness,
 } from './harness';
+import { h, mine, theirs, useTwoTenants } from './tenants-harness';
 
-let h: Harness;
-let mine: Awaited<ReturnType<typeof seedTenant>>;
-let theirs: Awaited<ReturnType<typeof seedTenant>>;
-
-beforeAll(async () => {
-  h = await createHarness();
-  mine = await seedTenant(h.prisma);
-  theirs = await seedTenant(h.prisma, { origins: [OTHER_SITE_ORIGIN] });
-});
-afterAll(() => h.close());
+useTwoTenants();
 
 const checkout = (body: unknown, key = mine.testKey, origin = WIDGET_ORIGIN, app = h.app) =>
   request(app)

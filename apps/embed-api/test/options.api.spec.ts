@@ -10,22 +10,12 @@ import {
   expectNoCors,
   fullQuote,
   OTHER_SITE_ORIGIN,
-  seedTenant,
   SITE_ORIGIN,
   QUOTE_API_URL,
-  type Harness,
 } from './harness';
+import { h, mine, theirs, useTwoTenants } from './tenants-harness';
 
-let h: Harness;
-let mine: Awaited<ReturnType<typeof seedTenant>>;
-let theirs: Awaited<ReturnType<typeof seedTenant>>;
-
-beforeAll(async () => {
-  h = await createHarness();
-  mine = await seedTenant(h.prisma);
-  theirs = await seedTenant(h.prisma, { origins: [OTHER_SITE_ORIGIN] });
-});
-afterAll(() => h.close());
+useTwoTenants();
 
 async function createQuote(body: object = fullQuote, key = mine.testKey, origin = SITE_ORIGIN): Promise<string> {
   const res = await request(h.app)

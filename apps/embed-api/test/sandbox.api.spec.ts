@@ -6,24 +6,10 @@ import {
   EMBED_SANDBOX_QUOTE_ERROR_EMAIL,
   EMBED_SANDBOX_QUOTE_ERROR_TRIP_COST,
 } from '@expedition/contracts';
-import {
-  capturingProcessor,
-  createHarness,
-  expectCors,
-  fullQuote,
-  seedTenant,
-  WIDGET_ORIGIN,
-  type Harness,
-} from './harness';
+import { expectCors, fullQuote, seedTenant, WIDGET_ORIGIN } from './harness';
+import { h, mine, useOneTenant } from './tenants-harness';
 
-let h: Harness;
-let tenant: Awaited<ReturnType<typeof seedTenant>>;
-
-beforeAll(async () => {
-  h = await createHarness({ payments: (clock) => ({ processor: capturingProcessor(clock).processor }) });
-  tenant = await seedTenant(h.prisma);
-});
-afterAll(() => h.close());
+useOneTenant();
 
 const quote = (body: object, key: string) =>
   request(h.app).post('/api/embed/quote').set('X-SVC-Publishable-Key', key).set('Origin', WIDGET_ORIGIN).send(body);
@@ -40,7 +26,7 @@ describe('sandbox inputs (test keys only)', () => {
     ['the email in another case', { email: 'Quote-Error@Sandbox.Test' }],
   ])('%s: a test key gets the deterministic 400 quote error (CORS), nothing stored', async (_name, override) => {
     const before = await h.prisma.quote.count();
-    const res = await quote({ ...fullQuote, ...override }, tenant.testKey);
+    const res = await quote({ ...fullQuote, ...override }, mine.testKey);
     expect(res.status).toBe(400);
     expect(res.body).toEqual({ error: EMBED_SANDBOX_QUOTE_ERROR });
     expect(res.body.error).toMatch(/^Sandbox: /);
@@ -51,19 +37,19 @@ describe('sandbox inputs (test keys only)', () => {
   it('a live key gets normal behaviour for the same values', async () => {
     const res = await quote(
       { ...fullQuote, tripCost: EMBED_SANDBOX_QUOTE_ERROR_TRIP_COST, email: EMBED_SANDBOX_QUOTE_ERROR_EMAIL },
-      tenant.liveKey,
+      mine.liveKey,
     );
     expect(res.status).toBe(200);
     expect(res.body.quoteId).toEqual(expect.any(String));
   });
 
   it('invalid bodies keep the invalid-fields error (the sandbox never hides a validation error)', async () => {
-    const res = await quote({ tripCost: EMBED_SANDBOX_QUOTE_ERROR_TRIP_COST }, tenant.testKey);
+    const res = await quote({ tripCost: EMBED_SANDBOX_QUOTE_ERROR_TRIP_COST }, mine.testKey);
     expect(res.body).toEqual({ error: 'Missing or invalid required fields' });
   });
 
   it('email options-pending@sandbox.test: a test quote stays pending even after its options are generated', async () => {
-    const created = await quote({ ...fullQuote, email: EMBED_SANDBOX_OPTIONS_PENDING_EMAIL }, tenant.testKey);
+    const created = await quote({ ...fullQuote, email: EMBED_SANDBOX_OPTIONS_PENDING_EMAIL }, mine.testKey);
     expect(created.status).toBe(200);
     expect(created.body.instantQuoteEligible).toBe(true);
     await h.worker.runOnce();
@@ -71,7 +57,7 @@ describe('sandbox inputs (test keys only)', () => {
       'ready',
     );
     for (let i = 0; i < 3; i++) {
-      const res = await options(created.body.quoteId, tenant.testKey);
+      const res = await options(created.body.quoteId, mine.testKey);
       expect(res.status).toBe(200);
       expect(res.body).toEqual({ options: [], pending: true });
       expectCors(res, WIDGET_ORIGIN);
@@ -79,9 +65,9 @@ describe('sandbox inputs (test keys only)', () => {
   });
 
   it('the same email on a live quote: options become ready as usual', async () => {
-    const created = await quote({ ...fullQuote, email: EMBED_SANDBOX_OPTIONS_PENDING_EMAIL }, tenant.liveKey);
+    const created = await quote({ ...fullQuote, email: EMBED_SANDBOX_OPTIONS_PENDING_EMAIL }, mine.liveKey);
     await h.worker.runOnce();
-    const res = await options(created.body.quoteId, tenant.liveKey);
+    const res = await options(created.body.quoteId, mine.liveKey);
     expect(res.body.pending).toBeUndefined();
     expect(res.body.options.length).toBeGreaterThan(0);
   });
@@ -109,7 +95,7 @@ describe('Tier 3 payment routes need integration tier 3', () => {
   it('tier 3: the routes answer as before (here: a bare 403 for an unknown quote)', async () => {
     const res = await request(h.app)
       .post('/api/embed/payments')
-      .set('X-SVC-Publishable-Key', tenant.testKey)
+      .set('X-SVC-Publishable-Key', mine.testKey)
       .set('Origin', WIDGET_ORIGIN)
       .send({ quoteId: '7d1f2c3a-1111-4222-8333-944455556666', planId: 'y' });
     expect(res.status).toBe(403);

@@ -1,32 +1,16 @@
 import request from 'supertest';
 import { EMBED_INVALID_FIELDS_ERROR, JSON_MAX_DEPTH } from '@expedition/contracts';
-import {
-  capturingProcessor,
-  createHarness,
-  expectCors,
-  expectNoCors,
-  fullQuote,
-  OTHER_SITE_ORIGIN,
-  seedTenant,
-  SITE_ORIGIN,
-  type Harness,
-} from './harness';
+import { expectCors, expectNoCors, fullQuote, OTHER_SITE_ORIGIN, SITE_ORIGIN } from './harness';
+import { h, mine, useOneTenant } from './tenants-harness';
 
 /**
  * Strings PostgreSQL refuses (NUL, unpaired UTF-16 surrogates) and absurd nesting are refused on every JSON route of
  * the embed API after the gate (docs/contract.md "Publishable keys and the gate": gate first), with the spec's 400
  * and CORS headers, and write nothing.
  */
-let h: Harness;
-let tenant: Awaited<ReturnType<typeof seedTenant>>;
+useOneTenant();
 
-beforeAll(async () => {
-  h = await createHarness({ payments: (clock) => ({ processor: capturingProcessor(clock).processor }) });
-  tenant = await seedTenant(h.prisma);
-});
-afterAll(() => h.close());
-
-const post = (path: string, body: unknown, key = tenant.testKey, origin = SITE_ORIGIN) =>
+const post = (path: string, body: unknown, key = mine.testKey, origin = SITE_ORIGIN) =>
   request(h.app)
     .post(path)
     .set('X-SVC-Publishable-Key', key)
@@ -80,7 +64,7 @@ describe('POST /api/embed/quote: unstorable input → 400 Missing or invalid req
     const noKey = await request(h.app).post('/api/embed/quote').set('Origin', SITE_ORIGIN).send(body);
     expect(noKey.status).toBe(401);
     expectNoCors(noKey);
-    const foreign = await post('/api/embed/quote', body, tenant.testKey, OTHER_SITE_ORIGIN);
+    const foreign = await post('/api/embed/quote', body, mine.testKey, OTHER_SITE_ORIGIN);
     expect(foreign.status).toBe(403);
     expectNoCors(foreign);
   });

@@ -1,27 +1,14 @@
 import pino from 'pino';
 import { createPortalThrottles, PORTAL_THROTTLE_LIMITS } from '../src/accounts/throttles';
 import { emailHash } from '../src/accounts/auth-events';
-import {
-  API,
-  GOOD_PASSWORD,
-  PortalClient,
-  createPortalHarness,
-  logIn,
-  signUp,
-  uniqueEmail,
-  type PortalHarness,
-} from './harness';
+import { API, GOOD_PASSWORD, PortalClient, h, logIn, signUp, uniqueEmail, usePortalHarness } from './harness';
 
 const flush = () => new Promise((r) => setImmediate(r));
 
 describe('authentication events are recorded in the audit log and the process log (issue 20 item 3)', () => {
-  let h: PortalHarness;
   const lines: Record<string, unknown>[] = [];
-  beforeAll(async () => {
-    const logger = pino({ level: 'info' }, { write: (line: string) => void lines.push(JSON.parse(line)) });
-    h = await createPortalHarness({ throttles: createPortalThrottles(), deps: { logger, trustProxy: 'loopback' } });
-  });
-  afterAll(() => h.close());
+  const logger = pino({ level: 'info' }, { write: (line: string) => void lines.push(JSON.parse(line)) });
+  usePortalHarness({ throttles: createPortalThrottles(), deps: { logger, trustProxy: 'loopback' } });
 
   const IP = '203.0.113.77';
   const from = (client: PortalClient, method: 'post', url: string, body?: unknown) =>

@@ -1,20 +1,17 @@
 import request from 'supertest';
 import {
   API,
+  createPortalHarness,
   GOOD_PASSWORD,
+  h,
   PORTAL_URL,
   PortalClient,
-  WIDGET_URL,
-  createPortalHarness,
   signUp,
-  type PortalHarness,
+  usePortalHarness,
+  WIDGET_URL,
 } from './harness';
 
-let h: PortalHarness;
-beforeAll(async () => {
-  h = await createPortalHarness();
-});
-afterAll(() => h.close());
+usePortalHarness();
 
 describe('CSRF', () => {
   it('refuses a state-changing request without Origin or Referer (403 csrf_failed)', async () => {

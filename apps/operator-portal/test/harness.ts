@@ -126,6 +126,17 @@ export async function createPortalHarness(options: PortalHarnessOptions = {}): P
   };
 }
 
+/** The harness of a spec file that registered `usePortalHarness()`: live, set before its tests run. */
+export let h: PortalHarness;
+
+/** Registers the file's (or the describe block's) hooks: a portal harness created before its tests, closed after. */
+export function usePortalHarness(options?: PortalHarnessOptions): void {
+  beforeAll(async () => {
+    h = await createPortalHarness(options);
+  });
+  afterAll(() => h.close());
+}
+
 /** A browser of the portal: keeps its cookie jar, sends Origin and (once logged in) the CSRF token. */
 export class PortalClient {
   readonly agent: ReturnType<typeof request.agent>;

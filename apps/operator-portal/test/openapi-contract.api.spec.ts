@@ -17,20 +17,17 @@ import path from 'node:path';
 import { createOutboxMailer } from '../src/mail/mailer';
 import {
   API,
+  createPortalHarness,
+  h,
+  logIn,
   PORTAL_URL,
   PortalClient,
-  createPortalHarness,
-  logIn,
   signUp,
   uniqueEmail,
-  type PortalHarness,
+  usePortalHarness,
 } from './harness';
 
-let h: PortalHarness;
-beforeAll(async () => {
-  h = await createPortalHarness();
-});
-afterAll(() => h.close());
+usePortalHarness();
 
 const conforms = <S extends z.ZodType>(schema: S, body: unknown) => {
   const result = schema.safeParse(body);

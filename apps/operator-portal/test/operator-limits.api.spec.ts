@@ -1,12 +1,17 @@
 import { OPERATOR_LIMITS } from '@expedition/operators';
 import { createPortalThrottles, PORTAL_THROTTLE_LIMITS } from '../src/accounts/throttles';
-import { API, addMember, createPortalHarness, providerAdmin, signUp, uniqueEmail, type PortalHarness } from './harness';
+import {
+  addMember,
+  API,
+  createPortalHarness,
+  h,
+  providerAdmin,
+  signUp,
+  uniqueEmail,
+  usePortalHarness,
+} from './harness';
 
-let h: PortalHarness;
-beforeAll(async () => {
-  h = await createPortalHarness();
-});
-afterAll(() => h.close());
+usePortalHarness();
 
 describe('a suspended operator is read-only and gets no keys (issue 20 item 7)', () => {
   it('every write is 403 operator_suspended and changes nothing; reads still work', async () => {

@@ -1,19 +1,14 @@
-import { existsSync, mkdirSync, mkdtempSync, readFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync } from 'node:fs';
 import type { Server } from 'node:http';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { chromium, type Browser } from 'playwright-core';
-import { createTestClock, noteSkippedSuite } from '@expedition/platform/testing';
+import type { Browser } from 'playwright-core';
+import { describeWithChromium, launchChromium, runAxe } from '@expedition/platform/chromium';
+import { createTestClock } from '@expedition/platform/testing';
 import { createOutboxMailer } from '../src/mail/mailer';
 import { createPortalHarness, type PortalHarness } from './harness';
 
-const CHROMIUM = process.env['CHROMIUM_PATH'] ?? '/usr/bin/chromium';
-const available = existsSync(CHROMIUM);
-if (!available && process.env['REQUIRE_SERVICES'] === '1')
-  throw new Error(`Chromium not found at ${CHROMIUM} (REQUIRE_SERVICES=1)`);
-if (!available)
-  noteSkippedSuite(`Chromium not found at ${CHROMIUM} (apt-get install -y chromium, or set CHROMIUM_PATH)`);
-const describeWithBrowser = available ? describe : describe.skip;
+const describeWithBrowser = describeWithChromium();
 
 const PORT = 14073;
 const SCREENS = path.join(process.env['TMPDIR'] ?? tmpdir(), 'expedition-screens');
@@ -35,18 +30,7 @@ describeWithBrowser('the dev outbox page in Chromium (strict CSP, axe-core)', ()
     server = await new Promise<Server>((resolve) => {
       const s = h.app.listen(PORT, '127.0.0.1', () => resolve(s));
     });
-    browser = await chromium.launch({
-      executablePath: CHROMIUM,
-      args: [
-        '--no-sandbox',
-        '--disable-gpu',
-        '--disable-quic',
-        '--no-first-run',
-        '--disable-background-networking',
-        '--disable-component-update',
-        '--disable-sync',
-      ],
-    });
+    browser = await launchChromium();
     mkdirSync(SCREENS, { recursive: true });
   }, 60_000);
 
@@ -85,8 +69,7 @@ describeWithBrowser('the dev outbox page in Chromium (strict CSP, axe-core)', ()
       });
       const auditPage = await audit.newPage();
       await auditPage.goto(`http://127.0.0.1:${PORT}/dev/outbox`);
-      await auditPage.evaluate(readFileSync(require.resolve('axe-core/axe.min.js'), 'utf8'));
-      const result = await auditPage.evaluate<{ violations: { id: string; impact: string }[] }>('axe.run()');
+      const result = await runAxe(auditPage, { rules: 'all' });
       const serious = result.violations
         .filter((v) => v.impact === 'serious' || v.impact === 'critical')
         .map((v) => v.id);

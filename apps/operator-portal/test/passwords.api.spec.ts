@@ -1,19 +1,6 @@
-import {
-  API,
-  GOOD_PASSWORD,
-  PortalClient,
-  createPortalHarness,
-  logIn,
-  signUp,
-  uniqueEmail,
-  type PortalHarness,
-} from './harness';
+import { API, GOOD_PASSWORD, h, logIn, PortalClient, signUp, uniqueEmail, usePortalHarness } from './harness';
 
-let h: PortalHarness;
-beforeAll(async () => {
-  h = await createPortalHarness();
-});
-afterAll(() => h.close());
+usePortalHarness();
 
 describe('POST /auth/password', () => {
   it('changes the password with the current one, keeps this session and ends the others', async () => {

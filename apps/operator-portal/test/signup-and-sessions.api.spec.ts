@@ -2,21 +2,17 @@ import request from 'supertest';
 import {
   API,
   GOOD_PASSWORD,
+  h,
+  logIn,
   PORTAL_URL,
   PortalClient,
-  createPortalHarness,
-  logIn,
   sessionCookieOf,
   signUp,
   uniqueEmail,
-  type PortalHarness,
+  usePortalHarness,
 } from './harness';
 
-let h: PortalHarness;
-beforeAll(async () => {
-  h = await createPortalHarness();
-});
-afterAll(() => h.close());
+usePortalHarness();
 
 describe('POST /auth/signup', () => {
   it('creates an active operator (embedding off, tier 3, a test key) and its owner, logs in and mails a link', async () => {

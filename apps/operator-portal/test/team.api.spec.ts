@@ -1,23 +1,20 @@
 import request from 'supertest';
 import { createPortalThrottles, PORTAL_THROTTLE_LIMITS } from '../src/accounts/throttles';
 import {
-  API,
-  GOOD_PASSWORD,
-  PortalClient,
   addMember,
-  logIn,
+  API,
   createPortalHarness,
+  GOOD_PASSWORD,
+  h,
+  logIn,
+  PortalClient,
   providerAdmin,
   signUp,
   uniqueEmail,
-  type PortalHarness,
+  usePortalHarness,
 } from './harness';
 
-let h: PortalHarness;
-beforeAll(async () => {
-  h = await createPortalHarness();
-});
-afterAll(() => h.close());
+usePortalHarness();
 
 describe('team', () => {
   it('GET /team lists members and pending invitations; 401 without a session', async () => {

@@ -6,18 +6,14 @@ import {
   WebhookEventListSchema,
   WebhookEventResponseSchema,
 } from '@expedition/contracts';
-import { API, createPortalHarness, providerAdmin, signUp, type PortalHarness } from './harness';
+import { API, h, providerAdmin, signUp, usePortalHarness } from './harness';
 
 /**
  * A self-signed-up operator before the provider has set its webhook URL (docs/contract.md: the provider sets it;
  * docs/portal-api.md, "No webhook URL yet"): the settings say so, a test event is refused, and a sale's event is
  * "not sent", not a failed delivery.
  */
-let h: PortalHarness;
-beforeAll(async () => {
-  h = await createPortalHarness();
-});
-afterAll(() => h.close());
+usePortalHarness();
 
 /** The outbox row fulfilment writes for a sale of an operator without a URL (apps/webhook-dispatcher/README.md). */
 async function saleWithoutUrl(operatorId: string) {

@@ -1,20 +1,14 @@
-import { existsSync, mkdirSync, readFileSync } from 'node:fs';
+import { mkdirSync } from 'node:fs';
 import type { Server } from 'node:http';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { chromium, type Browser } from 'playwright-core';
+import type { Browser } from 'playwright-core';
 import request from 'supertest';
+import { describeWithChromium, launchChromium, runAxe } from '@expedition/platform/chromium';
 import { TEST_CARDS } from '@expedition/payments';
-import { noteSkippedSuite } from '@expedition/platform/testing';
 import { antarcticaQuote, createHarness, type Harness } from './harness';
 
-const CHROMIUM = process.env['CHROMIUM_PATH'] ?? '/usr/bin/chromium';
-const available = existsSync(CHROMIUM);
-if (!available && process.env['REQUIRE_SERVICES'] === '1')
-  throw new Error(`Chromium not found at ${CHROMIUM} (REQUIRE_SERVICES=1)`);
-if (!available)
-  noteSkippedSuite(`Chromium not found at ${CHROMIUM} (apt-get install -y chromium, or set CHROMIUM_PATH)`);
-const describeWithBrowser = available ? describe : describe.skip;
+const describeWithBrowser = describeWithChromium();
 
 const PORT = 14084;
 /** Where the screenshots go (SCREENSHOTS_DIR, else the temporary directory). */
@@ -56,7 +50,7 @@ describeWithBrowser('the checkout page and the paid page in Chromium: operator, 
     server = await new Promise<Server>((resolve) => {
       const s = h.app.listen(PORT, '127.0.0.1', () => resolve(s));
     });
-    browser = await chromium.launch({ executablePath: CHROMIUM, args: ['--no-sandbox', '--disable-gpu'] });
+    browser = await launchChromium();
     mkdirSync(SCREENS, { recursive: true });
   }, 60_000);
 
@@ -96,8 +90,7 @@ describeWithBrowser('the checkout page and the paid page in Chromium: operator, 
           ).resolves.toBe(true);
           expect(errors).toEqual([]);
           await page.screenshot({ path: path.join(SCREENS, `checkout-${name}-${lang}-${width}.png`), fullPage: true });
-          await page.evaluate(readFileSync(require.resolve('axe-core/axe.min.js'), 'utf8'));
-          const result = await page.evaluate<{ violations: { id: string; impact: string }[] }>('axe.run()');
+          const result = await runAxe(page, { rules: 'all' });
           expect({
             page: `${name} ${lang}`,
             violations: result.violations.map((v) => `${v.id} (${v.impact})`),

@@ -85,3 +85,21 @@ export const antarcticaQuote = {
   travelerAges: [45, 52],
   residence: 'GB',
 };
+
+/**
+ * An active operator, Ice Tours (10 % commission, a webhook URL where nothing listens), to which `quoteId` is
+ * attributed when given.
+ */
+export async function iceToursOperator(h: Pick<Harness, 'db'>, quoteId?: string) {
+  const operator = await h.db.prisma.operator.create({
+    data: {
+      name: 'Ice Tours',
+      status: 'active',
+      commissionRateBps: 1000,
+      webhookUrl: 'http://127.0.0.1:9/hooks',
+      webhookSecret: 'whsec_op',
+    },
+  });
+  if (quoteId) await h.db.prisma.quote.update({ where: { id: quoteId }, data: { operatorId: operator.id } });
+  return operator;
+}

@@ -3,7 +3,7 @@ import { PolicyIssuedPayloadSchema, QUOTE_DISCLAIMER } from '@expedition/contrac
 import { formatAuthorizationPayment } from '@expedition/payments';
 import { withAccessToken, withoutAccessToken } from '@expedition/fulfillment';
 import { ASSISTANCE, COOLING_OFF_DAYS } from '@expedition/policy-documents';
-import { antarcticaQuote, PUBLIC_URL } from './harness';
+import { antarcticaQuote, iceToursOperator, PUBLIC_URL } from './harness';
 import {
   h,
   logLines,
@@ -147,16 +147,7 @@ describe('GET /api/v1/policies/{policyNumber}/certificate.pdf', () => {
 describe('policy.issued (operator-attributed quote)', () => {
   it('carries documentUrl (stored without its token), passes the webhook contract, and the delivered link opens the certificate', async () => {
     const q = await newQuote();
-    const operator = await h.db.prisma.operator.create({
-      data: {
-        name: 'Ice Tours',
-        status: 'active',
-        commissionRateBps: 1000,
-        webhookUrl: 'http://127.0.0.1:9/hooks',
-        webhookSecret: 'whsec_op',
-      },
-    });
-    await h.db.prisma.quote.update({ where: { id: q.quoteId }, data: { operatorId: operator.id } });
+    const operator = await iceToursOperator(h, q.quoteId);
     const challenge = challengeOf(await purchase({ quoteId: q.quoteId, planId: q.plan.planId }));
     const paid = await purchase(
       { quoteId: q.quoteId, planId: q.plan.planId },

@@ -1,12 +1,12 @@
 import { execFileSync } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import request from 'supertest';
-import { PlanDetailsSchema, PolicyLookupSchema, PurchaseReceiptSchema } from '@expedition/contracts';
+import { PlanDetailsSchema, PurchaseReceiptSchema } from '@expedition/contracts';
 import { listPlans } from '@expedition/domain-pricing';
-import { formatAuthorizationPayment, parsePaymentChallenges } from '@expedition/payments';
 import { ASSISTANCE, cancellationRule } from '@expedition/policy-documents';
 import { DOCUMENT_PAGE_CSP } from '../src/documents/document-page';
-import { antarcticaQuote, createHarness, PUBLIC_URL, type Harness } from './harness';
+import { buyByMachinePayment, lookUpPolicy } from './bought-policy';
+import { createHarness, PUBLIC_URL, type Harness } from './harness';
 import { noteSkippedSuite } from '@expedition/platform/testing';
 
 /**
@@ -39,22 +39,10 @@ const binary = (path: string) =>
 
 let counter = 0;
 async function boughtPolicy() {
-  const quote = await request(h.app).post('/api/v1/quotes').send(antarcticaQuote);
-  const plan = (quote.body.plans as { planId: string; availabilityMode: string }[]).find(
-    (p) => p.availabilityMode === 'full',
-  )!;
-  const body = { quoteId: quote.body.quoteId as string, planId: plan.planId };
-  const challenge = parsePaymentChallenges(
-    (await request(h.app).post('/api/v1/purchase').send(body)).headers['www-authenticate'] as string,
-  )[0]!;
-  const auth = formatAuthorizationPayment({ challenge, payload: { spt: `spt_test_success_pages_${++counter}` } });
-  const res = await request(h.app).post('/api/v1/purchase').set('Authorization', auth).send(body);
-  expect(res.status).toBe(200);
-  const receipt = PurchaseReceiptSchema.parse(res.body);
-  const lookup = await request(h.app)
-    .get(`/api/v1/policies/${receipt.policyNumber}`)
-    .set('Authorization', `Bearer ${receipt.accessToken}`);
-  return { receipt, policy: PolicyLookupSchema.parse(lookup.body), planId: plan.planId };
+  const { purchase, planId } = await buyByMachinePayment(h.app, `spt_test_success_pages_${++counter}`);
+  expect(purchase.status).toBe(200);
+  const receipt = PurchaseReceiptSchema.parse(purchase.body);
+  return { receipt, policy: await lookUpPolicy(h.app, receipt), planId };
 }
 
 const planId = 'polar-shield-standard';

@@ -1,21 +1,15 @@
-import { existsSync, mkdirSync, readFileSync } from 'node:fs';
+import { mkdirSync } from 'node:fs';
 import type { Server } from 'node:http';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { chromium, type Browser } from 'playwright-core';
+import type { Browser } from 'playwright-core';
 import request from 'supertest';
-import { PolicyLookupSchema, PurchaseReceiptSchema } from '@expedition/contracts';
-import { formatAuthorizationPayment, parsePaymentChallenges } from '@expedition/payments';
-import { noteSkippedSuite } from '@expedition/platform/testing';
+import { describeWithChromium, launchChromium, runAxe } from '@expedition/platform/chromium';
+import { PurchaseReceiptSchema } from '@expedition/contracts';
+import { buyByMachinePayment, lookUpPolicy } from './bought-policy';
 import { antarcticaQuote, createHarness, PUBLIC_URL, type Harness } from './harness';
 
-const CHROMIUM = process.env['CHROMIUM_PATH'] ?? '/usr/bin/chromium';
-const available = existsSync(CHROMIUM);
-if (!available && process.env['REQUIRE_SERVICES'] === '1')
-  throw new Error(`Chromium not found at ${CHROMIUM} (REQUIRE_SERVICES=1)`);
-if (!available)
-  noteSkippedSuite(`Chromium not found at ${CHROMIUM} (apt-get install -y chromium, or set CHROMIUM_PATH)`);
-const describeWithBrowser = available ? describe : describe.skip;
+const describeWithBrowser = describeWithChromium();
 
 const PORT = 14083;
 const SCREENS = path.join(process.env['TMPDIR'] ?? tmpdir(), 'expedition-screens');
@@ -30,43 +24,19 @@ describeWithBrowser('the policy page and a policy wording page in Chromium (CSP,
   beforeAll(async () => {
     h = await createHarness();
     // A policy bought by machine payment; its checkout-link twin carries names, this one shows "Traveler 1".
-    const quote = await request(h.app).post('/api/v1/quotes').send(antarcticaQuote);
-    const plan = (quote.body.plans as { planId: string; availabilityMode: string }[]).find(
-      (p) => p.availabilityMode === 'full',
-    )!;
-    const body = { quoteId: quote.body.quoteId as string, planId: plan.planId };
-    const challenge = parsePaymentChallenges(
-      (await request(h.app).post('/api/v1/purchase').send(body)).headers['www-authenticate'] as string,
-    )[0]!;
-    const auth = formatAuthorizationPayment({ challenge, payload: { spt: 'spt_test_success_browser_page' } });
-    const receipt = PurchaseReceiptSchema.parse(
-      (await request(h.app).post('/api/v1/purchase').set('Authorization', auth).send(body)).body,
-    );
-    const lookup = await request(h.app)
-      .get(`/api/v1/policies/${receipt.policyNumber}`)
-      .set('Authorization', `Bearer ${receipt.accessToken}`);
-    pagePath = PolicyLookupSchema.parse(lookup.body).pageUrl!.replace(PUBLIC_URL, '');
+    const { purchase, planId } = await buyByMachinePayment(h.app, 'spt_test_success_browser_page');
+    const policy = await lookUpPolicy(h.app, PurchaseReceiptSchema.parse(purchase.body));
+    pagePath = policy.pageUrl!.replace(PUBLIC_URL, '');
     // A checkout link of another quote, still open (the payment page).
     const open = await request(h.app).post('/api/v1/quotes').send(antarcticaQuote);
     const link = await request(h.app)
       .post('/api/v1/checkout')
-      .send({ quoteId: open.body.quoteId, planId: plan.planId, sessionId: open.body.sessionId });
+      .send({ quoteId: open.body.quoteId, planId, sessionId: open.body.sessionId });
     checkoutPath = new URL(link.body.checkoutUrl as string).pathname;
     server = await new Promise<Server>((resolve) => {
       const s = h.app.listen(PORT, '127.0.0.1', () => resolve(s));
     });
-    browser = await chromium.launch({
-      executablePath: CHROMIUM,
-      args: [
-        '--no-sandbox',
-        '--disable-gpu',
-        '--disable-quic',
-        '--no-first-run',
-        '--disable-background-networking',
-        '--disable-component-update',
-        '--disable-sync',
-      ],
-    });
+    browser = await launchChromium();
     mkdirSync(SCREENS, { recursive: true });
   }, 60_000);
 
@@ -103,8 +73,7 @@ describeWithBrowser('the policy page and a policy wording page in Chromium (CSP,
         expect(errors).toEqual([]);
         await page.screenshot({ path: path.join(SCREENS, `quote-api-${name}-${width}.png`), fullPage: true });
 
-        await page.evaluate(readFileSync(require.resolve('axe-core/axe.min.js'), 'utf8'));
-        const result = await page.evaluate<{ violations: { id: string; impact: string }[] }>('axe.run()');
+        const result = await runAxe(page, { rules: 'all' });
         expect(result.violations.map((v) => `${v.id} (${v.impact})`)).toEqual([]);
         await context.close();
       }
@@ -151,8 +120,7 @@ describeWithBrowser('the policy page and a policy wording page in Chromium (CSP,
             page: `${name} ${lang}`,
             overflowing: [],
           });
-          await page.evaluate(readFileSync(require.resolve('axe-core/axe.min.js'), 'utf8'));
-          const result = await page.evaluate<{ violations: { id: string; impact: string }[] }>('axe.run()');
+          const result = await runAxe(page, { rules: 'all' });
           expect({
             page: `${name} ${lang}`,
             violations: result.violations.map((v) => `${v.id} (${v.impact})`),

@@ -7,7 +7,7 @@ import {
   type PaymentChallenge,
   type SettleSharedPaymentTokenInput,
 } from '@expedition/payments';
-import { antarcticaQuote, createHarness, type Harness } from './harness';
+import { antarcticaQuote, createHarness, iceToursOperator, type Harness } from './harness';
 
 /**
  * The parts of POST /api/v1/purchase that protect money (notes A7): concurrent credentials settle at most once,
@@ -189,16 +189,7 @@ describe('POST /api/v1/purchase: Idempotency-Key', () => {
 describe('POST /api/v1/purchase: side effects', () => {
   it("writes no purchase, policy, commission or outbox row before payment, and all of them after (operator's quote)", async () => {
     const q = await newQuote();
-    const operator = await h.db.prisma.operator.create({
-      data: {
-        name: 'Ice Tours',
-        status: 'active',
-        commissionRateBps: 1000,
-        webhookUrl: 'http://127.0.0.1:9/hooks',
-        webhookSecret: 'whsec_op',
-      },
-    });
-    await h.db.prisma.quote.update({ where: { id: q.quoteId }, data: { operatorId: operator.id } });
+    const operator = await iceToursOperator(h, q.quoteId);
     const counts = async () => ({
       purchases: await h.db.prisma.purchase.count({ where: { quoteId: q.quoteId } }),
       policies: await h.db.prisma.policy.count({ where: { quoteId: q.quoteId } }),

@@ -4,7 +4,7 @@ import { scanTextColumns } from '@expedition/db/testing';
 import { createPolicyTokens, DEV_POLICY_TOKEN_SECRET, withAccessToken } from '@expedition/fulfillment';
 import { formatAuthorizationPayment, parsePaymentChallenges, TEST_CARDS } from '@expedition/payments';
 import { hashToken, randomToken } from '@expedition/platform';
-import { antarcticaQuote, createHarness, PUBLIC_URL, type Harness } from './harness';
+import { antarcticaQuote, createHarness, iceToursOperator, PUBLIC_URL, type Harness } from './harness';
 
 /**
  * Issue 20, items 10 and 13. No bearer token in clear at rest: a policy's access token is derived from its number
@@ -31,15 +31,7 @@ let operatorId: string;
 let agentKey: string;
 beforeAll(async () => {
   h = await createHarness({}, { database: { onQuery: (sql) => void (recording && statements.push(sql)) } });
-  const operator = await h.db.prisma.operator.create({
-    data: {
-      name: 'Ice Tours',
-      status: 'active',
-      commissionRateBps: 1000,
-      webhookUrl: 'http://127.0.0.1:9/hooks',
-      webhookSecret: 'whsec_op',
-    },
-  });
+  const operator = await iceToursOperator(h);
   operatorId = operator.id;
   agentKey = randomToken('acpk_test', 32);
   await h.db.prisma.agentKey.create({

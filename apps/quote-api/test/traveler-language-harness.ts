@@ -1,9 +1,9 @@
 import { execFileSync } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import request from 'supertest';
-import { PolicyLookupSchema, PurchaseReceiptSchema } from '@expedition/contracts';
-import { formatAuthorizationPayment, parsePaymentChallenges } from '@expedition/payments';
-import { antarcticaQuote, createHarness, PUBLIC_URL, type Harness } from './harness';
+import { PurchaseReceiptSchema } from '@expedition/contracts';
+import { buyByMachinePayment, lookUpPolicy } from './bought-policy';
+import { createHarness, PUBLIC_URL, type Harness } from './harness';
 
 /**
  * What the traveler's-language specs share (issue 22: the quote records the language at creation — `locale`, else
@@ -41,22 +41,6 @@ export const storedLocale = async (quoteId: string) =>
 
 let counter = 0;
 export async function policyBoughtIn(locale: string) {
-  const quote = await request(h.app)
-    .post('/api/v1/quotes')
-    .send({ ...antarcticaQuote, locale });
-  const plan = (quote.body.plans as { planId: string; availabilityMode: string }[]).find(
-    (p) => p.availabilityMode === 'full',
-  )!;
-  const body = { quoteId: quote.body.quoteId as string, planId: plan.planId };
-  const challenge = parsePaymentChallenges(
-    (await request(h.app).post('/api/v1/purchase').send(body)).headers['www-authenticate'] as string,
-  )[0]!;
-  const auth = formatAuthorizationPayment({ challenge, payload: { spt: `spt_test_success_lang_${++counter}` } });
-  const receipt = PurchaseReceiptSchema.parse(
-    (await request(h.app).post('/api/v1/purchase').set('Authorization', auth).send(body)).body,
-  );
-  const lookup = await request(h.app)
-    .get(`/api/v1/policies/${receipt.policyNumber}`)
-    .set('Authorization', `Bearer ${receipt.accessToken}`);
-  return PolicyLookupSchema.parse(lookup.body);
+  const { purchase } = await buyByMachinePayment(h.app, `spt_test_success_lang_${++counter}`, { locale });
+  return lookUpPolicy(h.app, PurchaseReceiptSchema.parse(purchase.body));
 }

@@ -1,18 +1,13 @@
 import { randomBytes } from 'node:crypto';
 import { AcpOrderEventSchema, ACP_ORDER_EVENT_MAX_ATTEMPTS } from '@expedition/contracts';
-import {
-  createFulfillment,
-  createPolicyTokens,
-  DEV_POLICY_TOKEN_SECRET,
-  type Fulfillment,
-  type FulfillmentDeps,
-} from '@expedition/fulfillment';
+import type { Fulfillment } from '@expedition/fulfillment';
 import { agentKeySecretContext } from '@expedition/operators';
 import { createQuoteService } from '@expedition/quoting';
 import { hashToken } from '@expedition/platform';
 import { verifySignature } from '@expedition/webhook-signature';
 import { antarcticaTrip } from './fixtures';
 import { createHarness, silentLogger, TEST_SECRET_BOX, type Harness } from './harness';
+import { DEV_TOKENS, QUOTE_API, testFulfillment } from './mail-harness';
 import { startReceiver, type Receiver } from './receiver';
 import { createAcpOrderWorker, type AcpOrderWorkerDeps } from '../src/acp-orders/acp-order-worker';
 
@@ -21,9 +16,7 @@ import { createAcpOrderWorker, type AcpOrderWorkerDeps } from '../src/acp-orders
  * `order_create` for the session's agent platform when its key has a webhook URL; the dispatcher's worker POSTs it
  * signed with `Merchant-Signature`, retries, and gives up after ACP_ORDER_EVENT_MAX_ATTEMPTS.
  */
-const QUOTE_API = 'https://quote.expedition.test';
 const PLATFORM_SECRET = 'whsec_platform_receiver_secret_0123456789';
-const DEV_TOKENS = createPolicyTokens({ secret: DEV_POLICY_TOKEN_SECRET });
 let h: Harness;
 let fulfillment: Fulfillment;
 let receiver: Receiver;
@@ -31,14 +24,7 @@ let receiver: Receiver;
 beforeAll(async () => {
   h = await createHarness();
   receiver = await startReceiver();
-  fulfillment = createFulfillment({
-    prisma: h.prisma,
-    clock: h.clock,
-    logger: silentLogger,
-    processorName: 'simulated',
-    quoteApiUrl: QUOTE_API,
-    refunds: { refund: async () => 'not_pending', sweep: async () => 0 } as unknown as FulfillmentDeps['refunds'],
-  });
+  fulfillment = testFulfillment(h.prisma, h.clock, QUOTE_API);
 });
 beforeEach(() => {
   receiver.requests.length = 0;

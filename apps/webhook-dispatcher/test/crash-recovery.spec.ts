@@ -1,48 +1,28 @@
-import { spawn, type ChildProcess } from 'node:child_process';
-import path from 'node:path';
+import type { ChildProcess } from 'node:child_process';
 import type { Database } from '@expedition/db';
 import { describeWithPostgres } from '@expedition/db/testing';
 import { systemClock } from '@expedition/platform';
 import { verifySignature } from '@expedition/webhook-signature';
+import { exited, killAll, startDispatcherProcess } from './dispatcher-process';
 import { TEST_WEBHOOK_KEY_A, waitFor } from './harness';
 import { createOperator, enqueueWebhook, OPERATOR_SECRET } from './fixtures';
 import { startReceiver, type Receiver } from './receiver';
 import { createSharedSchema, type SharedSchema } from './shared-schema';
 
-const REPO_ROOT = path.resolve(__dirname, '../../..');
 const TIMEOUT_MS = 5_000;
 const LEASE_MS = 6_000;
 
-/** The real dispatcher (src/main.ts) in its own process, on the shared schema; PGlite cannot be shared like this. */
+/** The real dispatcher in its own process, on the shared schema; PGlite cannot be shared like this. */
 function startDispatcher(databaseUrl: string): ChildProcess {
-  // node --import tsx (not the tsx CLI, which forks a grandchild that SIGKILL would orphan).
-  const child = spawn(process.execPath, ['--import', 'tsx', 'apps/webhook-dispatcher/src/main.ts'], {
-    cwd: REPO_ROOT,
-    env: {
-      ...process.env,
-      NODE_OPTIONS: '',
-      TSX_TSCONFIG_PATH: 'tools/tsconfig.json',
-      DATABASE_URL: databaseUrl,
-      SIMULATED_PROCESSOR_WEBHOOK_SECRET: 'whsec_sim_crash_recovery_0123456789abcdef0123',
-      DISPATCHER_PORT: '0',
-      HOST: '127.0.0.1',
-      LOG_LEVEL: 'error',
-      WEBHOOK_WORKERS: '1',
-      WEBHOOK_TIMEOUT_MS: String(TIMEOUT_MS),
-      WEBHOOK_LEASE_MS: String(LEASE_MS),
-      WEBHOOK_POLL_INTERVAL_MS: '100',
-      WEBHOOK_RETRY_DELAYS_MS: '100,100',
-      WEBHOOK_SECRET_KEYS: TEST_WEBHOOK_KEY_A,
-    },
-    stdio: ['ignore', 'ignore', 'pipe'],
+  return startDispatcherProcess(databaseUrl, {
+    SIMULATED_PROCESSOR_WEBHOOK_SECRET: 'whsec_sim_crash_recovery_0123456789abcdef0123',
+    WEBHOOK_WORKERS: '1',
+    WEBHOOK_TIMEOUT_MS: String(TIMEOUT_MS),
+    WEBHOOK_LEASE_MS: String(LEASE_MS),
+    WEBHOOK_POLL_INTERVAL_MS: '100',
+    WEBHOOK_RETRY_DELAYS_MS: '100,100',
+    WEBHOOK_SECRET_KEYS: TEST_WEBHOOK_KEY_A,
   });
-  child.stderr?.on('data', (chunk: Buffer) => process.stderr.write(`[dispatcher ${child.pid}] ${chunk.toString()}`));
-  return child;
-}
-
-function killed(child: ChildProcess): Promise<void> {
-  if (child.exitCode !== null || child.signalCode !== null) return Promise.resolve();
-  return new Promise((resolve) => child.once('exit', () => resolve()));
 }
 
 describeWithPostgres()('dispatcher process killed mid-delivery', () => {
@@ -58,10 +38,7 @@ describeWithPostgres()('dispatcher process killed mid-delivery', () => {
     receiver = await startReceiver((n) => (n === 1 ? 'hang' : 200));
   });
   afterAll(async () => {
-    for (const child of children) {
-      child.kill('SIGKILL');
-      await killed(child);
-    }
+    await killAll(children);
     await receiver?.close();
     await db?.close();
     await shared?.drop();
@@ -75,7 +52,7 @@ describeWithPostgres()('dispatcher process killed mid-delivery', () => {
     children.push(first);
     await receiver.arrived(1);
     first.kill('SIGKILL');
-    await killed(first);
+    await exited(first);
 
     // Reserved but never recorded: attempt 1 is leased, nothing in the attempt log, not lost.
     const orphaned = await db.prisma.webhookEvent.findUniqueOrThrow({ where: { id: row.id } });

@@ -1,29 +1,13 @@
 import { verifySignature } from '@expedition/webhook-signature';
-import {
-  createHarness,
-  TEST_WEBHOOK_KEY_A,
-  TEST_WEBHOOK_KEY_B,
-  testSecretBox,
-  testWorker,
-  type Harness,
-} from './harness';
+import { TEST_WEBHOOK_KEY_A, TEST_WEBHOOK_KEY_B, testSecretBox, testWorker } from './harness';
 import { createOperator, enqueueWebhook, OPERATOR_SECRET } from './fixtures';
-import { startReceiver, type Receiver } from './receiver';
+import { h, receiver, useReceiverHarness } from './receiver-harness';
 
 /**
  * Operators' webhook secrets are stored sealed (envelope encryption, libs/operators secret-box) and opened by the
  * delivery worker only to sign. Legacy plain values keep working; a value that cannot be opened signs nothing.
  */
-let h: Harness;
-let receiver: Receiver;
-beforeAll(async () => {
-  h = await createHarness();
-  receiver = await startReceiver(() => 200);
-});
-afterAll(async () => {
-  await receiver.close();
-  await h.close();
-});
+useReceiverHarness(() => 200);
 
 const boxA = testSecretBox(TEST_WEBHOOK_KEY_A);
 const rotated = testSecretBox(`${TEST_WEBHOOK_KEY_B},${TEST_WEBHOOK_KEY_A}`);

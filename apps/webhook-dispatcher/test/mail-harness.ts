@@ -7,10 +7,34 @@ import { randomBytes } from 'node:crypto';
 import { simpleParser, type ParsedMail } from 'mailparser';
 import { SMTPServer } from 'smtp-server';
 import type { PaymentChannel, PrismaClient } from '@expedition/db';
-import type { Fulfillment } from '@expedition/fulfillment';
+import {
+  createFulfillment,
+  createPolicyTokens,
+  DEV_POLICY_TOKEN_SECRET,
+  type Fulfillment,
+  type FulfillmentDeps,
+} from '@expedition/fulfillment';
 import type { Clock } from '@expedition/platform';
 import { createQuoteService } from '@expedition/quoting';
 import { antarcticaTrip } from './fixtures';
+import { silentLogger } from './harness';
+
+/** quote-api's address in the policy links the tests' mails and events carry. */
+export const QUOTE_API = 'https://quote.expedition.test';
+/** The policy links' access tokens, signed with the development secret. */
+export const DEV_TOKENS = createPolicyTokens({ secret: DEV_POLICY_TOKEN_SECRET });
+
+/** Fulfillment as these tests sell with it: the simulated processor, refunds that never run; links to `quoteApiUrl`. */
+export function testFulfillment(prisma: PrismaClient, clock: Clock, quoteApiUrl?: string): Fulfillment {
+  return createFulfillment({
+    prisma,
+    clock,
+    logger: silentLogger,
+    processorName: 'simulated',
+    ...(quoteApiUrl ? { quoteApiUrl } : {}),
+    refunds: { refund: async () => 'not_pending', sweep: async () => 0 } as unknown as FulfillmentDeps['refunds'],
+  });
+}
 
 /** A real SMTP server in the test process: every accepted message, parsed. `hold(n)` never answers message n. */
 export interface TestSmtp {

@@ -1,24 +1,15 @@
 import { countingNotifications, describeWithPostgres } from '@expedition/db/testing';
 import { NOTIFY_CHANNELS, type Notifications } from '@expedition/db';
-import { createHarness, testWorker, waitFor, type Harness } from './harness';
+import { testWorker, waitFor } from './harness';
 import { createOperator, enqueueWebhook } from './fixtures';
-import { startReceiver, type Receiver } from './receiver';
+import { h, receiver, useReceiverHarness } from './receiver-harness';
 
 /**
  * On PostgreSQL a new outbox row wakes the delivery worker through LISTEN/NOTIFY (the trigger of migration
  * …_notify_outbox_and_options): a worker whose poll interval is an hour still delivers. No time is measured.
  */
 describeWithPostgres()('delivery woken by LISTEN/NOTIFY', () => {
-  let h: Harness;
-  let receiver: Receiver;
-  beforeAll(async () => {
-    h = await createHarness();
-    receiver = await startReceiver();
-  });
-  afterAll(async () => {
-    await receiver.close();
-    await h.close();
-  });
+  useReceiverHarness();
 
   it('delivers a new outbox row at once, woken by the notification, not by a poll', async () => {
     const notifications = h.db.notifications!;

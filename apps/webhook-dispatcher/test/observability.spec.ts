@@ -3,21 +3,12 @@ import { createMetrics } from '@expedition/observability';
 import { seriesValue } from '@expedition/observability/testing';
 import { createApp } from '../src/app';
 import { PAYMENT_WITHOUT_POLICY_GRACE_MS, sampleBacklog } from '../src/delivery/outbox-metrics';
-import { appDeps, createHarness, testWorker, type Harness } from './harness';
+import { appDeps, testWorker } from './harness';
 import { intentEvent, registerAsOurs, signEvent } from './processor-events';
 import { createOperator, createQuote, enqueueWebhook } from './fixtures';
-import { startReceiver, type Receiver } from './receiver';
+import { h, receiver, useReceiverHarness } from './receiver-harness';
 
-let h: Harness;
-let receiver: Receiver;
-beforeAll(async () => {
-  h = await createHarness();
-  receiver = await startReceiver();
-});
-afterAll(async () => {
-  await receiver.close();
-  await h.close();
-});
+useReceiverHarness();
 beforeEach(async () => {
   await h.prisma.webhookEvent.deleteMany({});
   receiver.requests.length = 0;

@@ -1,46 +1,24 @@
-import { spawn, type ChildProcess } from 'node:child_process';
-import path from 'node:path';
+import type { ChildProcess } from 'node:child_process';
 import type { Database } from '@expedition/db';
 import { describeWithPostgres } from '@expedition/db/testing';
-import { createFulfillment, type FulfillmentDeps } from '@expedition/fulfillment';
 import { systemClock } from '@expedition/platform';
-import { silentLogger, waitFor } from './harness';
+import { exited, killAll, startDispatcherProcess } from './dispatcher-process';
+import { waitFor } from './harness';
 import { createSharedSchema, type SharedSchema } from './shared-schema';
-import { sell, startSmtp, type TestSmtp } from './mail-harness';
+import { sell, startSmtp, testFulfillment, type TestSmtp } from './mail-harness';
 
-const REPO_ROOT = path.resolve(__dirname, '../../..');
-
-/** The real dispatcher (src/main.ts) in its own process, sending policy mails only (no webhook workers). */
+/** The real dispatcher in its own process, sending policy mails only (no webhook workers). */
 function startDispatcher(databaseUrl: string, smtpUrl: string): ChildProcess {
-  // node --import tsx (not the tsx CLI, which forks a grandchild that SIGKILL would orphan).
-  const child = spawn(process.execPath, ['--import', 'tsx', 'apps/webhook-dispatcher/src/main.ts'], {
-    cwd: REPO_ROOT,
-    env: {
-      ...process.env,
-      NODE_OPTIONS: '',
-      TSX_TSCONFIG_PATH: 'tools/tsconfig.json',
-      DATABASE_URL: databaseUrl,
-      SIMULATED_PROCESSOR_WEBHOOK_SECRET: 'whsec_sim_mail_crash_0123456789abcdef012345',
-      DISPATCHER_PORT: '0',
-      HOST: '127.0.0.1',
-      LOG_LEVEL: 'error',
-      WEBHOOK_WORKERS: '0',
-      MAIL_WORKERS: '1',
-      SMTP_URL: smtpUrl,
-      MAIL_FROM: 'Expedition Insurance <no-reply@expedition.test>',
-      MAIL_LEASE_MS: '3000',
-      MAIL_POLL_INTERVAL_MS: '100',
-      QUOTE_API_URL: 'https://quote.expedition.test',
-    },
-    stdio: ['ignore', 'ignore', 'pipe'],
+  return startDispatcherProcess(databaseUrl, {
+    SIMULATED_PROCESSOR_WEBHOOK_SECRET: 'whsec_sim_mail_crash_0123456789abcdef012345',
+    WEBHOOK_WORKERS: '0',
+    MAIL_WORKERS: '1',
+    SMTP_URL: smtpUrl,
+    MAIL_FROM: 'Expedition Insurance <no-reply@expedition.test>',
+    MAIL_LEASE_MS: '3000',
+    MAIL_POLL_INTERVAL_MS: '100',
+    QUOTE_API_URL: 'https://quote.expedition.test',
   });
-  child.stderr?.on('data', (chunk: Buffer) => process.stderr.write(`[dispatcher ${child.pid}] ${chunk.toString()}`));
-  return child;
-}
-
-function exited(child: ChildProcess): Promise<void> {
-  if (child.exitCode !== null || child.signalCode !== null) return Promise.resolve();
-  return new Promise((resolve) => child.once('exit', () => resolve()));
 }
 
 describeWithPostgres()('policy mail: dispatcher killed (kill -9) between issuing and sending', () => {
@@ -56,23 +34,14 @@ describeWithPostgres()('policy mail: dispatcher killed (kill -9) between issuing
     smtp = await startSmtp({ hold: (n) => n === 1 });
   });
   afterAll(async () => {
-    for (const child of children) {
-      child.kill('SIGKILL');
-      await exited(child);
-    }
+    await killAll(children);
     await smtp?.close();
     await db?.close();
     await shared?.drop();
   });
 
   it('sends the mail exactly once after a restart, once the lease lapses, with the same Message-ID', async () => {
-    const fulfillment = createFulfillment({
-      prisma: db.prisma,
-      clock: systemClock,
-      logger: silentLogger,
-      processorName: 'simulated',
-      refunds: { refund: async () => 'not_pending', sweep: async () => 0 } as unknown as FulfillmentDeps['refunds'],
-    });
+    const fulfillment = testFulfillment(db.prisma, systemClock);
     const sale = await sell({ prisma: db.prisma, clock: systemClock, fulfillment }, 'embed', {
       quote: 'crash@traveler.test',
     });

@@ -1,18 +1,12 @@
 import { Writable } from 'node:stream';
 import pino from 'pino';
 import type { PaymentChannel } from '@expedition/db';
-import {
-  createFulfillment,
-  createPolicyTokens,
-  DEV_POLICY_TOKEN_SECRET,
-  type Fulfillment,
-  type FulfillmentDeps,
-} from '@expedition/fulfillment';
+import type { Fulfillment } from '@expedition/fulfillment';
 import { createSmtpMailer, type Mailer } from '@expedition/mail';
 import { createMetrics } from '@expedition/observability';
 import { createHarness, silentLogger, type Harness } from './harness';
 import { deadUrl } from './receiver';
-import { pdfText, sell, startSmtp, type TestSmtp } from './mail-harness';
+import { DEV_TOKENS, pdfText, QUOTE_API, sell, startSmtp, testFulfillment, type TestSmtp } from './mail-harness';
 import { createPolicyMailWorker, type PolicyMailWorkerDeps } from '../src/policy-mail/policy-mail-worker';
 import { policyDocumentsFor } from '../src/policy-mail/policy-documents';
 
@@ -20,8 +14,6 @@ import { policyDocumentsFor } from '../src/policy-mail/policy-documents';
  * The policyholder's confirmation e-mail (issue 19 §1): queued by the statement that issues the policy, sent by the
  * dispatcher's mail worker to a real SMTP server in this process, each message parsed as a mail client would.
  */
-const QUOTE_API = 'https://quote.expedition.test';
-const DEV_TOKENS = createPolicyTokens({ secret: DEV_POLICY_TOKEN_SECRET });
 let h: Harness;
 let smtp: TestSmtp;
 let fulfillment: Fulfillment;
@@ -29,14 +21,7 @@ let fulfillment: Fulfillment;
 beforeAll(async () => {
   h = await createHarness();
   smtp = await startSmtp();
-  fulfillment = createFulfillment({
-    prisma: h.prisma,
-    clock: h.clock,
-    logger: silentLogger,
-    processorName: 'simulated',
-    quoteApiUrl: QUOTE_API,
-    refunds: { refund: async () => 'not_pending', sweep: async () => 0 } as unknown as FulfillmentDeps['refunds'],
-  });
+  fulfillment = testFulfillment(h.prisma, h.clock, QUOTE_API);
 });
 afterAll(async () => {
   await smtp?.close();

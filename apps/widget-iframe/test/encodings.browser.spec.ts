@@ -3,8 +3,8 @@ import type { Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import path from 'node:path';
 import express from 'express';
-import { chromium, type Browser } from 'playwright-core';
-import { noteSkippedSuite } from '@expedition/platform/testing';
+import type { Browser } from 'playwright-core';
+import { describeWithChromium, launchChromium } from '@expedition/platform/chromium';
 import { defaultAssetDirs } from '../src/config';
 import { loadPinnedReleases } from '../src/loader-channels';
 import { createHarness, seedKey, seedOperator, type Harness } from './harness';
@@ -14,18 +14,13 @@ import { createHarness, seedKey, seedOperator, type Harness } from './harness';
  * the encodings are not only correct bytes on the wire (encodings.api.spec.ts) but what a browser decodes and runs.
  * Ephemeral ports: the widget server on `localhost`, the operator's page on `127.0.0.1` (another origin).
  */
-const CHROMIUM = process.env['CHROMIUM_PATH'] ?? '/usr/bin/chromium';
 const dirs = defaultAssetDirs(path.join(__dirname, '..', 'src'));
 const built =
   existsSync(path.join(dirs.frameDir, 'manifest.json')) && existsSync(path.join(dirs.loaderDir, 'widget.js'));
-const chromiumFound = existsSync(CHROMIUM);
-if (process.env['REQUIRE_SERVICES'] === '1' && !(built && chromiumFound)) {
-  throw new Error('the browser bundles (npx nx run-many -t bundle) or Chromium are missing (REQUIRE_SERVICES=1)');
-}
-if (!built) noteSkippedSuite('the browser bundles are not built (npx nx run-many -t bundle)');
-else if (!chromiumFound)
-  noteSkippedSuite(`Chromium not found at ${CHROMIUM} (apt-get install -y chromium, or set CHROMIUM_PATH)`);
-const describeRunnable = built && chromiumFound ? describe : describe.skip;
+const describeRunnable = describeWithChromium({
+  present: built,
+  missing: 'the browser bundles are not built (npx nx run-many -t bundle)',
+});
 
 /** The page's global object, as the functions evaluated in Chromium see it (this project compiles without DOM typings). */
 declare const window: {
@@ -64,18 +59,7 @@ describeRunnable('the widget in Chromium, served brotli-encoded', () => {
     });
     pageUrl = `http://127.0.0.1:${await listen(page, '127.0.0.1')}`;
     key = await seedKey(h.prisma, await seedOperator(h.prisma, { origins: [pageUrl] }), 'test');
-    browser = await chromium.launch({
-      executablePath: CHROMIUM,
-      args: [
-        '--no-sandbox',
-        '--disable-gpu',
-        '--disable-quic',
-        '--no-first-run',
-        '--disable-background-networking',
-        '--disable-component-update',
-        '--disable-sync',
-      ],
-    });
+    browser = await launchChromium();
   });
   afterAll(async () => {
     await browser?.close();

@@ -1,11 +1,12 @@
-import { existsSync, mkdirSync } from 'node:fs';
+import { mkdirSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { chromium, type Browser, type Frame, type Page } from 'playwright-core';
+import type { Browser, Frame, Page } from 'playwright-core';
 import { widgetMessages } from '@expedition/i18n/documents';
-import { noteSkippedSuite } from '@expedition/platform/testing';
+import { launchChromium, runAxe, seriousOrCritical } from '@expedition/platform/chromium';
+import { describeWithBrowser, PREFILL, YEAR } from './frame-session';
 import { startWorld, type World } from './harness';
-import { DIST, KEYS, worldUrls } from './world-config';
+import { KEYS, worldUrls } from './world-config';
 
 /** This suite's own ports (the other frame suites use 13950–13969), so suites can run side by side. */
 const urls = worldUrls(13970);
@@ -21,38 +22,9 @@ const { HOST, WIDGET } = urls;
  * axe clean (WCAG 2.1 AA, serious and critical); screenshots in $WIDGET_SHOTS (default $TMPDIR/expedition-screens),
  * frame-<screen>-<lang>-<width>.png.
  */
-const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
-const available = existsSync(CHROMIUM) && existsSync(path.join(DIST, 'manifest.json'));
-if (!available && process.env.REQUIRE_SERVICES === '1')
-  throw new Error(`Chromium (${CHROMIUM}) or the widget-frame bundle is missing (REQUIRE_SERVICES=1)`);
-if (!available)
-  noteSkippedSuite(
-    `Chromium not found at ${CHROMIUM} or dist/browser/widget-frame not built (npx nx run widget-frame:bundle)`,
-  );
-const describeWithBrowser = available ? describe : describe.skip;
 const SHOTS = process.env.WIDGET_SHOTS ?? path.join(tmpdir(), 'expedition-screens');
 
-const YEAR = new Date().getUTCFullYear() + 1;
 const TRIP = `destination=antarctica&startDate=${YEAR}-01-10&endDate=${YEAR}-01-24`;
-const PREFILL = {
-  destination: 'antarctica',
-  startDate: `${YEAR}-01-10`,
-  endDate: `${YEAR}-01-24`,
-  travelers: 2,
-  travelerAges: [45, 72],
-  tripCost: 24000,
-  residence: 'US',
-  state: 'CA',
-  email: 'ana@example.com',
-  name: 'Ana Traveler',
-};
-
-interface AxeViolation {
-  id: string;
-  impact: string | null;
-  help: string;
-  nodes: { target: string[] }[];
-}
 
 const normalize = (text: string | null) => (text ?? '').replace(/\s+/g, ' ').trim();
 
@@ -62,10 +34,7 @@ describeWithBrowser('after the choice: the confirmation and the hosted plan card
   beforeAll(async () => {
     mkdirSync(SHOTS, { recursive: true });
     world = await startWorld(urls);
-    browser = await chromium.launch({
-      executablePath: CHROMIUM,
-      args: ['--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking'],
-    });
+    browser = await launchChromium();
   }, 60_000);
   afterAll(async () => {
     await browser?.close();
@@ -74,24 +43,13 @@ describeWithBrowser('after the choice: the confirmation and the hosted plan card
 
   /** axe on the document, then a screenshot of the whole page (a viewport as tall as the page). */
   async function audit(frame: Frame, page: Page, name: string, width: number): Promise<void> {
-    await frame.addScriptTag({ path: require.resolve('axe-core/axe.min.js') });
-    const violations = (await frame.evaluate(async () => {
-      const result = await (globalThis as any).axe.run(document, {
-        runOnly: { type: 'tag', values: ['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa'] },
-      });
-      return result.violations.map((v: AxeViolation) => ({
-        id: v.id,
-        impact: v.impact,
-        help: v.help,
-        nodes: v.nodes.map((n) => ({ target: n.target })),
-      }));
-    })) as AxeViolation[];
+    const { violations } = await runAxe(frame);
     const height = await page.evaluate(() => document.documentElement.scrollHeight);
     await page.setViewportSize({ width, height: Math.max(height, 600) });
     await frame.evaluate(() => new Promise((r) => requestAnimationFrame(() => requestAnimationFrame(r))));
     await page.screenshot({ path: path.join(SHOTS, `frame-${name}-${width}.png`) });
     await page.setViewportSize({ width, height: 900 });
-    const serious = violations.filter((v) => v.impact === 'serious' || v.impact === 'critical');
+    const serious = seriousOrCritical(violations);
     expect({ screen: `${name} at ${width}px`, serious }).toEqual({ screen: `${name} at ${width}px`, serious: [] });
   }
 

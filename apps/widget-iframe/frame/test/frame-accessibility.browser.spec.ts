@@ -1,5 +1,6 @@
 import path from 'node:path';
 import type { Frame, Page } from 'playwright-core';
+import { runAxe, seriousOrCritical } from '@expedition/platform/chromium';
 import { describeWithBrowser, PREFILL, SHOTS, useFrameSession } from './frame-session';
 import { KEYS, worldUrls } from './world-config';
 
@@ -14,33 +15,15 @@ describeWithBrowser('the widget iframe UI in Chromium', () => {
   const { host, embed, quote } = session;
 
   describe('accessibility (axe-core) and screenshots at 1280 and 390 px', () => {
-    interface AxeViolation {
-      id: string;
-      impact: string | null;
-      help: string;
-      nodes: { target: string[] }[];
-    }
     async function audit(frame: Frame, page: Page, name: string, width: number): Promise<void> {
-      await frame.addScriptTag({ path: require.resolve('axe-core/axe.min.js') });
-      const violations = await frame.evaluate(async () => {
-        const axe = (globalThis as any).axe;
-        const result = await axe.run(document, {
-          runOnly: { type: 'tag', values: ['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa'] },
-        });
-        return result.violations.map((v: AxeViolation) => ({
-          id: v.id,
-          impact: v.impact,
-          help: v.help,
-          nodes: v.nodes.map((n) => ({ target: n.target })),
-        }));
-      });
+      const { violations } = await runAxe(frame);
       // A viewport as tall as the page instead of `fullPage` (which leaves cross-origin iframes partly unpainted).
       const height = await page.evaluate(() => document.documentElement.scrollHeight);
       await page.setViewportSize({ width, height: Math.max(height, 600) });
       await frame.evaluate(() => new Promise((r) => requestAnimationFrame(() => requestAnimationFrame(r))));
       await page.screenshot({ path: path.join(SHOTS, `widget-frame-${name}-${width}.png`) });
       await page.setViewportSize({ width, height: 900 });
-      const serious = (violations as AxeViolation[]).filter((v) => v.impact === 'serious' || v.impact === 'critical');
+      const serious = seriousOrCritical(violations);
       expect({ screen: `${name} at ${width}px`, serious }).toEqual({ screen: `${name} at ${width}px`, serious: [] });
     }
 

@@ -1,8 +1,8 @@
 import { existsSync, mkdirSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { chromium, type Browser, type BrowserContext, type Frame, type Page } from 'playwright-core';
-import { noteSkippedSuite } from '@expedition/platform/testing';
+import { type Browser, type BrowserContext, type Frame, type Page } from 'playwright-core';
+import { describeWithChromium, launchChromium } from '@expedition/platform/chromium';
 import { startWorld, type World } from './harness';
 import { DIST, type WorldUrls } from './world-config';
 
@@ -11,15 +11,10 @@ import { DIST, type WorldUrls } from './world-config';
  * the suite's own ports with Chromium, and the steps every test takes (a host page, an embedded frame, the messages
  * the host received, a quote). Screenshots go to $TMPDIR/expedition-screens/.
  */
-const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
-const available = existsSync(CHROMIUM) && existsSync(path.join(DIST, 'manifest.json'));
-if (!available && process.env.REQUIRE_SERVICES === '1')
-  throw new Error(`Chromium (${CHROMIUM}) or the widget-frame bundle is missing (REQUIRE_SERVICES=1)`);
-if (!available)
-  noteSkippedSuite(
-    `Chromium not found at ${CHROMIUM} or dist/browser/widget-frame not built (npx nx run widget-frame:bundle)`,
-  );
-export const describeWithBrowser = available ? describe : describe.skip;
+export const describeWithBrowser = describeWithChromium({
+  present: existsSync(path.join(DIST, 'manifest.json')),
+  missing: 'dist/browser/widget-frame not built (npx nx run widget-frame:bundle)',
+});
 export const SHOTS = path.join(tmpdir(), 'expedition-screens');
 
 export const YEAR = new Date().getUTCFullYear() + 1;
@@ -51,18 +46,7 @@ export function useFrameSession(urls: WorldUrls) {
   beforeAll(async () => {
     mkdirSync(SHOTS, { recursive: true });
     world = await startWorld(urls);
-    browser = await chromium.launch({
-      executablePath: CHROMIUM,
-      args: [
-        '--no-sandbox',
-        '--disable-gpu',
-        '--disable-quic',
-        '--no-first-run',
-        '--disable-background-networking',
-        '--disable-component-update',
-        '--disable-sync',
-      ],
-    });
+    browser = await launchChromium();
   }, 60_000);
   afterAll(async () => {
     await browser?.close();

@@ -1,8 +1,9 @@
 import path from 'node:path';
 import type { Frame, Page } from 'playwright-core';
+import { runAxe, seriousOrCritical } from '@expedition/platform/chromium';
 import { PSEUDO_LOCALE, type RenderLocale } from '@expedition/i18n';
 import { widgetMessages } from '@expedition/i18n/documents';
-import { describeWithBrowser, SHOTS, useFrameSession, YEAR } from './frame-session';
+import { describeWithBrowser, PREFILL as SESSION_PREFILL, SHOTS, useFrameSession } from './frame-session';
 import { KEYS, worldUrls } from './world-config';
 import { englishLeft, serveCatalogOptions } from './untranslated-text';
 
@@ -15,18 +16,7 @@ import { englishLeft, serveCatalogOptions } from './untranslated-text';
  * (lang-<locale>-<screen>-<width>.png) to look at. The plan cards are the catalog's plans as embed-api writes them, in
  * the quote's language.
  */
-const PREFILL = {
-  destination: 'antarctica',
-  startDate: `${YEAR}-01-10`,
-  endDate: `${YEAR}-01-24`,
-  travelers: 2,
-  travelerAges: [45, 72],
-  tripCost: 24000,
-  residence: 'US',
-  state: 'CA',
-  email: '',
-  name: 'Ana Traveler',
-};
+const PREFILL = { ...SESSION_PREFILL, email: '' };
 
 /** A word of each screen in each language: the screen is in that language, not English with a few words changed. */
 const SAMPLES: Record<string, { title: string; pay: string; covered: string }> = {
@@ -40,12 +30,6 @@ const SAMPLES: Record<string, { title: string; pay: string; covered: string }> =
     covered: widgetMessages('en-XA').checkout.covered().split(' ·')[0]!,
   },
 };
-
-interface AxeViolation {
-  id: string;
-  impact: string | null;
-  nodes: { target: string[] }[];
-}
 
 describeWithBrowser('the widget in every language, in Chromium', () => {
   const urls = worldUrls(13965);
@@ -92,25 +76,14 @@ describeWithBrowser('the widget in every language, in Chromium', () => {
 
   async function audit(frame: Frame, page: Page, lang: string, name: string, width: number): Promise<void> {
     expect(await frame.evaluate(() => document.documentElement.lang)).toBe(lang);
-    await frame.addScriptTag({ path: require.resolve('axe-core/axe.min.js') });
-    const violations = (await frame.evaluate(async () => {
-      const axe = (globalThis as any).axe;
-      const result = await axe.run(document, {
-        runOnly: { type: 'tag', values: ['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa'] },
-      });
-      return result.violations.map((v: AxeViolation) => ({
-        id: v.id,
-        impact: v.impact,
-        nodes: v.nodes.map((n) => ({ target: n.target })),
-      }));
-    })) as AxeViolation[];
+    const { violations } = await runAxe(frame);
     const height = await page.evaluate(() => document.documentElement.scrollHeight);
     await page.setViewportSize({ width, height: Math.max(height, 600) });
     await frame.evaluate(() => new Promise((r) => requestAnimationFrame(() => requestAnimationFrame(r))));
     await page.screenshot({ path: path.join(SHOTS, `lang-${lang}-${name}-${width}.png`) });
     const problems = await overflowing(frame);
     await page.setViewportSize({ width, height: 900 });
-    const serious = violations.filter((v) => v.impact === 'serious' || v.impact === 'critical');
+    const serious = seriousOrCritical(violations);
     // The pseudo-locale is the frame's own: a quote never records it, so embed-api writes the catalog's texts (plan
     // highlights) in English there. German, French and Spanish have both the frame's and the catalog's texts.
     const locale = lang as RenderLocale;
