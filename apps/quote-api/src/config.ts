@@ -9,9 +9,12 @@ import {
   parseConfig,
   resolvePort,
   resolveUrl,
+  serviceEnvVars,
+  servicePortVars,
+  storageEnvVars,
   type Env,
 } from '@expedition/platform';
-import { DEV_POLICY_TOKEN_SECRET, MIN_POLICY_TOKEN_SECRET_LENGTH } from '@expedition/fulfillment';
+import { policyTokenEnvVars, policyTokensOf } from '@expedition/fulfillment';
 import { MIN_CHALLENGE_SECRET_BYTES, paymentsSettingsFromEnv } from '@expedition/payments';
 
 /**
@@ -23,15 +26,9 @@ export const DEV_MPP_SECRET = 'mpp-simulated-dev-secret-not-for-production-0001'
 
 const ConfigSchema = z
   .object({
-    LOG_LEVEL: envVar.logLevel(),
-    HOST: envVar.host(),
-    PORT_BASE: envVar.portBase(),
-    QUOTE_API_PORT: envVar.servicePort(),
-    QUOTE_API_URL: envVar.url(),
-    DATABASE_URL: envVar.databaseUrl(),
-    DATA_DIR: envVar.dataDir(),
-    REDIS_URL: envVar.redisUrl(),
-    TRUST_PROXY: envVar.trustProxy(),
+    ...serviceEnvVars(),
+    ...servicePortVars('quoteApi'),
+    ...storageEnvVars(),
     QUOTE_API_RATE_LIMIT_PER_MINUTE: envVar.int({ min: 1 }).default(120),
     QUOTE_API_MODE: optionalVar(ModeSchema).default('test'),
     MPP_SECRET_KEY: optionalVar(
@@ -40,12 +37,7 @@ const ConfigSchema = z
     MPP_PREVIOUS_SECRET_KEY: optionalVar(z.string().min(MIN_CHALLENGE_SECRET_BYTES)),
     MPP_NETWORK_ID: envVar.string().default('profile_simulated_expedition'),
     MPP_CHALLENGE_TTL_SECONDS: envVar.int({ min: 30, max: 3600 }).default(300),
-    POLICY_TOKEN_SECRET: optionalVar(
-      z.string().min(MIN_POLICY_TOKEN_SECRET_LENGTH, `at least ${MIN_POLICY_TOKEN_SECRET_LENGTH} characters`),
-    ),
-    POLICY_TOKEN_PREVIOUS_SECRET: optionalVar(
-      z.string().min(MIN_POLICY_TOKEN_SECRET_LENGTH, `at least ${MIN_POLICY_TOKEN_SECRET_LENGTH} characters`),
-    ),
+    ...policyTokenEnvVars(),
   })
   .transform((env) => ({
     logLevel: env.LOG_LEVEL,
@@ -66,10 +58,7 @@ const ConfigSchema = z
       challengeTtlMs: env.MPP_CHALLENGE_TTL_SECONDS * 1000,
     },
     /** Derives policies' access tokens (libs/fulfillment policy-tokens.ts); the published dev secret when unset. */
-    policyTokens: {
-      secret: env.POLICY_TOKEN_SECRET ?? DEV_POLICY_TOKEN_SECRET,
-      previous: env.POLICY_TOKEN_PREVIOUS_SECRET,
-    },
+    policyTokens: policyTokensOf(env),
   }));
 
 export type QuoteApiConfig = z.infer<typeof ConfigSchema> & { payments: ReturnType<typeof paymentsSettingsFromEnv> };

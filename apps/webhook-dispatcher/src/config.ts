@@ -13,7 +13,7 @@ import {
   resolveUrl,
 } from '@expedition/platform';
 import { paymentsSettingsFromEnv, type PaymentsSettings } from '@expedition/payments';
-import { DEV_POLICY_TOKEN_SECRET, MIN_POLICY_TOKEN_SECRET_LENGTH } from '@expedition/fulfillment';
+import { policyTokenEnvVars, policyTokensOf } from '@expedition/fulfillment';
 import { DEFAULT_MAIL_FROM } from '@expedition/mail';
 import { MISSING_WEBHOOK_SECRET_KEYS, parseWebhookSecretKeys, WebhookSecretKeysError } from '@expedition/operators';
 
@@ -69,13 +69,8 @@ const ConfigSchema = z
     /** quote-api's public URL (or its port on localhost): `policy.issued` links the policy's certificate there. */
     QUOTE_API_PORT: envVar.servicePort(),
     QUOTE_API_URL: envVar.url(),
-    /** Derives the access token a delivered `policy.issued` puts in documentUrl: the same secret as quote-api's. */
-    POLICY_TOKEN_SECRET: optional(
-      z.string().min(MIN_POLICY_TOKEN_SECRET_LENGTH, `at least ${MIN_POLICY_TOKEN_SECRET_LENGTH} characters`),
-    ),
-    POLICY_TOKEN_PREVIOUS_SECRET: optional(
-      z.string().min(MIN_POLICY_TOKEN_SECRET_LENGTH, `at least ${MIN_POLICY_TOKEN_SECRET_LENGTH} characters`),
-    ),
+    // POLICY_TOKEN_SECRET derives the access token a delivered `policy.issued` puts in documentUrl (as quote-api's).
+    ...policyTokenEnvVars(),
     NODE_ENV: optional(z.string().trim()).default('development'),
     /** Every mail of the platform (docs: README "Configuration"); unset → the outbox under DATA_DIR (not in production). */
     SMTP_URL: optional(
@@ -107,11 +102,7 @@ const ConfigSchema = z
       quoteApiUrl: resolveUrl('quoteApi', env),
       /** Unset in embedded mode: main.ts then uses DATA_DIR/webhook-secret-keys (resolveWebhookSecretKeys). */
       webhookSecretKeys: env.WEBHOOK_SECRET_KEYS,
-      /** The published dev secret when unset (refused with NODE_ENV=production). */
-      policyTokens: {
-        secret: env.POLICY_TOKEN_SECRET ?? DEV_POLICY_TOKEN_SECRET,
-        previous: env.POLICY_TOKEN_PREVIOUS_SECRET,
-      },
+      policyTokens: policyTokensOf(env),
       delivery: {
         workers: env.WEBHOOK_WORKERS,
         batchSize: env.WEBHOOK_BATCH_SIZE,

@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { LOG_LEVELS, type LogLevel } from './logger';
-import { DEFAULT_PORT_BASE, PortBaseSchema } from './service-ports';
+import { DEFAULT_PORT_BASE, PortBaseSchema, SERVICES, type Service } from './service-ports';
 
 /** The environment as a config module receives it (`process.env` in composition roots, a literal in tests). */
 export type Env = Readonly<Record<string, string | undefined>>;
@@ -135,6 +135,41 @@ export const envVar = {
       v === undefined ? undefined : v === 'true' || v === '1',
     ),
 } as const;
+
+/** LOG_LEVEL, HOST and PORT_BASE, read alike by every service: spread first into an app's `z.object({ … })`. */
+export function serviceEnvVars() {
+  return { LOG_LEVEL: envVar.logLevel(), HOST: envVar.host(), PORT_BASE: envVar.portBase() };
+}
+
+type PortVarOf<S extends Service> = (typeof SERVICES)[S]['portVar'];
+type UrlVarOf<S extends Service> = Extract<(typeof SERVICES)[S]['urlVar'], string>;
+type ServicePortVars<S extends Service> = { [K in PortVarOf<S>]: ReturnType<typeof envVar.servicePort> } & {
+  [K in UrlVarOf<S>]: ReturnType<typeof envVar.url>;
+};
+
+/**
+ * Each service's `*_PORT` then `*_URL` (service-ports.ts), in the order given (which is the order of their problems
+ * in a ConfigError): what resolvePort / resolveUrl read.
+ */
+export function servicePortVars<S extends Service>(...services: S[]): ServicePortVars<S> {
+  const vars: Record<string, z.ZodType> = {};
+  for (const service of services) {
+    const { portVar, urlVar } = SERVICES[service];
+    vars[portVar] = envVar.servicePort();
+    if (urlVar !== null) vars[urlVar] = envVar.url();
+  }
+  return vars as ServicePortVars<S>;
+}
+
+/** DATABASE_URL, DATA_DIR, REDIS_URL and TRUST_PROXY, in that order: a stateful service's storage and proxy. */
+export function storageEnvVars() {
+  return {
+    DATABASE_URL: envVar.databaseUrl(),
+    DATA_DIR: envVar.dataDir(),
+    REDIS_URL: envVar.redisUrl(),
+    TRUST_PROXY: envVar.trustProxy(),
+  };
+}
 
 /**
  * WEBHOOK_ALLOW_PRIVATE_NETWORKS, the same in every app that sets or dials operators' webhook URLs: given, it wins;

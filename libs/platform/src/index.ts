@@ -29,4 +29,7 @@ export {
   missingInProduction,
   optionalVar,
   parseConfig,
+  serviceEnvVars,
+  servicePortVars,
+  storageEnvVars,
 } from './env';
