@@ -2,7 +2,7 @@
 import type { ComponentChildren } from 'preact';
 import { useEffect, useRef } from 'preact/hooks';
 import { CopyButton, Spinner } from '@expedition/ui';
-import type { Resource } from './hooks';
+import type { PagedList, Resource } from './hooks';
 import { useTitle } from './hooks';
 import { Button } from '@expedition/ui';
 
@@ -103,6 +103,41 @@ export function Loaded<T>({
     <div class="loading">
       <Spinner label={`Loading ${label}…`} />
     </div>
+  );
+}
+
+/** A cursor-paged list: its error with retry, a spinner until the first page, then children(items) and "load more". */
+export function Paged<T>({
+  list,
+  loadingLabel,
+  moreLabel,
+  children,
+}: {
+  list: PagedList<T>;
+  loadingLabel: string;
+  moreLabel: string;
+  children: (items: T[]) => ComponentChildren;
+}) {
+  return (
+    <>
+      {list.error ? <ErrorNote message={list.error} onRetry={() => void list.reload()} /> : null}
+      {list.items === null ? (
+        list.error ? null : (
+          <Spinner label={loadingLabel} />
+        )
+      ) : (
+        <>
+          {children(list.items)}
+          {list.cursor ? (
+            <div class="more">
+              <Button variant="secondary" busy={list.loading} onClick={() => void list.more()}>
+                {moreLabel}
+              </Button>
+            </div>
+          ) : null}
+        </>
+      )}
+    </>
   );
 }
 
