@@ -190,3 +190,34 @@ export function TableWrap({ label, children }: { label: string; children: Compon
     </div>
   );
 }
+
+/** A stacked table (one card a row on narrow screens) in its labelled scroll region: the header cells and the rows. */
+export function StackTable({
+  label,
+  head,
+  children,
+}: {
+  label: string;
+  head: ComponentChildren;
+  children: ComponentChildren;
+}) {
+  return (
+    <TableWrap label={label}>
+      <table class="table table--stack">
+        <thead>
+          <tr>{head}</tr>
+        </thead>
+        <tbody>{children}</tbody>
+      </table>
+    </TableWrap>
+  );
+}
+
+/** The header cell of a row-actions column, named for screen readers only. */
+export function ActionsHeader() {
+  return (
+    <th scope="col">
+      <span class="svc-visually-hidden">Actions</span>
+    </th>
+  );
+}

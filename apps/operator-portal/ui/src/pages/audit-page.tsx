@@ -1,6 +1,6 @@
 import { EmptyState } from '@expedition/ui';
 import type { AuditEntry, AuditList } from '../api/types';
-import { PageHeader, Paged, TableWrap } from '../components';
+import { Paged, PageHeader, StackTable } from '../components';
 import { usePagedList } from '../hooks';
 import { formatDateTime } from '../format';
 import { useSession } from '../session';
@@ -49,44 +49,42 @@ export function AuditTable({ entries, showOperator }: { entries: AuditEntry[]; s
       <EmptyState title="Nothing recorded yet">Key, origin, webhook and settings changes are recorded here.</EmptyState>
     );
   return (
-    <TableWrap label="Audit log entries">
-      <table class="table table--stack">
-        <thead>
-          <tr>
-            <th scope="col">When</th>
-            <th scope="col">Who</th>
-            <th scope="col">What</th>
-            {showOperator ? <th scope="col">Operator</th> : null}
-            <th scope="col">Change</th>
-          </tr>
-        </thead>
-        <tbody>
-          {entries.map((e) => (
-            <tr key={e.id}>
-              <td data-label="When" class="small nowrap">
-                {formatDateTime(e.at)}
-              </td>
-              <td data-label="Who" class="small">
-                {e.actor.email ?? '—'}
-                {e.actor.role ? <div class="muted">{e.actor.role.replace('_', ' ')}</div> : null}
-              </td>
-              <td data-label="What">
-                {describeAction(e.action)}
-                {e.targetId ? <div class="small muted mono">{e.targetId}</div> : null}
-              </td>
-              {showOperator ? (
-                <td data-label="Operator" class="small">
-                  {e.operatorName ?? e.operatorId ?? '—'}
-                </td>
-              ) : null}
-              <td data-label="Change" class="small change">
-                {changeLines(e)}
-              </td>
-            </tr>
-          ))}
-        </tbody>
-      </table>
-    </TableWrap>
+    <StackTable
+      label="Audit log entries"
+      head={
+        <>
+          <th scope="col">When</th>
+          <th scope="col">Who</th>
+          <th scope="col">What</th>
+          {showOperator ? <th scope="col">Operator</th> : null}
+          <th scope="col">Change</th>
+        </>
+      }
+    >
+      {entries.map((e) => (
+        <tr key={e.id}>
+          <td data-label="When" class="small nowrap">
+            {formatDateTime(e.at)}
+          </td>
+          <td data-label="Who" class="small">
+            {e.actor.email ?? '—'}
+            {e.actor.role ? <div class="muted">{e.actor.role.replace('_', ' ')}</div> : null}
+          </td>
+          <td data-label="What">
+            {describeAction(e.action)}
+            {e.targetId ? <div class="small muted mono">{e.targetId}</div> : null}
+          </td>
+          {showOperator ? (
+            <td data-label="Operator" class="small">
+              {e.operatorName ?? e.operatorId ?? '—'}
+            </td>
+          ) : null}
+          <td data-label="Change" class="small change">
+            {changeLines(e)}
+          </td>
+        </tr>
+      ))}
+    </StackTable>
   );
 }
 
