@@ -1,12 +1,11 @@
 import { z } from 'zod';
 import { configOrigin, normalizeOrigins, OriginListSchema } from '@expedition/auth-publishable-key';
 import {
-  asConfigError,
   ConfigError,
   envVar,
-  missingInProduction,
   optionalVar,
-  parseConfig,
+  parseServiceConfig,
+  readSettings,
   resolvePort,
   resolveUrl,
   serviceEnvVars,
@@ -62,15 +61,8 @@ export type EmbedApiConfig = z.infer<typeof ConfigSchema> & { payments: Payments
 export const PRODUCTION_REQUIRED = ['DATABASE_URL', 'POLICY_TOKEN_SECRET'] as const;
 
 export function loadConfig(env: Env = process.env): EmbedApiConfig {
-  const base = parseConfig(ConfigSchema, env);
-  const missing = missingInProduction(env, PRODUCTION_REQUIRED);
-  if (missing.length > 0) throw new ConfigError(missing);
-  let payments: PaymentsSettings;
-  try {
-    payments = paymentsSettingsFromEnv(env);
-  } catch (err) {
-    throw asConfigError(err);
-  }
+  const base = parseServiceConfig(ConfigSchema, env, PRODUCTION_REQUIRED);
+  const payments = readSettings(() => paymentsSettingsFromEnv(env));
   const problems = publishableKeyProblems(payments);
   if (problems.length > 0) throw new ConfigError(problems);
   return Object.freeze({ ...base, payments });

@@ -1,12 +1,11 @@
 import { z } from 'zod';
 import { ModeSchema } from '@expedition/contracts';
 import {
-  asConfigError,
   ConfigError,
   envVar,
-  missingInProduction,
   optionalVar,
-  parseConfig,
+  parseServiceConfig,
+  readSettings,
   resolvePort,
   resolveUrl,
   serviceEnvVars,
@@ -67,15 +66,8 @@ export type QuoteApiConfig = z.infer<typeof ConfigSchema> & { payments: ReturnTy
 export const PRODUCTION_REQUIRED = ['DATABASE_URL', 'MPP_SECRET_KEY', 'POLICY_TOKEN_SECRET'] as const;
 
 export function loadConfig(env: Env = process.env): QuoteApiConfig {
-  const base = parseConfig(ConfigSchema, env);
-  const missing = missingInProduction(env, PRODUCTION_REQUIRED);
-  if (missing.length > 0) throw new ConfigError(missing);
-  let payments: ReturnType<typeof paymentsSettingsFromEnv>;
-  try {
-    payments = paymentsSettingsFromEnv(env);
-  } catch (err) {
-    throw asConfigError(err);
-  }
+  const base = parseServiceConfig(ConfigSchema, env, PRODUCTION_REQUIRED);
+  const payments = readSettings(() => paymentsSettingsFromEnv(env));
   if (base.mode === 'live' && (payments.provider !== 'stripe' || !payments.stripe?.liveSecretKey)) {
     throw new ConfigError(['QUOTE_API_MODE=live needs PAYMENTS_PROVIDER=stripe and STRIPE_LIVE_SECRET_KEY']);
   }

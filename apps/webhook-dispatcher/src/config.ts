@@ -2,13 +2,12 @@ import { z } from 'zod';
 import { WEBHOOK_RETRY_DELAYS_MS } from '@expedition/contracts';
 import {
   allowPrivateNetworks,
-  asConfigError,
   ConfigError,
   DatabaseUrlSchema,
   emptyToUndefined,
   envVar,
-  missingInProduction,
-  parseConfig,
+  parseServiceConfig,
+  readSettings,
   resolvePort,
   resolveUrl,
 } from '@expedition/platform';
@@ -153,15 +152,8 @@ export function splitDatabaseUrl(url: string | undefined): { databaseUrl?: strin
 export const PRODUCTION_REQUIRED = ['DATABASE_URL', 'POLICY_TOKEN_SECRET'] as const;
 
 export function loadConfig(env: NodeJS.ProcessEnv = process.env): DispatcherConfig {
-  const base = parseConfig(ConfigSchema, env);
-  const missing = missingInProduction(env, PRODUCTION_REQUIRED);
-  if (missing.length > 0) throw new ConfigError(missing);
-  let payments: PaymentsSettings;
-  try {
-    payments = paymentsSettingsFromEnv(env);
-  } catch (err) {
-    throw asConfigError(err);
-  }
+  const base = parseServiceConfig(ConfigSchema, env, PRODUCTION_REQUIRED);
+  const payments = readSettings(() => paymentsSettingsFromEnv(env));
   // In production mails go through SMTP (the embedded outbox is a development aid), unless this replica sends none.
   if (base.production && base.mail.workers > 0 && !base.mail.smtpUrl) {
     throw new ConfigError([

@@ -42,6 +42,30 @@ export function asConfigError(err: unknown): ConfigError {
   return new ConfigError(message.split('\n').filter((line) => line.trim() !== ''));
 }
 
+/**
+ * The usual start of a loadConfig: parseConfig, then the variables of `productionRequired` that production lacks
+ * (missingInProduction) as a ConfigError.
+ */
+export function parseServiceConfig<S extends z.ZodType>(
+  schema: S,
+  env: Env,
+  productionRequired: readonly string[],
+): Readonly<z.infer<S>> {
+  const config = parseConfig(schema, env);
+  const missing = missingInProduction(env, productionRequired);
+  if (missing.length > 0) throw new ConfigError(missing);
+  return config;
+}
+
+/** Another module's settings reader (the payments lib's …), its error thrown as a ConfigError (asConfigError). */
+export function readSettings<T>(read: () => T): T {
+  try {
+    return read();
+  } catch (err) {
+    throw asConfigError(err);
+  }
+}
+
 /** `NODE_ENV=production`: a deployment where no secret may fall back to a development default. */
 export function isProduction(env: Env): boolean {
   return env['NODE_ENV']?.trim() === 'production';

@@ -29,6 +29,8 @@ export {
   missingInProduction,
   optionalVar,
   parseConfig,
+  parseServiceConfig,
+  readSettings,
   serviceEnvVars,
   servicePortVars,
   storageEnvVars,
