@@ -16,6 +16,7 @@ import { formatDateTime, formatRelative, keyState, localInputToIso, shortKey, ty
 import { useResource } from '../hooks';
 import { useSession } from '../session';
 import { ModeBadge } from './dashboard-page';
+import { type KeyAction, RevokeKeyDialog } from './revoke-key-dialog';
 
 const STATE_TONE: Record<KeyState, BadgeTone> = {
   active: 'success',
@@ -52,13 +53,7 @@ export function KeyStateBadge({ k }: { k: PortalPublishableKey }) {
 type Grace = 'now' | '24h' | '7d' | 'date';
 
 /** The publishable keys of the API keys page: create, rotate with a grace, revoke. */
-export function PublishableKeysSection({
-  act,
-  busy,
-}: {
-  act: (action: () => Promise<void>, done: string) => Promise<void>;
-  busy: boolean;
-}) {
+export function PublishableKeysSection({ act, busy }: { act: KeyAction; busy: boolean }) {
   const { api } = useSession();
   const keys = useResource<PublishableKeyList>('/operator/keys');
 
@@ -195,26 +190,22 @@ export function PublishableKeysSection({
         </Loaded>
       </Section>
 
-      <ConfirmDialog
-        open={revoking !== null}
+      <RevokeKeyDialog
+        target={revoking}
         title="Revoke this key?"
         confirmLabel="Revoke key"
-        danger
+        basePath="/operator/keys"
+        done="Key revoked."
+        act={act}
         busy={busy}
-        onCancel={() => setRevoking(null)}
-        onConfirm={() =>
-          void act(async () => {
-            await api.post(`/operator/keys/${encodeURIComponent(revoking?.id ?? '')}/revoke`);
-            setRevoking(null);
-            await keys.reload();
-          }, 'Key revoked.')
-        }
+        onClose={() => setRevoking(null)}
+        reload={keys.reload}
       >
         <p>
           <code class="mono">{revoking ? shortKey(revoking.key) : ''}</code> stops working at once: every page that
           still uses it shows the widget's error instead of quotes. This cannot be undone.
         </p>
-      </ConfirmDialog>
+      </RevokeKeyDialog>
 
       <ConfirmDialog
         open={rotating !== null}

@@ -1,23 +1,16 @@
 import type { Mode } from '@expedition/contracts/rules';
 import { useState } from 'preact/hooks';
-import { Badge, Button, ConfirmDialog, CopyButton, EmptyState, SelectField } from '@expedition/ui';
+import { Badge, Button, CopyButton, EmptyState, SelectField } from '@expedition/ui';
 import type { CreateSecretKeyResponse, PortalSecretKey, SecretKeyList } from '../api/types';
 import { ActionsHeader, Banner, Loaded, Section, StackTable } from '../components';
 import { formatDateTime, formatRelative } from '../format';
 import { useResource } from '../hooks';
 import { useSession } from '../session';
 import { ModeBadge } from './dashboard-page';
+import { type KeyAction, RevokeKeyDialog } from './revoke-key-dialog';
 
 /** The secret keys of the API keys page: owners mint (shown once) and revoke; members only see the list. */
-export function SecretKeysSection({
-  act,
-  busy,
-  isOwner,
-}: {
-  act: (action: () => Promise<void>, done: string) => Promise<void>;
-  busy: boolean;
-  isOwner: boolean;
-}) {
+export function SecretKeysSection({ act, busy, isOwner }: { act: KeyAction; busy: boolean; isOwner: boolean }) {
   const { api } = useSession();
   const secretKeys = useResource<SecretKeyList>('/operator/secret-keys');
   const [minted, setMinted] = useState<CreateSecretKeyResponse | null>(null);
@@ -126,25 +119,21 @@ export function SecretKeysSection({
         </Loaded>
       </Section>
 
-      <ConfirmDialog
-        open={revokingSecret !== null}
+      <RevokeKeyDialog
+        target={revokingSecret}
         title="Revoke this secret key?"
         confirmLabel="Revoke secret key"
-        danger
+        basePath="/operator/secret-keys"
+        done="Secret key revoked."
+        act={act}
         busy={busy}
-        onCancel={() => setRevokingSecret(null)}
-        onConfirm={() =>
-          void act(async () => {
-            await api.post(`/operator/secret-keys/${encodeURIComponent(revokingSecret?.id ?? '')}/revoke`);
-            setRevokingSecret(null);
-            await secretKeys.reload();
-          }, 'Secret key revoked.')
-        }
+        onClose={() => setRevokingSecret(null)}
+        reload={secretKeys.reload}
       >
         <p>
           <code class="mono">{revokingSecret?.prefix}…</code> stops working at once. This cannot be undone.
         </p>
-      </ConfirmDialog>
+      </RevokeKeyDialog>
     </>
   );
 }
