@@ -1,33 +1,26 @@
 import { z } from 'zod';
-import { normalizeOrigin, OriginListSchema } from '@expedition/auth-publishable-key';
+import { configOrigin, normalizeOrigins, OriginListSchema } from '@expedition/auth-publishable-key';
 import {
-  asConfigError,
   ConfigError,
   envVar,
-  missingInProduction,
   optionalVar,
-  parseConfig,
+  parseServiceConfig,
+  readSettings,
   resolvePort,
   resolveUrl,
+  serviceEnvVars,
+  servicePortVars,
+  storageEnvVars,
   type Env,
 } from '@expedition/platform';
-import { DEV_POLICY_TOKEN_SECRET, MIN_POLICY_TOKEN_SECRET_LENGTH } from '@expedition/fulfillment';
+import { policyTokenEnvVars, policyTokensOf } from '@expedition/fulfillment';
 import { paymentsSettingsFromEnv, type PaymentsSettings } from '@expedition/payments';
 
 const ConfigSchema = z
   .object({
-    LOG_LEVEL: envVar.logLevel(),
-    HOST: envVar.host(),
-    PORT_BASE: envVar.portBase(),
-    EMBED_API_PORT: envVar.servicePort(),
-    EMBED_URL: envVar.url(),
-    WIDGET_PORT: envVar.servicePort(),
-    WIDGET_URL: envVar.url(),
-    PORTAL_PORT: envVar.servicePort(),
-    PORTAL_URL: envVar.url(),
-    QUOTE_API_PORT: envVar.servicePort(),
-    /** quote-api, whose hosted checkout page POST /api/embed/checkout links to. */
-    QUOTE_API_URL: envVar.url(),
+    ...serviceEnvVars(),
+    // QUOTE_API_URL: quote-api, whose hosted checkout page POST /api/embed/checkout links to.
+    ...servicePortVars('embedApi', 'widget', 'portal', 'quoteApi'),
     /** Extra first-party origins (accepted for every valid key), e.g. a CDN host of the widget iframe. */
     EMBED_FIRST_PARTY_ORIGINS: optionalVar(OriginListSchema),
     /** Extra provider dashboard origins (accepted for test keys only). */
@@ -36,52 +29,30 @@ const ConfigSchema = z
     EMBED_KEY_CACHE_TTL_MS: envVar.int({ min: 0, max: 60_000 }).default(5_000),
     /** Idle wait of the options worker between rounds (it is also kicked right after each quote). */
     EMBED_OPTIONS_POLL_MS: envVar.int({ min: 50, max: 60_000 }).default(1_000),
-    DATABASE_URL: envVar.databaseUrl(),
-    DATA_DIR: envVar.dataDir(),
-    REDIS_URL: envVar.redisUrl(),
-    TRUST_PROXY: envVar.trustProxy(),
-    /** Derives the access token of a policy a Tier 3 payment bought: the same secret as quote-api's. */
-    POLICY_TOKEN_SECRET: optionalVar(
-      z.string().min(MIN_POLICY_TOKEN_SECRET_LENGTH, `at least ${MIN_POLICY_TOKEN_SECRET_LENGTH} characters`),
-    ),
-    POLICY_TOKEN_PREVIOUS_SECRET: optionalVar(
-      z.string().min(MIN_POLICY_TOKEN_SECRET_LENGTH, `at least ${MIN_POLICY_TOKEN_SECRET_LENGTH} characters`),
-    ),
+    ...storageEnvVars(),
+    // POLICY_TOKEN_SECRET derives the access token of a policy a Tier 3 payment bought: the same secret as quote-api's.
+    ...policyTokenEnvVars(),
   })
   .transform((env, ctx) => {
-    const widgetOrigin = originOf(resolveUrl('widget', env), 'WIDGET_URL', ctx);
-    const portalOrigin = originOf(resolveUrl('portal', env), 'PORTAL_URL', ctx);
+    const widgetOrigin = configOrigin(resolveUrl('widget', env), 'WIDGET_URL', ctx);
+    const portalOrigin = configOrigin(resolveUrl('portal', env), 'PORTAL_URL', ctx);
     return {
       logLevel: env.LOG_LEVEL,
       host: env.HOST,
       port: resolvePort('embedApi', env),
       publicUrl: resolveUrl('embedApi', env),
       quoteApiUrl: resolveUrl('quoteApi', env),
-      firstPartyOrigins: unique([widgetOrigin, ...(env.EMBED_FIRST_PARTY_ORIGINS ?? [])]),
-      testDashboardOrigins: unique([portalOrigin, ...(env.EMBED_TEST_DASHBOARD_ORIGINS ?? [])]),
+      firstPartyOrigins: normalizeOrigins([widgetOrigin, ...(env.EMBED_FIRST_PARTY_ORIGINS ?? [])]),
+      testDashboardOrigins: normalizeOrigins([portalOrigin, ...(env.EMBED_TEST_DASHBOARD_ORIGINS ?? [])]),
       keyCacheTtlMs: env.EMBED_KEY_CACHE_TTL_MS,
       optionsPollMs: env.EMBED_OPTIONS_POLL_MS,
       databaseUrl: env.DATABASE_URL,
       dataDir: env.DATA_DIR,
       redisUrl: env.REDIS_URL,
       trustProxy: env.TRUST_PROXY,
-      /** The published dev secret when unset (refused with NODE_ENV=production). */
-      policyTokens: {
-        secret: env.POLICY_TOKEN_SECRET ?? DEV_POLICY_TOKEN_SECRET,
-        previous: env.POLICY_TOKEN_PREVIOUS_SECRET,
-      },
+      policyTokens: policyTokensOf(env),
     };
   });
-
-function originOf(url: string, name: string, ctx: z.RefinementCtx): string {
-  const origin = normalizeOrigin(new URL(url).origin);
-  if (!origin) ctx.addIssue({ code: 'custom', path: [name], message: `${name} must be an http(s) URL` });
-  return origin ?? '';
-}
-
-function unique(origins: string[]): string[] {
-  return [...new Set(origins.filter((o) => o !== ''))];
-}
 
 /** `payments`: PAYMENTS_PROVIDER and friends, read by the payments lib exactly as quote-api reads them. */
 export type EmbedApiConfig = z.infer<typeof ConfigSchema> & { payments: PaymentsSettings };
@@ -90,15 +61,8 @@ export type EmbedApiConfig = z.infer<typeof ConfigSchema> & { payments: Payments
 export const PRODUCTION_REQUIRED = ['DATABASE_URL', 'POLICY_TOKEN_SECRET'] as const;
 
 export function loadConfig(env: Env = process.env): EmbedApiConfig {
-  const base = parseConfig(ConfigSchema, env);
-  const missing = missingInProduction(env, PRODUCTION_REQUIRED);
-  if (missing.length > 0) throw new ConfigError(missing);
-  let payments: PaymentsSettings;
-  try {
-    payments = paymentsSettingsFromEnv(env);
-  } catch (err) {
-    throw asConfigError(err);
-  }
+  const base = parseServiceConfig(ConfigSchema, env, PRODUCTION_REQUIRED);
+  const payments = readSettings(() => paymentsSettingsFromEnv(env));
   const problems = publishableKeyProblems(payments);
   if (problems.length > 0) throw new ConfigError(problems);
   return Object.freeze({ ...base, payments });

@@ -8,6 +8,9 @@ import {
   parseConfig,
   resolvePort,
   resolveUrl,
+  serviceEnvVars,
+  servicePortVars,
+  storageEnvVars,
   type Env,
 } from '@expedition/platform';
 import { DEFAULT_MAIL_FROM, outboxDirOf } from '@expedition/mail';
@@ -20,23 +23,11 @@ const SmtpUrl = z
 
 const ConfigSchema = z
   .object({
-    LOG_LEVEL: envVar.logLevel(),
-    HOST: envVar.host(),
+    ...serviceEnvVars(),
     NODE_ENV: optionalVar(z.string().trim()).default('development'),
-    PORT_BASE: envVar.portBase(),
-    PORTAL_PORT: envVar.servicePort(),
-    /** Public URL of the portal (links in e-mails, the CSRF origin check, the Secure cookie flag when https). */
-    PORTAL_URL: envVar.url(),
-    QUOTE_API_PORT: envVar.servicePort(),
-    QUOTE_API_URL: envVar.url(),
-    EMBED_API_PORT: envVar.servicePort(),
-    EMBED_URL: envVar.url(),
-    WIDGET_PORT: envVar.servicePort(),
-    WIDGET_URL: envVar.url(),
-    DATABASE_URL: envVar.databaseUrl(),
-    DATA_DIR: envVar.dataDir(),
-    REDIS_URL: envVar.redisUrl(),
-    TRUST_PROXY: envVar.trustProxy(),
+    // PORTAL_URL: the portal's public URL (links in e-mails, the CSRF origin check, the Secure cookie flag when https).
+    ...servicePortVars('portal', 'quoteApi', 'embedApi', 'widget'),
+    ...storageEnvVars(),
     /** Outgoing mail; unset → the outbox under DATA_DIR (refused in production). */
     SMTP_URL: optionalVar(SmtpUrl),
     MAIL_FROM: optionalVar(z.string().trim()).default(DEFAULT_MAIL_FROM),

@@ -1,17 +1,19 @@
 import { z } from 'zod';
 import { ModeSchema } from '@expedition/contracts';
 import {
-  asConfigError,
   ConfigError,
   envVar,
-  missingInProduction,
   optionalVar,
-  parseConfig,
+  parseServiceConfig,
+  readSettings,
   resolvePort,
   resolveUrl,
+  serviceEnvVars,
+  servicePortVars,
+  storageEnvVars,
   type Env,
 } from '@expedition/platform';
-import { DEV_POLICY_TOKEN_SECRET, MIN_POLICY_TOKEN_SECRET_LENGTH } from '@expedition/fulfillment';
+import { policyTokenEnvVars, policyTokensOf } from '@expedition/fulfillment';
 import { MIN_CHALLENGE_SECRET_BYTES, paymentsSettingsFromEnv } from '@expedition/payments';
 
 /**
@@ -23,15 +25,9 @@ export const DEV_MPP_SECRET = 'mpp-simulated-dev-secret-not-for-production-0001'
 
 const ConfigSchema = z
   .object({
-    LOG_LEVEL: envVar.logLevel(),
-    HOST: envVar.host(),
-    PORT_BASE: envVar.portBase(),
-    QUOTE_API_PORT: envVar.servicePort(),
-    QUOTE_API_URL: envVar.url(),
-    DATABASE_URL: envVar.databaseUrl(),
-    DATA_DIR: envVar.dataDir(),
-    REDIS_URL: envVar.redisUrl(),
-    TRUST_PROXY: envVar.trustProxy(),
+    ...serviceEnvVars(),
+    ...servicePortVars('quoteApi'),
+    ...storageEnvVars(),
     QUOTE_API_RATE_LIMIT_PER_MINUTE: envVar.int({ min: 1 }).default(120),
     QUOTE_API_MODE: optionalVar(ModeSchema).default('test'),
     MPP_SECRET_KEY: optionalVar(
@@ -40,12 +36,7 @@ const ConfigSchema = z
     MPP_PREVIOUS_SECRET_KEY: optionalVar(z.string().min(MIN_CHALLENGE_SECRET_BYTES)),
     MPP_NETWORK_ID: envVar.string().default('profile_simulated_expedition'),
     MPP_CHALLENGE_TTL_SECONDS: envVar.int({ min: 30, max: 3600 }).default(300),
-    POLICY_TOKEN_SECRET: optionalVar(
-      z.string().min(MIN_POLICY_TOKEN_SECRET_LENGTH, `at least ${MIN_POLICY_TOKEN_SECRET_LENGTH} characters`),
-    ),
-    POLICY_TOKEN_PREVIOUS_SECRET: optionalVar(
-      z.string().min(MIN_POLICY_TOKEN_SECRET_LENGTH, `at least ${MIN_POLICY_TOKEN_SECRET_LENGTH} characters`),
-    ),
+    ...policyTokenEnvVars(),
   })
   .transform((env) => ({
     logLevel: env.LOG_LEVEL,
@@ -66,10 +57,7 @@ const ConfigSchema = z
       challengeTtlMs: env.MPP_CHALLENGE_TTL_SECONDS * 1000,
     },
     /** Derives policies' access tokens (libs/fulfillment policy-tokens.ts); the published dev secret when unset. */
-    policyTokens: {
-      secret: env.POLICY_TOKEN_SECRET ?? DEV_POLICY_TOKEN_SECRET,
-      previous: env.POLICY_TOKEN_PREVIOUS_SECRET,
-    },
+    policyTokens: policyTokensOf(env),
   }));
 
 export type QuoteApiConfig = z.infer<typeof ConfigSchema> & { payments: ReturnType<typeof paymentsSettingsFromEnv> };
@@ -78,15 +66,8 @@ export type QuoteApiConfig = z.infer<typeof ConfigSchema> & { payments: ReturnTy
 export const PRODUCTION_REQUIRED = ['DATABASE_URL', 'MPP_SECRET_KEY', 'POLICY_TOKEN_SECRET'] as const;
 
 export function loadConfig(env: Env = process.env): QuoteApiConfig {
-  const base = parseConfig(ConfigSchema, env);
-  const missing = missingInProduction(env, PRODUCTION_REQUIRED);
-  if (missing.length > 0) throw new ConfigError(missing);
-  let payments: ReturnType<typeof paymentsSettingsFromEnv>;
-  try {
-    payments = paymentsSettingsFromEnv(env);
-  } catch (err) {
-    throw asConfigError(err);
-  }
+  const base = parseServiceConfig(ConfigSchema, env, PRODUCTION_REQUIRED);
+  const payments = readSettings(() => paymentsSettingsFromEnv(env));
   if (base.mode === 'live' && (payments.provider !== 'stripe' || !payments.stripe?.liveSecretKey)) {
     throw new ConfigError(['QUOTE_API_MODE=live needs PAYMENTS_PROVIDER=stripe and STRIPE_LIVE_SECRET_KEY']);
   }

@@ -2,18 +2,17 @@ import { z } from 'zod';
 import { WEBHOOK_RETRY_DELAYS_MS } from '@expedition/contracts';
 import {
   allowPrivateNetworks,
-  asConfigError,
   ConfigError,
   DatabaseUrlSchema,
   emptyToUndefined,
   envVar,
-  missingInProduction,
-  parseConfig,
+  parseServiceConfig,
+  readSettings,
   resolvePort,
   resolveUrl,
 } from '@expedition/platform';
 import { paymentsSettingsFromEnv, type PaymentsSettings } from '@expedition/payments';
-import { DEV_POLICY_TOKEN_SECRET, MIN_POLICY_TOKEN_SECRET_LENGTH } from '@expedition/fulfillment';
+import { policyTokenEnvVars, policyTokensOf } from '@expedition/fulfillment';
 import { DEFAULT_MAIL_FROM } from '@expedition/mail';
 import { MISSING_WEBHOOK_SECRET_KEYS, parseWebhookSecretKeys, WebhookSecretKeysError } from '@expedition/operators';
 
@@ -69,13 +68,8 @@ const ConfigSchema = z
     /** quote-api's public URL (or its port on localhost): `policy.issued` links the policy's certificate there. */
     QUOTE_API_PORT: envVar.servicePort(),
     QUOTE_API_URL: envVar.url(),
-    /** Derives the access token a delivered `policy.issued` puts in documentUrl: the same secret as quote-api's. */
-    POLICY_TOKEN_SECRET: optional(
-      z.string().min(MIN_POLICY_TOKEN_SECRET_LENGTH, `at least ${MIN_POLICY_TOKEN_SECRET_LENGTH} characters`),
-    ),
-    POLICY_TOKEN_PREVIOUS_SECRET: optional(
-      z.string().min(MIN_POLICY_TOKEN_SECRET_LENGTH, `at least ${MIN_POLICY_TOKEN_SECRET_LENGTH} characters`),
-    ),
+    // POLICY_TOKEN_SECRET derives the access token a delivered `policy.issued` puts in documentUrl (as quote-api's).
+    ...policyTokenEnvVars(),
     NODE_ENV: optional(z.string().trim()).default('development'),
     /** Every mail of the platform (docs: README "Configuration"); unset → the outbox under DATA_DIR (not in production). */
     SMTP_URL: optional(
@@ -107,11 +101,7 @@ const ConfigSchema = z
       quoteApiUrl: resolveUrl('quoteApi', env),
       /** Unset in embedded mode: main.ts then uses DATA_DIR/webhook-secret-keys (resolveWebhookSecretKeys). */
       webhookSecretKeys: env.WEBHOOK_SECRET_KEYS,
-      /** The published dev secret when unset (refused with NODE_ENV=production). */
-      policyTokens: {
-        secret: env.POLICY_TOKEN_SECRET ?? DEV_POLICY_TOKEN_SECRET,
-        previous: env.POLICY_TOKEN_PREVIOUS_SECRET,
-      },
+      policyTokens: policyTokensOf(env),
       delivery: {
         workers: env.WEBHOOK_WORKERS,
         batchSize: env.WEBHOOK_BATCH_SIZE,
@@ -162,15 +152,8 @@ export function splitDatabaseUrl(url: string | undefined): { databaseUrl?: strin
 export const PRODUCTION_REQUIRED = ['DATABASE_URL', 'POLICY_TOKEN_SECRET'] as const;
 
 export function loadConfig(env: NodeJS.ProcessEnv = process.env): DispatcherConfig {
-  const base = parseConfig(ConfigSchema, env);
-  const missing = missingInProduction(env, PRODUCTION_REQUIRED);
-  if (missing.length > 0) throw new ConfigError(missing);
-  let payments: PaymentsSettings;
-  try {
-    payments = paymentsSettingsFromEnv(env);
-  } catch (err) {
-    throw asConfigError(err);
-  }
+  const base = parseServiceConfig(ConfigSchema, env, PRODUCTION_REQUIRED);
+  const payments = readSettings(() => paymentsSettingsFromEnv(env));
   // In production mails go through SMTP (the embedded outbox is a development aid), unless this replica sends none.
   if (base.production && base.mail.workers > 0 && !base.mail.smtpUrl) {
     throw new ConfigError([

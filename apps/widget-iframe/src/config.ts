@@ -1,7 +1,7 @@
 import { existsSync } from 'node:fs';
 import path from 'node:path';
 import { z } from 'zod';
-import { normalizeOrigin, OriginListSchema } from '@expedition/auth-publishable-key';
+import { configOrigin, normalizeOrigins, OriginListSchema } from '@expedition/auth-publishable-key';
 import {
   ConfigError,
   envVar,
@@ -11,6 +11,8 @@ import {
   parseConfig,
   resolvePort,
   resolveUrl,
+  serviceEnvVars,
+  servicePortVars,
   type Env,
 } from '@expedition/platform';
 
@@ -21,23 +23,15 @@ const StripePublishableKey = (prefix: string) =>
 
 const ConfigSchema = z
   .object({
-    LOG_LEVEL: envVar.logLevel(),
-    HOST: envVar.host(),
-    PORT_BASE: envVar.portBase(),
-    WIDGET_PORT: envVar.servicePort(),
-    /** Public base URL of this server: the loader's host and the iframe's origin. */
-    WIDGET_URL: envVar.url(),
-    EMBED_API_PORT: envVar.servicePort(),
-    /** The embed API the iframe calls (its origin goes into the iframe's CSP connect-src). */
-    EMBED_URL: envVar.url(),
-    PORTAL_PORT: envVar.servicePort(),
-    /** The operator portal: a first-party dashboard origin that may frame the widget with TEST keys. */
-    PORTAL_URL: envVar.url(),
+    ...serviceEnvVars(),
+    // WIDGET_URL: this server's public base URL (the loader's host and the iframe's origin); EMBED_URL: the embed API
+    // the iframe calls (its origin goes into the iframe's CSP connect-src); PORTAL_URL: the operator portal, a
+    // first-party dashboard origin that may frame the widget with TEST keys.
+    ...servicePortVars('widget', 'embedApi', 'portal'),
     /** Extra dashboard origins (test keys only), like embed-api's EMBED_TEST_DASHBOARD_ORIGINS. */
     EMBED_TEST_DASHBOARD_ORIGINS: optionalVar(OriginListSchema),
-    QUOTE_API_PORT: envVar.servicePort(),
-    /** quote-api, which serves the hosted checkout page (documented; the iframe only follows links to it). */
-    QUOTE_API_URL: envVar.url(),
+    // QUOTE_API_URL: quote-api, which serves the hosted checkout page (documented; the iframe only follows links to it).
+    ...servicePortVars('quoteApi'),
     /** Revocation bound for the frame document, as for the embed gate. */
     EMBED_KEY_CACHE_TTL_MS: envVar.int({ min: 0, max: 60_000 }).default(5_000),
     PAYMENTS_PROVIDER: optionalVar(z.enum(['simulated', 'stripe'])).default('simulated'),
@@ -64,10 +58,10 @@ const ConfigSchema = z
       port: resolvePort('widget', env),
       publicUrl,
       embedUrl,
-      embedOrigin: originOf(embedUrl, 'EMBED_URL', ctx),
+      embedOrigin: configOrigin(embedUrl, 'EMBED_URL', ctx),
       portalUrl,
-      testDashboardOrigins: unique([
-        originOf(portalUrl, 'PORTAL_URL', ctx),
+      testDashboardOrigins: normalizeOrigins([
+        configOrigin(portalUrl, 'PORTAL_URL', ctx),
         ...(env.EMBED_TEST_DASHBOARD_ORIGINS ?? []),
       ]),
       quoteApiUrl: resolveUrl('quoteApi', env),
@@ -133,14 +127,4 @@ function findWorkspaceRoot(from: string): string | null {
     if (existsSync(path.join(dir, 'nx.json'))) return dir;
     if (path.dirname(dir) === dir) return null;
   }
-}
-
-function originOf(url: string, name: string, ctx: z.RefinementCtx): string {
-  const origin = normalizeOrigin(new URL(url).origin);
-  if (!origin) ctx.addIssue({ code: 'custom', path: [name], message: `${name} must be an http(s) URL` });
-  return origin ?? '';
-}
-
-function unique(origins: string[]): string[] {
-  return [...new Set(origins.filter((o) => o !== ''))];
 }

@@ -1,7 +1,7 @@
 // What the apps and libs import; everything else is internal to the lib.
 export { mintPublishableKey, parsePublishableKey, type RandomBytes } from './publishable-key';
 export { hashSecretKey, mintSecretKey, secretKeyMatchesHash } from './secret-key';
-export { normalizeOrigin, OriginListSchema } from './origin';
+export { configOrigin, normalizeOrigin, normalizeOrigins, OriginListSchema } from './origin';
 export {
   createCachedKeyResolver,
   verifyKeyRecord,

@@ -50,6 +50,16 @@ export const OriginListSchema = z.string().transform((s, ctx) =>
     }),
 );
 
+/**
+ * The origin of a configured service URL (`name`, e.g. WIDGET_URL) inside a config schema's transform; not an http(s)
+ * origin: an issue on `name` and '' (which normalizeOrigins then drops).
+ */
+export function configOrigin(url: string, name: string, ctx: z.RefinementCtx): string {
+  const origin = normalizeOrigin(new URL(url).origin);
+  if (!origin) ctx.addIssue({ code: 'custom', path: [name], message: `${name} must be an http(s) URL` });
+  return origin ?? '';
+}
+
 function parseUrl(raw: string): URL | null {
   try {
     return new URL(raw);

@@ -17,4 +17,5 @@ export {
   MIN_POLICY_TOKEN_SECRET_LENGTH,
   type PolicyTokens,
 } from './policy-tokens';
+export { policyTokenEnvVars, policyTokensOf } from './policy-token-env';
 export { CONFIRMATION_MAIL, requeueConfirmationMail, type ResendOutcome } from './policy-mails';

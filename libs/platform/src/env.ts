@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { LOG_LEVELS, type LogLevel } from './logger';
-import { DEFAULT_PORT_BASE, PortBaseSchema } from './service-ports';
+import { DEFAULT_PORT_BASE, PortBaseSchema, SERVICES, type Service } from './service-ports';
 
 /** The environment as a config module receives it (`process.env` in composition roots, a literal in tests). */
 export type Env = Readonly<Record<string, string | undefined>>;
@@ -40,6 +40,30 @@ export function asConfigError(err: unknown): ConfigError {
   }
   const message = err instanceof Error ? err.message : String(err);
   return new ConfigError(message.split('\n').filter((line) => line.trim() !== ''));
+}
+
+/**
+ * The usual start of a loadConfig: parseConfig, then the variables of `productionRequired` that production lacks
+ * (missingInProduction) as a ConfigError.
+ */
+export function parseServiceConfig<S extends z.ZodType>(
+  schema: S,
+  env: Env,
+  productionRequired: readonly string[],
+): Readonly<z.infer<S>> {
+  const config = parseConfig(schema, env);
+  const missing = missingInProduction(env, productionRequired);
+  if (missing.length > 0) throw new ConfigError(missing);
+  return config;
+}
+
+/** Another module's settings reader (the payments lib's …), its error thrown as a ConfigError (asConfigError). */
+export function readSettings<T>(read: () => T): T {
+  try {
+    return read();
+  } catch (err) {
+    throw asConfigError(err);
+  }
 }
 
 /** `NODE_ENV=production`: a deployment where no secret may fall back to a development default. */
@@ -135,6 +159,41 @@ export const envVar = {
       v === undefined ? undefined : v === 'true' || v === '1',
     ),
 } as const;
+
+/** LOG_LEVEL, HOST and PORT_BASE, read alike by every service: spread first into an app's `z.object({ … })`. */
+export function serviceEnvVars() {
+  return { LOG_LEVEL: envVar.logLevel(), HOST: envVar.host(), PORT_BASE: envVar.portBase() };
+}
+
+type PortVarOf<S extends Service> = (typeof SERVICES)[S]['portVar'];
+type UrlVarOf<S extends Service> = Extract<(typeof SERVICES)[S]['urlVar'], string>;
+type ServicePortVars<S extends Service> = { [K in PortVarOf<S>]: ReturnType<typeof envVar.servicePort> } & {
+  [K in UrlVarOf<S>]: ReturnType<typeof envVar.url>;
+};
+
+/**
+ * Each service's `*_PORT` then `*_URL` (service-ports.ts), in the order given (which is the order of their problems
+ * in a ConfigError): what resolvePort / resolveUrl read.
+ */
+export function servicePortVars<S extends Service>(...services: S[]): ServicePortVars<S> {
+  const vars: Record<string, z.ZodType> = {};
+  for (const service of services) {
+    const { portVar, urlVar } = SERVICES[service];
+    vars[portVar] = envVar.servicePort();
+    if (urlVar !== null) vars[urlVar] = envVar.url();
+  }
+  return vars as ServicePortVars<S>;
+}
+
+/** DATABASE_URL, DATA_DIR, REDIS_URL and TRUST_PROXY, in that order: a stateful service's storage and proxy. */
+export function storageEnvVars() {
+  return {
+    DATABASE_URL: envVar.databaseUrl(),
+    DATA_DIR: envVar.dataDir(),
+    REDIS_URL: envVar.redisUrl(),
+    TRUST_PROXY: envVar.trustProxy(),
+  };
+}
 
 /**
  * WEBHOOK_ALLOW_PRIVATE_NETWORKS, the same in every app that sets or dials operators' webhook URLs: given, it wins;

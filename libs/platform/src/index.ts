@@ -29,4 +29,9 @@ export {
   missingInProduction,
   optionalVar,
   parseConfig,
+  parseServiceConfig,
+  readSettings,
+  serviceEnvVars,
+  servicePortVars,
+  storageEnvVars,
 } from './env';

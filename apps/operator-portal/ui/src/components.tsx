@@ -2,7 +2,7 @@
 import type { ComponentChildren } from 'preact';
 import { useEffect, useRef } from 'preact/hooks';
 import { CopyButton, Spinner } from '@expedition/ui';
-import type { Resource } from './hooks';
+import type { PagedList, Resource } from './hooks';
 import { useTitle } from './hooks';
 import { Button } from '@expedition/ui';
 
@@ -106,6 +106,41 @@ export function Loaded<T>({
   );
 }
 
+/** A cursor-paged list: its error with retry, a spinner until the first page, then children(items) and "load more". */
+export function Paged<T>({
+  list,
+  loadingLabel,
+  moreLabel,
+  children,
+}: {
+  list: PagedList<T>;
+  loadingLabel: string;
+  moreLabel: string;
+  children: (items: T[]) => ComponentChildren;
+}) {
+  return (
+    <>
+      {list.error ? <ErrorNote message={list.error} onRetry={() => void list.reload()} /> : null}
+      {list.items === null ? (
+        list.error ? null : (
+          <Spinner label={loadingLabel} />
+        )
+      ) : (
+        <>
+          {children(list.items)}
+          {list.cursor ? (
+            <div class="more">
+              <Button variant="secondary" busy={list.loading} onClick={() => void list.more()}>
+                {moreLabel}
+              </Button>
+            </div>
+          ) : null}
+        </>
+      )}
+    </>
+  );
+}
+
 /** A code sample with its own Copy button; the <pre> is focusable so keyboard users can scroll it. */
 export function CodeBlock({ code, label }: { code: string; label: string }) {
   return (
@@ -153,5 +188,36 @@ export function TableWrap({ label, children }: { label: string; children: Compon
     <div class="table-wrap" tabIndex={0} role="region" aria-label={label}>
       {children}
     </div>
+  );
+}
+
+/** A stacked table (one card a row on narrow screens) in its labelled scroll region: the header cells and the rows. */
+export function StackTable({
+  label,
+  head,
+  children,
+}: {
+  label: string;
+  head: ComponentChildren;
+  children: ComponentChildren;
+}) {
+  return (
+    <TableWrap label={label}>
+      <table class="table table--stack">
+        <thead>
+          <tr>{head}</tr>
+        </thead>
+        <tbody>{children}</tbody>
+      </table>
+    </TableWrap>
+  );
+}
+
+/** The header cell of a row-actions column, named for screen readers only. */
+export function ActionsHeader() {
+  return (
+    <th scope="col">
+      <span class="svc-visually-hidden">Actions</span>
+    </th>
   );
 }

@@ -44,3 +44,49 @@ export function useTitle(title: string): void {
     document.title = `${title} · Expedition operator portal`;
   }, [title]);
 }
+
+/** One page of a cursor-paged list: its items and the cursor of the next page (null: the last page). */
+export interface CursorPage<T> {
+  items: T[];
+  nextCursor: string | null;
+}
+
+export interface PagedList<T> {
+  items: T[] | null;
+  cursor: string | null;
+  error: string | null;
+  loading: boolean;
+  reload(): Promise<void>;
+  more(): Promise<void>;
+}
+
+/**
+ * A cursor-paged list: the first page whenever `deps` change (and on reload()), more() appends the next one.
+ * `fetchPage(null)` asks for the first page, `fetchPage(cursor)` for the page after it.
+ */
+export function usePagedList<T>(
+  fetchPage: (cursor: string | null) => Promise<CursorPage<T>>,
+  deps: readonly unknown[],
+): PagedList<T> {
+  const [items, setItems] = useState<T[] | null>(null);
+  const [cursor, setCursor] = useState<string | null>(null);
+  const [error, setError] = useState<string | null>(null);
+  const [loading, setLoading] = useState(false);
+  async function load(reset: boolean) {
+    setLoading(true);
+    try {
+      const page = await fetchPage(!reset && cursor ? cursor : null);
+      setItems((prev) => (reset || !prev ? page.items : [...prev, ...page.items]));
+      setCursor(page.nextCursor);
+      setError(null);
+    } catch (e) {
+      setError(errorMessage(e));
+    } finally {
+      setLoading(false);
+    }
+  }
+  useEffect(() => {
+    void load(true);
+  }, deps);
+  return { items, cursor, error, loading, reload: () => load(true), more: () => load(false) };
+}

@@ -1,4 +1,3 @@
-import { randomBytes as cryptoRandomBytes } from 'node:crypto';
 import { mintPublishableKey as mintPublishableKeyString, parsePublishableKey } from '@expedition/auth-publishable-key';
 import type { Mode } from '@expedition/contracts';
 import { type AuditActor, writeAudit } from './audit';
@@ -10,8 +9,8 @@ import {
   enforceCap,
   insertKey,
   isUuidShaped,
+  keyServiceContext,
   refuseIfSuspended,
-  serviceContext,
 } from './service-context';
 import { type PublishableKeyView, keyState, toKeyView } from './views';
 
@@ -31,8 +30,7 @@ export interface RotatedKey {
  * Minted (capped per operator), listed, revoked at once, or rotated with a grace during which the old key still works.
  */
 export function createPublishableKeyService(deps: KeyServiceDeps) {
-  const { prisma, clock, actorOf, requireOperatorRow } = serviceContext(deps);
-  const randomBytes = deps.randomBytes ?? cryptoRandomBytes;
+  const { prisma, clock, actorOf, requireOperatorRow, randomBytes } = keyServiceContext(deps);
 
   const liveKeyFilter = (operatorId: string, now: Date) => ({
     operatorId,

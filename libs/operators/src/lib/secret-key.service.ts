@@ -1,4 +1,3 @@
-import { randomBytes as cryptoRandomBytes } from 'node:crypto';
 import { mintSecretKey as mintSecretKeyString } from '@expedition/auth-publishable-key';
 import type { Mode } from '@expedition/contracts';
 import { type AuditActor, writeAudit } from './audit';
@@ -10,8 +9,8 @@ import {
   enforceCap,
   insertKey,
   isUuidShaped,
+  keyServiceContext,
   refuseIfSuspended,
-  serviceContext,
 } from './service-context';
 import { type SecretKeyView, toSecretKeyView } from './views';
 
@@ -23,8 +22,7 @@ export interface MintedSecret {
 
 /** Secret keys (`sk_op_…`): shown once when minted, stored as a sha256 and a display prefix; capped per operator. */
 export function createSecretKeyService(deps: KeyServiceDeps) {
-  const { prisma, clock, actorOf, requireOperatorRow } = serviceContext(deps);
-  const randomBytes = deps.randomBytes ?? cryptoRandomBytes;
+  const { prisma, clock, actorOf, requireOperatorRow, randomBytes } = keyServiceContext(deps);
 
   async function mintSecretKey(operatorId: string, mode: Mode, actor?: AuditActor): Promise<MintedSecret> {
     const keyMode = requireMode(mode);

@@ -1,3 +1,4 @@
+import { randomBytes as cryptoRandomBytes } from 'node:crypto';
 import type { RandomBytes } from '@expedition/auth-publishable-key';
 import { type PrismaClient, type Operator, isUniqueViolation } from '@expedition/db';
 import { systemClock, type Clock } from '@expedition/platform';
@@ -54,6 +55,11 @@ export function serviceContext(deps: ServiceDeps): ServiceContext {
       return row;
     },
   };
+}
+
+/** A key-minting service's context: serviceContext plus its randomness (node:crypto unless the deps give one). */
+export function keyServiceContext(deps: KeyServiceDeps): ServiceContext & { randomBytes: RandomBytes } {
+  return { ...serviceContext(deps), randomBytes: deps.randomBytes ?? cryptoRandomBytes };
 }
 
 /** A suspended operator is read-only: no new keys. */

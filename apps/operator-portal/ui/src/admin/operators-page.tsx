@@ -1,7 +1,7 @@
 import { useEffect, useState } from 'preact/hooks';
 import { Badge, Button, EmptyState, TextField } from '@expedition/ui';
 import type { AdminOperatorList } from '../api/types';
-import { Loaded, PageHeader, TableWrap } from '../components';
+import { Loaded, PageHeader, StackTable } from '../components';
 import { formatBps, formatDateTime } from '../format';
 import { useResource } from '../hooks';
 import { navigate, useLocation } from '../router';
@@ -45,49 +45,47 @@ export function AdminOperatorsPage() {
             </EmptyState>
           ) : (
             <>
-              <TableWrap label="Operators">
-                <table class="table table--stack">
-                  <thead>
-                    <tr>
-                      <th scope="col">Operator</th>
-                      <th scope="col">Status</th>
-                      <th scope="col">Live embedding</th>
-                      <th scope="col">Tier</th>
-                      <th scope="col" class="num">
-                        Commission
-                      </th>
-                      <th scope="col">Webhook</th>
-                      <th scope="col">Created</th>
-                    </tr>
-                  </thead>
-                  <tbody>
-                    {data.operators.map((o) => (
-                      <tr key={o.id}>
-                        <td data-label="Operator">
-                          <a href={`/admin/operators/${encodeURIComponent(o.id)}`}>{o.name}</a>
-                          {o.contactEmail ? <div class="small muted">{o.contactEmail}</div> : null}
-                        </td>
-                        <td data-label="Status">
-                          <Badge tone={STATUS_TONE[o.status]}>{o.status}</Badge>
-                        </td>
-                        <td data-label="Live embedding">
-                          {o.embeddingEnabled ? <Badge tone="success">enabled</Badge> : <Badge>disabled</Badge>}
-                        </td>
-                        <td data-label="Tier">{o.integrationTier}</td>
-                        <td data-label="Commission" class="num">
-                          {formatBps(o.commissionRateBps)}
-                        </td>
-                        <td data-label="Webhook" class="small">
-                          {o.webhookUrl ? (o.webhookSecretSet ? 'URL + secret' : 'URL, no secret') : '—'}
-                        </td>
-                        <td data-label="Created" class="small">
-                          {formatDateTime(o.createdAt)}
-                        </td>
-                      </tr>
-                    ))}
-                  </tbody>
-                </table>
-              </TableWrap>
+              <StackTable
+                label="Operators"
+                head={
+                  <>
+                    <th scope="col">Operator</th>
+                    <th scope="col">Status</th>
+                    <th scope="col">Live embedding</th>
+                    <th scope="col">Tier</th>
+                    <th scope="col" class="num">
+                      Commission
+                    </th>
+                    <th scope="col">Webhook</th>
+                    <th scope="col">Created</th>
+                  </>
+                }
+              >
+                {data.operators.map((o) => (
+                  <tr key={o.id}>
+                    <td data-label="Operator">
+                      <a href={`/admin/operators/${encodeURIComponent(o.id)}`}>{o.name}</a>
+                      {o.contactEmail ? <div class="small muted">{o.contactEmail}</div> : null}
+                    </td>
+                    <td data-label="Status">
+                      <Badge tone={STATUS_TONE[o.status]}>{o.status}</Badge>
+                    </td>
+                    <td data-label="Live embedding">
+                      {o.embeddingEnabled ? <Badge tone="success">enabled</Badge> : <Badge>disabled</Badge>}
+                    </td>
+                    <td data-label="Tier">{o.integrationTier}</td>
+                    <td data-label="Commission" class="num">
+                      {formatBps(o.commissionRateBps)}
+                    </td>
+                    <td data-label="Webhook" class="small">
+                      {o.webhookUrl ? (o.webhookSecretSet ? 'URL + secret' : 'URL, no secret') : '—'}
+                    </td>
+                    <td data-label="Created" class="small">
+                      {formatDateTime(o.createdAt)}
+                    </td>
+                  </tr>
+                ))}
+              </StackTable>
               {data.truncated ? (
                 <p class="muted small">Showing the newest 100 matches; refine the search to see others.</p>
               ) : null}

@@ -1,8 +1,7 @@
-import { useEffect, useState } from 'preact/hooks';
-import { Button, EmptyState, Spinner } from '@expedition/ui';
-import { errorMessage } from '../api/client';
+import { EmptyState } from '@expedition/ui';
 import type { AuditEntry, AuditList } from '../api/types';
-import { ErrorNote, PageHeader, TableWrap } from '../components';
+import { Paged, PageHeader, StackTable } from '../components';
+import { usePagedList } from '../hooks';
 import { formatDateTime } from '../format';
 import { useSession } from '../session';
 
@@ -50,44 +49,42 @@ export function AuditTable({ entries, showOperator }: { entries: AuditEntry[]; s
       <EmptyState title="Nothing recorded yet">Key, origin, webhook and settings changes are recorded here.</EmptyState>
     );
   return (
-    <TableWrap label="Audit log entries">
-      <table class="table table--stack">
-        <thead>
-          <tr>
-            <th scope="col">When</th>
-            <th scope="col">Who</th>
-            <th scope="col">What</th>
-            {showOperator ? <th scope="col">Operator</th> : null}
-            <th scope="col">Change</th>
-          </tr>
-        </thead>
-        <tbody>
-          {entries.map((e) => (
-            <tr key={e.id}>
-              <td data-label="When" class="small nowrap">
-                {formatDateTime(e.at)}
-              </td>
-              <td data-label="Who" class="small">
-                {e.actor.email ?? '—'}
-                {e.actor.role ? <div class="muted">{e.actor.role.replace('_', ' ')}</div> : null}
-              </td>
-              <td data-label="What">
-                {describeAction(e.action)}
-                {e.targetId ? <div class="small muted mono">{e.targetId}</div> : null}
-              </td>
-              {showOperator ? (
-                <td data-label="Operator" class="small">
-                  {e.operatorName ?? e.operatorId ?? '—'}
-                </td>
-              ) : null}
-              <td data-label="Change" class="small change">
-                {changeLines(e)}
-              </td>
-            </tr>
-          ))}
-        </tbody>
-      </table>
-    </TableWrap>
+    <StackTable
+      label="Audit log entries"
+      head={
+        <>
+          <th scope="col">When</th>
+          <th scope="col">Who</th>
+          <th scope="col">What</th>
+          {showOperator ? <th scope="col">Operator</th> : null}
+          <th scope="col">Change</th>
+        </>
+      }
+    >
+      {entries.map((e) => (
+        <tr key={e.id}>
+          <td data-label="When" class="small nowrap">
+            {formatDateTime(e.at)}
+          </td>
+          <td data-label="Who" class="small">
+            {e.actor.email ?? '—'}
+            {e.actor.role ? <div class="muted">{e.actor.role.replace('_', ' ')}</div> : null}
+          </td>
+          <td data-label="What">
+            {describeAction(e.action)}
+            {e.targetId ? <div class="small muted mono">{e.targetId}</div> : null}
+          </td>
+          {showOperator ? (
+            <td data-label="Operator" class="small">
+              {e.operatorName ?? e.operatorId ?? '—'}
+            </td>
+          ) : null}
+          <td data-label="Change" class="small change">
+            {changeLines(e)}
+          </td>
+        </tr>
+      ))}
+    </StackTable>
   );
 }
 
@@ -99,53 +96,21 @@ function changeLines(e: AuditEntry) {
 /** Cursor-paged audit list of any path answering AuditList. */
 export function useAuditLog(path: string) {
   const { api } = useSession();
-  const [entries, setEntries] = useState<AuditEntry[] | null>(null);
-  const [cursor, setCursor] = useState<string | null>(null);
-  const [error, setError] = useState<string | null>(null);
-  const [loading, setLoading] = useState(false);
-  async function load(reset: boolean) {
-    setLoading(true);
-    try {
+  return usePagedList<AuditEntry>(
+    async (cursor) => {
       const sep = path.includes('?') ? '&' : '?';
-      const answer = await api.get<AuditList>(
-        !reset && cursor ? `${path}${sep}cursor=${encodeURIComponent(cursor)}` : path,
-      );
-      setEntries((prev) => (reset || !prev ? answer.entries : [...prev, ...answer.entries]));
-      setCursor(answer.nextCursor);
-      setError(null);
-    } catch (e) {
-      setError(errorMessage(e));
-    } finally {
-      setLoading(false);
-    }
-  }
-  useEffect(() => {
-    void load(true);
-  }, [path]);
-  return { entries, cursor, error, loading, reload: () => load(true), more: () => load(false) };
+      const answer = await api.get<AuditList>(cursor ? `${path}${sep}cursor=${encodeURIComponent(cursor)}` : path);
+      return { items: answer.entries, nextCursor: answer.nextCursor };
+    },
+    [path],
+  );
 }
 
 export function AuditView({ log, showOperator }: { log: ReturnType<typeof useAuditLog>; showOperator?: boolean }) {
   return (
-    <>
-      {log.error ? <ErrorNote message={log.error} onRetry={() => void log.reload()} /> : null}
-      {log.entries === null ? (
-        log.error ? null : (
-          <Spinner label="Loading the audit log…" />
-        )
-      ) : (
-        <>
-          <AuditTable entries={log.entries} showOperator={showOperator} />
-          {log.cursor ? (
-            <div class="more">
-              <Button variant="secondary" busy={log.loading} onClick={() => void log.more()}>
-                Load older entries
-              </Button>
-            </div>
-          ) : null}
-        </>
-      )}
-    </>
+    <Paged list={log} loadingLabel="Loading the audit log…" moreLabel="Load older entries">
+      {(entries) => <AuditTable entries={entries} showOperator={showOperator} />}
+    </Paged>
   );
 }
 

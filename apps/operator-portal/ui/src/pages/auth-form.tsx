@@ -1,8 +1,10 @@
 import { PORTAL_LIMITS } from '@expedition/contracts/rules';
 import type { ComponentChildren } from 'preact';
 import { useEffect, useRef, useState } from 'preact/hooks';
+import { Button, TextField } from '@expedition/ui';
 import { ApiError, errorMessage } from '../api/client';
 import { useTitle } from '../hooks';
+import { useLocation } from '../router';
 
 // What the sign-up, log-in and e-mailed-link pages share: the card, the form state and error display.
 
@@ -82,5 +84,89 @@ export function MissingToken({ what }: { what: string }) {
     <p role="alert" class="form-error">
       This {what} link is incomplete. Open the link from the e-mail again, or copy the whole address into the browser.
     </p>
+  );
+}
+
+/** The `token` of an e-mailed link's query ('' when absent). */
+export const useLinkToken = (): string => useLocation().search.get('token') ?? '';
+
+/** A `describe` for useForm.run (or a message of its own): `message` when the API refused the link's token. */
+export const onInvalidToken =
+  (message: string) =>
+  (e: unknown): string | null =>
+    e instanceof ApiError && e.code === 'invalid_token' ? message : null;
+
+/** Runs `effect` once, when the page has a token (the pages that act on an e-mailed link as soon as they open). */
+export function useOnceWithToken(token: string, effect: () => void) {
+  const started = useRef(false);
+  useEffect(() => {
+    if (!token || started.current) return;
+    started.current = true;
+    effect();
+  }, [token]);
+}
+
+/** The stacked form of the auth pages: an optional intro, the form error, the fields and the submit button. */
+export function AuthForm({
+  form,
+  submit,
+  onSubmit,
+  intro,
+  children,
+}: {
+  form: { busy: boolean; error: string | null };
+  submit: string;
+  onSubmit: () => void;
+  intro?: ComponentChildren;
+  children: ComponentChildren;
+}) {
+  return (
+    <form
+      class="stack"
+      onSubmit={(event) => {
+        event.preventDefault();
+        onSubmit();
+      }}
+    >
+      {intro}
+      <FormError message={form.error} />
+      {children}
+      <Button type="submit" busy={form.busy}>
+        {submit}
+      </Button>
+    </form>
+  );
+}
+
+/** A new password: required, at least the minimum length, with the hint and the API's error for it. */
+export function NewPasswordField(props: {
+  label: string;
+  name?: string;
+  value: string;
+  error: string | undefined;
+  onInput: (value: string) => void;
+}) {
+  return (
+    <TextField
+      label={props.label}
+      type="password"
+      {...(props.name === undefined ? {} : { name: props.name })}
+      autoComplete="new-password"
+      required
+      minLength={PORTAL_LIMITS.passwordMinLength}
+      hint={PASSWORD_HINT}
+      value={props.value}
+      error={props.error}
+      onInput={(e) => props.onInput(value(e))}
+    />
+  );
+}
+
+/** The footer of the pages for people without an account yet. */
+export function LoginInstead() {
+  return (
+    <span>
+      Already have an account? <a href="/login">Log in</a>
+    </span>
   );
 }

@@ -3,7 +3,7 @@ import { useState } from 'preact/hooks';
 import { Badge, Button, EmptyState, useToast } from '@expedition/ui';
 import { errorMessage } from '../api/client';
 import type { DashboardResponse, PortalOperatorResponse, PublishableKeyList } from '../api/types';
-import { Banner, Loaded, PageHeader, Section, Secret, TableWrap } from '../components';
+import { Banner, Loaded, PageHeader, Secret, Section, StackTable, TableWrap } from '../components';
 import { formatDate, formatDateTime, formatPercent } from '../format';
 import { useResource } from '../hooks';
 import { useSession, useSignedIn } from '../session';
@@ -87,54 +87,52 @@ export function DashboardPage() {
                 Policies sold through your widget appear here, test and live.
               </EmptyState>
             ) : (
-              <TableWrap label="Recent policies">
-                <table class="table table--stack">
-                  <thead>
-                    <tr>
-                      <th scope="col">Policy</th>
-                      <th scope="col">Plan</th>
-                      <th scope="col">Mode</th>
-                      <th scope="col" class="num">
-                        Travelers
-                      </th>
-                      <th scope="col" class="num">
-                        Premium
-                      </th>
-                      <th scope="col" class="num">
-                        Commission
-                      </th>
-                      <th scope="col">Issued</th>
-                      <th scope="col">Confirmation e-mail</th>
-                    </tr>
-                  </thead>
-                  <tbody>
-                    {data.recentPolicies.map((p) => (
-                      <tr key={p.policyNumber}>
-                        <td data-label="Policy" class="mono">
-                          {p.policyNumber}
-                        </td>
-                        <td data-label="Plan">{p.planName}</td>
-                        <td data-label="Mode">
-                          <ModeBadge mode={p.mode} />
-                        </td>
-                        <td data-label="Travelers" class="num">
-                          {p.travelers}
-                        </td>
-                        <td data-label="Premium" class="num">
-                          {formatMoney(p.premiumCents, p.currency)}
-                        </td>
-                        <td data-label="Commission" class="num">
-                          {p.commissionCents === null ? '—' : formatMoney(p.commissionCents, p.currency)}
-                        </td>
-                        <td data-label="Issued">{formatDateTime(p.issuedAt)}</td>
-                        <td data-label="Confirmation e-mail">
-                          {CONFIRMATION_EMAIL[p.confirmationEmail ?? 'none'] ?? p.confirmationEmail}
-                        </td>
-                      </tr>
-                    ))}
-                  </tbody>
-                </table>
-              </TableWrap>
+              <StackTable
+                label="Recent policies"
+                head={
+                  <>
+                    <th scope="col">Policy</th>
+                    <th scope="col">Plan</th>
+                    <th scope="col">Mode</th>
+                    <th scope="col" class="num">
+                      Travelers
+                    </th>
+                    <th scope="col" class="num">
+                      Premium
+                    </th>
+                    <th scope="col" class="num">
+                      Commission
+                    </th>
+                    <th scope="col">Issued</th>
+                    <th scope="col">Confirmation e-mail</th>
+                  </>
+                }
+              >
+                {data.recentPolicies.map((p) => (
+                  <tr key={p.policyNumber}>
+                    <td data-label="Policy" class="mono">
+                      {p.policyNumber}
+                    </td>
+                    <td data-label="Plan">{p.planName}</td>
+                    <td data-label="Mode">
+                      <ModeBadge mode={p.mode} />
+                    </td>
+                    <td data-label="Travelers" class="num">
+                      {p.travelers}
+                    </td>
+                    <td data-label="Premium" class="num">
+                      {formatMoney(p.premiumCents, p.currency)}
+                    </td>
+                    <td data-label="Commission" class="num">
+                      {p.commissionCents === null ? '—' : formatMoney(p.commissionCents, p.currency)}
+                    </td>
+                    <td data-label="Issued">{formatDateTime(p.issuedAt)}</td>
+                    <td data-label="Confirmation e-mail">
+                      {CONFIRMATION_EMAIL[p.confirmationEmail ?? 'none'] ?? p.confirmationEmail}
+                    </td>
+                  </tr>
+                ))}
+              </StackTable>
             )
           }
         </Loaded>

@@ -1,11 +1,22 @@
 import { PORTAL_LIMITS } from '@expedition/contracts/rules';
-import { useEffect, useRef, useState } from 'preact/hooks';
-import { Button, Spinner, TextField } from '@expedition/ui';
-import { ApiError, errorMessage } from '../api/client';
+import { useState } from 'preact/hooks';
+import { Spinner, TextField } from '@expedition/ui';
+import { errorMessage } from '../api/client';
 import type { LoginResponse } from '../api/types';
-import { navigate, useLocation } from '../router';
+import { navigate } from '../router';
 import { useSession } from '../session';
-import { AuthCard, FormError, MissingToken, PASSWORD_HINT, useForm, value } from './auth-form';
+import {
+  AuthCard,
+  AuthForm,
+  LoginInstead,
+  MissingToken,
+  NewPasswordField,
+  onInvalidToken,
+  useForm,
+  useLinkToken,
+  useOnceWithToken,
+  value,
+} from './auth-form';
 
 // The pages behind e-mailed links: password reset (and its request), address verification, team invitations.
 
@@ -22,18 +33,17 @@ export function ForgotPasswordPage() {
           works for a limited time.
         </p>
       ) : (
-        <form
-          class="stack"
-          onSubmit={(event) => {
-            event.preventDefault();
+        <AuthForm
+          form={form}
+          submit="Send the link"
+          intro={<p class="muted">Enter the e-mail address of your account; we will send it a link.</p>}
+          onSubmit={() =>
             void form.run(async () => {
               await api.post('/auth/password-reset', { email }, { quiet401: true });
               setSent(true);
-            });
-          }}
+            })
+          }
         >
-          <p class="muted">Enter the e-mail address of your account; we will send it a link.</p>
-          <FormError message={form.error} />
           <TextField
             label="E-mail"
             type="email"
@@ -43,10 +53,7 @@ export function ForgotPasswordPage() {
             value={email}
             onInput={(e) => setEmail(value(e))}
           />
-          <Button type="submit" busy={form.busy}>
-            Send the link
-          </Button>
-        </form>
+        </AuthForm>
       )}
     </AuthCard>
   );
@@ -54,7 +61,7 @@ export function ForgotPasswordPage() {
 
 export function ResetPasswordPage() {
   const { api } = useSession();
-  const token = useLocation().search.get('token') ?? '';
+  const token = useLinkToken();
   const [password, setPassword] = useState('');
   const [confirm, setConfirm] = useState('');
   const [done, setDone] = useState(false);
@@ -69,37 +76,25 @@ export function ResetPasswordPage() {
           <a href="/login">Log in with the new password</a>.
         </p>
       ) : (
-        <form
-          class="stack"
-          onSubmit={(event) => {
-            event.preventDefault();
+        <AuthForm
+          form={form}
+          submit="Change password"
+          onSubmit={() => {
             if (password !== confirm) {
               form.setError('The two passwords are not the same.');
               return;
             }
-            void form.run(
-              async () => {
-                await api.post('/auth/password-reset/confirm', { token, password }, { quiet401: true });
-                setDone(true);
-              },
-              (e) =>
-                e instanceof ApiError && e.code === 'invalid_token'
-                  ? 'This link has expired or was already used. Ask for a new one on the “Forgot your password?” page.'
-                  : null,
-            );
+            void form.run(async () => {
+              await api.post('/auth/password-reset/confirm', { token, password }, { quiet401: true });
+              setDone(true);
+            }, onInvalidToken('This link has expired or was already used. Ask for a new one on the “Forgot your password?” page.'));
           }}
         >
-          <FormError message={form.error} />
-          <TextField
+          <NewPasswordField
             label="New password"
-            type="password"
-            autoComplete="new-password"
-            required
-            minLength={PORTAL_LIMITS.passwordMinLength}
-            hint={PASSWORD_HINT}
             value={password}
             error={form.fields['password']}
-            onInput={(e) => setPassword(value(e))}
+            onInput={setPassword}
           />
           <TextField
             label="Repeat the new password"
@@ -109,10 +104,7 @@ export function ResetPasswordPage() {
             value={confirm}
             onInput={(e) => setConfirm(value(e))}
           />
-          <Button type="submit" busy={form.busy}>
-            Change password
-          </Button>
-        </form>
+        </AuthForm>
       )}
     </AuthCard>
   );
@@ -120,13 +112,10 @@ export function ResetPasswordPage() {
 
 export function VerifyEmailPage() {
   const { api, refresh, state } = useSession();
-  const token = useLocation().search.get('token') ?? '';
+  const token = useLinkToken();
   const [status, setStatus] = useState<'working' | 'done' | 'failed'>('working');
   const [message, setMessage] = useState('');
-  const started = useRef(false);
-  useEffect(() => {
-    if (!token || started.current) return;
-    started.current = true;
+  useOnceWithToken(token, () => {
     api
       .post('/auth/verify-email', { token }, { quiet401: true })
       .then(async () => {
@@ -135,13 +124,9 @@ export function VerifyEmailPage() {
       })
       .catch((e) => {
         setStatus('failed');
-        setMessage(
-          e instanceof ApiError && e.code === 'invalid_token'
-            ? 'This verification link has expired or was already used.'
-            : errorMessage(e),
-        );
+        setMessage(onInvalidToken('This verification link has expired or was already used.')(e) ?? errorMessage(e));
       });
-  }, [token]);
+  });
   const signedIn = state.status === 'ready';
   return (
     <AuthCard title={status === 'done' ? 'E-mail address verified' : 'Verify your e-mail'}>
@@ -174,45 +159,31 @@ export function VerifyEmailPage() {
 /** The one-time sign-in link mailed to an account locked by failed log-ins (docs/portal.md, throttling). */
 export function AcceptInvitePage() {
   const { api, signedIn } = useSession();
-  const token = useLocation().search.get('token') ?? '';
+  const token = useLinkToken();
   const [name, setName] = useState('');
   const [password, setPassword] = useState('');
   const form = useForm();
   return (
-    <AuthCard
-      title="Join your team"
-      footer={
-        <span>
-          Already have an account? <a href="/login">Log in</a>
-        </span>
-      }
-    >
+    <AuthCard title="Join your team" footer={<LoginInstead />}>
       {!token ? (
         <MissingToken what="invitation" />
       ) : (
-        <form
-          class="stack"
-          onSubmit={(event) => {
-            event.preventDefault();
-            void form.run(
-              async () => {
-                const answer = await api.post<LoginResponse>(
-                  '/auth/invites/accept',
-                  { token, password, ...(name.trim() ? { name } : {}) },
-                  { quiet401: true },
-                );
-                await signedIn(answer);
-                navigate('/', { replace: true });
-              },
-              (e) =>
-                e instanceof ApiError && e.code === 'invalid_token'
-                  ? 'This invitation has expired, was withdrawn or was already used. Ask your team owner for a new one.'
-                  : null,
-            );
-          }}
+        <AuthForm
+          form={form}
+          submit="Accept the invitation"
+          intro={<p class="muted">You were invited to an operator's account. Choose your password to accept.</p>}
+          onSubmit={() =>
+            void form.run(async () => {
+              const answer = await api.post<LoginResponse>(
+                '/auth/invites/accept',
+                { token, password, ...(name.trim() ? { name } : {}) },
+                { quiet401: true },
+              );
+              await signedIn(answer);
+              navigate('/', { replace: true });
+            }, onInvalidToken('This invitation has expired, was withdrawn or was already used. Ask your team owner for a new one.'))
+          }
         >
-          <p class="muted">You were invited to an operator's account. Choose your password to accept.</p>
-          <FormError message={form.error} />
           <TextField
             label="Your name (optional)"
             autoComplete="name"
@@ -220,21 +191,8 @@ export function AcceptInvitePage() {
             value={name}
             onInput={(e) => setName(value(e))}
           />
-          <TextField
-            label="Password"
-            type="password"
-            autoComplete="new-password"
-            required
-            minLength={PORTAL_LIMITS.passwordMinLength}
-            hint={PASSWORD_HINT}
-            value={password}
-            error={form.fields['password']}
-            onInput={(e) => setPassword(value(e))}
-          />
-          <Button type="submit" busy={form.busy}>
-            Accept the invitation
-          </Button>
-        </form>
+          <NewPasswordField label="Password" value={password} error={form.fields['password']} onInput={setPassword} />
+        </AuthForm>
       )}
     </AuthCard>
   );

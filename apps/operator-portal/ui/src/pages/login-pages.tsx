@@ -1,11 +1,22 @@
 import { PORTAL_LIMITS } from '@expedition/contracts/rules';
-import { useEffect, useRef, useState } from 'preact/hooks';
-import { Button, Spinner, TextField } from '@expedition/ui';
+import { useEffect, useState } from 'preact/hooks';
+import { Spinner, TextField } from '@expedition/ui';
 import { ApiError, errorMessage } from '../api/client';
 import type { LoginResponse, SignupResponse } from '../api/types';
 import { navigate, safeNext, useLocation } from '../router';
 import { useSession } from '../session';
-import { AuthCard, FormError, MissingToken, PASSWORD_HINT, useForm, value } from './auth-form';
+import {
+  AuthCard,
+  AuthForm,
+  LoginInstead,
+  MissingToken,
+  NewPasswordField,
+  onInvalidToken,
+  useForm,
+  useLinkToken,
+  useOnceWithToken,
+  value,
+} from './auth-form';
 
 // Log-in, sign-up, and the one-time sign-in link mailed to a locked-out account.
 
@@ -31,10 +42,10 @@ export function LoginPage() {
         </>
       }
     >
-      <form
-        class="stack"
-        onSubmit={(event) => {
-          event.preventDefault();
+      <AuthForm
+        form={form}
+        submit="Log in"
+        onSubmit={() =>
           void form.run(
             async () => {
               const answer = await api.post<LoginResponse>('/auth/login', { email, password }, { quiet401: true });
@@ -43,10 +54,9 @@ export function LoginPage() {
             },
             (e) =>
               e instanceof ApiError && e.status === 401 ? 'The e-mail address or password is not correct.' : null,
-          );
-        }}
+          )
+        }
       >
-        <FormError message={form.error} />
         <TextField
           label="E-mail"
           type="email"
@@ -65,10 +75,7 @@ export function LoginPage() {
           value={password}
           onInput={(e) => setPassword(value(e))}
         />
-        <Button type="submit" busy={form.busy}>
-          Log in
-        </Button>
-      </form>
+      </AuthForm>
     </AuthCard>
   );
 }
@@ -81,22 +88,15 @@ export function SignupPage() {
   const [name, setName] = useState('');
   const form = useForm();
   return (
-    <AuthCard
-      title="Create your operator account"
-      footer={
-        <span>
-          Already have an account? <a href="/login">Log in</a>
-        </span>
-      }
-    >
+    <AuthCard title="Create your operator account" footer={<LoginInstead />}>
       <p class="muted">
         You get a test key at once: the widget works in test mode on your own pages today. Live sales start when we
         approve your account.
       </p>
-      <form
-        class="stack"
-        onSubmit={(event) => {
-          event.preventDefault();
+      <AuthForm
+        form={form}
+        submit="Create account"
+        onSubmit={() =>
           void form.run(async () => {
             const answer = await api.post<SignupResponse>(
               '/auth/signup',
@@ -105,10 +105,9 @@ export function SignupPage() {
             );
             await signedIn(answer);
             navigate('/', { replace: true });
-          });
-        }}
+          })
+        }
       >
-        <FormError message={form.error} />
         <TextField
           label="Company name"
           name="operatorName"
@@ -138,34 +137,23 @@ export function SignupPage() {
           error={form.fields['email']}
           onInput={(e) => setEmail(value(e))}
         />
-        <TextField
+        <NewPasswordField
           label="Password"
-          type="password"
           name="password"
-          autoComplete="new-password"
-          required
-          minLength={PORTAL_LIMITS.passwordMinLength}
-          hint={PASSWORD_HINT}
           value={password}
           error={form.fields['password']}
-          onInput={(e) => setPassword(value(e))}
+          onInput={setPassword}
         />
-        <Button type="submit" busy={form.busy}>
-          Create account
-        </Button>
-      </form>
+      </AuthForm>
     </AuthCard>
   );
 }
 
 export function SignInLinkPage() {
   const { api, signedIn } = useSession();
-  const token = useLocation().search.get('token') ?? '';
+  const token = useLinkToken();
   const [message, setMessage] = useState('');
-  const started = useRef(false);
-  useEffect(() => {
-    if (!token || started.current) return;
-    started.current = true;
+  useOnceWithToken(token, () => {
     api
       .post<LoginResponse>('/auth/login-link', { token }, { quiet401: true })
       .then(async (answer) => {
@@ -173,13 +161,9 @@ export function SignInLinkPage() {
         navigate('/settings', { replace: true });
       })
       .catch((e) =>
-        setMessage(
-          e instanceof ApiError && e.code === 'invalid_token'
-            ? 'This sign-in link has expired or was already used.'
-            : errorMessage(e),
-        ),
+        setMessage(onInvalidToken('This sign-in link has expired or was already used.')(e) ?? errorMessage(e)),
       );
-  }, [token]);
+  });
   return (
     <AuthCard title="Sign in with a link" footer={<a href="/forgot-password">Reset your password instead</a>}>
       {!token ? (

@@ -11,11 +11,12 @@ import {
   type BadgeTone,
 } from '@expedition/ui';
 import type { PortalPublishableKey, PublishableKeyList, RotateKeyResponse } from '../api/types';
-import { Banner, Loaded, Secret, Section, TableWrap } from '../components';
+import { ActionsHeader, Banner, Loaded, Secret, Section, StackTable } from '../components';
 import { formatDateTime, formatRelative, keyState, localInputToIso, shortKey, type KeyState } from '../format';
 import { useResource } from '../hooks';
 import { useSession } from '../session';
 import { ModeBadge } from './dashboard-page';
+import { type KeyAction, RevokeKeyDialog } from './revoke-key-dialog';
 
 const STATE_TONE: Record<KeyState, BadgeTone> = {
   active: 'success',
@@ -52,13 +53,7 @@ export function KeyStateBadge({ k }: { k: PortalPublishableKey }) {
 type Grace = 'now' | '24h' | '7d' | 'date';
 
 /** The publishable keys of the API keys page: create, rotate with a grace, revoke. */
-export function PublishableKeysSection({
-  act,
-  busy,
-}: {
-  act: (action: () => Promise<void>, done: string) => Promise<void>;
-  busy: boolean;
-}) {
+export function PublishableKeysSection({ act, busy }: { act: KeyAction; busy: boolean }) {
   const { api } = useSession();
   const keys = useResource<PublishableKeyList>('/operator/keys');
 
@@ -124,101 +119,93 @@ export function PublishableKeysSection({
             data.keys.length === 0 ? (
               <EmptyState title="No publishable keys">Create a test key to try the widget on your pages.</EmptyState>
             ) : (
-              <TableWrap label="Publishable keys">
-                <table class="table table--stack">
-                  <thead>
-                    <tr>
-                      <th scope="col">Key</th>
-                      <th scope="col">Mode</th>
-                      <th scope="col">State</th>
-                      <th scope="col">Created</th>
-                      <th scope="col">Last used</th>
-                      <th scope="col">
-                        <span class="svc-visually-hidden">Actions</span>
-                      </th>
+              <StackTable
+                label="Publishable keys"
+                head={
+                  <>
+                    <th scope="col">Key</th>
+                    <th scope="col">Mode</th>
+                    <th scope="col">State</th>
+                    <th scope="col">Created</th>
+                    <th scope="col">Last used</th>
+                    <ActionsHeader />
+                  </>
+                }
+              >
+                {data.keys.map((k) => {
+                  const state = keyState(k);
+                  const usable = state === 'active' || state === 'expiring';
+                  return (
+                    <tr key={k.id} data-key-id={k.id}>
+                      <td data-label="Key">
+                        <div class="key-cell">
+                          <code class="mono" title={k.key}>
+                            {shortKey(k.key)}
+                          </code>
+                          <CopyButton text={k.key} label={`${k.mode} key ${k.label ?? shortKey(k.key)}`} />
+                        </div>
+                        {k.label ? <div class="muted small">{k.label}</div> : null}
+                        {!k.accepted && k.refusal && usable ? (
+                          <div class="warning-text small">{REFUSAL_TEXT[k.refusal] ?? k.refusal}</div>
+                        ) : null}
+                      </td>
+                      <td data-label="Mode">
+                        <ModeBadge mode={k.mode} />
+                      </td>
+                      <td data-label="State">
+                        <KeyStateBadge k={k} />
+                      </td>
+                      <td data-label="Created">{formatDateTime(k.createdAt)}</td>
+                      <td data-label="Last used" title={k.lastUsedAt ? formatDateTime(k.lastUsedAt) : undefined}>
+                        {formatRelative(k.lastUsedAt)}
+                      </td>
+                      <td class="actions">
+                        {state === 'active' ? (
+                          <Button
+                            variant="secondary"
+                            small
+                            onClick={() => (setGrace('24h'), setGraceDate(''), setRotating(k))}
+                            aria-label={`Rotate ${shortKey(k.key)}`}
+                          >
+                            Rotate
+                          </Button>
+                        ) : null}
+                        {usable ? (
+                          <Button
+                            variant="secondary"
+                            small
+                            onClick={() => setRevoking(k)}
+                            aria-label={`Revoke ${shortKey(k.key)}`}
+                          >
+                            Revoke
+                          </Button>
+                        ) : null}
+                      </td>
                     </tr>
-                  </thead>
-                  <tbody>
-                    {data.keys.map((k) => {
-                      const state = keyState(k);
-                      const usable = state === 'active' || state === 'expiring';
-                      return (
-                        <tr key={k.id} data-key-id={k.id}>
-                          <td data-label="Key">
-                            <div class="key-cell">
-                              <code class="mono" title={k.key}>
-                                {shortKey(k.key)}
-                              </code>
-                              <CopyButton text={k.key} label={`${k.mode} key ${k.label ?? shortKey(k.key)}`} />
-                            </div>
-                            {k.label ? <div class="muted small">{k.label}</div> : null}
-                            {!k.accepted && k.refusal && usable ? (
-                              <div class="warning-text small">{REFUSAL_TEXT[k.refusal] ?? k.refusal}</div>
-                            ) : null}
-                          </td>
-                          <td data-label="Mode">
-                            <ModeBadge mode={k.mode} />
-                          </td>
-                          <td data-label="State">
-                            <KeyStateBadge k={k} />
-                          </td>
-                          <td data-label="Created">{formatDateTime(k.createdAt)}</td>
-                          <td data-label="Last used" title={k.lastUsedAt ? formatDateTime(k.lastUsedAt) : undefined}>
-                            {formatRelative(k.lastUsedAt)}
-                          </td>
-                          <td class="actions">
-                            {state === 'active' ? (
-                              <Button
-                                variant="secondary"
-                                small
-                                onClick={() => (setGrace('24h'), setGraceDate(''), setRotating(k))}
-                                aria-label={`Rotate ${shortKey(k.key)}`}
-                              >
-                                Rotate
-                              </Button>
-                            ) : null}
-                            {usable ? (
-                              <Button
-                                variant="secondary"
-                                small
-                                onClick={() => setRevoking(k)}
-                                aria-label={`Revoke ${shortKey(k.key)}`}
-                              >
-                                Revoke
-                              </Button>
-                            ) : null}
-                          </td>
-                        </tr>
-                      );
-                    })}
-                  </tbody>
-                </table>
-              </TableWrap>
+                  );
+                })}
+              </StackTable>
             )
           }
         </Loaded>
       </Section>
 
-      <ConfirmDialog
-        open={revoking !== null}
+      <RevokeKeyDialog
+        target={revoking}
         title="Revoke this key?"
         confirmLabel="Revoke key"
-        danger
+        basePath="/operator/keys"
+        done="Key revoked."
+        act={act}
         busy={busy}
-        onCancel={() => setRevoking(null)}
-        onConfirm={() =>
-          void act(async () => {
-            await api.post(`/operator/keys/${encodeURIComponent(revoking?.id ?? '')}/revoke`);
-            setRevoking(null);
-            await keys.reload();
-          }, 'Key revoked.')
-        }
+        onClose={() => setRevoking(null)}
+        reload={keys.reload}
       >
         <p>
           <code class="mono">{revoking ? shortKey(revoking.key) : ''}</code> stops working at once: every page that
           still uses it shows the widget's error instead of quotes. This cannot be undone.
         </p>
-      </ConfirmDialog>
+      </RevokeKeyDialog>
 
       <ConfirmDialog
         open={rotating !== null}

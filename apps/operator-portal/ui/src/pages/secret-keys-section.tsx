@@ -1,23 +1,16 @@
 import type { Mode } from '@expedition/contracts/rules';
 import { useState } from 'preact/hooks';
-import { Badge, Button, ConfirmDialog, CopyButton, EmptyState, SelectField } from '@expedition/ui';
+import { Badge, Button, CopyButton, EmptyState, SelectField } from '@expedition/ui';
 import type { CreateSecretKeyResponse, PortalSecretKey, SecretKeyList } from '../api/types';
-import { Banner, Loaded, Section, TableWrap } from '../components';
+import { ActionsHeader, Banner, Loaded, Section, StackTable } from '../components';
 import { formatDateTime, formatRelative } from '../format';
 import { useResource } from '../hooks';
 import { useSession } from '../session';
 import { ModeBadge } from './dashboard-page';
+import { type KeyAction, RevokeKeyDialog } from './revoke-key-dialog';
 
 /** The secret keys of the API keys page: owners mint (shown once) and revoke; members only see the list. */
-export function SecretKeysSection({
-  act,
-  busy,
-  isOwner,
-}: {
-  act: (action: () => Promise<void>, done: string) => Promise<void>;
-  busy: boolean;
-  isOwner: boolean;
-}) {
+export function SecretKeysSection({ act, busy, isOwner }: { act: KeyAction; busy: boolean; isOwner: boolean }) {
   const { api } = useSession();
   const secretKeys = useResource<SecretKeyList>('/operator/secret-keys');
   const [minted, setMinted] = useState<CreateSecretKeyResponse | null>(null);
@@ -80,75 +73,67 @@ export function SecretKeysSection({
             data.secretKeys.length === 0 ? (
               <EmptyState title="No secret keys">You have not created any secret key.</EmptyState>
             ) : (
-              <TableWrap label="Secret keys">
-                <table class="table table--stack">
-                  <thead>
-                    <tr>
-                      <th scope="col">Prefix</th>
-                      <th scope="col">Mode</th>
-                      <th scope="col">State</th>
-                      <th scope="col">Created</th>
-                      <th scope="col">Last used</th>
-                      <th scope="col">
-                        <span class="svc-visually-hidden">Actions</span>
-                      </th>
-                    </tr>
-                  </thead>
-                  <tbody>
-                    {data.secretKeys.map((k) => (
-                      <tr key={k.id}>
-                        <td data-label="Prefix">
-                          <code class="mono">{k.prefix.endsWith('…') ? k.prefix : `${k.prefix}…`}</code>
-                        </td>
-                        <td data-label="Mode">
-                          <ModeBadge mode={k.mode} />
-                        </td>
-                        <td data-label="State">
-                          {k.revokedAt ? <Badge tone="danger">revoked</Badge> : <Badge tone="success">active</Badge>}
-                        </td>
-                        <td data-label="Created">{formatDateTime(k.createdAt)}</td>
-                        <td data-label="Last used">{formatRelative(k.lastUsedAt)}</td>
-                        <td class="actions">
-                          {isOwner && !k.revokedAt ? (
-                            <Button
-                              variant="secondary"
-                              small
-                              onClick={() => setRevokingSecret(k)}
-                              aria-label={`Revoke secret key ${k.prefix}`}
-                            >
-                              Revoke
-                            </Button>
-                          ) : null}
-                        </td>
-                      </tr>
-                    ))}
-                  </tbody>
-                </table>
-              </TableWrap>
+              <StackTable
+                label="Secret keys"
+                head={
+                  <>
+                    <th scope="col">Prefix</th>
+                    <th scope="col">Mode</th>
+                    <th scope="col">State</th>
+                    <th scope="col">Created</th>
+                    <th scope="col">Last used</th>
+                    <ActionsHeader />
+                  </>
+                }
+              >
+                {data.secretKeys.map((k) => (
+                  <tr key={k.id}>
+                    <td data-label="Prefix">
+                      <code class="mono">{k.prefix.endsWith('…') ? k.prefix : `${k.prefix}…`}</code>
+                    </td>
+                    <td data-label="Mode">
+                      <ModeBadge mode={k.mode} />
+                    </td>
+                    <td data-label="State">
+                      {k.revokedAt ? <Badge tone="danger">revoked</Badge> : <Badge tone="success">active</Badge>}
+                    </td>
+                    <td data-label="Created">{formatDateTime(k.createdAt)}</td>
+                    <td data-label="Last used">{formatRelative(k.lastUsedAt)}</td>
+                    <td class="actions">
+                      {isOwner && !k.revokedAt ? (
+                        <Button
+                          variant="secondary"
+                          small
+                          onClick={() => setRevokingSecret(k)}
+                          aria-label={`Revoke secret key ${k.prefix}`}
+                        >
+                          Revoke
+                        </Button>
+                      ) : null}
+                    </td>
+                  </tr>
+                ))}
+              </StackTable>
             )
           }
         </Loaded>
       </Section>
 
-      <ConfirmDialog
-        open={revokingSecret !== null}
+      <RevokeKeyDialog
+        target={revokingSecret}
         title="Revoke this secret key?"
         confirmLabel="Revoke secret key"
-        danger
+        basePath="/operator/secret-keys"
+        done="Secret key revoked."
+        act={act}
         busy={busy}
-        onCancel={() => setRevokingSecret(null)}
-        onConfirm={() =>
-          void act(async () => {
-            await api.post(`/operator/secret-keys/${encodeURIComponent(revokingSecret?.id ?? '')}/revoke`);
-            setRevokingSecret(null);
-            await secretKeys.reload();
-          }, 'Secret key revoked.')
-        }
+        onClose={() => setRevokingSecret(null)}
+        reload={secretKeys.reload}
       >
         <p>
           <code class="mono">{revokingSecret?.prefix}…</code> stops working at once. This cannot be undone.
         </p>
-      </ConfirmDialog>
+      </RevokeKeyDialog>
     </>
   );
 }

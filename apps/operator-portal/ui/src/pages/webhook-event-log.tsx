@@ -1,9 +1,9 @@
 /** The delivery log with its state filter and "load more": the operator's Webhooks page and the admin's operator page. */
-import { useEffect, useState } from 'preact/hooks';
-import { Button, SelectField, Spinner } from '@expedition/ui';
-import { errorMessage } from '../api/client';
+import { useState } from 'preact/hooks';
+import { Button, SelectField } from '@expedition/ui';
 import type { WebhookEventList, WebhookEventSummary } from '../api/types';
-import { ErrorNote } from '../components';
+import { Paged } from '../components';
+import { usePagedList } from '../hooks';
 import { useSession } from '../session';
 import { EventTable } from './webhook-log';
 
@@ -11,32 +11,19 @@ import { EventTable } from './webhook-log';
 export function useEventLog(basePath: string) {
   const { api } = useSession();
   const [status, setStatus] = useState('');
-  const [events, setEvents] = useState<WebhookEventSummary[] | null>(null);
-  const [cursor, setCursor] = useState<string | null>(null);
-  const [error, setError] = useState<string | null>(null);
-  const [loading, setLoading] = useState(false);
-  async function load(reset: boolean) {
-    setLoading(true);
-    try {
+  const list = usePagedList<WebhookEventSummary>(
+    async (cursor) => {
       const query = new URLSearchParams();
       // Filtered by state: "Failed" leaves out events not sent for lack of a webhook URL (docs/portal-api.md).
       if (status) query.set('state', status);
-      if (!reset && cursor) query.set('cursor', cursor);
+      if (cursor) query.set('cursor', cursor);
       const qs = query.toString();
       const answer = await api.get<WebhookEventList>(`${basePath}${qs ? `?${qs}` : ''}`);
-      setEvents((prev) => (reset || !prev ? answer.events : [...prev, ...answer.events]));
-      setCursor(answer.nextCursor);
-      setError(null);
-    } catch (e) {
-      setError(errorMessage(e));
-    } finally {
-      setLoading(false);
-    }
-  }
-  useEffect(() => {
-    void load(true);
-  }, [status, basePath]);
-  return { status, setStatus, events, cursor, error, loading, reload: () => load(true), more: () => load(false) };
+      return { items: answer.events, nextCursor: answer.nextCursor };
+    },
+    [status, basePath],
+  );
+  return { ...list, status, setStatus };
 }
 
 export function EventLog({
@@ -71,23 +58,9 @@ export function EventLog({
           Refresh
         </Button>
       </div>
-      {log.error ? <ErrorNote message={log.error} onRetry={() => void log.reload()} /> : null}
-      {log.events === null ? (
-        log.error ? null : (
-          <Spinner label="Loading events…" />
-        )
-      ) : (
-        <>
-          <EventTable events={log.events} hrefOf={hrefOf} onResend={onResend} busyId={busyId} noUrl={noUrl} />
-          {log.cursor ? (
-            <div class="more">
-              <Button variant="secondary" busy={log.loading} onClick={() => void log.more()}>
-                Load older events
-              </Button>
-            </div>
-          ) : null}
-        </>
-      )}
+      <Paged list={log} loadingLabel="Loading events…" moreLabel="Load older events">
+        {(events) => <EventTable events={events} hrefOf={hrefOf} onResend={onResend} busyId={busyId} noUrl={noUrl} />}
+      </Paged>
     </>
   );
 }

@@ -3,7 +3,7 @@ import { formatMoney } from '@expedition/contracts/rules';
 import { Badge, Button, EmptyState, type BadgeTone } from '@expedition/ui';
 import type { WebhookAttempt, WebhookEventSummary } from '../api/types';
 import { formatDateTime, formatRelative } from '../format';
-import { TableWrap } from '../components';
+import { ActionsHeader, StackTable } from '../components';
 import { ModeBadge } from './dashboard-page';
 
 const STATE_TONE: Record<string, BadgeTone> = {
@@ -58,79 +58,73 @@ export function EventTable({
     );
   }
   return (
-    <TableWrap label="Webhook events">
-      <table class="table table--stack">
-        <thead>
-          <tr>
-            <th scope="col">Event</th>
-            <th scope="col">State</th>
-            <th scope="col">Attempts</th>
-            <th scope="col">Last result</th>
-            <th scope="col">Policy</th>
-            <th scope="col">Created</th>
-            {onResend ? (
-              <th scope="col">
-                <span class="svc-visually-hidden">Actions</span>
-              </th>
+    <StackTable
+      label="Webhook events"
+      head={
+        <>
+          <th scope="col">Event</th>
+          <th scope="col">State</th>
+          <th scope="col">Attempts</th>
+          <th scope="col">Last result</th>
+          <th scope="col">Policy</th>
+          <th scope="col">Created</th>
+          {onResend ? <ActionsHeader /> : null}
+        </>
+      }
+    >
+      {events.map((e) => (
+        <tr key={e.id} data-event-id={e.eventId}>
+          <td data-label="Event">
+            {hrefOf ? (
+              <a href={hrefOf(e)} class="mono">
+                {e.eventId}
+              </a>
+            ) : (
+              <code class="mono">{e.eventId}</code>
+            )}
+            <div class="small muted">
+              {e.type} {e.isTest ? <Badge tone="neutral">test event</Badge> : <ModeBadge mode={e.mode} />}
+            </div>
+          </td>
+          <td data-label="State">
+            <EventStatus event={e} />
+            {e.state === 'pending' && e.nextAttemptAt ? (
+              <div class="small muted">next {formatRelative(e.nextAttemptAt)}</div>
             ) : null}
-          </tr>
-        </thead>
-        <tbody>
-          {events.map((e) => (
-            <tr key={e.id} data-event-id={e.eventId}>
-              <td data-label="Event">
-                {hrefOf ? (
-                  <a href={hrefOf(e)} class="mono">
-                    {e.eventId}
-                  </a>
-                ) : (
-                  <code class="mono">{e.eventId}</code>
-                )}
-                <div class="small muted">
-                  {e.type} {e.isTest ? <Badge tone="neutral">test event</Badge> : <ModeBadge mode={e.mode} />}
-                </div>
-              </td>
-              <td data-label="State">
-                <EventStatus event={e} />
-                {e.state === 'pending' && e.nextAttemptAt ? (
-                  <div class="small muted">next {formatRelative(e.nextAttemptAt)}</div>
-                ) : null}
-              </td>
-              <td data-label="Attempts">{e.attemptCount}</td>
-              <td data-label="Last result" class="small">
-                {e.lastStatusCode ? `HTTP ${e.lastStatusCode}` : e.lastError ? '' : '—'}
-                {e.lastError ? <div class={e.state === 'not_sent' ? 'muted' : 'error-text'}>{e.lastError}</div> : null}
-              </td>
-              <td data-label="Policy" class="small">
-                {e.policyNumber ?? '—'}
-                {e.premiumCents !== null && e.currency ? (
-                  <div class="muted">{formatMoney(e.premiumCents, e.currency)}</div>
-                ) : null}
-              </td>
-              <td data-label="Created" class="small">
-                {formatDateTime(e.createdAt)}
-              </td>
-              {onResend ? (
-                <td class="actions">
-                  {/* A pending event is still being delivered; without a webhook URL nothing can be sent. */}
-                  {!canResend(e, noUrl) ? null : (
-                    <Button
-                      variant="secondary"
-                      small
-                      busy={busyId === e.id}
-                      onClick={() => onResend(e)}
-                      aria-label={`Resend ${e.eventId}`}
-                    >
-                      Resend
-                    </Button>
-                  )}
-                </td>
-              ) : null}
-            </tr>
-          ))}
-        </tbody>
-      </table>
-    </TableWrap>
+          </td>
+          <td data-label="Attempts">{e.attemptCount}</td>
+          <td data-label="Last result" class="small">
+            {e.lastStatusCode ? `HTTP ${e.lastStatusCode}` : e.lastError ? '' : '—'}
+            {e.lastError ? <div class={e.state === 'not_sent' ? 'muted' : 'error-text'}>{e.lastError}</div> : null}
+          </td>
+          <td data-label="Policy" class="small">
+            {e.policyNumber ?? '—'}
+            {e.premiumCents !== null && e.currency ? (
+              <div class="muted">{formatMoney(e.premiumCents, e.currency)}</div>
+            ) : null}
+          </td>
+          <td data-label="Created" class="small">
+            {formatDateTime(e.createdAt)}
+          </td>
+          {onResend ? (
+            <td class="actions">
+              {/* A pending event is still being delivered; without a webhook URL nothing can be sent. */}
+              {!canResend(e, noUrl) ? null : (
+                <Button
+                  variant="secondary"
+                  small
+                  busy={busyId === e.id}
+                  onClick={() => onResend(e)}
+                  aria-label={`Resend ${e.eventId}`}
+                >
+                  Resend
+                </Button>
+              )}
+            </td>
+          ) : null}
+        </tr>
+      ))}
+    </StackTable>
   );
 }
 
@@ -145,45 +139,43 @@ export function AttemptTable({ attempts, notSent = false }: { attempts: WebhookA
       </p>
     );
   return (
-    <TableWrap label="Delivery attempts">
-      <table class="table table--stack">
-        <thead>
-          <tr>
-            <th scope="col">#</th>
-            <th scope="col">Time</th>
-            <th scope="col">Result</th>
-            <th scope="col">HTTP status</th>
-            <th scope="col" class="num">
-              Duration
-            </th>
-            <th scope="col">Error</th>
-          </tr>
-        </thead>
-        <tbody>
-          {attempts.map((a) => (
-            <tr key={a.attemptNumber}>
-              <td data-label="#">{a.attemptNumber}</td>
-              <td data-label="Time">{formatDateTime(a.startedAt)}</td>
-              <td data-label="Result">
-                {a.ok ? (
-                  <Badge tone="success">delivered</Badge>
-                ) : notSent ? (
-                  <Badge tone="neutral">not sent</Badge>
-                ) : (
-                  <Badge tone="danger">failed</Badge>
-                )}
-              </td>
-              <td data-label="HTTP status">{a.statusCode ?? '—'}</td>
-              <td data-label="Duration" class="num">
-                {a.durationMs} ms
-              </td>
-              <td data-label="Error" class="small">
-                {a.error ?? '—'}
-              </td>
-            </tr>
-          ))}
-        </tbody>
-      </table>
-    </TableWrap>
+    <StackTable
+      label="Delivery attempts"
+      head={
+        <>
+          <th scope="col">#</th>
+          <th scope="col">Time</th>
+          <th scope="col">Result</th>
+          <th scope="col">HTTP status</th>
+          <th scope="col" class="num">
+            Duration
+          </th>
+          <th scope="col">Error</th>
+        </>
+      }
+    >
+      {attempts.map((a) => (
+        <tr key={a.attemptNumber}>
+          <td data-label="#">{a.attemptNumber}</td>
+          <td data-label="Time">{formatDateTime(a.startedAt)}</td>
+          <td data-label="Result">
+            {a.ok ? (
+              <Badge tone="success">delivered</Badge>
+            ) : notSent ? (
+              <Badge tone="neutral">not sent</Badge>
+            ) : (
+              <Badge tone="danger">failed</Badge>
+            )}
+          </td>
+          <td data-label="HTTP status">{a.statusCode ?? '—'}</td>
+          <td data-label="Duration" class="num">
+            {a.durationMs} ms
+          </td>
+          <td data-label="Error" class="small">
+            {a.error ?? '—'}
+          </td>
+        </tr>
+      ))}
+    </StackTable>
   );
 }
