@@ -1,6 +1,7 @@
 import { createServer, type Server } from 'node:net';
 import { freePorts } from './free-ports';
-import { launch, withoutEndpoints, type Launched } from './launcher-harness';
+import { withoutEndpoints } from '@expedition/platform/testing';
+import { launch, type Launched } from './launcher-harness';
 
 /**
  * The launcher harness never hands the shell's ports and addresses to the apps it starts, and takes the ports the OS

@@ -3,6 +3,7 @@ import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { freePorts } from './free-ports';
+import { withoutEndpoints } from '@expedition/platform/testing';
 
 const root = path.resolve(__dirname, '../..');
 
@@ -112,14 +113,6 @@ export async function launch(options: { env?: NodeJS.ProcessEnv } = {}): Promise
       return code;
     },
   };
-}
-
-/**
- * The environment without what locates a service: PORT_BASE, every `*_PORT` and `*_URL` (DATABASE_URL and REDIS_URL
- * included), so the launched apps take only the ports and addresses the suite gives them.
- */
-export function withoutEndpoints(env: NodeJS.ProcessEnv): NodeJS.ProcessEnv {
-  return Object.fromEntries(Object.entries(env).filter(([name]) => name !== 'PORT_BASE' && !/_(PORT|URL)$/.test(name)));
 }
 
 /** Polls the demo operator's receiver until a verified policy.issued for the quote has arrived. */

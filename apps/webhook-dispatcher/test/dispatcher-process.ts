@@ -1,5 +1,6 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import path from 'node:path';
+import { withoutEndpoints } from '@expedition/platform/testing';
 
 const REPO_ROOT = path.resolve(__dirname, '../../..');
 
@@ -12,7 +13,7 @@ export function startDispatcherProcess(databaseUrl: string, env: Record<string, 
   const child = spawn(process.execPath, ['--import', 'tsx', 'apps/webhook-dispatcher/src/main.ts'], {
     cwd: REPO_ROOT,
     env: {
-      ...process.env,
+      ...withoutEndpoints(process.env),
       NODE_OPTIONS: '',
       TSX_TSCONFIG_PATH: 'tools/tsconfig.json',
       DATABASE_URL: databaseUrl,

@@ -111,3 +111,11 @@ export async function closedPort(): Promise<number> {
   await new Promise<void>((resolve) => server.close(() => resolve()));
   return port;
 }
+
+/**
+ * The environment without what locates a service: PORT_BASE, every `*_PORT` and `*_URL` (DATABASE_URL and REDIS_URL
+ * included), so a process the tests start takes only the ports and addresses the suite gives them.
+ */
+export function withoutEndpoints(env: NodeJS.ProcessEnv): NodeJS.ProcessEnv {
+  return Object.fromEntries(Object.entries(env).filter(([name]) => name !== 'PORT_BASE' && !/_(PORT|URL)$/.test(name)));
+}

@@ -8,6 +8,7 @@ import { formatAuthorizationPayment, parsePaymentChallenges } from '@expedition/
 import { launch, waitForPolicyIssued, type Launched } from '../launcher-harness';
 import { until } from '../portal-journey.helpers';
 import { stopLaunched, unique } from './hostile.helpers';
+import { withoutEndpoints } from '@expedition/platform/testing';
 
 /**
  * The platform of the hostile money suites (money-tokens and money-live-and-forged .e2e.spec.ts): `npm start`'s
@@ -96,7 +97,12 @@ export function useMoneyPlatform() {
         mode,
         '--json',
       ],
-      { cwd: root, env: { ...process.env, ...launchEnv, NODE_OPTIONS: '' }, encoding: 'utf8', timeout: 60_000 },
+      {
+        cwd: root,
+        env: { ...withoutEndpoints(process.env), ...launchEnv, NODE_OPTIONS: '' },
+        encoding: 'utf8',
+        timeout: 60_000,
+      },
     );
     if (minted.status !== 0) throw new Error(`admin CLI failed: ${minted.stderr}`);
     const { key } = JSON.parse(minted.stdout) as { key: string };
