@@ -2,7 +2,7 @@ import { execFile } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { HEADER, type BenchReport } from './table';
+import { HEADER, loadSentence, type BenchReport } from './table';
 
 /**
  * `npm run bench` in quick mode (BENCH_QUICK=1): every benchmark runs end to end and the one table comes out as
@@ -53,6 +53,7 @@ describe('npm run bench (BENCH_QUICK=1)', () => {
       node: expect.any(String),
       loadTool: expect.stringMatching(/^(wrk|autocannon)$/),
       database: expect.any(String),
+      loadAverageAtStart: expect.any(Number),
       loadAverage: expect.any(Number),
     });
     expect(report.rows.map((r) => r.id)).toEqual(EXPECTED_IDS);
@@ -84,5 +85,18 @@ describe('npm run bench (BENCH_QUICK=1)', () => {
     expect(stdout).toContain(HEADER.join('  ').slice(0, 6));
     for (const row of report.rows) expect(stdout).toContain(row.figure);
     expect(readFileSync(path.join(root, 'README.md'), 'utf8')).toBe(readmeBefore);
+  });
+});
+
+describe('the sentence on the machine’s load', () => {
+  const machine = { cpus: 2, node: 'v20', loadTool: 'autocannon', database: 'PostgreSQL', loadAverage: 2.7 };
+  it('judges competition by the load before the run, never by the run’s own load at its end', () => {
+    expect(loadSentence({ ...machine, loadAverageAtStart: 0.2 })).toBe(
+      'load average 0.2 when the run started (nothing else was keeping the machine busy), 2.7 at its end (its own load included)',
+    );
+    expect(loadSentence({ ...machine, loadAverageAtStart: 3.1 })).toContain(
+      'other processes were keeping the machine busy: rerun on a quiet machine before quoting a figure',
+    );
+    expect(loadSentence(machine)).toBe('load average 2.7 at the end of the run (its own load included)');
   });
 });

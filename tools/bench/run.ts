@@ -83,6 +83,8 @@ export async function runBench(
   config = loadBenchConfig(),
 ): Promise<BenchReport> {
   const startedAt = new Date().toISOString();
+  // Before the run's own load: what else was keeping the machine busy.
+  const loadAverageAtStart = os.loadavg()[0]!;
   const rows: BenchRow[] = [];
   for (const name of names) {
     const bench = BENCHES[name];
@@ -109,6 +111,7 @@ export async function runBench(
       node: process.version,
       loadTool: pickTool(config.http.tool),
       database: (await isPostgresReachable()) ? 'PostgreSQL on 127.0.0.1' : 'PGlite (PostgreSQL unreachable)',
+      loadAverageAtStart,
       loadAverage: os.loadavg()[0]!,
     },
     rows,

@@ -26,8 +26,18 @@ export interface BenchReport {
   startedAt: string;
   finishedAt: string;
   quick: boolean;
-  /** loadAverage: the 1-minute load average when the run ended (other processes on the machine skew the figures). */
-  machine: { cpus: number; node: string; loadTool: string; database: string; loadAverage: number };
+  /**
+   * 1-minute load averages: `loadAverageAtStart` before the run's own load (others keeping the machine busy skew the
+   * figures), `loadAverage` when it ended (the run's own load included).
+   */
+  machine: {
+    cpus: number;
+    node: string;
+    loadTool: string;
+    database: string;
+    loadAverageAtStart?: number;
+    loadAverage: number;
+  };
   rows: BenchRow[];
 }
 
@@ -98,7 +108,7 @@ export function toMarkdown(report: BenchReport): string {
   return [
     `Measured by \`npm run bench\`${report.quick ? ' (BENCH_QUICK=1: a smoke run, not figures to quote)' : ''} on ${report.finishedAt.slice(0, 10)}: ` +
       `${machine.cpus} CPUs shared by the load generator (${machine.loadTool}) and the servers, Node ${machine.node}, ${machine.database}; ` +
-      `load average ${machine.loadAverage.toFixed(1)} at the end of the run${machine.loadAverage > machine.cpus ? ' (other processes competed: rerun on a quiet machine before quoting a figure)' : ''}. ` +
+      `${loadSentence(machine)}. ` +
       'Every ratio is against a baseline measured in the same run; throughput figures are medians of alternating rounds.',
     '',
     ...lines,
@@ -113,4 +123,21 @@ export function toText(report: BenchReport): string {
   const widths = HEADER.map((_, i) => Math.max(...rows.map((r) => r[i]!.length)));
   const line = (r: readonly string[]) => r.map((c, i) => c.padEnd(widths[i]!)).join('  ');
   return [line(rows[0]!), widths.map((w) => '-'.repeat(w)).join('  '), ...rows.slice(1).map(line)].join('\n');
+}
+
+/**
+ * What the load averages say. The run loads every CPU itself, so only the load before it started tells whether other
+ * processes competed (above half the CPUs: they did).
+ */
+export function loadSentence(machine: BenchReport['machine']): string {
+  const end = `load average ${machine.loadAverage.toFixed(1)} at the end of the run (its own load included)`;
+  if (machine.loadAverageAtStart === undefined) return end;
+  const busy = machine.loadAverageAtStart > machine.cpus / 2;
+  return (
+    `load average ${machine.loadAverageAtStart.toFixed(1)} when the run started` +
+    (busy
+      ? ' (other processes were keeping the machine busy: rerun on a quiet machine before quoting a figure)'
+      : ' (nothing else was keeping the machine busy)') +
+    `, ${machine.loadAverage.toFixed(1)} at its end (its own load included)`
+  );
 }
