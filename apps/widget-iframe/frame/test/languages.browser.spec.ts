@@ -1,4 +1,5 @@
 import path from 'node:path';
+import { jest } from '@jest/globals';
 import type { Frame, Page } from 'playwright-core';
 import { runAxe, seriousOrCritical } from '@expedition/platform/chromium';
 import { PSEUDO_LOCALE, type RenderLocale } from '@expedition/i18n';
@@ -30,6 +31,10 @@ const SAMPLES: Record<string, { title: string; pay: string; covered: string }> =
     covered: widgetMessages('en-XA').checkout.covered().split(' ·')[0]!,
   },
 };
+
+// One retry, with the first failure printed: once under a loaded CI machine (2026-11-27), the Spanish 390 px journey's
+// Buy did not show the card form within 30 s; it did not recur in isolation (24 of 24). The failure stays in the log.
+jest.retryTimes(1, { logErrorsBeforeRetry: true });
 
 describeWithBrowser('the widget in every language, in Chromium', () => {
   const urls = worldUrls(13965);
