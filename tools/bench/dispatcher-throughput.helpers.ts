@@ -14,7 +14,7 @@ export interface Receiver {
 
 export async function startReceiver(): Promise<Receiver> {
   const arrivals = new Map<string, number>();
-  let waiter: { count: number; resolve: () => void } | null = null;
+  let waiters: { count: number; resolve: () => void }[] = [];
   const server: Server = createServer((req, res) => {
     const chunks: Buffer[] = [];
     req.on('data', (c: Buffer) => chunks.push(c));
@@ -25,7 +25,7 @@ export async function startReceiver(): Promise<Receiver> {
       if (!arrivals.has(key)) arrivals.set(key, at);
       res.statusCode = 200;
       res.end('ok');
-      if (waiter && arrivals.size >= waiter.count) waiter.resolve();
+      waiters = waiters.filter((w) => (arrivals.size >= w.count ? (w.resolve(), false) : true));
     });
   });
   server.keepAliveTimeout = 65_000;
@@ -35,7 +35,7 @@ export async function startReceiver(): Promise<Receiver> {
     url: `http://127.0.0.1:${port}/hooks`,
     arrivals,
     waitFor: (count) =>
-      arrivals.size >= count ? Promise.resolve() : new Promise<void>((resolve) => (waiter = { count, resolve })),
+      arrivals.size >= count ? Promise.resolve() : new Promise<void>((resolve) => waiters.push({ count, resolve })),
     reset: () => arrivals.clear(),
     close: () =>
       new Promise<void>((resolve) => {

@@ -18,7 +18,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { isPostgresReachable } from '@expedition/db/testing';
 import { loadBenchConfig, type BenchConfig } from './config';
-import { benchDispatcher } from './dispatcher-throughput';
+import { benchDispatcher } from './dispatcher-rows';
 import { benchEmbed } from './embed-options';
 import { pickTool } from './load';
 import { benchQuoteCreate } from './quote-create';
