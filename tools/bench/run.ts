@@ -24,7 +24,7 @@ import { pickTool } from './load';
 import { benchQuoteCreate } from './quote-create';
 import { benchStartup } from './startup';
 import { maxRow, notMeasured, toMarkdown, toText, type BenchReport, type BenchRow } from './table';
-import { BUNDLE_BUDGETS, build, bundleSizes } from './widget-loader';
+import { BUNDLE_BUDGETS, benchWidget, build, bundleSizes } from './widget-loader';
 
 const root = path.resolve(__dirname, '..', '..');
 export const README_START = '<!-- bench:start -->';
@@ -36,6 +36,7 @@ const BENCHES: Record<string, (config: Readonly<BenchConfig>) => Promise<BenchRo
   embed: benchEmbed,
   dispatcher: benchDispatcher,
   startup: () => benchStartup(),
+  widget: benchWidget,
 };
 
 function benchSizes(config: Readonly<BenchConfig>): BenchRow[] {

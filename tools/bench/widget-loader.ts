@@ -1,41 +1,30 @@
 /**
  * Benchmark: the widget's weight and speed, with baselines from the same run (issue §6). No assertion on time.
  *
- *   npm run bench:widget          (BENCH_WIDGET_RUNS=5 by default; needs Chromium: CHROMIUM_PATH or /usr/bin/chromium)
+ *   npm run bench -- sizes widget   the rows of both in the one table (run.ts)
+ *   npm run bench:widget            the same figures in detail (BENCH_WIDGET_RUNS=5 by default, at most 8: the demo
+ *                                   key's budget is 60 requests per minute; needs Chromium: CHROMIUM_PATH or
+ *                                   /usr/bin/chromium)
  *
  * 1. Sizes: the loader (dist/browser/widget-loader/widget.js) gzipped, against its 2.8 KB budget; the iframe's
  *    first-render JavaScript gzipped (the `frame` entry of dist/browser/widget-frame/manifest.json and every chunk it
  *    imports statically; lazy chunks such as the Tier 3 checkout are listed apart), against its 30 KB budget.
- * 2. Time, in headless Chromium on loopback against `npm start`'s launcher (started here on ports 13921-13925 and
- *    14120, fresh PGlite data): per run a fresh browser context (cold cache) on the demo operator's origin, with
- *    - the widget: `SvcWidget.mount()` → the first `quote.ready` (the form is on screen), then the quote submitted in
- *      the iframe → plan cards in the iframe's DOM ("options shown");
- *    - the baseline: a bare page making the same two API calls (POST /api/embed/quote, GET /api/embed/options until
- *      ready) and writing the plan names into its DOM, no widget.
- *    Runs alternate widget/bare; medians; ratios widget ÷ bare.
- * The demo key's budget is 60 requests per minute: keep BENCH_WIDGET_RUNS ≤ 8.
+ * 2. Time, in headless Chromium on loopback, from Performance API marks (widget-timing.ts): mount → form visible
+ *    (goal ≤ 300 ms) and submit → plans visible (goal ≤ 800 ms; baseline: a bare page making the same API calls).
+ *    Medians of cold-cache runs alternating with the bare page, after one warm-up of each (a quick run: one run, no
+ *    warm-up).
  */
-import { execFileSync, spawn } from 'node:child_process';
-import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { execFileSync } from 'node:child_process';
+import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { gzipSync } from 'node:zlib';
-import type { BrowserContext } from 'playwright-core';
-import { launchChromium } from '@expedition/platform/chromium';
+import { loadBenchConfig, type BenchConfig } from './config';
+import { maxRow, notMeasured, type BenchRow } from './table';
+import { measureWidgetTiming, timingUnavailable, type WidgetTiming } from './widget-timing';
 
 const root = path.resolve(__dirname, '..', '..');
-// The benchmark's own knobs (like the other benches, read here once).
+// The benchmark's own knob (like the other benches, read here once).
 const RUNS = Math.min(8, Math.max(1, Number(process.env['BENCH_WIDGET_RUNS'] ?? 5) || 5));
-const BASE_PORT = 13920;
-const ports = {
-  quote: BASE_PORT + 1,
-  embed: BASE_PORT + 2,
-  widget: BASE_PORT + 3,
-  portal: BASE_PORT + 4,
-  dispatcher: BASE_PORT + 5,
-  demo: BASE_PORT + 200,
-};
-const url = (port: number) => `http://localhost:${port}`;
 const gz = (bytes: Buffer | string) => gzipSync(bytes, { level: 9 }).length;
 /** Brotli bytes as served: the build's twin (`<file>.br`, tools/browser/rollup-preset.mjs), else 0 (not built). */
 const br = (file: string) => (existsSync(`${file}.br`) ? readFileSync(`${file}.br`).length : 0);
@@ -45,11 +34,15 @@ const median = (xs: number[]) => {
   return s.length % 2 ? s[(s.length - 1) / 2]! : (s[s.length / 2 - 1]! + s[s.length / 2]!) / 2;
 };
 
+let builtHere = false;
+/** Builds the loader and the frame, once per process (a full `npm run bench` asks twice: sizes, then widget). */
 export function build(): void {
+  if (builtHere) return;
   const rollup = path.join(root, 'node_modules/rollup/dist/bin/rollup');
   for (const config of ['apps/widget-iframe/loader/rollup.config.mjs', 'apps/widget-iframe/frame/rollup.config.mjs']) {
     execFileSync(process.execPath, [rollup, '-c', config], { cwd: root, stdio: ['ignore', 'ignore', 'inherit'] });
   }
+  builtHere = true;
 }
 
 /** The chunk files an ES module imports statically, recursively (`import"./x.js"`, `from"./x.js"`). */
@@ -119,199 +112,105 @@ export function sizes(): void {
   );
 }
 
-async function startPlatform(): Promise<{ demo: { publishableKey: string }; stop(): Promise<void> }> {
-  const dataDir = mkdtempSync(path.join(tmpdir(), 'expedition-bench-widget-'));
-  const env: NodeJS.ProcessEnv = {
-    ...process.env,
-    DATA_DIR: dataDir,
-    QUOTE_API_PORT: String(ports.quote),
-    EMBED_API_PORT: String(ports.embed),
-    WIDGET_PORT: String(ports.widget),
-    PORTAL_PORT: String(ports.portal),
-    DISPATCHER_PORT: String(ports.dispatcher),
-    DEMO_PORT: String(ports.demo),
-    LOG_LEVEL: 'warn',
-    NODE_OPTIONS: '',
-  };
-  for (const name of ['DATABASE_URL', 'REDIS_URL', 'SIMULATED_PROCESSOR_WEBHOOK_URL']) delete env[name];
-  let output = '';
-  const child = spawn(
-    process.execPath,
-    [path.join(root, 'node_modules/tsx/dist/cli.mjs'), '--tsconfig', 'tools/tsconfig.json', 'tools/launcher/main.ts'],
-    {
-      cwd: root,
-      env,
-      stdio: ['ignore', 'pipe', 'pipe'],
-    },
+/** Whether the built bundles exist and carry the frame's Performance API marks (a build from before them does not). */
+function bundlesHaveMarks(): boolean {
+  const frameDir = path.join(root, 'dist/browser/widget-frame');
+  if (!existsSync(path.join(root, 'dist/browser/widget-loader/widget.js')) || !existsSync(frameDir)) return false;
+  return readdirSync(frameDir).some(
+    (f) => f.endsWith('.js') && readFileSync(path.join(frameDir, f), 'utf8').includes('svc:plans-visible'),
   );
-  child.stdout.on('data', (d) => (output += d));
-  child.stderr.on('data', (d) => (output += d));
-  const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()));
-  const deadline = Date.now() + 120_000;
-  for (const port of [ports.embed, ports.widget, ports.demo]) {
-    while (
-      !(await fetch(`${url(port)}/healthz`).then(
-        (r) => r.ok,
-        () => false,
-      ))
-    ) {
-      if (child.exitCode !== null || Date.now() > deadline) throw new Error(`the launcher did not start:\n${output}`);
-      await new Promise((r) => setTimeout(r, 250));
-    }
-  }
-  const demo = JSON.parse(readFileSync(path.join(dataDir, 'demo-operator.json'), 'utf8'));
-  return {
-    demo,
-    async stop() {
-      child.kill('SIGTERM');
-      await exited;
-      rmSync(dataDir, { recursive: true, force: true });
-    },
-  };
 }
 
-const TRIP = (() => {
-  const day = (offset: number) => new Date(Date.now() + offset * 864e5).toISOString().slice(0, 10);
-  return {
-    destination: 'antarctica',
-    startDate: day(60),
-    endDate: day(71),
-    travelers: 2,
-    travelerAges: [46, 71],
-    tripCost: 29800,
-    residence: 'GB',
-    email: 'traveler@example.com',
-  };
-})();
+/** The performance issue's goals (ms), on loopback. */
+const GOALS = { mount: 300, submit: 800 } as const;
+const MOUNT_ROW = {
+  id: 'widget_mount_to_form',
+  figure: 'widget mount → form visible (Chromium, loopback), median',
+  unit: 'ms',
+  baselineLabel: '',
+};
+const SUBMIT_ROW = {
+  id: 'widget_submit_to_plans',
+  figure: 'widget submit → plans visible, median',
+  unit: 'ms',
+  baselineLabel: 'bare page, same API calls',
+};
+const goal = (max: number) => `≤ ${max} ms`;
 
-/** Runs in the page (as a string: the bench's tsconfig has no DOM typings). Resolves with the milestones in ms. */
-const BARE_SCRIPT = (embedUrl: string, key: string) => `(async () => {
-  const t0 = performance.now();
-  const headers = { 'Content-Type': 'application/json', 'X-SVC-Publishable-Key': ${JSON.stringify(key)} };
-  const quote = await (await fetch(${JSON.stringify(embedUrl)} + '/api/embed/quote', { method: 'POST', headers, body: ${JSON.stringify(JSON.stringify(TRIP))} })).json();
-  const tQuote = performance.now();
-  let options;
-  for (let delay = 250; ; delay = Math.min(delay * 2, 2000)) {
-    const res = await fetch(${JSON.stringify(embedUrl)} + '/api/embed/options?quoteId=' + encodeURIComponent(quote.quoteId), { headers });
-    if (res.status === 429) { await new Promise((r) => setTimeout(r, 1000 * Number(res.headers.get('Retry-After') || 1))); continue; }
-    options = await res.json();
-    if (!options.pending) break;
-    await new Promise((r) => setTimeout(r, delay));
-  }
-  const list = document.createElement('ul');
-  for (const o of options.options) { const li = document.createElement('li'); li.textContent = o.name + ' ' + o.premiumCents; list.append(li); }
-  document.body.append(list);
-  await new Promise((r) => requestAnimationFrame(() => r()));
-  return { quote: tQuote - t0, options: performance.now() - t0 };
-})()`;
+const ms = (n: number) => `${n.toFixed(0)} ms`;
+const spread = (xs: number[]) => `p50 ${ms(median(xs))}, max ${ms(Math.max(...xs))}`;
 
-async function widgetRun(context: BrowserContext, demoUrl: string, widgetUrl: string, key: string) {
-  const page = await context.newPage();
-  await page.route(`${demoUrl}/__bench`, (route) =>
-    route.fulfill({
-      contentType: 'text/html',
-      body: `<!doctype html><html lang="en"><head><title>bench</title><script src="${widgetUrl}/widget.js"></script></head><body><div id="w"></div></body></html>`,
-    }),
-  );
-  await page.goto(`${demoUrl}/__bench`);
-  const abs = 'performance.timeOrigin + performance.now()';
-  const t0 = (await page.evaluate(`(() => {
-    window.__t = {};
-    SvcWidget.once('quote.ready', () => { window.__t.form = ${abs}; });
-    SvcWidget.on('quote.error', (e) => { window.__t.error = e.code; });
-    const t0 = ${abs};
-    SvcWidget.mount('#w', Object.assign({ publishableKey: ${JSON.stringify(key)}, tier: 3 }, ${JSON.stringify(TRIP)}));
-    return t0;
-  })()`)) as number;
-  await page.waitForFunction(() => (globalThis as any).__t.form !== undefined, undefined, { timeout: 30_000 });
-  const form = (await page.evaluate('window.__t.form')) as number;
-  const frame = page.frames().find((f) => f.url().startsWith(`${widgetUrl}/frame`))!;
-  // Options shown: the first plan card enters the iframe's DOM (observed inside the iframe).
-  const tSubmit = (await frame.evaluate(`(() => {
-    window.__shown = undefined;
-    new MutationObserver((_, obs) => {
-      if (document.querySelector('article.svc-plan')) { window.__shown = ${abs}; obs.disconnect(); }
-    }).observe(document.body, { childList: true, subtree: true });
-    const t = ${abs};
-    document.querySelector('form button[type=submit]').click();
-    return t;
-  })()`)) as number;
-  // A function, not a string: the iframe's CSP forbids eval.
-  await frame.waitForFunction(() => (globalThis as any).__shown !== undefined, undefined, { timeout: 30_000 });
-  const shown = (await frame.evaluate('window.__shown')) as number;
-  await page.close();
-  return { form: form - t0, options: shown - tSubmit, total: form - t0 + (shown - tSubmit) };
+/** The table rows of the timing: medians against their goals, the bare page as the submit row's baseline. */
+export function widgetRows(timing: WidgetTiming): BenchRow[] {
+  const runs = `${timing.widget.length} cold-cache run${timing.widget.length === 1 ? '' : 's'}`;
+  const limited = timing.rateLimited
+    ? `; ${timing.rateLimited} responses 429 (the demo key's budget): the runs that waited are not comparable`
+    : '';
+  const form = timing.widget.map((s) => s.form);
+  const plans = timing.widget.map((s) => s.plans);
+  return [
+    maxRow(
+      {
+        ...MOUNT_ROW,
+        ours: median(form),
+        baseline: null,
+        note: `${spread(form)}, ${runs}; from the host page's mark before SvcWidget.mount() to the frame's svc:form-visible (no baseline: a bare page has no form)${limited}`,
+      },
+      GOALS.mount + 1e-9,
+      goal(GOALS.mount),
+    ),
+    maxRow(
+      {
+        ...SUBMIT_ROW,
+        ours: median(plans),
+        baseline: median(timing.bare),
+        note: `${spread(plans)} (bare page ${spread(timing.bare)}), ${runs} each, alternating; the frame's svc:quote-submitted → svc:plans-visible${limited}`,
+      },
+      GOALS.submit + 1e-9,
+      goal(GOALS.submit),
+    ),
+  ];
 }
 
-async function bareRun(context: BrowserContext, demoUrl: string, embedUrl: string, key: string) {
-  const page = await context.newPage();
-  await page.route(`${demoUrl}/__bare`, (route) =>
-    route.fulfill({
-      contentType: 'text/html',
-      body: '<!doctype html><html lang="en"><head><title>bare</title></head><body></body></html>',
-    }),
-  );
-  await page.goto(`${demoUrl}/__bare`);
-  const result = (await page.evaluate(BARE_SCRIPT(embedUrl, key))) as { quote: number; options: number };
-  await page.close();
-  return result;
+/** `npm run bench -- widget`: the timing rows, or both rows not measured with the reason (no Chromium). */
+export async function benchWidget(config: Readonly<BenchConfig> = loadBenchConfig()): Promise<BenchRow[]> {
+  const missing = timingUnavailable();
+  if (missing)
+    return [
+      notMeasured({ ...MOUNT_ROW, goal: goal(GOALS.mount) }, missing),
+      notMeasured({ ...SUBMIT_ROW, goal: goal(GOALS.submit) }, missing),
+    ];
+  // A full run measures this tree; a quick run reuses bundles already built when they carry the marks.
+  if (!config.quick || !bundlesHaveMarks()) build();
+  const timing = await measureWidgetTiming(config.quick ? { runs: 1, warmups: 0 } : { runs: RUNS, warmups: 1 });
+  return widgetRows(timing);
 }
 
 async function main(): Promise<void> {
   build();
   sizes();
-  const platform = await startPlatform();
-  const browser = await launchChromium([
-    // The bench pages are answered by Playwright's router on the demo origin (the key's allowed origin); Chromium
-    // would refuse their requests to loopback servers (local network access checks) as from a public page.
-    '--disable-features=LocalNetworkAccessChecks,PrivateNetworkAccessChecks,BlockInsecurePrivateNetworkRequests',
-  ]);
-  const hardStop = setTimeout(() => {
-    console.error('bench:widget: hard deadline reached');
-    process.exit(1);
-  }, 300_000);
-  try {
-    const widget: { form: number; options: number; total: number }[] = [];
-    const bare: { quote: number; options: number }[] = [];
-    // One warm-up of each (server JIT, first database reads), not counted.
-    for (let i = 0; i <= RUNS; i++) {
-      for (const which of i % 2 ? (['bare', 'widget'] as const) : (['widget', 'bare'] as const)) {
-        const context = await browser.newContext();
-        if (which === 'widget') {
-          const r = await widgetRun(context, url(ports.demo), url(ports.widget), platform.demo.publishableKey);
-          if (i > 0) widget.push(r);
-        } else {
-          const r = await bareRun(context, url(ports.demo), url(ports.embed), platform.demo.publishableKey);
-          if (i > 0) bare.push(r);
-        }
-        await context.close();
-      }
-    }
-    const w = {
-      form: median(widget.map((r) => r.form)),
-      options: median(widget.map((r) => r.options)),
-      total: median(widget.map((r) => r.total)),
-    };
-    const b = { quote: median(bare.map((r) => r.quote)), options: median(bare.map((r) => r.options)) };
-    const ms = (n: number) => `${n.toFixed(0)} ms`.padStart(8);
-    console.log(`\nTime in headless Chromium on loopback (medians of ${RUNS} cold-cache runs each, alternating)`);
-    console.log(`  widget: mount() → quote.ready (form on screen)        ${ms(w.form)}`);
-    console.log(`  widget: submit in the iframe → options shown          ${ms(w.options)}`);
-    console.log(`  widget: both (no human in between)                    ${ms(w.total)}`);
-    console.log(`  bare page: POST /api/embed/quote answered             ${ms(b.quote)}`);
-    console.log(`  bare page: both API calls → options in its DOM        ${ms(b.options)}`);
-    console.log(`  ratio widget ÷ bare, quote → options shown            ${(w.options / b.options).toFixed(2)}`);
-    console.log(`  ratio widget ÷ bare, mount → options shown            ${(w.total / b.options).toFixed(2)}`);
-  } finally {
-    clearTimeout(hardStop);
-    await browser.close();
-    await platform.stop();
+  const rows = await benchWidget();
+  console.log('\nTime in headless Chromium on loopback (Performance API marks)');
+  for (const row of rows) {
+    const ours = row.ours === null ? '—' : ms(row.ours);
+    const baseline =
+      row.baseline === null ? '' : `   ${row.baselineLabel}: ${ms(row.baseline)}, ratio ${row.ratio?.toFixed(2)}`;
+    console.log(
+      `  ${row.figure.padEnd(58)} ${ours.padStart(8)}   goal ${row.goal}: ${row.met === null ? '—' : row.met ? 'met' : 'NOT met'}${baseline}`,
+    );
+    if (row.note) console.log(`    ${row.note}`);
   }
 }
 
 if (require.main === module) {
-  main().catch((err) => {
-    console.error(err);
+  const hardStop = setTimeout(() => {
+    console.error('bench:widget: hard deadline reached');
     process.exit(1);
-  });
+  }, 300_000);
+  main()
+    .then(() => clearTimeout(hardStop))
+    .catch((err) => {
+      console.error(err);
+      process.exit(1);
+    });
 }

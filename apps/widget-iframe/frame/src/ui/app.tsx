@@ -9,6 +9,7 @@ import { Alert } from '@expedition/ui';
 import type { ComponentType } from 'preact';
 import { useEffect, useMemo, useRef, useState } from 'preact/hooks';
 import { createEmbedClient, EmbedError } from '../api';
+import { mark, MARKS } from '../marks';
 import { sortOptions } from '../options';
 import { pollOptions } from '../polling';
 import { SANDBOX } from '../sandbox';
@@ -73,8 +74,16 @@ export function App({ boot, config, emit, onLanguage }: AppProps) {
   const run = useRef(0);
   const noticeRef = useRef<HTMLDivElement>(null);
 
-  // The form first renders: quote.ready without a quoteId (spec §6).
-  useEffect(() => emit('quote.ready', {}), []);
+  // The form first renders: quote.ready without a quoteId (spec §6). Preact runs effects after the next frame, so the
+  // form has been painted by then.
+  useEffect(() => {
+    mark(MARKS.formVisible);
+    emit('quote.ready', {});
+  }, []);
+  // The plan cards of a quote are on screen (status 'ready' comes with `ready` in the same render, when it has plans).
+  useEffect(() => {
+    if (ready?.options.length) mark(MARKS.plansVisible);
+  }, [ready]);
   // A new prefill from the page (svc:frame.update) fills the fields it carries.
   const firstPrefill = useRef(config.prefill);
   useEffect(() => {
@@ -106,6 +115,7 @@ export function App({ boot, config, emit, onLanguage }: AppProps) {
       return;
     }
     const mine = ++run.current;
+    mark(MARKS.quoteSubmitted);
     setStatus('quoting');
     setNotice(undefined);
     setReady(undefined);
