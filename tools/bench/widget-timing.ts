@@ -16,7 +16,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import type { BrowserContext, Page } from 'playwright-core';
 import { CHROMIUM, launchChromium } from '@expedition/platform/chromium';
-import { closedPort, withoutEndpoints } from '@expedition/platform/testing';
+import { freePorts, withoutEndpoints } from '@expedition/platform/testing';
 
 const root = path.resolve(__dirname, '..', '..');
 const WAIT_MS = 30_000;
@@ -47,16 +47,6 @@ interface Platform {
   demoUrl: string;
   key: string;
   stop(): Promise<void>;
-}
-
-/**
- * `n` different ports nothing listens on, taken from the OS and released (tools/e2e/free-ports.ts does the same for
- * the e2e project, which this one may not import by path).
- */
-async function freePorts(n: number): Promise<number[]> {
-  const ports = new Set<number>();
-  while (ports.size < n) ports.add(await closedPort());
-  return [...ports];
 }
 
 /** `npm start`'s launcher in one process (tsx as a loader), nothing inherited that locates a service. */

@@ -15,8 +15,8 @@ import { startFakeStripeServer, type FakeStripeServer } from '@expedition/paymen
 import { signPayload } from '@expedition/webhook-signature';
 import { composeQuoteApi, loadQuoteApiConfig } from '@expedition/app-quote-api';
 import { composeWebhookDispatcher, loadDispatcherConfig } from '@expedition/app-webhook-dispatcher';
-import { freePort } from './free-ports';
 import { mailsOf } from './outbox';
+import { freePort } from '@expedition/platform/testing';
 
 /**
  * A checkout link in Stripe mode (PAYMENTS_PROVIDER=stripe), in Chromium: the page asks for the optional e-mail above

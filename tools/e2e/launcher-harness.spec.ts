@@ -1,6 +1,5 @@
 import { createServer, type Server } from 'node:net';
-import { freePorts } from './free-ports';
-import { withoutEndpoints } from '@expedition/platform/testing';
+import { freePorts, withoutEndpoints } from '@expedition/platform/testing';
 import { launch, type Launched } from './launcher-harness';
 
 /**

@@ -2,8 +2,7 @@ import { spawn, type ChildProcess } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { freePorts } from './free-ports';
-import { withoutEndpoints } from '@expedition/platform/testing';
+import { freePorts, withoutEndpoints } from '@expedition/platform/testing';
 
 const root = path.resolve(__dirname, '../..');
 

@@ -2,8 +2,8 @@
 // this suite checks is exactly what they name.
 // eslint-disable-next-line @nx/enforce-module-boundaries
 import { referencedMetrics, servedMetrics } from '../monitoring/promql';
-import { freePort } from './free-ports';
 import { launch, type Launched } from './launcher-harness';
+import { freePort } from '@expedition/platform/testing';
 
 /**
  * Issue 25: every metric a shipped alert rule or dashboard names is served by the platform. The all-in-one launcher

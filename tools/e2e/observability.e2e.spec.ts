@@ -1,8 +1,8 @@
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { seriesValue } from '@expedition/observability/testing';
-import { freePort } from './free-ports';
 import { launch, waitForPolicyIssued, type Launched } from './launcher-harness';
+import { freePort } from '@expedition/platform/testing';
 
 /**
  * Metrics and traces on the all-in-one launcher (`npm start`) with METRICS_PORT and OTEL_EXPORTER_OTLP_ENDPOINT set:

@@ -12,8 +12,8 @@ import pino from 'pino';
 import { composePortal, loadPortalConfig, type Portal } from '@expedition/app-operator-portal';
 import type { Database } from '@expedition/db';
 import { createTestDatabase } from '@expedition/db/testing';
-import { freePorts } from './free-ports';
 import { workspaceRoot } from './widget-stub-frame';
+import { freePorts } from '@expedition/platform/testing';
 
 export interface RunningPortal {
   url: string;

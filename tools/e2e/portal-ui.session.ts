@@ -9,7 +9,7 @@ import { describeWithChromium, launchChromium, runAxe, seriousOrCritical } from 
 import { composePortal, loadPortalConfig, type Portal } from '@expedition/app-operator-portal';
 import type { Database } from '@expedition/db';
 import { createTestDatabase } from '@expedition/db/testing';
-import { freePorts } from './free-ports';
+import { freePorts } from '@expedition/platform/testing';
 
 /**
  * The set-up of portal-ui.browser.spec.ts: the real portal server composed in-process on a port the OS picks with a

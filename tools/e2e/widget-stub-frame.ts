@@ -12,7 +12,7 @@ import { existsSync } from 'node:fs';
 import type { Server } from 'node:http';
 import path from 'node:path';
 import express from 'express';
-import { freePorts } from './free-ports';
+import { freePorts } from '@expedition/platform/testing';
 
 export const workspaceRoot = path.resolve(__dirname, '../..');
 export const LOADER_BUILD = path.join(workspaceRoot, 'dist/browser/widget-loader/widget.js');
