@@ -19,6 +19,8 @@ const BenchEnvSchema = z
     BENCH_CONNECTIONS: envVar.int({ min: 1 }).default(20),
     BENCH_TOOL: optionalVar(z.enum(['wrk', 'autocannon'])),
     BENCH_LOG_LEVEL: envVar.logLevel('warn'),
+    /** A directory: the benchmarks that support it write CPU profiles of their phases there (control-server.ts). */
+    BENCH_PROFILE_DIR: optionalVar(z.string().min(1)),
   })
   .transform((env) => {
     const quick = env.BENCH_QUICK;
@@ -33,6 +35,7 @@ const BenchEnvSchema = z
     };
     return {
       quick,
+      profileDir: env.BENCH_PROFILE_DIR,
       dispatcher: {
         events: env.BENCH_EVENTS ?? (quick ? 40 : 2000),
         liveEvents: env.BENCH_LIVE_EVENTS ?? (quick ? 20 : 500),

@@ -1,3 +1,6 @@
+import { mkdirSync, writeFileSync } from 'node:fs';
+import { Session } from 'node:inspector';
+import path from 'node:path';
 import { monitorEventLoopDelay, PerformanceObserver } from 'node:perf_hooks';
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
@@ -85,5 +88,32 @@ export function runtimeStats(): { reset(): void; read(): RuntimeStats } {
       gcMaxPauseMs,
       rssMb: process.memoryUsage.rss() / 2 ** 20,
     }),
+  };
+}
+
+/**
+ * `profile/start` and `profile/stop` control routes: a CPU profile of one phase of the child (node:inspector), written
+ * to `<dir>/<name>.cpuprofile` on stop; summarise it with cpuprofile-summary.ts. Set BENCH_PROFILE_DIR to have the
+ * benchmarks that support it profile their phases.
+ */
+export function profilerRoutes(dir: string): ControlRoutes {
+  const session = new Session();
+  session.connect();
+  const post = (method: string) =>
+    new Promise<unknown>((resolve, reject) =>
+      session.post(method, (err, result) => (err ? reject(err) : resolve(result))),
+    );
+  return {
+    'profile/start': async () => {
+      await post('Profiler.enable');
+      await post('Profiler.start');
+    },
+    'profile/stop': async (input) => {
+      const { profile } = (await post('Profiler.stop')) as { profile: unknown };
+      mkdirSync(dir, { recursive: true });
+      const file = path.join(dir, `${String(input['name'] ?? 'phase')}.cpuprofile`);
+      writeFileSync(file, JSON.stringify(profile));
+      return { file };
+    },
   };
 }

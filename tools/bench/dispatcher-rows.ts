@@ -18,6 +18,10 @@ export async function benchDispatcher(config: Readonly<BenchConfig> = loadBenchC
     baselineLabel: 'the same on PostgreSQL',
     goal: '—',
   };
+  if (config.quick) {
+    rows.push(notMeasured(pgliteRow, 'not in a quick run'));
+    return rows;
+  }
   try {
     // Fewer events: the embedded database is one process's single connection.
     const p = await measureDispatcher(

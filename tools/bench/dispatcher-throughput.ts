@@ -79,6 +79,12 @@ export async function measureDispatcher(
     });
     if (status !== 200) throw new Error(`intake answered ${status}`);
   };
+  // BENCH_PROFILE_DIR: a CPU profile of the child during the intake and the last drain round (control-server.ts).
+  const profile = async (step: 'start' | 'stop', name: string) => {
+    if (!config.profileDir) return;
+    const out = await control<{ file?: string }>(controlUrl, `profile/${step}`, { name });
+    if (out.file) process.stderr.write(`profile: ${out.file}\n`);
+  };
   const prepare = (count: number, offset: number) =>
     control<PreparedEvent[]>(controlUrl, 'prepare', { count, offset, receiverUrl: receiver.url });
 
@@ -87,9 +93,11 @@ export async function measureDispatcher(
     const drainEvents = await prepare(N, 0);
 
     // 1. Intake, workers stopped.
+    await profile('start', 'intake');
     const t = performance.now();
     await pool(drainEvents, INTAKE_CONCURRENCY, (e) => postToIntake(e.body));
     const intakePerSec = N / ((performance.now() - t) / 1000);
+    await profile('stop', `intake-${kind}`);
     // The intake answers 200 for every recorded outcome, refused ones included: count what it fulfilled.
     const { count: outboxRows } = await control<{ count: number }>(controlUrl, 'pending');
     if (outboxRows === 0) throw new Error(`no outbox rows after ${N} events: the intake fulfilled none`);
@@ -116,11 +124,13 @@ export async function measureDispatcher(
     };
     for (let round = 0; round <= ROUNDS; round++) {
       if (round > 0) await control(controlUrl, 'reset');
+      if (round === ROUNDS) await profile('start', 'drain');
       const ours = await timedDrain(async () => {
         await control(controlUrl, 'workers/start');
         await receiver.waitFor(outboxRows);
         await control(controlUrl, 'workers/stop');
       });
+      if (round === ROUNDS) await profile('stop', 'drain');
       await control(controlUrl, 'reset');
       const bare = await timedDrain(() => control(controlUrl, 'bare/drain'));
       if (round === 0 && ROUNDS > 0) continue;

@@ -20,7 +20,8 @@ import { systemClock } from '@expedition/platform';
 import { createQuoteService } from '@expedition/quoting';
 import { benchDatabaseKind, openBenchDatabase } from './bench-database';
 import { createBareDelivery } from './baselines/delivery.bare';
-import { serveControl } from './control-server';
+import { profilerRoutes, serveControl } from './control-server';
+import { loadBenchConfig } from './config';
 import { paymentEvent, pool as inPool, resetOutbox } from './dispatcher-throughput.helpers';
 
 export const WORKERS = 2;
@@ -147,7 +148,9 @@ async function main(): Promise<void> {
     return events;
   }
 
+  const { profileDir } = loadBenchConfig();
   const control = await serveControl({
+    ...(profileDir ? profilerRoutes(profileDir) : {}),
     prepare: (i) => prepare(Number(i['count']), Number(i['offset']), String(i['receiverUrl'])),
     pending: async () => ({ count: await db.prisma.webhookEvent.count({ where: { status: 'pending' } }) }),
     reset: async () => resetOutbox(db.prisma),
