@@ -21,11 +21,16 @@ export interface BenchDatabase {
 /**
  * A benchmark child's throwaway database, migrated and with the catalog: a fresh PostgreSQL schema at
  * TEST_DATABASE_URL with the apps' pool size, or a file-backed PGlite in a temporary directory as `npm start` has.
+ * `onQuery` hears every statement the Prisma client sends (it costs: only when profiling).
  */
-export async function openBenchDatabase(kind: BenchDatabaseKind, poolMax: number): Promise<BenchDatabase> {
+export async function openBenchDatabase(
+  kind: BenchDatabaseKind,
+  poolMax: number,
+  onQuery?: (sql: string) => void,
+): Promise<BenchDatabase> {
   if (kind === 'pglite') {
     const dataDir = mkdtempSync(path.join(tmpdir(), 'bench-pglite-'));
-    const db = await ready(await createDatabase({ dataDir }));
+    const db = await ready(await createDatabase({ dataDir, onQuery }));
     return {
       db,
       pool: null,
@@ -38,7 +43,7 @@ export async function openBenchDatabase(kind: BenchDatabaseKind, poolMax: number
   }
   const { url } = splitSchemaParam(testDatabaseUrl());
   const schema = `bench_${randomBytes(4).toString('hex')}`;
-  const db = await ready(await createDatabase({ databaseUrl: url, schema, poolMax }));
+  const db = await ready(await createDatabase({ databaseUrl: url, schema, poolMax, onQuery }));
   const pool = new Pool({ connectionString: url, max: poolMax, options: `-c search_path=${schema}` });
   pool.on('error', () => undefined);
   return {

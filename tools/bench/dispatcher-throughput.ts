@@ -80,10 +80,14 @@ export async function measureDispatcher(
     if (status !== 200) throw new Error(`intake answered ${status}`);
   };
   // BENCH_PROFILE_DIR: a CPU profile of the child during the intake and the last drain round (control-server.ts).
-  const profile = async (step: 'start' | 'stop', name: string) => {
+  let statementsAtStart = 0;
+  const profile = async (step: 'start' | 'stop', name: string, events = 0) => {
     if (!config.profileDir) return;
+    const { count } = await control<{ count: number }>(controlUrl, 'statements');
     const out = await control<{ file?: string }>(controlUrl, `profile/${step}`, { name });
-    if (out.file) process.stderr.write(`profile: ${out.file}\n`);
+    if (step === 'start') statementsAtStart = count;
+    const perEvent = events ? `; ${((count - statementsAtStart) / events).toFixed(1)} Prisma statements per event` : '';
+    if (out.file) process.stderr.write(`profile: ${out.file}${perEvent}\n`);
   };
   const prepare = (count: number, offset: number) =>
     control<PreparedEvent[]>(controlUrl, 'prepare', { count, offset, receiverUrl: receiver.url });
@@ -97,7 +101,7 @@ export async function measureDispatcher(
     const t = performance.now();
     await pool(drainEvents, INTAKE_CONCURRENCY, (e) => postToIntake(e.body));
     const intakePerSec = N / ((performance.now() - t) / 1000);
-    await profile('stop', `intake-${kind}`);
+    await profile('stop', `intake-${kind}`, N);
     // The intake answers 200 for every recorded outcome, refused ones included: count what it fulfilled.
     const { count: outboxRows } = await control<{ count: number }>(controlUrl, 'pending');
     if (outboxRows === 0) throw new Error(`no outbox rows after ${N} events: the intake fulfilled none`);
@@ -130,7 +134,7 @@ export async function measureDispatcher(
         await receiver.waitFor(outboxRows);
         await control(controlUrl, 'workers/stop');
       });
-      if (round === ROUNDS) await profile('stop', 'drain');
+      if (round === ROUNDS) await profile('stop', 'drain', outboxRows);
       await control(controlUrl, 'reset');
       const bare = await timedDrain(() => control(controlUrl, 'bare/drain'));
       if (round === 0 && ROUNDS > 0) continue;

@@ -50,7 +50,10 @@ async function main(): Promise<void> {
   const kind = benchDatabaseKind();
   const pollMs = Number(process.env['BENCH_POLL_MS'] ?? 20);
   // The apps' pool size (libs/db: 10), not the test suites' 4: the intake and the workers share it as in production.
-  const { db, pool, label, close } = await openBenchDatabase(kind, POOL);
+  // When profiling, the statements the Prisma client sends are counted too (the count is part of the profile).
+  const { profileDir } = loadBenchConfig();
+  let statements = 0;
+  const { db, pool, label, close } = await openBenchDatabase(kind, POOL, profileDir ? () => statements++ : undefined);
   const logger = pino({ level: 'silent' });
 
   // The intake trusts an event only for a payment of ours that the processor confirms (it asks Stripe in production).
@@ -148,9 +151,9 @@ async function main(): Promise<void> {
     return events;
   }
 
-  const { profileDir } = loadBenchConfig();
   const control = await serveControl({
     ...(profileDir ? profilerRoutes(profileDir) : {}),
+    statements: async () => ({ count: statements }),
     prepare: (i) => prepare(Number(i['count']), Number(i['offset']), String(i['receiverUrl'])),
     pending: async () => ({ count: await db.prisma.webhookEvent.count({ where: { status: 'pending' } }) }),
     reset: async () => resetOutbox(db.prisma),
