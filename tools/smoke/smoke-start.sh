@@ -17,7 +17,8 @@ DEMO="http://127.0.0.1:${DEMO_PORT}"
 WIDGET="http://127.0.0.1:${WIDGET_PORT:-$((BASE + 3))}"
 PORTAL="http://127.0.0.1:${PORTAL_PORT:-$((BASE + 4))}"
 # Run exactly the `start` script of package.json, but as our own child (not under npm, which does not pass SIGTERM
-# on to its child): SIGTERM then reaches tsx, which relays it to the launcher — the graceful stop we test.
+# on to its child). The script is one process (node with tsx as a loader; `env` execs it), so SIGTERM reaches the
+# launcher itself — the graceful stop we test — and no relay can cut it short on a loaded machine.
 START_CMD="$(node -p 'require("./package.json").scripts.start')"
 PRESTART_CMD="$(node -p 'require("./package.json").scripts.prestart')"
 export PATH="$PWD/node_modules/.bin:$PATH"
