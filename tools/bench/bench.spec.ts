@@ -24,6 +24,13 @@ const EXPECTED_IDS = [
   'answer_to_delivered_p99',
   'intake_events_per_sec',
   'start_to_healthy',
+  'soak_rss_peak_quote_api',
+  'soak_rss_peak_embed_api',
+  'soak_rss_peak_webhook_dispatcher',
+  'soak_heap_quote_api',
+  'soak_heap_embed_api',
+  'soak_heap_webhook_dispatcher',
+  'soak_load_failures',
 ];
 
 describe('npm run bench (BENCH_QUICK=1)', () => {
@@ -60,7 +67,7 @@ describe('npm run bench (BENCH_QUICK=1)', () => {
     for (const row of report.rows) {
       expect(row).toEqual({
         id: expect.any(String),
-        bench: expect.stringMatching(/^(sizes|quote|embed|dispatcher|startup)$/),
+        bench: expect.stringMatching(/^(sizes|quote|embed|dispatcher|startup|soak)$/),
         figure: expect.any(String),
         unit: expect.any(String),
         ours: row.ours === null ? null : expect.any(Number),

@@ -22,6 +22,7 @@ import { benchDispatcher } from './dispatcher-throughput';
 import { benchEmbed } from './embed-options';
 import { pickTool } from './load';
 import { benchQuoteCreate } from './quote-create';
+import { benchSoak } from './soak';
 import { benchStartup } from './startup';
 import { maxRow, notMeasured, toMarkdown, toText, type BenchReport, type BenchRow } from './table';
 import { BUNDLE_BUDGETS, build, bundleSizes } from './widget-loader';
@@ -36,6 +37,7 @@ const BENCHES: Record<string, (config: Readonly<BenchConfig>) => Promise<BenchRo
   embed: benchEmbed,
   dispatcher: benchDispatcher,
   startup: () => benchStartup(),
+  soak: benchSoak,
 };
 
 function benchSizes(config: Readonly<BenchConfig>): BenchRow[] {
