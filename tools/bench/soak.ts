@@ -271,13 +271,15 @@ function writePlot(config: Readonly<BenchConfig>, figures: Omit<SoakFigures, 'pl
 export async function measureSoak(config: Readonly<BenchConfig> = loadBenchConfig()): Promise<SoakFigures> {
   const settings = soakSettings(config);
   const loadAtStart = os.loadavg()[0]!;
+  const began = performance.now();
+  const since = () => `${((performance.now() - began) / 1000).toFixed(1)} s`;
   const schema = await prepareSchema();
   const receiver = await startReceiver();
   let apps: Record<SoakApp, ServerChild<SoakAppTargets>> | undefined;
   try {
     const keys = `soak:${randomBytes(32).toString('base64')}`;
     const secretBox = createSecretBox(parseWebhookSecretKeys(keys));
-    process.stderr.write(`soak: starting the three apps (schema ${schema.schema})…\n`);
+    process.stderr.write(`soak: schema ${schema.schema} migrated (${since()}); starting the three apps…\n`);
     apps = await startApps({
       ...withoutEndpoints(config.childEnv),
       NODE_OPTIONS: [process.env['NODE_OPTIONS'], '--expose-gc'].filter(Boolean).join(' '),
@@ -286,6 +288,7 @@ export async function measureSoak(config: Readonly<BenchConfig> = loadBenchConfi
       SOAK_PROCESSOR_SECRET: PROCESSOR_SECRET,
       WEBHOOK_SECRET_KEYS: keys,
     });
+    process.stderr.write(`soak: apps listening (${since()}); seeding…\n`);
     const seeded = await seedSoak(
       schema.db,
       apps['embed-api'].targets.url,
@@ -293,7 +296,7 @@ export async function measureSoak(config: Readonly<BenchConfig> = loadBenchConfi
       secretBox,
       receiver.url,
     );
-    process.stderr.write(`soak: ${settings.soakSec} s of load…\n`);
+    process.stderr.write(`soak: seeded (${since()}); ${settings.soakSec} s of load…\n`);
     const measured = await drive(schema.db, apps, seeded, settings, receiver);
     const figures = { ...measured, soakSec: settings.soakSec, warmupSec: settings.warmupSec, rates: settings.rates };
     return { ...figures, plotFile: writePlot(config, figures, loadAtStart) };
