@@ -28,6 +28,13 @@ const EXPECTED_IDS = [
   'start_to_healthy',
   'widget_mount_to_form',
   'widget_submit_to_plans',
+  'soak_rss_peak_quote_api',
+  'soak_rss_peak_embed_api',
+  'soak_rss_peak_webhook_dispatcher',
+  'soak_heap_quote_api',
+  'soak_heap_embed_api',
+  'soak_heap_webhook_dispatcher',
+  'soak_load_failures',
 ];
 
 describe('npm run bench (BENCH_QUICK=1)', () => {
@@ -42,9 +49,10 @@ describe('npm run bench (BENCH_QUICK=1)', () => {
         [path.join(root, 'node_modules/tsx/dist/cli.mjs'), '--tsconfig', 'tools/tsconfig.json', 'tools/bench/run.ts'],
         {
           cwd: root,
-          env: { ...process.env, BENCH_QUICK: '1', BENCH_RESULTS_DIR: dir, NODE_OPTIONS: '' },
-          // Two launchers start (startup, widget) and Chromium, besides the servers of the other benchmarks: minutes on
-          // a loaded CI machine.
+          // The soak's shortest run (its three app processes still start and are seeded), two launchers (startup,
+          // widget) and Chromium, besides the servers of the other benchmarks: minutes on a loaded CI machine. The
+          // harness, not the figures.
+          env: { ...process.env, BENCH_QUICK: '1', BENCH_RESULTS_DIR: dir, NODE_OPTIONS: '', BENCH_SOAK_SEC: '5' },
           timeout: 560_000,
           maxBuffer: 1 << 24,
         },
@@ -66,7 +74,7 @@ describe('npm run bench (BENCH_QUICK=1)', () => {
     for (const row of report.rows) {
       expect(row).toEqual({
         id: expect.any(String),
-        bench: expect.stringMatching(/^(sizes|quote|embed|dispatcher|startup|widget)$/),
+        bench: expect.stringMatching(/^(sizes|quote|embed|dispatcher|startup|widget|soak)$/),
         figure: expect.any(String),
         unit: expect.any(String),
         ours: row.ours === null ? null : expect.any(Number),

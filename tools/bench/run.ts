@@ -3,10 +3,10 @@
  * written to tools/bench/results/latest.{json,md}; the README's Benchmarks section (between `<!-- bench:start -->`
  * and `<!-- bench:end -->`) is regenerated from it.
  *
- *   npm run bench                      the full run (minutes)
- *   npm run bench -- quote embed       only some benchmarks (sizes, quote, embed, dispatcher, startup): their rows
- *                                      replace the same rows of the last full run's results
- *   BENCH_QUICK=1 npm run bench        a smoke run (seconds): checks the harness, not the figures; writes its
+ *   npm run bench                      the full run (about 20 minutes, 10 of them the soak)
+ *   npm run bench -- quote embed       only some benchmarks (sizes, quote, embed, dispatcher, startup, widget, soak):
+ *                                      their rows replace the same rows of the last full run's results
+ *   BENCH_QUICK=1 npm run bench        a smoke run (minutes): checks the harness, not the figures; writes its
  *                                      results under BENCH_RESULTS_DIR (default: a temporary directory) and never
  *                                      touches the README
  *
@@ -22,6 +22,7 @@ import { benchDispatcher } from './dispatcher-rows';
 import { benchEmbed } from './embed-options';
 import { pickTool } from './load';
 import { benchQuoteCreate } from './quote-create';
+import { benchSoak } from './soak';
 import { benchStartup } from './startup';
 import { maxRow, notMeasured, toMarkdown, toText, type BenchReport, type BenchRow } from './table';
 import { BUNDLE_BUDGETS, benchWidget, build, bundleSizes } from './widget-loader';
@@ -37,6 +38,7 @@ const BENCHES: Record<string, (config: Readonly<BenchConfig>) => Promise<BenchRo
   dispatcher: benchDispatcher,
   startup: () => benchStartup(),
   widget: benchWidget,
+  soak: benchSoak,
 };
 
 function benchSizes(config: Readonly<BenchConfig>): BenchRow[] {
@@ -178,9 +180,9 @@ async function main(): Promise<void> {
 
 if (require.main === module) {
   const hardStop = setTimeout(() => {
-    console.error('npm run bench: hard deadline (30 min) reached');
+    console.error('npm run bench: hard deadline (45 min) reached');
     process.exit(2);
-  }, 30 * 60_000);
+  }, 45 * 60_000);
   hardStop.unref();
   main()
     .then(() => process.exit(0))
