@@ -7,6 +7,7 @@ import { widgetMessages } from '@expedition/i18n/documents';
 import { describeWithBrowser, PREFILL as SESSION_PREFILL, SHOTS, useFrameSession } from './frame-session';
 import { KEYS, worldUrls } from './world-config';
 import { englishLeft, serveCatalogOptions } from './untranslated-text';
+import { watchContext, type Watch } from './diagnostics';
 
 /**
  * The widget in every language, in real Chromium (issue 22): German, French, Spanish and the pseudo-locale en-XA
@@ -32,8 +33,11 @@ const SAMPLES: Record<string, { title: string; pay: string; covered: string }> =
   },
 };
 
-// One retry, with the first failure printed: once under a loaded CI machine (2026-11-27), the Spanish 390 px journey's
-// Buy did not show the card form within 30 s; it did not recur in isolation (24 of 24). The failure stays in the log.
+// One retry, with the first failure printed: twice in six runs on a loaded CI machine (2026-11-27) a journey's wait timed
+// out (the Spanish 390 px Buy did not show the card form within 30 s; the German 1280 px second submit showed no plan
+// cards within 20 s). Not reproduced since, in isolation or under load; the waits on the network now explain
+// themselves (./diagnostics.ts: requests open and failed, console errors, what the fake API received, what the frame
+// shows), so the first failure's log says where it stalled.
 jest.retryTimes(1, { logErrorsBeforeRetry: true });
 
 describeWithBrowser('the widget in every language, in Chromium', () => {
@@ -101,23 +105,25 @@ describeWithBrowser('the widget in every language, in Chromium', () => {
     });
   }
 
-  async function embedded(page: Page, instance: string, locale: string): Promise<Frame> {
+  async function embedded(page: Page, instance: string, locale: string, watch: Watch): Promise<Frame> {
     await page.goto(HOST);
     await page.evaluate(([k, i, c]) => (window as any).embed(k, i, c, {}), [
       KEYS.tier3,
       instance,
       { locale, prefill: PREFILL },
     ] as const);
-    await page.waitForFunction(
-      (i) =>
-        (window as any).received.some(
-          (m: { type: string; instanceId: string }) => m.type === 'svc:frame.hello' && m.instanceId === i,
-        ),
-      instance,
-      {
-        timeout: 20_000,
-      },
-    );
+    await page
+      .waitForFunction(
+        (i) =>
+          (window as any).received.some(
+            (m: { type: string; instanceId: string }) => m.type === 'svc:frame.hello' && m.instanceId === i,
+          ),
+        instance,
+        { timeout: 20_000 },
+      )
+      .catch(async (error: Error) => {
+        throw new Error(`${error.message}\n${await watch.explain()}`);
+      });
     const frame = page.frames().find((f) => f.url().includes(`instance=${instance}`));
     if (!frame) throw new Error('no frame');
     return frame;
@@ -126,9 +132,10 @@ describeWithBrowser('the widget in every language, in Chromium', () => {
   describe.each(['de', 'fr', 'es', 'en-XA'])('%s', (lang) => {
     it.each([390, 1280])('form, plan cards, card refusal and confirmation at %i px', async (width) => {
       const context = await session.browser.newContext({ viewport: { width, height: 900 }, bypassCSP: true });
-      await serveCatalogOptions(context);
+      const watch = watchContext(context, () => session.world.requests);
+      await serveCatalogOptions(context, watch.note);
       const page = await context.newPage();
-      const frame = await embedded(page, `${lang}${width}`, lang);
+      const frame = await embedded(page, `${lang}${width}`, lang, watch);
       await frame.waitForSelector('form');
       expect(await frame.textContent('h1')).toContain(SAMPLES[lang]!.title);
       await frame.click('button[type=submit]'); // the e-mail is missing: its error shows
@@ -137,7 +144,7 @@ describeWithBrowser('the widget in every language, in Chromium', () => {
 
       await frame.fill('#svc-email', 'ana@example.com');
       await frame.click('button[type=submit]');
-      await frame.waitForSelector('.svc-plan[data-plan-id]', { timeout: 20_000 });
+      await watch.waitFor(frame, '.svc-plan[data-plan-id]', { timeout: 20_000 });
       // The quote records the traveler's language (never the pseudo-locale).
       const quoted = session.world.requests.find((r) => r.path === '/quote' && r.method === 'POST');
       expect(quoted?.body?.['locale']).toBe(lang === 'en-XA' ? undefined : lang);
@@ -145,18 +152,18 @@ describeWithBrowser('the widget in every language, in Chromium', () => {
       await audit(frame, page, lang, 'plans', width);
 
       await frame.click('[data-plan-id="polar-shield-standard"] .svc-plan__actions .svc-btn:not(.svc-btn--secondary)');
-      await frame.waitForSelector('#svc-card-number');
+      await watch.waitFor(frame, '#svc-card-number');
       await frame.fill('#svc-card-number', '4000 0000 0000 0002');
       await frame.fill('#svc-card-expiry', '12/30');
       await frame.fill('#svc-card-cvc', '123');
       expect(await frame.textContent('.svc-card-form button[type=submit]')).toContain(SAMPLES[lang]!.pay);
       await frame.click('.svc-card-form button[type=submit]');
-      await frame.waitForSelector('.svc-card-form [role=alert]');
+      await watch.waitFor(frame, '.svc-card-form [role=alert]');
       await audit(frame, page, lang, 'card-declined', width);
 
       await frame.fill('#svc-card-number', '4242 4242 4242 4242');
       await frame.click('.svc-card-form button[type=submit]');
-      await frame.waitForSelector('.svc-confirmation');
+      await watch.waitFor(frame, '.svc-confirmation');
       expect(await frame.textContent('h2')).toContain(SAMPLES[lang]!.covered);
       await audit(frame, page, lang, 'confirmation', width);
       await context.close();
@@ -164,7 +171,8 @@ describeWithBrowser('the widget in every language, in Chromium', () => {
 
     it.each([390, 1280])("the hosted page's plan cards at %i px", async (width) => {
       const context = await session.browser.newContext({ viewport: { width, height: 900 }, bypassCSP: true });
-      await serveCatalogOptions(context);
+      const watch = watchContext(context, () => session.world.requests);
+      await serveCatalogOptions(context, watch.note);
       const page = await context.newPage();
       const trip = `destination=antarctica&startDate=${PREFILL.startDate}&endDate=${PREFILL.endDate}&travelers=1`;
       await page.goto(`${WIDGET}/quote?pk=${KEYS.tier1}&${trip}&tripCost=12000&residence=DE&locale=${lang}`);
@@ -172,7 +180,7 @@ describeWithBrowser('the widget in every language, in Chromium', () => {
       await page.fill('#svc-age-0', '45');
       await page.fill('#svc-email', 'ana@example.com');
       await page.click('button[type=submit]');
-      await page.waitForSelector('.svc-plan[data-plan-id]', { timeout: 20_000 });
+      await watch.waitFor(page.mainFrame(), '.svc-plan[data-plan-id]', { timeout: 20_000 });
       await audit(page.mainFrame(), page, lang, 'hosted-plans', width);
       await context.close();
     });

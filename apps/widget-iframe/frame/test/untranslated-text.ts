@@ -5,46 +5,76 @@
  *   (ids, premiums, coverage) through libs/quoting's `toEmbedOptionsReady`, in the language the quote recorded (the
  *   create request's `locale`, else its Accept-Language, negotiated as embed-api does). The plan cards then show the
  *   catalog's own names and highlights, translated or not, as a traveler would see them.
+ *   A handler that fails is noted through `note` (./diagnostics.ts) and its request fails: none is left unanswered.
  * - `englishLeft(frame, locale, namespaces)`: every text of the document (text nodes, visually hidden ones too, and
  *   `aria-label`, `placeholder`, `title`, `alt`; not the document's title) that is English a page in `locale` must not
  *   show: a message of the given libs/i18n namespaces whose translation differs from its English.
  */
-import type { BrowserContext, Frame } from 'playwright-core';
+import type { BrowserContext, Frame, Route } from 'playwright-core';
 import { negotiateLocale, type RenderLocale } from '@expedition/i18n';
 import { catalogMessages, widgetMessages } from '@expedition/i18n/documents';
 import { toEmbedOptionsReady, type StoredOption } from '@expedition/quoting';
 
 const isEmbed = (path: string) => (url: URL) => url.pathname === path;
 
-export async function serveCatalogOptions(context: BrowserContext): Promise<void> {
+export async function serveCatalogOptions(
+  context: BrowserContext,
+  note: (line: string) => void = () => undefined,
+): Promise<void> {
   const quoteLocales = new Map<string, string>();
-  await context.route(isEmbed('/api/embed/quote'), async (route) => {
-    const request = route.request();
-    const response = await route.fetch();
-    if (request.method() === 'POST' && response.ok()) {
-      const asked = (request.postDataJSON() as { locale?: string } | null)?.locale;
-      const acceptLanguage = await request.headerValue('accept-language');
-      const { quoteId } = (await response.json()) as { quoteId: string };
-      quoteLocales.set(quoteId, negotiateLocale({ explicit: [asked], acceptLanguage }));
+  await context.route(
+    isEmbed('/api/embed/quote'),
+    answered('quote', note, async (route) => {
+      const request = route.request();
+      const response = await route.fetch();
+      if (request.method() === 'POST' && response.ok()) {
+        const asked = (request.postDataJSON() as { locale?: string } | null)?.locale;
+        const acceptLanguage = await request.headerValue('accept-language');
+        const { quoteId } = (await response.json()) as { quoteId: string };
+        quoteLocales.set(quoteId, negotiateLocale({ explicit: [asked], acceptLanguage }));
+      }
+      await route.fulfill({ response });
+    }),
+  );
+  await context.route(
+    isEmbed('/api/embed/options'),
+    answered('options', note, async (route) => {
+      const response = await route.fetch();
+      if (!response.ok()) return route.fulfill({ response });
+      const body = await response.json();
+      if (body.pending) return route.fulfill({ response });
+      const stored: StoredOption[] = body.options.map((o: StoredOption) => ({
+        planId: o.planId,
+        premiumCents: o.premiumCents,
+        currency: o.currency,
+        isRecommended: o.isRecommended,
+        coverage: o.coverage,
+        createdAt: new Date(body.generatedAt),
+      }));
+      const quote = { ...body, locale: quoteLocales.get(body.quoteId) };
+      await route.fulfill({ response, json: toEmbedOptionsReady(quote, stored, { quoteApiUrl: 'http://quote.test' }) });
+    }),
+  );
+}
+
+/**
+ * A route handler that always answers: a handler that throws would leave its request paused in Chromium for good (the
+ * frame then waits for an answer that never comes). Its error is noted instead and the request fails as a network
+ * error would, which the frame handles and the test's diagnostics show (./diagnostics.ts).
+ */
+function answered(
+  name: string,
+  note: (line: string) => void,
+  handler: (route: Route) => Promise<void>,
+): (route: Route) => Promise<void> {
+  return async (route) => {
+    try {
+      await handler(route);
+    } catch (error) {
+      note(`the ${name} route failed: ${(error as Error).message.split('\n')[0]}`);
+      await route.abort('failed').catch(() => undefined);
     }
-    await route.fulfill({ response });
-  });
-  await context.route(isEmbed('/api/embed/options'), async (route) => {
-    const response = await route.fetch();
-    if (!response.ok()) return route.fulfill({ response });
-    const body = await response.json();
-    if (body.pending) return route.fulfill({ response });
-    const stored: StoredOption[] = body.options.map((o: StoredOption) => ({
-      planId: o.planId,
-      premiumCents: o.premiumCents,
-      currency: o.currency,
-      isRecommended: o.isRecommended,
-      coverage: o.coverage,
-      createdAt: new Date(body.generatedAt),
-    }));
-    const quote = { ...body, locale: quoteLocales.get(body.quoteId) };
-    await route.fulfill({ response, json: toEmbedOptionsReady(quote, stored, { quoteApiUrl: 'http://quote.test' }) });
-  });
+  };
 }
 
 type Messages = { [key: string]: Messages | ((args?: unknown) => string) };
