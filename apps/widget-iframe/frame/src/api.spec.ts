@@ -1,4 +1,4 @@
-import { createEmbedClient, errorForStatus, parseRetryAfter } from './api';
+import { createEmbedClient, errorForStatus, parseRetryAfter, REQUEST_TIMEOUT_MS } from './api';
 
 describe('embed API client', () => {
   it('reads Retry-After as seconds or as an HTTP date', () => {
@@ -74,6 +74,51 @@ describe('embed API client', () => {
       fetch: async () => Promise.reject(new TypeError('Failed to fetch')),
     });
     await expect(offline.options('q1')).rejects.toMatchObject({ code: 'network' });
+  });
+
+  it('gives up on a request that gets no answer by its deadline: a network error, and the request is aborted', async () => {
+    const signals: AbortSignal[] = [];
+    // A server that never answers: the request settles only when its signal aborts it, as a browser's fetch does.
+    const silent: typeof fetch = (_url, init) =>
+      new Promise((_resolve, reject) => {
+        signals.push(init!.signal!);
+        init!.signal!.addEventListener('abort', () => reject(new DOMException('aborted', 'AbortError')));
+      });
+    const client = createEmbedClient({
+      embedUrl: 'http://embed.test',
+      publishableKey: 'k',
+      fetch: silent,
+      timeoutsMs: { quote: 5, options: 5, checkout: 5, payment: 5 },
+    });
+    await expect(client.options('q1')).rejects.toMatchObject({ code: 'network' });
+    await expect(
+      client.startPayment({ quoteId: 'q1', planId: 'p1' } as Parameters<typeof client.startPayment>[0]),
+    ).rejects.toMatchObject({ code: 'network' });
+    expect(signals.map((s) => s.aborted)).toEqual([true, true]);
+  });
+
+  it('cuts off an answer whose body stalls past the deadline', async () => {
+    const stalled: typeof fetch = async (_url, init) =>
+      new Response(
+        new ReadableStream({
+          start(controller) {
+            controller.enqueue(new TextEncoder().encode('{"pend'));
+            init!.signal!.addEventListener('abort', () => controller.error(new DOMException('aborted', 'AbortError')));
+          },
+        }),
+        { status: 200 },
+      );
+    const client = createEmbedClient({
+      embedUrl: 'http://embed.test',
+      publishableKey: 'k',
+      fetch: stalled,
+      timeoutsMs: { quote: 5, options: 5, checkout: 5, payment: 5 },
+    });
+    await expect(client.options('q1')).rejects.toMatchObject({ code: 'network' });
+  });
+
+  it('has a deadline for every route, longest for payments', () => {
+    expect(REQUEST_TIMEOUT_MS).toEqual({ quote: 30_000, options: 15_000, checkout: 30_000, payment: 60_000 });
   });
 
   it('tells the pending shape from the ready payload', async () => {

@@ -55,7 +55,7 @@ export class EmbedError extends Error {
 
 export type OptionsAnswer = { pending: true } | { pending: false; ready: EmbedOptionsReady };
 
-type Route = 'quote' | 'options' | 'checkout' | 'payment';
+export type Route = 'quote' | 'options' | 'checkout' | 'payment';
 
 const MESSAGES = {
   unauthorized: 'This insurance widget is not available with this key any more.',
@@ -109,18 +109,52 @@ export function errorForStatus(route: Route, status: number, body: unknown, retr
   return new EmbedError('server_error', MESSAGES.server, status);
 }
 
+/**
+ * How long the frame waits for each answer before it gives up on that request (docs/decisions.md, "Request
+ * deadlines"). Without a deadline a request lost on a dropping connection never settles: the plan skeletons or the
+ * card form's "starting" would stay on screen for good. A request past its deadline is a `network` error: a poll is
+ * retried as after any network error, and a POST shows the error, which the traveler can try again (the server
+ * refuses a second charge for one quote, so a payment request whose answer was lost is never paid twice).
+ */
+export const REQUEST_TIMEOUT_MS: Readonly<Record<Route, number>> = {
+  quote: 30_000,
+  options: 15_000,
+  checkout: 30_000,
+  payment: 60_000,
+};
+
 export interface EmbedClientOptions {
   embedUrl: string;
   publishableKey: string;
   fetch?: typeof fetch;
+  /** Per-route deadlines; tests shorten them. */
+  timeoutsMs?: Readonly<Record<Route, number>>;
 }
 
 export function createEmbedClient({
   embedUrl,
   publishableKey,
   fetch: fetchImpl = (...args) => fetch(...args),
+  timeoutsMs = REQUEST_TIMEOUT_MS,
 }: EmbedClientOptions) {
   async function call<T>(route: Route, method: 'GET' | 'POST', path: string, body?: unknown): Promise<T> {
+    // One deadline for the whole exchange, the body included: an answer that starts and then stalls is cut off too.
+    const abort = new AbortController();
+    const timer = setTimeout(() => abort.abort(), timeoutsMs[route]);
+    try {
+      return await exchange<T>(route, method, path, body, abort.signal);
+    } finally {
+      clearTimeout(timer);
+    }
+  }
+
+  async function exchange<T>(
+    route: Route,
+    method: 'GET' | 'POST',
+    path: string,
+    body: unknown,
+    signal: AbortSignal,
+  ): Promise<T> {
     let res: Response;
     try {
       res = await fetchImpl(`${embedUrl}${path}`, {
@@ -132,6 +166,7 @@ export function createEmbedClient({
         ...(body === undefined ? {} : { body: JSON.stringify(body) }),
         credentials: 'omit',
         cache: 'no-store',
+        signal,
       });
     } catch {
       throw new EmbedError('network', MESSAGES.network);
@@ -140,6 +175,8 @@ export function createEmbedClient({
     try {
       parsed = await res.json();
     } catch {
+      // Cut off mid-body by the deadline: as lost as a request that never got an answer.
+      if (signal.aborted) throw new EmbedError('network', MESSAGES.network);
       parsed = undefined;
     }
     if (!res.ok) throw errorForStatus(route, res.status, parsed, res.headers.get('Retry-After'));
