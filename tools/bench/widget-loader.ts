@@ -127,7 +127,7 @@ const MOUNT_ROW = {
   id: 'widget_mount_to_form',
   figure: 'widget mount → form visible (Chromium, loopback), median',
   unit: 'ms',
-  baselineLabel: '',
+  baselineLabel: 'an empty iframe of the widget origin, painted',
 };
 const SUBMIT_ROW = {
   id: 'widget_submit_to_plans',
@@ -147,14 +147,16 @@ export function widgetRows(timing: WidgetTiming): BenchRow[] {
     ? `; ${timing.rateLimited} responses 429 (the demo key's budget): the runs that waited are not comparable`
     : '';
   const form = timing.widget.map((s) => s.form);
+  const at = (phase: 'frameStart' | 'documentArrived' | 'scriptsRun') =>
+    `${Math.round(median(timing.widget.map((s) => s[phase])))} ms`;
   const plans = timing.widget.map((s) => s.plans);
   return [
     maxRow(
       {
         ...MOUNT_ROW,
         ours: median(form),
-        baseline: null,
-        note: `${spread(form)}, ${runs}; from the host page's mark before SvcWidget.mount() to the frame's svc:form-visible (no baseline: a bare page has no form)${limited}`,
+        baseline: median(timing.bareFrame),
+        note: `${spread(form)} (empty iframe ${spread(timing.bareFrame)}), ${runs} each; from the host page's mark before SvcWidget.mount() to the frame's svc:form-visible; medians after the mount: the frame's navigation starts ${at('frameStart')}, its document has arrived ${at('documentArrived')}, its scripts have run ${at('scriptsRun')}${limited}`,
       },
       GOALS.mount + 1e-9,
       goal(GOALS.mount),

@@ -6,7 +6,8 @@
  *     page's timeline through the difference of their `performance.timeOrigin`;
  *   - submit → plans visible: the frame's `svc:quote-submitted` → `svc:plans-visible`, both on the frame's timeline
  *     (apps/widget-iframe/frame/src/marks.ts).
- * The baseline: a bare page making the same two API calls (POST /api/embed/quote, then GET /api/embed/options on the
+ * The baselines: for mount → form, an empty document of the widget's origin in an iframe, painted (what any
+ * cross-origin iframe costs); for submit → plans, a bare page making the same two API calls (POST /api/embed/quote, then GET /api/embed/options on the
  * widget's schedule) and writing the plan names into its DOM, no widget. Every run gets a fresh browser context (cold
  * cache) on the demo operator's origin; widget and bare runs alternate. No assertion on time anywhere.
  */
@@ -24,6 +25,11 @@ const WAIT_MS = 30_000;
 export interface WidgetSample {
   /** mount → form visible, ms. */
   form: number;
+  /** Where mount → form went, ms after the mount mark: the frame's navigation starts, its document has arrived,
+   * its scripts have run (DOMContentLoaded: module scripts are deferred). */
+  frameStart: number;
+  documentArrived: number;
+  scriptsRun: number;
   /** submit → plans visible, ms. */
   plans: number;
 }
@@ -32,6 +38,8 @@ export interface WidgetTiming {
   widget: WidgetSample[];
   /** The bare page: both API calls → the plans in its DOM, ms. */
   bare: number[];
+  /** The bare page: an empty document of the widget's origin in an iframe → painted, ms (the floor under mount). */
+  bareFrame: number[];
   /** Responses 429 (the demo key's 60 requests a minute): a run that waited for Retry-After is not comparable. */
   rateLimited: number;
 }
@@ -184,6 +192,12 @@ async function widgetRun(context: BrowserContext, platform: Platform): Promise<W
   if (!frame || !mount) throw new Error('the widget frame or the svc:mount mark is missing');
   const formVisible = (await frame.evaluate(FRAME_MARK('svc:form-visible', 'first'))) as MarkTime;
   if (!formVisible) throw new Error('the frame set no svc:form-visible mark (a bundle built before the marks?)');
+  const navigation = await frame.evaluate(() => {
+    // The DOM's PerformanceNavigationTiming (the tools project compiles with Node's types only).
+    const n = performance.getEntriesByType('navigation' as never)[0] as unknown as
+      { responseEnd: number; domContentLoadedEventEnd: number } | undefined;
+    return n ? { responseEnd: n.responseEnd, domContentLoaded: n.domContentLoadedEventEnd } : null;
+  });
 
   await frame.evaluate(`document.querySelector('form button[type=submit]').click()`);
   // A function, not a string: the iframe's CSP forbids eval.
@@ -194,17 +208,40 @@ async function widgetRun(context: BrowserContext, platform: Platform): Promise<W
   const plansVisible = (await frame.evaluate(FRAME_MARK('svc:plans-visible', 'first'))) as MarkTime;
   await page.close();
   if (!submitted || !plansVisible) throw new Error('the frame set no svc:quote-submitted mark');
+  const frameStart = formVisible.origin - (mount.origin + mount.at);
   return {
     form: formVisible.origin + formVisible.at - (mount.origin + mount.at),
+    frameStart,
+    documentArrived: frameStart + (navigation?.responseEnd ?? NaN),
+    scriptsRun: frameStart + (navigation?.domContentLoaded ?? NaN),
     plans: plansVisible.at - submitted.at,
   };
 }
 
-async function bareRun(context: BrowserContext, platform: Platform): Promise<number> {
+/**
+ * What any cross-origin iframe costs before a line of ours runs: an iframe of the widget's origin (a process of its
+ * own under site isolation) with an empty document that reports its second animation frame, as the frame's
+ * `svc:form-visible` comes after the paint.
+ */
+const EMPTY_FRAME = `<!doctype html><html lang="en"><title>empty</title><p>form</p><script>
+requestAnimationFrame(() => requestAnimationFrame(() => parent.postMessage('painted', '*')));
+</script></html>`;
+const BARE_FRAME_SCRIPT = (src: string) => `new Promise((resolve) => {
+  const t0 = performance.now();
+  addEventListener('message', (e) => e.data === 'painted' && resolve(performance.now() - t0), { once: true });
+  const frame = document.createElement('iframe');
+  frame.src = ${JSON.stringify(src)};
+  document.body.append(frame);
+})`;
+
+async function bareRun(context: BrowserContext, platform: Platform): Promise<{ plans: number; frame: number }> {
+  const emptyUrl = `${platform.widgetUrl}/__bench-empty`;
+  await context.route(emptyUrl, (route) => route.fulfill({ contentType: 'text/html', body: EMPTY_FRAME }));
   const page = await pageAt(context, `${platform.demoUrl}/__bare`, '');
-  const ms = (await page.evaluate(BARE_SCRIPT(platform.embedUrl, platform.key))) as number;
+  const frame = (await page.evaluate(BARE_FRAME_SCRIPT(emptyUrl))) as number;
+  const plans = (await page.evaluate(BARE_SCRIPT(platform.embedUrl, platform.key))) as number;
   await page.close();
-  return ms;
+  return { plans, frame };
 }
 
 /**
@@ -220,7 +257,7 @@ export async function measureWidgetTiming({ runs, warmups }: { runs: number; war
       '--disable-features=LocalNetworkAccessChecks,PrivateNetworkAccessChecks,BlockInsecurePrivateNetworkRequests',
     ]);
     try {
-      const timing: WidgetTiming = { widget: [], bare: [], rateLimited: 0 };
+      const timing: WidgetTiming = { widget: [], bare: [], bareFrame: [], rateLimited: 0 };
       for (let i = 0; i < warmups + runs; i++) {
         for (const which of i % 2 ? (['bare', 'widget'] as const) : (['widget', 'bare'] as const)) {
           const context = await browser.newContext();
@@ -230,8 +267,11 @@ export async function measureWidgetTiming({ runs, warmups }: { runs: number; war
               const sample = await widgetRun(context, platform);
               if (i >= warmups) timing.widget.push(sample);
             } else {
-              const ms = await bareRun(context, platform);
-              if (i >= warmups) timing.bare.push(ms);
+              const bare = await bareRun(context, platform);
+              if (i >= warmups) {
+                timing.bare.push(bare.plans);
+                timing.bareFrame.push(bare.frame);
+              }
             }
           } finally {
             await context.close();
