@@ -1,6 +1,7 @@
 import { Agent, createServer, request, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import type { PrismaClient } from '@expedition/db';
+import type { QuoteService } from '@expedition/quoting';
 
 /** The dispatcher benchmark's loopback receiver, its HTTP client, fabricated payment events and small statistics. */
 
@@ -124,4 +125,45 @@ export function paymentEvent(quoteId: string, planId: string, operatorId: string
       },
     },
   };
+}
+
+/**
+ * A quote of `operatorId` and its pending payment, written as the embed checkout writes them (the benchmark's trip:
+ * Antarctica, two travelers, 14 days, 60 days ahead), ready for a processor event to pay it. `paymentId` names the
+ * processor's payment from the quote's id.
+ */
+export async function quoteAwaitingPayment(
+  prisma: PrismaClient,
+  quotes: Pick<QuoteService, 'create'>,
+  options: { operatorId: string; paymentId: (quoteId: string) => string; email?: string },
+): Promise<{ quoteId: string; planId: string; premiumCents: number; paymentId: string }> {
+  const { quote, estimates } = await quotes.create({
+    source: 'embed',
+    operatorId: options.operatorId,
+    destination: 'Antarctica',
+    startDate: new Date(Date.now() + 60 * 86_400_000).toISOString().slice(0, 10),
+    durationDays: 14,
+    tripCostCents: 2_400_000,
+    travelers: 2,
+    travelerAges: [45, 52],
+    residence: 'GB',
+    ...(options.email ? { email: options.email } : {}),
+  });
+  const { planId, premiumCents } = estimates[0]!;
+  const paymentId = options.paymentId(quote.id);
+  await prisma.payment.create({
+    data: {
+      quoteId: quote.id,
+      planId,
+      operatorId: options.operatorId,
+      mode: 'test',
+      channel: 'embed',
+      processor: 'simulated',
+      processorPaymentId: paymentId,
+      amountCents: premiumCents,
+      currency: 'USD',
+      status: 'pending',
+    },
+  });
+  return { quoteId: quote.id, planId, premiumCents, paymentId };
 }

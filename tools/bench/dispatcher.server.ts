@@ -22,7 +22,7 @@ import { benchDatabaseKind, openBenchDatabase } from './bench-database';
 import { createBareDelivery } from './baselines/delivery.bare';
 import { profilerRoutes, serveControl } from './control-server';
 import { loadBenchConfig } from './config';
-import { paymentEvent, pool as inPool, resetOutbox } from './dispatcher-throughput.helpers';
+import { paymentEvent, pool as inPool, quoteAwaitingPayment, resetOutbox } from './dispatcher-throughput.helpers';
 
 export const WORKERS = 2;
 export const BATCH = 10;
@@ -110,42 +110,18 @@ async function main(): Promise<void> {
         data: { webhookSecret: secretBox.seal(OPERATOR_SECRET, operatorId) },
       });
     }
-    const start = new Date(Date.now() + 60 * 86_400_000).toISOString().slice(0, 10);
     const events: PreparedEvent[] = [];
     await inPool(
       Array.from({ length: count }, (_, i) => i + offset),
       4,
       async (i) => {
-        const { quote, estimates } = await quotes.create({
-          source: 'embed',
+        const paid = await quoteAwaitingPayment(db.prisma, quotes, {
           operatorId,
-          destination: 'Antarctica',
-          startDate: start,
-          durationDays: 14,
-          tripCostCents: 2_400_000,
-          travelers: 2,
-          travelerAges: [45, 52],
-          residence: 'GB',
+          paymentId: (quoteId) => `pi_bench_${i}_${quoteId}`,
         });
-        const estimate = estimates[0]!;
-        const paymentId = `pi_bench_${i}_${quote.id}`;
-        ledger.set(paymentId, { amountCents: estimate.premiumCents, quoteId: quote.id });
-        await db.prisma.payment.create({
-          data: {
-            quoteId: quote.id,
-            planId: estimate.planId,
-            operatorId,
-            mode: 'test',
-            channel: 'embed',
-            processor: 'simulated',
-            processorPaymentId: paymentId,
-            amountCents: estimate.premiumCents,
-            currency: 'USD',
-            status: 'pending',
-          },
-        });
-        const event = paymentEvent(quote.id, estimate.planId, operatorId, estimate.premiumCents, i);
-        events.push({ quoteId: quote.id, body: JSON.stringify(event) });
+        ledger.set(paid.paymentId, { amountCents: paid.premiumCents, quoteId: paid.quoteId });
+        const event = paymentEvent(paid.quoteId, paid.planId, operatorId, paid.premiumCents, i);
+        events.push({ quoteId: paid.quoteId, body: JSON.stringify(event) });
       },
     );
     return events;

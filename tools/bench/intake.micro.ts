@@ -9,6 +9,7 @@
  *   BENCH_AB=<path of a module exporting createFulfillment>: alternates rounds of that implementation with ours.
  */
 import pino from 'pino';
+import { quoteAwaitingPayment } from './dispatcher-throughput.helpers';
 import { syncCatalog, type PrismaClient } from '@expedition/db';
 import { createTestDatabase } from '@expedition/db/testing';
 import { catalogSnapshot } from '@expedition/domain-pricing';
@@ -27,36 +28,15 @@ async function prepareEvents(
   tag: string,
 ): Promise<ProcessorEvent[]> {
   const quotes = createQuoteService({ prisma, clock: systemClock });
-  const start = new Date(Date.now() + 60 * 86_400_000).toISOString().slice(0, 10);
   const events: ProcessorEvent[] = [];
   for (let i = 0; i < count; i++) {
-    const { quote, estimates } = await quotes.create({
-      source: 'embed',
+    const paid = await quoteAwaitingPayment(prisma, quotes, {
       operatorId,
-      destination: 'Antarctica',
-      startDate: start,
-      durationDays: 14,
-      tripCostCents: 2_400_000,
-      travelers: 2,
-      travelerAges: [45, 52],
-      residence: 'GB',
+      paymentId: (quoteId) => `pi_micro_${tag}_${i}_${quoteId.slice(0, 8)}`,
     });
-    const estimate = estimates[0]!;
-    const paymentId = `pi_micro_${tag}_${i}_${quote.id.slice(0, 8)}`;
-    await prisma.payment.create({
-      data: {
-        quoteId: quote.id,
-        planId: estimate.planId,
-        operatorId,
-        mode: 'test',
-        channel: 'embed',
-        processor: 'simulated',
-        processorPaymentId: paymentId,
-        amountCents: estimate.premiumCents,
-        currency: 'USD',
-        status: 'pending',
-      },
-    });
+    const { paymentId } = paid;
+    const quote = { id: paid.quoteId };
+    const estimate = { planId: paid.planId, premiumCents: paid.premiumCents };
     const created = Math.floor(Date.now() / 1000);
     const event = normalizeStripeEvent({
       id: `evt_micro_${tag}_${i}_${quote.id.slice(0, 8)}`,

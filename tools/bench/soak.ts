@@ -26,7 +26,7 @@ import { createQuoteService } from '@expedition/quoting';
 import { signPayload } from '@expedition/webhook-signature';
 import { startServerChild, type ServerChild } from './child';
 import { loadBenchConfig, type BenchConfig } from './config';
-import { paymentEvent, startReceiver, type Receiver } from './dispatcher-throughput.helpers';
+import { paymentEvent, quoteAwaitingPayment, startReceiver, type Receiver } from './dispatcher-throughput.helpers';
 import { QUOTE_BODY } from './quote-create';
 import { SOAK_APPS, type MemoryReport, type SoakApp, type SoakAppTargets, type SoakFigures } from './soak.types';
 import { clientAddress, closeClients, getJson, send, startStreams, warmUp, type Stream } from './soak.driver';
@@ -119,38 +119,16 @@ async function snapshot(apps: Record<SoakApp, ServerChild<SoakAppTargets>>, labe
 
 function eventSender(db: Database, seeded: Seeded, intakeUrl: string) {
   const quotes = createQuoteService({ prisma: db.prisma, clock: systemClock });
-  const startDate = new Date(Date.now() + 60 * 86_400_000).toISOString().slice(0, 10);
   const operatorId = seeded.deliveryOperatorId;
   // Each event pays for a quote of the delivering operator, written as checkout would write it (quote + payment).
   return async (seq: number): Promise<number> => {
-    const { quote, estimates } = await quotes.create({
-      source: 'embed',
+    const paid = await quoteAwaitingPayment(db.prisma, quotes, {
       operatorId,
-      destination: 'Antarctica',
-      startDate,
-      durationDays: 14,
-      tripCostCents: 2_400_000,
-      travelers: 2,
-      travelerAges: [45, 52],
-      residence: 'GB',
+      // The id paymentEvent gives the processor's payment intent for this quote.
+      paymentId: (quoteId) => `pi_bench_${seq}_${quoteId}`,
       email: `buyer-${seq}@example.com`,
     });
-    const estimate = estimates[0]!;
-    const event = paymentEvent(quote.id, estimate.planId, operatorId, estimate.premiumCents, seq);
-    await db.prisma.payment.create({
-      data: {
-        quoteId: quote.id,
-        planId: estimate.planId,
-        operatorId,
-        mode: 'test',
-        channel: 'embed',
-        processor: 'simulated',
-        processorPaymentId: event.data.object.id,
-        amountCents: estimate.premiumCents,
-        currency: 'USD',
-        status: 'pending',
-      },
-    });
+    const event = paymentEvent(paid.quoteId, paid.planId, operatorId, paid.premiumCents, seq);
     const body = JSON.stringify(event);
     const signature = signPayload(body, PROCESSOR_SECRET, Math.floor(Date.now() / 1000));
     return (await send('POST', intakeUrl, { body, headers: { 'Stripe-Signature': signature } })).status;
