@@ -18,6 +18,7 @@ describeWithBrowser('the widget iframe UI in Chromium', () => {
     await frame.waitForSelector('form');
     await quote(frame);
 
+    await waitForEvent(page, 'svc:quote.ready', 'm.payload.quoteId');
     const readies = await events(page, 'svc:quote.ready');
     const quoteId = readies[1]!.payload!['quoteId'];
     expect(typeof quoteId).toBe('string');
@@ -56,6 +57,8 @@ describeWithBrowser('the widget iframe UI in Chromium', () => {
     await frame.click('[data-plan-id="austral-voyager-basic"] .svc-plan__limits');
     await frame.focus('[data-plan-id="meridian-private-charter"] button[aria-pressed]');
     await frame.page().keyboard.press('Enter');
+    // The page hears the frame's messages asynchronously: wait for the keyboard's one before reading them all.
+    await waitForEvent(page, 'svc:quote.selected', "m.payload.planId === 'meridian-private-charter'");
     const selected = await events(page, 'svc:quote.selected');
     expect(selected.map((m) => m.payload)).toEqual([
       { planId: 'austral-voyager-basic', premiumCents: 28950, currency: 'USD' },
