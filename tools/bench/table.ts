@@ -44,7 +44,11 @@ export interface BenchReport {
 /** A row whose goal is a minimum ratio ours ÷ baseline (throughput). */
 export function ratioRow(row: Omit<BenchRow, 'ratio' | 'goal' | 'met'>, minRatio: number): BenchRow {
   const ratio = row.ours !== null && row.baseline ? row.ours / row.baseline : null;
-  return { ...row, ratio, goal: `ratio ≥ ${minRatio}`, met: ratio === null ? null : ratio >= minRatio };
+  const goal = `ratio ≥ ${minRatio}`;
+  // A figure without a baseline to divide by (the baseline did nothing in the run) judges nothing: not measured.
+  if (ratio === null || !Number.isFinite(ratio))
+    return notMeasured({ ...row, goal }, `no baseline figure in this run (ours ${row.ours}, baseline ${row.baseline})`);
+  return { ...row, ratio, goal, met: ratio >= minRatio };
 }
 
 /** A row whose goal is an upper bound on `ours` (latency, size against a budget). */
