@@ -8,6 +8,7 @@
  *   BENCH_EVENTS per round (default 300), BENCH_ROUNDS (default 5), TEST_DATABASE_URL (else PGlite).
  *   BENCH_AB=<path of a module exporting createFulfillment>: alternates rounds of that implementation with ours.
  */
+import { readdirSync, readFileSync } from 'node:fs';
 import pino from 'pino';
 import { quoteAwaitingPayment } from './dispatcher-throughput.helpers';
 import { syncCatalog, type PrismaClient } from '@expedition/db';
@@ -64,11 +65,45 @@ async function prepareEvents(
   return events;
 }
 
+/**
+ * CPU seconds spent so far by the local PostgreSQL server's processes (every process named `postgres` this user may
+ * read), or null where /proc is absent: tells whether the intake waits for the database's CPU or for its own.
+ */
+function postgresCpuSeconds(): number | null {
+  let ticks = 0;
+  try {
+    for (const pid of readdirSync('/proc')) {
+      if (!/^\d+$/.test(pid)) continue;
+      try {
+        const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
+        const close = stat.lastIndexOf(')');
+        if (!stat.slice(stat.indexOf('(') + 1, close).startsWith('postgres')) continue;
+        const fields = stat.slice(close + 2).split(' ');
+        ticks += Number(fields[11]) + Number(fields[12]); // utime, stime (fields 14 and 15 of the whole line)
+      } catch {
+        // The process ended while we read.
+      }
+    }
+  } catch {
+    return null;
+  }
+  return ticks / 100; // USER_HZ is 100 on Linux
+}
+
+interface Round {
+  rate: number;
+  /** CPU per event, in microseconds: this process, and the PostgreSQL server (null when not readable). */
+  nodeUs: number;
+  postgresUs: number | null;
+}
+
 async function rate(
   events: readonly ProcessorEvent[],
   record: (e: ProcessorEvent) => Promise<{ kind: string }>,
-): Promise<number> {
+): Promise<Round> {
   const t = performance.now();
+  const cpu = process.cpuUsage();
+  const pg = postgresCpuSeconds();
   let next = 0;
   await Promise.all(
     Array.from({ length: 8 }, async () => {
@@ -78,7 +113,14 @@ async function rate(
       }
     }),
   );
-  return events.length / ((performance.now() - t) / 1000);
+  const seconds = (performance.now() - t) / 1000;
+  const used = process.cpuUsage(cpu);
+  const pgAfter = postgresCpuSeconds();
+  return {
+    rate: events.length / seconds,
+    nodeUs: (used.user + used.system) / events.length,
+    postgresUs: pg === null || pgAfter === null ? null : ((pgAfter - pg) * 1e6) / events.length,
+  };
 }
 
 const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)]!;
@@ -112,7 +154,7 @@ async function main(): Promise<void> {
         processorName: 'simulated',
         refunds: refunds as never,
       }),
-      rates: [] as number[],
+      rounds: [] as Round[],
     }));
     process.stdout.write(`intake micro-benchmark on ${db.kind}: ${rounds} rounds × ${n} events, concurrency 8\n`);
     // One warm-up round each, then alternating measured rounds.
@@ -120,16 +162,22 @@ async function main(): Promise<void> {
       for (const s of services) {
         const events = await prepareEvents(db.prisma, operator.id, round === 0 ? 50 : n, `${round}${s.name.length}`);
         const r = await rate(events, (e) => s.fulfillment.recordProcessorEvent(e));
-        if (round > 0) s.rates.push(r);
+        if (round > 0) s.rounds.push(r);
       }
     }
-    for (const s of services)
+    const rates = (s: (typeof services)[number]) => s.rounds.map((r) => r.rate);
+    for (const s of services) {
+      const pgUs = s.rounds.flatMap((r) => (r.postgresUs === null ? [] : [r.postgresUs]));
       process.stdout.write(
-        `  ${s.name}: median ${median(s.rates).toFixed(0)} events/s (${s.rates.map((r) => r.toFixed(0)).join(', ')})\n`,
+        `  ${s.name}: median ${median(rates(s)).toFixed(0)} events/s (${rates(s)
+          .map((r) => r.toFixed(0))
+          .join(', ')}); CPU per event: this process ${median(s.rounds.map((r) => r.nodeUs)).toFixed(0)} µs, ` +
+          `PostgreSQL ${pgUs.length ? `${median(pgUs).toFixed(0)} µs` : 'not readable'}\n`,
       );
+    }
     if (services.length === 2)
       process.stdout.write(
-        `  ratio ours / ${services[1]!.name}: ${(median(services[0]!.rates) / median(services[1]!.rates)).toFixed(2)}\n`,
+        `  ratio ours / ${services[1]!.name}: ${(median(rates(services[0]!)) / median(rates(services[1]!))).toFixed(2)}\n`,
       );
   } finally {
     await db.close();

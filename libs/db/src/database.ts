@@ -6,6 +6,7 @@ import type { PGlite } from '@electric-sql/pglite';
 import { PrismaClient } from './generated/prisma/client';
 import { pgliteConnections, pgPoolConnections, type WithConnection } from './executor';
 import { createPgNotifications, type Notifications } from './notifications';
+import { preparedStatementName } from './prepared';
 
 export type DatabaseKind = 'postgres' | 'pglite';
 
@@ -82,7 +83,10 @@ async function createPostgresDatabase(databaseUrl: string, options: CreateDataba
   // An idle client that loses its server must not crash the process; the next checkout reconnects.
   pool.on('error', () => undefined);
   if (schema) await ensureSchema(pool, schema);
-  const adapter = new PrismaPg(pool, schema ? { schema } : undefined);
+  const adapter = new PrismaPg(pool, {
+    ...(schema ? { schema } : {}),
+    statementNameGenerator: preparedStatementName,
+  });
   const prisma = prismaClient(adapter, options.onQuery);
   const notifications = createPgNotifications({ client: { connectionString: databaseUrl }, schema });
   return {

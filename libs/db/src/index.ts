@@ -18,6 +18,7 @@ export type { Database } from './database';
 export { applyMigrations } from './migrations';
 export { checkDrift, createMigration } from './migration-authoring';
 export { isUniqueViolation } from './errors';
+export { prepared } from './prepared';
 export { NOTIFY_CHANNELS } from './notifications';
 export type { Notifications } from './notifications';
 export { syncCatalog } from './catalog-sync';

@@ -1,6 +1,6 @@
 import type { Mode } from '@expedition/contracts/rules';
 import { randomUUID } from 'node:crypto';
-import { Prisma, type PaymentChannel, type PaymentStatus, type Purchase, type Quote } from '@expedition/db';
+import { prepared, Prisma, type PaymentChannel, type PaymentStatus, type Purchase, type Quote } from '@expedition/db';
 import { acpOrderEventPart, type AcpOrderEventRow } from './acp-order-events';
 
 /**
@@ -9,6 +9,8 @@ import { acpOrderEventPart, type AcpOrderEventRow } from './acp-order-events';
  * `policy.issued` outbox row and the policyholder's confirmation mail job) in one more. Through the ORM the same work took about fifteen round trips, and most of
  * the intake's CPU went to Prisma's client (tools/bench/README.md). The rare paths (refunds, failures, ACP and MPP
  * trust) stay in the ORM, in payment-records.ts and payment-trust.ts. Plain SQL runs the same on PostgreSQL and PGlite.
+ * The common path's statements are `prepared()`: parsed and planned once per connection (docs/decisions.md,
+ * "Prepared statements").
  *
  * Ids and `updated_at` are made here, as Prisma's client would (`@default(uuid())`, `@updatedAt`). Keep the column
  * lists in step with libs/db/prisma/schema.prisma; the intake and payment suites read every row back through Prisma.
@@ -21,12 +23,14 @@ export async function insertProcessorEvent(
   tx: Tx,
   event: { processor: string; processorEventId: string; type: string; payload: Prisma.InputJsonValue; at: Date },
 ): Promise<boolean> {
-  const rows = await tx.$queryRaw<{ id: string }[]>`
+  const rows = await tx.$queryRaw<{ id: string }[]>(
+    prepared(Prisma.sql`
     INSERT INTO processor_events (id, processor, processor_event_id, type, payload, received_at, processed_at)
     VALUES (${randomUUID()}, ${event.processor}, ${event.processorEventId}, ${event.type},
       ${JSON.stringify(event.payload)}::jsonb, ${event.at}::timestamp(3), ${event.at}::timestamp(3))
     ON CONFLICT (processor_event_id) DO NOTHING
-    RETURNING id`;
+    RETURNING id`),
+  );
   return rows.length === 1;
 }
 
@@ -138,7 +142,8 @@ export async function readPaymentSnapshot(
   const ofStoredPayment = Prisma.sql`(SELECT quote_id FROM payments WHERE processor_payment_id = ${processorPaymentId})`;
   const quoteId = 'quoteId' in key ? Prisma.sql`${key.quoteId}` : ofStoredPayment;
   const planId = 'planId' in key ? Prisma.sql`${key.planId}` : Prisma.sql`pay.plan_id`;
-  const rows = await db.$queryRaw<SnapshotRow[]>`
+  const rows = await db.$queryRaw<SnapshotRow[]>(
+    prepared(Prisma.sql`
     SELECT q.id, q.quote_number AS "quoteNumber", q.mode, q.currency, q.operator_id AS "operatorId", q.travelers,
       q.traveler_ages AS "travelerAges", q.start_date AS "startDate", q.end_date AS "endDate",
       q.destination_slug AS "destinationSlug",
@@ -157,7 +162,8 @@ export async function readPaymentSnapshot(
     LEFT JOIN quote_options qo ON qo.quote_id = q.id AND qo.plan_id = ${planId}
     LEFT JOIN quote_estimates qe ON qe.quote_id = q.id AND qe.plan_id = ${planId}
     LEFT JOIN purchases pu ON pu.quote_id = q.id
-    WHERE q.id = ${quoteId}`;
+    WHERE q.id = ${quoteId}`),
+  );
   const r = rows[0];
   if (!r) return null;
   return {
@@ -306,7 +312,7 @@ export async function issuePolicyRows(db: Tx, s: Issue): Promise<Purchase> {
       )`,
     );
   }
-  await db.$executeRaw`WITH ${Prisma.join(parts, ', ')} SELECT 1`;
+  await db.$executeRaw(prepared(Prisma.sql`WITH ${Prisma.join(parts, ', ')} SELECT 1`));
   return purchase;
 }
 

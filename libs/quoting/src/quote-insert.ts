@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import { isUniqueViolation, Prisma, type PrismaClient, type Quote, type QuoteEstimate } from '@expedition/db';
+import { isUniqueViolation, prepared, Prisma, type PrismaClient, type Quote, type QuoteEstimate } from '@expedition/db';
 
 /** The quote row as quote creation writes it (the columns without a database default, plus status defaults). */
 export type QuoteRow = Omit<
@@ -41,7 +41,8 @@ export async function insertQuoteWithEstimates(
           ),
         )})`
     : Prisma.empty;
-  const rows = await prisma.$queryRaw<Quote[]>`
+  const rows = await prisma.$queryRaw<Quote[]>(
+    prepared(Prisma.sql`
     WITH quote AS (
       INSERT INTO quotes (id, quote_number, session_id_hash, source, operator_id, mode, options_status,
         destination_slug, other_countries, start_date, end_date, duration_days, duration_defaulted, trip_cost_cents,
@@ -64,7 +65,8 @@ export async function insertQuoteWithEstimates(
         instant_quote_eligible AS "instantQuoteEligible", expires_at AS "expiresAt", created_at AS "createdAt",
         updated_at AS "updatedAt"
     )${estimatesCte}
-    SELECT * FROM quote`;
+    SELECT * FROM quote`),
+  );
   const quote = rows[0];
   if (!quote) throw new Error('quote insert returned no row');
   return {

@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import { Prisma, type PrismaClient } from '@expedition/db';
+import { prepared, Prisma, type PrismaClient } from '@expedition/db';
 import { claimDueRows, MAX_ERROR_LENGTH, type ClaimOptions } from '../outbox/lease-claim';
 
 /** An outbox row leased to one worker for one attempt. */
@@ -147,7 +147,8 @@ export async function recordAttempts(
       error: attempt.error === null ? null : attempt.error.slice(0, MAX_ERROR_LENGTH),
     };
   });
-  const recorded = await prisma.$queryRaw<{ id: string }[]>`
+  const recorded = await prisma.$queryRaw<{ id: string }[]>(
+    prepared(Prisma.sql`
     WITH outcome AS (
       SELECT * FROM jsonb_to_recordset(${JSON.stringify(rows)}::jsonb) AS o(
         id text, locked_until timestamp(3), status webhook_event_status, next_attempt_at timestamp(3),
@@ -168,7 +169,8 @@ export async function recordAttempts(
     INSERT INTO webhook_attempts (id, webhook_event_id, attempt_number, started_at, duration_ms, status_code, error, created_at)
     SELECT o.attempt_id, o.id, o.attempt_number, o.started_at, o.duration_ms, o.status_code, o.error, ${now}::timestamp(3)
     FROM outcome AS o JOIN moved ON moved.id = o.id
-    RETURNING webhook_event_id AS id`;
+    RETURNING webhook_event_id AS id`),
+  );
   return new Set(recorded.map((row) => row.id));
 }
 

@@ -1,4 +1,4 @@
-import { Prisma, type PrismaClient } from '@expedition/db';
+import { prepared, Prisma, type PrismaClient } from '@expedition/db';
 
 /**
  * The leased outboxes of the dispatcher: the `policy.issued` webhooks (webhook_events), the policyholder mails
@@ -42,7 +42,8 @@ export function claimDueRows<Row>(
   const leaseUntil = new Date(now.getTime() + options.leaseMs);
   const table = Prisma.raw(outbox);
   const returning = Prisma.raw([...CLAIM_COLUMNS, ...columns].map((column) => `t.${column}`).join(', '));
-  return prisma.$queryRaw<Row[]>`
+  return prisma.$queryRaw<Row[]>(
+    prepared(Prisma.sql`
     WITH claimed AS (
       UPDATE ${table} AS t
       SET attempts = CASE WHEN t.locked_until IS NULL THEN t.attempts + 1 ELSE t.attempts END,
@@ -59,7 +60,8 @@ export function claimDueRows<Row>(
       WHERE t.id = due.id
       RETURNING ${returning}
     )
-    ${read}`;
+    ${read}`),
+  );
 }
 
 /**
