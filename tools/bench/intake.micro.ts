@@ -7,9 +7,12 @@
  *   TSX_TSCONFIG_PATH=tools/tsconfig.json node [--cpu-prof] --import tsx tools/bench/intake.micro.ts
  *   BENCH_EVENTS per round (default 300), BENCH_ROUNDS (default 5), TEST_DATABASE_URL (else PGlite).
  *   BENCH_AB=<path of a module exporting createFulfillment>: alternates rounds of that implementation with ours.
+ *   BENCH_PROFILE_DIR: a CPU profile of each implementation's last round (not of preparing its events).
  */
 import { readdirSync, readFileSync } from 'node:fs';
 import pino from 'pino';
+import { loadBenchConfig } from './config';
+import { profilerRoutes } from './control-server';
 import { quoteAwaitingPayment } from './dispatcher-throughput.helpers';
 import { syncCatalog, type PrismaClient } from '@expedition/db';
 import { createTestDatabase } from '@expedition/db/testing';
@@ -157,11 +160,20 @@ async function main(): Promise<void> {
       rounds: [] as Round[],
     }));
     process.stdout.write(`intake micro-benchmark on ${db.kind}: ${rounds} rounds × ${n} events, concurrency 8\n`);
+    const { profileDir } = loadBenchConfig();
+    const profiler = profileDir ? profilerRoutes(profileDir) : undefined;
     // One warm-up round each, then alternating measured rounds.
     for (let round = 0; round <= rounds; round++) {
       for (const s of services) {
         const events = await prepareEvents(db.prisma, operator.id, round === 0 ? 50 : n, `${round}${s.name.length}`);
+        const profiled = profiler && round === rounds;
+        if (profiled) await profiler['profile/start']!({});
         const r = await rate(events, (e) => s.fulfillment.recordProcessorEvent(e));
+        if (profiled) {
+          const name = `intake-micro-${s.name.replace(/\W+/g, '_')}`;
+          const { file } = (await profiler['profile/stop']!({ name })) as { file: string };
+          process.stdout.write(`profile: ${file}\n`);
+        }
         if (round > 0) s.rounds.push(r);
       }
     }
