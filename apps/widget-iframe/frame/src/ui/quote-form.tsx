@@ -27,9 +27,10 @@ export interface QuoteFormProps {
 type InputEvent = TargetedEvent<HTMLInputElement | HTMLSelectElement, Event>;
 
 /**
- * The residence choices. Every country (named by Intl, sorted) is the costliest part of the form's first render, and a
- * closed select shows only its chosen option: so the first render lists that one (if any), and the whole list comes
- * in a task of its own once the form is on screen (effects run after the paint), long before anyone can open it.
+ * The residence choices. Every country (named by Intl, sorted) is the costliest part of the form's first render (the
+ * document's first Intl object loads ICU's data), and a closed select shows only its chosen option: so the first
+ * render lists that one (if any), and the whole list comes in a task of its own right after the form is on screen
+ * (effects run after the paint), so the form's other effects (the svc:form-visible mark, quote.ready) go first.
  * Later renders (a language switch) build theirs at once; each language's list is built once per document.
  */
 function useCountries(intl: string, selected: string): readonly Country[] {
