@@ -4,7 +4,7 @@ import type { WidgetBootData } from '@expedition/contracts/widget-boot';
 import type { WidgetPrefill } from '@expedition/contracts/widget-protocol';
 import type { RenderLocale } from '@expedition/i18n';
 import { widgetMessages } from '@expedition/i18n/documents';
-import type { FrameBundle } from './frame-assets';
+import { modulePreloads, type FrameBundle } from './frame-assets';
 
 export const STRIPE_JS_ORIGIN = 'https://js.stripe.com';
 export const STRIPE_API_ORIGIN = 'https://api.stripe.com';
@@ -225,8 +225,9 @@ export function renderDocument(boot: WidgetBootData, bundle: FrameBundle, lang: 
     boot.kind === 'hosted' && boot.operatorName
       ? page.documentTitleOperator({ operator: boot.operatorName })
       : page.documentTitle();
-  // The texts of the document's language load with the entry, not after it (other languages only when chosen).
-  const messages = bundle.messages[lang];
+  // The texts of the document's language load with the entry, not after it (other languages only when chosen), and
+  // so do the chunks they import.
+  const preloads = modulePreloads(bundle, lang);
   return [
     '<!doctype html>',
     `<html lang="${lang}">`,
@@ -237,7 +238,7 @@ export function renderDocument(boot: WidgetBootData, bundle: FrameBundle, lang: 
     `<title>${escapeHtml(title)}</title>`,
     ...bundle.styles.map((file) => `<link rel="stylesheet" href="/assets/${encodeURIComponent(file)}">`),
     `<script type="module" src="/assets/${encodeURIComponent(bundle.script)}"></script>`,
-    ...(messages ? [`<link rel="modulepreload" href="/assets/${encodeURIComponent(messages)}">`] : []),
+    ...preloads.map((file) => `<link rel="modulepreload" href="/assets/${encodeURIComponent(file)}">`),
     '</head>',
     `<body class="svc-${boot.kind}">`,
     '<div id="svc-root"></div>',

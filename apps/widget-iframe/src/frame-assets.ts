@@ -2,11 +2,14 @@ import { readFileSync, statSync } from 'node:fs';
 import path from 'node:path';
 import { readEncodedFile, type EncodedFile } from './encodings';
 
-/** dist/browser/widget-frame/manifest.json, as tools/browser/rollup-preset.mjs (`browserApp`) writes it. */
+/**
+ * dist/browser/widget-frame/manifest.json, as tools/browser/rollup-preset.mjs (`browserApp`) writes it, plus each
+ * chunk's static imports (`imports`, added by the frame's rollup.config.mjs).
+ */
 export interface FrameManifest {
   entries: Record<string, string>;
   css: Record<string, string>;
-  files: Record<string, { bytes: number }>;
+  files: Record<string, { bytes: number; imports?: string[] }>;
 }
 
 /** What a document links: one module entry and its stylesheets, and the chunk of each language's texts. */
@@ -15,6 +18,32 @@ export interface FrameBundle {
   styles: string[];
   /** `de` → `widget.de-<hash>.js`: preloaded with the document when the server knows its language. */
   messages: Record<string, string>;
+  /** The chunks each chunk imports statically (`widget.de-<hash>.js` → `cardinals-<hash>.js`), from the build. */
+  imports: Record<string, readonly string[]>;
+}
+
+/**
+ * The modules to preload with a document in `lang`: the entry's static imports and the language's texts chunk with
+ * its own, recursively, the entry itself excepted (its `<script>` loads it). A browser learns of a module's imports
+ * only once that module has arrived: preloading them all saves one round trip per level (a `modulepreload` fetches
+ * the module it names, not its imports: https://html.spec.whatwg.org/multipage/links.html#link-type-modulepreload).
+ */
+export function modulePreloads(bundle: FrameBundle, lang: string): string[] {
+  const found = new Set<string>();
+  const visit = (file: string) => {
+    for (const imported of bundle.imports[file] ?? []) {
+      if (imported === bundle.script || found.has(imported)) continue;
+      found.add(imported);
+      visit(imported);
+    }
+  };
+  visit(bundle.script);
+  const messages = bundle.messages[lang];
+  if (messages && !found.has(messages)) {
+    found.add(messages);
+    visit(messages);
+  }
+  return [...found];
 }
 
 /** The chunks rollup makes of libs/i18n's generated widget texts, one per language. */
@@ -67,7 +96,13 @@ export function createFrameAssets(frameDir: string): FrameAssets {
       const lang = MESSAGES_CHUNK.exec(file)?.[1];
       if (lang) messages[lang] = file;
     }
-    return { script, styles, messages };
+    const imports: Record<string, readonly string[]> = {};
+    for (const [file, { imports: listed }] of Object.entries(current.files)) {
+      // Only files the manifest lists (and so serves): a preload of anything else would be a 404.
+      const served = Array.isArray(listed) ? listed.filter((name) => Object.hasOwn(current.files, name)) : [];
+      if (served.length > 0) imports[file] = served;
+    }
+    return { script, styles, messages, imports };
   }
 
   function resolve(name: string): string | null {

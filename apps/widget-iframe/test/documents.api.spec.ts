@@ -18,6 +18,7 @@ import {
   seedKey,
   seedOperator,
   FRAME_TEXTS_DE,
+  FRAME_TEXTS_SHARED,
   SITE_ORIGIN,
   WWW_SITE_ORIGIN,
   type Harness,
@@ -298,12 +299,14 @@ describe('GET /quote (hosted Tier 1 page)', () => {
     });
   });
 
-  it("is in the language of ?locale=, else the browser's Accept-Language, and preloads only that language's texts", async () => {
+  it("is in the language of ?locale=, else the browser's Accept-Language, and preloads only that language's texts and what they import", async () => {
     const de = await request(h.app).get(`/quote?pk=${liveKey}&locale=de-AT`).set('Accept-Language', 'fr');
     expect(de.headers['content-language']).toBe('de');
     expect(de.text).toContain('<html lang="de">');
     expect(de.text).toContain('<title>Reiseversicherung · Polar Voyages</title>');
     expect(de.text).toContain(`<link rel="modulepreload" href="/assets/${FRAME_TEXTS_DE}">`);
+    // The chunk the texts import (the manifest's `imports`): without it, the first render waits for one more fetch.
+    expect(de.text).toContain(`<link rel="modulepreload" href="/assets/${FRAME_TEXTS_SHARED}">`);
     expect(expectDocument(de).locale).toBe('de');
     const fr = await request(h.app).get(`/quote?pk=${liveKey}`).set('Accept-Language', 'fr-CH, de;q=0.5');
     expect(expectDocument(fr).locale).toBe('fr');

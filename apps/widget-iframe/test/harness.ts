@@ -43,6 +43,8 @@ export const FRAME_SCRIPT = 'frame-abc123def0.js';
 export const FRAME_CHUNK = 'checkout-0123456789.js';
 /** The German texts' chunk (libs/i18n makes one per language). */
 export const FRAME_TEXTS_DE = 'widget.de-0a1b2c3d4e.js';
+/** A chunk every language's texts import (libs/i18n's plural rules, in the real build). */
+export const FRAME_TEXTS_SHARED = 'cardinals-5a6b7c8d9e.js';
 export const FRAME_CSS = 'frame-9f8e7d6c5b.css';
 
 export function createBuildDirs(): BuildDirs {
@@ -54,7 +56,11 @@ export function createBuildDirs(): BuildDirs {
   writeFileSync(path.join(loaderDir, 'widget.js'), ROLLING_SOURCE);
   writeFileSync(path.join(frameDir, FRAME_SCRIPT), 'import("./checkout-0123456789.js");\n');
   writeFileSync(path.join(frameDir, FRAME_CHUNK), 'export const checkout = 1;\n');
-  writeFileSync(path.join(frameDir, FRAME_TEXTS_DE), 'export default {};\n');
+  writeFileSync(
+    path.join(frameDir, FRAME_TEXTS_DE),
+    'import { one } from "./cardinals-5a6b7c8d9e.js";\nexport default { one };\n',
+  );
+  writeFileSync(path.join(frameDir, FRAME_TEXTS_SHARED), 'export const one = 1;\n');
   writeFileSync(path.join(frameDir, FRAME_CSS), ':root{--svc-accent:#0a5}\n');
   writeFileSync(path.join(root, 'secret.txt'), 'not an asset');
   writeFileSync(
@@ -65,7 +71,8 @@ export function createBuildDirs(): BuildDirs {
       files: {
         [FRAME_SCRIPT]: { bytes: 36 },
         [FRAME_CHUNK]: { bytes: 27 },
-        [FRAME_TEXTS_DE]: { bytes: 19 },
+        [FRAME_TEXTS_DE]: { bytes: 74, imports: [FRAME_TEXTS_SHARED] },
+        [FRAME_TEXTS_SHARED]: { bytes: 22 },
         [FRAME_CSS]: { bytes: 24 },
       },
     }),

@@ -91,6 +91,28 @@ describeBuilt('the real loader and frame builds', () => {
     expect((await request(h.app).get('/readyz')).body).toEqual({ status: 'ready' });
   });
 
+  it("the frame document preloads its language's texts and every module they import, read from the built code", async () => {
+    const doc = await request(h.app)
+      .get(`/frame?pk=${key}&instance=w1&parent=${encodeURIComponent(SITE_ORIGIN)}`)
+      .set('Accept-Language', 'de');
+    const preloaded = [...doc.text.matchAll(/<link rel="modulepreload" href="\/assets\/([^"]+)">/g)].map((m) => m[1]!);
+    const texts = preloaded.find((file) => /^widget\.de-/.test(file));
+    expect(texts).toBeDefined();
+    // The static imports in the built files themselves (`from"./x.js"`, `import"./x.js"`), not the manifest's word.
+    const needed = new Set<string>();
+    const visit = (file: string) => {
+      const code = readFileSync(path.join(dirs.frameDir, file), 'utf8');
+      for (const m of code.matchAll(/(?:\bfrom|\bimport)\s*["']\.\/([^"']+\.js)["']/g)) {
+        if (needed.has(m[1]!)) continue;
+        needed.add(m[1]!);
+        visit(m[1]!);
+      }
+    };
+    visit(texts!);
+    expect(needed.size).toBeGreaterThan(0); // libs/i18n's plural rules, shared by every language: one chunk apart
+    for (const file of needed) expect(preloaded).toContain(file);
+  });
+
   it('the bundle step wrote brotli and gzip twins of every .js and .css, smaller, decoding to the file, and they are what is sent', async () => {
     const built = [
       ...readdirSync(dirs.loaderDir)

@@ -1,3 +1,4 @@
+import { COUNTRY_CODES } from '../src/regions';
 import { describeWithBrowser, PREFILL, useFrameSession } from './frame-session';
 import { KEYS, worldUrls } from './world-config';
 
@@ -175,6 +176,48 @@ describeWithBrowser('the widget iframe UI in Chromium', () => {
     expect(await page.evaluate(() => (window as any).all.map((m: { data: unknown }) => m.data))).toEqual([
       { probe: true },
     ]);
+    await context.close();
+  });
+
+  it('the residence select shows the prefilled country by name, then offers every country in the language and its order', async () => {
+    const { page, context, errors } = await host();
+    const frame = await embed(page, KEYS.tier3, 'w10', { prefill: PREFILL, locale: 'de-AT' });
+    await waitForEvent(page, 'svc:quote.ready');
+    // Names and order as this Chromium's Intl gives them (the frame's CSP forbids eval, not the devtools protocol).
+    const nameOf = (code: string, locale: string) =>
+      frame.evaluate(([c, l]) => new Intl.DisplayNames([l, 'en'], { type: 'region' }).of(c), [code, locale] as const);
+    const chosen = () =>
+      frame.$eval('#svc-residence', (s) => {
+        const select = s as HTMLSelectElement;
+        return { value: select.value, text: select.selectedOptions[0]?.textContent };
+      });
+    // On screen from the first render, before the whole list is in (quote-form.tsx builds it after the paint).
+    expect(await chosen()).toEqual({ value: 'US', text: await nameOf('US', 'de-AT') });
+    const all = COUNTRY_CODES.length + 1; // and "Choose…"
+    await frame.waitForFunction((n) => document.querySelectorAll('#svc-residence option').length === n, all);
+    const options = await frame.$$eval('#svc-residence option', (all) =>
+      all.map((o) => ({ value: (o as HTMLOptionElement).value, text: o.textContent ?? '' })),
+    );
+    expect(options[0]!.value).toBe('');
+    const countries = options.slice(1);
+    expect(countries.map((o) => o.value).sort()).toEqual([...COUNTRY_CODES].sort());
+    expect(countries.find((o) => o.value === 'DE')?.text).toBe(await nameOf('DE', 'de-AT'));
+    const names = countries.map((o) => o.text);
+    const sorted = await frame.evaluate((list) => [...list].sort(new Intl.Collator('de-AT').compare), names);
+    expect(names).toEqual(sorted);
+    expect(await chosen()).toEqual({ value: 'US', text: await nameOf('US', 'de-AT') });
+
+    // Another language: the same choices, renamed, the chosen one kept.
+    await page.evaluate(() => (window as any).sendUpdate('w10', { locale: 'fr' }));
+    const french = await nameOf('US', 'fr');
+    await frame.waitForFunction(
+      (name) =>
+        (document.getElementById('svc-residence') as HTMLSelectElement).selectedOptions[0]?.textContent === name,
+      french,
+    );
+    expect(await frame.locator('#svc-residence option').count()).toBe(all);
+    expect(await chosen()).toEqual({ value: 'US', text: french });
+    expect(errors).toEqual([]);
     await context.close();
   });
 

@@ -1,8 +1,16 @@
 import { PRICED_CURRENCIES, QUOTE_LIMITS } from '@expedition/contracts/rules';
 import { Field } from '@expedition/ui';
 import type { TargetedEvent } from 'preact';
-import { useMemo } from 'preact/hooks';
-import { countryOptions, DESTINATIONS, US_STATES } from '../regions';
+import { useEffect, useRef, useState } from 'preact/hooks';
+import {
+  builtCountryOptions,
+  countryName,
+  countryOptions,
+  DESTINATIONS,
+  isCountryCode,
+  US_STATES,
+  type Country,
+} from '../regions';
 import { useTexts } from '../texts';
 import { resizeAges, type FieldName, type FormErrors, type FormValues } from '../validation';
 
@@ -18,10 +26,32 @@ export interface QuoteFormProps {
 
 type InputEvent = TargetedEvent<HTMLInputElement | HTMLSelectElement, Event>;
 
+/**
+ * The residence choices. Every country (named by Intl, sorted) is the costliest part of the form's first render (the
+ * document's first Intl object loads ICU's data), and a closed select shows only its chosen option: so the first
+ * render lists that one (if any), and the whole list comes in a task of its own right after the form is on screen
+ * (effects run after the paint), so the form's other effects (the svc:form-visible mark, quote.ready) go first.
+ * Later renders (a language switch) build theirs at once; each language's list is built once per document.
+ */
+function useCountries(intl: string, selected: string): readonly Country[] {
+  const painted = useRef(false);
+  const [, rerender] = useState(false);
+  useEffect(() => {
+    const timer = setTimeout(() => {
+      painted.current = true;
+      rerender(true);
+    }, 0);
+    return () => clearTimeout(timer);
+  }, []);
+  const list = builtCountryOptions(intl) ?? (painted.current ? countryOptions(intl) : undefined);
+  if (list) return list;
+  return isCountryCode(selected) ? [{ code: selected, name: countryName(selected, intl) }] : [];
+}
+
 export function QuoteForm({ values, errors, busy, submitLabel, onChange, onSubmit }: QuoteFormProps) {
   const { t, intl } = useTexts();
   const f = t.form;
-  const countries = useMemo(() => countryOptions(intl), [intl]);
+  const countries = useCountries(intl, values.residence);
   const destinationName = t.destinations as Record<string, (() => string) | undefined>;
   const set = (name: Exclude<FieldName, `age-${number}`>) => (e: InputEvent) => {
     const value = e.currentTarget.value;
