@@ -69,16 +69,16 @@ export function createEmbedGate(options: EmbedGateOptions): RequestHandler {
     if (req.method === 'OPTIONS') return answerPreflight(req, res);
     varyOnOrigin(res);
 
-    let checked: KeyAndOriginCheck;
+    const presented = steps.checkPresentedKey(req, options.allowQueryKey(req) ? () => req.query['pk'] : undefined);
+    if (presented.refused) return refuse(presented, res);
+    let resolved: ResolvedKey | null;
     try {
-      checked = await steps.checkKeyAndOrigin(req, options.allowQueryKey(req) ? () => req.query['pk'] : undefined);
+      resolved = await options.resolveKey(presented.key);
     } catch (err) {
       return next(err);
     }
-    if (checked.refused) {
-      if (checked.log) options.logger?.debug(checked.log.fields, checked.log.msg);
-      return checked.refused === 401 ? sendBareUnauthorized(res) : sendBareForbidden(res);
-    }
+    const checked = steps.checkResolvedKey(req, presented.key, resolved);
+    if (checked.refused) return refuse(checked, res);
 
     const { key, origin } = checked;
     setCorsHeaders(res, origin);
@@ -98,6 +98,11 @@ export function createEmbedGate(options: EmbedGateOptions): RequestHandler {
     steps.notifyAdmitted(key);
     next();
   };
+
+  function refuse(refusal: Refusal, res: Response): void {
+    if (refusal.log) options.logger?.debug(refusal.log.fields, refusal.log.msg);
+    return refusal.refused === 401 ? sendBareUnauthorized(res) : sendBareForbidden(res);
+  }
 }
 
 /** A key and Origin the gate would let on to the rate limit; `origin` is the normalized, matched one. */
@@ -130,13 +135,17 @@ export function createEmbedGateSteps(options: Omit<EmbedGateOptions, 'allowQuery
   const steps = createGateSteps(options);
   return {
     async admissible(req, queryKey) {
+      const presented = steps.checkPresentedKey(req, queryKey);
+      if (presented.refused) return null;
+      let resolved: ResolvedKey | null;
       try {
-        const checked = await steps.checkKeyAndOrigin(req, queryKey);
-        return checked.refused ? null : checked;
+        resolved = await options.resolveKey(presented.key);
       } catch {
         // The gate sends a store failure to the app's error handler: the caller hands the request to it.
         return null;
       }
+      const checked = steps.checkResolvedKey(req, presented.key, resolved);
+      return checked.refused ? null : checked;
     },
     async admit(res, { key, origin }) {
       // What setCorsHeaders writes: the response is one Express has not seen, so it has no Vary to merge with.
@@ -156,9 +165,11 @@ export function createEmbedGateSteps(options: Omit<EmbedGateOptions, 'allowQuery
 
 const TOO_MANY_REQUESTS = 'Too Many Requests';
 
-type KeyAndOriginCheck =
-  | { refused: 401 | 403; log?: { fields: Record<string, unknown>; msg: string } }
-  | { refused?: undefined; key: ResolvedKey; origin: string };
+/** A 401 or 403 of the gate, and its debug line (none for a request without any key). */
+interface Refusal {
+  refused: 401 | 403;
+  log?: { fields: Record<string, unknown>; msg: string };
+}
 
 /** What both forms of the gate share: one set of configured origins, one origin cache, one limiter, one hook. */
 function createGateSteps(options: Omit<EmbedGateOptions, 'allowQueryKey'>) {
@@ -171,11 +182,14 @@ function createGateSteps(options: Omit<EmbedGateOptions, 'allowQueryKey'>) {
     return key.mode === 'test' && dashboard.has(origin);
   }
 
-  /** Steps 1 and 2. Throws what the key store throws. */
-  async function checkKeyAndOrigin(
+  /**
+   * Step 1 up to the key store, which the caller asks (`resolveKey`) between this and checkResolvedKey: the two are
+   * synchronous so the gate waits for the store and nothing else.
+   */
+  function checkPresentedKey(
     req: IncomingMessage,
     queryKey: (() => unknown) | undefined,
-  ): Promise<KeyAndOriginCheck> {
+  ): Refusal | { refused?: undefined; key: string } {
     const presented = readPresentedKey(req, queryKey);
     if (presented === null) return { refused: 401 };
     const parsed = parsePublishableKey(presented);
@@ -183,9 +197,17 @@ function createGateSteps(options: Omit<EmbedGateOptions, 'allowQueryKey'>) {
       const reason = isSecretKeyFormat(presented) ? 'secret key presented' : 'malformed';
       return { refused: 401, log: { fields: { key: redactKey(presented), reason }, msg: 'embed gate: 401' } };
     }
-    const key = await options.resolveKey(parsed.key);
+    return { key: parsed.key };
+  }
+
+  /** The rest of step 1 (the store's answer for `presented`) and step 2 (Origin). */
+  function checkResolvedKey(
+    req: IncomingMessage,
+    presented: string,
+    key: ResolvedKey | null,
+  ): Refusal | ({ refused?: undefined } & AdmissibleRequest) {
     if (!key) {
-      const fields = { key: redactKey(parsed.key), reason: 'unknown or not valid' };
+      const fields = { key: redactKey(presented), reason: 'unknown or not valid' };
       return { refused: 401, log: { fields, msg: 'embed gate: 401' } };
     }
 
@@ -199,7 +221,8 @@ function createGateSteps(options: Omit<EmbedGateOptions, 'allowQueryKey'>) {
   }
 
   return {
-    checkKeyAndOrigin,
+    checkPresentedKey,
+    checkResolvedKey,
     consumeFailOpen: (keyId: string) => consumeFailOpen(options, keyId),
     notifyAdmitted: (key: ResolvedKey) => notifyAdmitted(options, key),
   };
