@@ -94,13 +94,32 @@ async function side(name: Side['name']): Promise<Side> {
 
 /** One request as raw bytes (so nothing rewrites the target) and the raw response, on its own connection. */
 function exchange(port: number, head: string): Promise<string> {
+  return pipeline(port, [head]);
+}
+
+/**
+ * Requests written back to back on one keep-alive connection (the last one closes it), and everything answered on it.
+ * Date lines are replaced by a placeholder.
+ */
+export function pipeline(port: number, heads: string[]): Promise<string> {
   return new Promise((resolve, reject) => {
     const socket = connect(port, '127.0.0.1');
     const chunks: Buffer[] = [];
     socket.on('data', (chunk) => chunks.push(chunk));
-    socket.on('end', () => resolve(Buffer.concat(chunks).toString('latin1')));
+    socket.on('end', () =>
+      resolve(
+        Buffer.concat(chunks)
+          .toString('latin1')
+          .replace(/^Date: [^\r]*\r$/gm, 'Date: <date>\r'),
+      ),
+    );
     socket.on('error', reject);
-    socket.write(`${head}\r\nHost: 127.0.0.1\r\nConnection: close\r\n\r\n`);
+    const last = heads.length - 1;
+    socket.write(
+      heads
+        .map((head, i) => `${head}\r\nHost: 127.0.0.1\r\nConnection: ${i === last ? 'close' : 'keep-alive'}\r\n\r\n`)
+        .join(''),
+    );
   });
 }
 
@@ -110,8 +129,7 @@ const MINTED_ID = /^X-Request-Id: ([0-9a-f]{8}-[0-9a-f]{4}-4[0-9a-f]{3}-[89ab][0
  * The response with its Date, and its X-Request-Id when minted (checked to be a UUID; an error body repeats it),
  * replaced by placeholders.
  */
-function comparable(raw: string, sentRequestId: string | undefined): string {
-  const out = raw.replace(/^Date: [^\r]*\r$/m, 'Date: <date>\r');
+function comparable(out: string, sentRequestId: string | undefined): string {
   if (sentRequestId !== undefined) return out;
   const minted = MINTED_ID.exec(out)?.[1];
   expect(minted).toBeDefined();

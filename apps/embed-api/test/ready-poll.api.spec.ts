@@ -11,6 +11,7 @@ import {
   faults,
   mine,
   optionsPath,
+  pipeline,
   poll,
   ready,
   send,
@@ -50,6 +51,11 @@ const ANSWERED_BEFORE_EXPRESS: Case[] = [
   [
     'key in ?pk',
     () => poll(optionsPath(`?quoteId=${ready.mine}&pk=${mine.testKey}`), { origin: SITE_ORIGIN }),
+    { status: 200, fast: true },
+  ],
+  [
+    'key in ?pk, percent-encoded',
+    () => poll(optionsPath(`?quoteId=${ready.mine}&pk=${mine.testKey.replace(/_/g, '%5F')}`), { origin: SITE_ORIGIN }),
     { status: 200, fast: true },
   ],
   [
@@ -128,6 +134,24 @@ describe('the ready poll before Express answers exactly as Express', () => {
     expect(a.response).toContain('\r\nRetry-After: 17\r\n');
     expect(a.response).toContain(`\r\nAccess-Control-Allow-Origin: ${SITE_ORIGIN}\r\n`);
     expect([fast.keysUsed.length, viaExpress.keysUsed.length]).toEqual(used);
+  });
+
+  it('answers pipelined requests on one connection in order, fast and Express ones mixed', async () => {
+    const own = { key: mine.testKey, origin: SITE_ORIGIN };
+    const heads = [
+      poll(optionsPath(`?quoteId=${ready.mine}`), { ...own, requestId: 'p-1' }),
+      poll(optionsPath(`?quoteId=${ready.theirs}`), { ...own, requestId: 'p-2' }),
+      poll(optionsPath(`?quoteId=${ready.mine}`), { ...own, requestId: 'p-3' }),
+      poll(optionsPath(`?quoteId=${ready.mine}`), { origin: SITE_ORIGIN, requestId: 'p-4' }),
+      poll(optionsPath(`?quoteId=${ready.mine}`), { ...own, requestId: 'p-5' }),
+    ].map((sent) => sent.head);
+    const entered = expressEntry.mock.calls.length;
+    const a = await pipeline(fast.port, heads);
+    expect(expressEntry.mock.calls.length - entered).toBe(2);
+    expect(a).toBe(await pipeline(viaExpress.port, heads));
+    const statuses = [...a.matchAll(/HTTP\/1\.1 (\d{3}) /g)].map((m) => Number(m[1]));
+    expect(statuses).toEqual([200, 403, 200, 401, 200]);
+    expect([...a.matchAll(/^X-Request-Id: (.*)\r$/gm)].map((m) => m[1])).toEqual(['p-1', 'p-2', 'p-3', 'p-4', 'p-5']);
   });
 
   it('fails open the same when the limiter throws (logged by both)', async () => {
