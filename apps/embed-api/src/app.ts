@@ -1,6 +1,7 @@
 import express, { type Express } from 'express';
 import {
   createEmbedGate,
+  createEmbedGateSteps,
   createPreflightHandler,
   type ResolveKey,
   type ResolvedKey,
@@ -24,6 +25,7 @@ import {
 } from './limits';
 import { addEmbedOptionsRoute } from './options/embed-options.router';
 import { createReadyOptionsCache } from './options/ready-options-cache';
+import { createReadyPoll, type RequestEntry } from './options/ready-poll';
 import { createEmbedPaymentService, type EmbedPaymentsOptions } from './payments/embed-payment.service';
 import { addEmbedPaymentRoutes } from './payments/embed-payments.router';
 import { addEmbedQuoteRoute } from './quotes/embed-quote.router';
@@ -65,6 +67,11 @@ export interface EmbedApiDeps {
    * passes the configured one). Absent: the published development secret, as in tests and embedded mode.
    */
   policyTokens?: PolicyTokens;
+  /**
+   * false: the poll of a ready quote goes through Express like every request, instead of being answered before it
+   * (options/ready-poll.ts). For the test that compares both paths answer by answer; the default is true.
+   */
+  readyPollBeforeExpress?: boolean;
 }
 
 /** Builds the embed-api Express app. No side effects: no listening, no timers, no connections, no worker. */
@@ -85,6 +92,7 @@ export function createApp(deps: EmbedApiDeps): Express {
   // Two gates over one resolver and ONE limiter, so the budget is shared by every route. They differ only in where
   // the key may come from: the options route (a GET) also reads `?pk`, every POST route the header only.
   const metrics = deps.observability?.metrics;
+  const readyOptions = createReadyOptionsCache(deps.readyOptionsCacheSize);
   const headerKeyGate = countGateDecisions(createEmbedGate({ ...gateOptions, allowQueryKey: () => false }), metrics);
   const optionsGate = countGateDecisions(createEmbedGate({ ...gateOptions, allowQueryKey: () => true }), metrics);
   const payments = deps.payments
@@ -111,7 +119,7 @@ export function createApp(deps: EmbedApiDeps): Express {
     onQuoteCreated: deps.onQuoteCreated,
   });
 
-  for (const handler of observe(deps.observability, 'embed-api')) app.use(handler);
+  for (const handler of observe(deps.observability, APP_NAME)) app.use(handler);
   // Request id, access log and no-store under /api/embed, as one layer (see embedPrelude).
   app.use(embedPrelude(deps.logger));
   // The widget's poll, the busiest route, is the first layer after the prelude. Every route goes straight on the app
@@ -120,7 +128,7 @@ export function createApp(deps: EmbedApiDeps): Express {
   addEmbedOptionsRoute(app, {
     gate: optionsGate,
     prisma: deps.prisma,
-    cache: createReadyOptionsCache(deps.readyOptionsCacheSize),
+    cache: readyOptions,
     quoteApiUrl: deps.quoteApiUrl,
   });
   app.use(healthRoutes({ ready: deps.ready }));
@@ -139,5 +147,23 @@ export function createApp(deps: EmbedApiDeps): Express {
 
   app.use(notFound());
   app.use(errorHandler(deps.logger, { domainErrors: EMBED_DOMAIN_ERRORS }));
+
+  // The poll of a ready quote is answered before Express (options/ready-poll.ts), except when requests are traced:
+  // its span is opened by Express middleware (observe), so every request then goes through Express.
+  if (deps.readyPollBeforeExpress !== false && !deps.observability?.tracing?.enabled) {
+    const entry = app as Express & { handle: RequestEntry };
+    entry.handle = createReadyPoll({
+      gate: createEmbedGateSteps(gateOptions),
+      cache: readyOptions,
+      logger: deps.logger,
+      metrics,
+      app: APP_NAME,
+      // Express's own entry: `app(req, res)` and a parent app both call `app.handle`, so this is where a request
+      // reaches the app before Express has touched it.
+      express: entry.handle.bind(app),
+    });
+  }
   return app;
 }
+
+const APP_NAME = 'embed-api';

@@ -1,3 +1,4 @@
+import type { ServerResponse } from 'node:http';
 import type { Response } from 'express';
 import { PUBLISHABLE_KEY_HEADER } from '@expedition/contracts/rules';
 
@@ -12,6 +13,11 @@ export const CORS_EXPOSE_HEADERS = 'Retry-After';
  */
 export function setCorsHeaders(res: Response, origin: string): void {
   varyOnOrigin(res);
+  setAllowHeaders(res, origin);
+}
+
+/** setCorsHeaders without the Vary step, for a response Express has not seen (see EmbedGateSteps.admit). */
+export function setAllowHeaders(res: ServerResponse, origin: string): void {
   res.setHeader('Access-Control-Allow-Origin', origin);
   res.setHeader('Access-Control-Allow-Methods', CORS_ALLOW_METHODS);
   res.setHeader('Access-Control-Allow-Headers', CORS_ALLOW_HEADERS);
@@ -37,9 +43,22 @@ export function varyOnOrigin(res: Response): void {
   else if (current !== 'Origin') res.vary('Origin');
 }
 
+const PLAIN_TEXT = 'text/plain; charset=utf-8';
+
 /** Bare-string bodies of the gate's 401/403/429. */
 export function sendPlain(res: Response, status: number, body: string): void {
-  res.status(status).type('text/plain; charset=utf-8').send(body);
+  res.status(status).type(PLAIN_TEXT).send(body);
+}
+
+/**
+ * sendPlain's status, headers and body on a response Express has not seen (a GET answered before Express: its 429).
+ * Express's send() adds nothing else here: the embed apps turn ETags off, and no 4xx is ever a 304.
+ */
+export function writePlain(res: ServerResponse, status: number, body: string): void {
+  res.statusCode = status;
+  res.setHeader('Content-Type', PLAIN_TEXT);
+  res.setHeader('Content-Length', Buffer.byteLength(body));
+  res.end(body);
 }
 
 /**

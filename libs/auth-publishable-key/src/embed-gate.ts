@@ -1,11 +1,14 @@
+import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { NextFunction, Request, RequestHandler, Response } from 'express';
 import {
   PREFLIGHT_MAX_AGE_SEC,
   sendBareForbidden,
   sendBareUnauthorized,
   sendPlain,
+  setAllowHeaders,
   setCorsHeaders,
   varyOnOrigin,
+  writePlain,
 } from './cors';
 import type { Mode } from '@expedition/contracts';
 import { PUBLISHABLE_KEY_HEADER } from '@expedition/contracts/rules';
@@ -60,51 +63,29 @@ export function getEmbedContext(req: Request): EmbedContext {
  * A store failure while resolving the key goes to `next(err)`: an outage must not masquerade as a revoked key.
  */
 export function createEmbedGate(options: EmbedGateOptions): RequestHandler {
-  const firstParty = new Set(normalizeConfigured(options.firstPartyOrigins, 'firstPartyOrigins'));
-  const dashboard = new Set(normalizeConfigured(options.testDashboardOrigins, 'testDashboardOrigins'));
-  const debug = (fields: Record<string, unknown>, msg: string) => options.logger?.debug(fields, msg);
-  const normalizeRequestOrigin = createOriginCache();
-
-  function originAllowed(key: ResolvedKey, origin: string): boolean {
-    if (firstParty.has(origin) || key.allowedOrigins.includes(origin)) return true;
-    return key.mode === 'test' && dashboard.has(origin);
-  }
+  const steps = createGateSteps(options);
 
   return async function embedGate(req: Request, res: Response, next: NextFunction): Promise<void> {
     if (req.method === 'OPTIONS') return answerPreflight(req, res);
     varyOnOrigin(res);
 
-    const presented = readPresentedKey(req, options.allowQueryKey(req));
-    if (presented === null) return sendBareUnauthorized(res);
-    const parsed = parsePublishableKey(presented);
-    if (!parsed) {
-      const reason = isSecretKeyFormat(presented) ? 'secret key presented' : 'malformed';
-      debug({ key: redactKey(presented), reason }, 'embed gate: 401');
-      return sendBareUnauthorized(res);
-    }
-
-    let key: ResolvedKey | null;
+    const presented = steps.checkPresentedKey(req, options.allowQueryKey(req) ? () => req.query['pk'] : undefined);
+    if (presented.refused) return refuse(presented, res);
+    let resolved: ResolvedKey | null;
     try {
-      key = await options.resolveKey(parsed.key);
+      resolved = await options.resolveKey(presented.key);
     } catch (err) {
       return next(err);
     }
-    if (!key) {
-      debug({ key: redactKey(parsed.key), reason: 'unknown or not valid' }, 'embed gate: 401');
-      return sendBareUnauthorized(res);
-    }
+    const checked = steps.checkResolvedKey(req, presented.key, resolved);
+    if (checked.refused) return refuse(checked, res);
 
-    const origin = normalizeRequestOrigin(req.get('Origin'));
-    if (!origin || !originAllowed(key, origin)) {
-      debug({ keyId: key.keyId, origin: req.get('Origin') ?? null }, 'embed gate: 403 origin not allowed');
-      return sendBareForbidden(res);
-    }
-
+    const { key, origin } = checked;
     setCorsHeaders(res, origin);
-    const limit = await consumeFailOpen(options, key.keyId);
+    const limit = await steps.consumeFailOpen(key.keyId);
     if (!limit.allowed) {
       res.setHeader('Retry-After', String(limit.retryAfterSec));
-      return sendPlain(res, 429, 'Too Many Requests');
+      return sendPlain(res, 429, TOO_MANY_REQUESTS);
     }
 
     (req as AdmittedRequest)[EMBED_CONTEXT] = {
@@ -114,8 +95,136 @@ export function createEmbedGate(options: EmbedGateOptions): RequestHandler {
       origin,
       integrationTier: key.integrationTier,
     };
-    notifyAdmitted(options, key);
+    steps.notifyAdmitted(key);
     next();
+  };
+
+  function refuse(refusal: Refusal, res: Response): void {
+    if (refusal.log) options.logger?.debug(refusal.log.fields, refusal.log.msg);
+    return refusal.refused === 401 ? sendBareUnauthorized(res) : sendBareForbidden(res);
+  }
+}
+
+/** A key and Origin the gate would let on to the rate limit; `origin` is the normalized, matched one. */
+export interface AdmissibleRequest {
+  key: ResolvedKey;
+  origin: string;
+}
+
+/**
+ * The gate's steps for a caller that answers a request before Express does (embed-api's poll of a ready quote), over
+ * the same options as createEmbedGate. The caller first asks `admissible`, which has no effect on anything the client
+ * can see: no header, no rate limit, no log line. On null it hands the request to Express unchanged, and the gate
+ * there answers it exactly as it answers any request. Otherwise `admit` runs the rest of the gate on the raw response.
+ */
+export interface EmbedGateSteps {
+  /**
+   * The key (from the header, else `queryKey()` when given) and the Origin checks of the gate: the key and matched
+   * origin when both pass; null when the gate would refuse with 401/403 or when the key store fails.
+   */
+  admissible(req: IncomingMessage, queryKey: (() => unknown) | undefined): Promise<AdmissibleRequest | null>;
+  /**
+   * The gate's answer from step 3 on, for a request `admissible` accepted, on a response Express has not seen (so
+   * nothing has set Vary yet): `Vary: Origin` and the CORS headers, then the rate limit (fail open). Over budget: answers the gate's 429 itself and returns false. Admitted: runs
+   * `onAdmitted` and returns true; the caller answers.
+   */
+  admit(res: ServerResponse, admissible: AdmissibleRequest): Promise<boolean>;
+}
+
+export function createEmbedGateSteps(options: Omit<EmbedGateOptions, 'allowQueryKey'>): EmbedGateSteps {
+  const steps = createGateSteps(options);
+  return {
+    async admissible(req, queryKey) {
+      const presented = steps.checkPresentedKey(req, queryKey);
+      if (presented.refused) return null;
+      let resolved: ResolvedKey | null;
+      try {
+        resolved = await options.resolveKey(presented.key);
+      } catch {
+        // The gate sends a store failure to the app's error handler: the caller hands the request to it.
+        return null;
+      }
+      const checked = steps.checkResolvedKey(req, presented.key, resolved);
+      return checked.refused ? null : checked;
+    },
+    async admit(res, { key, origin }) {
+      // What setCorsHeaders writes: the response is one Express has not seen, so it has no Vary to merge with.
+      res.setHeader('Vary', 'Origin');
+      setAllowHeaders(res, origin);
+      const limit = await steps.consumeFailOpen(key.keyId);
+      if (!limit.allowed) {
+        res.setHeader('Retry-After', String(limit.retryAfterSec));
+        writePlain(res, 429, TOO_MANY_REQUESTS);
+        return false;
+      }
+      steps.notifyAdmitted(key);
+      return true;
+    },
+  };
+}
+
+const TOO_MANY_REQUESTS = 'Too Many Requests';
+
+/** A 401 or 403 of the gate, and its debug line (none for a request without any key). */
+interface Refusal {
+  refused: 401 | 403;
+  log?: { fields: Record<string, unknown>; msg: string };
+}
+
+/** What both forms of the gate share: one set of configured origins, one origin cache, one limiter, one hook. */
+function createGateSteps(options: Omit<EmbedGateOptions, 'allowQueryKey'>) {
+  const firstParty = new Set(normalizeConfigured(options.firstPartyOrigins, 'firstPartyOrigins'));
+  const dashboard = new Set(normalizeConfigured(options.testDashboardOrigins, 'testDashboardOrigins'));
+  const normalizeRequestOrigin = createOriginCache();
+
+  function originAllowed(key: ResolvedKey, origin: string): boolean {
+    if (firstParty.has(origin) || key.allowedOrigins.includes(origin)) return true;
+    return key.mode === 'test' && dashboard.has(origin);
+  }
+
+  /**
+   * Step 1 up to the key store, which the caller asks (`resolveKey`) between this and checkResolvedKey: the two are
+   * synchronous so the gate waits for the store and nothing else.
+   */
+  function checkPresentedKey(
+    req: IncomingMessage,
+    queryKey: (() => unknown) | undefined,
+  ): Refusal | { refused?: undefined; key: string } {
+    const presented = readPresentedKey(req, queryKey);
+    if (presented === null) return { refused: 401 };
+    const parsed = parsePublishableKey(presented);
+    if (!parsed) {
+      const reason = isSecretKeyFormat(presented) ? 'secret key presented' : 'malformed';
+      return { refused: 401, log: { fields: { key: redactKey(presented), reason }, msg: 'embed gate: 401' } };
+    }
+    return { key: parsed.key };
+  }
+
+  /** The rest of step 1 (the store's answer for `presented`) and step 2 (Origin). */
+  function checkResolvedKey(
+    req: IncomingMessage,
+    presented: string,
+    key: ResolvedKey | null,
+  ): Refusal | ({ refused?: undefined } & AdmissibleRequest) {
+    if (!key) {
+      const fields = { key: redactKey(presented), reason: 'unknown or not valid' };
+      return { refused: 401, log: { fields, msg: 'embed gate: 401' } };
+    }
+
+    const rawOrigin = req.headers.origin;
+    const origin = normalizeRequestOrigin(rawOrigin);
+    if (!origin || !originAllowed(key, origin)) {
+      const fields = { keyId: key.keyId, origin: rawOrigin ?? null };
+      return { refused: 403, log: { fields, msg: 'embed gate: 403 origin not allowed' } };
+    }
+    return { key, origin };
+  }
+
+  return {
+    checkPresentedKey,
+    checkResolvedKey,
+    consumeFailOpen: (keyId: string) => consumeFailOpen(options, keyId),
+    notifyAdmitted: (key: ResolvedKey) => notifyAdmitted(options, key),
   };
 }
 
@@ -158,22 +267,29 @@ function createOriginCache(): (raw: string | undefined) => string | null {
   };
 }
 
-/** Header first (trimmed); the query only where allowed. Blank counts as absent. Repeated `?pk` is not a key. */
-function readPresentedKey(req: Request, allowQuery: boolean): string | null {
-  const header = req.get(PUBLISHABLE_KEY_HEADER)?.trim();
-  if (header) return header;
-  if (!allowQuery) return null;
-  const pk: unknown = req.query['pk'];
+/**
+ * Header first (trimmed); then `?pk`, only where the route passes `queryKey`. Blank counts as absent. Repeated `?pk`
+ * is not a key.
+ */
+function readPresentedKey(req: IncomingMessage, queryKey: (() => unknown) | undefined): string | null {
+  const header = req.headers[PUBLISHABLE_KEY_HEADER_NAME];
+  const trimmed = typeof header === 'string' ? header.trim() : '';
+  if (trimmed) return trimmed;
+  if (!queryKey) return null;
+  const pk = queryKey();
   if (typeof pk !== 'string') return null;
   return pk.trim() || null;
 }
+
+/** How Node names the header in `req.headers` (lower case); what `req.get(PUBLISHABLE_KEY_HEADER)` reads. */
+const PUBLISHABLE_KEY_HEADER_NAME = PUBLISHABLE_KEY_HEADER.toLowerCase();
 
 /**
  * The limiter already degrades to memory when Redis fails; if a limiter still throws, the request is let through
  * (fail open, logged): the caller has passed key and origin checks, and failing closed would take every operator's
  * widget down with the limiter.
  */
-async function consumeFailOpen(options: EmbedGateOptions, keyId: string) {
+async function consumeFailOpen(options: Pick<EmbedGateOptions, 'rateLimiter' | 'logger'>, keyId: string) {
   try {
     return await options.rateLimiter.consume(keyId);
   } catch (err) {
@@ -182,7 +298,7 @@ async function consumeFailOpen(options: EmbedGateOptions, keyId: string) {
   }
 }
 
-function notifyAdmitted(options: EmbedGateOptions, key: ResolvedKey): void {
+function notifyAdmitted(options: Pick<EmbedGateOptions, 'onAdmitted' | 'logger'>, key: ResolvedKey): void {
   try {
     options.onAdmitted?.(key);
   } catch (err) {

@@ -13,4 +13,11 @@ export {
   type ResolvedKey,
 } from './key-resolver';
 export { sendBareForbidden } from './cors';
-export { createEmbedGate, createPreflightHandler, getEmbedContext } from './embed-gate';
+export {
+  createEmbedGate,
+  createEmbedGateSteps,
+  createPreflightHandler,
+  getEmbedContext,
+  type AdmissibleRequest,
+  type EmbedGateSteps,
+} from './embed-gate';

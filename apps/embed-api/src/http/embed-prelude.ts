@@ -1,4 +1,5 @@
-import type { RequestHandler, Response } from 'express';
+import type { IncomingMessage, ServerResponse } from 'node:http';
+import type { RequestHandler } from 'express';
 import { accessLog, assignRequestId } from '@expedition/http-kit';
 import type { Logger } from '@expedition/platform';
 
@@ -12,17 +13,30 @@ export const EMBED_PATH_PREFIX = '/api/embed';
  * that only copies cached bytes, notices (tools/bench/README.md, the embed rows).
  */
 export function embedPrelude(logger: Logger): RequestHandler {
-  const logAccess = accessLog(logger);
+  const startResponse = embedResponseStart(logger);
   return (req, res, next) => {
-    assignRequestId(req, res);
-    logAccess(req, res);
-    if (isUnderEmbedPrefix(req.path)) markNoStore(res);
+    startResponse(req, res, isUnderEmbedPrefix(req.path));
     next();
   };
 }
 
+/**
+ * The prelude's work on plain Node request and response objects, for a request answered before Express sees it (the
+ * poll of a ready quote, options/ready-poll.ts): the same headers in the same order, the same access log line.
+ */
+export function embedResponseStart(
+  logger: Logger,
+): (req: IncomingMessage, res: ServerResponse, noStore: boolean) => void {
+  const logAccess = accessLog(logger);
+  return (req, res, noStore) => {
+    assignRequestId(req, res);
+    logAccess(req, res);
+    if (noStore) markNoStore(res);
+  };
+}
+
 /** Embed responses are per key and per quote: no shared cache may keep them. */
-export function markNoStore(res: Response): void {
+export function markNoStore(res: ServerResponse): void {
   res.setHeader('Cache-Control', 'no-store');
 }
 

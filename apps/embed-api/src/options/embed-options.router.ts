@@ -1,4 +1,5 @@
-import type { IRouter, Request, RequestHandler, Response } from 'express';
+import type { ServerResponse } from 'node:http';
+import type { IRouter, RequestHandler } from 'express';
 import { EMBED_QUOTE_ID_REQUIRED, type EmbedOptionsPending } from '@expedition/contracts';
 import { getEmbedContext, sendBareForbidden } from '@expedition/auth-publishable-key';
 import type { PrismaClient } from '@expedition/db';
@@ -34,7 +35,7 @@ export function addEmbedOptionsRoute(
 ): void {
   app.get(EMBED_OPTIONS_PATH, deps.gate, async (req, res) => {
     const { operatorId } = getEmbedContext(req);
-    const presented = readQuoteId(req);
+    const presented = readQuoteId(req.query['quoteId']);
     if (presented === 'missing') return sendEmbedError(res, EMBED_QUOTE_ID_REQUIRED);
 
     const quoteId = presented === 'malformed' ? null : presented;
@@ -78,8 +79,8 @@ export function addEmbedOptionsRoute(
   });
 }
 
-function readQuoteId(req: Request): string | 'missing' | 'malformed' {
-  const raw: unknown = req.query['quoteId'];
+/** The `quoteId` parameter as parsed from the query string (a string, or an array when repeated). */
+export function readQuoteId(raw: unknown): string | 'missing' | 'malformed' {
   if (raw === undefined) return 'missing';
   if (typeof raw !== 'string') return 'malformed';
   const trimmed = raw.trim();
@@ -92,7 +93,7 @@ function readQuoteId(req: Request): string | 'missing' | 'malformed' {
  * `res.type('application/json').send(string)` produced, without encoding the string again on every poll or Express's
  * send() steps that cannot apply here (no ETag, no Last-Modified, so never a 304). HEAD gets the headers only (Node).
  */
-function sendJson(res: Response, body: Buffer): void {
+export function sendJson(res: ServerResponse, body: Buffer): void {
   res.setHeader('Content-Type', JSON_CONTENT_TYPE);
   res.setHeader('Content-Length', body.length);
   res.end(body);
