@@ -12,7 +12,9 @@
  * cache) on the demo operator's origin; widget and bare runs alternate. No assertion on time anywhere.
  */
 import { spawn } from 'node:child_process';
+import { once } from 'node:events';
 import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { createServer, type Server } from 'node:http';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import type { BrowserContext, Page } from 'playwright-core';
@@ -150,7 +152,12 @@ const BARE_SCRIPT = (embedUrl: string, key: string) => `(async () => {
   return performance.now() - t0;
 })()`;
 
-/** A page of the demo operator's origin (the key's allowed origin), answered by Playwright's router. */
+/**
+ * A page of the demo operator's origin (the key's allowed origin), answered by Playwright's router. The route is
+ * removed once the page has loaded: while a page has any route, Playwright holds every request of the page (the
+ * frame's included) until its own process has looked at it, 25–75 ms each on a loaded machine, which no browser of a
+ * traveler pays.
+ */
 async function pageAt(context: BrowserContext, pageUrl: string, head: string): Promise<Page> {
   const page = await context.newPage();
   await page.route(pageUrl, (route) =>
@@ -160,6 +167,7 @@ async function pageAt(context: BrowserContext, pageUrl: string, head: string): P
     }),
   );
   await page.goto(pageUrl);
+  await page.unrouteAll();
   return page;
 }
 
@@ -219,9 +227,10 @@ async function widgetRun(context: BrowserContext, platform: Platform): Promise<W
 }
 
 /**
- * What any cross-origin iframe costs before a line of ours runs: an iframe of the widget's origin (a process of its
- * own under site isolation) with an empty document that reports its second animation frame, as the frame's
- * `svc:form-visible` comes after the paint.
+ * What any cross-origin iframe costs before a line of ours runs: an iframe on the widget's host name (another port,
+ * so cross-origin and same-site as the widget's frame; on loopback both share the page's renderer process) with an
+ * empty document that reports its second animation frame, as the frame's `svc:form-visible` comes after the paint.
+ * It is served by a plain loopback server (`serveEmptyFrame`), not by Playwright's router, for the reason in pageAt.
  */
 const EMPTY_FRAME = `<!doctype html><html lang="en"><title>empty</title><p>form</p><script>
 requestAnimationFrame(() => requestAnimationFrame(() => parent.postMessage('painted', '*')));
@@ -234,9 +243,25 @@ const BARE_FRAME_SCRIPT = (src: string) => `new Promise((resolve) => {
   document.body.append(frame);
 })`;
 
-async function bareRun(context: BrowserContext, platform: Platform): Promise<{ plans: number; frame: number }> {
-  const emptyUrl = `${platform.widgetUrl}/__bench-empty`;
-  await context.route(emptyUrl, (route) => route.fulfill({ contentType: 'text/html', body: EMPTY_FRAME }));
+/** The empty frame's server, on the widget's host name; its URL. */
+async function serveEmptyFrame(widgetUrl: string): Promise<{ url: string; server: Server }> {
+  const server = createServer((_req, res) => {
+    res.writeHead(200, { 'Content-Type': 'text/html; charset=utf-8', 'Cache-Control': 'no-store' });
+    res.end(EMPTY_FRAME);
+  });
+  server.listen(0, '127.0.0.1');
+  await once(server, 'listening');
+  const url = new URL(widgetUrl);
+  url.port = String((server.address() as { port: number }).port);
+  url.pathname = '/__bench-empty';
+  return { url: url.href, server };
+}
+
+async function bareRun(
+  context: BrowserContext,
+  platform: Platform,
+  emptyUrl: string,
+): Promise<{ plans: number; frame: number }> {
   const page = await pageAt(context, `${platform.demoUrl}/__bare`, '');
   const frame = (await page.evaluate(BARE_FRAME_SCRIPT(emptyUrl))) as number;
   const plans = (await page.evaluate(BARE_SCRIPT(platform.embedUrl, platform.key))) as number;
@@ -250,6 +275,7 @@ async function bareRun(context: BrowserContext, platform: Platform): Promise<{ p
  */
 export async function measureWidgetTiming({ runs, warmups }: { runs: number; warmups: number }): Promise<WidgetTiming> {
   const platform = await startPlatform();
+  const empty = await serveEmptyFrame(platform.widgetUrl);
   try {
     const browser = await launchChromium([
       // The bench pages are answered by Playwright's router on the demo origin (the key's allowed origin); Chromium
@@ -267,7 +293,7 @@ export async function measureWidgetTiming({ runs, warmups }: { runs: number; war
               const sample = await widgetRun(context, platform);
               if (i >= warmups) timing.widget.push(sample);
             } else {
-              const bare = await bareRun(context, platform);
+              const bare = await bareRun(context, platform, empty.url);
               if (i >= warmups) {
                 timing.bare.push(bare.plans);
                 timing.bareFrame.push(bare.frame);
@@ -283,6 +309,7 @@ export async function measureWidgetTiming({ runs, warmups }: { runs: number; war
       await browser.close();
     }
   } finally {
+    empty.server.close();
     await platform.stop();
   }
 }
