@@ -4,6 +4,7 @@ import type { Mode } from '@expedition/contracts';
 import type { PaymentProcessor, PaymentProcessorEvent } from '@expedition/payments';
 import type { Clock } from '@expedition/platform';
 import type { Issue, PaymentSnapshot } from './fulfillment-sql';
+import type { BatcherOptions } from './batcher';
 import type { Refunds } from './refunds';
 
 export type Tx = Prisma.TransactionClient;
@@ -78,6 +79,8 @@ export interface FulfillmentDeps {
    * (the dispatcher adds the derived token when it delivers: policy-tokens.ts).
    */
   quoteApiUrl?: string;
+  /** How the common path groups the sales that arrive together (fulfillment.service.ts, SALE_BATCH). */
+  saleBatch?: BatcherOptions;
 }
 
 /** One home: the webhook contract (libs/contracts), also read by the dispatcher and the operators' event log. */

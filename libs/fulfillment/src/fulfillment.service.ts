@@ -1,6 +1,14 @@
 import { isUniqueViolation } from '@expedition/db';
 import type { PaymentProcessorEvent, ProcessorEvent } from '@expedition/payments';
-import { insertProcessorEvent, lockQuote, readPaymentSnapshot, type PaymentSnapshot } from './fulfillment-sql';
+import { createBatcher } from './batcher';
+import {
+  insertProcessorEvent,
+  issuePolicyRows,
+  lockQuote,
+  readPaymentSnapshot,
+  readPaymentSnapshots,
+  type PaymentSnapshot,
+} from './fulfillment-sql';
 import {
   eventFacts,
   type ConfirmedFailure,
@@ -13,11 +21,19 @@ import {
 } from './fulfillment-types';
 import { createPaymentRecords, isDataError, storablePayload } from './payment-records';
 import { createPaymentTrust } from './payment-trust';
-import { createPolicyIssuer, judge } from './policy-issue';
+import { createPolicyIssuer, judge, writeSaleWith } from './policy-issue';
 
 // Unique violations come from a racing writer (the app that started the payment, the other event of a Checkout
 // pair) or a policy-number collision; the whole transaction is simply re-run.
 const TRANSACTION_ATTEMPTS = 5;
+
+/**
+ * The sales that arrive together share the common path's two statements (batcher.ts; docs/decisions.md, "Sales that
+ * arrive together"): at most 16 sales per statement and one statement of each kind at a time, so the sales that come
+ * while one runs wait for it and go together in the next (with two at a time, the dispatcher's HTTP intake sent
+ * batches of about 1.4 and carried 389 events/s; with one, 498: tools/bench/README.md).
+ */
+export const SALE_BATCH = { maxSize: 16, maxInFlight: 1 } as const;
 
 /**
  * Turns succeeded payments into purchase, policy, commission and the `policy.issued` outbox row in ONE transaction
@@ -33,6 +49,15 @@ export function createFulfillment(deps: FulfillmentDeps) {
   const { confirmedByProcessor, confirmedFailure, trustedPayment } = createPaymentTrust(deps);
   const issuePolicy = createPolicyIssuer(deps);
   const { failed, markRefund, recordUnfulfillable, upsertPayment } = createPaymentRecords(deps);
+  const batch = deps.saleBatch ?? SALE_BATCH;
+  const readSnapshot = createBatcher(
+    (requests: Parameters<typeof readPaymentSnapshots>[1]) => readPaymentSnapshots(deps.prisma, requests),
+    batch,
+  );
+  const writeSale = createBatcher(
+    (issues: Parameters<typeof issuePolicyRows>[1]) => issuePolicyRows(deps.prisma, issues),
+    batch,
+  );
 
   async function recordProcessorEvent(event: ProcessorEvent): Promise<FulfillmentOutcome> {
     if (event.type === 'payment.succeeded' && !(await confirmedByProcessor(event))) {
@@ -78,7 +103,11 @@ export function createFulfillment(deps: FulfillmentDeps) {
 
   /** A succeeded event for a payment we stored: the sale in two statements, or null to take the locked way. */
   async function eventAtOnce(event: PaymentProcessorEvent): Promise<FulfillmentOutcome | null> {
-    const snapshot = await readPaymentSnapshot(deps.prisma, { storedPayment: true }, event.paymentId, event.id);
+    const snapshot = await readSnapshot({
+      key: { storedPayment: true },
+      processorPaymentId: event.paymentId,
+      processorEventId: event.id,
+    });
     const stored = snapshot?.payment;
     if (!snapshot || !stored) return null;
     if (snapshot.eventRecorded) return { kind: 'duplicate' };
@@ -97,11 +126,10 @@ export function createFulfillment(deps: FulfillmentDeps) {
 
   /** Our own app's confirmed payment: the sale in two statements, or null to take the locked way. */
   async function paymentAtOnce(payment: SucceededPayment): Promise<FulfillmentOutcome | null> {
-    const snapshot = await readPaymentSnapshot(
-      deps.prisma,
-      { quoteId: payment.quoteId, planId: payment.planId },
-      payment.paymentId,
-    );
+    const snapshot = await readSnapshot({
+      key: { quoteId: payment.quoteId, planId: payment.planId },
+      processorPaymentId: payment.paymentId,
+    });
     return snapshot ? saleAtOnce(payment, snapshot, null) : null;
   }
 
@@ -119,7 +147,7 @@ export function createFulfillment(deps: FulfillmentDeps) {
       return alreadyRecorded(snapshot, event);
     if (verdict.kind !== 'issue') return null;
     try {
-      return await issuePolicy(deps.prisma, facts, ctx, verdict.price, event);
+      return await issuePolicy(writeSale, facts, ctx, verdict.price, event);
     } catch (err) {
       // A concurrent writer won (or a value the database refuses): the locked way decides, or refunds.
       if (isUniqueViolation(err) || isDataError(err)) return null;
@@ -189,7 +217,7 @@ export function createFulfillment(deps: FulfillmentDeps) {
 
   async function succeeded(tx: Tx, facts: SucceededPayment, ctx: PaymentContext): Promise<FulfillmentOutcome> {
     const verdict = judge(facts, ctx);
-    if (verdict.kind === 'issue') return issuePolicy(tx, facts, ctx, verdict.price, null);
+    if (verdict.kind === 'issue') return issuePolicy(writeSaleWith(tx), facts, ctx, verdict.price, null);
     // The rare outcomes, through the ORM: the payment recorded as succeeded, then kept or refunded.
     const payment = await upsertPayment(tx, facts, ctx, {
       status: 'succeeded',

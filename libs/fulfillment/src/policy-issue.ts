@@ -1,10 +1,11 @@
 import { randomUUID } from 'node:crypto';
 import { isoDay, PolicyIssuedPayloadSchema, type PolicyIssuedPayload } from '@expedition/contracts';
 import { findDestination } from '@expedition/domain-pricing';
+import type { Purchase } from '@expedition/db';
 import { activeTraceparent } from '@expedition/observability';
 import { acpOrderCreated } from './acp-order-events';
 import { computeCommissionCents } from './commission';
-import { issuePolicyRows } from './fulfillment-sql';
+import { issuePolicyRows, type Issue } from './fulfillment-sql';
 import {
   NO_WEBHOOK_URL_ERROR,
   type FulfillmentDeps,
@@ -46,9 +47,17 @@ export function judge(facts: SucceededPayment, ctx: PaymentContext): Verdict {
   return { kind: 'issue', price };
 }
 
+/** Writes one sale: alone inside the locked transaction, or with the sales that arrive together (batcher.ts). */
+export type SaleWriter = (issue: Issue) => Promise<Purchase>;
+
+/** The sale written alone, by `db` (the locked way's transaction). */
+export function writeSaleWith(db: Tx): SaleWriter {
+  return async (issue) => (await issuePolicyRows(db, [issue]))[0]!;
+}
+
 /**
  * The sale itself: purchase, policy, commission, the `policy.issued` outbox row (and the ACP order event) written in
- * one statement (fulfillment-sql.ts), inside the locked transaction or on its own.
+ * one statement (fulfillment-sql.ts), inside the locked transaction or with the sales that arrive together.
  */
 export function createPolicyIssuer(
   deps: Pick<FulfillmentDeps, 'clock' | 'processorName' | 'quoteApiUrl' | 'newPolicyNumber' | 'newWebhookEventId'>,
@@ -57,7 +66,7 @@ export function createPolicyIssuer(
   const newWebhookEventId = deps.newWebhookEventId ?? randomWebhookEventId;
 
   return async function issuePolicy(
-    db: Tx,
+    write: SaleWriter,
     facts: SucceededPayment,
     ctx: PaymentContext,
     premiumCents: number,
@@ -97,7 +106,7 @@ export function createPolicyIssuer(
     // An operator without a webhook URL still gets policy and commission; the event is kept, visibly failed and
     // never attempted, so it can be replayed once a URL is configured (set status back to pending).
     const deliverable = Boolean(operator?.webhookUrl);
-    const purchase = await issuePolicyRows(db, {
+    const purchase = await write({
       now,
       processor: deps.processorName,
       quote,

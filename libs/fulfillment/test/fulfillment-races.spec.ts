@@ -6,7 +6,7 @@ import { catalogSnapshot } from '@expedition/domain-pricing';
 import { normalizeStripeEvent, type PaymentProcessorEvent } from '@expedition/payments';
 import { systemClock } from '@expedition/platform';
 import { createQuoteService } from '@expedition/quoting';
-import { createFulfillment } from '../src/fulfillment.service';
+import { createFulfillment, SALE_BATCH } from '../src/fulfillment.service';
 import type { FulfillmentDeps, FulfillmentOutcome } from '../src/fulfillment-types';
 import { randomPolicyNumber } from '../src/identifiers';
 
@@ -14,12 +14,15 @@ import { randomPolicyNumber } from '../src/identifiers';
  * A sale is written in two statements without a lock when nothing competes (fulfillment-sql.ts), and the locked
  * transaction decides whenever a concurrent writer wins. These races must end as the locked path alone would end
  * them: one policy per quote, a duplicate event answered as such, a second payment refunded, nothing written twice.
+ * Sales that arrive together are read and written in batches (batcher.ts): a batch that fails is re-run sale by sale.
  * On PostgreSQL (TEST_DATABASE_URL) the calls below really overlap; on PGlite they queue.
  */
 let db: Database;
 let prisma: PrismaClient;
 let operatorId: string;
 const refunded: string[] = [];
+/** Statements that read or write sales in batch (every such statement goes through batch_rows). */
+let batchStatements = 0;
 
 function fulfillment(overrides: Partial<FulfillmentDeps> = {}) {
   return createFulfillment({
@@ -113,6 +116,17 @@ async function rowsOf(quoteId: string) {
   return { purchases, policies, commissions, outbox: outbox.length, payments };
 }
 
+async function soldOnce(quoteId: string) {
+  const [policies, purchases, commissions, mails, outbox] = await Promise.all([
+    prisma.policy.findMany({ where: { quoteId } }),
+    prisma.purchase.count({ where: { quoteId } }),
+    prisma.commission.count({ where: { policy: { quoteId } } }),
+    prisma.policyMail.count({ where: { policy: { quoteId } } }),
+    prisma.webhookEvent.count({ where: { payload: { path: ['quoteId'], equals: quoteId } } }),
+  ]);
+  return { policies: policies.length, purchases, commissions, mails, outbox, policy: policies[0] };
+}
+
 /** Opens pool connections first, so the racing calls start together instead of queueing for a connection. */
 async function warmPool(): Promise<void> {
   if (db.kind === 'postgres')
@@ -124,7 +138,12 @@ const kinds = (outcomes: FulfillmentOutcome[]) => outcomes.map((o) => o.kind).so
 // 'auto': PostgreSQL at TEST_DATABASE_URL when reachable (else PGlite); then PGlite, the embedded default.
 describe.each(['auto', 'pglite'] as const)('fulfillment under concurrent writers (%s)', (kind) => {
   beforeAll(async () => {
-    db = await createTestDatabase({ kind });
+    db = await createTestDatabase({
+      kind,
+      onQuery: (sql) => {
+        if (sql.includes('batch_rows(')) batchStatements++;
+      },
+    });
     prisma = db.prisma;
     await syncCatalog(prisma, catalogSnapshot());
     const operator = await prisma.operator.create({
@@ -268,4 +287,73 @@ describe.each(['auto', 'pglite'] as const)('fulfillment under concurrent writers
     expect(outcome.purchase.paymentId).toBe(payment.id);
     expect((await prisma.quote.findUniqueOrThrow({ where: { id: quote.id } })).status).toBe('purchased');
   });
+
+  // The sales that arrive together share the common path's two statements (batcher.ts): each still ends as alone.
+  it('eight sales at once: fewer statements than two per sale, and each sale written whole, as alone', async () => {
+    const sales = await Promise.all(Array.from({ length: 8 }, () => quoteWithPayments(1)));
+    const f = fulfillment();
+    await warmPool();
+    batchStatements = 0;
+
+    const outcomes = await Promise.all(sales.map((s) => f.recordProcessorEvent(s.succeededEvent(s.paymentIds[0]!))));
+
+    expect(outcomes.map((o) => o.kind)).toEqual(Array(8).fill('policy_issued'));
+    // One sale alone takes two (a read and a write); eight at once share them.
+    expect(batchStatements).toBeGreaterThanOrEqual(2);
+    expect(batchStatements).toBeLessThan(16);
+    for (const s of sales) {
+      const rows = await soldOnce(s.quote.id);
+      expect(rows).toMatchObject({ policies: 1, purchases: 1, commissions: 1, mails: 1, outbox: 1 });
+      // What the statement wrote from its JSON rows: ages, dates (UTC days), premium, as the quote holds them.
+      expect(rows.policy).toMatchObject({
+        travelerAges: s.quote.travelerAges,
+        startDate: s.quote.startDate,
+        endDate: s.quote.endDate,
+        premiumCents: s.premiumCents,
+        planId: s.planId,
+      });
+      const purchase = await prisma.purchase.findUniqueOrThrow({ where: { quoteId: s.quote.id } });
+      expect(rows.policy!.issuedAt).toEqual(purchase.createdAt);
+      const payment = await prisma.payment.findUniqueOrThrow({ where: { processorPaymentId: s.paymentIds[0]! } });
+      expect(payment.status).toBe('succeeded');
+      expect((await prisma.quote.findUniqueOrThrow({ where: { id: s.quote.id } })).status).toBe('purchased');
+    }
+  });
+
+  it('a twin in the batch fails the batch, not the sales: each sale alone again, the twin a duplicate', async () => {
+    const sales = await Promise.all(Array.from({ length: 6 }, () => quoteWithPayments(1)));
+    const twin = sales[2]!.succeededEvent(sales[2]!.paymentIds[0]!);
+    const f = fulfillment();
+    await warmPool();
+
+    const outcomes = await Promise.all([
+      ...sales.map((s, i) => f.recordProcessorEvent(i === 2 ? twin : s.succeededEvent(s.paymentIds[0]!))),
+      f.recordProcessorEvent(twin),
+    ]);
+
+    expect(outcomes.map((o) => o.kind).sort()).toEqual([...Array(6).fill('policy_issued'), 'duplicate'].sort());
+    for (const s of sales)
+      expect(await soldOnce(s.quote.id)).toMatchObject({ policies: 1, purchases: 1, commissions: 1, outbox: 1 });
+    expect(await prisma.processorEvent.count({ where: { processorEventId: twin.id } })).toBe(1);
+  });
+
+  it('two payments of one quote in one batch: one policy, the other payment refunded', async () => {
+    const { quote, paymentIds, succeededEvent } = await quoteWithPayments(2);
+    const f = fulfillment();
+    await warmPool();
+
+    const outcomes = await Promise.all(paymentIds.map((id) => f.recordProcessorEvent(succeededEvent(id))));
+
+    expect(outcomes.map((o) => o.kind).sort()).toEqual(['policy_issued', 'refund_pending']);
+    expect(await soldOnce(quote.id)).toMatchObject({ policies: 1, purchases: 1, commissions: 1, outbox: 1 });
+  });
+
+  if (kind === 'auto')
+    it('batch_rows tells the planner one row and cannot be inlined (else generic plans hash whole tables)', async () => {
+      const [fn] = await prisma.$queryRaw<{ prorows: number; proisstrict: boolean }[]>`
+        SELECT prorows, proisstrict FROM pg_proc
+        WHERE proname = 'batch_rows' AND pronamespace = current_schema()::regnamespace`;
+      expect(fn).toEqual({ prorows: 1, proisstrict: true });
+      expect(SALE_BATCH.maxSize).toBeGreaterThan(1);
+    });
 });
