@@ -20,11 +20,14 @@
 import { loadBenchConfig, type BenchConfig } from './config';
 import { startServerChild } from './child';
 import { control } from './control-server';
-import { clientAgent, median, percentile, pool, post, startReceiver } from './dispatcher-throughput.helpers';
+import { postgresCpuSeconds, processCpuSeconds } from './cpu';
+import { clientAgent, median, percentile, pool, post, postAll, startReceiver } from './dispatcher-throughput.helpers';
 import { PROCESSOR_SECRET, type DispatcherTargets, type PreparedEvent } from './dispatcher.server';
 import { signPayload } from '@expedition/webhook-signature';
 
 const INTAKE_CONCURRENCY = 8;
+/** Events sent through the intake before its measured run (not in quick runs). */
+const INTAKE_WARM_UP = 300;
 export const STEADY_RATE = 100;
 
 export interface LatencyFigures {
@@ -43,7 +46,14 @@ export interface DispatcherFigures {
   events: number;
   /** Events the intake answered 200 but did not fulfil (no outbox row), e.g. refused under load. */
   unfulfilled: number;
+  /** Outbox rows each drain round delivers (the intake's, warm-up included). */
+  drained: number;
   intakePerSec: number;
+  /**
+   * CPU per intake event, in microseconds: the intake's process, this process (the load: signing and sending), and
+   * the PostgreSQL server (null where /proc is not readable).
+   */
+  intakeCpuUs: { intake: number; load: number; postgres: number | null };
   /** Medians of `drainRounds` alternating rounds (after a warm-up round of each); null when not measured. */
   deliveriesPerSec: number | null;
   bareWorkerPerSec: number | null;
@@ -93,14 +103,44 @@ export async function measureDispatcher(
     control<PreparedEvent[]>(controlUrl, 'prepare', { count, offset, receiverUrl: receiver.url });
 
   try {
-    process.stdout.write(`preparing ${full ? N + 2 * LIVE : N} quotes on ${child.targets.db}…\n`);
+    // The intake's warm-up (as every other benchmark has one): its first events run while the JIT compiles the path.
+    const WARM = config.quick ? 0 : INTAKE_WARM_UP;
+    process.stdout.write(`preparing ${(full ? N + 2 * LIVE : N) + WARM} quotes on ${child.targets.db}…\n`);
     const drainEvents = await prepare(N, 0);
+    const warmEvents = WARM ? await prepare(WARM, N + 2 * LIVE) : [];
 
     // 1. Intake, workers stopped.
     await profile('start', 'intake');
+    const cpuAt = async () => ({
+      intake: (await control<{ seconds: number }>(controlUrl, 'cpu')).seconds,
+      load: processCpuSeconds(),
+      postgres: postgresCpuSeconds(),
+    });
+    // Signed before the clock starts (the signature's timestamp stays well within the processor's tolerance), and
+    // sent by a load generator that costs little (postAll): the figure is the intake's, not the client's.
+    const sign = (events: readonly PreparedEvent[]) => {
+      const signedAt = Math.floor(Date.now() / 1000);
+      return events.map((e) => ({
+        body: e.body,
+        headers: { 'Stripe-Signature': signPayload(e.body, PROCESSOR_SECRET, signedAt) },
+      }));
+    };
+    const requests = sign(drainEvents);
+    const warmStatuses = await postAll(`${intakeUrl}/processor/events`, sign(warmEvents), INTAKE_CONCURRENCY);
+    if (warmStatuses.some((status) => status !== 200)) throw new Error('the intake refused a warm-up event');
+    const cpu0 = await cpuAt();
     const t = performance.now();
-    await pool(drainEvents, INTAKE_CONCURRENCY, (e) => postToIntake(e.body));
+    const statuses = await postAll(`${intakeUrl}/processor/events`, requests, INTAKE_CONCURRENCY);
     const intakePerSec = N / ((performance.now() - t) / 1000);
+    const refused = statuses.filter((s) => s !== 200).length;
+    if (refused) throw new Error(`intake answered ${refused} of ${N} events with another status than 200`);
+    const cpu1 = await cpuAt();
+    const perEvent = (a: number, b: number) => ((b - a) * 1e6) / N;
+    const intakeCpuUs = {
+      intake: perEvent(cpu0.intake, cpu1.intake),
+      load: perEvent(cpu0.load, cpu1.load),
+      postgres: cpu0.postgres === null || cpu1.postgres === null ? null : perEvent(cpu0.postgres, cpu1.postgres),
+    };
     await profile('stop', `intake-${kind}`, N);
     // The intake answers 200 for every recorded outcome, refused ones included: count what it fulfilled.
     const { count: outboxRows } = await control<{ count: number }>(controlUrl, 'pending');
@@ -109,8 +149,10 @@ export async function measureDispatcher(
       db: child.targets.db,
       kind,
       events: N,
-      unfulfilled: N - outboxRows,
+      unfulfilled: N + warmEvents.length - outboxRows,
+      drained: outboxRows,
       intakePerSec,
+      intakeCpuUs,
       wakeups: child.targets.wakeups,
     };
     if (!full)

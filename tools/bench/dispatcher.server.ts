@@ -22,6 +22,7 @@ import { benchDatabaseKind, openBenchDatabase } from './bench-database';
 import { createBareDelivery } from './baselines/delivery.bare';
 import { profilerRoutes, serveControl } from './control-server';
 import { loadBenchConfig } from './config';
+import { processCpuSeconds } from './cpu';
 import { paymentEvent, pool as inPool, quoteAwaitingPayment, resetOutbox } from './dispatcher-throughput.helpers';
 
 export const WORKERS = 2;
@@ -130,6 +131,7 @@ async function main(): Promise<void> {
   const control = await serveControl({
     ...(profileDir ? profilerRoutes(profileDir) : {}),
     statements: async () => ({ count: statements }),
+    cpu: async () => ({ seconds: processCpuSeconds() }),
     prepare: (i) => prepare(Number(i['count']), Number(i['offset']), String(i['receiverUrl'])),
     pending: async () => ({ count: await db.prisma.webhookEvent.count({ where: { status: 'pending' } }) }),
     reset: async () => resetOutbox(db.prisma),

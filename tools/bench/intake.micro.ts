@@ -5,14 +5,15 @@
  * Concurrency 8, alternating rounds, medians.
  *
  *   TSX_TSCONFIG_PATH=tools/tsconfig.json node [--cpu-prof] --import tsx tools/bench/intake.micro.ts
- *   BENCH_EVENTS per round (default 300), BENCH_ROUNDS (default 5), TEST_DATABASE_URL (else PGlite).
+ *   BENCH_EVENTS per round (default 300), BENCH_ROUNDS (default 5), TEST_DATABASE_URL (else PGlite);
+ *   BENCH_DB=pglite: an in-memory PGlite even where PostgreSQL is reachable.
  *   BENCH_AB=<path of a module exporting createFulfillment>: alternates rounds of that implementation with ours.
  *   BENCH_PROFILE_DIR: a CPU profile of each implementation's last round (not of preparing its events).
  */
-import { readdirSync, readFileSync } from 'node:fs';
 import pino from 'pino';
 import { loadBenchConfig } from './config';
 import { profilerRoutes } from './control-server';
+import { postgresCpuSeconds } from './cpu';
 import { quoteAwaitingPayment } from './dispatcher-throughput.helpers';
 import { syncCatalog, type PrismaClient } from '@expedition/db';
 import { createTestDatabase } from '@expedition/db/testing';
@@ -68,31 +69,6 @@ async function prepareEvents(
   return events;
 }
 
-/**
- * CPU seconds spent so far by the local PostgreSQL server's processes (every process named `postgres` this user may
- * read), or null where /proc is absent: tells whether the intake waits for the database's CPU or for its own.
- */
-function postgresCpuSeconds(): number | null {
-  let ticks = 0;
-  try {
-    for (const pid of readdirSync('/proc')) {
-      if (!/^\d+$/.test(pid)) continue;
-      try {
-        const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
-        const close = stat.lastIndexOf(')');
-        if (!stat.slice(stat.indexOf('(') + 1, close).startsWith('postgres')) continue;
-        const fields = stat.slice(close + 2).split(' ');
-        ticks += Number(fields[11]) + Number(fields[12]); // utime, stime (fields 14 and 15 of the whole line)
-      } catch {
-        // The process ended while we read.
-      }
-    }
-  } catch {
-    return null;
-  }
-  return ticks / 100; // USER_HZ is 100 on Linux
-}
-
 interface Round {
   rate: number;
   /** CPU per event, in microseconds: this process, and the PostgreSQL server (null when not readable). */
@@ -136,7 +112,7 @@ async function main(): Promise<void> {
   if (abPath)
     variants.push([abPath, ((await import(abPath)) as { createFulfillment: CreateFulfillment }).createFulfillment]);
   // The apps' pool size (libs/db: 10), not the test suites' 4: the intake and the workers share it as in production.
-  const db = await createTestDatabase({ poolMax: 10 });
+  const db = await createTestDatabase({ poolMax: 10, kind: process.env['BENCH_DB'] === 'pglite' ? 'pglite' : 'auto' });
   try {
     await syncCatalog(db.prisma, catalogSnapshot());
     const operator = await db.prisma.operator.create({
