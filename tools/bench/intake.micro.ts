@@ -6,11 +6,12 @@
  *
  *   TSX_TSCONFIG_PATH=tools/tsconfig.json node [--cpu-prof] --import tsx tools/bench/intake.micro.ts
  *   BENCH_EVENTS per round (default 300), BENCH_ROUNDS (default 5), TEST_DATABASE_URL (else PGlite);
- *   BENCH_DB=pglite: an in-memory PGlite even where PostgreSQL is reachable.
+ *   BENCH_DB=pglite: a file-backed PGlite (as `npm start` has) even where PostgreSQL is reachable.
  *   BENCH_AB=<path of a module exporting createFulfillment>: alternates rounds of that implementation with ours.
  *   BENCH_PROFILE_DIR: a CPU profile of each implementation's last round (not of preparing its events).
  */
 import pino from 'pino';
+import { openBenchDatabase } from './bench-database';
 import { loadBenchConfig } from './config';
 import { profilerRoutes } from './control-server';
 import { postgresCpuSeconds } from './cpu';
@@ -112,7 +113,8 @@ async function main(): Promise<void> {
   if (abPath)
     variants.push([abPath, ((await import(abPath)) as { createFulfillment: CreateFulfillment }).createFulfillment]);
   // The apps' pool size (libs/db: 10), not the test suites' 4: the intake and the workers share it as in production.
-  const db = await createTestDatabase({ poolMax: 10, kind: process.env['BENCH_DB'] === 'pglite' ? 'pglite' : 'auto' });
+  const embedded = process.env['BENCH_DB'] === 'pglite' ? await openBenchDatabase('pglite', 10) : null;
+  const db = embedded?.db ?? (await createTestDatabase({ poolMax: 10 }));
   try {
     await syncCatalog(db.prisma, catalogSnapshot());
     const operator = await db.prisma.operator.create({
@@ -168,7 +170,7 @@ async function main(): Promise<void> {
         `  ratio ours / ${services[1]!.name}: ${(median(rates(services[0]!)) / median(rates(services[1]!))).toFixed(2)}\n`,
       );
   } finally {
-    await db.close();
+    await (embedded ? embedded.close() : db.close());
   }
 }
 

@@ -3,7 +3,8 @@ import type { Payment, PaymentChannel, Prisma, PrismaClient, Purchase } from '@e
 import type { Mode } from '@expedition/contracts';
 import type { PaymentProcessor, PaymentProcessorEvent } from '@expedition/payments';
 import type { Clock } from '@expedition/platform';
-import type { Issue, PaymentSnapshot } from './fulfillment-sql';
+import type { PaymentSnapshot } from './fulfillment-sql';
+import type { Issue } from './issue-sql';
 import type { BatcherOptions } from './batcher';
 import type { Refunds } from './refunds';
 

@@ -3,7 +3,6 @@ import type { PaymentProcessorEvent, ProcessorEvent } from '@expedition/payments
 import { createBatcher } from './batcher';
 import {
   insertProcessorEvent,
-  issuePolicyRows,
   lockQuote,
   readPaymentSnapshot,
   readPaymentSnapshots,
@@ -19,6 +18,7 @@ import {
   type SucceededPayment,
   type Tx,
 } from './fulfillment-types';
+import { issuePolicyRows } from './issue-sql';
 import { createPaymentRecords, isDataError, storablePayload } from './payment-records';
 import { createPaymentTrust } from './payment-trust';
 import { createPolicyIssuer, judge, writeSaleWith } from './policy-issue';

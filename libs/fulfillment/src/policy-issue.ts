@@ -5,7 +5,7 @@ import type { Purchase } from '@expedition/db';
 import { activeTraceparent } from '@expedition/observability';
 import { acpOrderCreated } from './acp-order-events';
 import { computeCommissionCents } from './commission';
-import { issuePolicyRows, type Issue } from './fulfillment-sql';
+import { issuePolicyRows, type Issue } from './issue-sql';
 import {
   NO_WEBHOOK_URL_ERROR,
   type FulfillmentDeps,
