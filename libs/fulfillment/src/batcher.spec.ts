@@ -32,6 +32,22 @@ describe('createBatcher', () => {
     expect(r.batches).toEqual([[1, 2, 3]]);
   });
 
+  it('takes into one batch the calls made by other callbacks of the same turn (requests that arrived together)', async () => {
+    const r = recorder();
+    const call = createBatcher(r.run, { maxSize: 16, maxInFlight: 1 });
+    const answers: Promise<number>[] = [];
+    await new Promise<void>((done) => {
+      setImmediate(() => answers.push(call(1)));
+      setImmediate(() => {
+        answers.push(call(2));
+        done();
+      });
+    });
+    await r.settle();
+    expect(await Promise.all(answers)).toEqual([2, 4]);
+    expect(r.batches).toEqual([[1, 2]]);
+  });
+
   it('queues the calls made while every slot is busy, and runs them together, at most maxSize at once', async () => {
     const r = recorder();
     const call = createBatcher(r.run, { maxSize: 3, maxInFlight: 1 });

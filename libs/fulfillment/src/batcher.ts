@@ -1,9 +1,10 @@
 /**
  * Groups the calls that arrive together into one call of `run` (group commit, docs/decisions.md "Sales that arrive
- * together"). Nothing waits for a timer: a call made while fewer than `maxInFlight` batches run starts a batch at the
- * end of the current microtask queue (with whatever else was added in that turn); calls made while every slot is busy
- * queue, and the next free slot takes up to `maxSize` of them at once. Idle, a call costs one microtask; busy, the
- * calls share one statement and one commit.
+ * together"). Nothing waits for a timer: a call made while fewer than `maxInFlight` batches run starts a batch once the
+ * event loop's current turn ends (`setImmediate`), with every call made in that turn (the requests whose bytes arrived
+ * together: with a microtask instead, most batches held one call); calls made while every slot is busy queue, and the
+ * next free slot takes up to `maxSize` of them at once. Idle, a call waits for the end of the turn; busy, the calls
+ * share one statement and one commit.
  *
  * A batch that fails as a whole is re-run one item at a time, so each caller gets its own answer: one item's bad
  * input or lost race never fails the others. `run` must therefore be all-or-nothing (one statement), and safe to
@@ -73,7 +74,7 @@ export function createBatcher<I, O>(
       queue.push({ item, resolve, reject });
       if (!scheduled && inFlight < maxInFlight) {
         scheduled = true;
-        queueMicrotask(drain);
+        setImmediate(drain);
       }
     });
 }

@@ -30,8 +30,8 @@ const TRANSACTION_ATTEMPTS = 5;
 /**
  * The sales that arrive together share the common path's two statements (batcher.ts; docs/decisions.md, "Sales that
  * arrive together"): at most 16 sales per statement and one statement of each kind at a time, so the sales that come
- * while one runs wait for it and go together in the next (with two at a time, the dispatcher's HTTP intake sent
- * batches of about 1.4 and carried 389 events/s; with one, 498: tools/bench/README.md).
+ * while one runs wait for it and go together in the next (with two at a time the batches were smaller and the intake
+ * slower: tools/bench/README.md).
  */
 export const SALE_BATCH = { maxSize: 16, maxInFlight: 1 } as const;
 

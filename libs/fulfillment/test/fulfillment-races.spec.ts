@@ -349,11 +349,11 @@ describe.each(['auto', 'pglite'] as const)('fulfillment under concurrent writers
   });
 
   if (kind === 'auto')
-    it('batch_rows tells the planner one row and cannot be inlined (else generic plans hash whole tables)', async () => {
-      const [fn] = await prisma.$queryRaw<{ prorows: number; proisstrict: boolean }[]>`
-        SELECT prorows, proisstrict FROM pg_proc
+    it('batch_rows tells the planner one row, in PL/pgSQL (never inlined; else generic plans hash whole tables)', async () => {
+      const [fn] = await prisma.$queryRaw<{ prorows: number; proisstrict: boolean; lanname: string }[]>`
+        SELECT prorows, proisstrict, l.lanname FROM pg_proc JOIN pg_language l ON l.oid = prolang
         WHERE proname = 'batch_rows' AND pronamespace = current_schema()::regnamespace`;
-      expect(fn).toEqual({ prorows: 1, proisstrict: true });
+      expect(fn).toEqual({ prorows: 1, proisstrict: true, lanname: 'plpgsql' });
       expect(SALE_BATCH.maxSize).toBeGreaterThan(1);
     });
 });

@@ -4,8 +4,13 @@
 -- array parameter. PostgreSQL estimates a hundred rows for jsonb_array_elements, and a plan made for a hundred rows
 -- joins by hashing whole tables (a sequential scan of quotes, payments, checkout sessions per statement). This
 -- function says one row: the plan then looks each row up by index, the right plan for any batch we send (at most 16
--- rows) against tables of any size. STRICT keeps PostgreSQL from inlining it (an inlined function's ROWS is not used).
+-- rows) against tables of any size. PL/pgSQL, because PostgreSQL never inlines it (an inlined function's ROWS is not
+-- used) and keeps the plan of its body for the session (a SQL function's body is planned again on every call).
 -- Prisma's schema does not describe functions, so `npm run db:drift` does not see it.
 CREATE OR REPLACE FUNCTION "batch_rows"(doc jsonb) RETURNS SETOF jsonb
-LANGUAGE sql IMMUTABLE STRICT PARALLEL SAFE ROWS 1
-AS $$ SELECT jsonb_array_elements(doc) $$;
+LANGUAGE plpgsql IMMUTABLE STRICT PARALLEL SAFE ROWS 1
+AS $$
+BEGIN
+  RETURN QUERY SELECT jsonb_array_elements(doc);
+END
+$$;
