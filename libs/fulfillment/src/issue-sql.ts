@@ -50,105 +50,109 @@ export interface Issue {
 
 /** Purchase, payment-row id and the rest of one sale, as the issuing statement takes them: one column each. */
 interface SaleRow {
-  payId: string;
+  pay_id: string;
   /** insert: we never stored the payment; update: mark ours succeeded; keep: a success once recorded is never rewritten. */
-  payAction: 'insert' | 'update' | 'keep';
-  quoteId: string;
-  planId: string;
-  operatorId: string | null;
-  quoteMode: Mode;
-  payMode: Mode;
-  payChannel: PaymentChannel;
+  pay_action: 'insert' | 'update' | 'keep';
+  quote_id: string;
+  plan_id: string;
+  operator_id: string | null;
+  quote_mode: Mode;
+  pay_mode: Mode;
+  pay_channel: PaymentChannel;
   processor: string;
-  processorPaymentId: string;
-  checkoutSessionId: string | null;
-  challengeId: string | null;
-  amountCents: number;
+  processor_payment_id: string;
+  checkout_session_id: string | null;
+  challenge_id: string | null;
+  amount_cents: number;
   currency: string;
   /** ISO 8601 in UTC: a `timestamp` column holds UTC wall time (as Prisma writes it), whatever the server's zone. */
   at: string;
-  evId: string | null;
-  evEventId: string | null;
-  evType: string | null;
-  evPayload: unknown;
-  purchaseId: string;
-  premiumCents: number;
-  purchaseChannel: PaymentChannel;
-  policyId: string;
-  policyNumber: string;
+  ev_id: string | null;
+  ev_event_id: string | null;
+  ev_type: string | null;
+  ev_payload: unknown;
+  purchase_id: string;
+  premium_cents: number;
+  purchase_channel: PaymentChannel;
+  policy_id: string;
+  policy_number: string;
   travelers: number;
-  travelerAges: number[];
-  startDate: string | null;
-  endDate: string | null;
-  mailId: string;
+  traveler_ages: number[];
+  start_date: string | null;
+  end_date: string | null;
+  mail_id: string;
   /** The checkout link whose buyer e-mail the confirmation goes to, before the quote's. */
-  mailSessionId: string | null;
+  mail_session_id: string | null;
   /** The checkout link to mark paid. */
-  linkId: string | null;
-  acpId: string | null;
-  acpEventId: string | null;
-  acpType: string | null;
-  acpPayload: unknown;
-  commissionId: string | null;
-  opId: string | null;
-  rateBps: number | null;
-  commissionCents: number | null;
-  whId: string | null;
-  whEventId: string | null;
-  whPayload: unknown;
-  whStatus: 'pending' | 'failed' | null;
-  whLastError: string | null;
-  whTraceParent: string | null;
+  link_id: string | null;
+  acp_id: string | null;
+  acp_event_id: string | null;
+  acp_type: string | null;
+  acp_payload: unknown;
+  commission_id: string | null;
+  op_id: string | null;
+  rate_bps: number | null;
+  commission_cents: number | null;
+  wh_id: string | null;
+  wh_event_id: string | null;
+  wh_payload: unknown;
+  wh_status: 'pending' | 'failed' | null;
+  wh_last_error: string | null;
+  wh_trace_parent: string | null;
 }
 
-/** The statement's columns, in order: name, PostgreSQL type, value (JSON). The order fixes the statement's text. */
-const SALE_COLUMNS: readonly [string, string, (r: SaleRow) => unknown][] = [
-  ['pay_id', 'text', (r) => r.payId],
-  ['pay_action', 'text', (r) => r.payAction],
-  ['quote_id', 'text', (r) => r.quoteId],
-  ['plan_id', 'text', (r) => r.planId],
-  ['operator_id', 'text', (r) => r.operatorId],
-  ['quote_mode', 'key_mode', (r) => r.quoteMode],
-  ['pay_mode', 'key_mode', (r) => r.payMode],
-  ['pay_channel', 'payment_channel', (r) => r.payChannel],
-  ['processor', 'text', (r) => r.processor],
-  ['processor_payment_id', 'text', (r) => r.processorPaymentId],
-  ['checkout_session_id', 'text', (r) => r.checkoutSessionId],
-  ['challenge_id', 'text', (r) => r.challengeId],
-  ['amount_cents', 'int', (r) => r.amountCents],
-  ['currency', 'text', (r) => r.currency],
-  ['at', 'timestamp(3)', (r) => r.at],
-  ['ev_id', 'text', (r) => r.evId],
-  ['ev_event_id', 'text', (r) => r.evEventId],
-  ['ev_type', 'text', (r) => r.evType],
-  ['ev_payload', 'jsonb', (r) => r.evPayload],
-  ['purchase_id', 'text', (r) => r.purchaseId],
-  ['premium_cents', 'int', (r) => r.premiumCents],
-  ['purchase_channel', 'payment_channel', (r) => r.purchaseChannel],
-  ['policy_id', 'text', (r) => r.policyId],
-  ['policy_number', 'text', (r) => r.policyNumber],
-  ['travelers', 'int', (r) => r.travelers],
-  ['traveler_ages', 'int[]', (r) => r.travelerAges],
-  ['start_date', 'date', (r) => r.startDate],
-  ['end_date', 'date', (r) => r.endDate],
-  ['mail_id', 'text', (r) => r.mailId],
-  ['mail_session_id', 'text', (r) => r.mailSessionId],
-  ['link_id', 'text', (r) => r.linkId],
-  ['acp_id', 'text', (r) => r.acpId],
-  ['acp_event_id', 'text', (r) => r.acpEventId],
-  ['acp_type', 'text', (r) => r.acpType],
-  ['acp_payload', 'jsonb', (r) => r.acpPayload],
-  ['commission_id', 'text', (r) => r.commissionId],
-  ['op_id', 'text', (r) => r.opId],
-  ['rate_bps', 'int', (r) => r.rateBps],
-  ['commission_cents', 'int', (r) => r.commissionCents],
-  ['wh_id', 'text', (r) => r.whId],
-  ['wh_event_id', 'text', (r) => r.whEventId],
-  ['wh_payload', 'jsonb', (r) => r.whPayload],
-  ['wh_status', 'webhook_event_status', (r) => r.whStatus],
-  ['wh_last_error', 'text', (r) => r.whLastError],
-  ['wh_trace_parent', 'text', (r) => r.whTraceParent],
-];
+/** Each column's PostgreSQL type (every key of SaleRow, checked by the compiler); the order fixes the statement's text. */
+const SALE_TYPES: { readonly [K in keyof SaleRow]: string } = {
+  pay_id: 'text',
+  pay_action: 'text',
+  quote_id: 'text',
+  plan_id: 'text',
+  operator_id: 'text',
+  quote_mode: 'key_mode',
+  pay_mode: 'key_mode',
+  pay_channel: 'payment_channel',
+  processor: 'text',
+  processor_payment_id: 'text',
+  checkout_session_id: 'text',
+  challenge_id: 'text',
+  amount_cents: 'int',
+  currency: 'text',
+  at: 'timestamp(3)',
+  ev_id: 'text',
+  ev_event_id: 'text',
+  ev_type: 'text',
+  ev_payload: 'jsonb',
+  purchase_id: 'text',
+  premium_cents: 'int',
+  purchase_channel: 'payment_channel',
+  policy_id: 'text',
+  policy_number: 'text',
+  travelers: 'int',
+  traveler_ages: 'int[]',
+  start_date: 'date',
+  end_date: 'date',
+  mail_id: 'text',
+  mail_session_id: 'text',
+  link_id: 'text',
+  acp_id: 'text',
+  acp_event_id: 'text',
+  acp_type: 'text',
+  acp_payload: 'jsonb',
+  commission_id: 'text',
+  op_id: 'text',
+  rate_bps: 'int',
+  commission_cents: 'int',
+  wh_id: 'text',
+  wh_event_id: 'text',
+  wh_payload: 'jsonb',
+  wh_status: 'webhook_event_status',
+  wh_last_error: 'text',
+  wh_trace_parent: 'text',
+};
+
+const SALE_COLUMNS = Object.entries(SALE_TYPES)
+  .map(([name, type]) => `${name} ${type}`)
+  .join(', ');
 
 const isoDate = (d: Date | null) => (d ? d.toISOString().slice(0, 10) : null);
 
@@ -156,53 +160,53 @@ function saleRow(s: Issue, purchase: Purchase, payId: string): SaleRow {
   const { payment, quote, event, acpOrder, operator: op } = s;
   const current = payment.current;
   return {
-    payId,
-    payAction: !current ? 'insert' : current.status === 'succeeded' ? 'keep' : 'update',
-    quoteId: quote.id,
-    planId: s.planId,
-    operatorId: quote.operatorId,
-    quoteMode: quote.mode,
-    payMode: payment.mode,
-    payChannel: payment.channel,
+    pay_id: payId,
+    pay_action: !current ? 'insert' : current.status === 'succeeded' ? 'keep' : 'update',
+    quote_id: quote.id,
+    plan_id: s.planId,
+    operator_id: quote.operatorId,
+    quote_mode: quote.mode,
+    pay_mode: payment.mode,
+    pay_channel: payment.channel,
     processor: s.processor,
-    processorPaymentId: payment.processorPaymentId,
-    checkoutSessionId: payment.checkoutSessionId,
-    challengeId: payment.challengeId,
-    amountCents: payment.amountCents,
+    processor_payment_id: payment.processorPaymentId,
+    checkout_session_id: payment.checkoutSessionId,
+    challenge_id: payment.challengeId,
+    amount_cents: payment.amountCents,
     currency: s.currency,
     at: s.now.toISOString(),
-    evId: event ? randomUUID() : null,
-    evEventId: event?.processorEventId ?? null,
-    evType: event?.type ?? null,
-    evPayload: event?.payload ?? null,
-    purchaseId: purchase.id,
-    premiumCents: s.premiumCents,
-    purchaseChannel: purchase.channel,
-    policyId: s.policy.id,
-    policyNumber: s.policy.policyNumber,
+    ev_id: event ? randomUUID() : null,
+    ev_event_id: event?.processorEventId ?? null,
+    ev_type: event?.type ?? null,
+    ev_payload: event?.payload ?? null,
+    purchase_id: purchase.id,
+    premium_cents: s.premiumCents,
+    purchase_channel: purchase.channel,
+    policy_id: s.policy.id,
+    policy_number: s.policy.policyNumber,
     travelers: quote.travelers,
-    travelerAges: quote.travelerAges,
-    startDate: isoDate(quote.startDate),
-    endDate: isoDate(quote.endDate),
-    mailId: randomUUID(),
-    mailSessionId: current?.checkoutSessionId ?? payment.checkoutSessionId,
-    linkId: current
+    traveler_ages: quote.travelerAges,
+    start_date: isoDate(quote.startDate),
+    end_date: isoDate(quote.endDate),
+    mail_id: randomUUID(),
+    mail_session_id: current?.checkoutSessionId ?? payment.checkoutSessionId,
+    link_id: current
       ? (current.checkoutSessionId ?? (current.status === 'succeeded' ? null : payment.checkoutSessionId))
       : payment.checkoutSessionId,
-    acpId: acpOrder ? randomUUID() : null,
-    acpEventId: acpOrder?.eventId ?? null,
-    acpType: acpOrder?.payload.type ?? null,
-    acpPayload: acpOrder?.payload ?? null,
-    commissionId: op ? randomUUID() : null,
-    opId: op?.id ?? null,
-    rateBps: op?.rateBps ?? null,
-    commissionCents: op?.commissionCents ?? null,
-    whId: op ? randomUUID() : null,
-    whEventId: op?.webhook.eventId ?? null,
-    whPayload: op?.webhook.payload ?? null,
-    whStatus: op ? (op.webhook.deliverable ? 'pending' : 'failed') : null,
-    whLastError: op?.webhook.lastError ?? null,
-    whTraceParent: op?.webhook.traceParent ?? null,
+    acp_id: acpOrder ? randomUUID() : null,
+    acp_event_id: acpOrder?.eventId ?? null,
+    acp_type: acpOrder?.payload.type ?? null,
+    acp_payload: acpOrder?.payload ?? null,
+    commission_id: op ? randomUUID() : null,
+    op_id: op?.id ?? null,
+    rate_bps: op?.rateBps ?? null,
+    commission_cents: op?.commissionCents ?? null,
+    wh_id: op ? randomUUID() : null,
+    wh_event_id: op?.webhook.eventId ?? null,
+    wh_payload: op?.webhook.payload ?? null,
+    wh_status: op ? (op.webhook.deliverable ? 'pending' : 'failed') : null,
+    wh_last_error: op?.webhook.lastError ?? null,
+    wh_trace_parent: op?.webhook.traceParent ?? null,
   };
 }
 
@@ -233,14 +237,11 @@ export async function issuePolicyRows(db: Tx, sales: readonly Issue[]): Promise<
   const rows = sales.map((s, i) => saleRow(s, purchases[i]!, payIds[i]!));
   // One JSON array, one object per sale: the statement's text is the same for any number of sales, so each connection
   // prepares it once and keeps one generic plan (batch_rows tells the planner "a few rows": migration batch_rows).
-  const table = JSON.stringify(
-    rows.map((r) => Object.fromEntries(SALE_COLUMNS.map(([name, , value]) => [name, value(r)]))),
-  );
-  const columns = Prisma.raw(SALE_COLUMNS.map(([name, type]) => `${name} ${type}`).join(', '));
+  const table = JSON.stringify(rows);
   await db.$executeRaw(
     prepared(Prisma.sql`
     WITH sale AS (
-      SELECT k.* FROM batch_rows(${table}::jsonb) AS b(doc) CROSS JOIN LATERAL jsonb_to_record(b.doc) AS k(${columns})
+      SELECT k.* FROM batch_rows(${table}::jsonb) AS b(doc) CROSS JOIN LATERAL jsonb_to_record(b.doc) AS k(${Prisma.raw(SALE_COLUMNS)})
     ),
     payment_new AS (
       INSERT INTO payments (id, quote_id, plan_id, operator_id, mode, channel, processor, processor_payment_id,
