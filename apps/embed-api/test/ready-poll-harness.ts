@@ -1,4 +1,3 @@
-import { connect } from 'node:net';
 import express from 'express';
 import pino from 'pino';
 import request from 'supertest';
@@ -10,6 +9,7 @@ import { listen, type RunningServer } from '@expedition/http-kit';
 import { createMetrics, type Metrics } from '@expedition/observability';
 import { createKeyResolver } from '@expedition/operators';
 import type { RateLimiter } from '@expedition/platform';
+import { rawExchange } from '@expedition/platform/testing';
 import {
   createHarness,
   fullQuote,
@@ -94,33 +94,15 @@ async function side(name: Side['name']): Promise<Side> {
 
 /** One request as raw bytes (so nothing rewrites the target) and the raw response, on its own connection. */
 function exchange(port: number, head: string): Promise<string> {
-  return pipeline(port, [head]);
+  return rawExchange(port, [{ head }]);
 }
 
-/**
- * Requests written back to back on one keep-alive connection (the last one closes it), and everything answered on it.
- * Date lines are replaced by a placeholder.
- */
+/** Requests written back to back on one keep-alive connection (the last one closes it), and everything answered on it. */
 export function pipeline(port: number, heads: string[]): Promise<string> {
-  return new Promise((resolve, reject) => {
-    const socket = connect(port, '127.0.0.1');
-    const chunks: Buffer[] = [];
-    socket.on('data', (chunk) => chunks.push(chunk));
-    socket.on('end', () =>
-      resolve(
-        Buffer.concat(chunks)
-          .toString('latin1')
-          .replace(/^Date: [^\r]*\r$/gm, 'Date: <date>\r'),
-      ),
-    );
-    socket.on('error', reject);
-    const last = heads.length - 1;
-    socket.write(
-      heads
-        .map((head, i) => `${head}\r\nHost: 127.0.0.1\r\nConnection: ${i === last ? 'close' : 'keep-alive'}\r\n\r\n`)
-        .join(''),
-    );
-  });
+  return rawExchange(
+    port,
+    heads.map((head) => ({ head })),
+  );
 }
 
 const MINTED_ID = /^X-Request-Id: ([0-9a-f]{8}-[0-9a-f]{4}-4[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12})\r$/m;

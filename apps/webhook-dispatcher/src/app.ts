@@ -4,7 +4,8 @@ import { errorHandler, healthRoutes, httpLogger, notFound, requestId } from '@ex
 import { observe, type Observability } from '@expedition/observability';
 import type { Clock, Logger } from '@expedition/platform';
 import { createMoneyPath, type MoneyPath } from '@expedition/fulfillment';
-import { processorEventsRouter } from './intake/processor-events.router';
+import { createIntakeBeforeExpress, type RequestEntry } from './intake/intake-before-express';
+import { createIntake, processorEventsRouter } from './intake/processor-events.router';
 import type { ProcessorEventSource } from './processor';
 
 export interface DispatcherDeps {
@@ -20,6 +21,8 @@ export interface DispatcherDeps {
   newWebhookEventId?: () => string;
   /** Metrics and tracing of this process (main.ts / the launcher); absent: none, at no cost. */
   observability?: Observability;
+  /** false: every intake request goes through Express (the tests that compare both paths). Default true. */
+  intakeBeforeExpress?: boolean;
 }
 
 /**
@@ -42,16 +45,37 @@ export function createApp(deps: DispatcherDeps): Express {
       newWebhookEventId: deps.newWebhookEventId,
     });
 
-  for (const handler of observe(deps.observability, 'webhook-dispatcher')) app.use(handler);
+  for (const handler of observe(deps.observability, APP_NAME)) app.use(handler);
   app.use(requestId());
   app.use(httpLogger(deps.logger));
   app.use(healthRoutes({ ready: deps.ready }));
   app.get('/', (_req, res) => {
     res.json({ service: 'webhook-dispatcher', intake: '/processor/events' });
   });
+  const intake = createIntake({ processor: deps.processor, fulfillment, metrics: deps.observability?.metrics });
   // Mounted before any JSON parser (there is none in this app), so the intake sees the raw bytes.
-  app.use(processorEventsRouter({ processor: deps.processor, fulfillment, metrics: deps.observability?.metrics }));
+  app.use(processorEventsRouter(intake));
   app.use(notFound());
-  app.use(errorHandler(deps.logger));
+  const handleError = errorHandler(deps.logger);
+  app.use(handleError);
+
+  // Most processor events are answered before Express (intake/intake-before-express.ts), except when requests are
+  // traced: their span is opened by Express middleware (observe), so every request then goes through Express.
+  if (deps.intakeBeforeExpress !== false && !deps.observability?.tracing?.enabled) {
+    const entry = app as Express & { handle: RequestEntry };
+    entry.handle = createIntakeBeforeExpress({
+      intake,
+      logger: deps.logger,
+      metrics: deps.observability?.metrics,
+      app: APP_NAME,
+      expressApp: app,
+      errorHandler: handleError,
+      // Express's own entry: `app(req, res)` and a parent app both call `app.handle`, so this is where a request
+      // reaches the app before Express has touched it.
+      express: entry.handle.bind(app),
+    });
+  }
   return app;
 }
+
+const APP_NAME = 'webhook-dispatcher';

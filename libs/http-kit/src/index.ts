@@ -5,6 +5,7 @@ export { isUtf8JsonRequest, jsonBody } from './json-body';
 export { refuseUnstorableJson } from './storable-body';
 export { assignRequestId, requestId } from './request-id';
 export { accessLog, createLogger, httpLogger } from './logger';
+export { sendJson } from './send-json';
 export { errorHandler, notFound, toAppError, UNAVAILABLE_RETRY_AFTER_SEC } from './error-handler';
 export { mapDomainErrors } from './domain-errors';
 export { healthRoutes } from './health';

@@ -1,4 +1,4 @@
-import { createServer, type Server } from 'node:http';
+import { createServer, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import type { NextFunction, Request, RequestHandler, Response } from 'express';
 import type { Metrics, QuoteSource } from './metrics';
@@ -34,6 +34,21 @@ export function requestMetrics(metrics: Metrics, app: string): RequestHandler {
     });
     next();
   };
+}
+
+/**
+ * requestMetrics()'s observation for a request answered before Express (the embed poll of a ready quote, the
+ * processor-event intake): its duration under the route template Express would have matched.
+ */
+export function observeRequestDuration(
+  metrics: Pick<Metrics, 'httpRequestDuration'>,
+  labels: { app: string; method: string; route: string },
+  res: ServerResponse,
+): void {
+  const started = performance.now();
+  res.once('finish', () => {
+    metrics.httpRequestDuration.observe({ ...labels, status: res.statusCode }, (performance.now() - started) / 1000);
+  });
 }
 
 /**

@@ -4,6 +4,6 @@
  * Depends on no project, so every Node lib on the money path may use it.
  */
 export { type BacklogSample, createMetrics, type Metrics } from './metrics';
-export { countGateDecisions, countQuotesCreated } from './http';
+export { countGateDecisions, countQuotesCreated, observeRequestDuration } from './http';
 export { activeTraceparent, inSpan } from './tracing';
 export { type Observability, ObservabilityConfigError, observe, startObservability } from './observability';

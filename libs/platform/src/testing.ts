@@ -2,7 +2,7 @@
 import { spawnSync } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import { existsSync, writeFileSync } from 'node:fs';
-import { createServer, type AddressInfo, type Server } from 'node:net';
+import { connect as connectTo, createServer, type AddressInfo, type Server } from 'node:net';
 import path from 'node:path';
 import { epochSeconds, type Clock } from './clock';
 import { ConfigError } from './env';
@@ -154,4 +154,40 @@ export async function freePort(): Promise<number> {
  */
 export function withoutEndpoints(env: NodeJS.ProcessEnv): NodeJS.ProcessEnv {
   return Object.fromEntries(Object.entries(env).filter(([name]) => name !== 'PORT_BASE' && !/_(PORT|URL)$/.test(name)));
+}
+
+/** One raw HTTP/1.1 request: its request line and headers (without Host and Connection), and a body. */
+export interface RawRequest {
+  head: string;
+  body?: string | Buffer;
+}
+
+/**
+ * Requests written as raw bytes (so nothing rewrites the target or the headers) back to back on one keep-alive
+ * connection, the last one closing it, and everything answered on it as latin1 text, each Date header replaced by
+ * `Date: <date>`. For comparing two servers' answers byte for byte.
+ */
+export function rawExchange(port: number, requests: readonly RawRequest[]): Promise<string> {
+  return new Promise((resolve, reject) => {
+    const socket = connectTo(port, '127.0.0.1');
+    const chunks: Buffer[] = [];
+    socket.on('data', (chunk: Buffer) => chunks.push(chunk));
+    socket.on('end', () =>
+      resolve(
+        Buffer.concat(chunks)
+          .toString('latin1')
+          .replace(/^Date: [^\r]*\r$/gm, 'Date: <date>\r'),
+      ),
+    );
+    socket.on('error', reject);
+    const last = requests.length - 1;
+    socket.write(
+      Buffer.concat(
+        requests.flatMap(({ head, body }, i) => [
+          Buffer.from(`${head}\r\nHost: 127.0.0.1\r\nConnection: ${i === last ? 'close' : 'keep-alive'}\r\n\r\n`),
+          typeof body === 'string' ? Buffer.from(body) : (body ?? Buffer.alloc(0)),
+        ]),
+      ),
+    );
+  });
 }

@@ -1,8 +1,8 @@
-import type { ServerResponse } from 'node:http';
 import type { IRouter, RequestHandler } from 'express';
 import { EMBED_QUOTE_ID_REQUIRED, type EmbedOptionsPending } from '@expedition/contracts';
 import { getEmbedContext, sendBareForbidden } from '@expedition/auth-publishable-key';
 import type { PrismaClient } from '@expedition/db';
+import { sendJson } from '@expedition/http-kit';
 import { isUuid } from '@expedition/platform';
 import { keepsOptionsPending, toEmbedOptionsReady } from '@expedition/quoting';
 import { sendEmbedError } from '../http/embed-responses';
@@ -87,16 +87,3 @@ export function readQuoteId(raw: unknown): string | 'missing' | 'malformed' {
   if (trimmed === '') return 'missing';
   return isUuid(trimmed) ? trimmed : 'malformed';
 }
-
-/**
- * Ready and pending bodies are kept as UTF-8 bytes and written with their length: the same status, headers and body
- * `res.type('application/json').send(string)` produced, without encoding the string again on every poll or Express's
- * send() steps that cannot apply here (no ETag, no Last-Modified, so never a 304). HEAD gets the headers only (Node).
- */
-export function sendJson(res: ServerResponse, body: Buffer): void {
-  res.setHeader('Content-Type', JSON_CONTENT_TYPE);
-  res.setHeader('Content-Length', body.length);
-  res.end(body);
-}
-
-const JSON_CONTENT_TYPE = 'application/json; charset=utf-8';

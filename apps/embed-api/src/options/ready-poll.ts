@@ -1,11 +1,12 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { parse as parseQuery, type ParsedUrlQuery } from 'node:querystring';
 import type { EmbedGateSteps } from '@expedition/auth-publishable-key';
-import type { Metrics } from '@expedition/observability';
+import { observeRequestDuration, type Metrics } from '@expedition/observability';
 import type { Logger } from '@expedition/platform';
+import { sendJson } from '@expedition/http-kit';
 import { embedResponseStart } from '../http/embed-prelude';
 import { EMBED_OPTIONS_PATH } from '../limits';
-import { readQuoteId, sendJson } from './embed-options.router';
+import { readQuoteId } from './embed-options.router';
 import type { ReadyOptionsCache } from './ready-options-cache';
 
 /** How Express itself is entered: `app.handle(req, res, done)`. */
@@ -55,7 +56,7 @@ export function createReadyPoll(deps: ReadyPollDeps): RequestEntry {
     const ready = quoteId !== 'missing' && quoteId !== 'malformed' ? deps.cache.get(quoteId) : undefined;
     if (!ready || ready.operatorId !== admissible.key.operatorId) return false;
 
-    if (metrics) observeDuration(metrics, deps.app, res);
+    if (metrics) observeRequestDuration(metrics, { app: deps.app, method: 'GET', route: EMBED_OPTIONS_PATH }, res);
     startResponse(req, res, true);
     const admitted = await deps.gate.admit(res, admissible);
     metrics?.gateDecision(admitted ? 'admitted' : '429');
@@ -93,15 +94,4 @@ function readyPollQuery(req: IncomingMessage): ParsedUrlQuery | null {
   const url = req.url;
   if (req.method !== 'GET' || !url?.startsWith(QUERY_START) || NOT_SPLIT_AT_QUESTION_MARK.test(url)) return null;
   return parseQuery(url.slice(QUERY_START.length));
-}
-
-/** requestMetrics()'s observation (libs/observability), under the route template Express would have matched. */
-function observeDuration(metrics: Metrics, app: string, res: ServerResponse): void {
-  const started = performance.now();
-  res.once('finish', () => {
-    metrics.httpRequestDuration.observe(
-      { app, method: 'GET', route: EMBED_OPTIONS_PATH, status: res.statusCode },
-      (performance.now() - started) / 1000,
-    );
-  });
 }
