@@ -29,7 +29,7 @@ export async function benchDispatcher(config: Readonly<BenchConfig> = loadBenchC
       'pglite',
     );
     rows.push(
-      infoRow({ ...pgliteRow, ours: p.intakePerSec, baseline: f.intakePerSec, note: `${p.events} events; ${p.db}` }),
+      infoRow({ ...pgliteRow, ours: p.intakePerSec, baseline: f.intakePerSec, note: `${intakeRounds(p)}; ${p.db}` }),
     );
   } catch (err) {
     rows.push(notMeasured(pgliteRow, `failed: ${(err as Error).message.split('\n')[0]}`));
@@ -105,10 +105,18 @@ function postgresRows(f: DispatcherFigures): BenchRow[] {
         ours: f.intakePerSec,
         baseline: null,
         baselineLabel: '',
-        note: `concurrency 8; ${f.db}; CPU per event: intake ${f.intakeCpuUs.intake.toFixed(0)} µs, load ${f.intakeCpuUs.load.toFixed(0)} µs, PostgreSQL ${f.intakeCpuUs.postgres === null ? 'not readable' : `${f.intakeCpuUs.postgres.toFixed(0)} µs`}`,
+        note: `${intakeRounds(f)}, concurrency 8; ${f.db}; CPU per event: intake ${f.intakeCpuUs.intake.toFixed(0)} µs, load ${f.intakeCpuUs.load.toFixed(0)} µs, PostgreSQL ${f.intakeCpuUs.postgres === null ? 'not readable' : `${f.intakeCpuUs.postgres.toFixed(0)} µs`}`,
       },
       800,
       '≥ 800 events/s',
     ),
   ];
+}
+
+/** "median of 3 rounds of 2000 events (812, 845, 901/s) after a warm-up round" (one round, no warm-up, when quick). */
+function intakeRounds(f: DispatcherFigures): string {
+  const rounds = f.intakeRounds.map((r) => r.toFixed(0)).join(', ');
+  return f.intakeRounds.length > 1
+    ? `median of ${f.intakeRounds.length} rounds of ${f.events} events (${rounds}/s) after a warm-up round`
+    : `one round of ${f.events} events`;
 }

@@ -1,5 +1,5 @@
-import { Agent, createServer, request, type Server } from 'node:http';
-import { connect, type AddressInfo } from 'node:net';
+import { createServer, type Server } from 'node:http';
+import { connect, type AddressInfo, type Socket } from 'node:net';
 import type { PrismaClient } from '@expedition/db';
 import type { QuoteService } from '@expedition/quoting';
 
@@ -48,28 +48,6 @@ export async function startReceiver(): Promise<Receiver> {
 
 // The load and the baseline POST as the dispatcher does (node:http, keep-alive), not with fetch: fetch costs several
 // times the CPU per request in this process, which would slow the baseline and flatter the ratio.
-export const clientAgent = new Agent({ keepAlive: true, maxSockets: 64 });
-
-/** POSTs a JSON body and reads the whole answer; resolves to its status. */
-export function post(url: string, body: string, headers: Record<string, string> = {}): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const req = request(
-      url,
-      {
-        method: 'POST',
-        agent: clientAgent,
-        headers: { 'Content-Type': 'application/json', 'Content-Length': Buffer.byteLength(body), ...headers },
-      },
-      (res) => {
-        res.resume();
-        res.on('end', () => resolve(res.statusCode ?? 0));
-        res.on('error', reject);
-      },
-    );
-    req.on('error', reject);
-    req.end(body);
-  });
-}
 
 /** Runs `task` over `items` with at most `concurrency` in flight. */
 export async function pool<T>(
@@ -96,6 +74,19 @@ export async function resetOutbox(prisma: PrismaClient): Promise<void> {
     UPDATE webhook_events
     SET status = 'pending', attempts = 0, locked_until = NULL, next_attempt_at = ${new Date()}::timestamp(3),
         delivered_at = NULL, last_error = NULL`;
+}
+
+/**
+ * Deletes every outbox row but the `keep` newest (the last intake round's), so the drain's size stays one round, then
+ * vacuums the table: the workers' claim would otherwise step over the deleted rows' index entries until autovacuum
+ * came, in the middle of a later phase.
+ */
+export async function keepNewestOutboxRows(prisma: PrismaClient, keep: number): Promise<number> {
+  await prisma.$executeRaw`
+    DELETE FROM webhook_events
+    WHERE id NOT IN (SELECT id FROM webhook_events ORDER BY created_at DESC, id DESC LIMIT ${keep})`;
+  await prisma.$executeRawUnsafe('VACUUM (ANALYZE) webhook_events');
+  return prisma.webhookEvent.count();
 }
 
 export function percentile(sorted: number[], p: number): number {
@@ -168,20 +159,22 @@ export async function quoteAwaitingPayment(
   return { quoteId: quote.id, planId, premiumCents, paymentId };
 }
 
+/** A request prepared for RawPoster: its bytes on the wire. */
+export type WireRequest = Buffer;
+
 /**
- * POSTs prepared requests over `lanes` keep-alive connections, one request at a time per connection, and resolves
- * with the statuses in order, for the throughput phases where the load must cost little beside what it measures:
- * `node:http`'s client cost the intake benchmark about 0.8 ms of CPU per request on the machine both share (as much
- * as PostgreSQL's share of an event). Each request is built (headers, body) before the clock starts; the answer is
- * read as far as its status line and `Content-Length` (express always sends one).
+ * A load generator that costs little beside what it measures: JSON POSTs built into their wire bytes before the clock
+ * starts (`wire`), sent over keep-alive connections, one request at a time per connection (an idle one is reused, else
+ * one is opened), each answer read as far as its status line and `Content-Length` (the apps always send one).
+ * `node:http`'s client cost the intake benchmark about 0.8 ms of CPU per request on the machine both share, as much as
+ * PostgreSQL's share of an event.
  */
-export async function postAll(
-  url: string,
-  requests: readonly { body: string; headers: Record<string, string> }[],
-  lanes: number,
-): Promise<number[]> {
+export function rawPoster(url: string) {
   const { hostname, port, pathname } = new URL(url);
-  const wire = requests.map(({ body, headers }) => {
+  const idle: Socket[] = [];
+  const open = new Set<Socket>();
+
+  function wire(body: string, headers: Record<string, string>): WireRequest {
     const head = Object.entries({ ...headers, 'Content-Type': 'application/json' })
       .map(([k, v]) => `${k}: ${v}\r\n`)
       .join('');
@@ -189,39 +182,68 @@ export async function postAll(
     return Buffer.from(
       `POST ${pathname} HTTP/1.1\r\nHost: ${hostname}:${port}\r\n${head}Content-Length: ${bytes}\r\n\r\n${body}`,
     );
-  });
-  const statuses: number[] = new Array<number>(requests.length);
-  let next = 0;
-  const lane = () =>
-    new Promise<void>((resolve, reject) => {
-      const socket = connect({ host: hostname, port: Number(port) });
-      socket.setNoDelay(true);
-      let current = -1;
+  }
+
+  async function connection(): Promise<Socket> {
+    const reused = idle.pop();
+    if (reused) return reused;
+    const socket = connect({ host: hostname, port: Number(port) });
+    socket.setNoDelay(true);
+    open.add(socket);
+    socket.once('close', () => open.delete(socket));
+    await new Promise<void>((resolve, reject) => {
+      socket.once('connect', resolve);
+      socket.once('error', reject);
+    });
+    return socket;
+  }
+
+  /** Sends one request and resolves with the answer's status once the whole answer has been read. */
+  async function send(request: WireRequest): Promise<number> {
+    const socket = await connection();
+    return new Promise<number>((resolve, reject) => {
       let buffered: Buffer = Buffer.alloc(0);
-      const send = () => {
-        if (next >= wire.length) {
-          socket.end();
-          resolve();
-          return;
-        }
-        current = next++;
-        socket.write(wire[current]!);
+      const fail = (err: Error) => {
+        socket.off('data', onData);
+        socket.destroy();
+        reject(err);
       };
-      socket.on('connect', send);
-      socket.on('error', reject);
-      socket.on('data', (chunk: Buffer) => {
+      const onData = (chunk: Buffer) => {
         buffered = buffered.length ? Buffer.concat([buffered, chunk]) : chunk;
         const headEnd = buffered.indexOf('\r\n\r\n');
         if (headEnd < 0) return;
         const head = buffered.subarray(0, headEnd).toString('latin1');
         const length = Number(/\r\ncontent-length: *(\d+)/i.exec(head)?.[1] ?? NaN);
-        if (Number.isNaN(length)) return reject(new Error(`answer without Content-Length: ${head.slice(0, 200)}`));
+        if (Number.isNaN(length)) return fail(new Error(`answer without Content-Length: ${head.slice(0, 200)}`));
         if (buffered.length < headEnd + 4 + length) return;
-        statuses[current] = Number(head.slice(9, 12));
-        buffered = buffered.subarray(headEnd + 4 + length);
-        send();
-      });
+        socket.off('data', onData);
+        socket.off('error', fail);
+        idle.push(socket);
+        resolve(Number(head.slice(9, 12)));
+      };
+      socket.on('data', onData);
+      socket.once('error', fail);
+      socket.write(request);
     });
-  await Promise.all(Array.from({ length: Math.min(lanes, requests.length) }, lane));
-  return statuses;
+  }
+
+  /** Sends every request over `lanes` connections, each lane one request after another; the statuses in order. */
+  async function sendAll(requests: readonly WireRequest[], lanes: number): Promise<number[]> {
+    const statuses = new Array<number>(requests.length);
+    let next = 0;
+    const lane = async () => {
+      while (next < requests.length) {
+        const i = next++;
+        statuses[i] = await send(requests[i]!);
+      }
+    };
+    await Promise.all(Array.from({ length: Math.min(lanes, requests.length) }, lane));
+    return statuses;
+  }
+
+  function close(): void {
+    for (const socket of open) socket.destroy();
+  }
+
+  return { wire, send, sendAll, close };
 }

@@ -23,7 +23,13 @@ import { createBareDelivery } from './baselines/delivery.bare';
 import { profilerRoutes, serveControl } from './control-server';
 import { loadBenchConfig } from './config';
 import { processCpuSeconds } from './cpu';
-import { paymentEvent, pool as inPool, quoteAwaitingPayment, resetOutbox } from './dispatcher-throughput.helpers';
+import {
+  keepNewestOutboxRows,
+  paymentEvent,
+  pool as inPool,
+  quoteAwaitingPayment,
+  resetOutbox,
+} from './dispatcher-throughput.helpers';
 
 export const WORKERS = 2;
 export const BATCH = 10;
@@ -135,6 +141,7 @@ async function main(): Promise<void> {
     prepare: (i) => prepare(Number(i['count']), Number(i['offset']), String(i['receiverUrl'])),
     pending: async () => ({ count: await db.prisma.webhookEvent.count({ where: { status: 'pending' } }) }),
     reset: async () => resetOutbox(db.prisma),
+    trim: async (i) => ({ count: await keepNewestOutboxRows(db.prisma, Number(i['keep'])) }),
     'workers/start': async () => workers.start(),
     'workers/stop': () => workers.stop(),
     'bare/drain': async () => {
