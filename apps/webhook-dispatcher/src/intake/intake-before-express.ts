@@ -69,15 +69,26 @@ export function createIntakeBeforeExpress(deps: IntakeBeforeExpressDeps): Reques
     } catch (err) {
       return answerError(err, req, res);
     }
-    intake.record(event).then(
-      (answer) => sendJson(res, ANSWERS['duplicate' in answer ? 'duplicate' : 'received']),
-      (err: unknown) => answerError(err, req, res),
-    );
+    intake
+      .record(event)
+      .then(
+        (answer) => sendJson(res, ANSWERS['duplicate' in answer ? 'duplicate' : 'received']),
+        (err: unknown) => answerError(err, req, res),
+      )
+      .catch((err: unknown) => cut(err, res));
+  }
+
+  /**
+   * Nothing above throws once the request is ours (the error handler answers every error); were it to, the request
+   * may be half answered, so it is cut rather than answered twice, and never left as an uncaught exception.
+   */
+  function cut(err: unknown, res: ServerResponse): void {
+    deps.logger.error({ err }, 'processor event intake failed');
+    res.destroy();
   }
 
   return (req, res, done) => {
-    const length = takenLength(req);
-    if (length === null) return deps.express(req, res, done);
+    if (!takes(req)) return deps.express(req, res, done);
     if (metrics) observeRequestDuration(metrics, { app: deps.app, method: 'POST', route: ROUTE }, res);
     assignRequestId(req, res);
     logAccess(req, res);
@@ -89,7 +100,11 @@ export function createIntakeBeforeExpress(deps: IntakeBeforeExpressDeps): Reques
     });
     req.once('end', () => {
       // Node's parser ends a request only once Content-Length bytes have arrived.
-      answer(req, res, chunks.length === 1 ? chunks[0]! : Buffer.concat(chunks, received));
+      try {
+        answer(req, res, chunks.length === 1 ? chunks[0]! : Buffer.concat(chunks, received));
+      } catch (err) {
+        cut(err, res);
+      }
     });
     // A client that goes away mid-body gets no answer; nothing was written.
     req.once('error', () => res.destroy());
@@ -110,15 +125,14 @@ const JSON_CONTENT_TYPE = /^application\/json(?:; ?charset=utf-8)?$/i;
 /** The route template requestMetrics() labels the Express route with (its paths joined by `|`). */
 const ROUTE = PROCESSOR_EVENT_PATHS.join('|');
 
-/** The request's Content-Length when this path takes it (see above), else null. */
-function takenLength(req: IncomingMessage): number | null {
-  if (req.method !== 'POST' || !PATHS.has(req.url ?? '')) return null;
+/** Whether this path takes the request (see above): decided on its request line and headers alone. */
+function takes(req: IncomingMessage): boolean {
   const { headers } = req;
-  if (!JSON_CONTENT_TYPE.test(headers['content-type'] ?? '') || headers['transfer-encoding'] !== undefined) return null;
+  if (req.method !== 'POST' || !PATHS.has(req.url ?? '')) return false;
+  if (!JSON_CONTENT_TYPE.test(headers['content-type'] ?? '') || headers['transfer-encoding'] !== undefined)
+    return false;
   const encoding = headers['content-encoding'];
-  if (encoding !== undefined && encoding.toLowerCase() !== 'identity') return null;
+  if (encoding !== undefined && encoding.toLowerCase() !== 'identity') return false;
   const declared = headers['content-length'];
-  if (declared === undefined || !/^\d+$/.test(declared)) return null;
-  const length = Number(declared);
-  return length <= PROCESSOR_EVENT_BODY_LIMIT_BYTES ? length : null;
+  return declared !== undefined && /^\d+$/.test(declared) && Number(declared) <= PROCESSOR_EVENT_BODY_LIMIT_BYTES;
 }
