@@ -43,10 +43,22 @@ export interface CreateDatabaseOptions {
   onQuery?: (sql: string) => void;
 }
 
-/** The Prisma client over a driver adapter; with `onQuery`, reporting every statement it sends. */
+/**
+ * The Prisma client over a driver adapter; with `onQuery`, reporting every statement it sends.
+ *
+ * `errorFormat: 'minimal'` whatever NODE_ENV says. Prisma's default outside production ('colorless') records a stack
+ * at every query and, on every failed one, reads the calling source file whole to quote its lines in the message:
+ * in a bundled app that file is the 10 MB bundle, about 100 ms of blocked event loop per error, so a database outage
+ * (every worker's round failing) left the process too late to answer /readyz (docs/decisions.md, "Prisma errors").
+ * Our logs carry the error's own stack, which points at the caller.
+ */
 function prismaClient(adapter: PrismaPg | PrismaPGliteAdapter, onQuery?: (sql: string) => void): PrismaClient {
-  if (!onQuery) return new PrismaClient({ adapter });
-  const client = new PrismaClient({ adapter, log: [{ emit: 'event' as const, level: 'query' as const }] });
+  if (!onQuery) return new PrismaClient({ adapter, errorFormat: 'minimal' });
+  const client = new PrismaClient({
+    adapter,
+    errorFormat: 'minimal',
+    log: [{ emit: 'event' as const, level: 'query' as const }],
+  });
   client.$on('query', (event) => onQuery(event.query));
   return client as unknown as PrismaClient;
 }
