@@ -8,7 +8,7 @@ import {
 } from '@expedition/auth-publishable-key';
 import type { PrismaClient } from '@expedition/db';
 import { createPolicyTokens, DEV_POLICY_TOKEN_SECRET, type PolicyTokens } from '@expedition/fulfillment';
-import { errorHandler, healthRoutes, notFound } from '@expedition/http-kit';
+import { answerBeforeExpress, errorHandler, healthRoutes, notFound } from '@expedition/http-kit';
 import { countGateDecisions, countQuotesCreated, observe, type Observability } from '@expedition/observability';
 import type { Clock, Logger, RateLimiter } from '@expedition/platform';
 import { createCheckoutLinks } from '@expedition/quoting';
@@ -25,7 +25,7 @@ import {
 } from './limits';
 import { addEmbedOptionsRoute } from './options/embed-options.router';
 import { createReadyOptionsCache } from './options/ready-options-cache';
-import { createReadyPoll, type RequestEntry } from './options/ready-poll';
+import { createReadyPoll } from './options/ready-poll';
 import { createEmbedPaymentService, type EmbedPaymentsOptions } from './payments/embed-payment.service';
 import { addEmbedPaymentRoutes } from './payments/embed-payments.router';
 import { addEmbedQuoteRoute } from './quotes/embed-quote.router';
@@ -151,17 +151,16 @@ export function createApp(deps: EmbedApiDeps): Express {
   // The poll of a ready quote is answered before Express (options/ready-poll.ts), except when requests are traced:
   // its span is opened by Express middleware (observe), so every request then goes through Express.
   if (deps.readyPollBeforeExpress !== false && !deps.observability?.tracing?.enabled) {
-    const entry = app as Express & { handle: RequestEntry };
-    entry.handle = createReadyPoll({
-      gate: createEmbedGateSteps(gateOptions),
-      cache: readyOptions,
-      logger: deps.logger,
-      metrics,
-      app: APP_NAME,
-      // Express's own entry: `app(req, res)` and a parent app both call `app.handle`, so this is where a request
-      // reaches the app before Express has touched it.
-      express: entry.handle.bind(app),
-    });
+    answerBeforeExpress(app, (express) =>
+      createReadyPoll({
+        gate: createEmbedGateSteps(gateOptions),
+        cache: readyOptions,
+        logger: deps.logger,
+        metrics,
+        app: APP_NAME,
+        express,
+      }),
+    );
   }
   return app;
 }

@@ -1,10 +1,10 @@
 import express, { type Express } from 'express';
 import type { PrismaClient } from '@expedition/db';
-import { errorHandler, healthRoutes, httpLogger, notFound, requestId } from '@expedition/http-kit';
+import { answerBeforeExpress, errorHandler, healthRoutes, httpLogger, notFound, requestId } from '@expedition/http-kit';
 import { observe, type Observability } from '@expedition/observability';
 import type { Clock, Logger } from '@expedition/platform';
 import { createMoneyPath, type MoneyPath } from '@expedition/fulfillment';
-import { createIntakeBeforeExpress, type RequestEntry } from './intake/intake-before-express';
+import { createIntakeBeforeExpress } from './intake/intake-before-express';
 import { createIntake, processorEventsRouter } from './intake/processor-events.router';
 import type { ProcessorEventSource } from './processor';
 
@@ -62,18 +62,17 @@ export function createApp(deps: DispatcherDeps): Express {
   // Most processor events are answered before Express (intake/intake-before-express.ts), except when requests are
   // traced: their span is opened by Express middleware (observe), so every request then goes through Express.
   if (deps.intakeBeforeExpress !== false && !deps.observability?.tracing?.enabled) {
-    const entry = app as Express & { handle: RequestEntry };
-    entry.handle = createIntakeBeforeExpress({
-      intake,
-      logger: deps.logger,
-      metrics: deps.observability?.metrics,
-      app: APP_NAME,
-      expressApp: app,
-      errorHandler: handleError,
-      // Express's own entry: `app(req, res)` and a parent app both call `app.handle`, so this is where a request
-      // reaches the app before Express has touched it.
-      express: entry.handle.bind(app),
-    });
+    answerBeforeExpress(app, (express) =>
+      createIntakeBeforeExpress({
+        intake,
+        logger: deps.logger,
+        metrics: deps.observability?.metrics,
+        app: APP_NAME,
+        expressApp: app,
+        errorHandler: handleError,
+        express,
+      }),
+    );
   }
   return app;
 }

@@ -6,6 +6,7 @@ export { refuseUnstorableJson } from './storable-body';
 export { assignRequestId, requestId } from './request-id';
 export { accessLog, createLogger, httpLogger } from './logger';
 export { sendJson } from './send-json';
+export { answerBeforeExpress, type RequestEntry } from './before-express';
 export { errorHandler, notFound, toAppError, UNAVAILABLE_RETRY_AFTER_SEC } from './error-handler';
 export { mapDomainErrors } from './domain-errors';
 export { healthRoutes } from './health';

@@ -2,7 +2,8 @@ import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import pino from 'pino';
 import type { EmbedGateSteps, ResolvedKey } from '@expedition/auth-publishable-key';
-import { createReadyPoll, type RequestEntry } from './ready-poll';
+import type { RequestEntry } from '@expedition/http-kit';
+import { createReadyPoll } from './ready-poll';
 import { createReadyOptionsCache } from './ready-options-cache';
 
 const QUOTE = '7d1f2c3a-1111-4222-8333-944455556666';

@@ -3,14 +3,11 @@ import { parse as parseQuery, type ParsedUrlQuery } from 'node:querystring';
 import type { EmbedGateSteps } from '@expedition/auth-publishable-key';
 import { observeRequestDuration, type Metrics } from '@expedition/observability';
 import type { Logger } from '@expedition/platform';
-import { sendJson } from '@expedition/http-kit';
+import { sendJson, type RequestEntry } from '@expedition/http-kit';
 import { embedResponseStart } from '../http/embed-prelude';
 import { EMBED_OPTIONS_PATH } from '../limits';
 import { readQuoteId } from './embed-options.router';
 import type { ReadyOptionsCache } from './ready-options-cache';
-
-/** How Express itself is entered: `app.handle(req, res, done)`. */
-export type RequestEntry = (req: IncomingMessage, res: ServerResponse, done?: (err?: unknown) => void) => void;
 
 export interface ReadyPollDeps {
   /** The options route's gate, as steps (the same resolver, limiter, origins and onAdmitted as the Express gate). */

@@ -1,6 +1,6 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { ErrorRequestHandler, Express, Request, Response } from 'express';
-import { accessLog, assignRequestId, sendJson } from '@expedition/http-kit';
+import { accessLog, assignRequestId, sendJson, type RequestEntry } from '@expedition/http-kit';
 import { observeRequestDuration, type Metrics } from '@expedition/observability';
 import type { Logger } from '@expedition/platform';
 import {
@@ -9,9 +9,6 @@ import {
   type Intake,
   type IntakeAnswer,
 } from './processor-events.router';
-
-/** How Express itself is entered: `app.handle(req, res, done)`. */
-export type RequestEntry = (req: IncomingMessage, res: ServerResponse, done?: (err?: unknown) => void) => void;
 
 export interface IntakeBeforeExpressDeps {
   intake: Intake;
