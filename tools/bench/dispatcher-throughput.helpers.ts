@@ -77,7 +77,7 @@ export async function resetOutbox(prisma: PrismaClient): Promise<void> {
 }
 
 /**
- * Deletes every outbox row but the `keep` newest (the last intake round's), so the drain's size stays one round, then
+ * Deletes every outbox row but the `keep` newest (the measured intake rounds'), so the warm-up's rows are not drained, then
  * vacuums the table: the workers' claim would otherwise step over the deleted rows' index entries until autovacuum
  * came, in the middle of a later phase.
  */

@@ -46,7 +46,7 @@ export interface DispatcherFigures {
   events: number;
   /** Events the intake answered 200 but did not fulfil (no outbox row), e.g. refused under load. */
   unfulfilled: number;
-  /** Outbox rows each drain round delivers (the intake's, warm-up included). */
+  /** Outbox rows each drain round delivers (the measured intake rounds'). */
   drained: number;
   /** The median of the measured rounds. */
   intakePerSec: number;
@@ -60,6 +60,8 @@ export interface DispatcherFigures {
   deliveriesPerSec: number | null;
   bareWorkerPerSec: number | null;
   drainRounds: number;
+  /** Each measured round's ours ÷ hand-written, in order (how much the machine moved within the run). */
+  drainRatios: number[];
   burst: LatencyFigures | null;
   steady: LatencyFigures | null;
   /** Whether the delivery workers listened for NOTIFY (PostgreSQL) or only polled (PGlite). */
@@ -158,8 +160,10 @@ export async function measureDispatcher(
     // The intake answers 200 for every recorded outcome, refused ones included: count what it fulfilled.
     const { count: fulfilled } = await control<{ count: number }>(controlUrl, 'pending');
     if (fulfilled === 0) throw new Error(`no outbox rows after ${measured} events: the intake fulfilled none`);
-    // The drain delivers the last round's rows (older rows are deleted): N rows whatever the number of rounds.
-    const { count: outboxRows } = await control<{ count: number }>(controlUrl, 'trim', { keep: N });
+    // The drain delivers the measured rounds' rows (the warm-up's are deleted): at N = 2,000, a round of 6,000 rows
+    // lasts 2–3 s; with the last round's rows alone it lasted under a second, and its median moved by a fifth from
+    // run to run (tools/bench/README.md, fifth pass).
+    const { count: outboxRows } = await control<{ count: number }>(controlUrl, 'trim', { keep: measured });
     const base = {
       db: child.targets.db,
       kind,
@@ -172,7 +176,15 @@ export async function measureDispatcher(
       wakeups: child.targets.wakeups,
     };
     if (!full)
-      return { ...base, deliveriesPerSec: null, bareWorkerPerSec: null, drainRounds: 0, burst: null, steady: null };
+      return {
+        ...base,
+        deliveriesPerSec: null,
+        bareWorkerPerSec: null,
+        drainRounds: 0,
+        drainRatios: [],
+        burst: null,
+        steady: null,
+      };
 
     // 2. Drain, alternating with the hand-written worker. Round 0 drains the intake's rows and is the warm-up of both;
     // before every other drain the rows are put back as the intake left them. Each figure is the median round.
@@ -212,6 +224,7 @@ export async function measureDispatcher(
       deliveriesPerSec: median(drainRates),
       bareWorkerPerSec: median(bareRates),
       drainRounds: drainRates.length,
+      drainRatios: drainRates.map((ours, i) => ours / bareRates[i]!),
       burst,
       steady,
     };
