@@ -50,7 +50,7 @@ function postgresRows(f: DispatcherFigures): BenchRow[] {
         ours: f.deliveriesPerSec,
         baseline: f.bareWorkerPerSec,
         baselineLabel: 'hand-written pg + node:http worker, same claim, sign, POST, record',
-        note: `${f.drained} events, median of ${f.drainRounds} rounds (each round's ratio ${f.drainRatios.map((r) => r.toFixed(2)).join(', ')})${f.unfulfilled ? ` (${f.unfulfilled} not fulfilled by the intake)` : ''}; ${how}`,
+        note: `${f.drained} events, median of ${f.drainRatios.length} rounds (each round's ratio ${f.drainRatios.map((r) => r.toFixed(2)).join(', ')})${f.unfulfilled ? ` (${f.unfulfilled} not fulfilled by the intake)` : ''}; ${how}`,
       },
       0.8,
     ),

@@ -56,10 +56,9 @@ export interface DispatcherFigures {
    * the PostgreSQL server (null where /proc is not readable).
    */
   intakeCpuUs: { intake: number; load: number; postgres: number | null };
-  /** Medians of `drainRounds` alternating rounds (after a warm-up round of each); null when not measured. */
+  /** Medians of the alternating rounds (`drainRatios.length`) (after a warm-up round of each); null when not measured. */
   deliveriesPerSec: number | null;
   bareWorkerPerSec: number | null;
-  drainRounds: number;
   /** Each measured round's ours ÷ hand-written, in order (how much the machine moved within the run). */
   drainRatios: number[];
   burst: LatencyFigures | null;
@@ -180,7 +179,6 @@ export async function measureDispatcher(
         ...base,
         deliveriesPerSec: null,
         bareWorkerPerSec: null,
-        drainRounds: 0,
         drainRatios: [],
         burst: null,
         steady: null,
@@ -223,7 +221,6 @@ export async function measureDispatcher(
       ...base,
       deliveriesPerSec: median(drainRates),
       bareWorkerPerSec: median(bareRates),
-      drainRounds: drainRates.length,
       drainRatios: drainRates.map((ours, i) => ours / bareRates[i]!),
       burst,
       steady,

@@ -1,4 +1,5 @@
 import path from 'node:path';
+import { setTimeout as delay } from 'node:timers/promises';
 import { noteSkippedSuite, servicesRequired } from '@expedition/platform/testing';
 import { readyzStatus } from './src/processes';
 import { waitFor } from './src/services';
@@ -256,7 +257,7 @@ suite()('deployed topology on one machine (built apps, 2 replicas each, private 
         traffic.push(result);
         // A client pauses after a refusal (a 503 is answered in about a millisecond): without the pause, 4 loops
         // would send hundreds of requests a second at a down platform, a load no real caller makes.
-        if (result.failedAt) await new Promise((resolve) => setTimeout(resolve, 50));
+        if (result.failedAt) await delay(50);
       }
     };
     const loops = Array.from({ length: 4 }, loop);

@@ -15,7 +15,6 @@ describe('a failed Prisma query does not read its caller’s source file', () =>
   });
   afterAll(() => {
     process.env['NODE_ENV'] = nodeEnv;
-    jest.restoreAllMocks();
   });
 
   async function failure(db: Database, run: (db: Database) => Promise<unknown>) {
