@@ -255,8 +255,7 @@ suite()('deployed topology on one machine (built apps, 2 replicas each, private 
       while (!stop) {
         const result = await mppPayment(urls, topo.operatorId, n++);
         traffic.push(result);
-        // A client pauses after a refusal (a 503 is answered in about a millisecond): without the pause, 4 loops
-        // would send hundreds of requests a second at a down platform, a load no real caller makes.
+        // A client pauses after a refusal: without it, 4 loops send hundreds of requests a second at a down platform.
         if (result.failedAt) await delay(50);
       }
     };
