@@ -152,6 +152,26 @@ describe('createCachedKeyResolver', () => {
     expect(await resolver.resolve(key)).not.toBeNull();
   });
 
+  it('answers a cached key as a value and only a store round trip as a promise', async () => {
+    const { resolver, key } = setup();
+    const first = resolver.resolve(key);
+    expect(first).toBeInstanceOf(Promise);
+    const resolved = await first;
+    expect(resolved).not.toBeNull();
+    expect(resolver.resolve(key)).toBe(resolved);
+    expect(resolver.resolve('garbage')).toBeNull();
+  });
+
+  it('turns a store that throws synchronously into a rejection, never a throw', async () => {
+    const { store, resolver, key } = setup();
+    store.loadKey = () => {
+      throw new Error('driver bug');
+    };
+    const answer = resolver.resolve(key);
+    expect(answer).toBeInstanceOf(Promise);
+    await expect(answer).rejects.toThrow('driver bug');
+  });
+
   it('evicts the least recently used entry beyond maxEntries', async () => {
     const { store, resolver } = setup({ maxEntries: 2 });
     const [a, b, c] = [mintPublishableKey('test'), mintPublishableKey('test'), mintPublishableKey('test')];

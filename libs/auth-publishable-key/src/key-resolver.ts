@@ -48,7 +48,11 @@ export function toIntegrationTier(value: unknown): IntegrationTier {
   return value === 2 || value === 3 ? value : 1;
 }
 
-export type ResolveKey = (key: string) => Promise<ResolvedKey | null>;
+/**
+ * A key's verdict: a value when it is answered from memory (the gate's hot path then waits for nothing), a promise
+ * when the store is asked. A store failure is a rejected promise, never a throw.
+ */
+export type ResolveKey = (key: string) => ResolvedKey | null | Promise<ResolvedKey | null>;
 
 /**
  * The spec's validity rule (§5.5): unrevoked, not past its rotation-grace expiry, operator active, and for live keys
@@ -127,11 +131,19 @@ export function createCachedKeyResolver(
     return undefined;
   }
 
+  /** The store's answer as a promise: a store that throws synchronously rejects it (resolve never throws). */
+  function askStore(key: string): Promise<KeyRecord | null> {
+    try {
+      return store.loadKey(key);
+    } catch (err) {
+      return Promise.reject(err);
+    }
+  }
+
   function load(key: string): Promise<CacheEntry> {
     const pending = inFlight.get(key);
     if (pending) return pending;
-    const promise = store
-      .loadKey(key)
+    const promise = askStore(key)
       .then((record) => {
         const entry: CacheEntry = {
           record,
@@ -159,16 +171,20 @@ export function createCachedKeyResolver(
     inFlight.delete(key);
   }
 
-  async function resolve(key: string): Promise<ResolvedKey | null> {
+  function resolve(key: string): ResolvedKey | null | Promise<ResolvedKey | null> {
     const parsed = parsePublishableKey(key);
     if (!parsed) return null;
     const now = clock.now().getTime();
     const hit = cached(key, now);
-    const { record, resolved } = hit ?? (await load(key));
-    // A store row whose mode disagrees with the key's own prefix is corrupt data, never a valid key.
-    if (!record || record.mode !== parsed.mode) return null;
+    if (hit) return verdict(hit, parsed.mode, now);
     // After a store round trip, validity is judged at the time it answered (a rotation-grace expiry is exact).
-    return isKeyRecordValid(record, hit ? now : clock.now().getTime()) ? resolved : null;
+    return load(key).then((entry) => verdict(entry, parsed.mode, clock.now().getTime()));
+  }
+
+  function verdict({ record, resolved }: CacheEntry, mode: Mode, nowMs: number): ResolvedKey | null {
+    // A store row whose mode disagrees with the key's own prefix is corrupt data, never a valid key.
+    if (!record || record.mode !== mode) return null;
+    return isKeyRecordValid(record, nowMs) ? resolved : null;
   }
 
   return {

@@ -89,4 +89,18 @@ describe('embed gate: rate limit (429)', () => {
     expectCors(res, SHOP);
     expect(warn).toHaveBeenCalledTimes(1);
   });
+
+  it('fails open the same way when the limiter throws instead of rejecting', async () => {
+    const warn = jest.fn();
+    const broken: RateLimiter = {
+      consume: () => {
+        throw new Error('limiter bug');
+      },
+    };
+    const { quote, addKey } = setup({ rateLimiter: broken, logger: { warn, debug: jest.fn() } });
+    const res = await quote(addKey('test'));
+    expect(res.status).toBe(200);
+    expectCors(res, SHOP);
+    expect(warn).toHaveBeenCalledTimes(1);
+  });
 });

@@ -16,7 +16,7 @@ export {
 } from './outbound-address';
 export { type PollingLoop, createPollingLoop } from './polling-loop';
 export { resolvePort, resolveUrl } from './service-ports';
-export { createRateLimiter, type RateLimiter, type RefundableRateLimiter } from './rate-limiter';
+export { createRateLimiter, type RateLimiter, type RateLimitResult, type RefundableRateLimiter } from './rate-limiter';
 export {
   allowPrivateNetworks,
   asConfigError,

@@ -72,15 +72,16 @@ export function createRateLimiter(options: RateLimiterOptions = {}): RefundableR
   };
 }
 
-async function consumeOne(limiter: RateLimiterAbstract, id: string): Promise<RateLimitResult> {
-  try {
-    const res = await limiter.consume(id);
-    return { allowed: true, retryAfterSec: toRetryAfterSec(res.msBeforeNext), remaining: res.remainingPoints };
-  } catch (rejection) {
-    // Over the limit is a rejection with a RateLimiterRes; anything else is a real error for the caller.
-    if (!(rejection instanceof RateLimiterRes)) throw rejection;
-    return { allowed: false, retryAfterSec: toRetryAfterSec(rejection.msBeforeNext), remaining: 0 };
-  }
+function consumeOne(limiter: RateLimiterAbstract, id: string): Promise<RateLimitResult> {
+  // One promise reaction, no async wrapper: this runs on every gated request.
+  return limiter.consume(id).then(
+    (res) => ({ allowed: true, retryAfterSec: toRetryAfterSec(res.msBeforeNext), remaining: res.remainingPoints }),
+    (rejection: unknown) => {
+      // Over the limit is a rejection with a RateLimiterRes; anything else is a real error for the caller.
+      if (!(rejection instanceof RateLimiterRes)) throw rejection;
+      return { allowed: false, retryAfterSec: toRetryAfterSec(rejection.msBeforeNext), remaining: 0 };
+    },
+  );
 }
 
 export function toRetryAfterSec(msBeforeNext: number): number {
