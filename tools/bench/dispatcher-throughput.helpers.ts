@@ -62,11 +62,6 @@ export async function pool<T>(
   await Promise.all(Array.from({ length: Math.min(concurrency, items.length) }, lane));
 }
 
-export function median(values: readonly number[]): number {
-  const sorted = [...values].sort((a, b) => a - b);
-  return sorted[Math.floor(sorted.length / 2)] ?? NaN;
-}
-
 /** Puts the outbox back as the intake left it (every row pending, never attempted), for the next drain round. */
 export async function resetOutbox(prisma: PrismaClient): Promise<void> {
   await prisma.$executeRaw`DELETE FROM webhook_attempts`;

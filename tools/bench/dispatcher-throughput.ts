@@ -21,7 +21,8 @@ import { loadBenchConfig, type BenchConfig } from './config';
 import { startServerChild } from './child';
 import { control } from './control-server';
 import { postgresCpuSeconds, processCpuSeconds } from './cpu';
-import { median, percentile, pool, rawPoster, startReceiver } from './dispatcher-throughput.helpers';
+import { percentile, pool, rawPoster, startReceiver } from './dispatcher-throughput.helpers';
+import { median } from './load';
 import { PROCESSOR_SECRET, type DispatcherTargets, type PreparedEvent } from './dispatcher.server';
 import { signPayload } from '@expedition/webhook-signature';
 
@@ -29,6 +30,11 @@ const INTAKE_CONCURRENCY = 8;
 /** Measured intake rounds of BENCH_EVENTS each, after a warm-up round of as many (one round, no warm-up, when quick). */
 const INTAKE_ROUNDS = 3;
 export const STEADY_RATE = 100;
+/**
+ * Bursts of BENCH_LIVE_EVENTS each (one when quick); the burst figures are percentiles of all their events together.
+ * One burst's p99 is its 5th-slowest event, and read 33-102 ms across runs on this machine (tools/bench/README.md).
+ */
+const BURSTS = 3;
 
 export interface LatencyFigures {
   events: number;
@@ -38,6 +44,8 @@ export interface LatencyFigures {
   /** The intake's answer (its transaction, with the outbox row, committed) → arrival: the delivery side alone. */
   afterAnswerP50: number;
   afterAnswerP99: number;
+  /** Each burst's own p99, in order (one entry for the steady run). */
+  p99s: number[];
 }
 
 export interface DispatcherFigures {
@@ -115,7 +123,10 @@ export async function measureDispatcher(
     // round was still a fifth slower than the ones after it (tools/bench/README.md).
     const WARM = config.quick ? 0 : N;
     const ROUNDS_IN = config.quick ? 1 : INTAKE_ROUNDS;
-    process.stdout.write(`preparing ${WARM + ROUNDS_IN * N + (full ? 2 * LIVE : 0)} quotes on ${child.targets.db}…\n`);
+    const BURSTS_IN = config.quick ? 1 : BURSTS;
+    process.stdout.write(
+      `preparing ${WARM + ROUNDS_IN * N + (full ? (BURSTS_IN + 1) * LIVE : 0)} quotes on ${child.targets.db}…\n`,
+    );
 
     // 1. Intake, workers stopped: the warm-up, then ROUNDS_IN measured rounds of N events each; the median round.
     const cpuAt = async () => ({
@@ -210,19 +221,21 @@ export async function measureDispatcher(
       bareRates.push(bare);
     }
 
-    // 3. and 4. Live latency, workers running: a burst at concurrency 8, then a steady 100 events/s.
-    const burstEvents = await prepare(LIVE, WARM + measured);
-    const steadyEvents = await prepare(LIVE, WARM + measured + LIVE);
+    // 3. and 4. Live latency, workers running: bursts at concurrency 8, then a steady 100 events/s.
+    const burstSets: PreparedEvent[][] = [];
+    for (let b = 0; b < BURSTS_IN; b++) burstSets.push(await prepare(LIVE, WARM + measured + b * LIVE));
+    const steadyEvents = await prepare(LIVE, WARM + measured + BURSTS_IN * LIVE);
     await control(controlUrl, 'workers/start');
-    const burst = await live(burstEvents, (send) => pool(burstEvents, INTAKE_CONCURRENCY, send));
-    const steady = await live(steadyEvents, (send) => atRate(steadyEvents, STEADY_RATE, send));
+    const bursts: Timings[] = [];
+    for (const events of burstSets) bursts.push(await live(events, (send) => pool(events, INTAKE_CONCURRENCY, send)));
+    const steady = figures([await live(steadyEvents, (send) => atRate(steadyEvents, STEADY_RATE, send))]);
     await control(controlUrl, 'workers/stop');
     return {
       ...base,
       deliveriesPerSec: median(drainRates),
       bareWorkerPerSec: median(bareRates),
       drainRatios: drainRates.map((ours, i) => ours / bareRates[i]!),
-      burst,
+      burst: figures(bursts),
       steady,
     };
   } finally {
@@ -231,11 +244,11 @@ export async function measureDispatcher(
     await child.stop();
   }
 
-  /** Sends `events` as `schedule` says and measures processor event POST → arrival at the receiver. */
+  /** Sends `events` as `schedule` says and times each from its processor event POST to arrival at the receiver. */
   async function live(
     events: readonly PreparedEvent[],
     schedule: (send: (e: PreparedEvent) => Promise<void>) => Promise<void>,
-  ): Promise<LatencyFigures> {
+  ): Promise<Timings> {
     receiver.reset();
     const signed = sign(events);
     const wires = new Map(events.map((e, i) => [e.quoteId, signed[i]!]));
@@ -255,17 +268,30 @@ export async function measureDispatcher(
         .filter((e) => receiver.arrivals.has(e.quoteId) && at.has(e.quoteId))
         .map((e) => receiver.arrivals.get(e.quoteId)! - at.get(e.quoteId)!)
         .sort((a, b) => a - b);
-    const latencies = since(sentAt);
-    const afterAnswer = since(answeredAt);
-    return {
-      events: latencies.length,
-      p50: percentile(latencies, 50),
-      p99: percentile(latencies, 99),
-      max: latencies[latencies.length - 1] ?? NaN,
-      afterAnswerP50: percentile(afterAnswer, 50),
-      afterAnswerP99: percentile(afterAnswer, 99),
-    };
+    return { latencies: since(sentAt), afterAnswer: since(answeredAt) };
   }
+}
+
+/** One run's event → arrival and answer → arrival times, in ms, each sorted. */
+interface Timings {
+  latencies: number[];
+  afterAnswer: number[];
+}
+
+/** The percentiles of several runs' events taken together, and each run's own p99. */
+function figures(runs: readonly Timings[]): LatencyFigures {
+  const all = (pick: (t: Timings) => number[]) => runs.flatMap(pick).sort((a, b) => a - b);
+  const latencies = all((t) => t.latencies);
+  const afterAnswer = all((t) => t.afterAnswer);
+  return {
+    events: latencies.length,
+    p50: percentile(latencies, 50),
+    p99: percentile(latencies, 99),
+    max: latencies[latencies.length - 1] ?? NaN,
+    afterAnswerP50: percentile(afterAnswer, 50),
+    afterAnswerP99: percentile(afterAnswer, 99),
+    p99s: runs.map((t) => percentile(t.latencies, 99)),
+  };
 }
 
 /** Starts one `send` every 1/rate seconds on a fixed schedule (never waiting for earlier ones); resolves when all end. */

@@ -11,8 +11,8 @@
  */
 import { loadBenchConfig, type BenchConfig } from './config';
 import { startServerChild } from './child';
-import { alternate, pickTool, type Sample } from './load';
-import { infoRow, ratioRow, type BenchRow } from './table';
+import { alternate, median, pickTool, roundRatios, type RoundsSample } from './load';
+import { infoRow, pairedRatioRow, type BenchRow } from './table';
 
 interface Targets {
   db: string;
@@ -35,7 +35,7 @@ type Name = (typeof PLAN)[number][0];
 export interface EmbedResult {
   db: string;
   tool: string;
-  results: Record<Name, Sample>;
+  results: Record<Name, RoundsSample>;
 }
 
 export async function measureEmbed(config: Readonly<BenchConfig> = loadBenchConfig()): Promise<EmbedResult> {
@@ -65,11 +65,12 @@ export async function benchEmbed(config: Readonly<BenchConfig> = loadBenchConfig
   const app = results['embed-api app (ready)'];
   const db = results['embed-api app (DB read)'];
   return [
-    ratioRow(
+    pairedRatioRow(
       { ...base, id: 'embed_gate', figure: 'GET /api/embed/options (ready), gate only', ours: gate.rps, note },
       0.9,
+      roundRatios(gate, bare),
     ),
-    ratioRow(
+    pairedRatioRow(
       {
         ...base,
         id: 'embed_app',
@@ -78,6 +79,7 @@ export async function benchEmbed(config: Readonly<BenchConfig> = loadBenchConfig
         note: `p99 ${app.p99} ms (bare ${bare.p99} ms)${note ? `; ${note}` : ''}`,
       },
       0.85,
+      roundRatios(app, bare),
     ),
     infoRow({
       ...base,
@@ -113,13 +115,13 @@ function report({ db, tool, results }: EmbedResult): void {
     );
   }
   const bare = results['bare express route'];
-  const ratio = results['bare route + embed gate'].rps / bare.rps;
-  const appRatio = results['embed-api app (ready)'].rps / bare.rps;
+  const ratio = median(roundRatios(results['bare route + embed gate'], bare));
+  const appRatio = median(roundRatios(results['embed-api app (ready)'], bare));
   console.log(
-    `\nthroughput ratio, gate ÷ bare: ${ratio.toFixed(2)}  (goal ≥ 0.90: ${ratio >= 0.9 ? 'met' : 'NOT met'})`,
+    `\nthroughput ratio, gate ÷ bare (median of the paired rounds): ${ratio.toFixed(2)}  (goal ≥ 0.90: ${ratio >= 0.9 ? 'met' : 'NOT met'})`,
   );
   console.log(
-    `throughput ratio, full embed-api app ÷ bare: ${appRatio.toFixed(2)}  (goal ≥ 0.85: ${appRatio >= 0.85 ? 'met' : 'NOT met'})`,
+    `throughput ratio, full embed-api app ÷ bare (median of the paired rounds): ${appRatio.toFixed(2)}  (goal ≥ 0.85: ${appRatio >= 0.85 ? 'met' : 'NOT met'})`,
   );
   if (Object.values(results).some((r) => r.failures > 0)) {
     console.log('WARNING: some responses were not 2xx; the figures above are not comparable.');

@@ -112,26 +112,45 @@ function runWrk(req: LoadRequest, seconds: number, connections: number): Promise
   });
 }
 
+/** The median of `values` (the upper one of an even count), NaN when there are none. */
+export function median(values: readonly number[]): number {
+  const sorted = [...values].sort((a, b) => a - b);
+  return sorted[Math.floor(sorted.length / 2)] ?? NaN;
+}
+
+/** One target's figures over alternating rounds: its median round (by throughput), and every round in order. */
+export interface RoundsSample extends Sample {
+  rounds: Sample[];
+}
+
 /** The median round by throughput (its latencies come with it); failures are summed over all rounds. */
-export function medianOf<T extends Sample>(samples: readonly T[]): T {
+export function medianOf(samples: readonly Sample[]): RoundsSample {
   const sorted = [...samples].sort((a, b) => a.rps - b.rps);
-  const median = sorted[Math.floor(sorted.length / 2)]!;
-  return { ...median, failures: samples.reduce((sum, s) => sum + s.failures, 0) };
+  const middle = sorted[Math.floor(sorted.length / 2)]!;
+  return { ...middle, failures: samples.reduce((sum, s) => sum + s.failures, 0), rounds: [...samples] };
+}
+
+/**
+ * Each round's throughput ratio ours ÷ baseline. Both were measured one after the other in the same round, so a
+ * slow spell of the machine that spans the pair divides out; the median of these is the ratio the table judges.
+ */
+export function roundRatios(ours: RoundsSample, baseline: RoundsSample): number[] {
+  return ours.rounds.map((s, i) => s.rps / baseline.rounds[i]!.rps);
 }
 
 /**
  * Measures every target in alternation, round after round (drift on a shared machine hits all alike), after one
- * warm-up each; returns each target's median round.
+ * warm-up each; returns each target's median round and its rounds.
  */
 export async function alternate<K extends string>(
   targets: readonly (readonly [K, LoadRequest])[],
   settings: { tool: LoadTool; rounds: number; durationSec: number; warmupSec: number; connections: number },
-): Promise<Record<K, Sample>> {
+): Promise<Record<K, RoundsSample>> {
   const { tool, rounds, durationSec, warmupSec, connections } = settings;
   if (warmupSec > 0) for (const [, req] of targets) await runLoad(tool, req, warmupSec, connections);
   const samples = new Map<K, Sample[]>(targets.map(([name]) => [name, []]));
   for (let round = 0; round < rounds; round++) {
     for (const [name, req] of targets) samples.get(name)!.push(await runLoad(tool, req, durationSec, connections));
   }
-  return Object.fromEntries(targets.map(([name]) => [name, medianOf(samples.get(name)!)])) as Record<K, Sample>;
+  return Object.fromEntries(targets.map(([name]) => [name, medianOf(samples.get(name)!)])) as Record<K, RoundsSample>;
 }

@@ -1,3 +1,5 @@
+import { median } from './load';
+
 /**
  * The one results table of `npm run bench`: every figure with its baseline from the same run, the ratio, the goal
  * and whether it is met; printed, and written as JSON and Markdown (the README's Benchmarks section is generated
@@ -14,7 +16,10 @@ export interface BenchRow {
   /** The figure of the baseline measured in the same run (or the budget), or null when there is none. */
   baseline: number | null;
   baselineLabel: string;
-  /** ours ÷ baseline, or null. */
+  /**
+   * ours ÷ baseline, or null. A row measured in paired rounds (`pairedRatioRow`) gives the median of the rounds' own
+   * ratios instead, and its note says so.
+   */
   ratio: number | null;
   goal: string;
   /** null: no goal (informational), or not measured. */
@@ -49,6 +54,23 @@ export function ratioRow(row: Omit<BenchRow, 'ratio' | 'goal' | 'met'>, minRatio
   if (ratio === null || !Number.isFinite(ratio))
     return notMeasured({ ...row, goal }, `no baseline figure in this run (ours ${row.ours}, baseline ${row.baseline})`);
   return { ...row, ratio, goal, met: ratio >= minRatio };
+}
+
+/**
+ * A minimum-ratio row measured in paired rounds: `ours` and `baseline` are the median rounds, the ratio is the median
+ * of each round's own ratio (`roundRatios` in load.ts), which a slow spell of the machine moves less than the ratio of
+ * two medians taken from different rounds.
+ */
+export function pairedRatioRow(
+  row: Omit<BenchRow, 'ratio' | 'goal' | 'met'>,
+  minRatio: number,
+  ratios: readonly number[],
+): BenchRow {
+  const judged = ratioRow(row, minRatio);
+  const ratio = median(ratios);
+  if (judged.met === null || !Number.isFinite(ratio)) return judged;
+  const each = `ratio: the median of ${ratios.length} paired rounds (${ratios.map((r) => r.toFixed(2)).join(', ')})`;
+  return { ...judged, ratio, met: ratio >= minRatio, note: row.note ? `${each}; ${row.note}` : each };
 }
 
 /** A row whose goal is an upper bound on `ours` (latency, size against a budget). */
