@@ -22,7 +22,7 @@ import { startServerChild } from './child';
 import { control } from './control-server';
 import { postgresCpuSeconds, processCpuSeconds } from './cpu';
 import { percentile, pool, rawPoster, startReceiver } from './dispatcher-throughput.helpers';
-import { median } from './load';
+import { median, type RoundPair } from './load';
 import { PROCESSOR_SECRET, type DispatcherTargets, type PreparedEvent } from './dispatcher.server';
 import { signPayload } from '@expedition/webhook-signature';
 
@@ -64,11 +64,11 @@ export interface DispatcherFigures {
    * the PostgreSQL server (null where /proc is not readable).
    */
   intakeCpuUs: { intake: number; load: number; postgres: number | null };
-  /** Medians of the alternating rounds (`drainRatios.length`) (after a warm-up round of each); null when not measured. */
+  /** Medians of the alternating rounds (`drainPairs`) (after a warm-up round of each); null when not measured. */
   deliveriesPerSec: number | null;
   bareWorkerPerSec: number | null;
-  /** Each measured round's ours ÷ hand-written, in order (how much the machine moved within the run). */
-  drainRatios: number[];
+  /** Each measured round's deliveries/s, ours beside the hand-written worker's, in order. */
+  drainPairs: RoundPair[];
   burst: LatencyFigures | null;
   steady: LatencyFigures | null;
   /** Whether the delivery workers listened for NOTIFY (PostgreSQL) or only polled (PGlite). */
@@ -190,7 +190,7 @@ export async function measureDispatcher(
         ...base,
         deliveriesPerSec: null,
         bareWorkerPerSec: null,
-        drainRatios: [],
+        drainPairs: [],
         burst: null,
         steady: null,
       };
@@ -234,7 +234,7 @@ export async function measureDispatcher(
       ...base,
       deliveriesPerSec: median(drainRates),
       bareWorkerPerSec: median(bareRates),
-      drainRatios: drainRates.map((ours, i) => ours / bareRates[i]!),
+      drainPairs: drainRates.map((ours, i) => ({ ours, baseline: bareRates[i]! })),
       burst: figures(bursts),
       steady,
     };

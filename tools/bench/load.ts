@@ -130,12 +130,24 @@ export function medianOf(samples: readonly Sample[]): RoundsSample {
   return { ...middle, failures: samples.reduce((sum, s) => sum + s.failures, 0), rounds: [...samples] };
 }
 
+/** One round's figure of a target and of its baseline, measured one after the other. */
+export interface RoundPair {
+  ours: number;
+  baseline: number;
+}
+
 /**
- * Each round's throughput ratio ours ÷ baseline. Both were measured one after the other in the same round, so a
- * slow spell of the machine that spans the pair divides out; the median of these is the ratio the table judges.
+ * Each round's throughput, ours beside its baseline. Both were measured one after the other in the same round, so a
+ * slow spell of the machine that spans the pair divides out of its ratio (`pairedRatioRow` in table.ts).
  */
-export function roundRatios(ours: RoundsSample, baseline: RoundsSample): number[] {
-  return ours.rounds.map((s, i) => s.rps / baseline.rounds[i]!.rps);
+export function roundPairs(ours: RoundsSample, baseline: RoundsSample): RoundPair[] {
+  return ours.rounds.map((s, i) => ({ ours: s.rps, baseline: baseline.rounds[i]!.rps }));
+}
+
+/** The pair whose ratio ours ÷ baseline is the median one (the upper one of an even count). */
+export function medianPair(pairs: readonly RoundPair[]): RoundPair | undefined {
+  const byRatio = [...pairs].sort((a, b) => a.ours / a.baseline - b.ours / b.baseline);
+  return byRatio[Math.floor(byRatio.length / 2)];
 }
 
 /**

@@ -12,7 +12,7 @@
 import { isPostgresReachable } from '@expedition/db/testing';
 import { startServerChild } from './child';
 import { loadBenchConfig, type BenchConfig } from './config';
-import { alternate, median, pickTool, roundRatios, runAtRate, type LoadRequest } from './load';
+import { alternate, pickTool, roundPairs, runAtRate, type LoadRequest } from './load';
 import { control, type RuntimeStats } from './control-server';
 import { infoRow, notMeasured, pairedRatioRow, type BenchRow } from './table';
 
@@ -110,13 +110,14 @@ export async function benchQuoteCreate(config: Readonly<BenchConfig> = loadBench
       pairs.push({ bare: await atRate(bare), ours: await atRate(ours) });
     const tailRatio = (p: (typeof pairs)[number]) => p.ours.sample.p99 / p.bare.sample.p99;
     const byRatio = [...pairs].sort((a, b) => tailRatio(a) - tailRatio(b));
-    const { bare: tailBare, ours: tailOurs } = byRatio[Math.floor(byRatio.length / 2)]!;
+    const middle = byRatio[Math.floor(byRatio.length / 2)]!;
+    const { bare: tailBare, ours: tailOurs } = middle;
     const failures =
       thr.ours.failures +
       thr.bare.failures +
       pairs.reduce((n, p) => n + p.ours.sample.failures + p.bare.sample.failures, 0);
     const note = failures ? `${failures} non-2xx responses or errors: not comparable` : undefined;
-    const ratio = median(pairs.map(tailRatio));
+    const ratio = tailRatio(middle);
     const roundP99s = pairs.map((p) => `${p.ours.sample.p99}/${p.bare.sample.p99}`).join(', ');
     // A window in which no request completed (a one-second quick run on a loaded machine) has no p99 to compare.
     const tail: BenchRow = Number.isFinite(ratio)
@@ -136,14 +137,7 @@ export async function benchQuoteCreate(config: Readonly<BenchConfig> = loadBench
           ROWS.tail,
           `no p99 to compare at ${rate} req/s (ours ${tailOurs.sample.p99} ms, bare ${tailBare.sample.p99} ms)`,
         );
-    rows = [
-      pairedRatioRow(
-        { ...ROWS.throughput, ours: thr.ours.rps, baseline: thr.bare.rps, note },
-        0.5,
-        roundRatios(thr.ours, thr.bare),
-      ),
-      tail,
-    ];
+    rows = [pairedRatioRow({ ...ROWS.throughput, note }, 0.5, roundPairs(thr.ours, thr.bare)), tail];
   } finally {
     await child.stop();
   }

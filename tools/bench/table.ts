@@ -1,4 +1,4 @@
-import { median } from './load';
+import { medianPair, type RoundPair } from './load';
 
 /**
  * The one results table of `npm run bench`: every figure with its baseline from the same run, the ratio, the goal
@@ -16,10 +16,7 @@ export interface BenchRow {
   /** The figure of the baseline measured in the same run (or the budget), or null when there is none. */
   baseline: number | null;
   baselineLabel: string;
-  /**
-   * ours ÷ baseline, or null. A row measured in paired rounds (`pairedRatioRow`) gives the median of the rounds' own
-   * ratios instead, and its note says so.
-   */
+  /** ours ÷ baseline, or null. */
   ratio: number | null;
   goal: string;
   /** null: no goal (informational), or not measured. */
@@ -57,20 +54,26 @@ export function ratioRow(row: Omit<BenchRow, 'ratio' | 'goal' | 'met'>, minRatio
 }
 
 /**
- * A minimum-ratio row measured in paired rounds: `ours` and `baseline` are the median rounds, the ratio is the median
- * of each round's own ratio (`roundRatios` in load.ts), which a slow spell of the machine moves less than the ratio of
- * two medians taken from different rounds.
+ * A minimum-ratio row measured in paired rounds (`roundPairs` in load.ts): `ours` and `baseline` are the round whose
+ * own ratio is the median one. A slow spell of the machine moves that less than the ratio of two medians taken from
+ * different rounds. The note lists every round's ratio.
  */
 export function pairedRatioRow(
-  row: Omit<BenchRow, 'ratio' | 'goal' | 'met'>,
+  row: Omit<BenchRow, 'ratio' | 'goal' | 'met' | 'ours' | 'baseline'>,
   minRatio: number,
-  ratios: readonly number[],
+  pairs: readonly RoundPair[],
 ): BenchRow {
-  const judged = ratioRow(row, minRatio);
-  const ratio = median(ratios);
-  if (judged.met === null || !Number.isFinite(ratio)) return judged;
-  const each = `ratio: the median of ${ratios.length} paired rounds (${ratios.map((r) => r.toFixed(2)).join(', ')})`;
-  return { ...judged, ratio, met: ratio >= minRatio, note: row.note ? `${each}; ${row.note}` : each };
+  const middle = medianPair(pairs);
+  const each = `the round with the median of ${pairs.length} paired rounds' ratios (${pairs.map((p) => (p.ours / p.baseline).toFixed(2)).join(', ')})`;
+  return ratioRow(
+    {
+      ...row,
+      ours: middle?.ours ?? null,
+      baseline: middle?.baseline ?? null,
+      note: row.note ? `${each}; ${row.note}` : each,
+    },
+    minRatio,
+  );
 }
 
 /** A row whose goal is an upper bound on `ours` (latency, size against a budget). */
