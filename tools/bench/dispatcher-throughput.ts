@@ -11,9 +11,9 @@
  * 2. Drain: two delivery workers deliver the N outbox rows to the receiver → deliveries per second. Baseline in the
  *    same run: a hand-written `pg` + `node:http` worker doing the same claim, sign, POST and record per batch
  *    (baselines/delivery.bare.ts), same workers × batch, same pool size. Alternating rounds (BENCH_ROUNDS, after a
- *    warm-up round of each; the outbox is reset between rounds), medians.
- * 3. Burst: M more events through the intake at concurrency 8 while the workers run → processor event POST → arrival
- *    at the receiver, p50/p99; and the intake's answer → arrival (the delivery side alone).
+ *    warm-up round of each; the outbox is reset between rounds): the round whose ratio is the median.
+ * 3. Bursts: 3 × M more events through the intake at concurrency 8 while the workers run → processor event POST →
+ *    arrival at the receiver, p50/p99 of all 3 × M; and the intake's answer → arrival (the delivery side alone).
  * 4. Steady: M more events at a fixed 100 events/s (one every 10 ms, not waiting for each other) → the same latency.
  * On PGlite (`measureDispatcher(config, 'pglite')`, the embedded mode): the intake only, for what `npm start` carries.
  */
@@ -64,10 +64,10 @@ export interface DispatcherFigures {
    * the PostgreSQL server (null where /proc is not readable).
    */
   intakeCpuUs: { intake: number; load: number; postgres: number | null };
-  /** Medians of the alternating rounds (`drainPairs`) (after a warm-up round of each); null when not measured. */
-  deliveriesPerSec: number | null;
-  bareWorkerPerSec: number | null;
-  /** Each measured round's deliveries/s, ours beside the hand-written worker's, in order. */
+  /**
+   * Each measured round's deliveries/s, ours beside the hand-written worker's, in order (after a warm-up round of
+   * each); empty when not measured.
+   */
   drainPairs: RoundPair[];
   burst: LatencyFigures | null;
   steady: LatencyFigures | null;
@@ -188,15 +188,13 @@ export async function measureDispatcher(
     if (!full)
       return {
         ...base,
-        deliveriesPerSec: null,
-        bareWorkerPerSec: null,
         drainPairs: [],
         burst: null,
         steady: null,
       };
 
     // 2. Drain, alternating with the hand-written worker. Round 0 drains the intake's rows and is the warm-up of both;
-    // before every other drain the rows are put back as the intake left them. Each figure is the median round.
+    // before every other drain the rows are put back as the intake left them. The table shows the round whose ratio is the median.
     const drainRates: number[] = [];
     const bareRates: number[] = [];
     const timedDrain = async (run: () => Promise<unknown>) => {
@@ -232,8 +230,6 @@ export async function measureDispatcher(
     await control(controlUrl, 'workers/stop');
     return {
       ...base,
-      deliveriesPerSec: median(drainRates),
-      bareWorkerPerSec: median(bareRates),
       drainPairs: drainRates.map((ours, i) => ({ ours, baseline: bareRates[i]! })),
       burst: figures(bursts),
       steady,

@@ -12,6 +12,7 @@ import { Socket } from 'node:net';
 import express, { type RequestHandler } from 'express';
 import { createCachedKeyResolver, createEmbedGate, mintPublishableKey } from '@expedition/auth-publishable-key';
 import { createRateLimiter } from '@expedition/platform';
+import { median } from './load';
 
 const ORIGIN = 'https://tours.example';
 const key = mintPublishableKey('test');
@@ -62,8 +63,6 @@ async function round(handler: RequestHandler, n: number): Promise<number> {
   }
   return Number(process.hrtime.bigint() - started) / n / 1000;
 }
-
-const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)]!;
 
 async function main(): Promise<void> {
   const n = Number(process.env.BENCH_REQUESTS ?? 20_000);

@@ -112,10 +112,14 @@ function runWrk(req: LoadRequest, seconds: number, connections: number): Promise
   });
 }
 
-/** The median of `values` (the upper one of an even count), NaN when there are none. */
+/** The item whose `score` is the median one (the upper one of an even count), undefined when there are none. */
+export function middleBy<T>(items: readonly T[], score: (item: T) => number): T | undefined {
+  return [...items].sort((a, b) => score(a) - score(b))[Math.floor(items.length / 2)];
+}
+
+/** The median of `values`, NaN when there are none. */
 export function median(values: readonly number[]): number {
-  const sorted = [...values].sort((a, b) => a - b);
-  return sorted[Math.floor(sorted.length / 2)] ?? NaN;
+  return middleBy(values, (v) => v) ?? NaN;
 }
 
 /** One target's figures over alternating rounds: its median round (by throughput), and every round in order. */
@@ -125,8 +129,7 @@ export interface RoundsSample extends Sample {
 
 /** The median round by throughput (its latencies come with it); failures are summed over all rounds. */
 export function medianOf(samples: readonly Sample[]): RoundsSample {
-  const sorted = [...samples].sort((a, b) => a.rps - b.rps);
-  const middle = sorted[Math.floor(sorted.length / 2)]!;
+  const middle = middleBy(samples, (s) => s.rps)!;
   return { ...middle, failures: samples.reduce((sum, s) => sum + s.failures, 0), rounds: [...samples] };
 }
 
@@ -146,8 +149,7 @@ export function roundPairs(ours: RoundsSample, baseline: RoundsSample): RoundPai
 
 /** The pair whose ratio ours ÷ baseline is the median one (the upper one of an even count). */
 export function medianPair(pairs: readonly RoundPair[]): RoundPair | undefined {
-  const byRatio = [...pairs].sort((a, b) => a.ours / a.baseline - b.ours / b.baseline);
-  return byRatio[Math.floor(byRatio.length / 2)];
+  return middleBy(pairs, (p) => p.ours / p.baseline);
 }
 
 /**

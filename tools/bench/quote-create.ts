@@ -12,7 +12,7 @@
 import { isPostgresReachable } from '@expedition/db/testing';
 import { startServerChild } from './child';
 import { loadBenchConfig, type BenchConfig } from './config';
-import { alternate, pickTool, roundPairs, runAtRate, type LoadRequest } from './load';
+import { alternate, middleBy, pickTool, roundPairs, runAtRate, type LoadRequest } from './load';
 import { control, type RuntimeStats } from './control-server';
 import { infoRow, notMeasured, pairedRatioRow, type BenchRow } from './table';
 
@@ -109,8 +109,7 @@ export async function benchQuoteCreate(config: Readonly<BenchConfig> = loadBench
     for (let round = 0; round < (config.quick ? 1 : TAIL_ROUNDS); round++)
       pairs.push({ bare: await atRate(bare), ours: await atRate(ours) });
     const tailRatio = (p: (typeof pairs)[number]) => p.ours.sample.p99 / p.bare.sample.p99;
-    const byRatio = [...pairs].sort((a, b) => tailRatio(a) - tailRatio(b));
-    const middle = byRatio[Math.floor(byRatio.length / 2)]!;
+    const middle = middleBy(pairs, tailRatio)!;
     const { bare: tailBare, ours: tailOurs } = middle;
     const failures =
       thr.ours.failures +
