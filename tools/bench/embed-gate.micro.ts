@@ -48,7 +48,7 @@ function exchange(): { req: express.Request; res: express.Response } {
   Object.setPrototypeOf(req, app.request);
   Object.setPrototypeOf(res, app.response);
   Object.assign(req, { res, app });
-  Object.assign(res, { req, app });
+  Object.assign(res, { req, app, locals: Object.create(null) });
   return { req: req as express.Request, res: res as unknown as express.Response };
 }
 

@@ -71,7 +71,7 @@ export function createEmbedGate(options: EmbedGateOptions): RequestHandler {
     if (req.method === 'OPTIONS') return answerPreflight(req, res);
     varyOnOrigin(res);
 
-    const presented = steps.checkPresentedKey(req, options.allowQueryKey(req) ? () => req.query['pk'] : undefined);
+    const presented = steps.checkPresentedKey(req, options.allowQueryKey(req) ? readQueryKey : undefined);
     if (presented.refused) return refuse(presented, res);
     let resolved: ResolvedKey | null;
     try {
@@ -87,7 +87,12 @@ export function createEmbedGate(options: EmbedGateOptions): RequestHandler {
     const { key, origin } = checked;
     // Vary: Origin is already set above; only the Access-Control-* headers remain.
     setAllowHeaders(res, origin);
-    const limit = await steps.consumeFailOpen(key.keyId);
+    let limit: RateLimitResult;
+    try {
+      limit = await options.rateLimiter.consume(key.keyId);
+    } catch (err) {
+      limit = steps.failOpen(key.keyId, err);
+    }
     if (!limit.allowed) {
       res.setHeader('Retry-After', String(limit.retryAfterSec));
       return sendPlain(res, 429, TOO_MANY_REQUESTS);
@@ -157,7 +162,12 @@ export function createEmbedGateSteps(options: Omit<EmbedGateOptions, 'allowQuery
       // What setCorsHeaders writes: the response is one Express has not seen, so it has no Vary to merge with.
       res.setHeader('Vary', 'Origin');
       setAllowHeaders(res, origin);
-      const limit = await steps.consumeFailOpen(key.keyId);
+      let limit: RateLimitResult;
+      try {
+        limit = await options.rateLimiter.consume(key.keyId);
+      } catch (err) {
+        limit = steps.failOpen(key.keyId, err);
+      }
       if (!limit.allowed) {
         res.setHeader('Retry-After', String(limit.retryAfterSec));
         writePlain(res, 429, TOO_MANY_REQUESTS);
@@ -194,7 +204,7 @@ function createGateSteps(options: Omit<EmbedGateOptions, 'allowQueryKey'>) {
    */
   function checkPresentedKey(
     req: IncomingMessage,
-    queryKey: (() => unknown) | undefined,
+    queryKey: QueryKeyReader | undefined,
   ): Refusal | { refused?: undefined; key: string } {
     const presented = readPresentedKey(req, queryKey);
     if (presented === null) return { refused: 401 };
@@ -229,7 +239,7 @@ function createGateSteps(options: Omit<EmbedGateOptions, 'allowQueryKey'>) {
   return {
     checkPresentedKey,
     checkResolvedKey,
-    consumeFailOpen: (keyId: string) => consumeFailOpen(options, keyId),
+    failOpen: (keyId: string, err: unknown) => failOpen(options, keyId, err),
     notifyAdmitted: (key: ResolvedKey) => notifyAdmitted(options, key),
   };
 }
@@ -277,12 +287,12 @@ function createOriginCache(): (raw: string | undefined) => string | null {
  * Header first (trimmed); then `?pk`, only where the route passes `queryKey`. Blank counts as absent. Repeated `?pk`
  * is not a key.
  */
-function readPresentedKey(req: IncomingMessage, queryKey: (() => unknown) | undefined): string | null {
+function readPresentedKey(req: IncomingMessage, queryKey: QueryKeyReader | undefined): string | null {
   const header = req.headers[PUBLISHABLE_KEY_HEADER_NAME];
   const trimmed = typeof header === 'string' ? header.trim() : '';
   if (trimmed) return trimmed;
   if (!queryKey) return null;
-  const pk = queryKey();
+  const pk = queryKey(req);
   if (typeof pk !== 'string') return null;
   return pk.trim() || null;
 }
@@ -292,27 +302,26 @@ function isPending<T>(answer: T | PromiseLike<T>): answer is PromiseLike<T> {
   return typeof (answer as { then?: unknown } | null)?.then === 'function';
 }
 
+/** Reads `?pk` of the request (the steps' callers pass a reader that ignores its argument). */
+type QueryKeyReader = (req: IncomingMessage) => unknown;
+
+/** `?pk` of an Express request; one function for every request rather than a closure per request. */
+function readQueryKey(req: IncomingMessage): unknown {
+  return (req as Request).query['pk'];
+}
+
 /** How Node names the header in `req.headers` (lower case); what `req.get(PUBLISHABLE_KEY_HEADER)` reads. */
 const PUBLISHABLE_KEY_HEADER_NAME = PUBLISHABLE_KEY_HEADER.toLowerCase();
 
 /**
- * The limiter already degrades to memory when Redis fails; if a limiter still throws, the request is let through
- * (fail open, logged): the caller has passed key and origin checks, and failing closed would take every operator's
- * widget down with the limiter.
+ * What the gate does when the limiter fails (rejects or throws): it lets the request through (fail open, logged). The
+ * limiter already degrades to memory when Redis fails; the caller has passed key and origin checks, and failing closed
+ * would take every operator's widget down with the limiter. The gate awaits the limiter inside try/catch rather than
+ * chaining a handler, so an admitted request allocates no closure for this.
  */
-function consumeFailOpen(
-  options: Pick<EmbedGateOptions, 'rateLimiter' | 'logger'>,
-  keyId: string,
-): Promise<RateLimitResult> {
-  const failOpen = (err: unknown): RateLimitResult => {
-    options.logger?.warn({ keyId, err }, 'embed gate: rate limiter failed, request allowed');
-    return { allowed: true, retryAfterSec: 1, remaining: 0 };
-  };
-  try {
-    return options.rateLimiter.consume(keyId).catch(failOpen);
-  } catch (err) {
-    return Promise.resolve(failOpen(err));
-  }
+function failOpen(options: Pick<EmbedGateOptions, 'logger'>, keyId: string, err: unknown): RateLimitResult {
+  options.logger?.warn({ keyId, err }, 'embed gate: rate limiter failed, request allowed');
+  return { allowed: true, retryAfterSec: 1, remaining: 0 };
 }
 
 function notifyAdmitted(options: Pick<EmbedGateOptions, 'onAdmitted' | 'logger'>, key: ResolvedKey): void {

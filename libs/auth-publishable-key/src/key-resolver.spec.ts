@@ -187,6 +187,25 @@ describe('createCachedKeyResolver', () => {
     expect(store.calls).toEqual([b]);
   });
 
+  it('keeps the order when the most recently used key is read again, and after it is invalidated', async () => {
+    const { store, resolver } = setup({ maxEntries: 2 });
+    const [a, b, c, d] = [1, 2, 3, 4].map(() => mintPublishableKey('test')) as [string, string, string, string];
+    for (const k of [a, b, c, d]) store.put(k, keyRecord());
+    await resolver.resolve(a);
+    await resolver.resolve(b);
+    expect(await resolver.resolve(b)).not.toBeNull(); // b is already the most recent: served, nothing moves
+    await resolver.resolve(c); // evicts a
+    resolver.invalidate(c);
+    await resolver.resolve(b); // b is the most recent again
+    await resolver.resolve(d);
+    await resolver.resolve(a); // the cache held b, d: a evicts b, the least recent
+    store.calls.length = 0;
+    await resolver.resolve(d);
+    await resolver.resolve(a);
+    await resolver.resolve(b);
+    expect(store.calls).toEqual([b]);
+  });
+
   it('keeps known keys cached while unknown keys flood the negative cache', async () => {
     const { store, resolver, key } = setup({ maxEntries: 1, maxNegativeEntries: 3 });
     await resolver.resolve(key);

@@ -211,25 +211,36 @@ interface Lru<V> {
 function createLru<V>(maxEntries: number): Lru<V> {
   if (!Number.isInteger(maxEntries) || maxEntries < 1) throw new Error('maxEntries must be a positive integer');
   const map = new Map<string, V>();
+  // The most recently used key, already last in the map: reading it again moves nothing (the widget's hot path reads
+  // the same few keys over and over, and each move is a delete and an insert).
+  let newest: string | undefined;
   return {
     get(key) {
       const value = map.get(key);
-      if (value === undefined) return undefined;
+      if (value === undefined || key === newest) return value;
       map.delete(key);
       map.set(key, value);
+      newest = key;
       return value;
     },
     set(key, value) {
       map.delete(key);
       map.set(key, value);
+      newest = key;
       while (map.size > maxEntries) {
         const oldest = map.keys().next();
         if (oldest.done) break;
         map.delete(oldest.value);
       }
     },
-    delete: (key) => void map.delete(key),
-    clear: () => map.clear(),
+    delete: (key) => {
+      map.delete(key);
+      if (key === newest) newest = undefined;
+    },
+    clear: () => {
+      map.clear();
+      newest = undefined;
+    },
     size: () => map.size,
   };
 }

@@ -73,15 +73,18 @@ export function createRateLimiter(options: RateLimiterOptions = {}): RefundableR
 }
 
 function consumeOne(limiter: RateLimiterAbstract, id: string): Promise<RateLimitResult> {
-  // One promise reaction, no async wrapper: this runs on every gated request.
-  return limiter.consume(id).then(
-    (res) => ({ allowed: true, retryAfterSec: toRetryAfterSec(res.msBeforeNext), remaining: res.remainingPoints }),
-    (rejection: unknown) => {
-      // Over the limit is a rejection with a RateLimiterRes; anything else is a real error for the caller.
-      if (!(rejection instanceof RateLimiterRes)) throw rejection;
-      return { allowed: false, retryAfterSec: toRetryAfterSec(rejection.msBeforeNext), remaining: 0 };
-    },
-  );
+  // One promise reaction with handlers made once, not per call: this runs on every gated request.
+  return limiter.consume(id).then(admitted, refusedOrError);
+}
+
+function admitted(res: RateLimiterRes): RateLimitResult {
+  return { allowed: true, retryAfterSec: toRetryAfterSec(res.msBeforeNext), remaining: res.remainingPoints };
+}
+
+/** Over the limit is a rejection with a RateLimiterRes; anything else is a real error for the caller. */
+function refusedOrError(rejection: unknown): RateLimitResult {
+  if (!(rejection instanceof RateLimiterRes)) throw rejection;
+  return { allowed: false, retryAfterSec: toRetryAfterSec(rejection.msBeforeNext), remaining: 0 };
 }
 
 export function toRetryAfterSec(msBeforeNext: number): number {
