@@ -1,4 +1,14 @@
-import { isDependencyUnavailable, toAppError } from './error-handler';
+import express from 'express';
+import request from 'supertest';
+import pino from 'pino';
+import {
+  createFailureLog,
+  errorHandler,
+  isDependencyUnavailable,
+  OUTAGE_LOG_EVERY_MS,
+  toAppError,
+} from './error-handler';
+import { requestId } from './request-id';
 
 /**
  * The shapes a lost, refused or exhausted PostgreSQL connection takes by the time it reaches the error handler,
@@ -135,5 +145,77 @@ describe('isDependencyUnavailable', () => {
   it.each(notUnavailable)('leaves %s to the 500 path', (_name, err) => {
     expect(isDependencyUnavailable(err)).toBe(false);
     expect(toAppError(err).status).toBe(500);
+  });
+});
+
+const refused = () =>
+  Object.assign(new Error('connect ECONNREFUSED 127.0.0.1:5432'), { code: 'ECONNREFUSED', syscall: 'connect' });
+
+function capture() {
+  const lines: Record<string, unknown>[] = [];
+  const logger = pino({ level: 'info' }, { write: (l: string) => lines.push(JSON.parse(l)) });
+  const clock = { t: Date.UTC(2026, 10, 28), now: () => new Date(clock.t) };
+  return { lines, logger, clock };
+}
+
+describe('createFailureLog', () => {
+  it('logs a real fault in full every time', () => {
+    const { lines, logger, clock } = capture();
+    const log = createFailureLog(logger, clock);
+    for (let i = 0; i < 3; i++) log(new Error(`bug ${i}`), `req-${i}`);
+    expect(lines.map((l) => [l['msg'], (l['err'] as { message: string }).message, l['reqId']])).toEqual([
+      ['request failed', 'bug 0', 'req-0'],
+      ['request failed', 'bug 1', 'req-1'],
+      ['request failed', 'bug 2', 'req-2'],
+    ]);
+    expect(lines.every((l) => !('dependencyUnavailable' in l))).toBe(true);
+  });
+
+  it('logs an outage at most once per interval, with the count of the failures it did not log', () => {
+    const { lines, logger, clock } = capture();
+    const log = createFailureLog(logger, clock);
+    log(refused(), 'a', 'acp request failed');
+    for (let i = 0; i < 5; i++) {
+      clock.t += 1000;
+      log(refused(), `b${i}`, 'acp request failed');
+    }
+    clock.t += OUTAGE_LOG_EVERY_MS - 5000 - 1;
+    log(refused(), 'c', 'acp request failed'); // 1 ms short of the interval: counted
+    clock.t += 1;
+    log(refused(), 'd', 'acp request failed');
+    expect(lines.map((l) => [l['msg'], l['reqId'], l['dependencyUnavailable'], l['unloggedSinceLastLine']])).toEqual([
+      ['acp request failed', 'a', true, 0],
+      ['acp request failed', 'd', true, 6],
+    ]);
+    expect((lines[1]!['err'] as { code: string }).code).toBe('ECONNREFUSED');
+  });
+
+  it('does not let an outage hide a real fault', () => {
+    const { lines, logger, clock } = capture();
+    const log = createFailureLog(logger, clock);
+    log(refused(), 'outage');
+    log(refused(), 'outage again');
+    log(new Error('a bug during the outage'), 'fault');
+    expect(lines.map((l) => l['reqId'])).toEqual(['outage', 'fault']);
+  });
+});
+
+describe('errorHandler during a database outage', () => {
+  it('answers every request 503 with Retry-After, and logs the error once', async () => {
+    const { lines, logger, clock } = capture();
+    const app = express();
+    app.use(requestId());
+    app.get('/x', () => {
+      throw refused();
+    });
+    app.use(errorHandler(logger, { clock }));
+    for (let i = 0; i < 4; i++) {
+      const res = await request(app).get('/x');
+      expect(res.status).toBe(503);
+      expect(res.headers['retry-after']).toBe('5');
+    }
+    const failed = lines.filter((l) => l['msg'] === 'request failed');
+    expect(failed).toHaveLength(1);
+    expect(failed[0]).toMatchObject({ dependencyUnavailable: true, unloggedSinceLastLine: 0 });
   });
 });

@@ -1,5 +1,5 @@
 import type { ErrorRequestHandler, RequestHandler } from 'express';
-import type { Logger } from '@expedition/platform';
+import { systemClock, type Clock, type Logger } from '@expedition/platform';
 import { AppError } from './app-error';
 import { answerDomainError, type DomainErrorMapping } from './domain-errors';
 import { linkedErrors, type LinkedError } from './error-chain';
@@ -88,13 +88,16 @@ export function toAppError(err: unknown, domainErrors: readonly DomainErrorMappi
 export interface ErrorHandlerOptions {
   /** The app's answers to the domain errors of the libs it calls (`mapDomainErrors`); an unanswered one is a 500. */
   domainErrors?: readonly DomainErrorMapping[];
+  /** The clock of the outage log's throttle (createFailureLog); the system clock by default. */
+  clock?: Clock;
 }
 
 /** The app's last middleware: anything thrown, as the documented error body (or a mapped domain error's own body). */
 export function errorHandler(logger: Logger, options: ErrorHandlerOptions = {}): ErrorRequestHandler {
+  const logFailure = createFailureLog(logger, options.clock);
   return (err, req, res, _next) => {
     const appError = toAppError(err, options.domainErrors);
-    if (appError.status >= 500) logger.error({ err: appError.cause ?? err, reqId: req.id }, 'request failed');
+    if (appError.status >= 500) logFailure(appError.cause ?? err, req.id);
     if (res.headersSent) return res.end();
     if (appError.status === 503 && !res.getHeader('Retry-After'))
       res.setHeader('Retry-After', String(UNAVAILABLE_RETRY_AFTER_SEC));
@@ -105,6 +108,37 @@ export function errorHandler(logger: Logger, options: ErrorHandlerOptions = {}):
       ...(appError.details ? { details: appError.details } : {}),
       ...(req.id ? { requestId: String(req.id) } : {}),
     });
+  };
+}
+
+/** During a dependency outage, the full error is logged at most once per this many milliseconds (per app). */
+export const OUTAGE_LOG_EVERY_MS = 10_000;
+
+/** Logs one request that failed with a 5xx: its error, the request id, and the message of the app's line. */
+export type FailureLog = (err: unknown, reqId: unknown, msg?: string) => void;
+
+/**
+ * How an app logs a request it answered with a 5xx. A real fault is logged in full, every time.
+ *
+ * A dependency outage (the database unreachable, answered 503) fails every request the same way. Logging each one
+ * in full wrote about 490 KB/s per replica under load, and buried everything else. So the full error is logged at
+ * most once per `OUTAGE_LOG_EVERY_MS`, with `dependencyUnavailable: true` and `unloggedSinceLastLine`: the outage
+ * failures since the previous such line, counted and not logged. The access log still has one line per request (status
+ * 503, reqId). docs/operations.md, "Logs".
+ */
+export function createFailureLog(logger: Pick<Logger, 'error'>, clock: Clock = systemClock): FailureLog {
+  let loggedAtMs = Number.NEGATIVE_INFINITY;
+  let unlogged = 0;
+  return (err, reqId, msg = 'request failed') => {
+    if (!isDependencyUnavailable(err)) return logger.error({ err, reqId }, msg);
+    const nowMs = clock.now().getTime();
+    if (nowMs - loggedAtMs < OUTAGE_LOG_EVERY_MS) {
+      unlogged += 1;
+      return;
+    }
+    logger.error({ err, reqId, dependencyUnavailable: true, unloggedSinceLastLine: unlogged }, msg);
+    loggedAtMs = nowMs;
+    unlogged = 0;
   };
 }
 

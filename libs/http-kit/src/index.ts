@@ -7,7 +7,15 @@ export { assignRequestId, requestId } from './request-id';
 export { accessLog, createLogger, httpLogger } from './logger';
 export { sendJson } from './send-json';
 export { answerBeforeExpress, type RequestEntry } from './before-express';
-export { errorHandler, notFound, toAppError, UNAVAILABLE_RETRY_AFTER_SEC } from './error-handler';
+export {
+  createFailureLog,
+  errorHandler,
+  notFound,
+  OUTAGE_LOG_EVERY_MS,
+  toAppError,
+  UNAVAILABLE_RETRY_AFTER_SEC,
+  type FailureLog,
+} from './error-handler';
 export { mapDomainErrors } from './domain-errors';
 export { healthRoutes } from './health';
 export { faviconRoute, PLATFORM_ICON_SVG } from './favicon';

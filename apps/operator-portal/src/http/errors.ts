@@ -1,6 +1,6 @@
 import type { ErrorRequestHandler, RequestHandler } from 'express';
 import type { PortalErrorCode } from '@expedition/contracts';
-import { AppError, toAppError, type ErrorDetail } from '@expedition/http-kit';
+import { AppError, createFailureLog, toAppError, type ErrorDetail } from '@expedition/http-kit';
 import { isAccountError, isOperatorError, type AccountErrorCode } from '@expedition/operators';
 import type { Logger } from '@expedition/platform';
 
@@ -87,11 +87,15 @@ export function toPortalError(err: unknown): PortalError {
   return portalError;
 }
 
-/** The portal's error handler: never a stack trace, never a secret; only real faults are logged as errors. */
+/**
+ * The portal's error handler: never a stack trace, never a secret; only real faults are logged as errors, and a database
+ * outage's at most once per 10 s (createFailureLog).
+ */
 export function portalErrorHandler(logger: Logger): ErrorRequestHandler {
+  const logFailure = createFailureLog(logger);
   return (err, req, res, _next) => {
     const error = toPortalError(err);
-    if (error.status >= 500) logger.error({ err: error.cause ?? err, reqId: req.id }, 'request failed');
+    if (error.status >= 500) logFailure(error.cause ?? err, req.id);
     if (res.headersSent) return res.end();
     for (const [name, value] of Object.entries(error.headers ?? {})) res.setHeader(name, value);
     res.status(error.status).json({

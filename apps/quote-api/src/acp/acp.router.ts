@@ -12,7 +12,7 @@ import {
   type Mode,
 } from '@expedition/contracts';
 import type { AgentKey } from '@expedition/db';
-import { jsonBody, parseOrThrow, refuseUnstorableJson } from '@expedition/http-kit';
+import { createFailureLog, jsonBody, parseOrThrow, refuseUnstorableJson } from '@expedition/http-kit';
 import type { Clock, Logger, RateLimiter } from '@expedition/platform';
 import { canonicalJson, verifyRequestSignature } from '@expedition/webhook-signature';
 import type { IdempotencyStore, StoredResponse } from '../purchase/idempotency.repository';
@@ -198,9 +198,10 @@ export function acpRouter(deps: AcpRouterDeps): Router {
       }),
     ),
   );
+  const logFailure = createFailureLog(deps.logger, deps.clock);
   router.use((err: unknown, req: Request, res: Response, _next: NextFunction) => {
     const acp = toAcpHttpError(err);
-    if (acp.status >= 500) deps.logger.error({ err, reqId: req.id }, 'acp request failed');
+    if (acp.status >= 500) logFailure(err, req.id, 'acp request failed');
     if (res.headersSent) return void res.end();
     send(res, { status: acp.status, headers: acp.headers, body: acp.body });
   });
