@@ -15,18 +15,25 @@ export interface MoneyStyle {
   readonly trimZeroCents?: boolean;
 }
 
-const formats = new Map<string, Intl.NumberFormat>();
+/** A format and its currency's number of decimals, asked of Intl once (`resolvedOptions()` costs more than `format`). */
+interface MoneyFormat {
+  readonly format: Intl.NumberFormat;
+  readonly digits: number;
+}
 
-function numberFormat(locale: string | undefined, currency: string, style: MoneyStyle): Intl.NumberFormat {
+const formats = new Map<string, MoneyFormat>();
+
+function moneyFormat(locale: string | undefined, currency: string, style: MoneyStyle): MoneyFormat {
   const key = `${locale ?? ''}|${currency}|${style.code ? 'c' : 's'}${style.trimZeroCents ? 't' : ''}`;
-  let format = formats.get(key);
-  if (!format) {
+  let cached = formats.get(key);
+  if (!cached) {
     const options: Intl.NumberFormatOptions = {
       style: 'currency',
       currency,
       currencyDisplay: style.code ? 'code' : 'symbol',
       ...(style.trimZeroCents ? { trailingZeroDisplay: 'stripIfInteger' } : {}),
     };
+    let format: Intl.NumberFormat;
     try {
       format = new Intl.NumberFormat(locale, options);
     } catch (err) {
@@ -34,9 +41,10 @@ function numberFormat(locale: string | undefined, currency: string, style: Money
       if (!(err instanceof RangeError) || locale === 'en') throw err;
       format = new Intl.NumberFormat('en', options);
     }
-    formats.set(key, format);
+    cached = { format, digits: format.resolvedOptions().maximumFractionDigits ?? 2 };
+    formats.set(key, cached);
   }
-  return format;
+  return cached;
 }
 
 /**
@@ -46,12 +54,11 @@ function numberFormat(locale: string | undefined, currency: string, style: Money
  */
 export function formatMoney(minorUnits: number, currency: string, locale?: string, style: MoneyStyle = {}): string {
   const code = currency.toUpperCase();
-  let format: Intl.NumberFormat;
+  let money: MoneyFormat;
   try {
-    format = numberFormat(locale, code, style);
+    money = moneyFormat(locale, code, style);
   } catch {
     return `${(minorUnits / 100).toFixed(2)} ${code}`;
   }
-  const digits = format.resolvedOptions().maximumFractionDigits ?? 2;
-  return format.format(minorUnits / 10 ** digits);
+  return money.format.format(minorUnits / 10 ** money.digits);
 }
