@@ -6,6 +6,7 @@ import type { PGlite } from '@electric-sql/pglite';
 import { PrismaClient } from './generated/prisma/client';
 import { pgliteConnections, pgPoolConnections, type WithConnection } from './executor';
 import { createPgNotifications, type Notifications } from './notifications';
+import { runRowsOnPool } from './direct-rows';
 import { preparedStatementName } from './prepared';
 
 export type DatabaseKind = 'postgres' | 'pglite';
@@ -100,6 +101,7 @@ async function createPostgresDatabase(databaseUrl: string, options: CreateDataba
     statementNameGenerator: preparedStatementName,
   });
   const prisma = prismaClient(adapter, options.onQuery);
+  runRowsOnPool(prisma, pool, options.onQuery);
   const notifications = createPgNotifications({ client: { connectionString: databaseUrl }, schema });
   return {
     prisma,

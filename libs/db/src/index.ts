@@ -19,6 +19,7 @@ export { applyMigrations } from './migrations';
 export { checkDrift, createMigration } from './migration-authoring';
 export { isUniqueViolation } from './errors';
 export { prepared } from './prepared';
+export { queryRows } from './direct-rows';
 export { NOTIFY_CHANNELS } from './notifications';
 export type { Notifications } from './notifications';
 export { syncCatalog } from './catalog-sync';

@@ -99,6 +99,19 @@ function suite(kind: 'postgres' | 'pglite') {
     expect(await db.prisma.quote.count()).toBe(before + 1);
     expect(await db.prisma.quote.findUnique({ where: { quoteNumber: 'EXP-ZZZZ' } })).toBeNull();
   });
+
+  it('answers null and writes nothing when the quote number is taken (no error: nothing to roll back)', async () => {
+    const created = await createQuoteService({ prisma: db.prisma, clock }).create(sparseTrip);
+    const [quotes, estimates] = [await db.prisma.quote.count(), await db.prisma.quoteEstimate.count()];
+    // eslint-disable-next-line @typescript-eslint/no-unused-vars
+    const { id, status, optionsAttempts, optionsLockedUntil, optionsError, createdAt, updatedAt, ...row } =
+      created.quote;
+    const again = await insertQuoteWithEstimates(db.prisma, { ...row, sessionIdHash: 'y'.repeat(64) }, [
+      { ...created.estimates[0]! },
+    ]);
+    expect(again).toBeNull();
+    expect([await db.prisma.quote.count(), await db.prisma.quoteEstimate.count()]).toEqual([quotes, estimates]);
+  });
 }
 
 describe('quote insert on PGlite', () => suite('pglite'));

@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import { isUniqueViolation, prepared, Prisma, type PrismaClient, type Quote, type QuoteEstimate } from '@expedition/db';
+import { prepared, Prisma, queryRows, type PrismaClient, type Quote, type QuoteEstimate } from '@expedition/db';
 
 /** The quote row as quote creation writes it (the columns without a database default, plus status defaults). */
 export type QuoteRow = Omit<
@@ -10,11 +10,16 @@ export type EstimateRow = Omit<QuoteEstimate, 'id' | 'quoteId' | 'createdAt'>;
 
 /**
  * Writes a quote and its estimates in ONE SQL statement (a data-modifying CTE: atomic without a transaction, one
- * round trip) and returns them in Prisma's shapes. Quote creation is the hottest write path, and through the ORM
- * about half of its CPU went to Prisma's client and query compiler (tools/bench/README.md); plain SQL here runs the
- * same on PostgreSQL and PGlite. Ids and `updatedAt` are made here, as Prisma's client would (`@default(uuid())`,
- * `@updatedAt`); `createdAt` is the database default, shared by the quote and its estimates (one statement, one
- * `CURRENT_TIMESTAMP`). A taken quote number surfaces as the usual unique violation (see isQuoteNumberTaken).
+ * round trip) and returns them in Prisma's shapes; null, having written nothing, when the quote number is taken (the
+ * caller draws another). Quote creation is the hottest write path, and through the ORM about half of its CPU went to
+ * Prisma's client and query compiler (tools/bench/README.md); plain SQL here runs the same on PostgreSQL and PGlite,
+ * and on PostgreSQL it goes to the pool directly (`queryRows`). Ids and `updatedAt` are made here, as Prisma's client
+ * would (`@default(uuid())`, `@updatedAt`); `createdAt` is the database default, shared by the quote and its
+ * estimates (one statement, one `CURRENT_TIMESTAMP`).
+ *
+ * A taken number is `ON CONFLICT DO NOTHING`, and the estimates are inserted only when the quote was: no error, so
+ * nothing is rolled back and the connection stays as it was. `EXP-XXXX` has 810,000 numbers (identifiers.ts), so
+ * collisions grow with the table: at 100,000 quotes one insert in eight draws a taken number.
  *
  * Keep the column lists in step with libs/db/prisma/schema.prisma (quote-insert.spec.ts compares what this returns
  * with what Prisma reads back).
@@ -23,25 +28,29 @@ export async function insertQuoteWithEstimates(
   prisma: PrismaClient,
   q: QuoteRow,
   estimateRows: readonly EstimateRow[],
-): Promise<{ quote: Quote; estimates: QuoteEstimate[] }> {
+): Promise<{ quote: Quote; estimates: QuoteEstimate[] } | null> {
   const id = randomUUID();
   const updatedAt = new Date();
   const estimates = estimateRows.map((e) => ({ ...e, id: randomUUID(), quoteId: id }));
   // Prisma.join throws on an empty list: a quote no plan is eligible for has no estimates (and no estimates CTE).
+  // Every value is cast: in `SELECT … FROM (VALUES …)` PostgreSQL types a column from its values, not from the table.
   const estimatesCte = estimates.length
     ? Prisma.sql`, estimates AS (
         INSERT INTO quote_estimates (id, quote_id, plan_id, premium_cents, currency, traveler_premiums_cents,
           confidence, is_recommended, rank, notes, cfar_eligible)
-        VALUES ${Prisma.join(
+        SELECT e.* FROM (VALUES ${Prisma.join(
           estimates.map(
             (
               e,
-            ) => Prisma.sql`(${e.id}, ${id}, ${e.planId}, ${e.premiumCents}, ${e.currency}, ${e.travelerPremiumsCents}::int[],
-              ${e.confidence}, ${e.isRecommended}, ${e.rank}, ${e.notes}, ${e.cfarEligible})`,
+            ) => Prisma.sql`(${e.id}::text, ${id}::text, ${e.planId}::text, ${e.premiumCents}::int, ${e.currency}::text,
+              ${e.travelerPremiumsCents}::int[], ${e.confidence}::text, ${e.isRecommended}::boolean, ${e.rank}::int,
+              ${e.notes}::text, ${e.cfarEligible}::boolean)`,
           ),
-        )})`
+        )}) AS e
+        WHERE EXISTS (SELECT 1 FROM quote))`
     : Prisma.empty;
-  const rows = await prisma.$queryRaw<Quote[]>(
+  const rows = await queryRows<Quote>(
+    prisma,
     prepared(Prisma.sql`
     WITH quote AS (
       INSERT INTO quotes (id, quote_number, session_id_hash, source, operator_id, mode, options_status,
@@ -54,6 +63,7 @@ export async function insertQuoteWithEstimates(
         ${q.currency}, ${q.travelers}, ${q.travelerAges}::int[], ${q.residence}, ${q.state},
         ${q.depositPaidDate}::date, ${q.email}, ${q.name}, ${q.phone}, ${q.operatorName}, ${q.locale}, ${q.recommendedPlanId},
         ${q.instantQuoteEligible}, ${q.expiresAt}::timestamp(3), ${updatedAt}::timestamp(3))
+      ON CONFLICT (quote_number) DO NOTHING
       RETURNING id, quote_number AS "quoteNumber", session_id_hash AS "sessionIdHash", source,
         operator_id AS "operatorId", mode, status, options_status AS "optionsStatus",
         options_attempts AS "optionsAttempts", options_locked_until AS "optionsLockedUntil",
@@ -68,14 +78,9 @@ export async function insertQuoteWithEstimates(
     SELECT * FROM quote`),
   );
   const quote = rows[0];
-  if (!quote) throw new Error('quote insert returned no row');
+  if (!quote) return null;
   return {
     quote,
     estimates: estimates.map((e) => ({ ...e, createdAt: quote.createdAt })).sort((a, b) => a.rank - b.rank),
   };
-}
-
-/** True when a quote insert failed because its quote number is taken (the caller retries with a fresh one). */
-export function isQuoteNumberTaken(err: unknown): boolean {
-  return isUniqueViolation(err, 'quoteNumber');
 }
