@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import { prepared, Prisma, type PrismaClient } from '@expedition/db';
+import { prepared, Prisma, queryRows, type PrismaClient } from '@expedition/db';
 import { claimDueRows, MAX_ERROR_LENGTH, type ClaimOptions } from '../outbox/lease-claim';
 
 /** An outbox row leased to one worker for one attempt. */
@@ -147,7 +147,8 @@ export async function recordAttempts(
       error: attempt.error === null ? null : attempt.error.slice(0, MAX_ERROR_LENGTH),
     };
   });
-  const recorded = await prisma.$queryRaw<{ id: string }[]>(
+  const recorded = await queryRows<{ id: string }>(
+    prisma,
     prepared(Prisma.sql`
     WITH outcome AS (
       SELECT * FROM jsonb_to_recordset(${JSON.stringify(rows)}::jsonb) AS o(

@@ -1,4 +1,4 @@
-import { prepared, Prisma, type PrismaClient } from '@expedition/db';
+import { prepared, Prisma, queryRows, type PrismaClient } from '@expedition/db';
 
 /**
  * The leased outboxes of the dispatcher: the `policy.issued` webhooks (webhook_events), the policyholder mails
@@ -42,7 +42,8 @@ export function claimDueRows<Row>(
   const leaseUntil = new Date(now.getTime() + options.leaseMs);
   const table = Prisma.raw(outbox);
   const returning = Prisma.raw([...CLAIM_COLUMNS, ...columns].map((column) => `t.${column}`).join(', '));
-  return prisma.$queryRaw<Row[]>(
+  return queryRows<Row>(
+    prisma,
     prepared(Prisma.sql`
     WITH claimed AS (
       UPDATE ${table} AS t
