@@ -11,14 +11,15 @@ type RawClient = Pick<Prisma.TransactionClient, '$queryRaw'>;
 const directRunners = new WeakMap<object, RunRows>();
 
 /**
- * The rows of one raw statement, as `prisma.$queryRaw(query)` gives them, for the hottest paths (the quote insert).
+ * The rows of one raw statement, as `prisma.$queryRaw(query)` gives them, for the hottest paths (the quote insert, the
+ * delivery worker's claim and record).
  * On PostgreSQL, with a client createDatabase made, the statement goes straight to the client's own pool: Prisma's
  * request pipeline around a raw statement (parameter and result conversion, its query interpreter) cost about half of
  * the CPU of a quote creation (docs/decisions.md, "Raw statements past the ORM"). A transaction client, PGlite's
  * client and any other one use `$queryRaw`, so a statement inside a transaction stays on its transaction.
  *
  * Same rows as `$queryRaw` for text, uuid, enum, integer, boolean, json, date and timestamp columns and arrays of
- * text, integers and enums (quote-insert.spec.ts compares the two). A statement whose columns are numeric, bigint
+ * text, integers and enums (test/direct-rows.spec.ts and quote-insert.spec.ts compare the two). A statement whose columns are numeric, bigint
  * arrays or arrays of dates keeps `$queryRaw`. Errors are pg's own (a unique violation is `code` 23505 with its
  * `constraint`; isUniqueViolation reads both shapes).
  */

@@ -49,6 +49,24 @@ describe('createQuoteService', () => {
     expect([first.quote.quoteNumber, second.quote.quoteNumber]).toEqual(['EXP-AAAA', 'EXP-BBBB']);
   });
 
+  it('gives one taken number to one of many concurrent quotes, and every other one a fresh draw', async () => {
+    // Each quote's first draw is the same number; later draws are unique. All 12 inserts race for EXP-CCCC.
+    let draws = 0;
+    const quotes = createQuoteService({
+      prisma: db.prisma,
+      clock,
+      newQuoteNumber: () => (draws++ < 12 ? 'EXP-CCCC' : `EXP-${QUOTE_NUMBER_ALPHABET[draws - 12]}DDD`),
+    });
+    const created = await Promise.all(Array.from({ length: 12 }, () => quotes.create(trip)));
+    const numbers = created.map((c) => c.quote.quoteNumber);
+    expect(new Set(numbers).size).toBe(12);
+    expect(numbers.filter((n) => n === 'EXP-CCCC')).toHaveLength(1);
+    const stored = await db.prisma.quote.findMany({ where: { id: { in: created.map((c) => c.quote.id) } } });
+    expect(stored).toHaveLength(12);
+    const estimates = await db.prisma.quoteEstimate.count({ where: { quoteId: { in: stored.map((q) => q.id) } } });
+    expect(estimates).toBe(created.reduce((sum, c) => sum + c.estimates.length, 0));
+  });
+
   it('writes nothing when pricing refuses the input', async () => {
     const before = await db.prisma.quote.count();
     await expect(
