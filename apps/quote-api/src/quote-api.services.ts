@@ -7,6 +7,7 @@ import {
   type MoneyPath,
   type PolicyTokens,
 } from '@expedition/fulfillment';
+import { createFailureLog, type FailureLog } from '@expedition/http-kit';
 import type { Metrics, Observability } from '@expedition/observability';
 import type { PaymentProcessor } from '@expedition/payments';
 import type { Clock, Logger, RateLimiter } from '@expedition/platform';
@@ -72,6 +73,8 @@ export interface QuoteApiServices {
   /** quote-api's public base URL (links to policy wording, checkout links). */
   publicUrl: string;
   logger: Logger;
+  /** How a failed MCP tool call is logged: in full, a database outage's at most once per 10 s (createFailureLog). */
+  logFailure: FailureLog;
   /** Payment mode of quotes created here (QUOTE_API_MODE). */
   mode: Mode;
   /** Counts quotes created per channel; absent (no observability, e.g. the stdio entry): not counted. */
@@ -106,6 +109,7 @@ export function createQuoteApiServices(deps: QuoteApiDeps): QuoteApiServices {
   return {
     publicUrl,
     logger,
+    logFailure: createFailureLog(logger, clock),
     mode,
     metrics,
     catalog: createCatalogService({ publicUrl }),

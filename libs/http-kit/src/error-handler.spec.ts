@@ -162,7 +162,7 @@ describe('createFailureLog', () => {
   it('logs a real fault in full every time', () => {
     const { lines, logger, clock } = capture();
     const log = createFailureLog(logger, clock);
-    for (let i = 0; i < 3; i++) log(new Error(`bug ${i}`), `req-${i}`);
+    for (let i = 0; i < 3; i++) log(new Error(`bug ${i}`), { reqId: `req-${i}` });
     expect(lines.map((l) => [l['msg'], (l['err'] as { message: string }).message, l['reqId']])).toEqual([
       ['request failed', 'bug 0', 'req-0'],
       ['request failed', 'bug 1', 'req-1'],
@@ -174,15 +174,15 @@ describe('createFailureLog', () => {
   it('logs an outage at most once per interval, with the count of the failures it did not log', () => {
     const { lines, logger, clock } = capture();
     const log = createFailureLog(logger, clock);
-    log(refused(), 'a', 'acp request failed');
+    log(refused(), { reqId: 'a' }, 'acp request failed');
     for (let i = 0; i < 5; i++) {
       clock.t += 1000;
-      log(refused(), `b${i}`, 'acp request failed');
+      log(refused(), { reqId: `b${i}` }, 'acp request failed');
     }
     clock.t += OUTAGE_LOG_EVERY_MS - 5000 - 1;
-    log(refused(), 'c', 'acp request failed'); // 1 ms short of the interval: counted
+    log(refused(), { reqId: 'c' }, 'acp request failed'); // 1 ms short of the interval: counted
     clock.t += 1;
-    log(refused(), 'd', 'acp request failed');
+    log(refused(), { reqId: 'd' }, 'acp request failed');
     expect(lines.map((l) => [l['msg'], l['reqId'], l['dependencyUnavailable'], l['unloggedSinceLastLine']])).toEqual([
       ['acp request failed', 'a', true, 0],
       ['acp request failed', 'd', true, 6],
@@ -193,9 +193,9 @@ describe('createFailureLog', () => {
   it('does not let an outage hide a real fault', () => {
     const { lines, logger, clock } = capture();
     const log = createFailureLog(logger, clock);
-    log(refused(), 'outage');
-    log(refused(), 'outage again');
-    log(new Error('a bug during the outage'), 'fault');
+    log(refused(), { reqId: 'outage' });
+    log(refused(), { reqId: 'outage again' });
+    log(new Error('a bug during the outage'), { reqId: 'fault' });
     expect(lines.map((l) => l['reqId'])).toEqual(['outage', 'fault']);
   });
 });

@@ -97,7 +97,7 @@ export function errorHandler(logger: Logger, options: ErrorHandlerOptions = {}):
   const logFailure = createFailureLog(logger, options.clock);
   return (err, req, res, _next) => {
     const appError = toAppError(err, options.domainErrors);
-    if (appError.status >= 500) logFailure(appError.cause ?? err, req.id);
+    if (appError.status >= 500) logFailure(appError.cause ?? err, { reqId: req.id });
     if (res.headersSent) return res.end();
     if (appError.status === 503 && !res.getHeader('Retry-After'))
       res.setHeader('Retry-After', String(UNAVAILABLE_RETRY_AFTER_SEC));
@@ -114,8 +114,8 @@ export function errorHandler(logger: Logger, options: ErrorHandlerOptions = {}):
 /** During a dependency outage, the full error is logged at most once per this many milliseconds (per app). */
 export const OUTAGE_LOG_EVERY_MS = 10_000;
 
-/** Logs one request that failed with a 5xx: its error, the request id, and the message of the app's line. */
-export type FailureLog = (err: unknown, reqId: unknown, msg?: string) => void;
+/** Logs one request that failed: its error, the fields that name the request (`reqId`, a key id…), the line's message. */
+export type FailureLog = (err: unknown, fields: Record<string, unknown>, msg?: string) => void;
 
 /**
  * How an app logs a request it answered with a 5xx. A real fault is logged in full, every time.
@@ -129,14 +129,14 @@ export type FailureLog = (err: unknown, reqId: unknown, msg?: string) => void;
 export function createFailureLog(logger: Pick<Logger, 'error'>, clock: Clock = systemClock): FailureLog {
   let loggedAtMs = Number.NEGATIVE_INFINITY;
   let unlogged = 0;
-  return (err, reqId, msg = 'request failed') => {
-    if (!isDependencyUnavailable(err)) return logger.error({ err, reqId }, msg);
+  return (err, fields, msg = 'request failed') => {
+    if (!isDependencyUnavailable(err)) return logger.error({ ...fields, err }, msg);
     const nowMs = clock.now().getTime();
     if (nowMs - loggedAtMs < OUTAGE_LOG_EVERY_MS) {
       unlogged += 1;
       return;
     }
-    logger.error({ err, reqId, dependencyUnavailable: true, unloggedSinceLastLine: unlogged }, msg);
+    logger.error({ ...fields, err, dependencyUnavailable: true, unloggedSinceLastLine: unlogged }, msg);
     loggedAtMs = nowMs;
     unlogged = 0;
   };

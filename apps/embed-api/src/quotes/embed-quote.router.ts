@@ -6,6 +6,7 @@ import {
 } from '@expedition/contracts';
 import { getEmbedContext } from '@expedition/auth-publishable-key';
 import { isPricingError } from '@expedition/domain-pricing';
+import { createFailureLog, type FailureLog } from '@expedition/http-kit';
 import type { Logger } from '@expedition/platform';
 import { isQuotingError } from '@expedition/quoting';
 import { jsonBodyOr400, sendEmbedError } from '../http/embed-responses';
@@ -22,6 +23,7 @@ export function addEmbedQuoteRoute(
   app: IRouter,
   deps: { gate: RequestHandler; quotes: EmbedQuoteService; logger: Logger },
 ): void {
+  const logFailure = createFailureLog(deps.logger);
   app.post(EMBED_QUOTE_PATH, deps.gate, jsonBodyOr400(), async (req, res) => {
     const context = getEmbedContext(req);
     const parsed = EmbedQuoteRequestSchema.safeParse(req.body);
@@ -39,7 +41,7 @@ export function addEmbedQuoteRoute(
       res.json(result);
     } catch (err) {
       if (isQuotingError(err)) throw err;
-      sendEmbedError(res, creationFailure(err, deps.logger, context.keyId));
+      sendEmbedError(res, creationFailure(err, logFailure, context.keyId));
     }
   });
 }
@@ -47,10 +49,10 @@ export function addEmbedQuoteRoute(
 /**
  * Every other downstream failure is the spec's 400 `{ error: <reason> }`: the domain's own message for input it refuses
  * (unknown destination, past start date, wrong number of ages…), else the generic message; internal messages
- * (database errors) are logged, never returned.
+ * (database errors) are logged, a database outage's at most once per 10 s (createFailureLog), never returned.
  */
-function creationFailure(err: unknown, logger: Logger, keyId: string): string {
+function creationFailure(err: unknown, logFailure: FailureLog, keyId: string): string {
   if (isPricingError(err) || err instanceof EmbedInputError) return err.message;
-  logger.error({ err, keyId }, 'embed quote could not be created');
+  logFailure(err, { keyId }, 'embed quote could not be created');
   return EMBED_QUOTE_CREATION_FAILED;
 }

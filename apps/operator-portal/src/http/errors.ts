@@ -95,7 +95,7 @@ export function portalErrorHandler(logger: Logger): ErrorRequestHandler {
   const logFailure = createFailureLog(logger);
   return (err, req, res, _next) => {
     const error = toPortalError(err);
-    if (error.status >= 500) logFailure(error.cause ?? err, req.id);
+    if (error.status >= 500) logFailure(error.cause ?? err, { reqId: req.id });
     if (res.headersSent) return res.end();
     for (const [name, value] of Object.entries(error.headers ?? {})) res.setHeader(name, value);
     res.status(error.status).json({

@@ -201,7 +201,7 @@ export function acpRouter(deps: AcpRouterDeps): Router {
   const logFailure = createFailureLog(deps.logger, deps.clock);
   router.use((err: unknown, req: Request, res: Response, _next: NextFunction) => {
     const acp = toAcpHttpError(err);
-    if (acp.status >= 500) logFailure(err, req.id, 'acp request failed');
+    if (acp.status >= 500) logFailure(err, { reqId: req.id }, 'acp request failed');
     if (res.headersSent) return void res.end();
     send(res, { status: acp.status, headers: acp.headers, body: acp.body });
   });

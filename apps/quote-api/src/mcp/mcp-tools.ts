@@ -2,8 +2,7 @@ import { formatMoney } from '@expedition/contracts/rules';
 import type { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import { z } from 'zod';
-import { AppError } from '@expedition/http-kit';
-import type { Logger } from '@expedition/platform';
+import { AppError, type FailureLog } from '@expedition/http-kit';
 import type { McpServices } from './mcp.services';
 
 /** The tool names, stable: agents and their hosts remember them. tools/list answers them in this order. */
@@ -50,7 +49,7 @@ export const money = (cents: number, currency = 'USD') =>
   formatMoney(cents, currency, 'en-US', { trimZeroCents: true });
 
 /** `run` for one server: an AppError is the tool's error text (as on /api/v1); anything else is logged, not shown. */
-export function createToolRunner(logger: Logger, requestId?: string): ToolRun {
+export function createToolRunner(logFailure: FailureLog, requestId?: string): ToolRun {
   function toolError(tool: McpToolName, err: unknown): CallToolResult {
     if (err instanceof AppError) {
       const lines = [`${err.message} (code ${err.code}, as HTTP ${err.status} on /api/v1).`];
@@ -59,7 +58,7 @@ export function createToolRunner(logger: Logger, requestId?: string): ToolRun {
         lines.push('Create a new quote with create_quote; prices are never changed silently.');
       return { isError: true, content: [{ type: 'text', text: lines.join('\n') }] };
     }
-    logger.error({ err, tool, requestId }, 'mcp tool failed');
+    logFailure(err, { tool, requestId }, 'mcp tool failed');
     const ref = requestId ? ` Reference: ${requestId}.` : '';
     return {
       isError: true,

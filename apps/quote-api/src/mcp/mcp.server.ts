@@ -18,7 +18,7 @@ export function createMcpServer(services: McpServices, options: { requestId?: st
     { name: MCP_SERVER_NAME, title: 'Expedition travel insurance', version: QUOTE_API_VERSION },
     { instructions: mcpInstructions(), capabilities: { resources: {}, prompts: {} } },
   );
-  const run = createToolRunner(services.logger, options.requestId);
+  const run = createToolRunner(services.logFailure, options.requestId);
   for (const name of MCP_TOOLS) TOOLS[name](server, { services, run });
   registerResourcesAndPrompts(server, services);
   return server;

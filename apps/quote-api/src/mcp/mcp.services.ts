@@ -6,5 +6,5 @@ import type { QuoteApiServices } from '../quote-api.services';
  */
 export type McpServices = Pick<
   QuoteApiServices,
-  'logger' | 'publicUrl' | 'metrics' | 'catalog' | 'quotes' | 'checkout' | 'purchases' | 'policies'
+  'logger' | 'logFailure' | 'publicUrl' | 'metrics' | 'catalog' | 'quotes' | 'checkout' | 'purchases' | 'policies'
 >;
