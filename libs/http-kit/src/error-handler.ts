@@ -111,20 +111,21 @@ export function errorHandler(logger: Logger, options: ErrorHandlerOptions = {}):
   };
 }
 
-/** During a dependency outage, the full error is logged at most once per this many milliseconds (per app). */
+/** During a dependency outage, the full error is logged at most once per this many milliseconds (per FailureLog). */
 export const OUTAGE_LOG_EVERY_MS = 10_000;
 
 /** Logs one request that failed: its error, the fields that name the request (`reqId`, a key id…), the line's message. */
 export type FailureLog = (err: unknown, fields: Record<string, unknown>, msg?: string) => void;
 
 /**
- * How an app logs a request it answered with a 5xx. A real fault is logged in full, every time.
+ * How an app logs a request that failed on a fault (a 5xx, an MCP tool's error, the widget's generic quote error). A
+ * real fault is logged in full, every time.
  *
  * A dependency outage (the database unreachable, answered 503) fails every request the same way. Logging each one
  * in full wrote about 490 KB/s per replica under load, and buried everything else. So the full error is logged at
  * most once per `OUTAGE_LOG_EVERY_MS`, with `dependencyUnavailable: true` and `unloggedSinceLastLine`: the outage
- * failures since the previous such line, counted and not logged. The access log still has one line per request (status
- * 503, reqId). docs/operations.md, "Logs".
+ * failures since the previous such line, counted and not logged. The access log still has one line per request (its
+ * status, reqId). docs/runbooks.md, "DatabaseUnreachable".
  */
 export function createFailureLog(logger: Pick<Logger, 'error'>, clock: Clock = systemClock): FailureLog {
   let loggedAtMs = Number.NEGATIVE_INFINITY;
