@@ -1,4 +1,5 @@
 import request from 'supertest';
+import pino from 'pino';
 import { EmbedQuoteResultSchema } from '@expedition/contracts';
 import type { PrismaClient } from '@expedition/db';
 import { createHarness, expectCors, fullQuote, seedTenant, SITE_ORIGIN, type Harness } from './harness';
@@ -339,5 +340,22 @@ describe('POST /api/embed/quote: downstream failures → 400 { error: <reason> }
     expect(res.status).toBe(400);
     expect(res.body).toEqual({ error: 'Quote could not be created' });
     expectCors(res, SITE_ORIGIN);
+  });
+
+  it('logs a database outage once, not once per failed quote (docs/runbooks.md, DatabaseUnreachable)', async () => {
+    const refused = () =>
+      Promise.reject(Object.assign(new Error('connect ECONNREFUSED 127.0.0.1:5432'), { code: 'ECONNREFUSED' }));
+    const down = new Proxy(h.prisma, {
+      get: (target, prop, receiver) =>
+        prop === '$transaction' || prop === '$queryRaw' ? refused : Reflect.get(target, prop, receiver),
+    }) as PrismaClient;
+    const lines: Record<string, unknown>[] = [];
+    const logger = pino({ level: 'info' }, { write: (l: string) => lines.push(JSON.parse(l)) });
+    const other = await createHarness({ db: h.db, deps: { prisma: down, logger } });
+    for (let i = 0; i < 3; i++) expect((await post(fullQuote, tenant.testKey, other.app)).status).toBe(400);
+    const failed = lines.filter((l) => l['msg'] === 'embed quote could not be created');
+    expect(failed).toHaveLength(1);
+    expect(failed[0]).toMatchObject({ dependencyUnavailable: true, unloggedSinceLastLine: 0 });
+    expect(lines.filter((l) => l['msg'] === 'request completed')).toHaveLength(3);
   });
 });
