@@ -83,7 +83,7 @@ export function createApp(deps: QuoteApiDeps): Express {
       rateLimitPerMinute,
       mode: services.mode,
       clock: deps.clock,
-      logger: deps.logger,
+      logFailure: services.logFailure,
       openapi: JSON.stringify(buildAcpOpenApi({ serverUrl: deps.publicUrl })),
     }),
   );
@@ -99,6 +99,6 @@ export function createApp(deps: QuoteApiDeps): Express {
   app.use(wordingRouter({ publicUrl: deps.publicUrl }));
   app.use(checkoutPageRouter({ checkout: services.checkout, ui, receipts: services.checkoutReceipts }));
   app.use(notFound());
-  app.use(errorHandler(deps.logger, { domainErrors: QUOTE_API_DOMAIN_ERRORS }));
+  app.use(errorHandler(deps.logger, { domainErrors: QUOTE_API_DOMAIN_ERRORS, logFailure: services.logFailure }));
   return app;
 }

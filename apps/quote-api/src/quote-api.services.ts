@@ -73,7 +73,10 @@ export interface QuoteApiServices {
   /** quote-api's public base URL (links to policy wording, checkout links). */
   publicUrl: string;
   logger: Logger;
-  /** How a failed MCP tool call is logged: in full, a database outage's at most once per 10 s (createFailureLog). */
+  /**
+   * How a failed request or MCP tool call is logged (the API's, ACP's and MCP's error handlers share it): in full, a
+   * database outage's at most once per 10 s for the app (createFailureLog).
+   */
   logFailure: FailureLog;
   /** Payment mode of quotes created here (QUOTE_API_MODE). */
   mode: Mode;

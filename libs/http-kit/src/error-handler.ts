@@ -90,11 +90,13 @@ export interface ErrorHandlerOptions {
   domainErrors?: readonly DomainErrorMapping[];
   /** The clock of the outage log's throttle (createFailureLog); the system clock by default. */
   clock?: Clock;
+  /** The app's failure log when other handlers share it (one outage throttle per app); else one of its own. */
+  logFailure?: FailureLog;
 }
 
 /** The app's last middleware: anything thrown, as the documented error body (or a mapped domain error's own body). */
 export function errorHandler(logger: Logger, options: ErrorHandlerOptions = {}): ErrorRequestHandler {
-  const logFailure = createFailureLog(logger, options.clock);
+  const logFailure = options.logFailure ?? createFailureLog(logger, options.clock);
   return (err, req, res, _next) => {
     const appError = toAppError(err, options.domainErrors);
     if (appError.status >= 500) logFailure(appError.cause ?? err, { reqId: req.id });

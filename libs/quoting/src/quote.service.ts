@@ -5,7 +5,7 @@ import { DEFAULT_LOCALE, type Locale } from '@expedition/i18n';
 import { hashToken, randomToken, type Clock } from '@expedition/platform';
 import { instantQuoteEligibility, offersOptions } from './options/instant-eligibility';
 import { randomQuoteNumber } from './identifiers';
-import { insertQuoteWithEstimates } from './quote-insert';
+import { insertQuoteWithEstimates, type QuoteRow } from './quote-insert';
 import { QuotingError } from './quoting-error';
 import { sandboxQuoteRefusal } from './sandbox';
 
@@ -96,52 +96,53 @@ export function createQuoteService(deps: QuoteServiceDeps) {
       offersOptions(input.source) &&
       instantQuoteEligibility({ startDate: pricing.startDate, estimates: pricing.estimates }).eligible;
 
+    // Handed to the caller once (it authorises a checkout link); only its hash is stored.
+    const sessionId = randomToken('qs');
+    const row: Omit<QuoteRow, 'quoteNumber'> = {
+      sessionIdHash: hashToken(sessionId),
+      source: input.source,
+      operatorId: input.operatorId ?? null,
+      mode: input.mode ?? 'test',
+      destinationSlug: pricing.destination.slug,
+      otherCountries: [...(input.otherCountries ?? [])],
+      startDate,
+      endDate,
+      durationDays: pricing.durationDays,
+      durationDefaulted: pricing.durationDefaulted,
+      tripCostCents: input.tripCostCents,
+      currency: pricing.currency,
+      travelers: input.travelers,
+      travelerAges: pricing.travelerAges.map((a) => a ?? 0),
+      residence: input.residence,
+      state: input.state ?? null,
+      depositPaidDate: input.depositPaidDate ? new Date(`${input.depositPaidDate}T00:00:00Z`) : null,
+      email: input.email ?? null,
+      name: input.name ?? null,
+      phone: input.phone ?? null,
+      operatorName: input.operatorName ?? null,
+      locale: input.locale ?? DEFAULT_LOCALE,
+      recommendedPlanId: pricing.recommendedPlanId,
+      instantQuoteEligible,
+      // Pending quotes are what the options worker produces bindable options for; the others never get any.
+      optionsStatus: instantQuoteEligible ? 'pending' : 'not_eligible',
+      expiresAt,
+    };
+    const estimates = pricing.estimates.map((e, rank) => ({
+      planId: e.planId,
+      premiumCents: e.premiumCents,
+      currency: pricing.currency,
+      travelerPremiumsCents: [...e.travelerPremiumsCents],
+      confidence: e.confidence,
+      isRecommended: e.isRecommended,
+      rank,
+      notes: e.notes,
+      cfarEligible: e.cfarEligible,
+    }));
     for (let attempt = 1; attempt <= QUOTE_NUMBER_ATTEMPTS; attempt++) {
-      // Handed to the caller once (it authorises a checkout link); only its hash is stored.
-      const sessionId = randomToken('qs');
       const inserted = await insertQuoteWithEstimates(
         deps.prisma,
-        {
-          quoteNumber: newQuoteNumber(),
-          sessionIdHash: hashToken(sessionId),
-          source: input.source,
-          operatorId: input.operatorId ?? null,
-          mode: input.mode ?? 'test',
-          destinationSlug: pricing.destination.slug,
-          otherCountries: [...(input.otherCountries ?? [])],
-          startDate,
-          endDate,
-          durationDays: pricing.durationDays,
-          durationDefaulted: pricing.durationDefaulted,
-          tripCostCents: input.tripCostCents,
-          currency: pricing.currency,
-          travelers: input.travelers,
-          travelerAges: pricing.travelerAges.map((a) => a ?? 0),
-          residence: input.residence,
-          state: input.state ?? null,
-          depositPaidDate: input.depositPaidDate ? new Date(`${input.depositPaidDate}T00:00:00Z`) : null,
-          email: input.email ?? null,
-          name: input.name ?? null,
-          phone: input.phone ?? null,
-          operatorName: input.operatorName ?? null,
-          locale: input.locale ?? DEFAULT_LOCALE,
-          recommendedPlanId: pricing.recommendedPlanId,
-          instantQuoteEligible,
-          // Pending quotes are what the options worker produces bindable options for; the others never get any.
-          optionsStatus: instantQuoteEligible ? 'pending' : 'not_eligible',
-          expiresAt,
-        },
-        pricing.estimates.map((e, rank) => ({
-          planId: e.planId,
-          premiumCents: e.premiumCents,
-          currency: pricing.currency,
-          travelerPremiumsCents: [...e.travelerPremiumsCents],
-          confidence: e.confidence,
-          isRecommended: e.isRecommended,
-          rank,
-          notes: e.notes,
-          cfarEligible: e.cfarEligible,
-        })),
+        { ...row, quoteNumber: newQuoteNumber() },
+        estimates,
       );
       // null: the quote number was taken, and nothing was written; draw another.
       if (inserted) return { ...inserted, sessionId, pricing };

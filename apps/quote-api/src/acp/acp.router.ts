@@ -12,8 +12,8 @@ import {
   type Mode,
 } from '@expedition/contracts';
 import type { AgentKey } from '@expedition/db';
-import { createFailureLog, jsonBody, parseOrThrow, refuseUnstorableJson } from '@expedition/http-kit';
-import type { Clock, Logger, RateLimiter } from '@expedition/platform';
+import { jsonBody, parseOrThrow, refuseUnstorableJson, type FailureLog } from '@expedition/http-kit';
+import type { Clock, RateLimiter } from '@expedition/platform';
 import { canonicalJson, verifyRequestSignature } from '@expedition/webhook-signature';
 import type { IdempotencyStore, StoredResponse } from '../purchase/idempotency.repository';
 import { AcpHttpError, toAcpHttpError } from './acp-errors';
@@ -36,7 +36,8 @@ interface AcpRouterDeps {
   clock: Clock;
   /** This deployment's payment mode (QUOTE_API_MODE): only agent keys of this mode are served. */
   mode: Mode;
-  logger: Logger;
+  /** quote-api's failure log (shared with its other error handlers: one outage throttle). */
+  logFailure: FailureLog;
   /** The serialized OpenAPI document of /acp/v1. */
   openapi: string;
   /** A kept answer's order is stored without the policy's token and replayed with it (acp-order.ts). */
@@ -198,10 +199,9 @@ export function acpRouter(deps: AcpRouterDeps): Router {
       }),
     ),
   );
-  const logFailure = createFailureLog(deps.logger, deps.clock);
   router.use((err: unknown, req: Request, res: Response, _next: NextFunction) => {
     const acp = toAcpHttpError(err);
-    if (acp.status >= 500) logFailure(err, { reqId: req.id }, 'acp request failed');
+    if (acp.status >= 500) deps.logFailure(err, { reqId: req.id }, 'acp request failed');
     if (res.headersSent) return void res.end();
     send(res, { status: acp.status, headers: acp.headers, body: acp.body });
   });
