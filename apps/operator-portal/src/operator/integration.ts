@@ -27,6 +27,12 @@ export function buildIntegration(input: {
       "    // The widget's name in your page's language: read by screen readers, and the text of the link to our",
       "    // hosted quote page that takes the widget's place if this page's origin is not one of your allowed origins.",
       "    title: 'Travel insurance quote',",
+      "    // Optional: the widget's language (en, de, fr, es; without it, the visitor's browser language) and what you",
+      '    // already know of the trip, which the traveler can still change (every field: MountConfig in the integration',
+      '    // guide). For example:',
+      "    // locale: 'de',",
+      "    // destination: 'antarctica', startDate: '2027-01-10', endDate: '2027-01-24',",
+      "    // travelers: 2, travelerAges: [45, 72], tripCost: 24000, residence: 'US', state: 'CA',",
       '  });',
       "  SvcWidget.on('quote.selected', (event) => {",
       '    // event.planId, event.premiumCents (integer cents), event.currency: the last one is current',
@@ -65,7 +71,7 @@ export function webhookVerificationSnippet(): string {
 const crypto = require('node:crypto');
 const express = require('express');
 
-// Your signing secret (portal → Webhook → Reveal). During a rotation, list the new one too.
+// Your signing secret (portal → Webhooks → Endpoint → Reveal signing secret). During a rotation, list the new one too.
 const SECRETS = [process.env.SVC_WEBHOOK_SECRET];
 const TOLERANCE_SEC = 300;
 const seen = new Set(); // use a unique index on eventId in your database

@@ -67,13 +67,18 @@ describe('GET /operator/integration', () => {
       `SvcWidget.mount('#svc-insurance', {\n    publishableKey: '${b.key.key}',\n    tier: 3,\n`,
     );
     // Loader 1.1.0: the title names the widget and its fallback link; widget.error tells refused from timed out.
-    expect(before.snippets.tier3).toContain("    title: 'Travel insurance quote',\n  });");
+    expect(before.snippets.tier3).toContain("    title: 'Travel insurance quote',\n");
+    // The language and the prefill fields, shown commented out: pasting the snippet never prefills an example trip.
+    expect(before.snippets.tier3).toContain("    // locale: 'de',\n");
+    expect(before.snippets.tier2).toMatch(/\/\/ destination: 'antarctica', startDate: '\d{4}-\d\d-\d\d'/);
     expect(before.snippets.tier2).toContain("SvcWidget.on('widget.error', (event) => {");
     expect(before.snippets.tier3).toMatch(/payment\.succeeded[\s\S]*widget\.error[\s\S]*<\/script>$/);
     expect(before.snippets.tier2).not.toContain('payment.succeeded');
     expect(before.snippets.tier2).toContain("SvcWidget.on('quote.selected'");
     expect(before.snippets.csp).toBe('script-src http://localhost:3003; frame-src http://localhost:3003');
     expect(before.snippets.webhookVerification).toContain('X-SVC-Signature');
+    // Names the portal's menu and button as they read.
+    expect(before.snippets.webhookVerification).toContain('portal → Webhooks → Endpoint → Reveal signing secret');
 
     const live = await h.operators.mintPublishableKey(b.operator.id, 'live');
     await h.operators.setEmbeddingEnabled(b.operator.id, true);
