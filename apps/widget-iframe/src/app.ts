@@ -65,12 +65,9 @@ export function createApp(deps: WidgetIframeDeps): Express {
   }
 
   for (const handler of observe(deps.observability, 'widget-iframe')) app.use(handler);
+  // The request id and the headers of every answer, nosniff among them (libs/http-kit security-headers.ts).
   app.use(requestId());
   app.use(httpLogger(deps.logger));
-  app.use((_req, res, next) => {
-    res.setHeader('X-Content-Type-Options', 'nosniff');
-    next();
-  });
   app.use(healthRoutes({ ready }));
   app.use(faviconRoute());
   app.get('/', (_req, res) => {

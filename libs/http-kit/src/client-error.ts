@@ -2,6 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { STATUS_CODES } from 'node:http';
 import type { Duplex } from 'node:stream';
 import type { Logger } from '@expedition/platform';
+import { EVERY_ANSWER_HEADERS } from './security-headers';
 
 /** Node's HTTP parser refuses a request before Express sees it; these are the answers it would give, in our shape. */
 const ANSWERS: Record<string, { status: number; message: string }> = {
@@ -51,7 +52,7 @@ export function answerClientError(logger?: Pick<Logger, 'info'>): (err: ParserEr
         'Content-Type: application/json; charset=utf-8',
         `Content-Length: ${Buffer.byteLength(body)}`,
         `X-Request-Id: ${requestId}`,
-        'X-Content-Type-Options: nosniff',
+        ...Object.entries(EVERY_ANSWER_HEADERS).map(([name, value]) => `${name}: ${value}`),
         'Cache-Control: no-store',
         'Connection: close',
         '',

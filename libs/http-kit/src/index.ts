@@ -4,6 +4,7 @@ export { issuesToDetails, parseOrThrow } from './validate';
 export { isUtf8JsonRequest, jsonBody } from './json-body';
 export { refuseUnstorableJson } from './storable-body';
 export { assignRequestId, requestId } from './request-id';
+export { EVERY_ANSWER_HEADERS, setEveryAnswerHeaders } from './security-headers';
 export { accessLog, createLogger, httpLogger } from './logger';
 export { sendJson } from './send-json';
 export { answerBeforeExpress, type RequestEntry } from './before-express';

@@ -24,12 +24,12 @@ export function contentSecurityPolicy(widgetOrigin: string): string {
   ].join('; ');
 }
 
-/** Headers of every response (API, pages, assets). */
+/** The portal's own headers of every response (API, pages, assets); nosniff and the request id come first, from
+ * http-kit's requestId() (libs/http-kit security-headers.ts), as in every app. */
 export function securityHeaders(options: SecurityHeaderOptions): RequestHandler {
   const csp = contentSecurityPolicy(options.widgetOrigin);
   return (_req, res, next) => {
     res.setHeader('Content-Security-Policy', csp);
-    res.setHeader('X-Content-Type-Options', 'nosniff');
     res.setHeader('Referrer-Policy', 'same-origin');
     res.setHeader(
       'Permissions-Policy',
