@@ -20,6 +20,13 @@ export {
 export { type ApiErrorCode, ApiErrorSchema, CentsSchema, ModeSchema, TRAVELER_LOCALES } from './common.schema';
 export { tripDateProblems } from './trip-dates';
 export { findUnstorableJson, isStorableString, JSON_MAX_DEPTH } from './storable-json';
+export {
+  deceptiveTextMessage,
+  findDeceptiveCharacter,
+  isDisplaySafeText,
+  type DeceptiveCharacter,
+  type DeceptiveKind,
+} from './text/display-text';
 export * from './agent-guidance';
 export {
   type Destination,
