@@ -20,8 +20,12 @@ describeWithBrowser('operator portal UI in Chromium (real server, strict CSP, ax
     operatorEmail = `owner-${process.pid}-${Date.now()}@polar.example`;
     operatorName = `Polar Horizons ${process.pid}`;
 
+    const consoleErrors: string[] = [];
+    page.on('console', (message) => void (message.type() === 'error' && consoleErrors.push(message.text())));
     await page.goto(`${session.url}/keys`);
     await heading(page, 'Log in'); // not logged in → the log-in page, which comes back to /keys afterwards
+    // The page load asks GET /auth/status, which answers 200 without a session: no 401 in the console.
+    expect(consoleErrors).toEqual([]);
     expect(new URL(page.url()).searchParams.get('next')).toBe('/keys');
     await audit(page, 'login');
 

@@ -154,6 +154,8 @@ export {
   type PortalUser,
   type SessionResponse,
   SessionResponseSchema,
+  type SessionStatusResponse,
+  SessionStatusResponseSchema,
   SignInLinkRequestSchema,
   SignupRequestSchema,
   type SignupResponse,

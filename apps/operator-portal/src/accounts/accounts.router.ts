@@ -9,6 +9,8 @@ import {
   SignupRequestSchema,
   VerifyEmailRequestSchema,
   type PortalUser,
+  type SessionResponse,
+  type SessionStatusResponse,
 } from '@expedition/contracts';
 import { type AccountService, type AccountUser, isAccountError, normalizeEmail } from '@expedition/operators';
 import type { RateLimiter, RefundableRateLimiter } from '@expedition/platform';
@@ -166,19 +168,33 @@ export function accountRouter(deps: AccountRouteDeps): Router {
     res.status(204).end();
   });
 
-  router.get('/auth/session', async (req, res) => {
-    const session = findSession(req);
-    if (!session) throw PortalError.unauthorized('No session; log in');
+  /** The body of GET /auth/session (also GET /auth/status's `session`). */
+  async function sessionBody(session: NonNullable<ReturnType<typeof findSession>>): Promise<SessionResponse> {
     const operatorId = session.user.operatorId;
     const operator = operatorId
       ? await deps.prisma.operator.findUnique({ where: { id: operatorId }, select: { id: true, name: true } })
       : null;
-    res.json({
+    return {
       user: toPortalUser(session.user),
       operator,
       csrfToken: session.csrfToken,
       expiresAt: session.expiresAt.toISOString(),
-    });
+    };
+  }
+
+  router.get('/auth/session', async (req, res) => {
+    const session = findSession(req);
+    if (!session) throw PortalError.unauthorized('No session; log in');
+    res.json(await sessionBody(session));
+  });
+
+  // The portal's page-load probe (docs/portal.md, Routes): no session is a 200 answer, never a 401 in the console.
+  router.get('/auth/status', async (req, res) => {
+    const session = findSession(req);
+    const body: SessionStatusResponse = session
+      ? { authenticated: true, session: await sessionBody(session) }
+      : { authenticated: false };
+    res.json(body);
   });
 
   router.post('/auth/verify-email', async (req, res) => {

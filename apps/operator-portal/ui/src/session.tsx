@@ -1,8 +1,8 @@
 import type { ComponentChildren } from 'preact';
 import { createContext } from 'preact';
 import { useCallback, useContext, useEffect, useMemo, useState } from 'preact/hooks';
-import { ApiError, createApiClient, type ApiClient } from './api/client';
-import type { SessionResponse } from './api/types';
+import { createApiClient, type ApiClient } from './api/client';
+import type { SessionResponse, SessionStatusResponse } from './api/types';
 import { navigate } from './router';
 
 export type SessionState =
@@ -11,7 +11,7 @@ export type SessionState =
 interface SessionApi {
   api: ApiClient;
   state: SessionState;
-  /** Re-reads GET /auth/session (after verify-email, a role change…). */
+  /** Re-reads the session, GET /auth/status (after verify-email, a role change…). */
   refresh(): Promise<void>;
   /** After log-in / sign-up / invite acceptance: the answer carries user and csrfToken. */
   signedIn(answer: Partial<SessionResponse> & { csrfToken: string }): Promise<void>;
@@ -51,13 +51,15 @@ export function SessionProvider({ children }: { children: ComponentChildren }) {
     [],
   );
 
+  // GET /auth/status answers 200 with or without a session: a visitor who is not logged in sees no 401 in the console.
   const refresh = useCallback(async () => {
     try {
-      const session = await api.get<SessionResponse>('/auth/session', { quiet401: true });
-      setState({ status: 'ready', session });
-    } catch (error) {
-      if (error instanceof ApiError && error.status === 401) setState({ status: 'anonymous' });
-      else setState((s) => (s.status === 'loading' ? { status: 'anonymous' } : s));
+      const status = await api.get<SessionStatusResponse>('/auth/status');
+      if (!status.authenticated) return setState({ status: 'anonymous' });
+      api.setCsrfToken(status.session.csrfToken);
+      setState({ status: 'ready', session: status.session });
+    } catch {
+      setState((s) => (s.status === 'loading' ? { status: 'anonymous' } : s));
     }
   }, [api]);
 

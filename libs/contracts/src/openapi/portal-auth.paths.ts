@@ -14,6 +14,7 @@ import {
   SignInLinkRequestSchema,
   PORTAL_SESSION_COOKIE,
   SessionResponseSchema,
+  SessionStatusResponseSchema,
   SignupRequestSchema,
   SignupResponseSchema,
   TeamResponseSchema,
@@ -147,6 +148,17 @@ export const portalAuthPaths: ZodOpenApiPathsObject = {
       tags: ['accounts'],
       summary: 'The logged-in user, their operator and the CSRF token',
       responses: { '200': { description: 'The session.', ...json(SessionResponseSchema) }, '401': unauthorized },
+    },
+  },
+  [`${P}/auth/status`]: {
+    get: {
+      operationId: 'getSessionStatus',
+      security: PORTAL_SECURITY.public,
+      tags: ['accounts'],
+      summary: 'Whether a session is open (200 either way), and the session when it is',
+      description:
+        'What the portal asks on every page load: no session is an answer, not an error, so a visitor who is not logged in sees no 401. `session` is the body of GET /auth/session.',
+      responses: { '200': { description: 'Open or not.', ...json(SessionStatusResponseSchema) } },
     },
   },
   [`${P}/auth/verify-email`]: {

@@ -88,6 +88,17 @@ export const SessionResponseSchema = z
   })
   .meta({ id: 'SessionResponse' });
 
+/**
+ * GET /auth/status: whether a session is open, answered 200 either way, so the portal's page load asks it without a
+ * 401 in the browser's console; the session itself is the body of GET /auth/session.
+ */
+export const SessionStatusResponseSchema = z
+  .discriminatedUnion('authenticated', [
+    z.object({ authenticated: z.literal(false) }),
+    z.object({ authenticated: z.literal(true), session: SessionResponseSchema }),
+  ])
+  .meta({ id: 'SessionStatusResponse' });
+
 export const VerifyEmailRequestSchema = z.object({ token: Token }).meta({ id: 'VerifyEmailRequest' });
 export const SignInLinkRequestSchema = z.object({ token: Token }).meta({ id: 'SignInLinkRequest' });
 export const PasswordResetRequestSchema = z
@@ -155,6 +166,7 @@ export const OutboxResponseSchema = z.object({ mails: z.array(OutboxMailSchema) 
 export type SignupResponse = z.infer<typeof SignupResponseSchema>;
 export type LoginResponse = z.infer<typeof LoginResponseSchema>;
 export type SessionResponse = z.infer<typeof SessionResponseSchema>;
+export type SessionStatusResponse = z.infer<typeof SessionStatusResponseSchema>;
 export type TeamMember = z.infer<typeof TeamMemberSchema>;
 export type TeamInvite = z.infer<typeof TeamInviteSchema>;
 export type TeamResponse = z.infer<typeof TeamResponseSchema>;

@@ -39,6 +39,7 @@ export type {
 export type {
   PortalUser,
   SessionResponse,
+  SessionStatusResponse,
   SignupResponse,
   LoginResponse,
   TeamInvite,
