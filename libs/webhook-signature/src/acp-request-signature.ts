@@ -1,4 +1,4 @@
-import { createPublicKey, verify, type KeyObject } from 'node:crypto';
+import { createHash, createPublicKey, verify, type KeyObject } from 'node:crypto';
 
 /**
  * ACP request signatures (RFC agentic checkout §3.1, §7: `Signature: <base64url>` over the request's canonical JSON,
@@ -9,7 +9,7 @@ import { createPublicKey, verify, type KeyObject } from 'node:crypto';
  *
  * `path` is the request path as sent, from `/acp/v1` on, with its query; the body's canonical JSON is RFC 8785 (JCS:
  * keys sorted, no whitespace), nothing for a request without a body (GET). Algorithms: Ed25519, and ES256 (ECDSA
- * P-256 with SHA-256, the 64-byte r‖s form). The timestamp must be within ±300 s of our clock.
+ * P-256 with SHA-256, the 64-byte r‖s form, low-S only: see `isLowS`). The timestamp must be within ±300 s of our clock.
  */
 
 export const SIGNATURE_ALGORITHMS = ['ed25519', 'es256'] as const;
@@ -66,7 +66,29 @@ export function parseSigningPublicKey(
   return { pem: key.export({ type: 'spki', format: 'pem' }).toString(), algorithm };
 }
 
-export type SignatureVerdict = { ok: true } | { ok: false; message: string };
+/** The order of P-256's base point; an ES256 `s` above half of it is refused (`isLowS`). */
+const P256_ORDER = 0xffffffff00000000ffffffffffffffffbce6faada7179e84f3b9cac2fc632551n;
+
+/** The message that refuses a high-S ES256 signature (docs/acp.md, "Request signatures"). */
+export const HIGH_S_MESSAGE = 'ES256 signature must be low-S (s ≤ n/2): replace s by n − s after signing';
+
+/**
+ * ECDSA is malleable: when (r, s) verifies, so does (r, n − s), which anyone can compute from a captured request
+ * without the private key. Accepting only the half with s ≤ n/2 (as Bitcoin's BIP 62 and libsecp256k1 do) leaves one
+ * valid encoding per signature the platform made, so no third party can present "another" signature of a request.
+ * The replay rule (one signed request, one Idempotency-Key) keys on the signed bytes and does not rely on it.
+ */
+export function isLowS(signature: Buffer): boolean {
+  if (signature.length !== 64) return false;
+  const s = BigInt(`0x${signature.subarray(32).toString('hex')}`);
+  return s <= P256_ORDER >> 1n;
+}
+
+/**
+ * `digest`: sha256 hex of the signed bytes, which identify the request (the signature itself does not: ES256 signs
+ * the same bytes differently each time); `expiresAt`: the instant after which the same Timestamp is stale.
+ */
+export type SignatureVerdict = { ok: true; digest: string; expiresAt: Date } | { ok: false; message: string };
 
 /** Checks one request against the platform's registered key. */
 export function verifyRequestSignature(
@@ -105,5 +127,12 @@ export function verifyRequestSignature(
   } catch {
     valid = false;
   }
-  return valid ? { ok: true } : { ok: false, message: 'Signature verification failed' };
+  if (!valid) return { ok: false, message: 'Signature verification failed' };
+  // Checked after verifying, so a wrong key or wrong bytes is still told as such.
+  if (key.algorithm === 'es256' && !isLowS(signature)) return { ok: false, message: HIGH_S_MESSAGE };
+  return {
+    ok: true,
+    digest: createHash('sha256').update(data).digest('hex'),
+    expiresAt: new Date(Date.parse(r.timestamp) + SIGNATURE_TOLERANCE_SEC * 1000),
+  };
 }

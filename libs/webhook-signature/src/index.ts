@@ -1,2 +1,9 @@
 export { signPayload, verifySignature } from './webhook-signature';
-export { canonicalJson, parseSigningPublicKey, signingInput, verifyRequestSignature } from './acp-request-signature';
+export {
+  HIGH_S_MESSAGE,
+  canonicalJson,
+  isLowS,
+  parseSigningPublicKey,
+  signingInput,
+  verifyRequestSignature,
+} from './acp-request-signature';

@@ -19,7 +19,7 @@ import type { IdempotencyStore, StoredResponse } from '../purchase/idempotency.r
 import { AcpHttpError, toAcpHttpError } from './acp-errors';
 import type { OrderLinks } from './acp-order';
 import type { AcpService } from './acp.service';
-import type { AgentKeyAuth } from './agent-keys';
+import type { AgentKeyAuth, SignedRequest } from './agent-keys';
 
 /** Protocol §6.6: keys are kept at least 24 hours. */
 const RETAIN_MS = DAY_MS;
@@ -138,8 +138,10 @@ export function acpRouter(deps: AcpRouterDeps): Router {
         now: deps.clock.now(),
       },
     );
-    if (verdict.ok) return next();
-    next(new AcpHttpError(401, { type: 'invalid_request', code: 'invalid_signature', message: verdict.message }));
+    if (!verdict.ok) return next(signatureError(verdict.message));
+    const signed: SignedRequest = { digest: verdict.digest, expiresAt: verdict.expiresAt };
+    res.locals['signedRequest'] = signed;
+    next();
   });
 
   router.get('/checkout_sessions/:id', async (req, res) => {
@@ -227,6 +229,9 @@ export function acpRouter(deps: AcpRouterDeps): Router {
       // Validated before the key is taken: a malformed request writes nothing at all.
       const body = parseOrThrow(schema, raw);
       const id = String(req.params['id'] ?? '');
+      // Idempotency-Key is not in the signed bytes: a signed POST is served under the key it first came with only.
+      const signed = res.locals['signedRequest'] as SignedRequest | undefined;
+      if (signed && !(await deps.auth.useSignedRequest(key.id, signed, idempotencyKey))) throw signatureError(REPLAYED);
       const scope = `acp:${key.id}:POST ${req.path}`;
       const begun = await deps.idempotency.begin(scope, idempotencyKey, requestHash(raw), {
         retainMs: RETAIN_MS,
@@ -287,6 +292,13 @@ function agentKey(res: Response): AgentKey {
 
 function send(res: Response, answer: Answer): void {
   res.status(answer.status).set(answer.headers).json(answer.body);
+}
+
+const REPLAYED =
+  'This signed request was already sent with another Idempotency-Key: sign each request anew (a retry keeps its Idempotency-Key)';
+
+function signatureError(message: string): AcpHttpError {
+  return new AcpHttpError(401, { type: 'invalid_request', code: 'invalid_signature', message });
 }
 
 function versionError(code: string, message: string): AcpHttpError {
