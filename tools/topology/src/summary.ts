@@ -1,7 +1,8 @@
-import { mkdirSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, writeFileSync } from 'node:fs';
+import os from 'node:os';
 import path from 'node:path';
 
-/** The figures of one run, printed at the end and written to tools/topology/results/latest.json. */
+/** The figures of one run, printed at the end and written to {@link resultsFile}. */
 export interface TopologySummary {
   startedAt: string;
   finishedAt?: string;
@@ -42,4 +43,15 @@ export function writeSummary(summary: TopologySummary, file: string): string {
     `  written to ${file} (${summary.durationSec} s)`,
   ];
   return lines.join('\n');
+}
+
+/**
+ * Where the figures go: `TOPOLOGY_RESULTS` (relative to the repository; `npm run topology` names
+ * tools/topology/results/latest.json), else a fresh folder under the system's temporary folder, so a test run
+ * (`npm test`) writes nothing into the working tree.
+ */
+export function resultsFile(env: NodeJS.ProcessEnv = process.env): string {
+  const named = env['TOPOLOGY_RESULTS'];
+  if (named) return path.resolve(__dirname, '..', '..', '..', named);
+  return path.join(mkdtempSync(path.join(os.tmpdir(), 'expedition-topology-')), 'latest.json');
 }
