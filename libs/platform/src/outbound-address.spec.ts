@@ -31,8 +31,8 @@ describe('classifyAddress', () => {
     ['ff02::1', 'multicast'],
     ['fe80::1', 'linkLocal'],
     ['255.255.255.255', 'reserved'],
-    ['64:ff9b::7f00:1', 'reserved'], // NAT64 of 127.0.0.1
-    ['2002:7f00:1::', 'reserved'], // 6to4 of 127.0.0.1
+    ['64:ff9b::7f00:1', 'loopback'], // NAT64 of 127.0.0.1 (judged by the address it carries)
+    ['2002:7f00:1::', 'loopback'], // 6to4 of 127.0.0.1
     ['::ffff:127.0.0.1', 'loopback'], // IPv4-mapped IPv6
     ['::ffff:7f00:1', 'loopback'],
     ['::ffff:169.254.169.254', 'linkLocal'],
@@ -141,5 +141,81 @@ describe('createGuardedLookup (the socket-level check)', () => {
   it('refuses the metadata names whatever they resolve to, even in development', async () => {
     const lookup = lookupWith({ 'metadata.google.internal': ['93.184.216.34'] }, DEVELOPMENT);
     await expect(resolveAll(lookup, 'metadata.google.internal')).rejects.toBeInstanceOf(BlockedAddressError);
+  });
+});
+
+/**
+ * IPv6 addresses that carry an IPv4 address are judged by the IPv4 address they carry: 127.0.0.1 (7f00:1),
+ * 169.254.169.254 (a9fe:a9fe), 10.0.0.1 (a00:1) and the public 93.184.216.34 (5db8:d822) in each form. A Teredo
+ * client's address is stored with every bit inverted: 127.0.0.1 as 80ff:fffe, 169.254.169.254 as 5601:5601.
+ */
+describe('IPv6 forms that carry an IPv4 address', () => {
+  const CARRYING_REFUSED: [string, string, string][] = [
+    ['IPv4-compatible', '::7f00:1', 'loopback'],
+    ['IPv4-compatible', '::127.0.0.1', 'loopback'],
+    ['IPv4-compatible', '::a9fe:a9fe', 'linkLocal'],
+    ['IPv4-compatible', '::10.0.0.1', 'private'],
+    ['IPv4-mapped', '::ffff:7f00:1', 'loopback'],
+    ['IPv4-translated', '::ffff:0:7f00:1', 'loopback'],
+    ['NAT64', '64:ff9b::7f00:1', 'loopback'],
+    ['NAT64', '64:ff9b::169.254.169.254', 'linkLocal'],
+    ['NAT64 local-use', '64:ff9b:1::a9fe:a9fe', 'reserved'],
+    ['NAT64 local-use', '64:ff9b:1:7f00:1::', 'reserved'],
+    ['6to4', '2002:7f00:1::', 'loopback'],
+    ['6to4', '2002:a9fe:a9fe::1', 'linkLocal'],
+    ['Teredo client', '2001:0:4136:e378:8000:63bf:80ff:fffe', 'loopback'],
+    ['Teredo client', '2001:0:4136:e378::5601:5601', 'linkLocal'],
+    ['Teredo server', '2001:0:a00:1::a247:27dd', 'private'],
+  ];
+
+  it.each(CARRYING_REFUSED)('%s %s is %s', (_form, address, expected) => {
+    expect(classifyAddress(address)).toBe(expected);
+    expect(refusedAddressClass(address, PRODUCTION)).toBe(expected);
+  });
+
+  it.each([
+    ['IPv4-mapped', '::ffff:5db8:d822', 'public'],
+    ['IPv4-compatible', '::5db8:d822', 'reserved'],
+    ['NAT64', '64:ff9b::5db8:d822', 'reserved'],
+    ['6to4', '2002:5db8:d822::1', 'reserved'],
+    ['Teredo', '2001:0:4136:e378::a247:27dd', 'reserved'],
+    ['not a form: unspecified', '::', 'unspecified'],
+    ['not a form: loopback', '::1', 'loopback'],
+  ])('%s %s carrying a public IPv4 is %s (only IPv4-mapped is dialled as that address)', (_form, address, expected) => {
+    expect(classifyAddress(address)).toBe(expected);
+  });
+
+  it.each(CARRYING_REFUSED)('refuses a webhook URL to %s [%s] (the check when it is set)', (_form, address) => {
+    expect(refusedHostname(hostOf(`https://[${address}]/hooks`), PRODUCTION)).toMatch(/^an? [a-z -]+ address$/);
+  });
+
+  it('refuses http://[::127.0.0.1]/ as loopback: the URL parser writes it [::7f00:1]', () => {
+    expect(hostOf('http://[::127.0.0.1]/')).toBe('[::7f00:1]');
+    expect(refusedHostname(hostOf('http://[::127.0.0.1]/'), PRODUCTION)).toBe('a loopback address');
+  });
+
+  it('refuses the translated and tunnelled forms of a private address even in development, not the IPv4-mapped one', () => {
+    for (const address of [
+      '::7f00:1',
+      '::ffff:0:7f00:1',
+      '64:ff9b::7f00:1',
+      '2002:7f00:1::',
+      '2001:0:4136:e378::80ff:fffe',
+    ]) {
+      expect(refusedAddressClass(address, DEVELOPMENT)).toBe('loopback');
+      expect(refusedHostname(`[${address}]`, DEVELOPMENT)).toBe('a loopback address');
+    }
+    expect(refusedAddressClass('::ffff:7f00:1', DEVELOPMENT)).toBeNull();
+    expect(refusedHostname(hostOf('http://[::ffff:127.0.0.1]:4200/'), DEVELOPMENT)).toBeNull();
+  });
+
+  it('refuses at connect time a name that resolves to any of them', async () => {
+    for (const [, address, expected] of CARRYING_REFUSED) {
+      const lookup = createGuardedLookup(PRODUCTION, (_hostname, _options, callback) =>
+        callback(null, [{ address, family: 6 }]),
+      );
+      const error = await new Promise((resolve) => lookup('aaaa.example.com', { all: true }, resolve));
+      expect(error).toMatchObject({ name: 'BlockedAddressError', addressClass: expected });
+    }
   });
 });

@@ -111,6 +111,14 @@ describe('keep-alive webhook transport', () => {
       'http://0x7f000001:PORT/',
       'http://127.1:PORT/',
       'http://[::ffff:127.0.0.1]:PORT/',
+      // IPv6 forms carrying 127.0.0.1 (libs/platform outbound-address.ts, classifyAddress)
+      'http://[::127.0.0.1]:PORT/',
+      'http://[::7f00:1]:PORT/',
+      'http://[::ffff:0:7f00:1]:PORT/',
+      'http://[64:ff9b::7f00:1]:PORT/',
+      'http://[64:ff9b:1::7f00:1]:PORT/',
+      'http://[2002:7f00:1::]:PORT/',
+      'http://[2001:0:4136:e378:8000:63bf:80ff:fffe]:PORT/',
     ])('refuses the IP literal %s before connecting', async (template) => {
       await expect(send(template.replace('PORT', String(port())))).rejects.toMatchObject({
         name: 'BlockedAddressError',
