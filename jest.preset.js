@@ -25,4 +25,5 @@ module.exports = {
   // One line per skipped suite (no service, no browser) after jest's summary: skips are never silent.
   reporters: ['default', path.join(__dirname, 'tools', 'jest', 'skipped-suites-reporter.cjs')],
   testTimeout: 30000,
+  setupFiles: [path.join(__dirname, 'tools', 'jest', 'temp-data-dir.cjs')],
 };

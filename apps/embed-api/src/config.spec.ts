@@ -1,6 +1,13 @@
+import { mkdtempSync } from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
 import { ConfigError } from '@expedition/platform';
 import { configRefusal } from '@expedition/platform/testing';
-import { loadConfig } from './config';
+import { loadConfig as loadConfigFrom } from './config';
+
+// Embedded mode keeps its processor secret under DATA_DIR: this file's own temporary folder, never the working tree.
+const DATA_DIR = mkdtempSync(path.join(os.tmpdir(), 'embed-api-config-'));
+const loadConfig = (env: Record<string, string | undefined>) => loadConfigFrom({ DATA_DIR, ...env });
 
 describe('embed-api config', () => {
   it('defaults to the operating contract ports and the widget/portal origins', () => {

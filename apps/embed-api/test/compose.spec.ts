@@ -1,11 +1,18 @@
+import { mkdtempSync } from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
 import pino from 'pino';
 import request from 'supertest';
 import { syncCatalog, type Database } from '@expedition/db';
 import { createTestDatabase } from '@expedition/db/testing';
 import { catalogSnapshot } from '@expedition/domain-pricing';
 import { composeEmbedApi } from '../src/compose';
-import { loadConfig } from '../src/config';
+import { loadConfig as loadConfigFrom } from '../src/config';
 import { capturingProcessor, fullQuote, seedTenant, testClock } from './harness';
+
+// Embedded mode keeps its processor secret under DATA_DIR: this file's own temporary folder, never the working tree.
+const DATA_DIR = mkdtempSync(path.join(os.tmpdir(), 'embed-api-compose-'));
+const loadConfig = (env: Record<string, string | undefined>) => loadConfigFrom({ DATA_DIR, ...env });
 
 let db: Database;
 beforeAll(async () => {

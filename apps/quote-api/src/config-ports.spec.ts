@@ -1,9 +1,12 @@
+import { mkdtempSync } from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
 import { configRefusal } from '@expedition/platform/testing';
 import { loadConfig } from './config';
 
 /** Ports and URLs follow PORT_BASE unless set one by one (libs/platform service-ports.ts, README "Configuration"). */
 describe('quote-api config: PORT_BASE, *_PORT, *_URL', () => {
-  const DATA_DIR = '/tmp/quote-api-config-ports-spec';
+  const DATA_DIR = mkdtempSync(path.join(os.tmpdir(), 'quote-api-config-ports-spec-'));
 
   it('PORT_BASE moves its port, its public URL and the dispatcher intake it reports payments to', () => {
     const config = loadConfig({ DATA_DIR, PORT_BASE: '5000' });

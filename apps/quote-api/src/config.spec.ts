@@ -1,7 +1,12 @@
+import { mkdtempSync } from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
 import { configRefusal } from '@expedition/platform/testing';
 import { DEV_POLICY_TOKEN_SECRET } from '@expedition/fulfillment';
 import { DEV_MPP_SECRET, loadConfig } from './config';
 
+// Embedded mode keeps its processor secret under DATA_DIR: this file's own temporary folder.
+const DATA_DIR = mkdtempSync(path.join(os.tmpdir(), 'quote-api-config-spec-'));
 const refusal = (env: Record<string, string>): string => configRefusal(loadConfig, env);
 
 const STRIPE = {
@@ -15,7 +20,7 @@ const TOKENS = 't'.repeat(40);
 
 describe('quote-api config', () => {
   it('embedded defaults (NODE_ENV unset): port 3001, test mode, no MPP secret (the simulated dev secret is used)', () => {
-    const config = loadConfig({ DATA_DIR: '/tmp/quote-api-config-spec' });
+    const config = loadConfig({ DATA_DIR });
     expect(config).toMatchObject({
       port: 3001,
       publicUrl: 'http://localhost:3001',
@@ -43,9 +48,7 @@ describe('quote-api config', () => {
     [{ ...STRIPE }, 'MPP_SECRET_KEY'],
     [{ QUOTE_API_MODE: 'live', ...STRIPE, MPP_SECRET_KEY: MPP }, 'STRIPE_LIVE_SECRET_KEY'],
   ])('refuses %j in one line naming %s', (env, name) => {
-    expect(refusal({ DATA_DIR: '/tmp/quote-api-config-spec', ...env })).toMatch(
-      new RegExp(`^Invalid configuration: .*${name}`),
-    );
+    expect(refusal({ DATA_DIR, ...env })).toMatch(new RegExp(`^Invalid configuration: .*${name}`));
   });
 
   it('production: no default for DATABASE_URL, MPP_SECRET_KEY, POLICY_TOKEN_SECRET or the processor', () => {

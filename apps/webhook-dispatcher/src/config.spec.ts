@@ -3,7 +3,11 @@ import { configRefusal } from '@expedition/platform/testing';
 import { mkdtempSync, readFileSync, statSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { DEFAULT_RETRY_DELAYS_MS, loadConfig, splitDatabaseUrl } from './config';
+import { DEFAULT_RETRY_DELAYS_MS, loadConfig as loadConfigFrom, splitDatabaseUrl } from './config';
+
+// Embedded mode keeps its processor secret under DATA_DIR: this file's own temporary folder, never the working tree.
+const DATA_DIR = mkdtempSync(path.join(os.tmpdir(), 'dispatcher-config-'));
+const loadConfig = (env: Record<string, string | undefined>) => loadConfigFrom({ DATA_DIR, ...env });
 
 describe('loadConfig', () => {
   it('has embedded-mode defaults: port 3005, simulated processor with a secret of this installation, 2 workers, 30 s / 5 min', () => {
