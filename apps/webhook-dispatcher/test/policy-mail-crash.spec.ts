@@ -65,7 +65,7 @@ describeWithPostgres()('policy mail: dispatcher killed (kill -9) between issuing
       return row.status === 'sent' ? row : null;
     }, 100);
 
-    expect(sent.attempts).toBe(1); // the abandoned attempt was re-made under its own number
+    expect(sent.attempts).toBe(2); // the attempt cut by the kill counts (claimDuePolicyMails)
     expect(smtp.mails).toHaveLength(1);
     expect(smtp.mails[0]!.messageId).toBe(`<policy-${sale.policyNumber}.confirmation@expedition.test>`);
     expect(sent.messageId).toBe(smtp.mails[0]!.messageId);

@@ -12,6 +12,12 @@ export interface ClaimOptions {
   /** How long a claimed row stays invisible to every other worker: must outlive one attempt. */
   leaseMs: number;
   limit: number;
+  /**
+   * A row abandoned mid-attempt (claimable while still carrying a lease) is re-sent under the next attempt number
+   * instead of its own: the attempt cut short counts. For outboxes where a repeat is seen by a person (the policy
+   * mails), so that `attempts` says how many times it may have gone out and a crash loop still ends.
+   */
+  abandonedAttemptCounts?: boolean;
 }
 
 /** The columns every claimed row returns (besides the outbox's own): the CTE `claimed AS c` has them. */
@@ -27,9 +33,9 @@ export const MAX_ERROR_LENGTH = 500;
  * FOR UPDATE SKIP LOCKED keeps concurrent workers (and replicas) off each other's rows, and the lease keeps a row away
  * from everyone until it lapses. The attempt number is reserved here, before anything is sent. `locked_until` is
  * cleared whenever an outcome is recorded (recordFenced), so a row that is claimable while still carrying a lease was
- * abandoned mid-attempt (a crash, a kill): it is re-sent under the SAME attempt number instead of a new one. Hence at
- * most `max_attempts` recorded attempts, and no attempt lost. The lease is also the fencing token: only its holder
- * may record the outcome.
+ * abandoned mid-attempt (a crash, a kill): it is re-sent under the SAME attempt number instead of a new one (unless
+ * `abandonedAttemptCounts`). Hence at most `max_attempts` recorded attempts, and no attempt lost. The lease is also
+ * the fencing token: only its holder may record the outcome.
  */
 export function claimDueRows<Row>(
   prisma: PrismaClient,
@@ -39,6 +45,7 @@ export function claimDueRows<Row>(
   options: ClaimOptions,
 ): Promise<Row[]> {
   const { now, limit } = options;
+  const countAbandoned = options.abandonedAttemptCounts ?? false;
   const leaseUntil = new Date(now.getTime() + options.leaseMs);
   const table = Prisma.raw(outbox);
   const returning = Prisma.raw([...CLAIM_COLUMNS, ...columns].map((column) => `t.${column}`).join(', '));
@@ -47,7 +54,7 @@ export function claimDueRows<Row>(
     prepared(Prisma.sql`
     WITH claimed AS (
       UPDATE ${table} AS t
-      SET attempts = CASE WHEN t.locked_until IS NULL THEN t.attempts + 1 ELSE t.attempts END,
+      SET attempts = CASE WHEN t.locked_until IS NULL OR ${countAbandoned}::boolean THEN t.attempts + 1 ELSE t.attempts END,
           locked_until = ${leaseUntil}::timestamp(3)
       FROM (
         SELECT id FROM ${table}

@@ -92,7 +92,7 @@ export function createPolicyMailWorker(deps: PolicyMailWorkerDeps): PolicyMailWo
     try {
       recorded = await recordMailOutcome(deps.prisma, mail, outcome);
     } catch (err) {
-      // The lease stays; when it lapses the mail is tried again under the same attempt number and Message-ID.
+      // The lease stays; when it lapses the mail is tried again under the next attempt number, same Message-ID.
       deps.logger.error(
         { err, policyNumber: mail.policyNumber, attempt: mail.attempt },
         'could not record the policy mail outcome',
@@ -112,6 +112,12 @@ export function createPolicyMailWorker(deps: PolicyMailWorkerDeps): PolicyMailWo
   }
 
   async function attempt(mail: ClaimedPolicyMail): Promise<MailOutcome> {
+    // The last attempt was cut short (claimDuePolicyMails counts it): nothing is left to try; a provider admin resends.
+    if (mail.attempt > mail.maxAttempts)
+      return {
+        kind: 'failed',
+        error: `attempt ${mail.maxAttempts} of ${mail.maxAttempts} was cut short; not sent again`,
+      };
     try {
       const messageId = policyMailMessageId(mail, deps.mailDomain);
       const outgoing = await compose(mail, messageId);

@@ -30,10 +30,15 @@ interface ClaimedRow {
 }
 
 /**
- * Claims up to `limit` due mails (claimDueRows, as the webhook delivery worker claims its rows): a row still carrying
- * a lapsed lease was abandoned mid-attempt (a crash, a kill) and is re-sent under the same attempt number.
+ * Claims up to `limit` due mails (claimDueRows, as the webhook delivery worker claims its rows), each under its next
+ * attempt number, taken before anything is sent. A row still carrying a lapsed lease was abandoned mid-attempt (a
+ * crash, a kill) and its mail may have gone out: that attempt counts, so `attempts` is how many times the mail may
+ * have been sent, and a mail whose sending kills the worker runs out of attempts instead of looping.
  */
-export async function claimDuePolicyMails(prisma: PrismaClient, options: ClaimOptions): Promise<ClaimedPolicyMail[]> {
+export async function claimDuePolicyMails(
+  prisma: PrismaClient,
+  options: Omit<ClaimOptions, 'abandonedAttemptCounts'>,
+): Promise<ClaimedPolicyMail[]> {
   const rows = await claimDueRows<ClaimedRow>(
     prisma,
     'policy_mails',
@@ -42,7 +47,7 @@ export async function claimDuePolicyMails(prisma: PrismaClient, options: ClaimOp
     SELECT c.id, c.policy_id AS "policyId", p.policy_number AS "policyNumber", c.kind, c.recipient, c.attempts,
       c.max_attempts AS "maxAttempts", c.resends, c.locked_until AS "lockedUntil"
     FROM claimed AS c JOIN policies AS p ON p.id = c.policy_id`,
-    options,
+    { ...options, abandonedAttemptCounts: true },
   );
   return rows.map((r) => ({
     id: r.id,
@@ -62,7 +67,10 @@ export type MailOutcome =
   | { kind: 'retry'; at: Date; error: string }
   | { kind: 'failed'; error: string };
 
-/** Records one attempt's outcome while we still hold the lease we claimed the row with (recordFenced); false otherwise. */
+/**
+ * Records one attempt's outcome while we still hold the lease we claimed the row with (recordFenced); false otherwise.
+ * A claim past the last attempt (the last one was cut short) sent nothing: `attempts` stays at `max_attempts`.
+ */
 export async function recordMailOutcome(
   prisma: PrismaClient,
   claimed: ClaimedPolicyMail,
@@ -81,6 +89,7 @@ export async function recordMailOutcome(
         next_attempt_at = COALESCE(${nextAttemptAt}::timestamp(3), next_attempt_at),
         sent_at = COALESCE(${sentAt}::timestamp(3), sent_at),
         message_id = COALESCE(${messageId}, message_id),
-        last_error = ${lastError}`,
+        last_error = ${lastError},
+        attempts = LEAST(attempts, max_attempts)`,
   );
 }
