@@ -1,6 +1,6 @@
 import express, { type Express, type RequestHandler } from 'express';
 import type { PrismaClient } from '@expedition/db';
-import { healthRoutes, httpLogger, jsonBody, requestId } from '@expedition/http-kit';
+import { healthRoutes, httpLogger, jsonBody, refuseUnstorableJson, requestId } from '@expedition/http-kit';
 import { observe, type Observability } from '@expedition/observability';
 import type { AccountService, OperatorService, SecretBox } from '@expedition/operators';
 import type { Clock, Logger } from '@expedition/platform';
@@ -81,6 +81,8 @@ export function createApp(deps: PortalAppDeps): Express {
   const api = express.Router();
   api.use(noStore);
   api.use(jsonBody({ limit: PORTAL_MAX_BODY }));
+  // The body rule of every app: a string PostgreSQL cannot store (NUL, a lone surrogate) is a 400, never a 500.
+  api.use(refuseUnstorableJson());
   api.use(sessionMiddleware(deps.accounts, { secure }));
   api.use(csrfProtection(portalOrigin));
   api.get('/openapi.json', (_req, res) => void res.json(deps.openApi()));

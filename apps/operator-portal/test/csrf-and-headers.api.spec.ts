@@ -113,7 +113,9 @@ describe('security headers', () => {
       .send({ email: `secure-${process.pid}@example.com`, password: GOOD_PASSWORD, operatorName: 'Secure Co' });
     expect(res.status).toBe(201);
     expect(res.headers['strict-transport-security']).toBe('max-age=31536000; includeSubDomains');
-    const cookie = (res.headers['set-cookie'] as unknown as string[]).find((c) => c.startsWith('svc_portal_session='))!;
+    const cookie = (res.headers['set-cookie'] as unknown as string[]).find((c) =>
+      c.startsWith('__Host-svc_portal_session='),
+    )!;
     expect(cookie).toMatch(/; Secure/);
     expect(cookie).toMatch(/HttpOnly/);
   });

@@ -32,7 +32,7 @@ export function adminRouter(deps: PortalRouteDeps): Router {
 
   router.get('/admin/operators/:id', async (req, res) => {
     const operator = await operators.getOperator(operatorParam(req));
-    const [keys, secretKeys, origins, users] = await Promise.all([
+    const [keys, secretKeys, origins, users, lookAlikes] = await Promise.all([
       operators.listKeys(operator.id),
       operators.listSecretKeys(operator.id),
       operators.listAllowedOriginViews(operator.id),
@@ -40,6 +40,7 @@ export function adminRouter(deps: PortalRouteDeps): Router {
         where: { operatorId: operator.id },
         orderBy: [{ createdAt: 'asc' }, { id: 'asc' }],
       }),
+      operators.findLookAlikes(operator.id),
     ]);
     res.json({
       operator: toAdminOperator(operator),
@@ -53,6 +54,8 @@ export function adminRouter(deps: PortalRouteDeps): Router {
         lastUsedAt: k.lastUsedAt?.toISOString() ?? null,
       })),
       origins: origins.map(toPortalOrigin),
+      // Other operators whose name reads like this one's: shown beside "Enable live embedding" (docs/portal.md).
+      lookAlikes,
       users: users.map((u) => ({
         id: u.id,
         email: u.email,
@@ -80,7 +83,10 @@ export function adminRouter(deps: PortalRouteDeps): Router {
       operator = await operators.setIntegrationTier(id, patch.integrationTier, actor);
     if (patch.commissionRateBps !== undefined)
       operator = await operators.setCommissionRate(id, patch.commissionRateBps, actor);
-    res.json({ operator: toAdminOperator(operator ?? (await operators.getOperator(id))) });
+    const body = { operator: toAdminOperator(operator ?? (await operators.getOperator(id))) };
+    // Turning live embedding on names the look-alikes once more, in the answer the provider's action gets.
+    if (patch.embeddingEnabled === true) Object.assign(body, { lookAlikes: await operators.findLookAlikes(id) });
+    res.json(body);
   });
 
   router.put('/admin/operators/:id/webhook', async (req, res) => {

@@ -1,7 +1,6 @@
 import type { Request, RequestHandler } from 'express';
-import { PORTAL_SESSION_COOKIE } from '@expedition/contracts';
 import type { AccountService, ResolvedSession } from '@expedition/operators';
-import { clearSessionCookie, readCookie, type SessionCookieOptions } from './cookies';
+import { clearSessionCookie, sessionCookieValue, type SessionCookieOptions } from './cookies';
 import { setPrincipal } from './principal';
 
 const SESSION = Symbol('portalSession');
@@ -15,11 +14,12 @@ export function findSession(req: Request): ResolvedSession | undefined {
 /**
  * Resolves the session cookie into the request's principal. A cookie that no longer names a live session (expired,
  * revoked, unknown) is cleared and the request continues anonymously: the guards answer 401 where a user is needed.
+ * Several cookies of the session's name are no session, and none is cleared (cookies.ts, sessionCookieValue).
  */
 export function sessionMiddleware(accounts: AccountService, cookie: SessionCookieOptions): RequestHandler {
   return async (req, res, next) => {
     try {
-      const token = readCookie(req, PORTAL_SESSION_COOKIE);
+      const token = sessionCookieValue(req, cookie);
       if (!token) return next();
       const session = await accounts.resolveSession(token);
       if (!session) {

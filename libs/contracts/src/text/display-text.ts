@@ -20,28 +20,34 @@ export interface DeceptiveCharacter {
   kind: DeceptiveKind;
 }
 
-const BIDI = /[\u061C\u200E\u200F\u202A-\u202E\u2066-\u2069]/u;
-const INVISIBLE = /[\p{Cf}\u034F\u115F\u1160\u17B4\u17B5\u2800\u3164\uFFA0]/u;
-const CONTROL = /[\p{Cc}\u2028\u2029]/u;
-const ANY = new RegExp(`${BIDI.source}|${INVISIBLE.source}|${CONTROL.source}`, 'u');
+const range = (from: number, to: number) => Array.from({ length: to - from + 1 }, (_, i) => from + i);
+const BIDI = new Set([0x061c, 0x200e, 0x200f, ...range(0x202a, 0x202e), ...range(0x2066, 0x2069)]);
+/** Invisible, though not format characters: combining grapheme joiner, Hangul fillers, Khmer vowels, braille blank. */
+const BLANK = new Set([0x034f, 0x115f, 0x1160, 0x17b4, 0x17b5, 0x2800, 0x3164, 0xffa0]);
+const FORMAT = /^\p{Cf}$/u;
+const CONTROL = /^\p{Cc}$/u;
+const SEPARATORS = new Set([0x2028, 0x2029]);
+
+function kindOf(char: string, codePoint: number): DeceptiveKind | null {
+  if (BIDI.has(codePoint)) return 'bidi control';
+  if (CONTROL.test(char) || SEPARATORS.has(codePoint)) return 'control character';
+  if (FORMAT.test(char) || BLANK.has(codePoint)) return 'invisible character';
+  return null;
+}
 
 /** The first character of `text` that deceives a reader (see above), or null when there is none. */
 export function findDeceptiveCharacter(text: string): DeceptiveCharacter | null {
-  const match = ANY.exec(text);
-  if (!match) return null;
-  const char = match[0];
-  const kind: DeceptiveKind = BIDI.test(char)
-    ? 'bidi control'
-    : CONTROL.test(char)
-      ? 'control character'
-      : 'invisible character';
-  const codePoint = `U+${char.codePointAt(0)!.toString(16).toUpperCase().padStart(4, '0')}`;
-  return { codePoint, kind };
+  for (const char of text) {
+    const codePoint = char.codePointAt(0) ?? 0;
+    const kind = kindOf(char, codePoint);
+    if (kind) return { codePoint: `U+${codePoint.toString(16).toUpperCase().padStart(4, '0')}`, kind };
+  }
+  return null;
 }
 
 /** True when `text` can be shown as a name: no bidi control, invisible or control character. */
 export function isDisplaySafeText(text: string): boolean {
-  return !ANY.test(text);
+  return findDeceptiveCharacter(text) === null;
 }
 
 /** The refusal of a name, for an error body: `contains U+202E (a bidi control), which changes how it reads`. */

@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { normalizeOrigin } from '@expedition/auth-publishable-key';
-import { ModeSchema, type Mode } from '@expedition/contracts';
+import { deceptiveTextMessage, findDeceptiveCharacter, ModeSchema, type Mode } from '@expedition/contracts';
 import { refusedHostname, type OutboundPolicy } from '@expedition/platform';
 import { invalidInput } from './operator-error';
 
@@ -26,6 +26,9 @@ const EmailSchema = z.email();
 export function requireName(value: unknown): string {
   const name = typeof value === 'string' ? value.trim() : '';
   if (name === '') throw invalidInput('name is required');
+  // Shown to travelers ("Offered by …"): docs/security.md, Names that deceive.
+  const deceptive = findDeceptiveCharacter(name);
+  if (deceptive) throw invalidInput(`name ${deceptiveTextMessage(deceptive)}`);
   if (name.length > MAX_NAME_LENGTH) throw invalidInput(`name is longer than ${MAX_NAME_LENGTH} characters`);
   return name;
 }

@@ -11,9 +11,17 @@ import {
   requireName,
   requireStatus,
 } from './inputs';
+import { namesLookAlike } from './look-alike-names';
 import { invalidInput } from './operator-error';
 import { type ServiceDeps, isUuidShaped, serviceContext } from './service-context';
 import { type OperatorView, toOperatorView } from './views';
+
+export interface LookAlikeOperator {
+  id: string;
+  name: string;
+  status: OperatorStatusValue;
+  embeddingEnabled: boolean;
+}
 
 export interface NewOperator {
   name: string;
@@ -195,7 +203,22 @@ export function createOperatorProfileService(deps: ServiceDeps) {
     });
   }
 
+  /**
+   * The other operators whose name reads like this one's (look-alike-names.ts), for the provider deciding on live
+   * embedding. Every operator's name is compared: a provider action, over a table of operators, not of sales.
+   */
+  async function findLookAlikes(operatorId: string): Promise<LookAlikeOperator[]> {
+    const operator = await requireOperatorRow(operatorId);
+    const others = await prisma.operator.findMany({
+      where: { id: { not: operator.id } },
+      select: { id: true, name: true, status: true, embeddingEnabled: true },
+      orderBy: [{ createdAt: 'asc' }, { id: 'asc' }],
+    });
+    return others.filter((other) => namesLookAlike(operator.name, other.name));
+  }
+
   return {
+    findLookAlikes,
     createOperator,
     setBranding,
     getOperator,

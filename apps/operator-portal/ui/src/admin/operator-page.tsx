@@ -46,6 +46,7 @@ function OperatorAdmin({
   const { api } = useSession();
   const toast = useToast();
   const o = detail.operator;
+  const lookAlikes = lookAlikesOf(detail);
   const [busy, setBusy] = useState(false);
   const [confirm, setConfirm] = useState<null | {
     title: string;
@@ -83,6 +84,18 @@ function OperatorAdmin({
           Every key of this operator is refused by the widget.
         </Banner>
       ) : null}
+      {lookAlikes.length > 0 ? (
+        <Banner tone="danger" title="Other operators have a name that reads like this one">
+          Travelers see “Offered by {o.name}”. Check this is not a copy before enabling live embedding:{' '}
+          {lookAlikes.map((other, i) => (
+            <span key={other.id}>
+              {i > 0 ? ', ' : ''}
+              <a href={`/admin/operators/${encodeURIComponent(other.id)}`}>{other.name}</a> ({other.status}
+              {other.embeddingEnabled ? ', live' : ''})
+            </span>
+          ))}
+        </Banner>
+      ) : null}
       <Section title="Approval">
         <Dl
           items={[
@@ -114,7 +127,11 @@ function OperatorAdmin({
               onClick={() =>
                 setConfirm({
                   title: 'Enable live embedding?',
-                  body: 'Approves live sales: this operator’s live keys start working on its allowed origins.',
+                  body:
+                    'Approves live sales: this operator’s live keys start working on its allowed origins.' +
+                    (lookAlikes.length > 0
+                      ? ` Its name reads like ${lookAlikes.map((other) => `“${other.name}”`).join(', ')}.`
+                      : ''),
                   label: 'Enable live embedding',
                   patch: { embeddingEnabled: true },
                 })
@@ -240,4 +257,17 @@ function OperatorAdmin({
       </ConfirmDialog>
     </>
   );
+}
+
+interface LookAlike {
+  id: string;
+  name: string;
+  status: string;
+  embeddingEnabled: boolean;
+}
+
+/** The detail's `lookAlikes` (other operators whose name reads like this one's); none from an older server. */
+function lookAlikesOf(detail: AdminOperatorDetail): LookAlike[] {
+  const value = (detail as { lookAlikes?: unknown }).lookAlikes;
+  return Array.isArray(value) ? (value as LookAlike[]) : [];
 }

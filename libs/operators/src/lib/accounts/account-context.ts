@@ -1,7 +1,8 @@
+import { deceptiveTextMessage, findDeceptiveCharacter } from '@expedition/contracts';
 import type { PrismaClient } from '@expedition/db';
 import { isUuid, systemClock, type Clock } from '@expedition/platform';
 import { AccountError } from './account-error';
-import { passwordProblem } from './passwords';
+import { type PasswordContext, passwordProblem } from './passwords';
 
 /**
  * What every account service is built from, the user as they return it, and the input checks they share. This module
@@ -99,6 +100,9 @@ export function normalizeEmail(input: unknown): string {
 export function optionalName(input: unknown, what = 'name'): string | null {
   if (input === undefined || input === null) return null;
   if (typeof input !== 'string') throw new AccountError('invalid_input', `${what} must be a string`);
+  // Names are read by people (the team list, "Offered by …" on checkout pages): docs/security.md, Names that deceive.
+  const deceptive = findDeceptiveCharacter(input.trim());
+  if (deceptive) throw new AccountError('invalid_input', `${what} ${deceptiveTextMessage(deceptive)}`);
   const name = input.trim().replace(/\s+/g, ' ');
   if (name.length > MAX_NAME) throw new AccountError('invalid_input', `${what} must be at most ${MAX_NAME} characters`);
   return name === '' ? null : name;
@@ -110,11 +114,23 @@ export function requireName(input: unknown, what: string): string {
   return name;
 }
 
-export function requireNewPassword(password: unknown, email?: string): string {
-  const problem = passwordProblem(password, { email });
+/** The password, or `weak_password` with the reason (zxcvbn's feedback), judged against the account's own words. */
+export function requireNewPassword(password: unknown, context: PasswordContext = {}): string {
+  const problem = passwordProblem(password, context);
   if (problem) throw new AccountError('weak_password', problem);
   return password as string;
 }
 
 /** The one answer to a taken address, whichever statement found it taken. */
 export const emailTaken = () => new AccountError('email_taken', 'An account with this e-mail address already exists');
+
+/** The names a user's password is judged against besides the address: their own and their operator's. */
+export async function namesOfUser(
+  db: Pick<PrismaClient, 'operator'>,
+  user: { name: string | null; operatorId: string | null },
+): Promise<string[]> {
+  const operator = user.operatorId
+    ? await db.operator.findUnique({ where: { id: user.operatorId }, select: { name: true } })
+    : null;
+  return [user.name, operator?.name].filter((name): name is string => !!name);
+}

@@ -6,6 +6,7 @@ import {
   clockOf,
   emailTaken,
   endSessions,
+  namesOfUser,
   normalizeEmail,
   optionalName,
   requireName,
@@ -46,9 +47,9 @@ export function createIdentityService(deps: AccountServiceDeps) {
    */
   async function signUp(input: { email: unknown; password: unknown; operatorName: unknown; name?: unknown }) {
     const email = normalizeEmail(input.email);
-    const password = requireNewPassword(input.password, email);
     const operatorName = requireName(input.operatorName, 'operatorName');
     const name = optionalName(input.name);
+    const password = requireNewPassword(input.password, { email, names: [operatorName, name] });
     const passwordHash = await hashPassword(password);
     const now = clock.now();
     let created;
@@ -133,7 +134,7 @@ export function createIdentityService(deps: AccountServiceDeps) {
     if (typeof currentPassword !== 'string' || !(await verifyPassword(row.passwordHash, currentPassword))) {
       throw new AccountError('wrong_password', 'The current password is incorrect');
     }
-    const password = requireNewPassword(newPassword, row.email);
+    const password = requireNewPassword(newPassword, { email: row.email, names: await namesOfUser(prisma, row) });
     if (normalizePassword(password) === normalizePassword(currentPassword))
       throw new AccountError('weak_password', 'the new password must differ from the current one');
     await prisma.operatorUser.update({ where: { id: userId }, data: { passwordHash: await hashPassword(password) } });

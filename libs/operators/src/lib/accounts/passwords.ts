@@ -12,18 +12,53 @@ export const PASSWORD_MAX_LENGTH = 256;
 
 /**
  * zxcvbn-ts with its common and English dictionaries (about 236,000 entries: 49,233 breached passwords, 7,776 diceware
- * words, English words, names and Wikipedia terms) plus its keyboard, repeat, sequence and date patterns. A new
- * password must be estimated at 10^8 guesses or more (zxcvbn score 3): with argon2id that is beyond an offline attack
- * on a stolen hash, and every dictionary word dressed up with digits or keyboard walks falls below it.
+ * words, English words, names and Wikipedia terms) plus its keyboard, repeat, sequence and date patterns, and the
+ * words of this site and this person (PASSWORD_PRODUCT_WORDS, the operator's and the user's names, the address). A new
+ * password must be estimated at 10^10 guesses or more (zxcvbn score 4, "strong protection from an offline attack on a
+ * slow hash"): a season or word with a year and symbols (`Summer2023!!`, 10^8) is below it. docs/portal.md, Passwords.
  */
-export const MIN_PASSWORD_SCORE = 3;
+export const MIN_PASSWORD_SCORE = 4;
 
-type Zxcvbn = { check(password: string, userInputs?: (string | number)[]): { score: number } };
+/**
+ * The words of our own product and trade: a password built from them is among the first an attacker of this site
+ * tries (zxcvbn's "user inputs", matched like a dictionary, also reversed and in l33t).
+ */
+export const PASSWORD_PRODUCT_WORDS = [
+  'expedition',
+  'expeditions',
+  'antarctica',
+  'antarctic',
+  'arctic',
+  'polar',
+  'svalbard',
+  'galapagos',
+  'greenland',
+  'patagonia',
+  'safari',
+  'insurance',
+  'travel',
+  'traveler',
+  'cruise',
+  'voyage',
+  'operator',
+  'portal',
+  'widget',
+] as const;
+
+/**
+ * Passwords published as examples (XKCD 936's two, the best-known): in every cracking list, though zxcvbn's own
+ * dictionaries would score them 4.
+ */
+const PUBLISHED_EXAMPLES = ['correcthorsebatterystaple', 'tr0ub4dor&3', 'troubador'];
+
+type Feedback = { warning: string | null; suggestions: string[] };
+type Zxcvbn = { check(password: string, userInputs?: string[]): { score: number; feedback: Feedback } };
 let zxcvbn: Zxcvbn | undefined;
 
 /**
  * Built at the first password check, not at import: the dictionaries take about 0.6 s and 40 MB of heap to load, and
- * most importers of this lib (quote-api, the CLI) never check a new password.
+ * most importers of this lib (quote-api, the CLI) never check a new password. Server-side only: the portal's browser
+ * code never loads it.
  */
 function passwordEstimator(): Zxcvbn {
   if (zxcvbn) return zxcvbn;
@@ -31,7 +66,7 @@ function passwordEstimator(): Zxcvbn {
   const common = require('@zxcvbn-ts/language-common') as typeof import('@zxcvbn-ts/language-common');
   const en = require('@zxcvbn-ts/language-en') as typeof import('@zxcvbn-ts/language-en');
   zxcvbn = new ZxcvbnFactory({
-    dictionary: { ...common.dictionary, ...en.dictionary },
+    dictionary: { ...common.dictionary, ...en.dictionary, publishedExamples: PUBLISHED_EXAMPLES },
     graphs: common.adjacencyGraphs,
     translations: en.translations,
     maxLength: PASSWORD_MAX_LENGTH,
@@ -47,22 +82,48 @@ export function normalizePassword(password: string): string {
   return password.normalize('NFKC');
 }
 
+/** What a password is judged against besides the dictionaries: the account's address and the names it shows. */
+export interface PasswordContext {
+  email?: string;
+  /** The operator's name, the user's name: each whole (spaces removed) and word by word. */
+  names?: readonly (string | null | undefined)[];
+}
+
+/** zxcvbn's user inputs of a context: the product words, the address and its parts, the names and their words. */
+export function passwordUserInputs(context: PasswordContext): string[] {
+  const inputs = new Set<string>(PASSWORD_PRODUCT_WORDS);
+  const email = context.email?.toLowerCase();
+  if (email) for (const part of [email, ...email.split(/[@.+_-]/)]) inputs.add(part);
+  for (const name of context.names ?? []) {
+    const lowered = name?.normalize('NFKC').toLowerCase().trim();
+    if (!lowered) continue;
+    inputs.add(lowered.replace(/[^\p{L}\p{N}]+/gu, ''));
+    for (const word of lowered.split(/[^\p{L}\p{N}]+/u)) inputs.add(word);
+  }
+  return [...inputs].filter((input) => input.length >= 3);
+}
+
 /** Why a new password is refused, or null when it is acceptable. Judged on its NFKC form, the form that is hashed. */
-export function passwordProblem(password: unknown, context: { email?: string } = {}): string | null {
+export function passwordProblem(password: unknown, context: PasswordContext = {}): string | null {
   if (typeof password !== 'string') return 'password is required';
   if (password.length > PASSWORD_MAX_LENGTH) return `password must be at most ${PASSWORD_MAX_LENGTH} characters`;
   const normalized = normalizePassword(password);
   if ([...normalized].length < PASSWORD_MIN_LENGTH)
     return `password must be at least ${PASSWORD_MIN_LENGTH} characters`;
   if (normalized.length > PASSWORD_MAX_LENGTH) return `password must be at most ${PASSWORD_MAX_LENGTH} characters`;
-  const lowered = normalized.toLowerCase();
   const email = context.email?.toLowerCase();
-  if (email && lowered.includes(email)) return 'the password may not contain your e-mail address';
-  const userInputs = email ? [email, ...email.split(/[@.+_-]/).filter((part) => part.length >= 3)] : [];
-  if (passwordEstimator().check(normalized, userInputs).score < MIN_PASSWORD_SCORE) {
-    return 'this password is too common or too easy to guess (a known password, a dictionary word with digits, a keyboard pattern or a repetition); choose another, e.g. several unrelated words';
-  }
-  return null;
+  if (email && normalized.toLowerCase().includes(email)) return 'the password may not contain your e-mail address';
+  const { score, feedback } = passwordEstimator().check(normalized, passwordUserInputs(context));
+  return score < MIN_PASSWORD_SCORE ? weakPasswordReason(feedback) : null;
+}
+
+/** The refusal in words: zxcvbn's warning and suggestions, else what it scores low in general. */
+function weakPasswordReason(feedback: Feedback): string {
+  const why =
+    feedback.warning ??
+    'it is close to a known password, a dictionary or product word with digits or symbols, a keyboard pattern or a repetition';
+  const advice = feedback.suggestions.length > 0 ? ` ${feedback.suggestions.join(' ')}` : '';
+  return `this password is too common or too easy to guess: ${why.replace(/\.$/, '')}.${advice} Choose another, e.g. several unrelated words.`;
 }
 
 /** The argon2id hash of the password's NFKC form. */

@@ -23,7 +23,7 @@ export function createProvisioningService(deps: AccountServiceDeps) {
   /** A provider admin with a generated password (returned once) unless one is given. */
   async function createProviderAdmin(emailInput: unknown, passwordInput?: string) {
     const email = normalizeEmail(emailInput);
-    const password = passwordInput === undefined ? generatePassword() : requireNewPassword(passwordInput, email);
+    const password = passwordInput === undefined ? generatePassword() : requireNewPassword(passwordInput, { email });
     const now = clock.now();
     try {
       const row = await prisma.operatorUser.create({

@@ -1,4 +1,4 @@
-import { isUniqueViolation } from '@expedition/db';
+import { isUniqueViolation, type PrismaClient } from '@expedition/db';
 import { isUuid } from '@expedition/platform';
 import { type AuditActor, SYSTEM_ACTOR, writeAudit } from '../audit';
 import {
@@ -12,6 +12,7 @@ import {
   requireUser,
   toAccountUser,
 } from './account-context';
+import { refuseIfSuspended } from '../service-context';
 import { AccountError } from './account-error';
 import { hashPassword } from './passwords';
 import { createUserTokens, invalidToken } from './user-tokens';
@@ -123,7 +124,8 @@ export function createTeamService(deps: AccountServiceDeps) {
 
   /**
    * Creates the invited user (verified: the link proved the address). Everything is checked before the token is spent,
-   * and the claim and the new user land together: a refused password or a taken address leaves the link working.
+   * and the claim and the new user land together: a refused password, a taken address or a suspended operator leaves
+   * the link working.
    */
   async function acceptInvite(token: unknown, password: unknown, name?: unknown): Promise<AccountUser> {
     const displayName = optionalName(name);
@@ -131,10 +133,16 @@ export function createTeamService(deps: AccountServiceDeps) {
     const operatorId = row.operatorId;
     const role = row.role;
     if (!operatorId || (role !== 'owner' && role !== 'member')) throw invalidToken();
-    const passwordHash = await hashPassword(requireNewPassword(password, row.email));
+    const operator = await prisma.operator.findUnique({ where: { id: operatorId }, select: { name: true } });
+    if (!operator) throw invalidToken();
+    const names = [displayName, operator.name];
+    const passwordHash = await hashPassword(requireNewPassword(password, { email: row.email, names }));
     const now = clock.now();
     try {
       const user = await prisma.$transaction(async (tx) => {
+        // A suspended operator is read-only (docs/portal.md, Suspension): no new user, and the link keeps working for
+        // when it is reinstated. Read with a share lock, so a suspension committing meanwhile waits for this user.
+        await requireActiveOperator(tx, operatorId);
         await tokens.claimToken(tx, row, now);
         return tx.operatorUser.create({
           data: {
@@ -187,4 +195,11 @@ export function createTeamService(deps: AccountServiceDeps) {
   }
 
   return { listTeam, createInvite, revokeInvite, acceptInvite, removeMember };
+}
+
+/** Refuses (OperatorError `suspended`, 403 operator_suspended) unless the operator is active or pending. */
+async function requireActiveOperator(tx: Pick<PrismaClient, '$queryRaw'>, operatorId: string): Promise<void> {
+  const rows = await tx.$queryRaw<{ status: string }[]>`
+    SELECT status::text AS status FROM operators WHERE id = ${operatorId} FOR SHARE`;
+  if (rows[0]) refuseIfSuspended(rows[0]);
 }

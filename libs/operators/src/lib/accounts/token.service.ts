@@ -3,6 +3,7 @@ import {
   type AccountUser,
   clockOf,
   endSessions,
+  namesOfUser,
   normalizeEmail,
   requireNewPassword,
   requireUser,
@@ -51,12 +52,23 @@ export function createTokenService(deps: AccountServiceDeps) {
     return toAccountUser(updated);
   }
 
-  /** A reset token for a known, enabled user; null otherwise (the caller answers the same either way). */
+  /**
+   * A reset token for a known, enabled user; null otherwise (the caller answers the same either way). Any well-formed
+   * address gets the same statements, so the time of the answer does not tell a known address from an unknown one
+   * (docs/security.md, "Password-reset timing"): an unknown or disabled one gets a token row for no user, which no
+   * link can use (confirmPasswordReset refuses a token without its user) and which is never mailed.
+   */
   async function requestPasswordReset(emailInput: unknown): Promise<{ user: AccountUser; token: string } | null> {
-    const row = await enabledUserByEmail(emailInput);
-    if (!row) return null;
-    const { token } = await tokens.issueToken('reset_password', { email: row.email, userId: row.id });
-    return { user: toAccountUser(row), token };
+    let email: string;
+    try {
+      email = normalizeEmail(emailInput);
+    } catch {
+      return null;
+    }
+    const found = await prisma.operatorUser.findUnique({ where: { email } });
+    const row = found && !found.disabledAt ? found : null;
+    const { token } = await tokens.issueToken('reset_password', { email, userId: row?.id ?? null });
+    return row ? { user: toAccountUser(row), token } : null;
   }
 
   /**
@@ -69,7 +81,8 @@ export function createTokenService(deps: AccountServiceDeps) {
     const row = await tokens.findUsableToken('reset_password', token);
     const user = row.userId ? await prisma.operatorUser.findUnique({ where: { id: row.userId } }) : null;
     if (!user || user.email !== row.email || user.disabledAt) throw invalidToken();
-    const passwordHash = await hashPassword(requireNewPassword(password, user.email));
+    const names = await namesOfUser(prisma, user);
+    const passwordHash = await hashPassword(requireNewPassword(password, { email: user.email, names }));
     const now = clock.now();
     const updated = await prisma.$transaction(async (tx) => {
       await tokens.claimToken(tx, row, now);
