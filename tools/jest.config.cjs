@@ -10,6 +10,7 @@ module.exports = {
     '<rootDir>/jest',
     '<rootDir>/launcher',
     '<rootDir>/monitoring',
+    '<rootDir>/smoke',
     '<rootDir>/widget',
   ],
   testTimeout: 180000,

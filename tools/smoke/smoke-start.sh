@@ -8,14 +8,18 @@ DATA_DIR="$(mktemp -d)"
 LOG="$DATA_DIR/start.log"
 export DATA_DIR
 unset DATABASE_URL REDIS_URL
-# The launcher's ports: each app's *_PORT, else PORT_BASE + its offset (libs/platform/src/service-ports.ts).
-BASE="${PORT_BASE:-3000}"
-DEMO_PORT="${DEMO_PORT:-$((BASE + 1200))}"
-QUOTE="http://127.0.0.1:${QUOTE_API_PORT:-$((BASE + 1))}"
-EMBED="http://127.0.0.1:${EMBED_API_PORT:-$((BASE + 2))}"
+# Ports the OS has free, one per app (tools/smoke/free-ports.cjs): a second checkout, or an `npm start` of one's own,
+# on the same machine does not collide with this run. Every URL follows its port (libs/platform/src/service-ports.ts),
+# so no PORT_BASE or *_URL of the shell may point the apps elsewhere.
+unset PORT_BASE QUOTE_API_URL EMBED_URL WIDGET_URL PORTAL_URL DEMO_URL SIMULATED_PROCESSOR_WEBHOOK_URL METRICS_PORT
+read -r QUOTE_API_PORT EMBED_API_PORT WIDGET_PORT PORTAL_PORT DISPATCHER_PORT DEMO_PORT < <(node tools/smoke/free-ports.cjs 6)
+export QUOTE_API_PORT EMBED_API_PORT WIDGET_PORT PORTAL_PORT DISPATCHER_PORT DEMO_PORT
+QUOTE="http://127.0.0.1:${QUOTE_API_PORT}"
+EMBED="http://127.0.0.1:${EMBED_API_PORT}"
 DEMO="http://127.0.0.1:${DEMO_PORT}"
-WIDGET="http://127.0.0.1:${WIDGET_PORT:-$((BASE + 3))}"
-PORTAL="http://127.0.0.1:${PORTAL_PORT:-$((BASE + 4))}"
+WIDGET="http://127.0.0.1:${WIDGET_PORT}"
+PORTAL="http://127.0.0.1:${PORTAL_PORT}"
+echo "smoke: npm start on free ports: quote-api $QUOTE_API_PORT, embed-api $EMBED_API_PORT, widget $WIDGET_PORT, portal $PORTAL_PORT, dispatcher $DISPATCHER_PORT, demo $DEMO_PORT"
 # Run exactly the `start` script of package.json, but as our own child (not under npm, which does not pass SIGTERM
 # on to its child). The script is one process (node with tsx as a loader; `env` execs it), so SIGTERM reaches the
 # launcher itself — the graceful stop we test — and no relay can cut it short on a loaded machine.
@@ -112,7 +116,9 @@ acp_id=$(echo "$session" | json '.id')
 done_session=$(acp "/checkout_sessions/$acp_id/complete" '{"payment_data":{"handler_id":"stripe_spt","instrument":{"type":"card","credential":{"type":"spt","token":"spt_test_success_smoke"}}}}') || fail "ACP complete"
 echo "$done_session" | json '.status' | grep -qx completed || fail "ACP session not completed: $done_session"
 certificate=$(echo "$done_session" | json '.order.permalink_url')
-curl -fsS "$certificate" | head -c 5 | grep -qx '%PDF-' || fail "the ACP order's certificate link does not open a PDF"
+# To a file, not through `head` (which closes the pipe after 5 bytes: curl then fails writing a larger PDF).
+curl -fsS -o "$DATA_DIR/certificate.pdf" "$certificate" || fail "the ACP order's certificate link does not answer"
+[ "$(head -c 5 "$DATA_DIR/certificate.pdf")" = '%PDF-' ] || fail "the ACP order's certificate link does not open a PDF"
 policy_number=$(echo "$done_session" | json '.order.order_number')
 policy_token=$(node -p "new URL(process.argv[1]).searchParams.get('access_token')" "$certificate")
 curl -fsS "$QUOTE/api/v1/policies/$policy_number" -H "Authorization: Bearer $policy_token" | json '.policyNumber' | grep -qx "$policy_number" || fail "policy look-up"
