@@ -46,6 +46,30 @@ describe('links of the repository documentation', () => {
     ]);
   });
 
+  it('reports a repository path in inline code that does not exist; placeholders, patterns and ignored output are not paths', () => {
+    const root = mkdtempSync(path.join(tmpdir(), 'expedition-code-paths-'));
+    mkdirSync(path.join(root, 'tools', 'e2e'), { recursive: true });
+    writeFileSync(path.join(root, 'tools', 'e2e', 'harness.ts'), '');
+    writeFileSync(path.join(root, '.gitignore'), 'dist/\ntools/topology/results/\n*.log\n');
+    writeFileSync(
+      path.join(root, 'README.md'),
+      [
+        '# Readme',
+        'Ports come from `tools/e2e/harness.ts` (`tools/e2e/harness.ts:12`, the folder `tools/e2e/`).',
+        'Ports came from `tools/e2e/free-ports.ts`; | `tools/gone/` | in a table too.',
+        'Not paths: `apps/<app>/.data/`, `tools/*.ts`, `libs/x/{a,b}`, `npm run docs:check`, `@expedition/platform/testing`.',
+        'Made by a run: `dist/apps/quote-api/main.js`, `tools/topology/results/latest.json`; elsewhere: `src/main.ts`.',
+        '```',
+        'tools/e2e/in-a-fence.ts `tools/e2e/in-a-fence.ts`',
+        '```',
+      ].join('\n'),
+    );
+    expect(findLinkProblems(root)).toEqual([
+      'README.md:3: `tools/e2e/free-ports.ts` (a code path) does not exist',
+      'README.md:3: `tools/gone/` (a code path) does not exist',
+    ]);
+  });
+
   it('computes anchors the way GitHub does', () => {
     expect([
       ...headingAnchors('# The money path\n## `policy.issued` webhook\n## Operators: the admin CLI\n## A\n## A\n'),

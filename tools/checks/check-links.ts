@@ -1,8 +1,9 @@
 /**
  * The repository documents itself: every relative link in its Markdown (README.md, CHANGELOG.md, docs/, each
- * project's README) must resolve to a file inside the repository, and `#anchors` to a heading of the target. Nothing
- * may point at ../shared (it exists only beside our CI checkout). `npm run docs:check` (CI) and a spec of the tools
- * project run it.
+ * project's README) must resolve to a file inside the repository, and `#anchors` to a heading of the target; every
+ * repository path written in prose as inline code (`tools/e2e/launcher-harness.ts`: a span that starts with a
+ * top-level folder of the repository) must exist too (see codePaths for what counts). Nothing may point at ../shared
+ * (it exists only beside our CI checkout). `npm run docs:check` (CI) and a spec of the tools project run it.
  */
 import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
 import path from 'node:path';
@@ -68,7 +69,45 @@ export function linkTargets(markdown: string): { line: number; target: string }[
   return links;
 }
 
-/** One sentence per broken link, `file:line: …`; empty when every link resolves. */
+/**
+ * Inline-code spans of the prose (fenced blocks left out) that name a repository path: the first segment is a
+ * top-level folder of `root` and the span has no placeholder or pattern (`<app>`, `*`, `{a,b}`, `…`, `$VAR`, spaces).
+ * A trailing `:line` or `#anchor` is dropped. Paths under a folder .gitignore names (dist/, generated results) are
+ * made by a run, not committed, and are left out.
+ */
+export function codePaths(markdown: string, root: string = ROOT): { line: number; target: string }[] {
+  const topLevel = new Set(
+    readdirSync(root, { withFileTypes: true })
+      .filter((entry) => entry.isDirectory() && !SKIP_DIRS.has(entry.name) && entry.name !== '.git')
+      .map((entry) => entry.name),
+  );
+  const ignored = ignoredFolders(root);
+  const found: { line: number; target: string }[] = [];
+  withoutFences(markdown)
+    .split('\n')
+    .forEach((text, i) => {
+      for (const match of text.matchAll(/`([^`\n]+)`/g)) {
+        const target = match[1]!.replace(/(?::\d+)+$|#.*$/, '');
+        if (!/^\.?[\w@-]+(?:\/[\w.@-]+)+\/?$/.test(target)) continue;
+        if (!topLevel.has(target.split('/')[0]!)) continue;
+        if (ignored.some((folder) => `${target.replace(/\/$/, '')}/`.startsWith(folder))) continue;
+        found.push({ line: i + 1, target });
+      }
+    });
+  return found;
+}
+
+/** The folders .gitignore names by path (`tools/topology/results/`, `dist/`), each with a trailing slash. */
+function ignoredFolders(root: string): string[] {
+  const file = path.join(root, '.gitignore');
+  if (!existsSync(file)) return [];
+  return readFileSync(file, 'utf8')
+    .split('\n')
+    .map((line) => line.trim().replace(/^\//, ''))
+    .filter((line) => line.endsWith('/') && !/[*?[!#]/.test(line));
+}
+
+/** One sentence per broken link or code path, `file:line: …`; empty when every one resolves. */
 export function findLinkProblems(root: string = ROOT, files: string[] = markdownFiles(root)): string[] {
   const problems: string[] = [];
   const anchorsOf = new Map<string, Set<string>>();
@@ -100,6 +139,10 @@ export function findLinkProblems(root: string = ROOT, files: string[] = markdown
         problems.push(`${where(line)}: ${target} names no heading of ${path.relative(root, resolved)}`);
       }
     }
+    for (const { line, target } of codePaths(markdown, root)) {
+      if (!existsSync(path.join(root, target)))
+        problems.push(`${where(line)}: \`${target}\` (a code path) does not exist`);
+    }
   }
   return problems;
 }
@@ -107,6 +150,7 @@ export function findLinkProblems(root: string = ROOT, files: string[] = markdown
 if (require.main === module) {
   const problems = findLinkProblems();
   for (const problem of problems) console.error(`links: ${problem}`);
-  if (!problems.length) console.log(`links: every relative link of ${markdownFiles().length} Markdown files resolves`);
+  if (!problems.length)
+    console.log(`links: every relative link and code path of ${markdownFiles().length} Markdown files resolves`);
   process.exit(problems.length ? 1 : 0);
 }
