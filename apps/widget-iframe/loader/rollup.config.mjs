@@ -11,6 +11,16 @@ const config = browserScript({
   fileName: 'widget.js',
   tsconfig: path.join(root, 'tsconfig.json'),
 });
+/**
+ * The origin this build is served from (WIDGET_LOADER_ORIGIN, e.g. https://widget.example.com), baked in for a loader
+ * run without `document.currentScript`; unset, such a loader refuses to start (src/widget.ts, loaderOrigin).
+ */
+const builtFor = process.env.WIDGET_LOADER_ORIGIN ? new URL(process.env.WIDGET_LOADER_ORIGIN).origin : null;
+const bakeOrigin = {
+  name: 'svc-loader-origin',
+  transform: (code) => code.replace(/(?<!declare const )__SVC_LOADER_ORIGIN__/g, JSON.stringify(builtFor)),
+};
+config.plugins = [bakeOrigin, ...config.plugins];
 config.plugins = config.plugins.map((plugin) =>
   plugin.name === 'terser'
     ? terser({

@@ -11,20 +11,21 @@ import { LOADER_VERSION } from './version';
 /** Our own paths only: the rolling `/widget.js` and the pinned `/widget/<x.y.z>.js`. */
 const LOADER_PATH = /^\/widget(\/\d+\.\d+\.\d+)?\.js$/;
 
+/** WIDGET_LOADER_ORIGIN at build time (rollup.config.mjs): the origin this build is served from, or none. */
+declare const __SVC_LOADER_ORIGIN__: string | null;
+
 /**
  * The origin the loader was served from: the iframe's origin, wherever this (pinned) file is deployed. This very
- * script when the browser says which it is, else (a module script: no `document.currentScript`) the first script
- * on the page whose path is exactly ours, never a look-alike (a third party's `…/widgets/chat.js` would be sent the
- * page's config). Either way the path must be ours (an inline copy has none); otherwise null: the loader refuses to
- * start.
+ * script when the browser says which it is (its path must be ours: an inline copy has none). Without
+ * `document.currentScript` (a module script, a script in a shadow tree) only the origin baked into the build, never
+ * one read off the page: any script could carry our path (`https://evil.example/widget.js`) and be sent the
+ * traveler's details. Otherwise null: the loader refuses to start. docs/security.md, "Loader origin".
  */
 function loaderOrigin(doc: Document): string | null {
   const current = doc.currentScript as HTMLScriptElement | null;
-  for (const script of current ? [current] : doc.scripts) {
-    const url = script.src && new URL(script.src);
-    if (url && LOADER_PATH.test(url.pathname)) return url.origin;
-  }
-  return null;
+  if (!current) return __SVC_LOADER_ORIGIN__;
+  const url = current.src && new URL(current.src);
+  return url && LOADER_PATH.test(url.pathname) ? url.origin : null;
 }
 
 if (typeof document !== 'undefined') {
