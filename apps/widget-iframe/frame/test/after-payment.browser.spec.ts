@@ -17,8 +17,8 @@ const { HOST, WIDGET } = urls;
  * - after a Tier 3 test payment the view is a confirmation: the pre-purchase heading ("Protect your trip") and the
  *   test-mode hint are gone, "You are covered" leads, and a quiet note says plainly that this is a test policy
  *   (specimen) with no real cover;
- * - the hosted Tier 1 page has no operator page to tell a selection to: each plan card has one action, "Buy this
- *   plan" (the embedded tiers keep Select, which fires quote.selected to the operator's page).
+ * - each plan card has one action: "Buy this plan" on the hosted Tier 1 page, "Buy" in a Tier 3 iframe (buying also
+ *   fires quote.selected to the operator's page).
  * axe clean (WCAG 2.1 AA, serious and critical); screenshots in $WIDGET_SHOTS (default $TMPDIR/expedition-screens),
  * frame-<screen>-<lang>-<width>.png.
  */
@@ -78,13 +78,10 @@ describeWithBrowser('after the choice: the confirmation and the hosted plan card
 
         await frame.click('button[type=submit]');
         await frame.waitForSelector('.svc-plan[data-plan-id]', { timeout: 20_000 });
-        // The embedded Tier 3 card keeps both: Select tells the operator's page, Buy pays here.
+        // One action on the Tier 3 card: Buy pays here (and tells the operator's page, quote.selected).
         const actions = frame.locator('[data-plan-id="polar-shield-standard"] .svc-plan__actions button');
-        expect((await actions.allTextContents()).map(normalize)).toEqual([
-          `${t.plans.select()} Polar Shield Standard`,
-          `${t.plans.buy()} Polar Shield Standard`,
-        ]);
-        await actions.nth(1).click();
+        expect((await actions.allTextContents()).map(normalize)).toEqual([`${t.plans.buy()} Polar Shield Standard`]);
+        await actions.nth(0).click();
         await frame.waitForSelector('#svc-card-number');
         await frame.fill('#svc-card-number', '4242 4242 4242 4242');
         await frame.fill('#svc-card-expiry', '12/30');

@@ -1,5 +1,6 @@
 import type { EmbedOption } from '@expedition/contracts';
 import { formatMoney } from '@expedition/contracts/rules';
+import { useEffect, useRef } from 'preact/hooks';
 import { useTexts } from '../texts';
 import type { BuyMode } from '../tier';
 
@@ -9,7 +10,10 @@ export interface PlanCardsProps {
   travelers: number;
   selectedPlanId?: string;
   buyMode: BuyMode;
-  /** Offer "Select" (quote.selected to the operator's page); false on the hosted page, where Buy is the one action. */
+  /**
+   * In an iframe a card tells the operator's page which plan the traveler chose (quote.selected); false on the hosted
+   * page. Each card has ONE action: "Buy" where the plan can be bought here (buying selects it too), else "Select".
+   */
   selectable: boolean;
   /** planId being bought (button busy). */
   buyingPlanId?: string;
@@ -30,6 +34,8 @@ export function PlanCards({
 }: PlanCardsProps) {
   const { t, intl: locale } = useTexts();
   const p = t.plans;
+  const titleRef = useRef<HTMLHeadingElement>(null);
+  useEffect(() => revealPlans(titleRef.current), []);
   // The catalog's carriers are invented and say so: "(illustrative)" in the widget's language.
   const carrier = (name: string) => {
     const bare = name.replace(/\.+$/, '').replace(/ \(illustrative\)$/, '');
@@ -42,7 +48,7 @@ export function PlanCards({
     tier === 'basic' ? p.basic() : tier === 'standard' ? p.standard() : tier === 'premium' ? p.premium() : tier;
   return (
     <section class="svc-plans" aria-labelledby="svc-plans-title">
-      <h2 id="svc-plans-title" class="svc-plans__title">
+      <h2 id="svc-plans-title" class="svc-plans__title" tabIndex={-1} ref={titleRef}>
         {p.title({ count: options.length })}
       </h2>
       {/* Announced when the cards replace the loading placeholders (the skeletons' status said "Finding plans…"). */}
@@ -55,6 +61,7 @@ export function PlanCards({
           const selected = o.planId === selectedPlanId;
           const titleId = `svc-plan-${o.planId}`;
           const terms = o.policyTermsUrl;
+          const buyable = buyMode !== 'none' && o.checkout.purchasable;
           return (
             <li key={o.planId}>
               {/* A click anywhere on the card selects it (quote.selected); the button is the keyboard way to do the same. */}
@@ -121,7 +128,7 @@ export function PlanCards({
                   )}
                 </p>
                 <div class="svc-plan__actions">
-                  {selectable ? (
+                  {selectable && !buyable ? (
                     <button
                       type="button"
                       class="svc-btn svc-btn--secondary"
@@ -132,13 +139,14 @@ export function PlanCards({
                       <span class="svc-visually-hidden"> {o.name}</span>
                     </button>
                   ) : null}
-                  {buyMode !== 'none' && o.checkout.purchasable ? (
+                  {buyable ? (
                     <button
                       type="button"
                       class="svc-btn"
                       disabled={buyingPlanId !== undefined}
                       aria-busy={buyingPlanId === o.planId ? 'true' : undefined}
-                      // Alone on the card (hosted page) the button says what it does; the plan's name describes it.
+                      // On the hosted page the button says what it does and the plan's name describes it; in an
+                      // iframe it reads "Buy" with the plan's name for screen readers.
                       aria-describedby={selectable ? undefined : titleId}
                       onClick={() => onBuy(o)}
                     >
@@ -158,6 +166,31 @@ export function PlanCards({
       <p class="svc-disclaimer">{p.disclaimer()}</p>
     </section>
   );
+}
+
+/**
+ * On a phone the plans arrive below the fold, under the form: their heading is focused (a screen reader hears where
+ * the results start) and scrolled to the top of the view; the browser scrolls the operator's page around the iframe
+ * too. In an iframe that is still shorter than the cards, that waits for the loader to grow it (the frame's resize),
+ * else the frame would scroll inside and then be grown back to its top; at most 1 s (a page may fix the height).
+ */
+function revealPlans(title: HTMLElement | null): (() => void) | undefined {
+  if (!title) return undefined;
+  title.focus({ preventScroll: true });
+  const reveal = () => title.scrollIntoView({ block: 'start' });
+  const growing = window.parent !== window && document.documentElement.scrollHeight > window.innerHeight;
+  if (!growing) return reveal();
+  const stop = () => {
+    clearTimeout(timer);
+    window.removeEventListener('resize', done);
+  };
+  const done = () => {
+    stop();
+    reveal();
+  };
+  const timer = setTimeout(done, 1000);
+  window.addEventListener('resize', done);
+  return stop;
 }
 
 /** Fixed-height placeholders while options generate: the frame does not jump when the cards arrive. */
