@@ -1,27 +1,11 @@
-import { mkdtempSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import path from 'node:path';
-import pino from 'pino';
 import request from 'supertest';
-import { prepareDatabase, type Database } from '@expedition/db';
-import { createTestDatabase } from '@expedition/db/testing';
-import { catalogSnapshot } from '@expedition/domain-pricing';
-import { listen, type RunningServer } from '@expedition/http-kit';
-import { createSecretBox, ensureDemoOperator, resolveWebhookSecretKeys } from '@expedition/operators';
 import {
   TEST_CARDS,
-  createInMemorySimulatedPaymentStore,
   createSimulatedProcessor,
   formatAuthorizationPayment,
   parsePaymentChallenges,
-  type InMemorySimulatedPaymentStore,
-  type SimulatedProcessor,
 } from '@expedition/payments';
-import { systemClock } from '@expedition/platform';
-import { createQuoteService } from '@expedition/quoting';
-import { composeEmbedApi, loadEmbedApiConfig, type EmbedApi } from '@expedition/app-embed-api';
-import { composeQuoteApi, loadQuoteApiConfig } from '@expedition/app-quote-api';
-import { composeWebhookDispatcher, loadDispatcherConfig } from '@expedition/app-webhook-dispatcher';
+import { SITE, payableQuote as payable, startMoneyPlatform, type MoneyPlatform } from './money-platform.helpers';
 
 /**
  * One quote is charged at most once, whatever channel and however many attempts arrive together: checkout links,
@@ -29,89 +13,25 @@ import { composeWebhookDispatcher, loadDispatcherConfig } from '@expedition/app-
  * called. The three apps run in this process on one database and ONE simulated processor, whose ledger the test reads
  * ("charges at the processor"). A duplicate the claim cannot prevent (a browser-confirmed payment) is refunded.
  */
-const SITE = 'http://site.test';
-const SECRET = 'whsec_sim_one_charge_per_quote_0123456789abcdef';
-const silent = pino({ level: 'silent' });
-
-let db: Database;
-let store: InMemorySimulatedPaymentStore;
-let processor: SimulatedProcessor;
-let dispatcher: RunningServer;
-let quoteApi: ReturnType<typeof composeQuoteApi>;
-let embed: EmbedApi;
-let demo: Awaited<ReturnType<typeof ensureDemoOperator>>;
+let platform: MoneyPlatform;
+let db: MoneyPlatform['db'];
+let store: MoneyPlatform['store'];
+let processor: MoneyPlatform['processor'];
+let quoteApi: MoneyPlatform['quoteApi'];
+let embed: MoneyPlatform['embed'];
+let demo: MoneyPlatform['demo'];
+let SECRET: string;
 
 beforeAll(async () => {
-  db = await createTestDatabase();
-  await prepareDatabase(db, { catalog: catalogSnapshot() });
-  const dataDir = mkdtempSync(path.join(tmpdir(), 'one-charge-'));
-  const env = { DATA_DIR: dataDir, SIMULATED_PROCESSOR_WEBHOOK_SECRET: SECRET, LOG_LEVEL: 'silent' };
-  store = createInMemorySimulatedPaymentStore();
-  // The dispatcher listens on a loopback port: the simulated processor reports every charge to it, signed.
-  const dispatcherConfig = loadDispatcherConfig(env);
-  const keys = resolveWebhookSecretKeys({ configured: undefined, embedded: true, dataDir });
-  let intakeUrl = '';
-  processor = createSimulatedProcessor({
-    webhookUrl: 'http://127.0.0.1:9/unset',
-    webhookSecret: SECRET,
-    store,
-    fetch: (url, init) => fetch(intakeUrl || url, init),
-  });
-  const composed = composeWebhookDispatcher({
-    config: dispatcherConfig,
-    db,
-    logger: silent,
-    webhookSecretKeys: keys,
-    processor,
-  });
-  dispatcher = await listen(composed.app, { port: 0, host: '127.0.0.1' });
-  intakeUrl = `${dispatcher.url}/processor/events`;
-  quoteApi = composeQuoteApi({
-    config: loadQuoteApiConfig({ ...env, MPP_NETWORK_ID: 'profile_test' }),
-    db,
-    logger: silent,
-    processor,
-  });
-  embed = composeEmbedApi({ config: loadEmbedApiConfig(env), db, logger: silent, processor });
-  demo = await ensureDemoOperator({
-    prisma: db.prisma,
-    dataDir,
-    demoOrigin: SITE,
-    webhookUrl: 'http://127.0.0.1:9/hooks',
-    secretBox: createSecretBox(keys),
-  });
+  platform = await startMoneyPlatform();
+  ({ db, store, processor, quoteApi, embed, demo } = platform);
+  SECRET = platform.secret;
 });
 afterAll(async () => {
-  await dispatcher?.close();
-  await db?.close();
+  await platform?.close();
 });
 
-/** A quote of the demo operator that every channel can pay: estimates for links and MPP, ready options for Tier 3. */
-async function payableQuote() {
-  const created = await createQuoteService({ prisma: db.prisma, clock: systemClock }).create({
-    source: 'embed',
-    operatorId: demo.operatorId,
-    mode: 'test',
-    destination: 'Antarctica',
-    startDate: new Date(Date.now() + 60 * 86_400_000).toISOString().slice(0, 10),
-    durationDays: 14,
-    tripCostCents: 2_400_000,
-    travelers: 2,
-    travelerAges: [45, 52],
-    residence: 'GB',
-  });
-  await embed.optionsWorker.runOnce();
-  const option = await db.prisma.quoteOption.findFirstOrThrow({
-    where: { quoteId: created.quote.id },
-    orderBy: { rank: 'asc' },
-  });
-  return {
-    quoteId: created.quote.id,
-    sessionId: created.sessionId,
-    planId: option.planId,
-    premiumCents: option.premiumCents,
-  };
-}
+const payableQuote = () => payable(platform);
 
 const embedPost = (route: string, body: object) =>
   request(embed.app).post(route).set('X-SVC-Publishable-Key', demo.publishableKey).set('Origin', SITE).send(body);

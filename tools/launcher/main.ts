@@ -20,7 +20,7 @@ import {
   ensureProviderAdmin,
   resolveWebhookSecretKeys,
 } from '@expedition/operators';
-import { createPaymentProcessor } from '@expedition/payments';
+import { createPaymentProcessor, simulatedBooks } from '@expedition/payments';
 import { startObservability } from '@expedition/observability';
 import { composeQuoteApi } from '@expedition/app-quote-api';
 import { composeEmbedApi } from '@expedition/app-embed-api';
@@ -109,7 +109,7 @@ async function main(): Promise<void> {
   const { quote: quoteConfig, embed: embedConfig, dispatcher: dispatcherConfig } = config.apps;
   // ONE processor for every app of the process: an intent created by one app (a checkout link) is the one another
   // confirms or refunds (the dispatcher refunding a second charge).
-  const processor = createPaymentProcessor(quoteConfig.payments);
+  const processor = createPaymentProcessor(quoteConfig.payments, { simulatedStore: simulatedBooks(db) });
   await start(
     'quote-api',
     'AI agents: /api/v1 (OpenAPI at /api/v1/openapi.json)',

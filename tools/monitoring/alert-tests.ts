@@ -211,6 +211,30 @@ export const ALERT_CASES: readonly AlertCase[] = [
     fires: [{ severity: 'ticket' }],
   },
   {
+    name: 'a charge the reconciler found and recorded opens a ticket, by mode',
+    alert: 'UnrecordedChargesFound',
+    series: [
+      { series: 'payment_reconciliations_total{result="recorded",mode="live"}', values: '0 0 0 1 1 1 1 1 1 1 1' },
+      { series: 'payment_reconciliations_total{result="no_charge",mode="test"}', values: '0+5x10' },
+    ],
+    evalTime: '10m',
+    fires: [{ severity: 'ticket', mode: 'live' }],
+  },
+  {
+    name: 'chargeless attempts alone are quiet',
+    alert: 'UnrecordedChargesFound',
+    series: [{ series: 'payment_reconciliations_total{result="no_charge",mode="live"}', values: '0+5x10' }],
+    evalTime: '10m',
+    fires: [],
+  },
+  {
+    name: 'attempts the processor cannot settle, again and again, open a ticket',
+    alert: 'PaymentAttemptsUnresolved',
+    series: [{ series: 'payment_reconciliations_total{result="in_flight",mode="test"}', values: '0+1x30' }],
+    evalTime: '30m',
+    fires: [{ severity: 'ticket', mode: 'test' }],
+  },
+  {
     name: 'no failed refund is quiet',
     alert: 'RefundsFailed',
     series: gauge('payment_refunds_failed', 0),

@@ -114,6 +114,22 @@ export const DIRECT_ALERTS: readonly AlertRule[] = [
     description: 'At least one succeeded {{ $labels.mode }} payment event was ignored in the last hour.',
   }),
   direct({
+    alert: 'UnrecordedChargesFound',
+    expr: 'sum by (mode) (increase(payment_reconciliations_total{result=~"recorded|refunded"}[1h])) > 0',
+    labels: { severity: 'ticket' },
+    summary: 'The reconciler found a charge no record of ours held (a crash mid-payment, or a lost processor event)',
+    description:
+      'In the last hour the reconciler recorded or refunded at least one {{ $labels.mode }} charge that only the processor knew of.',
+  }),
+  direct({
+    alert: 'PaymentAttemptsUnresolved',
+    expr: 'sum by (mode) (increase(payment_reconciliations_total{result="in_flight"}[30m])) > 5',
+    labels: { severity: 'ticket' },
+    summary: 'Unfinished payment attempts stay unresolved: the processor does not say what they charged',
+    description:
+      'The reconciler met more than 5 {{ $labels.mode }} attempts in 30 minutes whose charge it could not settle (processor unreachable or still processing).',
+  }),
+  direct({
     alert: 'RefundsPending',
     expr: 'max(payment_refunds_pending) > 0',
     for: '1h',

@@ -4,7 +4,7 @@ import type { CachedKeyResolver } from '@expedition/auth-publishable-key';
 import type { Database } from '@expedition/db';
 import { createPolicyTokens } from '@expedition/fulfillment';
 import { createKeyResolver, createKeyUsageRecorder, type KeyUsageRecorder } from '@expedition/operators';
-import { createPaymentProcessor, type PaymentProcessor } from '@expedition/payments';
+import { createPaymentProcessor, simulatedBooks, type PaymentProcessor } from '@expedition/payments';
 import { createRateLimiter, systemClock, type Clock, type Logger } from '@expedition/platform';
 import type { Observability } from '@expedition/observability';
 import { createOptionsWorker, type OptionsWorker } from '@expedition/quoting';
@@ -53,7 +53,8 @@ export function composeEmbedApi(runtime: EmbedApiRuntime): EmbedApi {
     notifications: db.notifications,
     onReady: runtime.observability?.metrics?.optionsReady,
   });
-  const processor = runtime.processor ?? createPaymentProcessor(config.payments, { clock });
+  const processor =
+    runtime.processor ?? createPaymentProcessor(config.payments, { clock, simulatedStore: simulatedBooks(db) });
   const keys = createKeyResolver(db.prisma, { ttlMs: config.keyCacheTtlMs, clock });
   const keyUsage = createKeyUsageRecorder(db.prisma, { clock, logger });
   const app = createApp({

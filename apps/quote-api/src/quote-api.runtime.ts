@@ -2,7 +2,7 @@ import type Redis from 'ioredis';
 import type { Database } from '@expedition/db';
 import { createPolicyTokens } from '@expedition/fulfillment';
 import type { Observability } from '@expedition/observability';
-import { createPaymentProcessor, type PaymentProcessor } from '@expedition/payments';
+import { createPaymentProcessor, simulatedBooks, type PaymentProcessor } from '@expedition/payments';
 import { createRateLimiter, systemClock, type Clock, type Logger } from '@expedition/platform';
 import { DEV_MPP_SECRET, type QuoteApiConfig } from './config';
 import type { QuoteApiDeps } from './quote-api.services';
@@ -27,7 +27,8 @@ export interface QuoteApiRuntime {
 export function quoteApiDeps(runtime: QuoteApiRuntime): QuoteApiDeps {
   const { config, db, logger } = runtime;
   const clock = runtime.clock ?? systemClock;
-  const processor = runtime.processor ?? createPaymentProcessor(config.payments, { clock });
+  const processor =
+    runtime.processor ?? createPaymentProcessor(config.payments, { clock, simulatedStore: simulatedBooks(db) });
   return {
     prisma: db.prisma,
     ready: () => db.ping(),

@@ -4,12 +4,18 @@ import { systemClock, type Clock, type Logger } from '@expedition/platform';
 import type { Observability } from '@expedition/observability';
 import { createApp } from './app';
 import type { DispatcherConfig } from './config';
-import { createMoneyPath, createPolicyTokens, type PolicyTokens } from '@expedition/fulfillment';
+import {
+  createMoneyPath,
+  createPolicyTokens,
+  type PaymentReconciler,
+  type PolicyTokens,
+} from '@expedition/fulfillment';
 import { createDeliveryWorkers, type DeliveryWorkers } from './delivery/delivery-worker';
 import { sampleBacklog } from './delivery/outbox-metrics';
-import { createRefundWorker } from './refunds/refund-worker';
+import { createReconcileWorker, createRefundWorker } from './refunds/refund-worker';
 import type { FetchLike } from './delivery/webhook-sender';
 import { createProcessorEventSource, type ProcessorEventSource } from './processor';
+import { DEFAULT_RECONCILE_INTERVAL_MS } from '@expedition/payments';
 import { createSecretBox, resolveWebhookSecretKeys, type Keyring, type SecretBox } from '@expedition/operators';
 import { mailDomainOf, mailerFromConfig, type Mailer } from '@expedition/mail';
 import { createPolicyMailWorker, type PolicyDocuments, type PolicyMailWorker } from './policy-mail/policy-mail-worker';
@@ -44,15 +50,24 @@ export interface ComposedDispatcher {
   mailWorkers: readonly PolicyMailWorker[];
   /** The ACP order event worker (one when WEBHOOK_WORKERS > 0, else none), started and stopped with `workers`. */
   acpOrderWorker: AcpOrderWorker | null;
+  /** The payment reconciler its worker runs on a schedule; `npm run admin -- payments:reconcile` runs it once. */
+  reconciler: PaymentReconciler;
 }
 
 /** Wires config and shared resources into the app and its delivery workers. Used by main.ts and the launcher. */
 export function composeWebhookDispatcher(runtime: DispatcherRuntime): ComposedDispatcher {
   const { config, db, logger } = runtime;
   const clock = runtime.clock ?? systemClock;
-  const processor = runtime.processor ?? createProcessorEventSource(config.payments, clock);
-  const moneyPath = createMoneyPath({ prisma: db.prisma, clock, logger, processor, quoteApiUrl: config.quoteApiUrl });
+  const processor = runtime.processor ?? createProcessorEventSource(config.payments, db, clock);
   const { observability } = runtime;
+  const moneyPath = createMoneyPath({
+    prisma: db.prisma,
+    clock,
+    logger,
+    processor,
+    quoteApiUrl: config.quoteApiUrl,
+    onReconciled: (result, mode) => observability?.metrics?.reconciliation(result, mode),
+  });
   // Every policy access token this replica hands out (webhook documentUrl, the confirmation e-mail's links).
   const policyTokens = createPolicyTokens(config.policyTokens);
   const app = createApp({
@@ -72,6 +87,10 @@ export function composeWebhookDispatcher(runtime: DispatcherRuntime): ComposedDi
   const refundWorker = createRefundWorker(moneyPath.refunds, {
     pollIntervalMs: config.delivery.pollIntervalMs * 5,
     logger: logger.child({ component: 'refunds' }),
+  });
+  const reconcileWorker = createReconcileWorker(moneyPath.reconciler, {
+    intervalMs: config.payments.reconcileIntervalMs ?? DEFAULT_RECONCILE_INTERVAL_MS,
+    logger: logger.child({ component: 'reconciler' }),
   });
   const delivery = createDeliveryWorkers(config.delivery.workers, {
     prisma: db.prisma,
@@ -109,6 +128,7 @@ export function composeWebhookDispatcher(runtime: DispatcherRuntime): ComposedDi
     start: () => {
       delivery.start();
       refundWorker.start();
+      reconcileWorker.start();
       acpOrderWorker?.start();
       mailWorkers.forEach((w) => w.start());
     },
@@ -116,12 +136,13 @@ export function composeWebhookDispatcher(runtime: DispatcherRuntime): ComposedDi
       await Promise.all([
         delivery.stop(),
         refundWorker.stop(),
+        reconcileWorker.stop(),
         acpOrderWorker?.stop(),
         ...mailWorkers.map((w) => w.stop()),
       ]);
     },
   };
-  return { app, workers, mailWorkers, acpOrderWorker };
+  return { app, workers, mailWorkers, acpOrderWorker, reconciler: moneyPath.reconciler };
 }
 
 /** MAIL_WORKERS policyholder mail workers; none when the replica sends no mail. */

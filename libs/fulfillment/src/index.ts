@@ -8,6 +8,9 @@ export {
   type FulfillmentOutcome,
 } from './fulfillment-types';
 export type { AttemptEnd } from './payment-claims';
+export { attemptKey } from './payment-claims';
+export type { ReconcileResult } from './attempt-resolver';
+export type { PaymentReconciler, ReconcileReport } from './payment-reconciler';
 export type { AttemptClaim, AttemptResult } from './payment-guard';
 export type { Refunds } from './refunds';
 export { policyLinks, storedDocumentUrl, withAccessToken, withoutAccessToken } from './policy-links';

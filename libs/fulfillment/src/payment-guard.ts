@@ -1,8 +1,6 @@
 import type { Logger } from 'pino';
-import type { PaymentChannel, PrismaClient } from '@expedition/db';
-import { PaymentProcessorError, type PaymentProcessor } from '@expedition/payments';
-import type { Fulfillment } from './fulfillment.service';
-import { succeededPaymentOf } from './fulfillment-types';
+import type { PaymentChannel } from '@expedition/db';
+import type { AttemptResolver } from './attempt-resolver';
 import type { AttemptEnd, HeldClaim, PaymentClaims } from './payment-claims';
 
 export type Guarded<T> = { kind: 'done'; value: T } | { kind: 'paid' } | { kind: 'busy'; retryAfterSec: number };
@@ -19,20 +17,25 @@ export interface AttemptClaim extends HeldClaim {
 }
 
 export interface PaymentGuardDeps {
-  prisma: PrismaClient;
   claims: PaymentClaims;
-  processor: Pick<PaymentProcessor, 'retrievePayment'>;
-  fulfillment: Pick<Fulfillment, 'recordSucceededPayment'>;
+  resolver: AttemptResolver;
   logger: Logger;
 }
 
+/** How long a payer is asked to wait while an earlier attempt's fate is still unknown. */
+const IN_FLIGHT_RETRY_AFTER_SEC = 5;
+
 /**
- * Runs one money-moving attempt for a quote under its payment claim, the same way for every channel:
+ * Runs one money-moving attempt for a quote under its payment claim, the same way for every channel
+ * (docs/decisions.md, "One charge per quote through any crash"):
  * 1. take the claim (`paid` / `busy` answer without touching the processor);
- * 2. if a previous holder left a payment named and unresolved (it crashed, or the processor did not answer), ask the
- *    processor what became of it: succeeded → record it and answer `paid`; still processing → `busy`; anything else
- *    moved no money → continue under the next attempt's key;
- * 3. run the attempt (which names its payment before money moves) and release the claim as the attempt says.
+ * 2. if a previous holder started an attempt and never finished it, ask the processor what it charged for the quote
+ *    (the resolver): a charge is recorded (the policy, or a refund) and the answer is `paid`; one still processing,
+ *    or a processor that does not answer, is `busy`; only a known chargeless attempt lets this one go on, under the
+ *    next attempt's key;
+ * 3. write the attempt as started, with its key, before the first processor call;
+ * 4. run the attempt (which names its payment, if it has one, before money moves) and release the claim as the
+ *    attempt says: `none` advances the key, `charged` finishes, `unknown` leaves it started for the resolver.
  */
 export function createPaymentGuard(deps: PaymentGuardDeps) {
   const { claims } = deps;
@@ -47,13 +50,23 @@ export function createPaymentGuard(deps: PaymentGuardDeps) {
     let claim = acquired.claim;
     let end: AttemptEnd = 'unknown';
     try {
-      if (claim.inheritedPaymentId) {
-        const previous = await reconcile(claim.inheritedPaymentId);
-        if (previous !== 'free') {
-          end = previous === 'paid' ? 'charged' : 'unknown';
-          return previous === 'paid' ? { kind: 'paid' } : { kind: 'busy', retryAfterSec: 5 };
+      if (claim.startedAt) {
+        const previous = await deps.resolver.resolve(claim);
+        if (previous === 'paid') {
+          end = 'charged';
+          return { kind: 'paid' };
         }
+        if (previous === 'in_flight') return { kind: 'busy', retryAfterSec: IN_FLIGHT_RETRY_AFTER_SEC };
         claim = await claims.advance(claim);
+        // The chargeless attempt was resolved on a quote another payment had bought meanwhile.
+        if (await claims.isPaid(quoteId)) {
+          end = 'charged';
+          return { kind: 'paid' };
+        }
+      }
+      if (!(await claims.begin(claim))) {
+        end = 'none';
+        return { kind: 'busy', retryAfterSec: 1 };
       }
       const held = claim;
       const result = await attempt({ ...held, name: (processorPaymentId) => claims.name(held, processorPaymentId) });
@@ -66,31 +79,6 @@ export function createPaymentGuard(deps: PaymentGuardDeps) {
           deps.logger.error({ err, quoteId }, 'payment claim not released; its lease will lapse'),
         );
     }
-  }
-
-  async function reconcile(processorPaymentId: string): Promise<'paid' | 'in_flight' | 'free'> {
-    const row = await deps.prisma.payment.findUnique({ where: { processorPaymentId } });
-    if (!row) return 'free';
-    let status: string;
-    try {
-      status = (await deps.processor.retrievePayment({ paymentId: processorPaymentId, mode: row.mode })).status;
-    } catch (err) {
-      if (err instanceof PaymentProcessorError && err.code === 'payment_not_found') return 'free';
-      deps.logger.warn(
-        { err, paymentId: processorPaymentId },
-        'could not learn what became of an earlier payment attempt',
-      );
-      return 'in_flight';
-    }
-    if (status === 'succeeded') {
-      await deps.fulfillment.recordSucceededPayment(succeededPaymentOf(row));
-      deps.logger.info(
-        { paymentId: processorPaymentId, quoteId: row.quoteId },
-        'an interrupted payment attempt had succeeded; recorded it',
-      );
-      return 'paid';
-    }
-    return status === 'processing' ? 'in_flight' : 'free';
   }
 
   return { run };

@@ -20,6 +20,8 @@ export type PaymentOutcome = 'succeeded' | 'failed';
 export type FulfillmentResult = 'policy_issued' | 'already_recorded' | 'refund_pending' | 'ignored';
 /** A policyholder mail attempt: sent, retry (failed, will retry), failed (gave up after the last attempt). */
 export type PolicyMailOutcome = 'sent' | 'retry' | 'failed';
+/** What the reconciliation of an unfinished payment attempt found (docs/runbooks.md, "UnrecordedChargesFound"). */
+export type ReconciliationResult = 'recorded' | 'refunded' | 'no_charge' | 'in_flight';
 
 const CHANNELS = new Set(['checkout_link', 'mpp', 'embed', 'acp']);
 
@@ -62,6 +64,8 @@ export interface Metrics {
   paymentOutcome(channel: string | undefined, outcome: PaymentOutcome, mode: Mode): void;
   /** What a succeeded payment became at the intake (payment_fulfillments_total). */
   fulfillment(result: FulfillmentResult, mode: Mode): void;
+  /** What the reconciler found for an unfinished payment attempt (payment_reconciliations_total). */
+  reconciliation(result: ReconciliationResult, mode: Mode): void;
   /** Redis is configured but unreachable (true) or back (false): limits are counted per replica meanwhile. */
   redisFallback(active: boolean): void;
   /**
@@ -152,6 +156,12 @@ export function createMetrics(options: MetricsOptions): Metrics {
     labelNames: ['result', 'mode'] as const,
     registers,
   });
+  const reconciliations = new Counter({
+    name: 'payment_reconciliations_total',
+    help: 'Unfinished payment attempts resolved from the processor: recorded (a charge no record held became the policy), refunded (a second charge found and refunded), no_charge, in_flight; by mode.',
+    labelNames: ['result', 'mode'] as const,
+    registers,
+  });
   const redisFallback = new Gauge({
     name: 'redis_fallback_active',
     help: '1 while the configured Redis is unreachable and rate limits are counted per replica; 0 otherwise.',
@@ -178,6 +188,7 @@ export function createMetrics(options: MetricsOptions): Metrics {
     paymentOutcome: (channel, outcome, mode) =>
       payments.inc({ channel: channel && CHANNELS.has(channel) ? channel : 'other', outcome, mode }),
     fulfillment: (result, mode) => fulfillments.inc({ result, mode }),
+    reconciliation: (result, mode) => reconciliations.inc({ result, mode }),
     redisFallback: (active) => redisFallback.set(active ? 1 : 0),
     watchDatabase(ping) {
       if (databaseWatched) return;

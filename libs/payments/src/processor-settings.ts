@@ -5,6 +5,7 @@ import { z } from 'zod';
 import { envVar, optionalVar, resolveUrl } from '@expedition/platform';
 import type { PaymentProcessor } from './processor';
 import { createSimulatedProcessor } from './simulated/simulated-processor';
+import type { SimulatedPaymentStore } from './simulated/simulated-store';
 import { createStripeProcessor } from './stripe/stripe-processor';
 
 /** The dispatcher's intake path; its default URL follows DISPATCHER_PORT, else PORT_BASE + 5 (3005). */
@@ -31,7 +32,12 @@ export interface PaymentsSettings {
   simulatedAllowLiveMode: boolean;
   /** Said loudly at start (simulated payments outside embedded mode, simulated live mode). */
   warnings: string[];
+  /** How often the dispatcher's reconciler looks for unfinished payments (PAYMENTS_RECONCILE_INTERVAL_MS; 60 s). */
+  reconcileIntervalMs?: number;
 }
+
+/** The reconciler's default period: an unrecorded charge is found within about a minute of its claim's lease. */
+export const DEFAULT_RECONCILE_INTERVAL_MS = 60_000;
 
 const SecretList = z
   .string()
@@ -72,6 +78,7 @@ export const PaymentsEnvSchema = z.object({
   /** Set: the app runs deployed (PostgreSQL); unset: embedded (PGlite under DATA_DIR). */
   DATABASE_URL: optionalVar(z.string()),
   DATA_DIR: optionalVar(z.string()).default('.data'),
+  PAYMENTS_RECONCILE_INTERVAL_MS: optionalVar(z.coerce.number().int().min(1000).max(3_600_000)),
 });
 
 /** A configuration error with one line per problem, each naming its variable. */
@@ -118,6 +125,7 @@ export function paymentsSettingsFromEnv(env: Record<string, string | undefined>)
       },
       simulatedAllowLiveMode: false,
       warnings: [],
+      reconcileIntervalMs: e.PAYMENTS_RECONCILE_INTERVAL_MS ?? DEFAULT_RECONCILE_INTERVAL_MS,
     };
   }
   if (e.NODE_ENV === 'production') {
@@ -149,6 +157,7 @@ export function paymentsSettingsFromEnv(env: Record<string, string | undefined>)
           ]
         : []),
     ],
+    reconcileIntervalMs: e.PAYMENTS_RECONCILE_INTERVAL_MS ?? DEFAULT_RECONCILE_INTERVAL_MS,
   };
 }
 
@@ -175,7 +184,11 @@ export function installationSecret(dataDir: string): string {
 /** Builds the processor the settings name. Operators' test keys select test mode, live keys live mode (per call). */
 export function createPaymentProcessor(
   settings: PaymentsSettings,
-  options: { clock?: { now(): Date } } = {},
+  options: {
+    clock?: { now(): Date };
+    /** The simulated processor's books; give every process the same durable store (createSqlSimulatedPaymentStore). */
+    simulatedStore?: SimulatedPaymentStore;
+  } = {},
 ): PaymentProcessor {
   if (settings.provider === 'stripe' && settings.stripe) {
     return createStripeProcessor({
@@ -191,5 +204,6 @@ export function createPaymentProcessor(
     webhookSecret: settings.simulatedWebhookSecrets,
     clock: options.clock,
     allowLiveMode: settings.simulatedAllowLiveMode,
+    store: options.simulatedStore,
   });
 }

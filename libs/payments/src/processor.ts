@@ -49,7 +49,7 @@ export interface ConfirmPaymentInput {
   paymentMethod: string;
   /** Only needed by Stripe for redirect-based methods. */
   returnUrl?: string;
-  /** The payment claim's key (`confirm_<quoteId>_a<attempt>`): a crash-and-retry repeats, never re-charges. */
+  /** The payment claim's key (`pay_<quoteId>_a<attempt>`, any channel): a crash-and-retry repeats, never re-charges. */
   idempotencyKey?: string;
 }
 
@@ -66,7 +66,7 @@ export interface SettleSharedPaymentTokenInput {
   spt: string;
   challengeId: string;
   /**
-   * Keyed per quote and claim attempt (`mpp_<quoteId>_a<attempt>`), not per credential: after a crash the same
+   * Keyed per quote and claim attempt (`pay_<quoteId>_a<attempt>`), not per credential or channel: after a crash the same
    * attempt cannot be settled again with another token; the processor refuses (idempotency_error) instead.
    */
   idempotencyKey: string;
@@ -75,6 +75,12 @@ export interface SettleSharedPaymentTokenInput {
 
 export interface RetrievePaymentInput {
   paymentId: string;
+  mode: Mode;
+}
+
+export interface FindPaymentsInput {
+  /** The quote whose payments to list: every payment we create carries its `quoteId` in the metadata. */
+  quoteId: string;
   mode: Mode;
 }
 
@@ -152,6 +158,16 @@ export interface PaymentProcessor {
   confirmPayment(input: ConfirmPaymentInput): Promise<ConfirmPaymentResult>;
   settleSharedPaymentToken(input: SettleSharedPaymentTokenInput): Promise<SettleSharedPaymentTokenResult>;
   retrievePayment(input: RetrievePaymentInput): Promise<RetrievedPayment>;
+  /**
+   * Every payment the processor holds for a quote (by the `quoteId` in its metadata): how the reconciler finds a
+   * charge that no record of ours names (docs/decisions.md, "One charge per quote through any crash").
+   */
+  findPayments(input: FindPaymentsInput): Promise<RetrievedPayment[]>;
+  /**
+   * How long after a payment is made `findPayments` may still not list it: 0 for the simulated processor, about a
+   * minute for Stripe, whose search is eventually consistent. An attempt younger than this is never judged chargeless.
+   */
+  readonly searchLagMs: number;
   /** Gives money back for a succeeded payment; idempotent on `idempotencyKey`. */
   refundPayment(input: RefundPaymentInput): Promise<RefundPaymentResult>;
   /**

@@ -240,7 +240,7 @@ export function createEmbedPaymentService(deps: EmbedPaymentServiceDeps) {
     try {
       const guarded = await moneyPath.guard.run(payment.quoteId, 'embed', async (claim) => {
         if (!(await claim.name(payment.processorPaymentId))) return { end: 'none' as AttemptEnd, value: null };
-        const confirmed = await act(payment, claim.key('confirm'));
+        const confirmed = await act(payment, claim.key);
         if (confirmed.status !== 'succeeded') {
           return { end: (confirmed.status === 'processing' ? 'unknown' : 'none') as AttemptEnd, value: confirmed };
         }

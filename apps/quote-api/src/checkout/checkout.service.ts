@@ -224,7 +224,7 @@ export function createCheckoutService(deps: CheckoutServiceDeps) {
           paymentId: created.paymentId,
           mode: quote.mode,
           paymentMethod,
-          idempotencyKey: claim.key('confirm'),
+          idempotencyKey: claim.key,
         });
         if (confirmed.status === 'succeeded') {
           await moneyPath.fulfillment.recordSucceededPayment({

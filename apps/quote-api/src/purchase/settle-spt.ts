@@ -55,7 +55,7 @@ export async function settleSptInClaim(
       mode: quote.mode,
       spt: charge.spt,
       challengeId: charge.challengeId,
-      idempotencyKey: claim.key(channel),
+      idempotencyKey: claim.key,
       metadata: {
         quoteId: quote.id,
         planId: estimate.planId,

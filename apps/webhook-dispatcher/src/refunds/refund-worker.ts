@@ -1,4 +1,4 @@
-import type { Refunds } from '@expedition/fulfillment';
+import type { PaymentReconciler, Refunds } from '@expedition/fulfillment';
 import { createPollingLoop, type Logger, type PollingLoop } from '@expedition/platform';
 
 const SWEEP_BATCH = 20;
@@ -15,4 +15,29 @@ export function createRefundWorker(
     pollIntervalMs: settings.pollIntervalMs,
     onError: (err) => settings.logger.error({ err }, 'refund sweep failed'),
   });
+}
+
+/**
+ * Accounts for every charge without the processor's events (docs/decisions.md, "One charge per quote through any
+ * crash"): at start and then every `intervalMs`, the reconciler resolves unfinished payment attempts and re-checks
+ * payments that never ended. Any number of replicas may run it: each quote is resolved under its payment claim.
+ */
+export function createReconcileWorker(
+  reconciler: Pick<PaymentReconciler, 'runOnce'>,
+  settings: { intervalMs: number; logger: Logger },
+): PollingLoop {
+  return createPollingLoop(
+    async () => {
+      const report = await reconciler.runOnce(SWEEP_BATCH);
+      const { paid, inFlight, noCharge } = report.attempts;
+      if (paid + inFlight + noCharge + report.payments.charged > 0) {
+        settings.logger.info({ ...report.attempts, ...report.payments }, 'reconciled unfinished payments');
+      }
+      return { backlog: paid + inFlight + noCharge + report.attempts.skipped >= SWEEP_BATCH };
+    },
+    {
+      pollIntervalMs: settings.intervalMs,
+      onError: (err) => settings.logger.error({ err }, 'payment reconciliation failed'),
+    },
+  );
 }

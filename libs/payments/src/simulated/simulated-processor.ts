@@ -10,6 +10,7 @@ import {
   type ConfirmPaymentResult,
   type PaymentFailure,
   type PaymentProcessor,
+  type RetrievedPayment,
   type SettleSharedPaymentTokenResult,
 } from '../processor';
 import { parseSignedStripeEvent, toSecretList } from '../signed-event';
@@ -154,6 +155,8 @@ export function createSimulatedProcessor(options: SimulatedProcessorOptions): Si
 
   return {
     name: 'simulated',
+    // Its books answer at once: a payment is listed by findPayments as soon as it exists.
+    searchLagMs: 0,
 
     async createPayment(input) {
       assertMode(input.mode);
@@ -232,16 +235,13 @@ export function createSimulatedProcessor(options: SimulatedProcessorOptions): Si
     },
 
     async retrievePayment(input) {
-      const record = await load(input.paymentId, input.mode);
-      return {
-        paymentId: record.intent.id,
-        status: statusOf(record.intent),
-        amountCents: record.intent.amount,
-        currency: record.intent.currency,
-        metadata: { ...record.intent.metadata },
-        amountRefundedCents: refundedOf(record),
-        ...failureOf(record.intent),
-      };
+      return retrievedOf(await load(input.paymentId, input.mode));
+    },
+
+    async findPayments(input) {
+      assertMode(input.mode);
+      const records = await store.findByQuote(input.quoteId);
+      return records.filter((record) => record.mode === input.mode).map(retrievedOf);
     },
 
     async refundPayment(input) {
@@ -372,6 +372,18 @@ function failureOf(intent: StripeIntentLike): PaymentFailure {
 
 function rejectedToken(code: string, message: string): SettleSharedPaymentTokenResult {
   return { paymentId: null, status: 'failed', replayed: false, failureCode: code, failureMessage: message };
+}
+
+function retrievedOf(record: SimulatedPaymentRecord): RetrievedPayment {
+  return {
+    paymentId: record.intent.id,
+    status: statusOf(record.intent),
+    amountCents: record.intent.amount,
+    currency: record.intent.currency,
+    metadata: { ...record.intent.metadata },
+    amountRefundedCents: refundedOf(record),
+    ...failureOf(record.intent),
+  };
 }
 
 function refundedOf(record: SimulatedPaymentRecord): number {

@@ -33,6 +33,8 @@ export interface SimulatedPaymentStore {
   update(next: SimulatedPaymentRecord, expectedVersion: number): Promise<boolean>;
   /** Marks a single-use token (an SPT) as spent; false when it already was. */
   claimToken(token: string, paymentId: string): Promise<boolean>;
+  /** Every record whose metadata names this quote, oldest first (the processor's search). */
+  findByQuote(quoteId: string): Promise<SimulatedPaymentRecord[]>;
 }
 
 /** The in-memory store also lists what it holds, so tests can count charges and refunds "at the processor". */
@@ -68,6 +70,9 @@ export function createInMemorySimulatedPaymentStore(): InMemorySimulatedPaymentS
     },
     all() {
       return [...byId.values()].map(copy);
+    },
+    async findByQuote(quoteId) {
+      return [...byId.values()].filter((record) => record.intent.metadata['quoteId'] === quoteId).map(copy);
     },
     async claimToken(token, paymentId) {
       if (tokens.has(token)) return false;

@@ -10,6 +10,7 @@ import {
   type CreatePaymentResult,
   type PaymentFailure,
   type PaymentProcessor,
+  type RetrievedPayment,
   type SettleSharedPaymentTokenInput,
   type SettleSharedPaymentTokenResult,
 } from '../processor';
@@ -63,6 +64,8 @@ export function createStripeProcessor(options: StripeProcessorOptions): StripePr
 
   return {
     name: 'stripe',
+    // Stripe: "under normal operating conditions, data is searchable in less than a minute"; twice that, to be sure.
+    searchLagMs: 120_000,
 
     async createPayment(input: CreatePaymentInput): Promise<CreatePaymentResult> {
       assertValidAmount(input.amountCents, input.currency);
@@ -131,20 +134,20 @@ export function createStripeProcessor(options: StripeProcessorOptions): StripePr
       const pi = await callStripe(() =>
         client(input.mode).paymentIntents.retrieve(input.paymentId, { expand: ['latest_charge'] }),
       );
-      const charge = typeof pi.latest_charge === 'object' && pi.latest_charge ? pi.latest_charge : null;
-      const status = toPaymentStatus(pi.status, pi.last_payment_error);
-      const error = status === 'failed' ? pi.last_payment_error : null;
-      return {
-        paymentId: pi.id,
-        status,
-        amountCents: pi.amount,
-        currency: pi.currency,
-        metadata: { ...(pi.metadata ?? {}) },
-        amountRefundedCents: charge?.amount_refunded ?? 0,
-        ...(error?.code ? { failureCode: error.code } : {}),
-        ...(error?.decline_code ? { declineCode: error.decline_code } : {}),
-        ...(error?.message ? { failureMessage: error.message } : {}),
-      };
+      return retrievedOf(pi);
+    },
+
+    async findPayments(input) {
+      // Quote ids are UUIDs; anything else cannot be ours and would need escaping in Stripe's query language.
+      if (!/^[0-9a-f-]{1,64}$/i.test(input.quoteId)) return [];
+      const found = await callStripe(() =>
+        client(input.mode).paymentIntents.search({
+          query: `metadata['quoteId']:'${input.quoteId}'`,
+          limit: 100,
+          expand: ['data.latest_charge'],
+        }),
+      );
+      return found.data.map(retrievedOf);
     },
 
     async refundPayment(input) {
@@ -271,4 +274,21 @@ function assertKeyMode(key: string, mode: Mode): void {
       `the ${mode} Stripe key must start with sk_${mode}_ or rk_${mode}_`,
     );
   }
+}
+
+function retrievedOf(pi: Stripe.PaymentIntent): RetrievedPayment {
+  const charge = typeof pi.latest_charge === 'object' && pi.latest_charge ? pi.latest_charge : null;
+  const status = toPaymentStatus(pi.status, pi.last_payment_error);
+  const error = status === 'failed' ? pi.last_payment_error : null;
+  return {
+    paymentId: pi.id,
+    status,
+    amountCents: pi.amount,
+    currency: pi.currency,
+    metadata: { ...(pi.metadata ?? {}) },
+    amountRefundedCents: charge?.amount_refunded ?? 0,
+    ...(error?.code ? { failureCode: error.code } : {}),
+    ...(error?.decline_code ? { declineCode: error.decline_code } : {}),
+    ...(error?.message ? { failureMessage: error.message } : {}),
+  };
 }

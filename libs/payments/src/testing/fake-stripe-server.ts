@@ -169,6 +169,12 @@ export async function startFakeStripeServer(options: { nowSec?: () => number } =
     return { status: 200, body: { object: 'refund', ...refund } };
   };
 
+  const chargeOf = (intentId: string) => ({
+    id: `ch_for_${intentId}`,
+    object: 'charge',
+    amount_refunded: refundsOf(intentId).reduce((sum, r) => sum + r.amount, 0),
+  });
+
   const app = express();
   app.use(express.urlencoded({ extended: true }));
   app.use((req, res, next) => {
@@ -219,6 +225,17 @@ export async function startFakeStripeServer(options: { nowSec?: () => number } =
     '/v1/payment_intents/:id/confirm',
     idempotent((req) => confirmIntent(String(req.params['id']), req.body ?? {})),
   );
+  // Search by the quote id in the metadata, the one query the adapter sends; consistent at once (Stripe's lags).
+  app.get('/v1/payment_intents/search', (req, res) => {
+    const quoteId = /^metadata\['quoteId'\]:'([^']*)'$/.exec(String(req.query['query'] ?? ''))?.[1];
+    if (quoteId === undefined)
+      return void res.status(400).json(invalid('parameter_invalid', 'Unsupported query.').body);
+    const livemode = res.locals['livemode'] === true;
+    const data = [...intents.values()]
+      .filter((intent) => intent.metadata?.['quoteId'] === quoteId && intent.livemode === livemode)
+      .map((intent) => ({ ...intent, latest_charge: chargeOf(intent.id) }));
+    res.json({ object: 'search_result', data, has_more: false, next_page: null, url: '/v1/payment_intents/search' });
+  });
   app.get('/v1/payment_intents/:id', (req, res) => {
     const intent = intents.get(String(req.params['id']));
     if (!intent) {
@@ -226,11 +243,7 @@ export async function startFakeStripeServer(options: { nowSec?: () => number } =
       return void res.status(reply.status).json(reply.body);
     }
     // `expand[]=latest_charge`: the charge with what was refunded of it.
-    const amountRefunded = refundsOf(intent.id).reduce((sum, r) => sum + r.amount, 0);
-    res.json({
-      ...intent,
-      latest_charge: { id: `ch_for_${intent.id}`, object: 'charge', amount_refunded: amountRefunded },
-    });
+    res.json({ ...intent, latest_charge: chargeOf(intent.id) });
   });
   app.post(
     '/v1/refunds',

@@ -1,0 +1,106 @@
+import type { Database } from '@expedition/db';
+import { createTestDatabase, isPostgresReachableSync } from '@expedition/db/testing';
+import { TEST_CARDS, createSimulatedProcessor, simulatedBooks } from '@expedition/payments';
+
+/**
+ * The simulated processor's books outlive the app that made a charge, as Stripe's do (docs/decisions.md, "One charge
+ * per quote through any crash"): a processor built afresh on the same database (a restarted app, another replica,
+ * the admin CLI) sees every payment, lists a quote's payments, answers a repeated key with the first payment, and
+ * keeps a spent token spent. On PGlite (embedded) and, where it runs, PostgreSQL.
+ */
+const kinds = (['pglite', ...(isPostgresReachableSync() ? ['postgres'] : [])] as const).map((kind) => [kind]);
+
+describe.each(kinds)('the simulated processor on durable books (%s)', (kind) => {
+  let db: Database;
+  beforeAll(async () => {
+    db = await createTestDatabase({ kind: kind as 'pglite' | 'postgres' });
+  });
+  afterAll(() => db?.close());
+
+  const processorOn = () =>
+    createSimulatedProcessor({
+      webhookUrl: 'http://127.0.0.1:9/nobody',
+      webhookSecret: 'whsec_sim_durable_books_0123456789abcdef',
+      store: simulatedBooks(db),
+      fetch: async () => ({ status: 200 }),
+      delivery: { maxAttempts: 1 },
+    });
+  const quoteId = `q_${kind}_${Date.now()}`;
+  const metadata = { quoteId, planId: 'plan', channel: 'mpp' as const };
+
+  it('a charge made by one process is known to the next, by id, by quote and by its key', async () => {
+    const first = processorOn();
+    const settled = await first.settleSharedPaymentToken({
+      amountCents: 150_00,
+      currency: 'usd',
+      mode: 'test',
+      spt: `spt_test_success_${kind}_durable`,
+      challengeId: 'ch_1',
+      idempotencyKey: `pay_${quoteId}_a1`,
+      metadata,
+    });
+    expect(settled.status).toBe('succeeded');
+
+    // The app that charged is gone; a new process asks the same books.
+    const next = processorOn();
+    const found = await next.findPayments({ quoteId, mode: 'test' });
+    expect(found).toEqual([expect.objectContaining({ paymentId: settled.paymentId, status: 'succeeded' })]);
+    expect(await next.findPayments({ quoteId, mode: 'live' }).catch(() => [])).toEqual([]);
+    expect((await next.retrievePayment({ paymentId: settled.paymentId!, mode: 'test' })).amountCents).toBe(150_00);
+    // The same key and request answer the first payment (a replay), never a second charge.
+    const again = await next.settleSharedPaymentToken({
+      amountCents: 150_00,
+      currency: 'usd',
+      mode: 'test',
+      spt: `spt_test_success_${kind}_durable`,
+      challengeId: 'ch_1',
+      idempotencyKey: `pay_${quoteId}_a1`,
+      metadata,
+    });
+    expect(again).toMatchObject({ paymentId: settled.paymentId, replayed: true });
+    // The same key with another token is refused, as at Stripe.
+    await expect(
+      next.settleSharedPaymentToken({
+        amountCents: 150_00,
+        currency: 'usd',
+        mode: 'test',
+        spt: `spt_test_success_${kind}_other`,
+        challengeId: 'ch_1',
+        idempotencyKey: `pay_${quoteId}_a1`,
+        metadata,
+      }),
+    ).rejects.toMatchObject({ code: 'idempotency_error' });
+  });
+
+  it('refunds and card confirmations are kept too', async () => {
+    const created = await processorOn().createPayment({
+      amountCents: 99_00,
+      currency: 'usd',
+      mode: 'test',
+      idempotencyKey: `create_${quoteId}`,
+      metadata: { ...metadata, channel: 'embed' },
+    });
+    await processorOn().confirmPayment({
+      paymentId: created.paymentId,
+      mode: 'test',
+      paymentMethod: TEST_CARDS.success,
+    });
+    const refund = await processorOn().refundPayment({
+      paymentId: created.paymentId,
+      mode: 'test',
+      reason: 'duplicate',
+      idempotencyKey: `refund_${created.paymentId}`,
+    });
+    const again = await processorOn().refundPayment({
+      paymentId: created.paymentId,
+      mode: 'test',
+      reason: 'duplicate',
+      idempotencyKey: `refund_${created.paymentId}`,
+    });
+    expect(again.refundId).toBe(refund.refundId);
+    expect(await processorOn().retrievePayment({ paymentId: created.paymentId, mode: 'test' })).toMatchObject({
+      status: 'succeeded',
+      amountRefundedCents: 99_00,
+    });
+  });
+});
