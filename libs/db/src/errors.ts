@@ -4,7 +4,7 @@ import { Prisma } from './generated/prisma/client';
  * True for a unique-constraint violation (Prisma P2002), e.g. a second purchase for the same quote. With `field`
  * (a model field such as `quoteNumber`), only when the violated constraint names that field (or its snake_case column).
  * A raw query's violation counts too: through `$queryRaw`, P2010 carrying PostgreSQL's SQLSTATE 23505 from the driver
- * adapter; through `queryRows` on a pool, pg's own error (`code` 23505, its `constraint` naming the column: `quotes_quote_number_key`;
+ * adapter; through `queryRows` on a pool, pg's own error (`code` 23505, its `constraint` naming the column: `quotes_quote_number_day_key`;
  * never its `detail`, which quotes the value).
  */
 export function isUniqueViolation(error: unknown, field?: string): boolean {

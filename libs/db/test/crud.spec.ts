@@ -37,7 +37,7 @@ function crudSuite(kind: 'postgres' | 'pglite') {
     });
 
     const loaded = await prisma.quote.findUniqueOrThrow({
-      where: { quoteNumber: quote.quoteNumber },
+      where: { id: quote.id },
       include: { estimates: { include: { plan: true } }, operator: true },
     });
     expect(operator.commissionRateBps).toBe(1000);

@@ -97,7 +97,7 @@ function suite(kind: 'postgres' | 'pglite') {
       ]),
     ).rejects.toThrow(); // a plan the catalog does not hold: the estimates' foreign key fails after the quote row
     expect(await db.prisma.quote.count()).toBe(before + 1);
-    expect(await db.prisma.quote.findUnique({ where: { quoteNumber: 'EXP-ZZZZ' } })).toBeNull();
+    expect(await db.prisma.quote.findFirst({ where: { quoteNumber: 'EXP-ZZZZ' } })).toBeNull();
   });
 
   it('answers null and writes nothing when the quote number is taken (no error: nothing to roll back)', async () => {

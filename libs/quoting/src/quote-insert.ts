@@ -18,8 +18,8 @@ export type EstimateRow = Omit<QuoteEstimate, 'id' | 'quoteId' | 'createdAt'>;
  * estimates (one statement, one `CURRENT_TIMESTAMP`).
  *
  * A taken number is `ON CONFLICT DO NOTHING`, and the estimates are inserted only when the quote was: no error, so
- * nothing is rolled back and the connection stays as it was. `EXP-XXXX` has 810,000 numbers (identifiers.ts), so
- * collisions grow with the table: at 100,000 quotes one insert in eight draws a taken number.
+ * nothing is rolled back and the connection stays as it was. A number is taken when a quote of the same day and
+ * number series holds it (docs/decisions.md, "Quote numbers"): one insert in 24 at 33,000 quotes a day.
  *
  * Keep the column lists in step with libs/db/prisma/schema.prisma (quote-insert.spec.ts compares what this returns
  * with what Prisma reads back).
@@ -53,25 +53,27 @@ export async function insertQuoteWithEstimates(
     prisma,
     prepared(Prisma.sql`
     WITH quote AS (
-      INSERT INTO quotes (id, quote_number, session_id_hash, source, operator_id, mode, options_status,
-        destination_slug, other_countries, start_date, end_date, duration_days, duration_defaulted, trip_cost_cents,
-        currency, travelers, traveler_ages, residence, state, deposit_paid_date, email, name, phone, operator_name,
-        locale, recommended_plan_id, instant_quote_eligible, expires_at, updated_at)
-      VALUES (${id}, ${q.quoteNumber}, ${q.sessionIdHash}, ${q.source}::quote_source, ${q.operatorId},
-        ${q.mode}::key_mode, ${q.optionsStatus}::options_status, ${q.destinationSlug}, ${q.otherCountries}::text[],
-        ${q.startDate}::date, ${q.endDate}::date, ${q.durationDays}, ${q.durationDefaulted}, ${q.tripCostCents},
-        ${q.currency}, ${q.travelers}, ${q.travelerAges}::int[], ${q.residence}, ${q.state},
-        ${q.depositPaidDate}::date, ${q.email}, ${q.name}, ${q.phone}, ${q.operatorName}, ${q.locale}, ${q.recommendedPlanId},
-        ${q.instantQuoteEligible}, ${q.expiresAt}::timestamp(3), ${updatedAt}::timestamp(3))
-      ON CONFLICT (quote_number) DO NOTHING
-      RETURNING id, quote_number AS "quoteNumber", session_id_hash AS "sessionIdHash", source,
-        operator_id AS "operatorId", mode, status, options_status AS "optionsStatus",
-        options_attempts AS "optionsAttempts", options_locked_until AS "optionsLockedUntil",
-        options_error AS "optionsError", destination_slug AS "destinationSlug", other_countries AS "otherCountries",
-        start_date AS "startDate", end_date AS "endDate", duration_days AS "durationDays",
-        duration_defaulted AS "durationDefaulted", trip_cost_cents AS "tripCostCents", currency, travelers,
-        traveler_ages AS "travelerAges", residence, state, deposit_paid_date AS "depositPaidDate", email, name, phone,
-        operator_name AS "operatorName", locale, recommended_plan_id AS "recommendedPlanId",
+      INSERT INTO quotes (id, quote_number, quote_day, number_series, session_id_hash, source, operator_id, mode,
+        options_status, destination_slug, other_countries, start_date, end_date, duration_days, duration_defaulted,
+        trip_cost_cents, currency, travelers, traveler_ages, residence, state, deposit_paid_date, email, name, phone,
+        operator_name, locale, recommended_plan_id, instant_quote_eligible, expires_at, updated_at)
+      VALUES (${id}, ${q.quoteNumber}, ${q.quoteDay}::date, ${q.numberSeries}::smallint, ${q.sessionIdHash},
+        ${q.source}::quote_source, ${q.operatorId}, ${q.mode}::key_mode, ${q.optionsStatus}::options_status,
+        ${q.destinationSlug}, ${q.otherCountries}::text[], ${q.startDate}::date, ${q.endDate}::date, ${q.durationDays},
+        ${q.durationDefaulted}, ${q.tripCostCents}, ${q.currency}, ${q.travelers}, ${q.travelerAges}::int[],
+        ${q.residence}, ${q.state}, ${q.depositPaidDate}::date, ${q.email}, ${q.name}, ${q.phone}, ${q.operatorName},
+        ${q.locale}, ${q.recommendedPlanId}, ${q.instantQuoteEligible}, ${q.expiresAt}::timestamp(3),
+        ${updatedAt}::timestamp(3))
+      ON CONFLICT (quote_number, quote_day, number_series) DO NOTHING
+      RETURNING id, quote_number AS "quoteNumber", quote_day AS "quoteDay", number_series AS "numberSeries",
+        session_id_hash AS "sessionIdHash", source, operator_id AS "operatorId", mode, status,
+        options_status AS "optionsStatus", options_attempts AS "optionsAttempts",
+        options_locked_until AS "optionsLockedUntil", options_error AS "optionsError",
+        destination_slug AS "destinationSlug", other_countries AS "otherCountries", start_date AS "startDate",
+        end_date AS "endDate", duration_days AS "durationDays", duration_defaulted AS "durationDefaulted",
+        trip_cost_cents AS "tripCostCents", currency, travelers, traveler_ages AS "travelerAges", residence, state,
+        deposit_paid_date AS "depositPaidDate", email, name, phone, operator_name AS "operatorName", locale,
+        recommended_plan_id AS "recommendedPlanId",
         instant_quote_eligible AS "instantQuoteEligible", expires_at AS "expiresAt", created_at AS "createdAt",
         updated_at AS "updatedAt"
     )${estimatesCte}

@@ -49,6 +49,42 @@ describe('createQuoteService', () => {
     expect([first.quote.quoteNumber, second.quote.quoteNumber]).toEqual(['EXP-AAAA', 'EXP-BBBB']);
   });
 
+  it('gives a number again on another day: a number is unique among the quotes of one day', async () => {
+    let now = new Date('2026-11-22T23:59:59Z');
+    const quotes = createQuoteService({
+      prisma: db.prisma,
+      clock: { now: () => now },
+      newQuoteNumber: () => 'EXP-EEEE',
+    });
+    const first = await quotes.create(trip);
+    now = new Date('2026-11-23T00:00:00Z');
+    const second = await quotes.create(trip);
+    expect([first.quote, second.quote].map((q) => [q.quoteNumber, q.quoteDay.toISOString(), q.numberSeries])).toEqual([
+      ['EXP-EEEE', '2026-11-22T00:00:00.000Z', 0],
+      ['EXP-EEEE', '2026-11-23T00:00:00.000Z', 0],
+    ]);
+  });
+
+  it('never refuses a quote: after sixteen taken draws the next number series of the day, and series 0 the next day', async () => {
+    let now = new Date('2026-11-24T10:00:00Z');
+    let draws = 0;
+    const quotes = createQuoteService({
+      prisma: db.prisma,
+      clock: { now: () => now },
+      newQuoteNumber: () => {
+        draws += 1;
+        return 'EXP-FFFF';
+      },
+    });
+    const series = [];
+    for (let i = 0; i < 3; i++) series.push((await quotes.create(trip)).quote.numberSeries);
+    expect(series).toEqual([0, 1, 2]);
+    // The first quote drew once; the second 16 times in series 0, then once in 1; the third starts at series 1.
+    expect(draws).toBe(1 + 17 + 17);
+    now = new Date('2026-11-25T10:00:00Z');
+    expect((await quotes.create(trip)).quote).toMatchObject({ quoteNumber: 'EXP-FFFF', numberSeries: 0 });
+  });
+
   it('gives one taken number to one of many concurrent quotes, and every other one a fresh draw', async () => {
     // Each quote's first draw is the same number; later draws are unique. All 12 inserts race for EXP-CCCC.
     let draws = 0;

@@ -5,13 +5,18 @@ import { DEFAULT_LOCALE, type Locale } from '@expedition/i18n';
 import { hashToken, randomToken, type Clock } from '@expedition/platform';
 import { instantQuoteEligibility, offersOptions } from './options/instant-eligibility';
 import { randomQuoteNumber } from './identifiers';
-import { insertQuoteWithEstimates, type QuoteRow } from './quote-insert';
+import { insertQuoteWithEstimates, type EstimateRow, type QuoteRow } from './quote-insert';
 import { QuotingError } from './quoting-error';
 import { sandboxQuoteRefusal } from './sandbox';
 
 /** Quotes are offered for this long (or until departure, whichever comes first). */
 export const QUOTE_VALIDITY_DAYS = 30;
-const QUOTE_NUMBER_ATTEMPTS = 8;
+/** Draws in one number series before the next series of the day (docs/decisions.md, "Quote numbers"). */
+const DRAWS_PER_SERIES = 16;
+/** `number_series` is a smallint: 32,768 series of 810,000 numbers a day, never reached. */
+const LAST_NUMBER_SERIES = 32_767;
+
+type UnnumberedRow = Omit<QuoteRow, 'quoteNumber' | 'quoteDay' | 'numberSeries'>;
 
 export interface NewQuote {
   source: 'api' | 'embed' | 'acp';
@@ -65,6 +70,8 @@ export interface QuoteServiceDeps {
  */
 export function createQuoteService(deps: QuoteServiceDeps) {
   const newQuoteNumber = deps.newQuoteNumber ?? randomQuoteNumber;
+  // The series this process last wrote in, per day: once a day's series is crowded, later quotes start after it.
+  let current = { day: '', series: 0 };
 
   async function create(input: NewQuote): Promise<CreatedQuote> {
     const now = deps.clock.now();
@@ -98,7 +105,7 @@ export function createQuoteService(deps: QuoteServiceDeps) {
 
     // Handed to the caller once (it authorises a checkout link); only its hash is stored.
     const sessionId = randomToken('qs');
-    const row: Omit<QuoteRow, 'quoteNumber'> = {
+    const row: UnnumberedRow = {
       sessionIdHash: hashToken(sessionId),
       source: input.source,
       operatorId: input.operatorId ?? null,
@@ -138,16 +145,28 @@ export function createQuoteService(deps: QuoteServiceDeps) {
       notes: e.notes,
       cfarEligible: e.cfarEligible,
     }));
-    for (let attempt = 1; attempt <= QUOTE_NUMBER_ATTEMPTS; attempt++) {
-      const inserted = await insertQuoteWithEstimates(
-        deps.prisma,
-        { ...row, quoteNumber: newQuoteNumber() },
-        estimates,
-      );
-      // null: the quote number was taken, and nothing was written; draw another.
-      if (inserted) return { ...inserted, sessionId, pricing };
+    const inserted = await insertNumbered(isoDay(now), row, estimates);
+    return { ...inserted, sessionId, pricing };
+  }
+
+  /**
+   * Draws numbers until one is free among the quotes of the day, in the day's first number series that is not
+   * crowded (docs/decisions.md, "Quote numbers"): sixteen taken draws in a row move to the next series, so a quote
+   * is never refused for want of a number.
+   */
+  async function insertNumbered(day: string, row: UnnumberedRow, estimates: readonly EstimateRow[]) {
+    const quoteDay = new Date(`${day}T00:00:00Z`);
+    for (let series = current.day === day ? current.series : 0; series <= LAST_NUMBER_SERIES; series++) {
+      for (let draw = 1; draw <= DRAWS_PER_SERIES; draw++) {
+        const numbered = { ...row, quoteNumber: newQuoteNumber(), quoteDay, numberSeries: series };
+        const inserted = await insertQuoteWithEstimates(deps.prisma, numbered, estimates);
+        // null: the number was taken in this day and series, and nothing was written; draw another.
+        if (!inserted) continue;
+        current = { day, series };
+        return inserted;
+      }
     }
-    throw new Error(`no free quote number in ${QUOTE_NUMBER_ATTEMPTS} draws`);
+    throw new Error(`every quote number series of ${day} is taken`);
   }
 
   async function find(quoteId: string) {
