@@ -19,7 +19,7 @@ export type EstimateRow = Omit<QuoteEstimate, 'id' | 'quoteId' | 'createdAt'>;
  *
  * A taken number is `ON CONFLICT DO NOTHING`, and the estimates are inserted only when the quote was: no error, so
  * nothing is rolled back and the connection stays as it was. A number is taken when a quote of the same day and
- * number series holds it (docs/decisions.md, "Quote numbers"): one insert in 24 at 33,000 quotes a day.
+ * number series holds it (docs/decisions.md, "Quote numbers"): at most one insert in 24 at 33,334 quotes a day.
  *
  * Keep the column lists in step with libs/db/prisma/schema.prisma (quote-insert.spec.ts compares what this returns
  * with what Prisma reads back).
