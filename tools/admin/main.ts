@@ -5,6 +5,7 @@
 import { createDatabase, prepareDatabase } from '@expedition/db';
 import { catalogSnapshot } from '@expedition/domain-pricing';
 import { resolveWebhookSecretKeys } from '@expedition/operators';
+import { paymentsSettingsFromEnv } from '@expedition/payments';
 import { runAdmin } from './src/run-admin';
 import { loadAdminConfig } from './config';
 import { ConfigError } from '@expedition/platform';
@@ -24,6 +25,7 @@ runAdmin(process.argv.slice(2), {
   prepareDatabase: (db) => prepareDatabase(db, { catalog: catalogSnapshot() }),
   dataDir,
   usingDatabaseUrl: databaseUrl !== undefined,
+  paymentsSettings: () => paymentsSettingsFromEnv(process.env),
   webhookSecretKeys: () =>
     resolveWebhookSecretKeys({ configured: config.webhookSecretKeys, embedded: databaseUrl === undefined, dataDir }),
   demoOrigin: config.demoOrigin,

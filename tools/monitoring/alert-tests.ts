@@ -235,6 +235,13 @@ export const ALERT_CASES: readonly AlertCase[] = [
     fires: [{ severity: 'ticket', mode: 'test' }],
   },
   {
+    name: 'an attempt settled after a few rounds is quiet',
+    alert: 'PaymentAttemptsUnresolved',
+    series: [{ series: 'payment_reconciliations_total{result="in_flight",mode="test"}', values: '0 1 2 3 3 3 3 3 3 3' }],
+    evalTime: '30m',
+    fires: [],
+  },
+  {
     name: 'no failed refund is quiet',
     alert: 'RefundsFailed',
     series: gauge('payment_refunds_failed', 0),

@@ -2,6 +2,7 @@ import type { ParseArgsConfig } from 'node:util';
 import type { AccountService, DemoOperatorInfo, OperatorService } from '@expedition/operators';
 import type { AgentKeyService } from './agent-keys';
 import type { PolicyMailAdmin } from './policy-mails';
+import type { PaymentsAdmin } from './payments';
 
 /** A mistake in how the command was typed (exit 2), as opposed to a refusal by the service (exit 1). */
 export class UsageError extends Error {
@@ -18,6 +19,8 @@ export interface CommandContext {
   agentKeys: AgentKeyService;
   /** Policyholders' confirmation e-mails (resend). */
   policyMails: PolicyMailAdmin;
+  /** The money path on the processor the environment names (PAYMENTS_PROVIDER): the reconciler and its look-ups. */
+  payments(): PaymentsAdmin;
   args: string[];
   options: Options;
   ensureDemo(options: { demoOrigin?: string; webhookUrl?: string }): Promise<DemoOperatorInfo>;

@@ -16,6 +16,8 @@ import {
 } from '@expedition/operators';
 import { AgentKeyError, createAgentKeyService } from './agent-keys';
 import { createPolicyMailAdmin } from './policy-mails';
+import { createPaymentsAdmin } from './payments';
+import type { PaymentsSettings } from '@expedition/payments';
 import { type Command, type CommandContext, type CommandOutput, type Options, UsageError } from './command-kit';
 import { COMMANDS } from './commands';
 
@@ -39,6 +41,8 @@ export interface AdminDeps {
    * that write or re-wrap a secret, so reading keys or origins works without WEBHOOK_SECRET_KEYS.
    */
   webhookSecretKeys(): Keyring;
+  /** The payment processor settings (paymentsSettingsFromEnv in main.ts), for the payments:* commands. */
+  paymentsSettings?(): PaymentsSettings;
   clock?: Clock;
   randomBytes?: RandomBytes;
 }
@@ -163,6 +167,10 @@ function context(db: Database, deps: AdminDeps, parsed: ParsedCommand): CommandC
       allowPrivateWebhookUrls: deps.allowPrivateWebhookUrls ?? false,
     }),
     policyMails: createPolicyMailAdmin({ prisma: db.prisma, clock: deps.clock }),
+    payments: () => {
+      if (!deps.paymentsSettings) throw new UsageError('no payment processor is configured for this command');
+      return createPaymentsAdmin(db, deps.paymentsSettings(), deps.clock);
+    },
     args: parsed.args,
     options: parsed.options,
     dataDir: deps.dataDir,
