@@ -79,18 +79,19 @@ async function operatorQuote(): Promise<Quote> {
   return { quoteId: q.quoteId, planId: q.planId, sessionId: q.sessionId };
 }
 
+/** An agent's trip (an ACP session's `metadata.trip` and the quote request alike). */
+const TRIP = {
+  destination: 'Antarctica',
+  startDate: '2027-01-10',
+  durationDays: 14,
+  tripCost: 24000,
+  travelers: 2,
+  travelerAges: [45, 52],
+  residence: 'GB',
+};
+
 async function acpQuote(): Promise<Quote> {
-  const quoted = await request(p.quoteApi)
-    .post('/api/v1/quotes')
-    .send({
-      destination: 'Antarctica',
-      startDate: '2027-01-10',
-      durationDays: 14,
-      tripCost: 24000,
-      travelers: 2,
-      travelerAges: [45, 52],
-      residence: 'GB',
-    });
+  const quoted = await request(p.quoteApi).post('/api/v1/quotes').send(TRIP);
   const planId = (quoted.body.plans as { planId: string; availabilityMode: string }[]).find(
     (plan) => plan.availabilityMode === 'full',
   )!.planId;
@@ -98,17 +99,7 @@ async function acpQuote(): Promise<Quote> {
     line_items: [{ id: planId }],
     currency: 'usd',
     capabilities: {},
-    metadata: {
-      trip: {
-        destination: 'Antarctica',
-        startDate: '2027-01-10',
-        durationDays: 14,
-        tripCost: 24000,
-        travelers: 2,
-        travelerAges: [45, 52],
-        residence: 'GB',
-      },
-    },
+    metadata: { trip: TRIP },
     buyer: { email: 'traveler@example.com', first_name: 'Ada' },
   });
   expect(created.status).toBe(201);
