@@ -108,7 +108,15 @@ export function composePortal(runtime: PortalRuntime): Portal {
     throttles: createPortalThrottles({ redis: runtime.redis, logger }),
     urls: config.urls,
     ui: createUiAssets(uiDir),
-    outbox: !config.production && outbox ? { list: () => outbox.list(), dir: config.outboxDir } : undefined,
+    outbox:
+      !config.production && outbox
+        ? {
+            list: () => outbox.list(),
+            html: (id) => outbox.html(id),
+            attachment: (id, n) => outbox.attachment(id, n),
+            dir: config.outboxDir,
+          }
+        : undefined,
     openApi: () => (openApi ??= buildPortalOpenApi({ serverUrl: config.urls.portal })),
     trustProxy: config.trustProxy,
     observability: runtime.observability,

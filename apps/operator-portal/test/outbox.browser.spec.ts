@@ -26,7 +26,25 @@ describeWithBrowser('the dev outbox page in Chromium (strict CSP, axe-core)', ()
       subject: 'Reset your password',
       text: 'Choose a new password here (the link works once, for 1 hour):\nhttp://portal.test:3004/reset-password?token=pr_abc',
     });
-    h = await createPortalHarness({ deps: { outbox: { list: () => outbox.list(), dir } } });
+    await outbox.send({
+      to: 'ana@example.com',
+      subject: 'Your policy POL-2027-TEST01',
+      text: 'You are covered. Your certificate is attached.',
+      html: '<!doctype html><html lang="en"><head><title>Policy</title></head><body style="background:#fff"><h1 style="color:rgb(10, 90, 40)">You are covered</h1><p><a href="https://example.com/policy">Your policy page</a></p></body></html>',
+      attachments: [
+        { filename: 'certificate.pdf', content: Buffer.from('%PDF-1.7 test'), contentType: 'application/pdf' },
+      ],
+    });
+    h = await createPortalHarness({
+      deps: {
+        outbox: {
+          list: () => outbox.list(),
+          html: (id) => outbox.html(id),
+          attachment: (id, n) => outbox.attachment(id, n),
+          dir,
+        },
+      },
+    });
     server = await new Promise<Server>((resolve) => {
       const s = h.app.listen(PORT, '127.0.0.1', () => resolve(s));
     });
@@ -47,7 +65,11 @@ describeWithBrowser('the dev outbox page in Chromium (strict CSP, axe-core)', ()
     '%s at %i px: styled, no CSP violation, no serious or critical axe violation',
     async (scheme, width) => {
       // The page itself runs under the strict CSP; axe is injected in a second context that bypasses it.
-      const strict = await browser.newContext({ viewport: { width, height: 800 }, colorScheme: scheme });
+      const strict = await browser.newContext({
+        viewport: { width, height: 800 },
+        colorScheme: scheme,
+        acceptDownloads: true,
+      });
       const page = await strict.newPage();
       const errors: string[] = [];
       page.on('console', (m) => m.type() === 'error' && errors.push(m.text()));
@@ -58,6 +80,20 @@ describeWithBrowser('the dev outbox page in Chromium (strict CSP, axe-core)', ()
       // The stylesheet loaded under style-src 'self': the article has its border.
       const border = await page.evaluate<string>("getComputedStyle(document.querySelector('article')).borderTopStyle");
       expect(border).toBe('solid');
+      // The HTML part as the traveler sees it: its inline styles applied inside the sandboxed frame.
+      const mail = page.frameLocator('iframe[title^="The e-mail as the traveler sees it"]');
+      await expect(mail.locator('h1').textContent()).resolves.toBe('You are covered');
+      type Styles = { getComputedStyle(el: unknown): { color: string } };
+      const color = await mail
+        .locator('h1')
+        .evaluate((el) => (globalThis as unknown as Styles).getComputedStyle(el).color);
+      expect(color).toBe('rgb(10, 90, 40)');
+      // The attachment downloads under its name.
+      const [download] = await Promise.all([
+        page.waitForEvent('download'),
+        page.click('a[download="certificate.pdf"]'),
+      ]);
+      expect(download.suggestedFilename()).toBe('certificate.pdf');
       expect(errors).toEqual([]);
       await page.screenshot({ path: path.join(SCREENS, `portal-outbox-${scheme}-${width}.png`), fullPage: true });
       await strict.close();

@@ -129,7 +129,10 @@ describe('mail outbox (embedded mode)', () => {
       const page = await request(h.app).get('/dev/outbox');
       expect(page.status).toBe(200);
       expect(page.headers['content-type']).toMatch(/text\/html/);
-      expect(page.headers['content-security-policy']).toContain("script-src 'self'");
+      // Its own CSP: no script at all, and frames only the mails' HTML parts of this origin.
+      expect(page.headers['content-security-policy']).toContain("default-src 'none'");
+      expect(page.headers['content-security-policy']).toContain("frame-src 'self'");
+      expect(page.headers['content-security-policy']).not.toContain('script-src');
       expect(page.text).toContain(email);
       expect(page.text).toMatch(/<a href="http:\/\/portal\.test:3004\/verify-email\?token=ev_[^"]+">/);
       expect(page.text).not.toMatch(/<script|style=/);

@@ -64,13 +64,21 @@ export function createSmtpMailer(options: { smtpUrl: string; from: string }): Ma
 
 const LINK = /https?:\/\/[^\s<>"']+/g;
 
+/** An outbox mail's id as the outbox mailer makes it (`<ISO time with - for : and .>-<8 hex>`); nothing else is read. */
+export const OUTBOX_ID = /^\d{4}-\d\d-\d\dT\d\d-\d\d-\d\d-\d{3}Z-[0-9a-f]{8}$/;
+
 /**
  * Embedded mode (no SMTP server): every message becomes `<dir>/<time>-<id>.json` (what the portal's dev page lists)
- * and a `.eml` twin rendered by nodemailer, attachments included (opens in any mail client). Files are 0600: they
- * hold live links.
+ * and a `.eml` twin rendered by nodemailer, attachments included (opens in any mail client); the HTML part and each
+ * attachment are also kept as they are (`<id>.html`, `<id>.attachment-<n>`), so the dev page can show the HTML as
+ * the traveler sees it and offer the attachments. Files are 0600: they hold live links.
  */
 export function createOutboxMailer(options: { dir: string; from: string; clock: Clock; logger?: Logger }): Mailer & {
   list(): OutboxMail[];
+  /** The HTML part of mail `id`, if it had one. */
+  html(id: string): string | undefined;
+  /** Attachment `index` (its position in the record's `attachments`) of mail `id`. */
+  attachment(id: string, index: number): { filename: string; content: Buffer } | undefined;
 } {
   const render = nodemailer.createTransport({ streamTransport: true, buffer: true, newline: 'unix' });
   const dir = options.dir;
@@ -91,6 +99,8 @@ export function createOutboxMailer(options: { dir: string; from: string; clock: 
         ...(mail.attachments?.length ? { attachments: mail.attachments.map((a) => a.filename) } : {}),
       };
       writePrivate(path.join(dir, `${id}.eml`), info.message);
+      if (mail.html) writePrivate(path.join(dir, `${id}.html`), mail.html);
+      mail.attachments?.forEach((a, n) => writePrivate(path.join(dir, `${id}.attachment-${n}`), a.content));
       writePrivate(path.join(dir, `${id}.json`), JSON.stringify(record, null, 2));
       options.logger?.info({ outbox: dir, subject: mail.subject }, 'mail written to the outbox');
     },
@@ -111,7 +121,25 @@ export function createOutboxMailer(options: { dir: string; from: string; clock: 
       }
       return mails.sort((a, b) => (a.sentAt < b.sentAt ? 1 : a.sentAt > b.sentAt ? -1 : b.id.localeCompare(a.id)));
     },
+    html(id) {
+      return OUTBOX_ID.test(id) ? readIfPresent(path.join(dir, `${id}.html`))?.toString('utf8') : undefined;
+    },
+    attachment(id, index) {
+      if (!OUTBOX_ID.test(id) || !Number.isSafeInteger(index) || index < 0) return undefined;
+      const record = readIfPresent(path.join(dir, `${id}.json`));
+      const filename = record && (JSON.parse(record.toString('utf8')) as OutboxMail).attachments?.[index];
+      const content = filename ? readIfPresent(path.join(dir, `${id}.attachment-${index}`)) : undefined;
+      return filename && content ? { filename, content } : undefined;
+    },
   };
+}
+
+function readIfPresent(file: string): Buffer | undefined {
+  try {
+    return readFileSync(file);
+  } catch {
+    return undefined;
+  }
 }
 
 function writePrivate(file: string, data: string | Buffer): void {

@@ -80,6 +80,28 @@ describe('createOutboxMailer', () => {
       rmSync(dir, { recursive: true, force: true });
     }
   });
+
+  it('gives back the HTML part and each attachment as sent (the dev outbox page shows them); nothing for other ids', async () => {
+    const dir = mkdtempSync(path.join(tmpdir(), 'outbox-'));
+    try {
+      const outbox = createOutboxMailer({ dir, from: 'no-reply@expedition.test', clock: { now: () => new Date() } });
+      await outbox.send(mail);
+      await outbox.send({ to: mail.to, subject: 'Text only', text: 'Hello.' });
+      const [textOnly, full] = outbox.list().sort((a, b) => a.subject.localeCompare(b.subject));
+      expect(outbox.html(full!.id)).toBe(mail.html);
+      expect(outbox.attachment(full!.id, 0)).toEqual({
+        filename: 'certificate-POL-1.pdf',
+        content: Buffer.from('%PDF-1.4 test'),
+      });
+      expect(statSync(path.join(dir, `${full!.id}.attachment-0`)).mode & 0o777).toBe(0o600);
+      expect(outbox.html(textOnly!.id)).toBeUndefined();
+      expect(outbox.attachment(full!.id, 1)).toBeUndefined();
+      expect(outbox.attachment(full!.id, -1)).toBeUndefined();
+      expect(outbox.html(`../${full!.id}`)).toBeUndefined();
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
+  });
 });
 
 describe('mailDomainOf', () => {
