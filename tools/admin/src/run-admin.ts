@@ -217,11 +217,13 @@ function describeOpenFailure(error: unknown, deps: AdminDeps): string {
   const message = messageOf(error);
   const busy = PGLITE_IN_USE.exec(message);
   if (busy && !deps.usingDatabaseUrl) {
-    return (
-      `the database in ${deps.dataDir} is in use by another process (pid ${busy[1]}), probably \`npm start\`.\n` +
-      'PGlite allows one process at a time: stop `npm start` and run this again, or run both against PostgreSQL ' +
-      '(set DATABASE_URL for npm start and for this command).'
-    );
+    // README, "Operators: the admin CLI": why the CLI does not go through the running apps.
+    return [
+      `the database in ${deps.dataDir} is in use by another process (pid ${busy[1]}), probably \`npm start\`; PGlite (the embedded database) has one owner. Either:`,
+      `  - stop it (Ctrl+C in its terminal, or \`kill ${busy[1]}\`), run this command, then \`npm start\` again: the data stays;`,
+      `  - or, while it runs, use the operator portal's provider admin pages (operators, live embedding, commission, webhooks, audit log; the log-in is in ${deps.dataDir}/provider-admin.json);`,
+      '  - or run both on PostgreSQL: the same DATABASE_URL=postgresql://… for `npm start` and for this command.',
+    ].join('\n');
   }
   return `could not open the database: ${message}`;
 }

@@ -302,8 +302,11 @@ describe('admin CLI: errors', () => {
 
     expect(result.exitCode).toBe(1);
     expect(result.stderr).toMatch(/in use by another process/);
-    expect(result.stderr).toMatch(/npm start/);
-    expect(result.stderr).toMatch(/DATABASE_URL/);
+    // What to do, each way: stop it (naming the pid), the portal's admin pages meanwhile, or PostgreSQL for both.
+    expect(result.stderr).toContain(`\`kill ${process.pid}\``);
+    expect(result.stderr).toContain(`provider admin pages`);
+    expect(result.stderr).toContain(path.join(dataDir, 'provider-admin.json'));
+    expect(result.stderr).toMatch(/DATABASE_URL=postgresql:\/\/… for `npm start` and for this command/);
   });
 
   it('reports an unreachable database without a stack trace', async () => {
