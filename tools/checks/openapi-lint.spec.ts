@@ -24,17 +24,21 @@ describe('the public OpenAPI documents (npm run openapi:lint)', () => {
     expect(undeclared).toEqual([]);
   });
 
-  it('describe the portal’s session cookie and CSRF header as security schemes, writes needing both', () => {
+  it('describe the portal’s session cookie (either name) and CSRF header as security schemes, writes needing both', () => {
     const portal = publicOpenApiDocuments()['portal'] as Document & {
       components: { securitySchemes: Record<string, unknown> };
     };
     expect(portal.components.securitySchemes).toMatchObject({
+      portalSessionHttps: { type: 'apiKey', in: 'cookie', name: '__Host-svc_portal_session' },
       portalSession: { type: 'apiKey', in: 'cookie', name: 'svc_portal_session' },
       csrfToken: { type: 'apiKey', in: 'header', name: 'X-CSRF-Token' },
     });
     const keys = portal.paths['/api/portal/v1/operator/keys']!;
-    expect(keys['get']!.security).toEqual([{ portalSession: [] }]);
-    expect(keys['post']!.security).toEqual([{ portalSession: [], csrfToken: [] }]);
+    expect(keys['get']!.security).toEqual([{ portalSessionHttps: [] }, { portalSession: [] }]);
+    expect(keys['post']!.security).toEqual([
+      { portalSessionHttps: [], csrfToken: [] },
+      { portalSession: [], csrfToken: [] },
+    ]);
     expect(portal.paths['/api/portal/v1/auth/login']!['post']!.security).toEqual([]);
   });
 });

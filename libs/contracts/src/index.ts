@@ -73,7 +73,7 @@ export * from './webhook/policy-issued.schema';
 export * from './quote-api/quote-api.constants';
 export * from './embed/embed-payment.schema';
 export * from './embed/embed-checkout.schema';
-export { type PortalErrorCode, PortalErrorSchema } from './portal/portal-error.schema';
+export { type PortalErrorCode, PortalErrorSchema, PortalWeakPasswordErrorSchema } from './portal/portal-error.schema';
 export {
   type AddOriginResponse,
   type AllowedOriginList,
@@ -133,6 +133,8 @@ export {
   type AdminOperatorPatch,
   AdminOperatorPatchSchema,
   type AdminOperatorResponse,
+  AdminLookAlikeOperatorSchema,
+  AdminOperatorPatchResponseSchema,
   AdminOperatorSearchQuerySchema,
   AdminRotateSecretRequestSchema,
   type AdminRotateSecretResponse,
@@ -151,6 +153,7 @@ export {
   PasswordResetConfirmSchema,
   PasswordResetRequestSchema,
   PORTAL_SESSION_COOKIE,
+  PORTAL_HOST_SESSION_COOKIE,
   type PortalUser,
   type SessionResponse,
   SessionResponseSchema,

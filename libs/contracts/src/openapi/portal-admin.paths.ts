@@ -3,6 +3,7 @@ import {
   AdminAuditQuerySchema,
   AdminOperatorDetailSchema,
   AdminOperatorListSchema,
+  AdminOperatorPatchResponseSchema,
   AdminOperatorPatchSchema,
   AdminOperatorResponseSchema,
   AdminOperatorSearchQuerySchema,
@@ -30,7 +31,7 @@ export const adminPaths: ZodOpenApiPathsObject = {
     get: op(
       'admin',
       'adminGetOperator',
-      'An operator with its keys, origins and users',
+      'An operator with its keys, origins, users and look-alike operators',
       ok(AdminOperatorDetailSchema),
       { path: idPath, errors: notFound('Operator') },
     ),
@@ -38,7 +39,7 @@ export const adminPaths: ZodOpenApiPathsObject = {
       'admin',
       'adminUpdateOperator',
       'Embedding (live approval), tier, commission, status',
-      ok(AdminOperatorResponseSchema),
+      ok(AdminOperatorPatchResponseSchema),
       {
         path: idPath,
         body: AdminOperatorPatchSchema,

@@ -12,6 +12,7 @@ import {
   PasswordResetConfirmSchema,
   PasswordResetRequestSchema,
   SignInLinkRequestSchema,
+  PORTAL_HOST_SESSION_COOKIE,
   PORTAL_SESSION_COOKIE,
   SessionResponseSchema,
   SessionStatusResponseSchema,
@@ -20,7 +21,7 @@ import {
   TeamResponseSchema,
   VerifyEmailRequestSchema,
 } from '../portal/auth.schema';
-import { PortalErrorSchema } from '../portal/portal-error.schema';
+import { PortalErrorSchema, PortalWeakPasswordErrorSchema } from '../portal/portal-error.schema';
 import { PORTAL_CSRF_HEADER } from '../rules';
 
 const P = '/api/portal/v1';
@@ -33,23 +34,45 @@ const rateLimited = (what: string) => ({
 });
 const setCookie = z.object({
   'Set-Cookie': z.string().meta({
-    description: `${PORTAL_SESSION_COOKIE}=<random token>; Path=/; HttpOnly; SameSite=Lax (+ Secure behind https). A new token at every log-in.`,
+    description:
+      `${PORTAL_HOST_SESSION_COOKIE}=<random token>; Path=/; HttpOnly; Secure; SameSite=Lax behind https, ` +
+      `${PORTAL_SESSION_COOKIE}=<random token>; Path=/; HttpOnly; SameSite=Lax over plain-HTTP development. A new token at every log-in.`,
   }),
 });
+/** A 400 that is either a malformed body or a refused password (its own body: docs/security.md, "Hardening, round two"). */
+const invalidOrWeak = (description: string) => ({
+  description,
+  ...json(z.union([PortalErrorSchema, PortalWeakPasswordErrorSchema])),
+});
+/** Every request body is strict: a field it does not name is refused, never ignored. */
+const strictBody = ' A field the body does not name is refused (code invalid_request naming it).';
 const csrf = error(
   `CSRF refusal (code csrf_failed): Origin not the portal's, or (with a session) ${PORTAL_CSRF_HEADER} missing or wrong.`,
 );
 const unauthorized = error('No valid session (code unauthorized).');
-const badRequest = error('Invalid body (code invalid_request, see details).');
+const badRequest = error(
+  'Invalid body (code invalid_request, see details). A field the body does not name is refused.',
+);
 const ok = { description: 'Done.', ...json(z.object({ ok: z.literal(true) })) };
 
-/** The portal's credentials as OpenAPI security schemes: the session cookie, and the CSRF header of every write. */
+/**
+ * The portal's credentials as OpenAPI security schemes: the session cookie under its two names (one per deployment),
+ * and the CSRF header of every write. docs/security.md, "The session cookie".
+ */
 export const PORTAL_SECURITY_SCHEMES = {
+  portalSessionHttps: {
+    type: 'apiKey',
+    in: 'cookie',
+    name: PORTAL_HOST_SESSION_COOKIE,
+    description:
+      'The session cookie behind https (production): Secure, Path=/, no Domain, HttpOnly. Several cookies of the name are no session (401).',
+  },
   portalSession: {
     type: 'apiKey',
     in: 'cookie',
     name: PORTAL_SESSION_COOKIE,
-    description: 'The session cookie set by log-in, sign-up and invitation acceptance (HttpOnly).',
+    description:
+      'The session cookie over plain-HTTP development (HttpOnly, host-only). Only the name of the deployment is read; several cookies of the name are no session (401).',
   },
   csrfToken: {
     type: 'apiKey',
@@ -62,8 +85,11 @@ export const PORTAL_SECURITY_SCHEMES = {
 /** Security requirements: none (public), the session, the session and the CSRF header (both at once). */
 export const PORTAL_SECURITY = {
   public: [] as Record<string, string[]>[],
-  session: [{ portalSession: [] }] as Record<string, string[]>[],
-  sessionAndCsrf: [{ portalSession: [], csrfToken: [] }] as Record<string, string[]>[],
+  session: [{ portalSessionHttps: [] }, { portalSession: [] }] as Record<string, string[]>[],
+  sessionAndCsrf: [
+    { portalSessionHttps: [], csrfToken: [] },
+    { portalSession: [], csrfToken: [] },
+  ] as Record<string, string[]>[],
 };
 
 /**
@@ -83,7 +109,7 @@ export const portalAuthPaths: ZodOpenApiPathsObject = {
       requestBody: { required: true, ...json(SignupRequestSchema) },
       responses: {
         '201': { description: 'Signed up and logged in.', headers: setCookie, ...json(SignupResponseSchema) },
-        '400': error('Invalid body, or a weak password (code weak_password, with the reason).'),
+        '400': invalidOrWeak(`Invalid body, or a weak password (code weak_password, saying why).${strictBody}`),
         '403': csrf,
         '409': error('An account with this e-mail already exists (code email_taken).'),
         '429': rateLimited('per client IP'),
@@ -214,7 +240,9 @@ export const portalAuthPaths: ZodOpenApiPathsObject = {
       requestBody: { required: true, ...json(PasswordResetConfirmSchema) },
       responses: {
         '200': ok,
-        '400': error('Unknown, used or expired token (invalid_token), or a weak password (weak_password).'),
+        '400': invalidOrWeak(
+          `Unknown, used or expired token (invalid_token), or a weak password (weak_password, saying why).${strictBody}`,
+        ),
         '403': csrf,
         '429': rateLimited('per client IP'),
       },
@@ -228,7 +256,9 @@ export const portalAuthPaths: ZodOpenApiPathsObject = {
       requestBody: { required: true, ...json(ChangePasswordRequestSchema) },
       responses: {
         '200': ok,
-        '400': error('Wrong current password (wrong_password) or weak new password (weak_password).'),
+        '400': invalidOrWeak(
+          `Wrong current password (wrong_password) or weak new password (weak_password, saying why).${strictBody}`,
+        ),
         '401': unauthorized,
         '403': csrf,
         '429': rateLimited('a wrong current password counts as a failed log-in of the account from this client'),
@@ -244,8 +274,13 @@ export const portalAuthPaths: ZodOpenApiPathsObject = {
       requestBody: { required: true, ...json(AcceptInviteRequestSchema) },
       responses: {
         '201': { description: 'Joined and logged in.', headers: setCookie, ...json(LoginResponseSchema) },
-        '400': error('Unknown, used or expired token (invalid_token), or a weak password (weak_password).'),
-        '403': csrf,
+        '400': invalidOrWeak(
+          `Unknown, used or expired token (invalid_token), or a weak password (weak_password, saying why).${strictBody}`,
+        ),
+        '403': error(
+          'CSRF refusal (csrf_failed), or the inviting operator is suspended (operator_suspended): no user is created ' +
+            'and the link stays usable once the operator is reinstated.',
+        ),
         '409': error('The address has an account meanwhile (email_taken).'),
         '429': rateLimited('per client IP'),
       },

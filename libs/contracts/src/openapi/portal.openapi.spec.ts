@@ -57,4 +57,28 @@ describe('portal API OpenAPI document', () => {
       }
     }
   });
+
+  describe('the hardening rules (docs/security.md, "Hardening, round two")', () => {
+    const json = JSON.stringify(doc);
+    const schemas = (doc.components?.schemas ?? {}) as Record<string, Record<string, any>>;
+    const operation = (path: string, method: string) =>
+      (doc.paths as Record<string, Record<string, any>>)[`/api/portal/v1${path}`]![method]!;
+
+    it('declares lookAlikes on GET /admin/operators/{id}, and on the PATCH that enables embedding', () => {
+      expect(schemas['AdminOperatorDetail']!['required']).toContain('lookAlikes');
+      expect(schemas['AdminOperatorPatchResponse']!['properties']).toHaveProperty('lookAlikes');
+      expect(schemas['AdminLookAlikeOperator']!['required']).toEqual(['id', 'name', 'status', 'embeddingEnabled']);
+    });
+
+    it.each(['SignupRequest', 'LoginRequest', 'PasswordResetRequest', 'AcceptInviteRequest', 'CreateInviteRequest'])(
+      '%s refuses unknown fields (additionalProperties: false)',
+      (id) => expect(schemas[id]!['additionalProperties']).toBe(false),
+    );
+
+    it('answers 403 operator_suspended on accepting an invitation, and the weak password 400 has its own body', () => {
+      expect(operation('/auth/invites/accept', 'post').responses['403'].description).toMatch(/operator_suspended/);
+      expect(json).toContain('"#/components/schemas/PortalWeakPasswordError"');
+      expect(schemas['PortalWeakPasswordError']!['properties']['code']).toMatchObject({ const: 'weak_password' });
+    });
+  });
 });

@@ -38,8 +38,10 @@ export function buildPortalOpenApi(options: { serverUrl?: string } = {}) {
       version: PORTAL_API_VERSION,
       description: [
         'The JSON API behind the operator portal: accounts, team, keys, allowed origins, integration snippets, the',
-        'webhook delivery log and the provider admin. Cookie session (svc_portal_session); every POST/PUT/PATCH/DELETE',
-        'sends X-CSRF-Token (from GET /auth/session) and an Origin equal to the portal. Errors are',
+        'webhook delivery log and the provider admin. Cookie session (__Host-svc_portal_session behind https,',
+        'svc_portal_session over plain-HTTP development); every POST/PUT/PATCH/DELETE',
+        'sends X-CSRF-Token (from GET /auth/session) and an Origin equal to the portal. Request bodies are strict: a',
+        'field the contract does not name is 400 invalid_request. Errors are',
         "`{ error, code, details?, requestId? }`. Another operator's data is always 404. Dates are RFC 3339; money is",
         'integer minor units. Ignore response fields you do not know: new optional fields are added without notice.',
       ].join(' '),

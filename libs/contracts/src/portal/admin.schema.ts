@@ -56,6 +56,16 @@ export const AdminOperatorUserSchema = z
   })
   .meta({ id: 'AdminOperatorUser' });
 
+/** Another operator whose name reads like this one's (docs/security.md, "Names that deceive"). */
+export const AdminLookAlikeOperatorSchema = z
+  .object({ id: z.string(), name: z.string(), status: OperatorStatusSchema, embeddingEnabled: z.boolean() })
+  .meta({ id: 'AdminLookAlikeOperator' });
+const LookAlikes = z.array(AdminLookAlikeOperatorSchema).meta({
+  description:
+    "Other operators whose name reads like this one's (case, accents, look-alike letters, digits for letters, " +
+    'punctuation folded, or the same with up to 4 characters added). Shown, not refused: two operators may share a name.',
+});
+
 export const AdminOperatorDetailSchema = z
   .object({
     operator: AdminOperatorSchema,
@@ -63,6 +73,7 @@ export const AdminOperatorDetailSchema = z
     secretKeys: z.array(PortalSecretKeySchema),
     origins: z.array(PortalAllowedOriginSchema),
     users: z.array(AdminOperatorUserSchema),
+    lookAlikes: LookAlikes,
   })
   .meta({ id: 'AdminOperatorDetail' });
 export type AdminOperatorDetail = z.infer<typeof AdminOperatorDetailSchema>;
@@ -89,6 +100,11 @@ export const AdminOperatorResponseSchema = z
   .object({ operator: AdminOperatorSchema })
   .meta({ id: 'AdminOperatorResponse' });
 export type AdminOperatorResponse = z.infer<typeof AdminOperatorResponseSchema>;
+
+/** PATCH /admin/operators/{id}: the operator, and when it turned live embedding on, its look-alikes once more. */
+export const AdminOperatorPatchResponseSchema = AdminOperatorResponseSchema.extend({
+  lookAlikes: LookAlikes.optional().meta({ description: 'Only when the patch set embeddingEnabled to true.' }),
+}).meta({ id: 'AdminOperatorPatchResponse' });
 
 export const AdminWebhookUrlRequestSchema = z
   .object({

@@ -4,12 +4,17 @@ import { EMAIL_MAX_LENGTH, PORTAL_CSRF_HEADER, PORTAL_LIMITS } from '../rules';
 /**
  * Accounts of the operator portal API (`/api/portal/v1/auth/*`, `/team/*`): request and response bodies. Requests are
  * parsed leniently where it helps people (e-mail trimmed and lower-cased); the password rules themselves are enforced
- * by the server (≥ 12 characters, not a common password), which answers 400 `weak_password` with the reason.
+ * by the server (≥ 12 characters, not a breached password, zxcvbn score 4 against the product's words and the
+ * account's own names and address), which answers 400 `weak_password` with the reason. Every request body is strict:
+ * a field it does not name is 400 `invalid_request` (docs/security.md, "Hardening, round two").
  */
 
 export const PORTAL_PASSWORD_MIN_LENGTH = PORTAL_LIMITS.passwordMinLength;
 export const PORTAL_PASSWORD_MAX_LENGTH = PORTAL_LIMITS.passwordMaxLength;
+/** The session cookie's name over plain-HTTP development (docs/security.md, "The session cookie"). */
 export const PORTAL_SESSION_COOKIE = 'svc_portal_session';
+/** Its name behind https (production): `__Host-` keeps a sibling or parent domain from setting or shadowing it. */
+export const PORTAL_HOST_SESSION_COOKIE = `__Host-${PORTAL_SESSION_COOKIE}`;
 
 const Email = z
   .string()
@@ -21,14 +26,15 @@ const Email = z
 const Password = z
   .string()
   .max(PORTAL_PASSWORD_MAX_LENGTH)
-  .meta({ description: `At least ${PORTAL_PASSWORD_MIN_LENGTH} characters, not a common password.` });
+  .meta({
+    description: `At least ${PORTAL_PASSWORD_MIN_LENGTH} characters, not a breached password, and hard to guess (zxcvbn score 4, judged against the product's words and the account's names and e-mail address).`,
+  });
 const AnyPassword = z.string().max(PORTAL_PASSWORD_MAX_LENGTH).meta({ description: 'The password.' });
 const Token = z.string().min(1).max(200).meta({ description: 'The token from the e-mailed link.' });
-const PersonName = z
-  .string()
-  .trim()
-  .max(PORTAL_LIMITS.maxPersonName)
-  .meta({ description: 'Display name.', example: 'Ana Lima' });
+const PersonName = z.string().trim().max(PORTAL_LIMITS.maxPersonName).meta({
+  description: 'Display name. Bidi controls and invisible characters are refused (400 invalid_request).',
+  example: 'Ana Lima',
+});
 
 export const PortalRoleSchema = z.enum(['owner', 'member', 'provider_admin']).meta({ id: 'PortalRole' });
 export const TeamRoleSchema = z.enum(['owner', 'member']).meta({ id: 'TeamRole' });
@@ -65,6 +71,7 @@ export const SignupRequestSchema = z
       .meta({ description: 'Company name.', example: 'Polar Horizons Expeditions' }),
     name: PersonName.optional(),
   })
+  .strict()
   .meta({ id: 'SignupRequest' });
 export const SignupResponseSchema = z
   .object({ user: PortalUserSchema, operator: PortalOperatorRefSchema, csrfToken: CsrfToken })
@@ -72,6 +79,7 @@ export const SignupResponseSchema = z
 
 export const LoginRequestSchema = z
   .object({ email: z.string().max(EMAIL_MAX_LENGTH), password: AnyPassword })
+  .strict()
   .meta({ id: 'LoginRequest' });
 export const LoginResponseSchema = z
   .object({ user: PortalUserSchema, csrfToken: CsrfToken })
@@ -99,19 +107,23 @@ export const SessionStatusResponseSchema = z
   ])
   .meta({ id: 'SessionStatusResponse' });
 
-export const VerifyEmailRequestSchema = z.object({ token: Token }).meta({ id: 'VerifyEmailRequest' });
-export const SignInLinkRequestSchema = z.object({ token: Token }).meta({ id: 'SignInLinkRequest' });
+export const VerifyEmailRequestSchema = z.object({ token: Token }).strict().meta({ id: 'VerifyEmailRequest' });
+export const SignInLinkRequestSchema = z.object({ token: Token }).strict().meta({ id: 'SignInLinkRequest' });
 export const PasswordResetRequestSchema = z
   .object({ email: z.string().max(EMAIL_MAX_LENGTH) })
+  .strict()
   .meta({ id: 'PasswordResetRequest' });
 export const PasswordResetConfirmSchema = z
   .object({ token: Token, password: Password })
+  .strict()
   .meta({ id: 'PasswordResetConfirm' });
 export const ChangePasswordRequestSchema = z
   .object({ currentPassword: AnyPassword, newPassword: Password })
+  .strict()
   .meta({ id: 'ChangePasswordRequest' });
 export const AcceptInviteRequestSchema = z
   .object({ token: Token, password: Password, name: PersonName.optional() })
+  .strict()
   .meta({ id: 'AcceptInviteRequest' });
 
 export const OkResponseSchema = z.object({ ok: z.literal(true) }).meta({ id: 'OkResponse' });
@@ -140,6 +152,7 @@ export const TeamResponseSchema = z
   .meta({ id: 'TeamResponse' });
 export const CreateInviteRequestSchema = z
   .object({ email: Email, role: TeamRoleSchema })
+  .strict()
   .meta({ id: 'CreateInviteRequest' });
 export const CreateInviteResponseSchema = z
   .object({ invite: TeamInviteSchema })

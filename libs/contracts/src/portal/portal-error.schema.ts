@@ -43,3 +43,13 @@ export const PortalErrorSchema = z
     requestId: z.string().optional().meta({ description: 'Echo of the X-Request-Id response header.' }),
   })
   .meta({ id: 'PortalError', description: 'Error body of every non-2xx /api/portal/v1 response.' });
+
+/**
+ * The 400 of a refused password: which rule refused it, in words a person can act on. A breached or short password
+ * says so; one zxcvbn scores below 4 says `this password is too common or too easy to guess: <zxcvbn's warning>.
+ * <its suggestions> Choose another, e.g. several unrelated words.` (docs/security.md, "Hardening, round two").
+ */
+export const PortalWeakPasswordErrorSchema = PortalErrorSchema.extend({
+  error: z.string().meta({ description: "Why the password is refused (zxcvbn's warning and suggestions)." }),
+  code: z.literal('weak_password'),
+}).meta({ id: 'PortalWeakPasswordError' });
