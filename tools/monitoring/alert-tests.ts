@@ -237,7 +237,9 @@ export const ALERT_CASES: readonly AlertCase[] = [
   {
     name: 'an attempt settled after a few rounds is quiet',
     alert: 'PaymentAttemptsUnresolved',
-    series: [{ series: 'payment_reconciliations_total{result="in_flight",mode="test"}', values: '0 1 2 3 3 3 3 3 3 3' }],
+    series: [
+      { series: 'payment_reconciliations_total{result="in_flight",mode="test"}', values: '0 1 2 3 3 3 3 3 3 3' },
+    ],
     evalTime: '30m',
     fires: [],
   },
