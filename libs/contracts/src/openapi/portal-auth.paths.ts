@@ -184,7 +184,13 @@ export const portalAuthPaths: ZodOpenApiPathsObject = {
       summary: 'Whether a session is open (200 either way), and the session when it is',
       description:
         'What the portal asks on every page load: no session is an answer, not an error, so a visitor who is not logged in sees no 401. `session` is the body of GET /auth/session.',
-      responses: { '200': { description: 'Open or not.', ...json(SessionStatusResponseSchema) } },
+      // No session is a 200; what this route can still refuse is what the server refuses before any route.
+      responses: {
+        '200': { description: 'Open or not.', ...json(SessionStatusResponseSchema) },
+        '431': error(
+          'Request headers over 16 KiB, request line included (refused before any route, as on every route).',
+        ),
+      },
     },
   },
   [`${P}/auth/verify-email`]: {
