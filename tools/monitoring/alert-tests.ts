@@ -213,10 +213,7 @@ export const ALERT_CASES: readonly AlertCase[] = [
   {
     name: 'a charge the reconciler found and recorded opens a ticket, by mode',
     alert: 'UnrecordedChargesFound',
-    series: [
-      { series: 'payment_reconciliations_total{result="recorded",mode="live"}', values: '0 0 0 1 1 1 1 1 1 1 1' },
-      { series: 'payment_reconciliations_total{result="no_charge",mode="test"}', values: '0+5x10' },
-    ],
+    series: [{ series: 'payment_reconciliations_total{result="recorded",mode="live"}', values: '0 0 0 1+0x8' }],
     evalTime: '10m',
     fires: [{ severity: 'ticket', mode: 'live' }],
   },
@@ -237,9 +234,7 @@ export const ALERT_CASES: readonly AlertCase[] = [
   {
     name: 'an attempt settled after a few rounds is quiet',
     alert: 'PaymentAttemptsUnresolved',
-    series: [
-      { series: 'payment_reconciliations_total{result="in_flight",mode="test"}', values: '0 1 2 3 3 3 3 3 3 3' },
-    ],
+    series: [{ series: 'payment_reconciliations_total{result="in_flight",mode="test"}', values: '0+1x3 3+0x30' }],
     evalTime: '30m',
     fires: [],
   },
