@@ -179,7 +179,10 @@ function revealPlans(title: HTMLElement | null): (() => void) | undefined {
   title.focus({ preventScroll: true });
   const reveal = () => title.scrollIntoView({ block: 'start' });
   const growing = window.parent !== window && document.documentElement.scrollHeight > window.innerHeight;
-  if (!growing) return reveal();
+  if (!growing) {
+    reveal();
+    return undefined;
+  }
   const stop = () => {
     clearTimeout(timer);
     window.removeEventListener('resize', done);
