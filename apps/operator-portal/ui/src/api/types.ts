@@ -1,6 +1,7 @@
 /**
  * Types of the portal API the UI reads. Operator and admin shapes come from libs/contracts (type-only imports: no zod
- * in the bundle). The UI reads only the fields it shows and ignores the rest (spec §9).
+ * in the bundle). The UI reads only the fields it shows and ignores the rest (docs/contract.md, "Versioning": clients
+ * ignore unknown fields).
  */
 export type {
   AdminOperator,
