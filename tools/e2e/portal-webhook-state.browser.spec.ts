@@ -166,7 +166,7 @@ describeWithChromium()(
       await audit('webhook-url-set');
     });
 
-    it('the Integration page shows the loader 1.1.0 snippet: title and widget.error', async () => {
+    it('the Integration page shows the loader snippet of 1.1.0 and later: title and widget.error', async () => {
       await page.getByRole('button', { name: 'Dismiss notification' }).click();
       await page
         .getByRole('navigation', { name: 'Main' })

@@ -18,6 +18,7 @@ const PUBLISHED: Record<string, string> = {
   '1.0.1': '1718427842e25c2a939cd25e520e27d5657b0f688ada8e8baaf1212b91784f58',
   '1.0.2': '15ccb45e1d37ff497fa0f9b8a4dacce2392350f500098b2db7c3be59f0c196b5',
   '1.1.0': '3c02040b3b510ffebdf6955257aef2f6b6e24fe4a99bb02585838e323be1bf03',
+  '1.1.1': '3cc75ad3f448f5751a5bbed10d0ff33e804de9cdd83ee2a0e132cfda107f880b',
 };
 
 interface Manifest {
