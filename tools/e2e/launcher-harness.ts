@@ -23,6 +23,8 @@ export interface Launched {
   dataDir: string;
   output: () => string;
   stop(): Promise<number | null>;
+  /** kill -9: the process dies where it is, nothing shuts down; DATA_DIR stays, as it would (launch it again on it). */
+  kill(): Promise<void>;
 }
 
 /**
@@ -31,7 +33,7 @@ export interface Launched {
  * and waits until every app answers. A port or address of the suite's own in `env` (METRICS_PORT…) comes from
  * freePorts too.
  */
-export async function launch(options: { env?: NodeJS.ProcessEnv } = {}): Promise<Launched> {
+export async function launch(options: { env?: NodeJS.ProcessEnv; dataDir?: string } = {}): Promise<Launched> {
   const free = await freePorts(6);
   const ports = {
     quote: free[0]!,
@@ -47,7 +49,7 @@ export async function launch(options: { env?: NodeJS.ProcessEnv } = {}): Promise
   // Nor the shell's ports and addresses: a QUOTE_API_URL or PORT_BASE exported for `npm start` would point these
   // apps at that other run.
   const inherited = withoutEndpoints(process.env);
-  const dataDir = mkdtempSync(path.join(tmpdir(), 'expedition-e2e-'));
+  const dataDir = options.dataDir ?? mkdtempSync(path.join(tmpdir(), 'expedition-e2e-'));
   const env: NodeJS.ProcessEnv = {
     ...inherited,
     DATA_DIR: dataDir,
@@ -110,6 +112,10 @@ export async function launch(options: { env?: NodeJS.ProcessEnv } = {}): Promise
       const code = await exited;
       rmSync(dataDir, { recursive: true, force: true });
       return code;
+    },
+    async kill() {
+      child.kill('SIGKILL');
+      await exited;
     },
   };
 }

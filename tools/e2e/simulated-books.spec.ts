@@ -1,5 +1,6 @@
 import type { Database } from '@expedition/db';
 import { createTestDatabase, isPostgresReachableSync } from '@expedition/db/testing';
+import { randomBytes } from 'node:crypto';
 import { TEST_CARDS, createSimulatedProcessor, simulatedBooks } from '@expedition/payments';
 
 /**
@@ -25,7 +26,9 @@ describe.each(kinds)('the simulated processor on durable books (%s)', (kind) => 
       fetch: async () => ({ status: 200 }),
       delivery: { maxAttempts: 1 },
     });
-  const quoteId = `q_${kind}_${Date.now()}`;
+  // The books outlive every test database (a schema of their own): ids and single-use tokens are this run's.
+  const run = randomBytes(6).toString('hex');
+  const quoteId = `q_${kind}_${run}`;
   const metadata = { quoteId, planId: 'plan', channel: 'mpp' as const };
 
   it('a charge made by one process is known to the next, by id, by quote and by its key', async () => {
@@ -34,7 +37,7 @@ describe.each(kinds)('the simulated processor on durable books (%s)', (kind) => 
       amountCents: 150_00,
       currency: 'usd',
       mode: 'test',
-      spt: `spt_test_success_${kind}_durable`,
+      spt: `spt_test_success_${kind}_${run}_durable`,
       challengeId: 'ch_1',
       idempotencyKey: `pay_${quoteId}_a1`,
       metadata,
@@ -52,7 +55,7 @@ describe.each(kinds)('the simulated processor on durable books (%s)', (kind) => 
       amountCents: 150_00,
       currency: 'usd',
       mode: 'test',
-      spt: `spt_test_success_${kind}_durable`,
+      spt: `spt_test_success_${kind}_${run}_durable`,
       challengeId: 'ch_1',
       idempotencyKey: `pay_${quoteId}_a1`,
       metadata,
@@ -64,7 +67,7 @@ describe.each(kinds)('the simulated processor on durable books (%s)', (kind) => 
         amountCents: 150_00,
         currency: 'usd',
         mode: 'test',
-        spt: `spt_test_success_${kind}_other`,
+        spt: `spt_test_success_${kind}_${run}_other`,
         challengeId: 'ch_1',
         idempotencyKey: `pay_${quoteId}_a1`,
         metadata,

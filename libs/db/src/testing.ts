@@ -96,8 +96,14 @@ async function createPostgresTestDatabase(
 ): Promise<Database> {
   const schema = `t_${randomBytes(6).toString('hex')}`;
   const db = await createDatabase({ databaseUrl: url, schema, poolMax, onQuery });
+  // The simulated processor keeps its books beside the database's schema (docs/decisions.md, "One charge per quote
+  // through any crash"): they go with it.
   const dropSchema = async () => {
-    await db.withConnection((executor) => executor.exec(`DROP SCHEMA IF EXISTS "${schema}" CASCADE`));
+    await db.withConnection((executor) =>
+      executor.exec(
+        `DROP SCHEMA IF EXISTS "${schema}" CASCADE; DROP SCHEMA IF EXISTS "${schema}_simulated_processor" CASCADE`,
+      ),
+    );
   };
   try {
     await applyMigrations(db, { migrations });

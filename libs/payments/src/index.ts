@@ -16,7 +16,12 @@ export { normalizeStripeEvent } from './stripe-format';
 export { createStripeProcessor, type StripeProcessor, type StripeProcessorOptions } from './stripe/stripe-processor';
 export { createSimulatedProcessor, type SimulatedProcessor } from './simulated/simulated-processor';
 export { createInMemorySimulatedPaymentStore, type InMemorySimulatedPaymentStore } from './simulated/simulated-store';
-export { createSqlSimulatedPaymentStore, simulatedBooks, type SqlRunner } from './simulated/sql-simulated-store';
+export {
+  booksSchemaBeside,
+  createSqlSimulatedPaymentStore,
+  simulatedBooks,
+  type SqlRunner,
+} from './simulated/sql-simulated-store';
 export type { EventDeliveryResult } from './simulated/event-delivery';
 export { TEST_CARDS, TEST_SPT_PREFIXES } from './magic-test-values';
 export { encodeJcsBase64Url } from './mpp/encoding';

@@ -1,3 +1,4 @@
+import { randomUUID } from 'node:crypto';
 import { mkdtempSync, rmSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
@@ -81,7 +82,8 @@ it('lists what the processor charged for a quote, then reconciles the crashed at
     amountCents: estimate.premiumCents,
     currency: 'usd',
     mode: 'test',
-    spt: 'spt_test_success_admin_crash',
+    // Single use, and the books outlive the test database: a token of this run only.
+    spt: `spt_test_success_admin_${randomUUID()}`,
     challengeId: 'acp_session_like',
     idempotencyKey: key,
     metadata: { quoteId: quote.id, planId: estimate.planId, channel: 'acp' },

@@ -67,7 +67,11 @@ export function useMoneyPlatform() {
   afterAll(async () => {
     if (platform) await stopLaunched(platform);
     if (db) {
-      await db.withConnection((sql) => sql.exec(`DROP SCHEMA IF EXISTS "${schema}" CASCADE`));
+      await db.withConnection((sql) =>
+        sql.exec(
+          `DROP SCHEMA IF EXISTS "${schema}" CASCADE; DROP SCHEMA IF EXISTS "${schema}_simulated_processor" CASCADE`,
+        ),
+      );
       await db.close();
     }
   });

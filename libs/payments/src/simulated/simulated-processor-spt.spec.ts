@@ -1,3 +1,4 @@
+import { createInMemorySimulatedPaymentStore } from './simulated-store';
 import { META, setup } from './simulated-test-harness';
 
 describe('simulated processor: Shared Payment Tokens', () => {
@@ -76,5 +77,34 @@ describe('simulated processor: Shared Payment Tokens', () => {
       failureCode: 'shared_payment_granted_token_invalid',
     });
     expect(events()).toHaveLength(0);
+  });
+
+  it('finishes a settlement its caller abandoned mid-way (the process died), once, when the payment is next read', async () => {
+    const store = createInMemorySimulatedPaymentStore();
+    const claim = store.claimToken.bind(store);
+    let dies = true;
+    store.claimToken = async (token, owner) => {
+      if (dies) throw new Error('the calling process died');
+      return claim(token, owner);
+    };
+    const { processor, events, advance } = setup({ store });
+    await expect(settle(processor, 'spt_test_success_abandoned')).rejects.toThrow('died');
+    dies = false;
+    const [left] = store.all();
+    expect(left!.intent.status).toBe('processing');
+    // While a settlement may still be running elsewhere it is left alone; then it is finished as it would have been.
+    expect((await processor.retrievePayment({ paymentId: left!.intent.id, mode: 'test' })).status).toBe('processing');
+    advance(11_000);
+    expect((await processor.findPayments({ quoteId: META.quoteId, mode: 'test' }))[0]).toMatchObject({
+      paymentId: left!.intent.id,
+      status: 'succeeded',
+    });
+    const replay = await settle(processor, 'spt_test_success_abandoned');
+    expect(replay).toEqual({ paymentId: left!.intent.id, status: 'succeeded', replayed: true });
+    expect(events().filter((e) => e.data.object.id === left!.intent.id)).toHaveLength(1);
+    // Its token is spent by it: another payment cannot use it.
+    expect((await settle(processor, 'spt_test_success_abandoned', 'ch_2')).failureCode).toBe(
+      'shared_payment_granted_token_used',
+    );
   });
 });

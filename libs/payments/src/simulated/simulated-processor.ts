@@ -1,5 +1,5 @@
 import type { Mode } from '@expedition/contracts/rules';
-import { createHash, randomBytes } from 'node:crypto';
+import { randomBytes } from 'node:crypto';
 import { activeTraceparent } from '@expedition/observability';
 import { outcomeForPaymentMethodIn, outcomeForSptIn, type TestOutcome } from '../magic-test-values';
 import {
@@ -8,14 +8,21 @@ import {
   cleanMetadata,
   type ConfirmPaymentInput,
   type ConfirmPaymentResult,
-  type PaymentFailure,
   type PaymentProcessor,
-  type RetrievedPayment,
   type SettleSharedPaymentTokenResult,
 } from '../processor';
 import { parseSignedStripeEvent, toSecretList } from '../signed-event';
-import { buildIntentEvent, toPaymentStatus, type StripeIntentLike } from '../stripe-format';
+import { buildIntentEvent, type StripeIntentLike } from '../stripe-format';
 import { deliverEvent, type EventDeliveryResult, type FetchLike } from './event-delivery';
+import {
+  applyOutcome,
+  fingerprint,
+  refundedOf,
+  rejectedToken,
+  resultOf,
+  retrievedOf,
+  statusOf,
+} from './simulated-intents';
 import {
   createInMemorySimulatedPaymentStore,
   type SimulatedPaymentRecord,
@@ -70,6 +77,13 @@ const NOT_SIMULATED_LIVE: TestOutcome = {
   declineCode: 'generic_decline',
   message: 'Your card was declined. The simulated processor charges no real card; use a pm_live_… value.',
 };
+const TOKEN_USED: TestOutcome = {
+  kind: 'decline',
+  code: 'shared_payment_granted_token_used',
+  message: 'This shared payment token was already used.',
+};
+/** A settlement takes milliseconds; one still `processing` after this long was abandoned by a caller that died. */
+const ABANDONED_AFTER_SEC = 10;
 const AUTH_FAILED: TestOutcome = {
   kind: 'decline',
   code: 'payment_intent_authentication_failure',
@@ -98,7 +112,7 @@ export function createSimulatedProcessor(options: SimulatedProcessorOptions): Si
     if (!record || record.mode !== mode) {
       throw new PaymentProcessorError('payment_not_found', `No such payment_intent: '${paymentId}'`);
     }
-    return record;
+    return finishAbandoned(record);
   };
 
   /** Applies an outcome with an optimistic lock, then reports a terminal result to the intake. */
@@ -110,6 +124,39 @@ export function createSimulatedProcessor(options: SimulatedProcessorOptions): Si
     }
     if (outcome.kind !== 'requires_action') await deliveries.report(intent, `evt_sim_${newSuffix()}`);
     return intent;
+  };
+
+  /**
+   * Applies a settlement's outcome: its single-use token is spent by this payment (or was already: a settlement
+   * finished again), else the payment is declined as a used token.
+   */
+  const finish = async (record: SimulatedPaymentRecord): Promise<SimulatedPaymentRecord> => {
+    const { pending, ...rest } = record;
+    if (!pending) return record;
+    if (await store.claimToken(pending.tokenHash, record.intent.id)) {
+      return { ...rest, intent: await settle(rest, pending.outcome), version: record.version + 1 };
+    }
+    const used = applyOutcome(record.intent, TOKEN_USED);
+    const next = { ...rest, intent: used, version: record.version + 1 };
+    if (!(await store.update(next, record.version))) {
+      throw new PaymentProcessorError('payment_intent_unexpected_state', 'the payment changed concurrently');
+    }
+    return next;
+  };
+
+  /**
+   * A settlement left `processing` by a caller that died: a real processor finishes what it started, so the simulated
+   * one finishes it when the payment is next read, once it is older than any settlement in progress.
+   */
+  const finishAbandoned = async (record: SimulatedPaymentRecord): Promise<SimulatedPaymentRecord> => {
+    if (!record.pending || nowSec() - (record.intent.created ?? 0) < ABANDONED_AFTER_SEC) return record;
+    try {
+      return await finish(record);
+    } catch (err) {
+      // Another reader finished it first: its result is the payment's.
+      if (!(err instanceof PaymentProcessorError && err.code === 'payment_intent_unexpected_state')) throw err;
+      return (await store.get(record.intent.id)) ?? record;
+    }
   };
 
   const newRecord = (input: {
@@ -211,27 +258,18 @@ export function createSimulatedProcessor(options: SimulatedProcessorOptions): Si
       if (!outcome) return rejectedToken('shared_payment_granted_token_invalid', 'No such shared payment token.');
 
       const metadata = { ...cleanMetadata(input.metadata), challenge_id: input.challengeId };
-      const { record, inserted } = await insertOnce(
-        newRecord({
+      const { record, inserted } = await insertOnce({
+        ...newRecord({
           ...input,
           metadata: withTraceparent(metadata),
           fingerprintOf: [input.amountCents, input.currency.toLowerCase(), metadata, fingerprint(input.spt)],
           // Visible to a concurrent replay while the outcome is applied: not succeeded, so not served.
           status: 'processing',
         }),
-      );
-      if (!inserted) return { ...resultOf(record.intent), replayed: true };
-
-      if (!(await store.claimToken(input.spt, record.intent.id))) {
-        const used = applyOutcome(record.intent, {
-          kind: 'decline',
-          code: 'shared_payment_granted_token_used',
-          message: 'This shared payment token was already used.',
-        });
-        await store.update({ ...record, intent: used, version: record.version + 1 }, record.version);
-        return { ...resultOf(used), replayed: false };
-      }
-      return { ...resultOf(await settle(record, outcome)), replayed: false };
+        pending: { outcome, tokenHash: fingerprint(input.spt) },
+      });
+      if (!inserted) return { ...resultOf((await finishAbandoned(record)).intent), replayed: true };
+      return { ...resultOf((await finish(record)).intent), replayed: false };
     },
 
     async retrievePayment(input) {
@@ -241,7 +279,8 @@ export function createSimulatedProcessor(options: SimulatedProcessorOptions): Si
     async findPayments(input) {
       assertMode(input.mode);
       const records = await store.findByQuote(input.quoteId);
-      return records.filter((record) => record.mode === input.mode).map(retrievedOf);
+      const ofMode = records.filter((record) => record.mode === input.mode);
+      return (await Promise.all(ofMode.map(finishAbandoned))).map(retrievedOf);
     },
 
     async refundPayment(input) {
@@ -334,62 +373,4 @@ function createDeliveries(options: SimulatedProcessorOptions, secrets: string[],
       return finished.splice(0, finished.length);
     },
   };
-}
-
-function applyOutcome(intent: StripeIntentLike, outcome: TestOutcome): StripeIntentLike {
-  if (outcome.kind === 'succeed') return { ...intent, status: 'succeeded', last_payment_error: null };
-  if (outcome.kind === 'requires_action') return { ...intent, status: 'requires_action' };
-  // Stripe puts a declined intent back to requires_payment_method so another card can be tried.
-  return {
-    ...intent,
-    status: 'requires_payment_method',
-    last_payment_error: {
-      type: 'card_error',
-      code: outcome.code,
-      ...(outcome.declineCode ? { decline_code: outcome.declineCode } : {}),
-      message: outcome.message,
-    },
-  };
-}
-
-function statusOf(intent: StripeIntentLike) {
-  return toPaymentStatus(intent.status, intent.last_payment_error);
-}
-
-function resultOf(intent: StripeIntentLike): ConfirmPaymentResult {
-  return { paymentId: intent.id, status: statusOf(intent), ...failureOf(intent) };
-}
-
-function failureOf(intent: StripeIntentLike): PaymentFailure {
-  const error = intent.last_payment_error;
-  if (!error || intent.status === 'succeeded') return {};
-  return {
-    ...(error.code ? { failureCode: error.code } : {}),
-    ...(error.decline_code ? { declineCode: error.decline_code } : {}),
-    ...(error.message ? { failureMessage: error.message } : {}),
-  };
-}
-
-function rejectedToken(code: string, message: string): SettleSharedPaymentTokenResult {
-  return { paymentId: null, status: 'failed', replayed: false, failureCode: code, failureMessage: message };
-}
-
-function retrievedOf(record: SimulatedPaymentRecord): RetrievedPayment {
-  return {
-    paymentId: record.intent.id,
-    status: statusOf(record.intent),
-    amountCents: record.intent.amount,
-    currency: record.intent.currency,
-    metadata: { ...record.intent.metadata },
-    amountRefundedCents: refundedOf(record),
-    ...failureOf(record.intent),
-  };
-}
-
-function refundedOf(record: SimulatedPaymentRecord): number {
-  return (record.refunds ?? []).reduce((sum, r) => sum + r.amount, 0);
-}
-
-function fingerprint(value: unknown): string {
-  return createHash('sha256').update(JSON.stringify(value)).digest('hex');
 }

@@ -1,4 +1,5 @@
 import type { Mode } from '@expedition/contracts/rules';
+import type { TestOutcome } from '../magic-test-values';
 import type { StripeIntentLike } from '../stripe-format';
 
 export interface SimulatedPaymentRecord {
@@ -10,6 +11,12 @@ export interface SimulatedPaymentRecord {
   /** Optimistic-lock counter, incremented by every update. */
   version: number;
   refunds?: SimulatedRefund[];
+  /**
+   * A settlement still being applied (status `processing`): its outcome and the hash of its single-use token. A real
+   * processor finishes what it started even when its caller dies; the simulated one runs in the caller's process, so
+   * whoever reads an abandoned one finishes it (simulated-processor.ts, `finishAbandoned`).
+   */
+  pending?: { outcome: TestOutcome; tokenHash: string };
 }
 
 export interface SimulatedRefund {
@@ -31,8 +38,11 @@ export interface SimulatedPaymentStore {
   get(paymentId: string): Promise<SimulatedPaymentRecord | undefined>;
   /** Replaces the record only if the stored version is still `expectedVersion`; false otherwise. */
   update(next: SimulatedPaymentRecord, expectedVersion: number): Promise<boolean>;
-  /** Marks a single-use token (an SPT) as spent; false when it already was. */
-  claimToken(token: string, paymentId: string): Promise<boolean>;
+  /**
+   * Marks a single-use token (an SPT, by its hash) as spent by `owner` (the payment that uses it); true when it is
+   * now, or already was, this owner's: a settlement finished again after a crash keeps its token.
+   */
+  claimToken(token: string, owner: string): Promise<boolean>;
   /** Every record whose metadata names this quote, oldest first (the processor's search). */
   findByQuote(quoteId: string): Promise<SimulatedPaymentRecord[]>;
 }
@@ -74,9 +84,10 @@ export function createInMemorySimulatedPaymentStore(): InMemorySimulatedPaymentS
     async findByQuote(quoteId) {
       return [...byId.values()].filter((record) => record.intent.metadata['quoteId'] === quoteId).map(copy);
     },
-    async claimToken(token, paymentId) {
-      if (tokens.has(token)) return false;
-      tokens.set(token, paymentId);
+    async claimToken(token, owner) {
+      const spentBy = tokens.get(token);
+      if (spentBy !== undefined) return spentBy === owner;
+      tokens.set(token, owner);
       return true;
     },
   };

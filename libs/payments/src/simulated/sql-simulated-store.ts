@@ -5,20 +5,23 @@ export type SqlRunner = (sql: string, params: unknown[]) => Promise<Record<strin
 
 /**
  * The simulated processor's books on SQL storage: durable, shared by every process that simulates the same
- * "Stripe account", and apart from ours: a schema of its own (default `simulated_processor`) that our migrations,
- * retention and erasure never touch, so a crash or a restart of an app never erases a charge, as Stripe's never
- * would (docs/decisions.md, "One charge per quote through any crash"). Each method is one atomic statement.
+ * "Stripe account", and apart from ours: a schema of their own that our migrations, retention and erasure never
+ * touch, so a crash or a restart of an app never erases a charge, as Stripe's never would (docs/decisions.md, "One
+ * charge per quote through any crash"). The schema is `simulated_processor` beside a database in `public`, and
+ * `<schema>_simulated_processor` beside one in another schema (`?schema=` of DATABASE_URL: a test's own database
+ * gets books of its own). Each method is one atomic statement.
  */
-export function createSqlSimulatedPaymentStore(run: SqlRunner, schema = 'simulated_processor'): SimulatedPaymentStore {
-  if (!/^[a-z_][a-z0-9_]{0,62}$/.test(schema)) throw new Error(`not a schema name: ${schema}`);
-  const payments = `"${schema}"."payments"`;
-  const tokens = `"${schema}"."spent_tokens"`;
-  let ready: Promise<void> | null = null;
+export function createSqlSimulatedPaymentStore(run: SqlRunner, schema?: string): SimulatedPaymentStore {
+  let tables: Promise<{ payments: string; tokens: string }> | null = null;
 
   const ensure = () =>
-    (ready ??= (async () => {
+    (tables ??= (async () => {
+      const books = schema ?? booksSchemaBeside(String((await run('SELECT current_schema() AS s', []))[0]?.['s']));
+      if (!/^[a-z_][a-z0-9_]{0,62}$/.test(books)) throw new Error(`not a schema name: ${books}`);
+      const payments = `"${books}"."payments"`;
+      const tokens = `"${books}"."spent_tokens"`;
       const ddl = [
-        `CREATE SCHEMA IF NOT EXISTS "${schema}"`,
+        `CREATE SCHEMA IF NOT EXISTS "${books}"`,
         `CREATE TABLE IF NOT EXISTS ${payments} (
            payment_id text PRIMARY KEY,
            idempotency_key text NOT NULL UNIQUE,
@@ -33,8 +36,9 @@ export function createSqlSimulatedPaymentStore(run: SqlRunner, schema = 'simulat
         // Two processes creating the books at once: the loser's IF NOT EXISTS can still meet the winner's row.
         await run(statement, []).catch(async () => run(statement, []));
       }
+      return { payments, tokens };
     })().catch((err: unknown) => {
-      ready = null;
+      tables = null;
       throw err;
     }));
 
@@ -46,7 +50,7 @@ export function createSqlSimulatedPaymentStore(run: SqlRunner, schema = 'simulat
 
   return {
     async insert(record) {
-      await ensure();
+      const { payments } = await ensure();
       const inserted = await run(
         `INSERT INTO ${payments} (payment_id, idempotency_key, quote_id, version, record)
          VALUES ($1, $2, $3, $4, $5::jsonb) ON CONFLICT (idempotency_key) DO NOTHING RETURNING payment_id`,
@@ -63,11 +67,11 @@ export function createSqlSimulatedPaymentStore(run: SqlRunner, schema = 'simulat
       return { record: recordOf(existing[0]) ?? record, inserted: false };
     },
     async get(paymentId) {
-      await ensure();
+      const { payments } = await ensure();
       return recordOf((await run(`SELECT record FROM ${payments} WHERE payment_id = $1`, [paymentId]))[0]);
     },
     async update(next, expectedVersion) {
-      await ensure();
+      const { payments } = await ensure();
       const updated = await run(
         `UPDATE ${payments} SET record = $2::jsonb, version = $3 WHERE payment_id = $1 AND version = $4
          RETURNING payment_id`,
@@ -75,16 +79,18 @@ export function createSqlSimulatedPaymentStore(run: SqlRunner, schema = 'simulat
       );
       return updated.length === 1;
     },
-    async claimToken(token, paymentId) {
-      await ensure();
+    async claimToken(token, owner) {
+      const { tokens } = await ensure();
       const claimed = await run(
-        `INSERT INTO ${tokens} (token, payment_id) VALUES ($1, $2) ON CONFLICT (token) DO NOTHING RETURNING token`,
-        [token, paymentId],
+        `INSERT INTO ${tokens} (token, payment_id) VALUES ($1, $2)
+         ON CONFLICT (token) DO UPDATE SET payment_id = excluded.payment_id WHERE ${tokens}.payment_id = excluded.payment_id
+         RETURNING token`,
+        [token, owner],
       );
       return claimed.length === 1;
     },
     async findByQuote(quoteId) {
-      await ensure();
+      const { payments } = await ensure();
       const rows = await run(`SELECT record FROM ${payments} WHERE quote_id = $1 ORDER BY created_at`, [quoteId]);
       return rows.map((row) => recordOf(row)!);
     },
@@ -98,4 +104,9 @@ export function simulatedBooks(db: {
   return createSqlSimulatedPaymentStore(async (sql, params) =>
     db.prisma.$queryRawUnsafe<Record<string, unknown>[]>(sql, ...params),
   );
+}
+
+/** Where the books live beside a database whose tables are in `schema` (see createSqlSimulatedPaymentStore). */
+export function booksSchemaBeside(schema: string): string {
+  return schema === 'public' ? 'simulated_processor' : `${schema.slice(0, 42)}_simulated_processor`;
 }
