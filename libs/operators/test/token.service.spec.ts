@@ -25,13 +25,15 @@ describe('tokens', () => {
     expect(stored.usedAt).not.toBeNull();
   });
 
-  it('a password reset ends every session and voids the other reset links', async () => {
+  it('a password reset ends every session and voids the other reset and sign-in links', async () => {
     await f.services.identity.signUp({ email: 'reset@example.com', password: PASSWORD, operatorName: 'Reset Co' });
     const user = (await f.services.identity.findUserByEmail('reset@example.com'))!;
     const session = await f.services.sessions.createSession(user.id);
     const first = (await f.services.tokens.requestPasswordReset('reset@example.com'))!;
     const second = (await f.services.tokens.requestPasswordReset('RESET@example.com '))!;
+    const signIn = (await f.services.tokens.createSignInLink('reset@example.com'))!;
     await f.services.tokens.confirmPasswordReset(second.token, 'another-long-passphrase');
+    await expect(f.services.tokens.signInWithLink(signIn.token)).rejects.toMatchObject({ code: 'invalid_token' });
     expect(await f.services.sessions.resolveSession(session.token)).toBeNull();
     await expect(f.services.tokens.confirmPasswordReset(first.token, 'third-long-passphrase')).rejects.toMatchObject({
       code: 'invalid_token',
