@@ -34,6 +34,17 @@ describe('passwordProblem', () => {
   });
 });
 
+describe('why a password is refused, in words a person acts on', () => {
+  it('names what the password is built from, and gives our advice, not a hint towards capitals', () => {
+    const why = passwordProblem('Expedition2026!', { email: 'z@x.example', names: ['Polar Horizons'] });
+    expect(why).toMatch(
+      /^this password is too common or too easy to guess: it contains your name, your e-mail address, your company name or a word of our product\./,
+    );
+    expect(why).toMatch(/Choose another, e\.g\. several unrelated words\.$/);
+    expect(why).not.toMatch(/capitali[sz]e|page related/i);
+  });
+});
+
 describe('password hashing (NFKC)', () => {
   it('a password typed in another Unicode form logs in: hashed and compared as NFKC', async () => {
     const typed = 'ﬁnal-Ｃｈａｐｔｅｒ-of-92'; // ligature and full-width letters

@@ -68,7 +68,16 @@ function passwordEstimator(): Zxcvbn {
   zxcvbn = new ZxcvbnFactory({
     dictionary: { ...common.dictionary, ...en.dictionary, publishedExamples: PUBLISHED_EXAMPLES },
     graphs: common.adjacencyGraphs,
-    translations: en.translations,
+    translations: {
+      ...en.translations,
+      // Said the way a person asked for a portal password understands it; the advice is ours (several unrelated
+      // words), so zxcvbn's hints towards capitals, which a longer phrase does not need, are not given.
+      warnings: {
+        ...en.translations.warnings,
+        userInputs: 'It contains your name, your e-mail address, your company name or a word of our product.',
+      },
+      suggestions: { ...en.translations.suggestions, allUppercase: '', capitalization: '' },
+    },
     maxLength: PASSWORD_MAX_LENGTH,
   });
   return zxcvbn;
@@ -122,8 +131,10 @@ function weakPasswordReason(feedback: Feedback): string {
   const why =
     feedback.warning ??
     'it is close to a known password, a dictionary or product word with digits or symbols, a keyboard pattern or a repetition';
-  const advice = feedback.suggestions.length > 0 ? ` ${feedback.suggestions.join(' ')}` : '';
-  return `this password is too common or too easy to guess: ${why.replace(/\.$/, '')}.${advice} Choose another, e.g. several unrelated words.`;
+  const suggestions = feedback.suggestions.filter(Boolean);
+  const advice = suggestions.length > 0 ? ` ${suggestions.join(' ')}` : '';
+  const clause = why.charAt(0).toLowerCase() + why.slice(1).replace(/\.$/, '');
+  return `this password is too common or too easy to guess: ${clause}.${advice} Choose another, e.g. several unrelated words.`;
 }
 
 /** The argon2id hash of the password's NFKC form. */
