@@ -90,8 +90,9 @@ function OperatorAdmin({
           {lookAlikes.map((other, i) => (
             <span key={other.id}>
               {i > 0 ? ', ' : ''}
+              {/* Two names may read exactly alike: the id (as under Approval) tells them apart. */}
               <a href={`/admin/operators/${encodeURIComponent(other.id)}`}>{other.name}</a> ({other.status}
-              {other.embeddingEnabled ? ', live' : ''})
+              {other.embeddingEnabled ? ', live' : ''}, id <code>{other.id.slice(0, 8)}</code>)
             </span>
           ))}
         </Banner>
