@@ -118,7 +118,7 @@ describeWithPostgres()('hostile: kill -9 mid-payment, then the other channel (Po
   it('every quote ends with one charge kept and one policy; no name or address in the logs', async () => {
     const first = await launch({ env });
     platform = first;
-    const quotes = [];
+    const quotes: Awaited<ReturnType<typeof quoteWithLink>>[] = [];
     for (let i = 0; i < QUOTES; i++) quotes.push(await quoteWithLink(first));
 
     // Both channels at once on every quote, the quotes a few milliseconds apart, and the whole platform killed as soon
