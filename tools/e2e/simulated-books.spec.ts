@@ -30,18 +30,20 @@ describe.each(kinds)('the simulated processor on durable books (%s)', (kind) => 
   const run = randomBytes(6).toString('hex');
   const quoteId = `q_${kind}_${run}`;
   const metadata = { quoteId, planId: 'plan', channel: 'mpp' as const };
+  /** The quote's first attempt, settled with one of this run's tokens. */
+  const settlement = (token: string) => ({
+    amountCents: 150_00,
+    currency: 'usd',
+    mode: 'test' as const,
+    spt: `spt_test_success_${kind}_${run}_${token}`,
+    challengeId: 'ch_1',
+    idempotencyKey: `pay_${quoteId}_a1`,
+    metadata,
+  });
 
   it('a charge made by one process is known to the next, by id, by quote and by its key', async () => {
     const first = processorOn();
-    const settled = await first.settleSharedPaymentToken({
-      amountCents: 150_00,
-      currency: 'usd',
-      mode: 'test',
-      spt: `spt_test_success_${kind}_${run}_durable`,
-      challengeId: 'ch_1',
-      idempotencyKey: `pay_${quoteId}_a1`,
-      metadata,
-    });
+    const settled = await first.settleSharedPaymentToken(settlement('durable'));
     expect(settled.status).toBe('succeeded');
 
     // The app that charged is gone; a new process asks the same books.
@@ -51,28 +53,12 @@ describe.each(kinds)('the simulated processor on durable books (%s)', (kind) => 
     expect(await next.findPayments({ quoteId, mode: 'live' }).catch(() => [])).toEqual([]);
     expect((await next.retrievePayment({ paymentId: settled.paymentId!, mode: 'test' })).amountCents).toBe(150_00);
     // The same key and request answer the first payment (a replay), never a second charge.
-    const again = await next.settleSharedPaymentToken({
-      amountCents: 150_00,
-      currency: 'usd',
-      mode: 'test',
-      spt: `spt_test_success_${kind}_${run}_durable`,
-      challengeId: 'ch_1',
-      idempotencyKey: `pay_${quoteId}_a1`,
-      metadata,
-    });
+    const again = await next.settleSharedPaymentToken(settlement('durable'));
     expect(again).toMatchObject({ paymentId: settled.paymentId, replayed: true });
     // The same key with another token is refused, as at Stripe.
-    await expect(
-      next.settleSharedPaymentToken({
-        amountCents: 150_00,
-        currency: 'usd',
-        mode: 'test',
-        spt: `spt_test_success_${kind}_${run}_other`,
-        challengeId: 'ch_1',
-        idempotencyKey: `pay_${quoteId}_a1`,
-        metadata,
-      }),
-    ).rejects.toMatchObject({ code: 'idempotency_error' });
+    await expect(next.settleSharedPaymentToken(settlement('other'))).rejects.toMatchObject({
+      code: 'idempotency_error',
+    });
   });
 
   it('refunds and card confirmations are kept too', async () => {
