@@ -13,7 +13,8 @@ type SptSettlement =
   | { kind: 'recorded'; paymentId: string; outcome: FulfillmentOutcome }
   /** Not charged: declined, needs 3-D Secure, or the token was refused. */
   | { kind: 'not_charged'; settled: SettleSharedPaymentTokenResult }
-  /** The processor may have charged (a crashed earlier attempt, or still processing): its event will tell. */
+  /** The processor may have charged (an earlier request under the same key, or still processing): the attempt stays
+   * started, and the next holder of the claim (a payer or the reconciler) asks the processor. */
   | { kind: 'in_doubt' }
   | { kind: 'unavailable' };
 
@@ -90,8 +91,9 @@ export async function settleSptInClaim(
       };
     }
     deps.logger.warn({ ...context, code: err.code }, `${channel} settlement did not complete`);
-    // An idempotency conflict means an earlier attempt of this claim reached the processor (then crashed): its
-    // outcome arrives as a processor event; until then nothing else may charge the quote.
+    // An idempotency conflict means an earlier request under this attempt's key reached the processor: the attempt
+    // stays started, and whoever takes the claim next asks the processor what it charged before anything else may
+    // charge the quote (docs/decisions.md, "One charge per quote through any crash").
     return { end: 'unknown', value: { kind: err.code === 'idempotency_error' ? 'in_doubt' : 'unavailable' } };
   }
   if (settled.status === 'succeeded' && settled.paymentId) {
