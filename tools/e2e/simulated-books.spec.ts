@@ -1,7 +1,7 @@
 import type { Database } from '@expedition/db';
 import { createTestDatabase, isPostgresReachableSync } from '@expedition/db/testing';
 import { randomBytes } from 'node:crypto';
-import { TEST_CARDS, createSimulatedProcessor, simulatedBooks } from '@expedition/payments';
+import { TEST_CARDS, createSimulatedProcessor, simulatedBooks, type FetchLike } from '@expedition/payments';
 
 /**
  * The simulated processor's books outlive the app that made a charge, as Stripe's do (docs/decisions.md, "One charge
@@ -18,12 +18,13 @@ describe.each(kinds)('the simulated processor on durable books (%s)', (kind) => 
   });
   afterAll(() => db?.close());
 
-  const processorOn = () =>
+  const processorOn = (over: { fetch?: FetchLike; now?: () => Date } = {}) =>
     createSimulatedProcessor({
       webhookUrl: 'http://127.0.0.1:9/nobody',
       webhookSecret: 'whsec_sim_durable_books_0123456789abcdef',
       store: simulatedBooks(db),
-      fetch: async () => ({ status: 200 }),
+      fetch: over.fetch ?? (async () => ({ status: 200 })),
+      ...(over.now ? { clock: { now: over.now } } : {}),
       delivery: { maxAttempts: 1 },
     });
   // The books outlive every test database (a schema of their own): ids and single-use tokens are this run's.
@@ -91,5 +92,36 @@ describe.each(kinds)('the simulated processor on durable books (%s)', (kind) => 
       status: 'succeeded',
       amountRefundedCents: 99_00,
     });
+  });
+
+  it('an event the intake missed is re-sent by another process once due', async () => {
+    // The intake is down while the charge is made; the process that made it is then gone.
+    const down: FetchLike = async () => {
+      throw new Error('ECONNREFUSED');
+    };
+    const created = await processorOn({ fetch: down }).createPayment({
+      amountCents: 42_00,
+      currency: 'usd',
+      mode: 'test',
+      idempotencyKey: `resend_${quoteId}`,
+      metadata: { ...metadata, channel: 'embed' },
+    });
+    await processorOn({ fetch: down }).confirmPayment({
+      paymentId: created.paymentId,
+      mode: 'test',
+      paymentMethod: TEST_CARDS.success,
+    });
+    const received: string[] = [];
+    const up: FetchLike = async (_url, init) => {
+      received.push(init.body);
+      return { status: 200 };
+    };
+    const later = (ms: number) => () => new Date(Date.now() + ms);
+    expect(await processorOn({ fetch: up, now: later(61_000) }).resendDueEvents()).toBeGreaterThanOrEqual(1);
+    expect(received.some((body) => body.includes(created.paymentId))).toBe(true);
+    // Delivered: the next process has nothing left to send for it.
+    received.length = 0;
+    await processorOn({ fetch: up, now: later(10 * 60_000) }).resendDueEvents();
+    expect(received.some((body) => body.includes(created.paymentId))).toBe(false);
   });
 });

@@ -12,7 +12,7 @@ import {
 } from '@expedition/fulfillment';
 import { createDeliveryWorkers, type DeliveryWorkers } from './delivery/delivery-worker';
 import { sampleBacklog } from './delivery/outbox-metrics';
-import { createReconcileWorker, createRefundWorker } from './refunds/refund-worker';
+import { createEventResendWorker, createReconcileWorker, createRefundWorker } from './refunds/money-workers';
 import type { FetchLike } from './delivery/webhook-sender';
 import { createProcessorEventSource, type ProcessorEventSource } from './processor';
 import { DEFAULT_RECONCILE_INTERVAL_MS } from '@expedition/payments';
@@ -92,6 +92,14 @@ export function composeWebhookDispatcher(runtime: DispatcherRuntime): ComposedDi
     intervalMs: config.payments.reconcileIntervalMs ?? DEFAULT_RECONCILE_INTERVAL_MS,
     logger: logger.child({ component: 'reconciler' }),
   });
+  // The simulated processor (not Stripe, which re-sends on its own) re-sends what it could not deliver at once.
+  const resendWorker =
+    'resendDueEvents' in processor && typeof processor.resendDueEvents === 'function'
+      ? createEventResendWorker(processor as { resendDueEvents(limit?: number): Promise<number> }, {
+          intervalMs: 10_000,
+          logger: logger.child({ component: 'simulated-processor' }),
+        })
+      : null;
   const delivery = createDeliveryWorkers(config.delivery.workers, {
     prisma: db.prisma,
     logger: logger.child({ component: 'webhook-delivery' }),
@@ -129,6 +137,7 @@ export function composeWebhookDispatcher(runtime: DispatcherRuntime): ComposedDi
       delivery.start();
       refundWorker.start();
       reconcileWorker.start();
+      resendWorker?.start();
       acpOrderWorker?.start();
       mailWorkers.forEach((w) => w.start());
     },
@@ -137,6 +146,7 @@ export function composeWebhookDispatcher(runtime: DispatcherRuntime): ComposedDi
         delivery.stop(),
         refundWorker.stop(),
         reconcileWorker.stop(),
+        resendWorker?.stop(),
         acpOrderWorker?.stop(),
         ...mailWorkers.map((w) => w.stop()),
       ]);

@@ -22,7 +22,7 @@ export {
   simulatedBooks,
   type SqlRunner,
 } from './simulated/sql-simulated-store';
-export type { EventDeliveryResult } from './simulated/event-delivery';
+export type { EventDeliveryResult, FetchLike } from './simulated/event-delivery';
 export { TEST_CARDS, TEST_SPT_PREFIXES } from './magic-test-values';
 export { encodeJcsBase64Url } from './mpp/encoding';
 export { parseWwwAuthenticate } from './mpp/auth-params';

@@ -34,6 +34,8 @@ export interface PaymentsSettings {
   warnings: string[];
   /** How often the dispatcher's reconciler looks for unfinished payments (PAYMENTS_RECONCILE_INTERVAL_MS; 60 s). */
   reconcileIntervalMs?: number;
+  /** The simulated processor re-sends undelivered events for three days (SIMULATED_PROCESSOR_RESEND_EVENTS; on). */
+  simulatedResendEvents?: boolean;
 }
 
 /** The reconciler's default period: an unrecorded charge is found within about a minute of its claim's lease. */
@@ -67,6 +69,8 @@ export const PaymentsEnvSchema = z.object({
   ),
   /** Demos and tests only: the simulated processor takes live-mode payments (with its own live values, never test ones). */
   SIMULATED_PROCESSOR_ALLOW_LIVE_MODE: optionalVar(z.enum(['true', 'false'])).default('false'),
+  /** Undelivered events are re-sent with backoff for three days, as Stripe does (off: only the tries right away). */
+  SIMULATED_PROCESSOR_RESEND_EVENTS: optionalVar(z.enum(['true', 'false'])).default('true'),
   STRIPE_TEST_SECRET_KEY: optionalVar(z.string()),
   STRIPE_LIVE_SECRET_KEY: optionalVar(z.string()),
   STRIPE_WEBHOOK_SECRET: optionalVar(SecretList),
@@ -145,6 +149,7 @@ export function paymentsSettingsFromEnv(env: Record<string, string | undefined>)
     simulatedWebhookUrl: e.SIMULATED_PROCESSOR_WEBHOOK_URL ?? `${resolveUrl('dispatcher', e)}${DISPATCHER_INTAKE_PATH}`,
     simulatedWebhookSecrets: e.SIMULATED_PROCESSOR_WEBHOOK_SECRET ?? [installationSecret(e.DATA_DIR)],
     simulatedAllowLiveMode: allowLive,
+    simulatedResendEvents: e.SIMULATED_PROCESSOR_RESEND_EVENTS === 'true',
     warnings: [
       ...(deployed
         ? [
@@ -205,5 +210,6 @@ export function createPaymentProcessor(
     clock: options.clock,
     allowLiveMode: settings.simulatedAllowLiveMode,
     store: options.simulatedStore,
+    delivery: { resend: { enabled: settings.simulatedResendEvents ?? true } },
   });
 }

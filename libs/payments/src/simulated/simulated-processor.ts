@@ -12,8 +12,9 @@ import {
   type SettleSharedPaymentTokenResult,
 } from '../processor';
 import { parseSignedStripeEvent, toSecretList } from '../signed-event';
-import { buildIntentEvent, type StripeIntentLike } from '../stripe-format';
-import { deliverEvent, type EventDeliveryResult, type FetchLike } from './event-delivery';
+import type { StripeIntentLike } from '../stripe-format';
+import type { EventDeliveryResult, FetchLike } from './event-delivery';
+import { createDeliveries, type DeliverySettings } from './simulated-events';
 import {
   applyOutcome,
   fingerprint,
@@ -39,14 +40,7 @@ export interface SimulatedProcessorOptions {
   ids?: () => string;
   fetch?: FetchLike;
   store?: SimulatedPaymentStore;
-  delivery?: {
-    /** true (default): calls return after the event was delivered (or given up). false: fire and forget; see idle(). */
-    awaitDelivery?: boolean;
-    maxAttempts?: number;
-    backoffMs?: number;
-    sleep?: (ms: number) => Promise<void>;
-    onResult?: (result: EventDeliveryResult) => void;
-  };
+  delivery?: DeliverySettings;
   webhookToleranceSec?: number;
   /**
    * Simulate live mode too (demos and tests only; SIMULATED_PROCESSOR_ALLOW_LIVE_MODE). Off by default: a live-mode call
@@ -62,6 +56,11 @@ export interface SimulatedProcessor extends PaymentProcessor {
   completeAction(input: { paymentId: string; mode: Mode; approve: boolean }): Promise<ConfirmPaymentResult>;
   /** Resolves when every event delivery started so far has finished; returns their results. */
   idle(): Promise<EventDeliveryResult[]>;
+  /**
+   * Re-sends the events not yet delivered whose next try is due, once each, as Stripe retries an undelivered event
+   * for three days (`delivery.resend`); the number re-sent. Any number of processes may call it.
+   */
+  resendDueEvents(limit?: number): Promise<number>;
 }
 
 const NON_TEST_CARD: TestOutcome = {
@@ -97,7 +96,7 @@ export function createSimulatedProcessor(options: SimulatedProcessorOptions): Si
   const store = options.store ?? createInMemorySimulatedPaymentStore();
   const nowSec = () => Math.floor((options.clock?.now() ?? new Date()).getTime() / 1000);
   const newSuffix = options.ids ?? (() => randomBytes(12).toString('hex'));
-  const deliveries = createDeliveries(options, secrets, nowSec);
+  const deliveries = createDeliveries(options, secrets, nowSec, store);
 
   const assertMode = (mode: Mode) => {
     if (mode === 'live' && !options.allowLiveMode) {
@@ -326,6 +325,7 @@ export function createSimulatedProcessor(options: SimulatedProcessorOptions): Si
     },
 
     idle: () => deliveries.idle(),
+    resendDueEvents: (limit) => deliveries.resendDue(limit),
   };
 }
 
@@ -338,39 +338,4 @@ function withTraceparent(metadata: Record<string, string>): Record<string, strin
   if (metadata['traceparent']) return metadata;
   const traceparent = activeTraceparent();
   return traceparent ? { ...metadata, traceparent } : metadata;
-}
-
-function createDeliveries(options: SimulatedProcessorOptions, secrets: string[], nowSec: () => number) {
-  const config = options.delivery ?? {};
-  const inFlight = new Set<Promise<EventDeliveryResult>>();
-  const finished: EventDeliveryResult[] = [];
-  const fetchImpl: FetchLike = options.fetch ?? ((url, init) => fetch(url, init));
-  const sleep = config.sleep ?? ((ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms)));
-
-  return {
-    async report(intent: StripeIntentLike, eventId: string): Promise<void> {
-      const type = intent.status === 'succeeded' ? 'payment_intent.succeeded' : 'payment_intent.payment_failed';
-      const event = buildIntentEvent({ id: eventId, type, createdSec: nowSec(), intent });
-      const delivery = deliverEvent(event, {
-        url: options.webhookUrl,
-        secrets,
-        fetch: fetchImpl,
-        nowSec,
-        maxAttempts: config.maxAttempts ?? 4,
-        backoffMs: config.backoffMs ?? 250,
-        sleep,
-      }).then((result) => {
-        inFlight.delete(delivery);
-        finished.push(result);
-        config.onResult?.(result);
-        return result;
-      });
-      inFlight.add(delivery);
-      if (config.awaitDelivery ?? true) await delivery;
-    },
-    async idle(): Promise<EventDeliveryResult[]> {
-      while (inFlight.size > 0) await Promise.all([...inFlight]);
-      return finished.splice(0, finished.length);
-    },
-  };
 }

@@ -45,6 +45,23 @@ export interface SimulatedPaymentStore {
   claimToken(token: string, owner: string): Promise<boolean>;
   /** Every record whose metadata names this quote, oldest first (the processor's search). */
   findByQuote(quoteId: string): Promise<SimulatedPaymentRecord[]>;
+  /** Keeps an event (its JSON), made `at`, until it is delivered; due for a re-send at `dueAt`. */
+  queueEvent(eventId: string, body: string, at: Date, dueAt: Date): Promise<void>;
+  /** Up to `limit` undelivered events due at `now`, each held from other callers for `leaseMs`. */
+  claimDueEvents(now: Date, limit: number, leaseMs: number): Promise<QueuedEvent[]>;
+  /** An attempt's end: delivered (the event is forgotten), or due again at `nextAt` (null: given up). */
+  recordEventAttempt(
+    eventId: string,
+    attempt: { delivered: true; at: Date } | { delivered: false; at: Date; nextAt: Date | null },
+  ): Promise<void>;
+}
+
+export interface QueuedEvent {
+  eventId: string;
+  body: string;
+  /** Re-sends made so far. */
+  attempts: number;
+  queuedAt: Date;
 }
 
 /** The in-memory store also lists what it holds, so tests can count charges and refunds "at the processor". */
@@ -56,6 +73,7 @@ export function createInMemorySimulatedPaymentStore(): InMemorySimulatedPaymentS
   const byId = new Map<string, SimulatedPaymentRecord>();
   const idByKey = new Map<string, string>();
   const tokens = new Map<string, string>();
+  const events = new Map<string, QueuedEvent & { dueAt: Date | null }>();
   // Copies in and out so callers cannot mutate stored state behind the store's back, as with a real database.
   const copy = (record: SimulatedPaymentRecord) => structuredClone(record);
 
@@ -80,6 +98,23 @@ export function createInMemorySimulatedPaymentStore(): InMemorySimulatedPaymentS
     },
     all() {
       return [...byId.values()].map(copy);
+    },
+    async queueEvent(eventId, body, at, dueAt) {
+      if (!events.has(eventId)) events.set(eventId, { eventId, body, attempts: 0, queuedAt: at, dueAt });
+    },
+    async claimDueEvents(now, limit, leaseMs) {
+      const due = [...events.values()]
+        .filter((e) => e.dueAt && e.dueAt <= now)
+        .sort((a, b) => a.dueAt!.getTime() - b.dueAt!.getTime())
+        .slice(0, limit);
+      for (const e of due) e.dueAt = new Date(now.getTime() + leaseMs);
+      return due.map(({ eventId, body, attempts, queuedAt }) => ({ eventId, body, attempts, queuedAt }));
+    },
+    async recordEventAttempt(eventId, attempt) {
+      const e = events.get(eventId);
+      if (!e) return;
+      if (attempt.delivered) events.delete(eventId);
+      else Object.assign(e, { attempts: e.attempts + 1, dueAt: attempt.nextAt });
     },
     async findByQuote(quoteId) {
       return [...byId.values()].filter((record) => record.intent.metadata['quoteId'] === quoteId).map(copy);

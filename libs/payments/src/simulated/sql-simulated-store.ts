@@ -12,7 +12,7 @@ export type SqlRunner = (sql: string, params: unknown[]) => Promise<Record<strin
  * gets books of its own). Each method is one atomic statement.
  */
 export function createSqlSimulatedPaymentStore(run: SqlRunner, schema?: string): SimulatedPaymentStore {
-  let tables: Promise<{ payments: string; tokens: string }> | null = null;
+  let tables: Promise<{ payments: string; tokens: string; events: string }> | null = null;
 
   const ensure = () =>
     (tables ??= (async () => {
@@ -20,6 +20,7 @@ export function createSqlSimulatedPaymentStore(run: SqlRunner, schema?: string):
       if (!/^[a-z_][a-z0-9_]{0,62}$/.test(books)) throw new Error(`not a schema name: ${books}`);
       const payments = `"${books}"."payments"`;
       const tokens = `"${books}"."spent_tokens"`;
+      const events = `"${books}"."events"`;
       const ddl = [
         `CREATE SCHEMA IF NOT EXISTS "${books}"`,
         `CREATE TABLE IF NOT EXISTS ${payments} (
@@ -31,12 +32,19 @@ export function createSqlSimulatedPaymentStore(run: SqlRunner, schema?: string):
            created_at timestamptz NOT NULL DEFAULT now())`,
         `CREATE INDEX IF NOT EXISTS payments_quote_id_idx ON ${payments} (quote_id)`,
         `CREATE TABLE IF NOT EXISTS ${tokens} (token text PRIMARY KEY, payment_id text NOT NULL)`,
+        `CREATE TABLE IF NOT EXISTS ${events} (
+           event_id text PRIMARY KEY,
+           body text NOT NULL,
+           attempts integer NOT NULL DEFAULT 0,
+           queued_at timestamptz NOT NULL DEFAULT now(),
+           next_attempt_at timestamptz)`,
+        `CREATE INDEX IF NOT EXISTS events_due_idx ON ${events} (next_attempt_at)`,
       ];
       for (const statement of ddl) {
         // Two processes creating the books at once: the loser's IF NOT EXISTS can still meet the winner's row.
         await run(statement, []).catch(async () => run(statement, []));
       }
-      return { payments, tokens };
+      return { payments, tokens, events };
     })().catch((err: unknown) => {
       tables = null;
       throw err;
@@ -88,6 +96,42 @@ export function createSqlSimulatedPaymentStore(run: SqlRunner, schema?: string):
         [token, owner],
       );
       return claimed.length === 1;
+    },
+    async queueEvent(eventId, body, at, dueAt) {
+      const { events } = await ensure();
+      await run(
+        `INSERT INTO ${events} (event_id, body, queued_at, next_attempt_at) VALUES ($1, $2, $3, $4)
+         ON CONFLICT (event_id) DO NOTHING`,
+        [eventId, body, at, dueAt],
+      );
+    },
+    async claimDueEvents(now, limit, leaseMs) {
+      const { events } = await ensure();
+      const rows = await run(
+        `UPDATE ${events} SET next_attempt_at = $2 WHERE event_id IN (
+           SELECT event_id FROM ${events} WHERE next_attempt_at <= $1
+           ORDER BY next_attempt_at LIMIT $3 FOR UPDATE SKIP LOCKED)
+         RETURNING event_id, body, attempts, queued_at`,
+        [now, new Date(now.getTime() + leaseMs), limit],
+      );
+      return rows.map((row) => ({
+        eventId: String(row['event_id']),
+        body: String(row['body']),
+        attempts: Number(row['attempts']),
+        queuedAt: new Date(row['queued_at'] as string | Date),
+      }));
+    },
+    async recordEventAttempt(eventId, attempt) {
+      const { events } = await ensure();
+      if (attempt.delivered) {
+        // Nothing more to do with it: the books keep only what is still to be delivered.
+        await run(`DELETE FROM ${events} WHERE event_id = $1`, [eventId]);
+        return;
+      }
+      await run(`UPDATE ${events} SET attempts = attempts + 1, next_attempt_at = $2 WHERE event_id = $1`, [
+        eventId,
+        attempt.nextAt,
+      ]);
     },
     async findByQuote(quoteId) {
       const { payments } = await ensure();

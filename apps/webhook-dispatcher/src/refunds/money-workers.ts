@@ -41,3 +41,17 @@ export function createReconcileWorker(
     },
   );
 }
+
+/**
+ * The simulated processor's re-sends of the events its first tries could not deliver (libs/payments, "The store
+ * port"), run where the events are received. Any number of replicas may run it: each re-send is claimed.
+ */
+export function createEventResendWorker(
+  processor: { resendDueEvents(limit?: number): Promise<number> },
+  settings: { intervalMs: number; logger: Logger },
+): PollingLoop {
+  return createPollingLoop(async () => ({ backlog: (await processor.resendDueEvents(SWEEP_BATCH)) >= SWEEP_BATCH }), {
+    pollIntervalMs: settings.intervalMs,
+    onError: (err) => settings.logger.error({ err }, 'simulated processor: re-sending events failed'),
+  });
+}
