@@ -3,6 +3,7 @@ import { noteSkippedSuite, servicesRequired } from '@expedition/platform/testing
 import { readyzStatus } from './src/processes';
 import { waitFor } from './src/services';
 import { deliveryFigures } from './src/deliveries';
+import { reconcileRace } from './src/reconcile';
 import { newSummary, record, resultsFile, writeSummary, type TopologySummary } from './src/summary';
 import { PORTS, startTopology, type Topology } from './src/topology';
 import {
@@ -225,6 +226,13 @@ suite()('deployed topology on one machine (built apps, 2 replicas each, private 
       },
     );
     topo.receiver.setDelayMs(0);
+  });
+
+  it('both dispatcher replicas reconcile the same unfinished attempts at once: each second charge refunded once', async () => {
+    const race = await reconcileRace(topo, 10);
+    expect(race.refunds).toEqual(race.charges.map(() => 1));
+    expect(race.policies).toBe(race.charges.length);
+    record(summary, 'reconcileTwoReplicas', { secondCharges: race.charges.length, refunds: race.refunds });
   });
 
   it('PostgreSQL restarted mid-traffic: /readyz 503 while down, every app recovers by itself, nothing half-written', async () => {

@@ -152,6 +152,8 @@ export async function startTopology(options: TopologyOptions): Promise<Topology>
           WEBHOOK_TIMEOUT_MS: '2000',
           WEBHOOK_LEASE_MS: '3000',
           WEBHOOK_BATCH_SIZE: '20',
+          // Both replicas reconcile every second, so the two race on the same unfinished attempts.
+          PAYMENTS_RECONCILE_INTERVAL_MS: '1000',
         },
       }),
     );

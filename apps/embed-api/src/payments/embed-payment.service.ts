@@ -134,8 +134,13 @@ export function createEmbedPaymentService(deps: EmbedPaymentServiceDeps) {
         idempotencyKey: `embed_${quote.id}_${option.planId}`,
         metadata: { quoteId: quote.id, planId: option.planId, operatorId: payer.operatorId, channel: 'embed' },
       });
-      // Paid through this very intent, but the processor's event has not been recorded yet.
-      if (created.status === 'succeeded') return refused(409, EMBED_PAYMENT_ALREADY_PURCHASED);
+      // Paid through this very intent (a confirmation whose process died before it recorded it): recorded now, so the
+      // answer is true at once and the policy exists (fulfillment is idempotent per processor payment).
+      if (created.status === 'succeeded') {
+        const row = await prisma.payment.findUnique({ where: { processorPaymentId: created.paymentId } });
+        if (row) await moneyPath.fulfillment.recordSucceededPayment(succeededPaymentOf(row));
+        return refused(409, EMBED_PAYMENT_ALREADY_PURCHASED);
+      }
       await prisma.payment.createMany({
         data: [
           {
