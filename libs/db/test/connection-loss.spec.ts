@@ -32,4 +32,24 @@ describeWithPostgres()('a dedicated connection that drops between two queries', 
     expect(failure).toBeInstanceOf(Error);
     expect(await db.withConnection((sql) => sql.query('SELECT 1 AS one'))).toEqual([{ one: 1 }]);
   });
+
+  it('a Prisma transaction whose connection drops between two statements fails; the process goes on', async () => {
+    const failure = await db.prisma
+      .$transaction(async (tx) => {
+        const [row] = await tx.$queryRaw<{ pid: number }[]>`SELECT pg_backend_pid() AS pid`;
+        const killer = new Client({ connectionString: testDatabaseUrl() });
+        await killer.connect();
+        await killer.query('SELECT pg_terminate_backend($1)', [row!.pid]);
+        await killer.end();
+        // As when PostgreSQL restarts while the transaction's code runs between two statements.
+        await new Promise((resolve) => setTimeout(resolve, 300));
+        return tx.$queryRaw`SELECT 1`;
+      })
+      .then(
+        () => null,
+        (err: unknown) => err,
+      );
+    expect(failure).toBeInstanceOf(Error);
+    expect(await db.prisma.$queryRaw`SELECT 1 AS one`).toEqual([{ one: 1 }]);
+  });
 });
