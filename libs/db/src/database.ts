@@ -95,6 +95,10 @@ async function createPostgresDatabase(databaseUrl: string, options: CreateDataba
   });
   // An idle client that loses its server must not crash the process; the next checkout reconnects.
   pool.on('error', () => undefined);
+  // Nor a checked-out one (a transaction's, the direct runner's) whose server goes away between two statements, when
+  // no query is there to receive the error: pg then emits 'error' on the client, and unheard it ends the process (a
+  // PostgreSQL restart under traffic did). The holder's next query fails, and the pool drops the client.
+  pool.on('connect', (client) => client.on('error', () => undefined));
   if (schema) await ensureSchema(pool, schema);
   const adapter = new PrismaPg(pool, {
     ...(schema ? { schema } : {}),
