@@ -8,11 +8,13 @@ import {
   unique,
   verifiedOwner,
   stopLaunched,
+  postgresLaunch,
 } from './hostile.helpers';
+import { isPostgresReachableSync } from '@expedition/db/testing';
 
 /**
  * docs/security.md, "Hardening, round two", items 2, 3, 5, 7, 8 and 9, replayed as an attacker would against the
- * running platform (`npm start`'s launcher, every app in one process, PGlite): real HTTP to every app, the dev
+ * running platform (`npm start`'s launcher, every app in one process, on PostgreSQL where it runs, else PGlite): real HTTP to every app, the dev
  * outbox read for mails, the provider admin's API for suspension and look-alikes. The launcher runs with
  * TRUST_PROXY=loopback so that each caller is its own client and the sign-up limit per client is not hit.
  *
@@ -31,12 +33,16 @@ let platform: Launched;
 let admin: PortalCaller;
 const portal = () => platform.urls.portal;
 
+// On PostgreSQL wherever it runs (CI requires it): the store a deployed platform has.
+const database = isPostgresReachableSync() ? postgresLaunch('hardening') : null;
+
 beforeAll(async () => {
-  platform = await launch({ env: { TRUST_PROXY: 'loopback' } });
+  platform = await launch({ env: { TRUST_PROXY: 'loopback', ...database?.env } });
   admin = await providerAdmin(portal(), platform.providerAdmin);
 }, 120_000);
 afterAll(async () => {
   if (platform) await stopLaunched(platform);
+  await database?.drop();
 });
 
 let clientSeq = 0;

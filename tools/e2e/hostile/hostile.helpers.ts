@@ -3,7 +3,10 @@
  * (its own cookie jar and, with TRUST_PROXY=loopback, its own client address through X-Forwarded-For), the dev
  * outbox, and the provider admin's session. Everything goes over real HTTP to the running launcher.
  */
+import { randomBytes } from 'node:crypto';
 import { connect } from 'node:net';
+import { createDatabase } from '@expedition/db';
+import { testDatabaseUrl } from '@expedition/db/testing';
 import type { Launched } from '../launcher-harness';
 
 export const PORTAL_API = '/api/portal/v1';
@@ -191,4 +194,32 @@ export async function stopLaunched(platform: Launched): Promise<void> {
   const code = await platform.stop();
   if (code !== 0) console.error(`launcher exited with ${code}:\n${platform.output()}`);
   expect(code).toBe(0);
+}
+
+/**
+ * A fresh PostgreSQL schema of TEST_DATABASE_URL for a launcher of the hostile suite: the env it runs with
+ * (DATABASE_URL to the schema, and the secrets a deployed platform must be given), and `drop()` for afterAll, which
+ * takes the simulated processor's books beside it too.
+ */
+export function postgresLaunch(prefix: string) {
+  const schema = `${prefix}_${randomBytes(5).toString('hex')}`;
+  const url = new URL(testDatabaseUrl());
+  url.searchParams.set('schema', schema);
+  return {
+    schema,
+    env: {
+      DATABASE_URL: url.toString(),
+      WEBHOOK_SECRET_KEYS: `${prefix}:${randomBytes(32).toString('base64')}`,
+      SIMULATED_PROCESSOR_WEBHOOK_SECRET: `whsec_${prefix}_${randomBytes(16).toString('hex')}`,
+    },
+    async drop() {
+      const db = await createDatabase({ databaseUrl: testDatabaseUrl() });
+      await db.withConnection((sql) =>
+        sql.exec(
+          `DROP SCHEMA IF EXISTS "${schema}" CASCADE; DROP SCHEMA IF EXISTS "${schema}_simulated_processor" CASCADE`,
+        ),
+      );
+      await db.close();
+    },
+  };
 }

@@ -3,6 +3,7 @@ import { createDatabase, type Database } from '@expedition/db';
 import { describeWithPostgres, testDatabaseUrl } from '@expedition/db/testing';
 import { formatAuthorizationPayment, parsePaymentChallenges } from '@expedition/payments';
 import { launch, type Launched } from '../launcher-harness';
+import { postgresLaunch } from './hostile.helpers';
 import { json, TRIP } from './money.helpers';
 
 /**
@@ -19,17 +20,14 @@ const QUOTES = 12;
 const NAME = 'Zofia Łukasiewicz-Ørsted';
 const EMAIL = `zofia.kill9.${randomBytes(4).toString('hex')}@traveler.example`;
 const run = randomBytes(5).toString('hex');
-const schema = `kill9_${run}`;
+const database = postgresLaunch('kill9');
+const { schema } = database;
 
 describeWithPostgres()('hostile: kill -9 mid-payment, then the other channel (PostgreSQL)', () => {
   let db: Database;
   let platform: Launched | undefined;
-  const url = new URL(testDatabaseUrl());
-  url.searchParams.set('schema', schema);
   const env = {
-    DATABASE_URL: url.toString(),
-    WEBHOOK_SECRET_KEYS: `kill9:${randomBytes(32).toString('base64')}`,
-    SIMULATED_PROCESSOR_WEBHOOK_SECRET: `whsec_kill9_${randomBytes(16).toString('hex')}`,
+    ...database.env,
     PAYMENTS_RECONCILE_INTERVAL_MS: '1000',
     LOG_LEVEL: 'info',
   };
@@ -40,12 +38,8 @@ describeWithPostgres()('hostile: kill -9 mid-payment, then the other channel (Po
   });
   afterAll(async () => {
     if (platform) await platform.stop();
-    await db.withConnection((sql) =>
-      sql.exec(
-        `DROP SCHEMA IF EXISTS "${schema}" CASCADE; DROP SCHEMA IF EXISTS "${schema}_simulated_processor" CASCADE`,
-      ),
-    );
     await db.close();
+    await database.drop();
   });
 
   async function quoteWithLink(p: Launched) {

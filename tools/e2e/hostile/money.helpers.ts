@@ -3,11 +3,10 @@ import { randomBytes } from 'node:crypto';
 import path from 'node:path';
 import { ACP_API_VERSION, type Mode } from '@expedition/contracts';
 import { createDatabase, type Database } from '@expedition/db';
-import { testDatabaseUrl } from '@expedition/db/testing';
 import { formatAuthorizationPayment, parsePaymentChallenges } from '@expedition/payments';
 import { launch, waitForPolicyIssued, type Launched } from '../launcher-harness';
 import { until } from '../portal-journey.helpers';
-import { stopLaunched, unique } from './hostile.helpers';
+import { postgresLaunch, stopLaunched, unique } from './hostile.helpers';
 import { withoutEndpoints } from '@expedition/platform/testing';
 
 /**
@@ -20,14 +19,6 @@ import { withoutEndpoints } from '@expedition/platform/testing';
  */
 const root = path.resolve(__dirname, '../../..');
 export const PROCESSOR_SECRET = `whsec_hostile_${randomBytes(16).toString('hex')}`;
-const schema = `hostile_${randomBytes(5).toString('hex')}`;
-
-function databaseUrl(): string {
-  const url = new URL(testDatabaseUrl());
-  url.searchParams.set('schema', schema);
-  return url.toString();
-}
-
 export const json = (body: unknown, headers: Record<string, string> = {}) => ({
   method: 'POST',
   headers: { 'Content-Type': 'application/json', ...headers },
@@ -51,29 +42,21 @@ export const NOTHING = { payments: 0, purchases: 0, policies: 0, commissions: 0 
 export function useMoneyPlatform() {
   let platform: Launched;
   let db: Database;
-  const env = () => ({
-    DATABASE_URL: databaseUrl(),
-    WEBHOOK_SECRET_KEYS: `hostile:${randomBytes(32).toString('base64')}`,
+  const database = postgresLaunch('hostile');
+  const launchEnv: Record<string, string> = {
+    ...database.env,
     SIMULATED_PROCESSOR_WEBHOOK_SECRET: PROCESSOR_SECRET,
     TRUST_PROXY: 'loopback',
-  });
-  let launchEnv: Record<string, string>;
+  };
 
   beforeAll(async () => {
-    launchEnv = env();
     platform = await launch({ env: launchEnv });
     db = await createDatabase({ databaseUrl: launchEnv['DATABASE_URL']! });
   }, 120_000);
   afterAll(async () => {
     if (platform) await stopLaunched(platform);
-    if (db) {
-      await db.withConnection((sql) =>
-        sql.exec(
-          `DROP SCHEMA IF EXISTS "${schema}" CASCADE; DROP SCHEMA IF EXISTS "${schema}_simulated_processor" CASCADE`,
-        ),
-      );
-      await db.close();
-    }
+    await db?.close();
+    await database.drop();
   });
 
   async function moneyRows(quoteId: string) {
